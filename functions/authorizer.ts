@@ -1,0 +1,23 @@
+import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import { bearerToken, findCallerByApiKey } from '../lib/accounts/api-keys.ts';
+import { callerToContext } from '../lib/http/caller.ts';
+
+/**
+ * TOKEN authorizer: API key → user. API Gateway caches the answer per key, so the policy allows
+ * every route of the API (the ARN up to the stage, then `*`), not just the one first called.
+ * Throwing 'Unauthorized' is API Gateway's contract for a 401.
+ */
+export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
+  const key = bearerToken(event.authorizationToken);
+  const caller = key ? await findCallerByApiKey(key) : undefined;
+  if (!caller) throw new Error('Unauthorized');
+  const [arnPrefix, stage] = event.methodArn.split('/');
+  return {
+    principalId: caller.userId,
+    policyDocument: {
+      Version: '2012-10-17',
+      Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${arnPrefix}/${stage}/*` }],
+    },
+    context: callerToContext(caller),
+  };
+}

@@ -1,0 +1,79 @@
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash, randomBytes } from 'node:crypto';
+import type { Caller } from '../http/caller.ts';
+import { newUuid, nowIso } from '../ids.ts';
+import { db, tableName } from '../store/client.ts';
+import { ENTITY, keys } from '../store/keys.ts';
+
+/**
+ * API keys are 32 random bytes; only their SHA-256 is stored. A slow password hash buys nothing
+ * for a 256-bit random secret, and a fast one keeps the authorizer at one GetItem.
+ */
+const KEY_PREFIX = 'mk_';
+
+export const hashApiKey = (apiKey: string): string => createHash('sha256').update(apiKey, 'utf8').digest('hex');
+
+export interface NewUser {
+  name: string;
+  verified?: boolean;
+  operator?: boolean;
+}
+
+export interface IssuedKey {
+  user_id: string;
+  workspace_id: string;
+  api_key: string;
+}
+
+export async function createUserWithKey(input: NewUser): Promise<IssuedKey> {
+  const apiKey = KEY_PREFIX + randomBytes(32).toString('base64url');
+  const user: Caller = {
+    userId: newUuid(),
+    workspaceId: newUuid(),
+    name: input.name,
+    verified: input.verified ?? false,
+    operator: input.operator ?? false,
+  };
+  const createdAt = nowIso();
+  await db().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: tableName(),
+            Item: { ...keys.user(user.userId), entity: ENTITY.user, ...user, createdAt },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        {
+          Put: {
+            TableName: tableName(),
+            Item: { ...keys.apiKey(hashApiKey(apiKey)), entity: ENTITY.apiKey, ...user, createdAt },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+      ],
+    }),
+  );
+  return { user_id: user.userId, workspace_id: user.workspaceId, api_key: apiKey };
+}
+
+/** The user behind a key, or undefined for an unknown one. */
+export async function findCallerByApiKey(apiKey: string): Promise<Caller | undefined> {
+  if (!apiKey.startsWith(KEY_PREFIX) || apiKey.length > 200) return undefined;
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.apiKey(hashApiKey(apiKey)) }));
+  if (!Item) return undefined;
+  return {
+    userId: Item['userId'],
+    workspaceId: Item['workspaceId'],
+    name: Item['name'],
+    verified: Item['verified'] === true,
+    operator: Item['operator'] === true,
+  };
+}
+
+/** `Authorization: Bearer <key>` → the key, or undefined when the header has another shape. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match?.[1];
+}

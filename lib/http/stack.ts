@@ -1,0 +1,127 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { callerFromEvent, type Caller } from './caller.ts';
+import { AppError, errorBody } from './errors.ts';
+import { log } from '../log.ts';
+import type { HttpResult } from './responses.ts';
+import { parseOrThrow } from './validation.ts';
+
+/** API.md: bodies over 256 KiB get 413. */
+export const MAX_BODY_BYTES = 256 * 1024;
+
+export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
+  body?: B;
+  query?: Q;
+  params?: P;
+  /** false for the few routes that answer without an API key. */
+  auth?: boolean;
+}
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface HttpRequest<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+  caller: Caller;
+  headers: Record<string, string>;
+  requestId: string;
+}
+
+export type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+/** Lower-cased header map: API Gateway keeps the client's casing, HTTP says case does not matter. */
+export function lowerCaseHeaders(headers: APIGatewayProxyEvent['headers'] | null | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers ?? {})) if (v !== undefined) out[k.toLowerCase()] = v;
+  return out;
+}
+
+function requestIdOf(event: APIGatewayProxyEvent): string {
+  return event.requestContext?.requestId || randomUUID();
+}
+
+/** 415 / 413 / invalid JSON, in that order, before any schema sees the body. */
+function readJsonBody(event: APIGatewayProxyEvent, headers: Record<string, string>, takesBody: boolean): unknown {
+  const raw = event.body ?? '';
+  const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
+  if (bytes.length === 0) return undefined;
+  const mediaType = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (mediaType !== 'application/json') {
+    throw new AppError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+  }
+  if (bytes.length > MAX_BODY_BYTES) {
+    throw new AppError('payload_too_large', `The body is larger than ${MAX_BODY_BYTES} bytes.`);
+  }
+  if (!takesBody) {
+    throw new AppError('validation_error', 'This route takes no request body.', [{ path: '', message: 'Send no body.' }]);
+  }
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new AppError('invalid_json', 'The body is not valid JSON.');
+  }
+}
+
+function toResponse(result: HttpResult, requestId: string): APIGatewayProxyResult {
+  const headers: Record<string, string> = { 'x-request-id': requestId, 'cache-control': 'no-store', ...result.headers };
+  if (result.body === undefined) return { statusCode: result.status, headers, body: '' };
+  headers['content-type'] = 'application/json; charset=utf-8';
+  return { statusCode: result.status, headers, body: JSON.stringify(result.body) };
+}
+
+/** Errors become API.md's error body; anything that is not an AppError is logged and hidden behind a 500. */
+const errorResponder: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> = {
+  onError: async (request) => {
+    const requestId = requestIdOf(request.event);
+    let err = request.error;
+    if (!(err instanceof AppError)) {
+      log.error('unhandled error', {
+        requestId,
+        resource: request.event.resource,
+        error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+      });
+      err = new AppError('internal_error', 'Something went wrong on our side. Try again later.');
+    }
+    const appError = err as AppError;
+    request.response = toResponse({ status: appError.status, body: errorBody(appError) }, requestId);
+  },
+};
+
+/**
+ * The shared HTTP stack of every route: caller from the authorizer, strict zod parsing of params,
+ * query and body, the error format, `x-request-id` on every response.
+ */
+export function httpRoute<
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  P extends z.ZodType | undefined = undefined,
+>(
+  spec: { body?: B; query?: Q; params?: P; auth?: boolean },
+  fn: (req: HttpRequest<Out<B>, Out<Q>, Out<P>>) => Promise<HttpResult>,
+): HttpHandler {
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    .use(errorResponder)
+    .handler(async (event) => {
+      const requestId = requestIdOf(event);
+      const headers = lowerCaseHeaders(event.headers);
+      const caller = spec.auth === false ? ANONYMOUS : callerFromEvent(event);
+      const params = spec.params ? parseOrThrow(spec.params, event.pathParameters ?? {}, 'path') : undefined;
+      const query = spec.query ? parseOrThrow(spec.query, event.queryStringParameters ?? {}, 'query string') : undefined;
+      const rawBody = readJsonBody(event, headers, spec.body !== undefined);
+      const body = spec.body ? parseOrThrow(spec.body, rawBody, 'request body') : undefined;
+      const result = await fn({
+        body: body as Out<B>,
+        query: query as Out<Q>,
+        params: params as Out<P>,
+        caller,
+        headers,
+        requestId,
+      });
+      return toResponse(result, requestId);
+    }) as unknown as HttpHandler;
+}
+
+const ANONYMOUS: Caller = { userId: '', name: '', verified: false, operator: false, workspaceId: '' };

@@ -1,0 +1,82 @@
+/**
+ * The one route table. The CDK stack makes one Lambda function per row, the local runtime routes
+ * HTTP requests with the same rows, and the README's route list is generated from it
+ * (`npm run routes`). Adding a route = one row here + one handler file.
+ *
+ * `handler` is the module path from the repository root; it must export `handler`.
+ * `access` lists the table access the function needs, so infra can grant least privilege.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface Route {
+  /** Stable function name: used for the Lambda id, the local invoke command and the events/ fixture. */
+  name: string;
+  method: HttpMethod;
+  /** Full path with `{param}` segments, as API Gateway writes it. */
+  path: string;
+  handler: string;
+  /** false only for routes that answer without an API key. */
+  auth: boolean;
+  /** What the function does to the table. */
+  access: 'read' | 'readwrite' | 'none';
+  /** Needs the delivery queue (manual retry enqueues). */
+  sendsToQueue?: boolean;
+  /** Seconds; the default is 10. The verify handshake waits up to 10 s on the endpoint. */
+  timeoutSeconds?: number;
+  /** Lambda response streaming (server-sent events). */
+  streaming?: boolean;
+}
+
+export const MARKETPLACE_BASE = '/v1/marketplace';
+export const AGENTS_BASE = '/api/v1';
+
+const m = MARKETPLACE_BASE;
+const a = AGENTS_BASE;
+
+export const routes: readonly Route[] = [
+  { name: 'health', method: 'GET', path: '/health', handler: 'functions/health.ts', auth: false, access: 'none' },
+
+  // Marketplace
+  { name: 'listTemplates', method: 'GET', path: `${m}/templates`, handler: 'functions/marketplace/list-templates.ts', auth: true, access: 'read' },
+  { name: 'featuredTemplates', method: 'GET', path: `${m}/templates/featured`, handler: 'functions/marketplace/featured-templates.ts', auth: true, access: 'read' },
+  { name: 'publishTemplate', method: 'POST', path: `${m}/templates`, handler: 'functions/marketplace/publish-template.ts', auth: true, access: 'readwrite' },
+  { name: 'getTemplate', method: 'GET', path: `${m}/templates/{id}`, handler: 'functions/marketplace/get-template.ts', auth: true, access: 'read' },
+  { name: 'updateTemplate', method: 'PATCH', path: `${m}/templates/{id}`, handler: 'functions/marketplace/update-template.ts', auth: true, access: 'readwrite' },
+  { name: 'publishVersion', method: 'POST', path: `${m}/templates/{id}/versions`, handler: 'functions/marketplace/publish-version.ts', auth: true, access: 'readwrite' },
+  { name: 'featureTemplate', method: 'PUT', path: `${m}/templates/{id}/featured`, handler: 'functions/marketplace/feature-template.ts', auth: true, access: 'readwrite' },
+  { name: 'unfeatureTemplate', method: 'DELETE', path: `${m}/templates/{id}/featured`, handler: 'functions/marketplace/unfeature-template.ts', auth: true, access: 'readwrite' },
+  { name: 'installTemplate', method: 'POST', path: `${m}/templates/{id}/install`, handler: 'functions/marketplace/install-template.ts', auth: true, access: 'readwrite' },
+  { name: 'listInstalled', method: 'GET', path: `${m}/installed`, handler: 'functions/marketplace/list-installed.ts', auth: true, access: 'read' },
+  { name: 'createReview', method: 'POST', path: `${m}/templates/{id}/reviews`, handler: 'functions/marketplace/create-review.ts', auth: true, access: 'readwrite' },
+  { name: 'listReviews', method: 'GET', path: `${m}/templates/{id}/reviews`, handler: 'functions/marketplace/list-reviews.ts', auth: true, access: 'read' },
+  { name: 'listCategories', method: 'GET', path: `${m}/categories`, handler: 'functions/marketplace/list-categories.ts', auth: true, access: 'read' },
+
+  // Agents and webhooks
+  { name: 'createAgent', method: 'POST', path: `${a}/agents`, handler: 'functions/agents/create-agent.ts', auth: true, access: 'readwrite' },
+  { name: 'listAgents', method: 'GET', path: `${a}/agents`, handler: 'functions/agents/list-agents.ts', auth: true, access: 'read' },
+  { name: 'getAgent', method: 'GET', path: `${a}/agents/{id}`, handler: 'functions/agents/get-agent.ts', auth: true, access: 'read' },
+  { name: 'configureWebhook', method: 'PATCH', path: `${a}/agents/{id}/webhook`, handler: 'functions/agents/configure-webhook.ts', auth: true, access: 'readwrite' },
+  { name: 'disableWebhook', method: 'DELETE', path: `${a}/agents/{id}/webhook`, handler: 'functions/agents/disable-webhook.ts', auth: true, access: 'readwrite' },
+  { name: 'getWebhookSecret', method: 'GET', path: `${a}/agents/{id}/webhook/secret`, handler: 'functions/agents/get-webhook-secret.ts', auth: true, access: 'read' },
+  { name: 'rotateWebhookSecret', method: 'POST', path: `${a}/agents/{id}/webhook/secret/rotate`, handler: 'functions/agents/rotate-webhook-secret.ts', auth: true, access: 'readwrite' },
+  { name: 'verifyWebhook', method: 'POST', path: `${a}/agents/{id}/webhook/verify`, handler: 'functions/agents/verify-webhook.ts', auth: true, access: 'readwrite', timeoutSeconds: 15 },
+  { name: 'listAgentEvents', method: 'GET', path: `${a}/agents/{id}/events`, handler: 'functions/events/list-agent-events.ts', auth: true, access: 'read' },
+  { name: 'streamAgentEvents', method: 'GET', path: `${a}/agents/{id}/events/stream`, handler: 'functions/events/stream-agent-events.ts', auth: true, access: 'read', streaming: true, timeoutSeconds: 900 },
+  { name: 'listDeliveries', method: 'GET', path: `${a}/agents/{id}/deliveries`, handler: 'functions/events/list-deliveries.ts', auth: true, access: 'read' },
+  { name: 'retryDelivery', method: 'POST', path: `${a}/agents/{id}/deliveries/{delivery_id}/retry`, handler: 'functions/events/retry-delivery.ts', auth: true, access: 'readwrite', sendsToQueue: true },
+
+  // Contracts
+  { name: 'createContract', method: 'POST', path: `${a}/contracts`, handler: 'functions/contracts/create-contract.ts', auth: true, access: 'readwrite' },
+  { name: 'getContract', method: 'GET', path: `${a}/contracts/{id}`, handler: 'functions/contracts/get-contract.ts', auth: true, access: 'read' },
+  { name: 'fundContract', method: 'POST', path: `${a}/contracts/{id}/fund`, handler: 'functions/contracts/fund-contract.ts', auth: true, access: 'readwrite' },
+  { name: 'recordVerification', method: 'POST', path: `${a}/contracts/{id}/verification`, handler: 'functions/contracts/record-verification.ts', auth: true, access: 'readwrite' },
+  { name: 'releaseContract', method: 'POST', path: `${a}/contracts/{id}/release`, handler: 'functions/contracts/release-contract.ts', auth: true, access: 'readwrite' },
+  { name: 'refundContract', method: 'POST', path: `${a}/contracts/{id}/refund`, handler: 'functions/contracts/refund-contract.ts', auth: true, access: 'readwrite' },
+];
+
+/** Functions not behind a route: the authorizer and the event-source consumers. */
+export const workers = {
+  authorizer: 'functions/authorizer.ts',
+  relay: 'functions/workers/relay.ts',
+  deliver: 'functions/workers/deliver.ts',
+} as const;

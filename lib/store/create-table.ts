@@ -1,0 +1,65 @@
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+  type AttributeDefinition,
+} from '@aws-sdk/client-dynamodb';
+import { db } from './client.ts';
+import { TABLE_KEYS, TTL_ATTRIBUTE, indexList } from './table.ts';
+
+/**
+ * Creates the table and its indexes if missing (local runtime, tests, benchmarks). In AWS the CDK
+ * stack creates it from the same definition. Returns true when it made a new table.
+ */
+export async function ensureTable(name: string): Promise<boolean> {
+  const attributes = new Set<string>([TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey]);
+  for (const index of indexList) {
+    attributes.add(index.partitionKey);
+    attributes.add(index.sortKey);
+  }
+  const AttributeDefinitions: AttributeDefinition[] = [...attributes].map((AttributeName) => ({
+    AttributeName,
+    AttributeType: 'S',
+  }));
+  try {
+    await db().send(
+      new CreateTableCommand({
+        TableName: name,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions,
+        KeySchema: [
+          { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
+          { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: indexList.map((index) => ({
+          IndexName: index.name,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: index.projection },
+        })),
+        StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+      }),
+    );
+  } catch (err) {
+    if (err instanceof ResourceInUseException) return false;
+    throw err;
+  }
+  await db().send(
+    new UpdateTimeToLiveCommand({
+      TableName: name,
+      TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+    }),
+  );
+  return true;
+}
+
+/** The table's stream ARN (the local stream poller reads it). */
+export async function streamArn(name: string): Promise<string> {
+  const { Table } = await db().send(new DescribeTableCommand({ TableName: name }));
+  const arn = Table?.LatestStreamArn;
+  if (!arn) throw new Error(`table ${name} has no stream`);
+  return arn;
+}

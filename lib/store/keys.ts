@@ -1,0 +1,70 @@
+/**
+ * The single-table key design: every item's keys are built here and nowhere else.
+ *
+ * | Item              | PK                   | SK                          | Index keys (sparse unless noted)                         |
+ * |-------------------|----------------------|-----------------------------|----------------------------------------------------------|
+ * | API key           | APIKEY#<sha256 hex>  | APIKEY                      | –  (the user's fields are copied in: one GetItem per auth) |
+ * | User              | USER#<uuid>          | PROFILE                     | –                                                        |
+ * | Template          | TPL#<uuid>           | META                        | list indexes while public (see table.ts), Featured       |
+ * | Slug claim        | SLUG#<slug>          | SLUG                        | –  (written with the template in one transaction)        |
+ * | Template version  | TPL#<uuid>           | VER#<000001.000002.000003>  | –  (query newest first)                                   |
+ * | Review            | TPL#<uuid>           | REVIEW#<user uuid>          | GSI1: TPLREV#<tpl> / <created_at>#<review uuid>          |
+ * | Install marker    | WS#<workspace uuid>  | INSTALL#<template uuid>     | GSI1: WSINST#<ws> / <installed_at>#<tpl>                 |
+ * | Category counter  | CATEGORY#<name>      | COUNT                       | –                                                        |
+ * | Agent             | AGENT#<agt_…>        | META                        | GSI1: OWNER#<user uuid> / AGENT#<agt_…>                  |
+ * | Contract          | CONTRACT#<ctr_…>     | META                        | –                                                        |
+ * | Event (outbox)    | AGENT#<agt_…>        | EVT#<evt_…>                 | –  (ids sort by time: the polling feed is one Query)     |
+ * | Delivery          | AGENT#<agt_…>        | DLV#<dlv_…>                 | –  (newest first = Query backwards)                      |
+ *
+ * Every item has `entity` (its kind), so stream filters and debugging never parse keys.
+ */
+
+export const ENTITY = {
+  apiKey: 'apiKey',
+  user: 'user',
+  template: 'template',
+  slug: 'slug',
+  version: 'version',
+  review: 'review',
+  install: 'install',
+  categoryCount: 'categoryCount',
+  agent: 'agent',
+  contract: 'contract',
+  event: 'event',
+  delivery: 'delivery',
+} as const;
+
+export interface Key {
+  PK: string;
+  SK: string;
+}
+
+export const keys = {
+  apiKey: (hash: string): Key => ({ PK: `APIKEY#${hash}`, SK: 'APIKEY' }),
+  user: (userId: string): Key => ({ PK: `USER#${userId}`, SK: 'PROFILE' }),
+
+  template: (templateId: string): Key => ({ PK: `TPL#${templateId}`, SK: 'META' }),
+  slug: (slug: string): Key => ({ PK: `SLUG#${slug}`, SK: 'SLUG' }),
+  version: (templateId: string, sortableVersion: string): Key => ({ PK: `TPL#${templateId}`, SK: `VER#${sortableVersion}` }),
+  versionPrefix: 'VER#',
+  review: (templateId: string, userId: string): Key => ({ PK: `TPL#${templateId}`, SK: `REVIEW#${userId}` }),
+  reviewsIndexPk: (templateId: string): string => `TPLREV#${templateId}`,
+  install: (workspaceId: string, templateId: string): Key => ({ PK: `WS#${workspaceId}`, SK: `INSTALL#${templateId}` }),
+  installsIndexPk: (workspaceId: string): string => `WSINST#${workspaceId}`,
+  categoryCount: (category: string): Key => ({ PK: `CATEGORY#${category}`, SK: 'COUNT' }),
+
+  agent: (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'META' }),
+  agentsIndexPk: (userId: string): string => `OWNER#${userId}`,
+  agentsIndexSk: (agentId: string): string => `AGENT#${agentId}`,
+  contract: (contractId: string): Key => ({ PK: `CONTRACT#${contractId}`, SK: 'META' }),
+  event: (agentId: string, eventId: string): Key => ({ PK: `AGENT#${agentId}`, SK: `EVT#${eventId}` }),
+  eventPrefix: 'EVT#',
+  delivery: (agentId: string, deliveryId: string): Key => ({ PK: `AGENT#${agentId}`, SK: `DLV#${deliveryId}` }),
+  deliveryPrefix: 'DLV#',
+} as const;
+
+/** Strips the key attributes and index attributes so stored items never leak into responses. */
+export function withoutKeys<T extends Record<string, unknown>>(item: T): Omit<T, 'PK' | 'SK' | 'GSI1PK' | 'GSI1SK' | 'entity'> {
+  const { PK: _pk, SK: _sk, GSI1PK: _g1pk, GSI1SK: _g1sk, entity: _entity, ...rest } = item;
+  return rest;
+}

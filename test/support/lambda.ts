@@ -1,0 +1,74 @@
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { createUserWithKey, findCallerByApiKey, type NewUser } from '../../lib/accounts/api-keys.ts';
+import { callerToContext, type Caller } from '../../lib/http/caller.ts';
+import { routes, type Route } from '../../lib/routes.ts';
+import { loadHandler } from '../../local/handlers.ts';
+import { lambdaContext } from '../../local/lambda-context.ts';
+
+export interface TestUser extends Caller {
+  apiKey: string;
+}
+
+/** A real user with a real key, through the same code as the admin command. */
+export async function createTestUser(input: Partial<NewUser> = {}): Promise<TestUser> {
+  const issued = await createUserWithKey({ name: input.name ?? `user-${randomUUID().slice(0, 8)}`, ...input });
+  const caller = await findCallerByApiKey(issued.api_key);
+  if (!caller) throw new Error('key just issued was not found');
+  return { ...caller, apiKey: issued.api_key };
+}
+
+export function routeNamed(name: string): Route {
+  const route = routes.find((r) => r.name === name);
+  if (!route) throw new Error(`no route named ${name}`);
+  return route;
+}
+
+export interface InvokeOptions {
+  caller?: Caller;
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  /** Objects are sent as JSON with Content-Type: application/json; strings are sent as they are. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface InvokeResult {
+  status: number;
+  headers: Record<string, string>;
+  body: any;
+  raw: APIGatewayProxyResult;
+}
+
+/** Calls a route's handler with the REST proxy event API Gateway would send after the authorizer. */
+export async function invoke(name: string, options: InvokeOptions = {}): Promise<InvokeResult> {
+  const route = routeNamed(name);
+  const headers: Record<string, string> = { ...options.headers };
+  let body: string | null = null;
+  if (typeof options.body === 'string') body = options.body;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const event = {
+    resource: route.path,
+    path: route.path,
+    httpMethod: route.method,
+    headers,
+    multiValueHeaders: {},
+    queryStringParameters: options.query ?? null,
+    multiValueQueryStringParameters: null,
+    pathParameters: options.params ?? null,
+    stageVariables: null,
+    body,
+    isBase64Encoded: false,
+    requestContext: {
+      requestId: randomUUID(),
+      authorizer: options.caller ? { ...callerToContext(options.caller), principalId: options.caller.userId } : null,
+    },
+  } as unknown as APIGatewayProxyEvent;
+  const handler = await loadHandler<(e: APIGatewayProxyEvent, c: Context) => Promise<APIGatewayProxyResult>>(route.handler);
+  const raw = await handler(event, lambdaContext(route.name, route.timeoutSeconds ?? 10));
+  const responseHeaders = Object.fromEntries(Object.entries(raw.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
+  return { status: raw.statusCode, headers: responseHeaders, body: raw.body ? JSON.parse(raw.body) : undefined, raw };
+}
