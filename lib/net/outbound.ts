@@ -1,0 +1,176 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { systemResolver, type Resolver } from './resolver.ts';
+import { checkWebhookUrl, developmentMode as developmentModeFromEnv, hostOf, isAllowedAddress } from './url-policy.ts';
+
+/**
+ * The one way the service talks to webhook endpoints (verify and delivery). It re-applies the URL
+ * policy at connect time: the name is resolved once, every address is checked, and the socket
+ * is handed exactly those checked addresses through its `lookup` hook, so a DNS answer that
+ * changes between check and connect (rebinding) never reaches a socket. TLS still verifies the
+ * certificate against the name (servername stays the hostname). Redirects are not followed: a
+ * 3xx is returned like any other status. One deadline covers resolve + connect + send + the
+ * whole response body.
+ */
+export type OutboundResult =
+  | { kind: 'response'; status: number; headers: Record<string, string>; body: string; truncated?: boolean }
+  | { kind: 'timeout' }
+  | { kind: 'blocked'; reason: string }
+  | { kind: 'network_error'; message: string };
+
+export interface OutboundRequest {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  /** Milliseconds for the whole exchange; default 10 000 (interface document, section 8). */
+  deadlineMs?: number;
+}
+
+export interface OutboundOptions {
+  resolver?: Resolver;
+  /** Defaults to the DEVELOPMENT_MODE environment variable. */
+  developmentMode?: boolean;
+}
+
+export const DEFAULT_DEADLINE_MS = 10_000;
+/** Enough for any sensible acknowledgement; a larger body is cut here and flagged `truncated`. */
+export const MAX_RESPONSE_BYTES = 64 * 1024;
+export const USER_AGENT = 'TemplateMarketplace-Webhooks/1.0';
+
+type Address = { address: string; family: 4 | 6 };
+
+export async function postJson(request: OutboundRequest, options: OutboundOptions = {}): Promise<OutboundResult> {
+  const policy = { developmentMode: options.developmentMode ?? developmentModeFromEnv() };
+  const checked = checkWebhookUrl(request.url, policy);
+  if (!checked.ok) return { kind: 'blocked', reason: checked.reason };
+  const url = checked.url;
+
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<OutboundResult>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve({ kind: 'timeout' });
+    }, request.deadlineMs ?? DEFAULT_DEADLINE_MS);
+  });
+  try {
+    return await Promise.race([deadline, exchange(url, request, options.resolver ?? systemResolver, policy, controller.signal)]);
+  } finally {
+    clearTimeout(timer);
+    controller.abort(); // frees the socket if the deadline won or the body was cut short
+  }
+}
+
+async function exchange(
+  url: URL,
+  request: OutboundRequest,
+  resolver: Resolver,
+  policy: { developmentMode: boolean },
+  signal: AbortSignal,
+): Promise<OutboundResult> {
+  const addresses = await resolveChecked(url, resolver, policy);
+  if (!Array.isArray(addresses)) return addresses;
+  if (signal.aborted) return { kind: 'timeout' };
+  return send(url, request, pinnedLookup(addresses), signal);
+}
+
+/** Resolves the host (a literal address resolves to itself) and refuses the lot if any address is not allowed. */
+async function resolveChecked(
+  url: URL,
+  resolver: Resolver,
+  policy: { developmentMode: boolean },
+): Promise<Address[] | OutboundResult> {
+  const host = hostOf(url);
+  let addresses: Address[];
+  if (host.kind === 'ip') {
+    addresses = [{ address: host.address, family: host.address.includes(':') ? 6 : 4 }];
+  } else {
+    try {
+      addresses = await resolver(host.name);
+    } catch (err) {
+      return { kind: 'network_error', message: `could not resolve ${host.name}: ${errorText(err)}` };
+    }
+    if (addresses.length === 0) return { kind: 'network_error', message: `${host.name} has no addresses` };
+  }
+  // Every address, not just the first: a socket (happy eyeballs) may try any of them.
+  const bad = addresses.find((a) => !isAllowedAddress(a.address, policy));
+  if (bad) return { kind: 'blocked', reason: `${url.hostname} resolves to a forbidden address (${bad.address}).` };
+  return addresses;
+}
+
+/** A `lookup` for the socket that can only ever answer with the addresses already checked. */
+function pinnedLookup(addresses: Address[]): LookupFunction {
+  return ((_hostname: string, opts: { all?: boolean; family?: number | string }, callback: (...args: unknown[]) => void) => {
+    const family = opts.family === 6 || opts.family === 'IPv6' ? 6 : opts.family === 4 || opts.family === 'IPv4' ? 4 : 0;
+    const usable = family ? addresses.filter((a) => a.family === family) : addresses;
+    if (usable.length === 0) {
+      callback(Object.assign(new Error('no checked address of the requested family'), { code: 'ENOTFOUND' }));
+    } else if (opts.all) callback(null, usable);
+    else callback(null, usable[0]!.address, usable[0]!.family);
+  }) as LookupFunction;
+}
+
+function send(url: URL, request: OutboundRequest, lookup: LookupFunction, signal: AbortSignal): Promise<OutboundResult> {
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve) => {
+    const req = client.request(url, {
+      method: 'POST',
+      agent: false, // a pooled socket could have been opened to another address
+      lookup,
+      signal,
+      headers: {
+        'user-agent': USER_AGENT,
+        'content-type': 'application/json',
+        ...lowerCaseKeys(request.headers),
+        'content-length': String(Buffer.byteLength(request.body)),
+      },
+    });
+    req.on('error', (err) => resolve({ kind: 'network_error', message: errorText(err) }));
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let truncated = false;
+      const finish = () =>
+        resolve({
+          kind: 'response',
+          status: res.statusCode ?? 0,
+          headers: flattenHeaders(res.headers),
+          body: Buffer.concat(chunks).toString('utf8'),
+          ...(truncated ? { truncated } : {}),
+        });
+      res.on('data', (chunk: Buffer) => {
+        if (truncated) return;
+        const room = MAX_RESPONSE_BYTES - size;
+        chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+        size += Math.min(chunk.length, room);
+        if (chunk.length > room) {
+          truncated = true;
+          finish();
+          res.destroy();
+        }
+      });
+      res.on('end', finish);
+      res.on('error', (err) => resolve({ kind: 'network_error', message: errorText(err) }));
+    });
+    req.end(request.body);
+  });
+}
+
+function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+function errorText(err: unknown): string {
+  if (err instanceof Error) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code && !err.message.includes(code) ? `${code}: ${err.message}` : err.message;
+  }
+  return String(err);
+}
