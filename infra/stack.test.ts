@@ -1,0 +1,102 @@
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { routes, workers } from '../lib/routes.ts';
+import { indexList } from '../lib/store/table.ts';
+import { MarketplaceStack } from './stack.ts';
+
+type Resources = Record<string, { Type: string; Properties: Record<string, any> }>;
+
+let resources: Resources;
+let template: Template;
+
+beforeAll(() => {
+  // Skip esbuild bundling here (`npm run synth` does it): this test is about the stack's shape.
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new MarketplaceStack(app, 'Test', { stage: 'test', developmentMode: false });
+  template = Template.fromStack(stack);
+  resources = template.toJSON().Resources as Resources;
+}, 120_000);
+
+const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+
+/** Full path of an API Gateway resource, following ParentId up to the root. */
+function pathOf(logicalId: string | undefined): string {
+  if (!logicalId) return '';
+  const resource = resources[logicalId];
+  if (!resource || resource.Type !== 'AWS::ApiGateway::Resource') return '';
+  return `${pathOf(resource.Properties['ParentId']?.Ref)}/${resource.Properties['PathPart']}`;
+}
+
+describe('infra stack', () => {
+  it('makes one Lambda function per route plus the authorizer, relay and delivery workers', () => {
+    const functions = ofType('AWS::Lambda::Function');
+    expect(functions).toHaveLength(routes.length + Object.keys(workers).length);
+    for (const route of routes) {
+      const id = `${route.name[0]!.toUpperCase()}${route.name.slice(1)}Function`;
+      expect(functions.some(([logicalId]) => logicalId.startsWith(id)), `function for ${route.name}`).toBe(true);
+    }
+    for (const [, fn] of functions) expect(fn.Properties['Runtime']).toBe('nodejs24.x');
+  });
+
+  it('exposes every route of the table with its method and path, and nothing else', () => {
+    const methods = ofType('AWS::ApiGateway::Method')
+      .map(([, m]) => m.Properties)
+      .filter((p) => p['HttpMethod'] !== 'OPTIONS')
+      .map((p) => `${p['HttpMethod']} ${pathOf(p['ResourceId']?.Ref) || '/'}`)
+      .sort();
+    expect(methods).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+  });
+
+  it('puts the authorizer in front of every route but /health', () => {
+    for (const [, m] of ofType('AWS::ApiGateway::Method')) {
+      const p = m.Properties;
+      if (p['HttpMethod'] === 'OPTIONS') continue;
+      const isHealth = pathOf(p['ResourceId']?.Ref) === '/health';
+      expect(p['AuthorizationType'], `${p['HttpMethod']} ${pathOf(p['ResourceId']?.Ref)}`).toBe(isHealth ? 'NONE' : 'CUSTOM');
+    }
+  });
+
+  it('never grants Scan, and grants writes only to routes that write', () => {
+    const policies = ofType('AWS::IAM::Policy').flatMap(([, p]) => p.Properties['PolicyDocument'].Statement as Array<{ Action: string | string[] }>);
+    const actions = policies.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+    expect(actions).not.toContain('dynamodb:Scan');
+    expect(actions).not.toContain('dynamodb:*');
+    const readOnly = routes.filter((r) => r.access === 'read').map((r) => `${r.name[0]!.toUpperCase()}${r.name.slice(1)}Function`);
+    for (const [logicalId, policy] of ofType('AWS::IAM::Policy')) {
+      if (!readOnly.some((id) => logicalId.startsWith(id))) continue;
+      const granted = (policy.Properties['PolicyDocument'].Statement as Array<{ Action: string | string[] }>).flatMap((s) => s.Action);
+      expect(granted, logicalId).not.toContain('dynamodb:PutItem');
+      expect(granted, logicalId).not.toContain('dynamodb:UpdateItem');
+    }
+  });
+
+  it('gives the verify function more than the 10 s handshake deadline', () => {
+    const verify = ofType('AWS::Lambda::Function').find(([id]) => id.startsWith('VerifyWebhookFunction'));
+    expect(verify?.[1].Properties['Timeout']).toBeGreaterThan(10);
+  });
+
+  it('streams the server-sent events route', () => {
+    const stream = routes.find((r) => r.streaming)!;
+    const method = ofType('AWS::ApiGateway::Method').find(([, m]) => pathOf(m.Properties['ResourceId']?.Ref) === stream.path);
+    expect(method?.[1].Properties['Integration']['ResponseTransferMode']).toBe('STREAM');
+  });
+
+  it('feeds the relay only new event rows and the delivery function from SQS with partial batch failures', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['event'] } } } }) }] },
+    });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { FunctionResponseTypes: ['ReportBatchItemFailures'], BatchSize: 10 });
+    template.hasResourceProperties('AWS::SQS::Queue', { RedrivePolicy: { maxReceiveCount: 20 } });
+  });
+
+  it('creates the table with its stream, TTL and every index of lib/store/table.ts', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
+      TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
+    });
+    const [[, table]] = ofType('AWS::DynamoDB::Table') as [[string, { Properties: Record<string, any> }]];
+    const names = (table.Properties['GlobalSecondaryIndexes'] as Array<{ IndexName: string }>).map((i) => i.IndexName).sort();
+    expect(names).toEqual(indexList.map((i) => i.name).sort());
+  });
+});

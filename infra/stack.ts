@@ -1,0 +1,160 @@
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import {
+  AuthorizationType,
+  Cors,
+  LambdaIntegration,
+  ResponseTransferMode,
+  RestApi,
+  TokenAuthorizer,
+  type IResource,
+} from 'aws-cdk-lib/aws-apigateway';
+import { Architecture, FilterCriteria, FilterRule, Runtime, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { routes, workers, type Route } from '../lib/routes.ts';
+import { ENTITY } from '../lib/store/keys.ts';
+import { grantTable } from './grants.ts';
+import { gatewayResponses } from './gateway-responses.ts';
+import { createTable } from './table.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface MarketplaceStackProps extends StackProps {
+  stage: string;
+  developmentMode: boolean;
+}
+
+/** Delivery function timeout: the 10 s endpoint deadline plus signing and bookkeeping. */
+const DELIVERY_TIMEOUT = Duration.seconds(30);
+
+export class MarketplaceStack extends Stack {
+  constructor(scope: Construct, id: string, props: MarketplaceStackProps) {
+    super(scope, id, props);
+    const table = createTable(this);
+
+    const deadLetters = new Queue(this, 'DeliveryDeadLetters', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    const deliveryQueue = new Queue(this, 'DeliveryQueue', {
+      // AWS's rule for SQS event sources: visibility ≥ 6 × the function timeout.
+      visibilityTimeout: Duration.seconds(DELIVERY_TIMEOUT.toSeconds() * 6),
+      retentionPeriod: Duration.days(4),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // Retries are driven by the handler (visibility per attempt); the DLQ is for poison messages only,
+      // so the receive count must outlast the whole retry schedule.
+      deadLetterQueue: { queue: deadLetters, maxReceiveCount: 20 },
+    });
+
+    const common = {
+      TABLE_NAME: table.tableName,
+      NODE_OPTIONS: '--enable-source-maps',
+      ...(props.developmentMode ? { DEVELOPMENT_MODE: 'true' } : {}),
+    };
+    const fn = (name: string, entry: string, options: { timeout?: Duration; memorySize?: number; env?: Record<string, string> } = {}) =>
+      new NodejsFunction(this, `${name[0]!.toUpperCase()}${name.slice(1)}Function`, {
+        entry: resolve(root, entry),
+        handler: 'handler',
+        runtime: Runtime.NODEJS_24_X,
+        architecture: Architecture.ARM_64,
+        memorySize: options.memorySize ?? 512,
+        timeout: options.timeout ?? Duration.seconds(10),
+        environment: { ...common, ...options.env },
+        depsLockFilePath: resolve(root, 'package-lock.json'),
+        projectRoot: root,
+        bundling: {
+          format: OutputFormat.ESM,
+          target: 'node24',
+          minify: true,
+          sourceMap: true,
+          // The AWS SDK is bundled too: a smaller cold start than the runtime's copy.
+          externalModules: [],
+          mainFields: ['module', 'main'],
+          banner: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+        },
+      });
+
+    const authorizerFn = fn('authorizer', workers.authorizer);
+    grantTable(authorizerFn, table, 'read');
+    const authorizer = new TokenAuthorizer(this, 'ApiKeyAuthorizer', {
+      handler: authorizerFn,
+      identitySource: 'method.request.header.Authorization',
+      resultsCacheTtl: Duration.minutes(5),
+    });
+
+    const api = new RestApi(this, 'Api', {
+      restApiName: 'template-marketplace',
+      deployOptions: { stageName: props.stage, throttlingRateLimit: 200, throttlingBurstLimit: 400, tracingEnabled: true },
+      defaultCorsPreflightOptions: { allowOrigins: Cors.ALL_ORIGINS, allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'] },
+      cloudWatchRole: false,
+    });
+    gatewayResponses(api);
+
+    const resources = new Map<string, IResource>([['/', api.root]]);
+    const resourceFor = (path: string): IResource => {
+      let current = api.root;
+      let soFar = '';
+      for (const segment of path.split('/').filter(Boolean)) {
+        soFar += `/${segment}`;
+        current = resources.get(soFar) ?? current.addResource(segment);
+        resources.set(soFar, current);
+      }
+      return current;
+    };
+
+    for (const route of routes) {
+      const handler = this.routeFunction(route, fn, deliveryQueue.queueUrl);
+      grantTable(handler, table, route.access);
+      if (route.sendsToQueue) deliveryQueue.grantSendMessages(handler);
+      resourceFor(route.path).addMethod(
+        route.method,
+        new LambdaIntegration(handler, {
+          allowTestInvoke: false,
+          ...(route.streaming ? { responseTransferMode: ResponseTransferMode.STREAM, timeout: Duration.minutes(15) } : {}),
+        }),
+        route.auth ? { authorizer, authorizationType: AuthorizationType.CUSTOM } : { authorizationType: AuthorizationType.NONE },
+      );
+    }
+
+    // Outbox relay: only new event rows, filtered by Lambda before the function is even invoked.
+    const relay = fn('relay', workers.relay, { env: { DELIVERY_QUEUE_URL: deliveryQueue.queueUrl } });
+    grantTable(relay, table, 'readwrite');
+    deliveryQueue.grantSendMessages(relay);
+    const relayFailures = new Queue(this, 'RelayFailures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    relay.addEventSource(
+      new DynamoEventSource(table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: 100,
+        bisectBatchOnError: true,
+        retryAttempts: 10,
+        reportBatchItemFailures: true,
+        onFailure: new SqsDlq(relayFailures),
+        filters: [FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(ENTITY.event) } } } })],
+      }),
+    );
+    table.grantStreamRead(relay);
+
+    const deliver = fn('deliver', workers.deliver, { timeout: DELIVERY_TIMEOUT, env: { DELIVERY_QUEUE_URL: deliveryQueue.queueUrl } });
+    grantTable(deliver, table, 'readwrite');
+    deliveryQueue.grantConsumeMessages(deliver);
+    deliver.addEventSource(new SqsEventSource(deliveryQueue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: 50 }));
+
+    new CfnOutput(this, 'ApiUrl', { value: api.url });
+    new CfnOutput(this, 'MarketplaceBaseUrl', { value: `${api.url.replace(/\/$/, '')}/v1/marketplace` });
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'DeliveryQueueUrl', { value: deliveryQueue.queueUrl });
+  }
+
+  private routeFunction(route: Route, fn: (name: string, entry: string, options?: { timeout?: Duration; env?: Record<string, string> }) => NodejsFunction, queueUrl: string): IFunction {
+    return fn(route.name, route.handler, {
+      timeout: Duration.seconds(route.timeoutSeconds ?? 10),
+      ...(route.sendsToQueue ? { env: { DELIVERY_QUEUE_URL: queueUrl } } : {}),
+    });
+  }
+}

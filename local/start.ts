@@ -1,0 +1,95 @@
+/**
+ * `npm start`: the whole service on one machine, with the same handlers Lambda runs.
+ * DynamoDB Local (child process) → table + indexes → demo data (once) → event pipeline
+ * (stream → relay → SQS → delivery) → API Gateway stand-in on PORT.
+ * Ctrl-C / SIGTERM stops everything it started, in reverse order.
+ */
+import { join } from 'node:path';
+import { ensureTable } from '../lib/store/create-table.ts';
+import { MARKETPLACE_BASE, AGENTS_BASE } from '../lib/routes.ts';
+import { createLocalApi, listen } from './api-gateway.ts';
+import { localConfig } from './config.ts';
+import { seedDemoData } from './demo-seed.ts';
+import { startDynamoDbLocal, StartupError } from './dynamodb-local.ts';
+import { startEventPipeline } from './event-pipeline.ts';
+import { portInUse } from './ports.ts';
+
+const stops: Array<() => Promise<void>> = [];
+let stopping = false;
+
+async function shutdown(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    // Last started, first stopped: no request reaches a store that is already gone.
+    for (const stop of stops.reverse()) {
+      try {
+        await stop();
+      } catch (err) {
+        process.stderr.write(`while stopping: ${(err as Error).message}\n`);
+      }
+    }
+  }
+  process.exit(code);
+}
+
+function onSignal(): void {
+  if (stopping) {
+    process.stderr.write('Forced exit.\n');
+    process.exit(130);
+  }
+  process.stdout.write('\nStopping…\n');
+  void shutdown(0);
+}
+
+async function main(): Promise<void> {
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const config = localConfig();
+  process.env['DEVELOPMENT_MODE'] ??= 'true';
+  process.env['AWS_REGION'] ??= 'us-east-1';
+
+  if (await portInUse(config.port)) {
+    throw new StartupError(`Port ${config.port} is already in use. Stop what uses it or start with PORT=<another port>.`);
+  }
+  const inMemory = config.dataDir === ':memory:';
+  let dynamoEndpoint = config.externalDynamoEndpoint;
+  if (!dynamoEndpoint) {
+    const dynamo = await startDynamoDbLocal({ port: config.dynamoPort, dataDir: inMemory ? ':memory:' : join(config.dataDir, 'dynamodb') });
+    stops.push(dynamo.stop);
+    dynamoEndpoint = dynamo.endpoint;
+  }
+  process.env['DYNAMODB_ENDPOINT'] = dynamoEndpoint;
+  process.env['TABLE_NAME'] = config.tableName;
+  await ensureTable(config.tableName);
+  const demo = await seedDemoData({ dataDir: inMemory ? undefined : config.dataDir });
+
+  const pipeline = await startEventPipeline({ tableName: config.tableName, dynamoEndpoint, dataDir: inMemory ? undefined : config.dataDir });
+  stops.push(pipeline.stop);
+  process.env['DELIVERY_QUEUE_URL'] = pipeline.queueUrl;
+
+  const api = await listen(createLocalApi(), config.port, '0.0.0.0');
+  stops.push(api.close);
+  const base = `http://localhost:${config.port}`;
+  process.stdout.write(
+    [
+      '',
+      'Template marketplace is running (development mode: http://localhost webhooks allowed).',
+      `  Marketplace   ${base}${MARKETPLACE_BASE}`,
+      `  Agents API    ${base}${AGENTS_BASE}`,
+      `  Health        ${base}/health`,
+      `  DynamoDB      ${dynamoEndpoint} (table ${config.tableName}${inMemory ? ', in memory' : `, data in ${config.dataDir}`})`,
+      '',
+      `  Demo API key  ${demo.apiKey}`,
+      `  Try: curl -H "Authorization: Bearer ${demo.apiKey}" ${base}${MARKETPLACE_BASE}/templates`,
+      '',
+      'Press Ctrl-C to stop.',
+      '',
+    ].join('\n'),
+  );
+}
+
+main().catch(async (err: unknown) => {
+  if (err instanceof StartupError) process.stderr.write(`Cannot start: ${err.message}\n`);
+  else process.stderr.write(`Cannot start: ${err instanceof Error ? err.message : String(err)}\n`);
+  await shutdown(1);
+});
