@@ -1,0 +1,56 @@
+import type { Transport } from '../http/transport.ts';
+import { AGENTS_BASE, path } from '../http/url.ts';
+import type { Agent, ConfiguredAgent, ConfigureWebhookInput, CreateAgentInput, WebhookSecret } from '../types/agents.ts';
+import type { DataList } from '../types/common.ts';
+import type { CallOptions } from './call-options.ts';
+
+const a = (relativePath: string) => AGENTS_BASE + relativePath;
+
+/** `/api/v1/agents`: the caller's agents and their webhook configuration. */
+export class Agents {
+  constructor(private readonly http: Transport) {}
+
+  async create(input: CreateAgentInput, options: CallOptions = {}): Promise<Agent> {
+    return this.http.body<Agent>({ method: 'POST', path: a('/agents'), body: input, signal: options.signal });
+  }
+
+  /** The caller's own agents. */
+  async list(options: CallOptions = {}): Promise<DataList<Agent>> {
+    return this.http.body<DataList<Agent>>({ method: 'GET', path: a('/agents'), signal: options.signal });
+  }
+
+  async get(id: string, options: CallOptions = {}): Promise<Agent> {
+    return this.http.body<Agent>({ method: 'GET', path: a(path`/agents/${id}`), signal: options.signal });
+  }
+
+  /**
+   * Sets the URL and event kinds; the webhook is then PENDING_VERIFICATION until `verifyWebhook`
+   * succeeds. The first configuration of an agent also returns `webhook_secret`.
+   */
+  async configureWebhook(id: string, input: ConfigureWebhookInput, options: CallOptions = {}): Promise<ConfiguredAgent> {
+    return this.http.body<ConfiguredAgent>({ method: 'PATCH', path: a(path`/agents/${id}/webhook`), body: input, signal: options.signal });
+  }
+
+  /** Back to DISABLED, URL cleared. */
+  async disableWebhook(id: string, options: CallOptions = {}): Promise<Agent> {
+    return this.http.body<Agent>({ method: 'DELETE', path: a(path`/agents/${id}/webhook`), signal: options.signal });
+  }
+
+  async getWebhookSecret(id: string, options: CallOptions = {}): Promise<WebhookSecret> {
+    return this.http.body<WebhookSecret>({ method: 'GET', path: a(path`/agents/${id}/webhook/secret`), signal: options.signal });
+  }
+
+  /** A new secret; deliveries are signed with it from now on. Not retried (a repeat would rotate twice). */
+  async rotateWebhookSecret(id: string, options: CallOptions = {}): Promise<WebhookSecret> {
+    return this.http.body<WebhookSecret>({ method: 'POST', path: a(path`/agents/${id}/webhook/secret/rotate`), signal: options.signal });
+  }
+
+  /**
+   * Runs the handshake: the service POSTs a challenge to the endpoint and waits up to 10 s for it
+   * to be echoed. Resolves with the agent ENABLED; a failure throws ApiError 422 with code
+   * `verification_timeout`, `challenge_mismatch`, `endpoint_error` or `url_validation_error`.
+   */
+  async verifyWebhook(id: string, options: CallOptions = {}): Promise<Agent> {
+    return this.http.body<Agent>({ method: 'POST', path: a(path`/agents/${id}/webhook/verify`), signal: options.signal });
+  }
+}

@@ -1,0 +1,29 @@
+import { paginate } from '../pagination.ts';
+import type { Transport } from '../http/transport.ts';
+import { AGENTS_BASE, path } from '../http/url.ts';
+import type { Delivery, ListDeliveriesParams } from '../types/agents.ts';
+import type { CursorPage } from '../types/common.ts';
+import type { CallOptions } from './call-options.ts';
+
+/** `/api/v1/agents/:id/deliveries`: webhook delivery attempts, for inspection and manual retry. */
+export class Deliveries {
+  constructor(private readonly http: Transport) {}
+
+  /** One page, newest first. */
+  async list(agentId: string, params: ListDeliveriesParams = {}, options: CallOptions = {}): Promise<CursorPage<Delivery>> {
+    return this.http.body<CursorPage<Delivery>>({ method: 'GET', path: AGENTS_BASE + path`/agents/${agentId}/deliveries`, query: { ...params }, signal: options.signal });
+  }
+
+  /** Every delivery, newest first, a page at a time. */
+  iterate(agentId: string, params: Omit<ListDeliveriesParams, 'cursor'> = {}, options: CallOptions = {}): AsyncGenerator<Delivery, void, undefined> {
+    return paginate(async (cursor) => {
+      const page = await this.list(agentId, { ...params, cursor }, options);
+      return { items: page.data, nextCursor: page.next_cursor };
+    });
+  }
+
+  /** Sends the delivery's event again now (202). Not retried automatically: a repeat sends it twice. */
+  async retry(agentId: string, deliveryId: string, options: CallOptions = {}): Promise<unknown> {
+    return this.http.body<unknown>({ method: 'POST', path: AGENTS_BASE + path`/agents/${agentId}/deliveries/${deliveryId}/retry`, signal: options.signal });
+  }
+}

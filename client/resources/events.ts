@@ -1,0 +1,75 @@
+import { ApiError } from '../errors.ts';
+import { parseSse } from '../http/sse.ts';
+import { retryDelayMs } from '../http/retry-policy.ts';
+import { sleep } from '../http/sleep.ts';
+import type { Transport } from '../http/transport.ts';
+import { AGENTS_BASE, path } from '../http/url.ts';
+import { paginate } from '../pagination.ts';
+import type { AgentEvent, ListEventsParams, StreamedEvent, StreamEventsOptions } from '../types/agents.ts';
+import type { CursorPage } from '../types/common.ts';
+import type { CallOptions } from './call-options.ts';
+
+/** An answer that will not change by asking again (bad key, unknown agent). */
+const isFinal = (err: unknown) => err instanceof ApiError && err.status < 500 && err.status !== 429;
+
+/** `/api/v1/agents/:id/events`: the agent's contract events, by polling or as a stream. */
+export class Events {
+  constructor(
+    private readonly http: Transport,
+    private readonly maxRetries: number,
+  ) {}
+
+  /** One page, oldest first. Keep `next_cursor` and pass it as `after` to poll for newer events. */
+  async list(agentId: string, params: ListEventsParams = {}, options: CallOptions = {}): Promise<CursorPage<AgentEvent>> {
+    return this.http.body<CursorPage<AgentEvent>>({ method: 'GET', path: this.pathOf(agentId), query: { ...params }, signal: options.signal });
+  }
+
+  /** Every event so far (after `after`), oldest first; ends when caught up. */
+  iterate(agentId: string, params: ListEventsParams = {}, options: CallOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
+    return paginate(async (cursor) => {
+      const page = await this.list(agentId, { ...params, after: cursor ?? params.after }, options);
+      return { items: page.data, nextCursor: page.next_cursor };
+    });
+  }
+
+  /**
+   * The live server-sent event stream, as an async iterator that runs until `signal` aborts or the
+   * loop breaks. When the connection drops it reconnects with `Last-Event-ID` set to the last
+   * event received, so nothing is missed; after `maxRetries` consecutive failed connections, or
+   * on an error that retrying cannot fix (401, 404), it throws.
+   */
+  async *stream(agentId: string, options: StreamEventsOptions = {}): AsyncGenerator<StreamedEvent, void, undefined> {
+    const { signal, reconnect = true } = options;
+    let lastEventId = options.lastEventId;
+    let serverRetryMs: number | undefined;
+    let failures = 0;
+    for (;;) {
+      try {
+        const response = await this.http.open({
+          method: 'GET',
+          path: `${this.pathOf(agentId)}/stream`,
+          accept: 'text/event-stream',
+          headers: lastEventId ? { 'last-event-id': lastEventId } : {},
+          signal,
+        });
+        failures = 0;
+        if (!response.body) throw new Error('the event stream has no body');
+        for await (const frame of parseSse(response.body)) {
+          lastEventId = frame.lastEventId ?? lastEventId;
+          serverRetryMs = frame.retryMs ?? serverRetryMs;
+          yield { id: frame.lastEventId ?? '', event: frame.event, data: JSON.parse(frame.data) as AgentEvent };
+        }
+      } catch (err) {
+        if (signal?.aborted) return;
+        if (!reconnect || isFinal(err) || ++failures > this.maxRetries) throw err;
+      }
+      if (!reconnect || signal?.aborted) return;
+      await sleep(serverRetryMs ?? retryDelayMs(failures + 1, null)!, signal).catch(() => undefined);
+      if (signal?.aborted) return;
+    }
+  }
+
+  private pathOf(agentId: string): string {
+    return AGENTS_BASE + path`/agents/${agentId}/events`;
+  }
+}

@@ -1,0 +1,99 @@
+import { paginate } from '../pagination.ts';
+import type { Transport } from '../http/transport.ts';
+import { MARKETPLACE_BASE, path } from '../http/url.ts';
+import type { DataList } from '../types/common.ts';
+import type { Contract, InstantiateTemplateInput } from '../types/contracts.ts';
+import type {
+  FeaturedTemplates,
+  InstallResult,
+  Installation,
+  ListTemplatesParams,
+  PublishTemplateInput,
+  PublishVersionInput,
+  Template,
+  TemplateDetails,
+  TemplatePage,
+  TemplateSummary,
+  UpdateTemplateInput,
+} from '../types/marketplace.ts';
+import type { CallOptions } from './call-options.ts';
+import type { Contracts } from './contracts.ts';
+
+const m = (relativePath: string) => MARKETPLACE_BASE + relativePath;
+
+/** `/v1/marketplace/templates`: browse, publish, install and feature templates. */
+export class Templates {
+  constructor(
+    private readonly http: Transport,
+    private readonly contracts: Contracts,
+  ) {}
+
+  /** One page of public templates. */
+  async list(params: ListTemplatesParams = {}, options: CallOptions = {}): Promise<TemplatePage> {
+    return this.http.body<TemplatePage>({ method: 'GET', path: m('/templates'), query: { ...params }, signal: options.signal });
+  }
+
+  /** Every matching public template, a page at a time (following `next_cursor`). */
+  iterate(params: Omit<ListTemplatesParams, 'cursor'> = {}, options: CallOptions = {}): AsyncGenerator<TemplateSummary, void, undefined> {
+    // Later pages are addressed by the cursor alone; an offset would only apply to the first.
+    const { offset: _firstPageOnly, ...rest } = params;
+    return paginate(async (cursor) => {
+      const page = await this.list(cursor ? { ...rest, cursor } : params, options);
+      return { items: page.data, nextCursor: page.pagination.next_cursor };
+    });
+  }
+
+  /** The featured, trending, new and top-rated lists. */
+  async featured(options: CallOptions = {}): Promise<FeaturedTemplates> {
+    return this.http.body<FeaturedTemplates>({ method: 'GET', path: m('/templates/featured'), signal: options.signal });
+  }
+
+  /** A template in full, with versions and its newest reviews; by id or by slug. */
+  async get(idOrSlug: string, options: CallOptions = {}): Promise<TemplateDetails> {
+    return this.http.body<TemplateDetails>({ method: 'GET', path: m(path`/templates/${idOrSlug}`), signal: options.signal });
+  }
+
+  /** Publishes a new template; 409 `slug_taken` if the slug is in use. */
+  async publish(input: PublishTemplateInput, options: CallOptions = {}): Promise<Template> {
+    return this.http.body<Template>({ method: 'POST', path: m('/templates'), body: input, signal: options.signal });
+  }
+
+  /** Author only. */
+  async update(id: string, input: UpdateTemplateInput, options: CallOptions = {}): Promise<Template> {
+    return this.http.body<Template>({ method: 'PATCH', path: m(path`/templates/${id}`), body: input, signal: options.signal });
+  }
+
+  /** Author only; the version must be greater than the current one. */
+  async publishVersion(id: string, input: PublishVersionInput, options: CallOptions = {}): Promise<Template> {
+    return this.http.body<Template>({ method: 'POST', path: m(path`/templates/${id}/versions`), body: input, signal: options.signal });
+  }
+
+  /**
+   * Installs into the caller's workspace. Idempotent by API contract (a repeat answers 200 and
+   * counts nothing), so unlike other POSTs it is retried on 429, 5xx and network errors.
+   */
+  async install(id: string, options: CallOptions = {}): Promise<InstallResult> {
+    const res = await this.http.json<Installation>({ method: 'POST', path: m(path`/templates/${id}/install`), idempotent: true, signal: options.signal });
+    return { ...res.body, created: res.status === 201 };
+  }
+
+  /** The templates installed in the caller's workspace. */
+  async installed(options: CallOptions = {}): Promise<DataList<TemplateSummary>> {
+    return this.http.body<DataList<TemplateSummary>>({ method: 'GET', path: m('/installed'), signal: options.signal });
+  }
+
+  /** Operators only (403 otherwise). */
+  async feature(id: string, options: CallOptions = {}): Promise<void> {
+    await this.http.body<undefined>({ method: 'PUT', path: m(path`/templates/${id}/featured`), signal: options.signal });
+  }
+
+  /** Operators only (403 otherwise). */
+  async unfeature(id: string, options: CallOptions = {}): Promise<void> {
+    await this.http.body<undefined>({ method: 'DELETE', path: m(path`/templates/${id}/featured`), signal: options.signal });
+  }
+
+  /** Creates a contract from this template: `contracts.create({template_id, …})`. */
+  async instantiate(templateId: string, input: InstantiateTemplateInput, options: CallOptions = {}): Promise<Contract> {
+    return this.contracts.create({ ...input, template_id: templateId }, options);
+  }
+}
