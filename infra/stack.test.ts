@@ -95,8 +95,9 @@ describe('infra stack', () => {
       StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
       TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
     });
-    const [[, table]] = ofType('AWS::DynamoDB::Table') as [[string, { Properties: Record<string, any> }]];
-    const names = (table.Properties['GlobalSecondaryIndexes'] as Array<{ IndexName: string }>).map((i) => i.IndexName).sort();
+    const tables = ofType('AWS::DynamoDB::Table');
+    expect(tables).toHaveLength(1);
+    const names = (tables[0]![1].Properties['GlobalSecondaryIndexes'] as Array<{ IndexName: string }>).map((i) => i.IndexName).sort();
     expect(names).toEqual(indexList.map((i) => i.name).sort());
   });
 });

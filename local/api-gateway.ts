@@ -1,4 +1,4 @@
-import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
@@ -6,6 +6,7 @@ import { AppError, errorBody } from '../lib/http/errors.ts';
 import { log } from '../lib/log.ts';
 import { routes as defaultRoutes, workers, type Route } from '../lib/routes.ts';
 import { loadHandler } from './handlers.ts';
+import { invokeRoute, proxyEvent } from './proxy-event.ts';
 import { lambdaContext } from './lambda-context.ts';
 import { createRouter } from './router.ts';
 import { installAwsLambdaGlobal, isStreamingHandler, type LocalResponseStream, type StreamMetadata } from './streaming.ts';
@@ -13,7 +14,6 @@ import { installAwsLambdaGlobal, isStreamingHandler, type LocalResponseStream, t
 /** API Gateway's own payload cap (10 MB); the handlers enforce the API's 256 KiB. */
 const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
 
-type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 type Authorizer = (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
 
 function sendError(res: ServerResponse, err: AppError, requestId: string): void {
@@ -50,33 +50,19 @@ function toProxyEvent(req: IncomingMessage, url: URL, route: Route, pathParamete
     (multiQuery[k] ??= []).push(v);
   }
   const hasQuery = Object.keys(query).length > 0;
-  return {
-    resource: route.path,
+  return proxyEvent({
+    route,
     path: url.pathname,
-    httpMethod: route.method,
     headers,
     multiValueHeaders,
-    queryStringParameters: hasQuery ? query : null,
-    multiValueQueryStringParameters: hasQuery ? multiQuery : null,
+    query: hasQuery ? query : null,
+    multiValueQuery: hasQuery ? multiQuery : null,
     pathParameters,
-    stageVariables: null,
     body: body.length ? body.toString('utf8') : null,
-    isBase64Encoded: false,
-    requestContext: {
-      accountId: '000000000000',
-      apiId: 'local',
-      authorizer,
-      httpMethod: route.method,
-      path: url.pathname,
-      protocol: `HTTP/${req.httpVersion}`,
-      requestId,
-      requestTimeEpoch: Date.now(),
-      resourceId: route.name,
-      resourcePath: route.path,
-      stage: 'local',
-      identity: { sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: req.headers['user-agent'] ?? null } as APIGatewayProxyEvent['requestContext']['identity'],
-    },
-  };
+    requestId,
+    authorizer,
+    sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+  });
 }
 
 /** Runs the authorizer like API Gateway does; undefined = answer 401. */
@@ -148,7 +134,7 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes): Server 
       const event = toProxyEvent(req, url, route, pathParameters, body, requestId, authorizer);
       const handler = await loadHandler(route.handler);
       if (isStreamingHandler(handler)) return await runStreaming(handler, event, route, res, requestId);
-      const result = await (handler as unknown as ProxyHandler)(event, lambdaContext(route.name, route.timeoutSeconds ?? 10));
+      const result = await invokeRoute(route, event);
       res.writeHead(result.statusCode, { ...(result.headers as Record<string, string>) });
       res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
     } catch (err) {

@@ -1,10 +1,9 @@
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { APIGatewayProxyResult } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { createUserWithKey, findCallerByApiKey, type NewUser } from '../../lib/accounts/api-keys.ts';
-import { callerToContext, type Caller } from '../../lib/http/caller.ts';
+import type { Caller } from '../../lib/http/caller.ts';
 import { routes, type Route } from '../../lib/routes.ts';
-import { loadHandler } from '../../local/handlers.ts';
-import { lambdaContext } from '../../local/lambda-context.ts';
+import { invokeRoute, proxyEvent } from '../../local/proxy-event.ts';
 
 export interface TestUser extends Caller {
   apiKey: string;
@@ -50,25 +49,10 @@ export async function invoke(name: string, options: InvokeOptions = {}): Promise
     body = JSON.stringify(options.body);
     headers['Content-Type'] ??= 'application/json';
   }
-  const event = {
-    resource: route.path,
-    path: route.path,
-    httpMethod: route.method,
-    headers,
-    multiValueHeaders: {},
-    queryStringParameters: options.query ?? null,
-    multiValueQueryStringParameters: null,
-    pathParameters: options.params ?? null,
-    stageVariables: null,
-    body,
-    isBase64Encoded: false,
-    requestContext: {
-      requestId: randomUUID(),
-      authorizer: options.caller ? { ...callerToContext(options.caller), principalId: options.caller.userId } : null,
-    },
-  } as unknown as APIGatewayProxyEvent;
-  const handler = await loadHandler<(e: APIGatewayProxyEvent, c: Context) => Promise<APIGatewayProxyResult>>(route.handler);
-  const raw = await handler(event, lambdaContext(route.name, route.timeoutSeconds ?? 10));
+  const raw = await invokeRoute(
+    route,
+    proxyEvent({ route, caller: options.caller, headers, query: options.query ?? null, pathParameters: options.params ?? null, body }),
+  );
   const responseHeaders = Object.fromEntries(Object.entries(raw.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
   return { status: raw.statusCode, headers: responseHeaders, body: raw.body ? JSON.parse(raw.body) : undefined, raw };
 }

@@ -1,0 +1,65 @@
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { callerToContext, type Caller } from '../lib/http/caller.ts';
+import type { Route } from '../lib/routes.ts';
+import { loadHandler } from './handlers.ts';
+import { lambdaContext } from './lambda-context.ts';
+
+export interface ProxyEventInit {
+  route: Route;
+  /** The request path as sent; defaults to the route's path template. */
+  path?: string;
+  headers?: Record<string, string>;
+  multiValueHeaders?: Record<string, string[]>;
+  query?: Record<string, string> | null;
+  multiValueQuery?: Record<string, string[]> | null;
+  pathParameters?: Record<string, string> | null;
+  body?: string | null;
+  requestId?: string;
+  /** The authorizer's context as API Gateway passes it (strings), or a caller to derive it from. */
+  authorizer?: Record<string, unknown> | null;
+  caller?: Caller;
+  sourceIp?: string;
+}
+
+/** The REST API (v1) Lambda proxy event API Gateway sends after the authorizer. */
+export function proxyEvent(init: ProxyEventInit): APIGatewayProxyEvent {
+  const { route } = init;
+  const path = init.path ?? route.path;
+  const authorizer = init.authorizer ?? (init.caller ? { ...callerToContext(init.caller), principalId: init.caller.userId } : null);
+  return {
+    resource: route.path,
+    path,
+    httpMethod: route.method,
+    headers: init.headers ?? {},
+    multiValueHeaders: init.multiValueHeaders ?? Object.fromEntries(Object.entries(init.headers ?? {}).map(([k, v]) => [k, [v]])),
+    queryStringParameters: init.query ?? null,
+    multiValueQueryStringParameters: init.multiValueQuery ?? (init.query ? Object.fromEntries(Object.entries(init.query).map(([k, v]) => [k, [v]])) : null),
+    pathParameters: init.pathParameters ?? null,
+    stageVariables: null,
+    body: init.body ?? null,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      authorizer,
+      httpMethod: route.method,
+      path,
+      protocol: 'HTTP/1.1',
+      requestId: init.requestId ?? randomUUID(),
+      requestTimeEpoch: Date.now(),
+      resourceId: route.name,
+      resourcePath: route.path,
+      stage: 'local',
+      identity: { sourceIp: init.sourceIp ?? '127.0.0.1', userAgent: null } as APIGatewayProxyEvent['requestContext']['identity'],
+    },
+  };
+}
+
+type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+/** Runs a (non-streaming) route's handler with an event, as Lambda would. */
+export async function invokeRoute(route: Route, event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
+  const handler = await loadHandler<ProxyHandler>(route.handler);
+  return handler(event, lambdaContext(route.name, route.timeoutSeconds ?? 10));
+}
