@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, mkdirSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort, portInUse } from '../local/ports.ts';
 
@@ -96,6 +96,5 @@ describe('npm start', () => {
     expect(await app.exited).toBe(1);
     expect(app.output()).toContain('Java was not found');
     expect(app.output()).not.toMatch(/\n\s+at /);
-    expect(dirname(bin)).toBeTruthy();
   }, 60_000);
 });
