@@ -1,0 +1,10 @@
+import { createContractBody } from '../../lib/contracts/schemas.ts';
+import { createContract } from '../../lib/contracts/service.ts';
+import { created } from '../../lib/http/responses.ts';
+import { httpRoute } from '../../lib/http/stack.ts';
+
+/** POST /api/v1/contracts: a contract from a template, its variables checked and its checks filled in. */
+export const handler = httpRoute({ body: createContractBody }, async ({ caller, body }) => {
+  const contract = await createContract(caller, body);
+  return created(contract, `/api/v1/contracts/${contract.id}`);
+});

@@ -1,0 +1,9 @@
+import { ok } from '../../lib/http/responses.ts';
+import { httpRoute } from '../../lib/http/stack.ts';
+import { agentDeliveries } from '../../lib/events/service.ts';
+import { agentParams, deliveriesQuery } from '../../lib/events/schemas.ts';
+
+/** GET /api/v1/agents/:id/deliveries: every delivery and its attempts, newest first. */
+export const handler = httpRoute({ params: agentParams, query: deliveriesQuery }, async ({ caller, params, query }) =>
+  ok(await agentDeliveries(caller, params.id, query.cursor, query.limit)),
+);

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/** Request shapes of the contract routes (API.md "Contracts"). Strict: unknown fields are a 400. */
+export const MAX_AMOUNT_CENTS = 1_000_000_000_000;
+
+export const createContractBody = z.strictObject({
+  template_id: z.uuid('Expected a template id (UUID).'),
+  variables: z.record(z.string(), z.unknown()),
+  amount_cents: z.int('Expected an integer number of cents.').min(1, 'At least 1 cent.').max(MAX_AMOUNT_CENTS, 'At most 10^12 cents.'),
+  agent_id: z.string().min(1),
+  seller_agent_id: z.string().min(1).optional(),
+});
+export type CreateContractInput = z.output<typeof createContractBody>;
+
+export const contractParams = z.strictObject({ id: z.string().min(1) });
+
+export const verificationBody = z.strictObject({
+  passed: z.boolean(),
+  results: z.record(z.string(), z.unknown()).optional(),
+});
+export type VerificationInput = z.output<typeof verificationBody>;

@@ -1,0 +1,93 @@
+import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
+import { log } from '../log.ts';
+import { postJson, type OutboundResult } from '../net/outbound.ts';
+import { signatureHeaders } from '../webhooks/signature.ts';
+import { acceptsDelivery, readAgent } from './agents.ts';
+import { abandonDelivery, claimDelivery, recordAttempt, type AttemptResult } from './deliveries.ts';
+import { readEvent } from './feed.ts';
+import { parseDeliveryMessage, postpone } from './queue.ts';
+import type { ServiceEvent } from './types.ts';
+
+/**
+ * One delivery message: take the record's lease, re-check the webhook (it may have been disabled
+ * or unsubscribed since the relay ran), sign, post, record the attempt. The retry schedule is
+ * carried by the message itself: a failed attempt leaves it in the queue, invisible until the
+ * next attempt is due.
+ */
+export type Outcome = { kind: 'done' } | { kind: 'later'; seconds: number } | { kind: 'poison' };
+
+/** The delivery request of API.md: the event object as the body, signed over its exact bytes. */
+export function deliveryRequest(event: ServiceEvent, secret: string, now = new Date()): { body: string; headers: Record<string, string> } {
+  const body = JSON.stringify(event);
+  return {
+    body,
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Service-Event': event.type,
+      'x-service-event-id': event.id,
+      ...signatureHeaders(secret, body, now),
+    },
+  };
+}
+
+export function attemptResult(result: OutboundResult): AttemptResult {
+  switch (result.kind) {
+    case 'response':
+      return result.status >= 200 && result.status < 300
+        ? { ok: true, statusCode: result.status }
+        : { ok: false, statusCode: result.status, error: `endpoint answered HTTP ${result.status}` };
+    case 'timeout':
+      return { ok: false, statusCode: null, error: 'no answer within 10 seconds' };
+    case 'blocked':
+      return { ok: false, statusCode: null, error: `URL refused: ${result.reason}` };
+    case 'network_error':
+      return { ok: false, statusCode: null, error: `network error: ${result.message}` };
+  }
+}
+
+export async function deliverMessage(record: Pick<SQSRecord, 'messageId' | 'body'>): Promise<Outcome> {
+  const message = parseDeliveryMessage(record.body);
+  if (!message) return { kind: 'poison' };
+  const claim = await claimDelivery(message.agent_id, message.delivery_id, record.messageId);
+  if (claim.kind === 'drop') return { kind: 'done' };
+  if (claim.kind === 'busy') return { kind: 'later', seconds: claim.retryInSeconds };
+
+  const agent = await readAgent(message.agent_id);
+  if (!acceptsDelivery(agent, claim.record.event_type) || !agent.webhook_secret) {
+    await abandonDelivery(claim, 'webhook not enabled or not subscribed to this event type when the attempt was due');
+    return { kind: 'done' };
+  }
+  const event = await readEvent(message.agent_id, message.event_id);
+  if (!event) {
+    await abandonDelivery(claim, 'event expired');
+    return { kind: 'done' };
+  }
+  const request = deliveryRequest(event, agent.webhook_secret);
+  const result = attemptResult(await postJson({ url: agent.webhook_url, ...request }));
+  const settled = await recordAttempt(claim, result);
+  if (settled?.retryInSeconds !== undefined) return { kind: 'later', seconds: settled.retryInSeconds };
+  return { kind: 'done' };
+}
+
+/** A batch from the SQS event source; messages not listed as failures are deleted by Lambda. */
+export async function deliverBatch(records: readonly SQSRecord[]): Promise<SQSBatchResponse> {
+  const outcomes = await Promise.all(
+    records.map(async (record): Promise<Outcome | 'error'> => {
+      try {
+        const outcome = await deliverMessage(record);
+        if (outcome.kind === 'later') await postpone(record.receiptHandle, outcome.seconds);
+        return outcome;
+      } catch (err) {
+        // Left in the queue: it comes back after the queue's visibility timeout.
+        log.error('deliver: message failed', { messageId: record.messageId, error: err instanceof Error ? err.message : String(err) });
+        return 'error';
+      }
+    }),
+  );
+  const failed = records.filter((record, i) => {
+    const outcome = outcomes[i]!;
+    if (outcome !== 'error' && outcome.kind === 'poison') log.warn('deliver: unreadable message left for the DLQ', { messageId: record.messageId });
+    return outcome === 'error' || outcome.kind !== 'done';
+  });
+  return { batchItemFailures: failed.map((r) => ({ itemIdentifier: r.messageId })) };
+}

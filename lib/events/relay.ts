@@ -1,0 +1,41 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { log } from '../log.ts';
+import { acceptsDelivery, readAgent } from './agents.ts';
+import { ensureDelivery } from './deliveries.ts';
+import { eventFromItem } from './outbox.ts';
+import { enqueueDelivery } from './queue.ts';
+import { matchesFilter } from './stream-filter.ts';
+
+/**
+ * Outbox rows → delivery messages. For an agent whose webhook is ENABLED and subscribed to the
+ * kind, the delivery record is created (once, conditionally) and a message is sent. The stream
+ * may hand a record over twice; a record that is still untouched is sent again, which at worst
+ * makes a duplicate message that the delivery worker drops.
+ */
+export async function relayRecord(record: DynamoDBRecord): Promise<'enqueued' | 'skipped'> {
+  if (!matchesFilter(record)) return 'skipped';
+  const image = unmarshall(record.dynamodb!.NewImage as Record<string, AttributeValue>);
+  const event = eventFromItem(image);
+  const agent = await readAgent(event.agent_id);
+  // Events while PENDING_VERIFICATION or for kinds not subscribed are never delivered (they stay in the feed).
+  if (!acceptsDelivery(agent, event.type)) return 'skipped';
+  const { record: delivery, created } = await ensureDelivery(event);
+  if (!created && (delivery.status !== 'pending' || delivery.attempts > 0 || delivery.owner_message)) return 'skipped';
+  await enqueueDelivery({ agent_id: event.agent_id, delivery_id: delivery.id, event_id: event.id });
+  return 'enqueued';
+}
+
+/** A batch, with the sequence numbers that failed (the stream is retried from the earliest one). */
+export async function relayBatch(records: readonly DynamoDBRecord[]): Promise<string[]> {
+  const results = await Promise.allSettled(records.map(relayRecord));
+  const failed: string[] = [];
+  results.forEach((result, i) => {
+    if (result.status === 'fulfilled') return;
+    const sequence = records[i]!.dynamodb?.SequenceNumber ?? '';
+    log.error('relay: record failed', { sequence, error: result.reason instanceof Error ? result.reason.message : String(result.reason) });
+    failed.push(sequence);
+  });
+  return failed;
+}

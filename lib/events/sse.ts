@@ -1,0 +1,55 @@
+import { eventsAfter } from './feed.ts';
+import type { ServiceEvent } from './types.ts';
+
+/**
+ * The server-sent events loop of one agent's feed: frames for every event after the cursor, then
+ * a look at the table every `pollMs`, a comment heartbeat when nothing was written for
+ * `heartbeatMs`, and an orderly end before the function's time runs out (the client reconnects
+ * with Last-Event-ID and loses nothing).
+ */
+export interface SseSink {
+  write(chunk: string): void;
+  /** True once the client went away. */
+  closed(): boolean;
+}
+
+export interface SseOptions {
+  /** Time left before the runtime stops us. */
+  remainingMs: () => number;
+  pollMs?: number;
+  /** API.md: a heartbeat at least every 15 s; 10 s leaves room for a slow poll. */
+  heartbeatMs?: number;
+  /** Stop this long before the deadline. */
+  reserveMs?: number;
+  pageSize?: number;
+}
+
+export function sseFrame(event: ServiceEvent): string {
+  // JSON.stringify never emits a raw newline, so the data fits one `data:` line.
+  return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function streamEvents(agentId: string, after: string | undefined, sink: SseSink, options: SseOptions): Promise<void> {
+  const { remainingMs, pollMs = 1000, heartbeatMs = 10_000, reserveMs = 5000, pageSize = 100 } = options;
+  let cursor = after;
+  let lastWrite = Date.now();
+  const write = (chunk: string) => {
+    sink.write(chunk);
+    lastWrite = Date.now();
+  };
+  // Tells EventSource clients how long to wait before reconnecting, and flushes the headers.
+  write(`retry: 1000\n: connected\n\n`);
+  while (!sink.closed() && remainingMs() > reserveMs) {
+    const events = await eventsAfter(agentId, cursor, pageSize);
+    if (sink.closed()) break;
+    for (const event of events) {
+      write(sseFrame(event));
+      cursor = event.id;
+    }
+    if (events.length === pageSize) continue; // a backlog: drain it before waiting
+    if (Date.now() - lastWrite >= heartbeatMs) write(': heartbeat\n\n');
+    await sleep(Math.max(0, Math.min(pollMs, heartbeatMs - (Date.now() - lastWrite))));
+  }
+}

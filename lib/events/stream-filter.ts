@@ -1,0 +1,20 @@
+/**
+ * Which stream records reach the relay: new event rows (the outbox), nothing else. The CDK event
+ * source uses this pattern as its filter criteria, and the local stream poller applies the same
+ * pattern with `matchesFilter`, so both runtimes invoke the relay with the same records.
+ */
+export const RELAY_FILTER_PATTERN = {
+  eventName: ['INSERT'],
+  dynamodb: { NewImage: { entity: { S: ['event'] } } },
+} as const;
+
+type Pattern = { readonly [key: string]: Pattern | readonly (string | number)[] };
+
+/** The subset of Lambda's event filtering the pattern above uses: nested keys, lists of exact values. */
+export function matchesFilter(record: unknown, pattern: Pattern = RELAY_FILTER_PATTERN): boolean {
+  return Object.entries(pattern).every(([name, expected]) => {
+    const value = (record as Record<string, unknown> | null | undefined)?.[name];
+    if (Array.isArray(expected)) return expected.includes(value as string | number);
+    return matchesFilter(value, expected as Pattern);
+  });
+}

@@ -1,0 +1,27 @@
+/**
+ * The contract event kinds of the interface document (section 6) and the event object of API.md.
+ * `agent_id` is the agent this copy is for: each party agent gets its own copy and its own id.
+ */
+export const EVENT_TYPES = [
+  'contract.funded',
+  'contract.released',
+  'contract.refunded',
+  'contract.verification.completed',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface ServiceEvent {
+  id: string;
+  type: EventType;
+  created_at: string;
+  agent_id: string;
+  data: { contract_id: string } & Record<string, unknown>;
+}
+
+/** Events and delivery records expire after this (TTL on `expires_at`); API.md asks for at least 30 days. */
+export const EVENT_RETENTION_DAYS = 30;
+
+export function expiresAt(createdAtIso: string): number {
+  return Math.floor(Date.parse(createdAtIso) / 1000) + EVENT_RETENTION_DAYS * 24 * 3600;
+}

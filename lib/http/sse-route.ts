@@ -1,0 +1,85 @@
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import type { Writable } from 'node:stream';
+import type { z } from 'zod';
+import { log } from '../log.ts';
+import { callerFromEvent, type Caller } from './caller.ts';
+import { AppError, errorBody } from './errors.ts';
+import { lowerCaseHeaders } from './stack.ts';
+import { parseOrThrow } from './validation.ts';
+
+/**
+ * The HTTP stack of a response-streaming route (server-sent events). `prepare` runs first and may
+ * throw an AppError, which is answered as a normal JSON error; what it returns then writes the
+ * stream. `awslambda` is the global of Lambda's Node.js runtime (local/streaming.ts installs it
+ * for the local runtime and tests).
+ */
+interface ResponseStream extends Writable {}
+declare const awslambda: {
+  streamifyResponse(fn: (event: APIGatewayProxyEvent, stream: ResponseStream, context: Context) => Promise<void>): unknown;
+  HttpResponseStream: { from(stream: ResponseStream, metadata: { statusCode: number; headers?: Record<string, string> }): ResponseStream };
+};
+
+export interface SseRequest<Q, P> {
+  query: Q;
+  params: P;
+  caller: Caller;
+  headers: Record<string, string>;
+  context: Context;
+}
+
+export interface SseWriter {
+  write(chunk: string): void;
+  closed(): boolean;
+}
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export function sseRoute<Q extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
+  spec: { query?: Q; params?: P },
+  prepare: (req: SseRequest<Out<Q>, Out<P>>) => Promise<(out: SseWriter) => Promise<void>>,
+): unknown {
+  return awslambda.streamifyResponse(async (event, stream, context) => {
+    const requestId = event.requestContext?.requestId || randomUUID();
+    let run: (out: SseWriter) => Promise<void>;
+    try {
+      const caller = callerFromEvent(event);
+      const params = spec.params ? parseOrThrow(spec.params, event.pathParameters ?? {}, 'path') : undefined;
+      const query = spec.query ? parseOrThrow(spec.query, event.queryStringParameters ?? {}, 'query string') : undefined;
+      run = await prepare({ caller, params: params as Out<P>, query: query as Out<Q>, headers: lowerCaseHeaders(event.headers), context });
+    } catch (err) {
+      const appError = err instanceof AppError ? err : new AppError('internal_error', 'Something went wrong on our side. Try again later.');
+      if (!(err instanceof AppError)) log.error('unhandled error', { requestId, error: err instanceof Error ? err.message : String(err) });
+      const out = awslambda.HttpResponseStream.from(stream, {
+        statusCode: appError.status,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, 'cache-control': 'no-store' },
+      });
+      await endWith(out, JSON.stringify(errorBody(appError)));
+      return;
+    }
+    const out = awslambda.HttpResponseStream.from(stream, {
+      statusCode: 200,
+      headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-request-id': requestId, 'x-accel-buffering': 'no' },
+    });
+    let gone = false;
+    out.on('close', () => (gone = true));
+    out.on('error', () => (gone = true));
+    try {
+      await run({ write: (chunk) => void (gone || out.write(chunk)), closed: () => gone || out.destroyed });
+    } catch (err) {
+      // Headers are out: the only honest signal left is ending the stream; the client resumes with Last-Event-ID.
+      log.error('stream failed', { requestId, error: err instanceof Error ? err.message : String(err) });
+    }
+    if (!gone) await endWith(out);
+  });
+}
+
+function endWith(stream: Writable, chunk?: string): Promise<void> {
+  return new Promise((resolve) => {
+    stream.once('close', resolve);
+    stream.once('finish', resolve);
+    stream.once('error', () => resolve());
+    if (chunk === undefined) stream.end();
+    else stream.end(chunk);
+  });
+}
