@@ -1,0 +1,6 @@
+import { getAgentView } from '../../lib/agents/agents.ts';
+import { agentIdParams } from '../../lib/agents/schemas.ts';
+import { ok } from '../../lib/http/responses.ts';
+import { httpRoute } from '../../lib/http/stack.ts';
+
+export const handler = httpRoute({ params: agentIdParams }, async ({ caller, params }) => ok(await getAgentView(caller, params.id)));

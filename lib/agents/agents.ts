@@ -1,0 +1,43 @@
+import type { Caller } from '../http/caller.ts';
+import { notFound, validationError } from '../http/errors.ts';
+import { newId, nowIso } from '../ids.ts';
+import { isAgentId, toAgentView, type AgentRecord, type AgentView } from './model.ts';
+import { getAgent, listAgentsOf, putAgent } from './store.ts';
+
+/** Agents: create, list and read, always scoped to the caller (API.md, "Agents, webhooks and events"). */
+export async function createAgent(caller: Caller, input: { name: string }): Promise<AgentView> {
+  const now = nowIso();
+  const agent: AgentRecord = {
+    id: newId('agt'),
+    owner_id: caller.userId,
+    name: input.name,
+    webhook_url: null,
+    events: [],
+    webhook_status: 'DISABLED',
+    config_version: 0,
+    created_at: now,
+    updated_at: now,
+  };
+  await putAgent(agent);
+  return toAgentView(agent);
+}
+
+export async function listAgents(
+  caller: Caller,
+  query: { limit: number; cursor?: string | undefined },
+): Promise<{ data: AgentView[]; next_cursor: string | null }> {
+  if (query.cursor !== undefined && !isAgentId(query.cursor)) {
+    throw validationError([{ path: 'cursor', message: 'Use the next_cursor of a previous page.' }], 'The query string is not valid.');
+  }
+  const page = await listAgentsOf(caller.userId, query.limit, query.cursor);
+  return { data: page.agents.map(toAgentView), next_cursor: page.nextAfterId };
+}
+
+/** The caller's agent record; a malformed id, a missing agent and someone else's agent are the same 404. */
+export async function ownAgent(caller: Caller, agentId: string): Promise<AgentRecord> {
+  const agent = isAgentId(agentId) ? await getAgent(agentId) : undefined;
+  if (!agent || agent.owner_id !== caller.userId) throw notFound('Agent');
+  return agent;
+}
+
+export const getAgentView = async (caller: Caller, agentId: string): Promise<AgentView> => toAgentView(await ownAgent(caller, agentId));

@@ -1,0 +1,45 @@
+import { ID_PATTERN } from '../ids.ts';
+import type { EventType } from '../events/types.ts';
+
+/** webhook_status of the interface document, section 3. */
+export type WebhookStatus = 'DISABLED' | 'PENDING_VERIFICATION' | 'ENABLED';
+
+/** The stored agent item (CONTRIBUTING.md, "Stored agent item"), without its key attributes. */
+export interface AgentRecord {
+  id: string;
+  owner_id: string;
+  name: string;
+  webhook_url: string | null;
+  events: EventType[];
+  webhook_status: WebhookStatus;
+  /** Absent until the first configuration. */
+  webhook_secret?: string;
+  /** +1 on every PATCH / DELETE / rotate: a handshake may only enable the configuration it checked. */
+  config_version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The agent as API.md shows it. The secret is never part of it. */
+export interface AgentView {
+  id: string;
+  name: string;
+  webhook_url: string | null;
+  events: EventType[];
+  webhook_status: WebhookStatus;
+  created_at: string;
+}
+
+export function toAgentView(agent: AgentRecord): AgentView {
+  return {
+    id: agent.id,
+    name: agent.name,
+    webhook_url: agent.webhook_url,
+    events: agent.events,
+    webhook_status: agent.webhook_status,
+    created_at: agent.created_at,
+  };
+}
+
+/** Ids that cannot be an agent's are simply not found: the 404 is the same as for someone else's. */
+export const isAgentId = (id: string): boolean => ID_PATTERN.agt.test(id);

@@ -1,0 +1,108 @@
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { db, tableName } from '../store/client.ts';
+import { ENTITY, keys } from '../store/keys.ts';
+import { INDEXES } from '../store/table.ts';
+import type { AgentRecord } from './model.ts';
+
+/**
+ * DynamoDB access for the agent item, and nothing else. Every write is one conditional
+ * UpdateItem that also proves ownership (`owner_id = :owner`), so there is no read-then-write
+ * window; after a failed condition the current item is read so the caller can tell "not
+ * yours" from "wrong state".
+ */
+type Failed = { failed: true; current: AgentRecord | undefined };
+export type WriteResult = AgentRecord | Failed;
+export const isFailed = (r: WriteResult): r is Failed => 'failed' in r;
+
+export async function putAgent(agent: AgentRecord): Promise<void> {
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...keys.agent(agent.id),
+        entity: ENTITY.agent,
+        GSI1PK: keys.agentsIndexPk(agent.owner_id),
+        GSI1SK: keys.agentsIndexSk(agent.id),
+        ...agent,
+      },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    }),
+  );
+}
+
+export async function getAgent(agentId: string): Promise<AgentRecord | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.agent(agentId), ConsistentRead: true }));
+  return Item as AgentRecord | undefined;
+}
+
+/** Newest first (agent ids sort by creation time); reads `limit + 1` items to know whether more exist. */
+export async function listAgentsOf(
+  ownerId: string,
+  limit: number,
+  afterId?: string,
+): Promise<{ agents: AgentRecord[]; nextAfterId: string | null }> {
+  const gsi1PK = keys.agentsIndexPk(ownerId);
+  const { Items = [] } = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: INDEXES.gsi1.name,
+      KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': gsi1PK, ':prefix': keys.agentsIndexSk('') },
+      ScanIndexForward: false,
+      Limit: limit + 1,
+      ...(afterId
+        ? { ExclusiveStartKey: { ...keys.agent(afterId), GSI1PK: gsi1PK, GSI1SK: keys.agentsIndexSk(afterId) } }
+        : {}),
+    }),
+  );
+  const agents = (Items as AgentRecord[]).slice(0, limit);
+  return { agents, nextAfterId: Items.length > limit ? agents[agents.length - 1]!.id : null };
+}
+
+/** Written only if the attribute is absent (`if_not_exists`): a concurrent first PATCH may have stored a secret already. */
+export class IfAbsent {
+  constructor(readonly value: unknown) {}
+}
+
+interface Change {
+  set: Record<string, unknown>;
+  /** Extra condition on top of ownership, with its own values. */
+  condition?: string;
+  values?: Record<string, unknown>;
+  bumpVersion: boolean;
+}
+
+/** One conditional update of the caller's agent: the new item, or the current one when the condition failed. */
+export async function updateOwnedAgent(agentId: string, ownerId: string, change: Change): Promise<WriteResult> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':owner': ownerId, ...change.values };
+  const sets = Object.entries(change.set).map(([field, value], i) => {
+    names[`#f${i}`] = field;
+    if (value instanceof IfAbsent) {
+      values[`:v${i}`] = value.value;
+      return `#f${i} = if_not_exists(#f${i}, :v${i})`;
+    }
+    values[`:v${i}`] = value;
+    return `#f${i} = :v${i}`;
+  });
+  if (change.bumpVersion) values[':one'] = 1;
+  try {
+    const { Attributes } = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.agent(agentId),
+        UpdateExpression: `SET ${sets.join(', ')}${change.bumpVersion ? ' ADD config_version :one' : ''}`,
+        ConditionExpression: `attribute_exists(PK) AND owner_id = :owner${change.condition ? ` AND (${change.condition})` : ''}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes as AgentRecord;
+  } catch (err) {
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    // Only to choose the error (404 vs 409); the write itself was decided by the condition.
+    return { failed: true, current: await getAgent(agentId) };
+  }
+}

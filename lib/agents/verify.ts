@@ -1,0 +1,40 @@
+import type { Caller } from '../http/caller.ts';
+import { AppError, notFound } from '../http/errors.ts';
+import { nowIso } from '../ids.ts';
+import { log } from '../log.ts';
+import { postJson, type OutboundOptions } from '../net/outbound.ts';
+import { buildChallengeRequest, judgeChallengeReply, newChallengeToken } from '../webhooks/handshake.ts';
+import { ownAgent } from './agents.ts';
+import { toAgentView, type AgentView } from './model.ts';
+import { isFailed, updateOwnedAgent } from './store.ts';
+import { notConfigured } from './webhook-config.ts';
+
+/**
+ * POST …/webhook/verify: one handshake, answered when it ends. Only success changes the status,
+ * and only if the configuration is still the one that was checked (`config_version`): a PATCH,
+ * DELETE or rotate that lands during the handshake wins over its stale success.
+ * `outbound` lets tests script DNS; the handler passes nothing (system resolver, DEVELOPMENT_MODE).
+ */
+export async function verifyWebhook(caller: Caller, agentId: string, outbound: OutboundOptions = {}): Promise<AgentView> {
+  const agent = await ownAgent(caller, agentId);
+  if (agent.webhook_status === 'DISABLED' || !agent.webhook_url || !agent.webhook_secret) throw notConfigured();
+
+  const token = newChallengeToken();
+  const started = Date.now();
+  const request = buildChallengeRequest({ agentId: agent.id, url: agent.webhook_url, secret: agent.webhook_secret, token });
+  const verdict = judgeChallengeReply(await postJson(request, outbound), token);
+  log.info('webhook handshake', { agentId: agent.id, outcome: verdict.ok ? 'ok' : verdict.code, ms: Date.now() - started });
+  if (!verdict.ok) throw new AppError(verdict.code, verdict.message);
+
+  const result = await updateOwnedAgent(agent.id, caller.userId, {
+    set: { webhook_status: 'ENABLED', updated_at: nowIso() },
+    condition: 'config_version = :verified',
+    values: { ':verified': agent.config_version },
+    bumpVersion: false,
+  });
+  if (isFailed(result)) {
+    if (result.current?.owner_id !== caller.userId) throw notFound('Agent');
+    throw new AppError('invalid_transition', 'The webhook configuration changed during the handshake; verify the new one.');
+  }
+  return toAgentView(result);
+}

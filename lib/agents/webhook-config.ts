@@ -1,0 +1,81 @@
+import type { Caller } from '../http/caller.ts';
+import { AppError, notFound } from '../http/errors.ts';
+import { nowIso } from '../ids.ts';
+import { newWebhookSecret } from '../webhooks/secret.ts';
+import { ownAgent } from './agents.ts';
+import { isAgentId, toAgentView, type AgentRecord, type AgentView } from './model.ts';
+import type { ConfigureWebhookInput } from './schemas.ts';
+import { IfAbsent, isFailed, updateOwnedAgent, type WriteResult } from './store.ts';
+
+/**
+ * Webhook configuration of an agent (section 3 of the interface document): PATCH moves any
+ * state to PENDING_VERIFICATION, DELETE to DISABLED. Each change bumps `config_version`, which
+ * is what lets a running handshake notice that the configuration it checked is gone.
+ */
+
+/** The first configuration also returns the secret (API.md); later ones never do. */
+export async function configureWebhook(
+  caller: Caller,
+  agentId: string,
+  input: ConfigureWebhookInput,
+): Promise<AgentView & { webhook_secret?: string }> {
+  const candidate = newWebhookSecret();
+  const agent = owned(
+    await update(caller, agentId, {
+      set: {
+        webhook_url: input.webhook_url,
+        events: input.events,
+        webhook_status: 'PENDING_VERIFICATION',
+        webhook_secret: new IfAbsent(candidate),
+        updated_at: nowIso(),
+      },
+      bumpVersion: true,
+    }),
+  );
+  // The candidate is random: if it is what is stored now, this call made the first configuration.
+  const first = agent.webhook_secret === candidate;
+  return { ...toAgentView(agent), ...(first ? { webhook_secret: candidate } : {}) };
+}
+
+/** DISABLED, URL and events cleared; the secret is kept so a later configuration signs with the same one. */
+export async function disableWebhook(caller: Caller, agentId: string): Promise<AgentView> {
+  const agent = owned(
+    await update(caller, agentId, {
+      set: { webhook_status: 'DISABLED', webhook_url: null, events: [], updated_at: nowIso() },
+      bumpVersion: true,
+    }),
+  );
+  return toAgentView(agent);
+}
+
+export async function getWebhookSecret(caller: Caller, agentId: string): Promise<{ webhook_secret: string }> {
+  const agent = await ownAgent(caller, agentId);
+  if (!agent.webhook_secret) throw notConfigured();
+  return { webhook_secret: agent.webhook_secret };
+}
+
+/** Deliveries sign with the new secret from the next request on; there is no overlap window. */
+export async function rotateWebhookSecret(caller: Caller, agentId: string): Promise<{ webhook_secret: string }> {
+  const secret = newWebhookSecret();
+  const result = await update(caller, agentId, {
+    set: { webhook_secret: secret, updated_at: nowIso() },
+    condition: 'attribute_exists(webhook_secret)',
+    bumpVersion: true,
+  });
+  if (isFailed(result)) throw result.current?.owner_id === caller.userId ? notConfigured() : notFound('Agent');
+  return { webhook_secret: secret };
+}
+
+export const notConfigured = () =>
+  new AppError('webhook_not_configured', 'This agent has no webhook yet: configure one with PATCH …/webhook first.');
+
+function update(caller: Caller, agentId: string, change: Parameters<typeof updateOwnedAgent>[2]): Promise<WriteResult> {
+  if (!isAgentId(agentId)) return Promise.resolve({ failed: true, current: undefined });
+  return updateOwnedAgent(agentId, caller.userId, change);
+}
+
+/** Writes whose only condition is ownership: a failure means missing or not the caller's. */
+function owned(result: WriteResult): AgentRecord {
+  if (isFailed(result)) throw notFound('Agent');
+  return result;
+}

@@ -1,0 +1,80 @@
+import http from 'node:http';
+import net from 'node:net';
+import { afterEach } from 'vitest';
+
+/** A real HTTP server on 127.0.0.1 standing in for a webhook endpoint; it records what it received. */
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export type Respond = (req: ReceivedRequest, res: http.ServerResponse) => void | Promise<void>;
+
+export interface Receiver {
+  url: string;
+  port: number;
+  requests: ReceivedRequest[];
+  close(): Promise<void>;
+}
+
+const open: Array<() => Promise<void>> = [];
+
+/** Every receiver started in a test is closed after it, hanging responses included. */
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((close) => close()));
+});
+
+export async function startReceiver(respond: Respond): Promise<Receiver> {
+  const requests: ReceivedRequest[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const received = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      requests.push(received);
+      void Promise.resolve(respond(received, res)).catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  open.push(close);
+  return { url: `http://127.0.0.1:${port}/webhook`, port, requests, close };
+}
+
+/** The reply the interface document asks for: 200, JSON, the challenge echoed. */
+export function echoChallenge(req: ReceivedRequest, res: http.ServerResponse): void {
+  json(res, 200, { challenge: (JSON.parse(req.body) as { challenge: string }).challenge });
+}
+
+export function json(res: http.ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+/** A port with nothing listening on it (bound, then released). */
+export async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A raw TCP listener that only counts connections (and closes them): proves where a socket went. */
+export async function startTcpCounter(): Promise<{ port: number; connections: () => number }> {
+  let count = 0;
+  const server = net.createServer((socket) => {
+    count++;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  open.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { port: (server.address() as net.AddressInfo).port, connections: () => count };
+}
