@@ -1,0 +1,73 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { findCallerByApiKey, hashApiKey } from '../lib/accounts/api-keys.ts';
+import { db, tableName } from '../lib/store/client.ts';
+import { keys } from '../lib/store/keys.ts';
+import { handler as authorize } from '../functions/authorizer.ts';
+
+const root = join(import.meta.dirname, '..');
+const run = promisify(execFile);
+
+/** The admin command exactly as documented, pointed at this test file's table. */
+function admin(...args: string[]) {
+  return run(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/admin.ts'), ...args], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'silent' },
+  });
+}
+
+describe('admin create-key', () => {
+  it('prints one JSON line whose key works, and stores only its hash', async () => {
+    const { stdout } = await admin('create-key', '--name', 'Alice', '--verified', '--operator');
+    const lines = stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const issued = JSON.parse(lines[0]!) as { user_id: string; workspace_id: string; api_key: string };
+    expect(Object.keys(issued).sort()).toEqual(['api_key', 'user_id', 'workspace_id']);
+    expect(issued.user_id).toMatch(/^[0-9a-f-]{36}$/);
+
+    const caller = await findCallerByApiKey(issued.api_key);
+    expect(caller).toEqual({ userId: issued.user_id, workspaceId: issued.workspace_id, name: 'Alice', verified: true, operator: true });
+
+    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.apiKey(hashApiKey(issued.api_key)) }));
+    expect(Item).toBeDefined();
+    expect(JSON.stringify(Item)).not.toContain(issued.api_key);
+  });
+
+  it('defaults to an unverified non-operator', async () => {
+    const { stdout } = await admin('create-key', '--name', 'Bob');
+    const caller = await findCallerByApiKey((JSON.parse(stdout) as { api_key: string }).api_key);
+    expect(caller).toMatchObject({ name: 'Bob', verified: false, operator: false });
+  });
+
+  it('refuses a call without a name or with an unknown command, with usage and exit 1', async () => {
+    for (const args of [['create-key'], ['create-key', '--name', '  '], ['delete-key', '--name', 'x'], ['create-key', '--name', 'x', '--admin']]) {
+      const failed = await admin(...args).then(() => undefined, (err: { code: number; stderr: string }) => err);
+      expect(failed?.code, args.join(' ')).toBe(1);
+      expect(failed?.stderr).toContain('usage:');
+    }
+  });
+});
+
+describe('authorizer', () => {
+  const methodArn = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/GET/v1/marketplace/templates';
+
+  it('maps a key to its user and allows every route of the stage (the answer is cached per key)', async () => {
+    const { stdout } = await admin('create-key', '--name', 'Carol');
+    const issued = JSON.parse(stdout) as { api_key: string; user_id: string; workspace_id: string };
+    const result = await authorize({ type: 'TOKEN', authorizationToken: `Bearer ${issued.api_key}`, methodArn });
+    expect(result.principalId).toBe(issued.user_id);
+    expect(result.policyDocument.Statement).toEqual([
+      { Action: 'execute-api:Invoke', Effect: 'Allow', Resource: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/*' },
+    ]);
+    expect(result.context).toEqual({ userId: issued.user_id, workspaceId: issued.workspace_id, name: 'Carol', verified: false, operator: false });
+  });
+
+  it('answers Unauthorized for a missing, malformed or unknown key', async () => {
+    for (const token of ['', 'Bearer', 'Bearer mk_unknown', 'Basic dXNlcjpwYXNz', `Bearer mk_${'a'.repeat(300)}`]) {
+      await expect(authorize({ type: 'TOKEN', authorizationToken: token, methodArn })).rejects.toThrow('Unauthorized');
+    }
+  });
+});

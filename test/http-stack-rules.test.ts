@@ -1,0 +1,121 @@
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AppError } from '../lib/http/errors.ts';
+import { ok } from '../lib/http/responses.ts';
+import { MAX_BODY_BYTES, httpRoute } from '../lib/http/stack.ts';
+import type { Route } from '../lib/routes.ts';
+import { lambdaContext } from '../local/lambda-context.ts';
+import { proxyEvent } from '../local/proxy-event.ts';
+import { createTestUser, type TestUser } from './support/lambda.ts';
+
+// The shared stack, exercised with a route made here so every rule is tested once, in one place.
+const route: Route = { name: 'echo', method: 'POST', path: '/echo/{id}', handler: '', auth: true, access: 'none' };
+const echo = httpRoute(
+  {
+    params: z.strictObject({ id: z.string().regex(/^\d+$/) }),
+    query: z.strictObject({ limit: z.string().regex(/^\d+$/).optional() }),
+    body: z.strictObject({ name: z.string().min(1), tags: z.array(z.string()).optional() }),
+  },
+  async ({ body, params, caller }) => {
+    if (body.name === 'boom') throw new Error('ConditionalCheckFailedException: arn:aws:dynamodb:secret-table');
+    if (body.name === 'gone') throw new AppError('not_found', 'Template not found.');
+    return ok({ id: params.id, name: body.name, user: caller.userId });
+  },
+);
+
+let user: TestUser;
+beforeAll(async () => {
+  user = await createTestUser();
+});
+
+async function call(init: { body?: string | null; headers?: Record<string, string>; id?: string; query?: Record<string, string>; anonymous?: boolean }) {
+  const event = proxyEvent({
+    route,
+    caller: init.anonymous ? undefined : user,
+    pathParameters: { id: init.id ?? '7' },
+    query: init.query ?? null,
+    headers: init.headers ?? { 'Content-Type': 'application/json' },
+    body: init.body === undefined ? JSON.stringify({ name: 'ok' }) : init.body,
+  });
+  const res = (await echo(event, lambdaContext('echo', 10))) as APIGatewayProxyResult;
+  return { status: res.statusCode, headers: res.headers ?? {}, body: res.body ? JSON.parse(res.body) : undefined };
+}
+
+describe('the shared HTTP stack', () => {
+  it('passes parsed input and the caller to the route', async () => {
+    const res = await call({});
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ id: '7', name: 'ok', user: user.userId });
+    expect(res.headers['x-request-id']).toBeTruthy();
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it('accepts a JSON media type with parameters, in any case', async () => {
+    expect((await call({ headers: { 'content-type': 'Application/JSON; charset=utf-8' } })).status).toBe(200);
+  });
+
+  it('answers 415 for a body that is not declared JSON', async () => {
+    for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }]) {
+      const res = await call({ headers });
+      expect(res.status).toBe(415);
+      expect(res.body.error.code).toBe('unsupported_media_type');
+    }
+  });
+
+  it('answers 413 above 256 KiB and accepts exactly 256 KiB', async () => {
+    const padding = (size: number) => JSON.stringify({ name: 'x'.repeat(size - JSON.stringify({ name: '' }).length) });
+    expect((await call({ body: padding(MAX_BODY_BYTES + 1) })).status).toBe(413);
+    expect((await call({ body: padding(MAX_BODY_BYTES + 1) })).body.error.code).toBe('payload_too_large');
+    expect((await call({ body: padding(MAX_BODY_BYTES) })).status).toBe(200);
+  });
+
+  it('answers 400 invalid_json for a broken body', async () => {
+    for (const body of ['{', '{"name": "x",}', 'nul', '\u0000']) {
+      const res = await call({ body });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: { code: 'invalid_json', message: expect.any(String) } });
+    }
+  });
+
+  it('lists every validation problem with its path, unknown fields included', async () => {
+    const res = await call({ body: JSON.stringify({ name: '', tags: ['a', 3], extra: true }), id: 'abc', query: { limit: 'x' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('validation_error');
+    // Path parameters are checked first; one problem area per answer keeps messages plain.
+    expect(res.body.error.details).toEqual([{ path: 'id', message: expect.any(String) }]);
+    const body = await call({ body: JSON.stringify({ name: '', tags: ['a', 3], extra: true }) });
+    expect(body.body.error.details).toEqual(
+      expect.arrayContaining([
+        { path: 'name', message: expect.any(String) },
+        { path: 'tags.1', message: expect.any(String) },
+        { path: 'extra', message: 'Unknown field.' },
+      ]),
+    );
+    const query = await call({ query: { limit: 'x', other: '1' } });
+    expect(query.body.error.details).toEqual(expect.arrayContaining([{ path: 'limit', message: expect.any(String) }, { path: 'other', message: 'Unknown field.' }]));
+  });
+
+  it('requires a body where the route takes one', async () => {
+    const res = await call({ body: null });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('validation_error');
+  });
+
+  it('maps domain errors to their status and hides everything else behind a bare 500', async () => {
+    const gone = await call({ body: JSON.stringify({ name: 'gone' }) });
+    expect(gone.status).toBe(404);
+    expect(gone.body).toEqual({ error: { code: 'not_found', message: 'Template not found.' } });
+    const boom = await call({ body: JSON.stringify({ name: 'boom' }) });
+    expect(boom.status).toBe(500);
+    expect(boom.body.error.code).toBe('internal_error');
+    expect(JSON.stringify(boom.body)).not.toMatch(/Conditional|arn:|secret|at /);
+    expect(boom.headers['x-request-id']).toBeTruthy();
+  });
+
+  it('answers 401 when the authorizer context is missing', async () => {
+    const res = await call({ anonymous: true });
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('unauthorized');
+  });
+});
