@@ -1,7 +1,8 @@
 import type { Transport } from '../http/transport.ts';
 import { AGENTS_BASE, path } from '../http/url.ts';
-import type { Agent, ConfiguredAgent, ConfigureWebhookInput, CreateAgentInput, WebhookSecret } from '../types/agents.ts';
-import type { DataList } from '../types/common.ts';
+import { paginate } from '../pagination.ts';
+import type { Agent, ConfiguredAgent, ConfigureWebhookInput, CreateAgentInput, ListAgentsParams, WebhookSecret } from '../types/agents.ts';
+import type { CursorPage } from '../types/common.ts';
 import type { CallOptions } from './call-options.ts';
 
 const a = (relativePath: string) => AGENTS_BASE + relativePath;
@@ -14,9 +15,17 @@ export class Agents {
     return this.http.body<Agent>({ method: 'POST', path: a('/agents'), body: input, signal: options.signal });
   }
 
-  /** The caller's own agents. */
-  async list(options: CallOptions = {}): Promise<DataList<Agent>> {
-    return this.http.body<DataList<Agent>>({ method: 'GET', path: a('/agents'), signal: options.signal });
+  /** One page of the caller's own agents. */
+  async list(params: ListAgentsParams = {}, options: CallOptions = {}): Promise<CursorPage<Agent>> {
+    return this.http.body<CursorPage<Agent>>({ method: 'GET', path: a('/agents'), query: { ...params }, signal: options.signal });
+  }
+
+  /** Every agent of the caller, a page at a time. */
+  iterate(params: Omit<ListAgentsParams, 'cursor'> = {}, options: CallOptions = {}): AsyncGenerator<Agent, void, undefined> {
+    return paginate(async (cursor) => {
+      const page = await this.list({ ...params, cursor }, options);
+      return { items: page.data, nextCursor: page.next_cursor };
+    });
   }
 
   async get(id: string, options: CallOptions = {}): Promise<Agent> {

@@ -22,8 +22,8 @@ export class Deliveries {
     });
   }
 
-  /** Sends the delivery's event again now (202). Not retried automatically: a repeat sends it twice. */
-  async retry(agentId: string, deliveryId: string, options: CallOptions = {}): Promise<unknown> {
-    return this.http.body<unknown>({ method: 'POST', path: AGENTS_BASE + path`/agents/${agentId}/deliveries/${deliveryId}/retry`, signal: options.signal });
+  /** Sends the delivery's event again now (202, the delivery back to `pending`); 409 `webhook_not_configured` unless the webhook is ENABLED. Not retried automatically: a repeat sends it twice. */
+  async retry(agentId: string, deliveryId: string, options: CallOptions = {}): Promise<Delivery> {
+    return this.http.body<Delivery>({ method: 'POST', path: AGENTS_BASE + path`/agents/${agentId}/deliveries/${deliveryId}/retry`, signal: options.signal });
   }
 }

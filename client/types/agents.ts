@@ -12,12 +12,17 @@ export interface Agent {
   events: ContractEventType[];
   webhook_status: WebhookStatus;
   created_at: string;
-  updated_at?: string;
 }
 
 /** The first webhook configuration of an agent also returns its signing secret. */
 export interface ConfiguredAgent extends Agent {
   webhook_secret?: string;
+}
+
+export interface ListAgentsParams {
+  /** 1–100, default 100. */
+  limit?: number;
+  cursor?: string;
 }
 
 export interface CreateAgentInput {
