@@ -1,0 +1,75 @@
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { join } from 'node:path';
+import { streamArn } from '../lib/store/create-table.ts';
+import { workers } from '../lib/routes.ts';
+import { loadHandler } from './handlers.ts';
+import { lambdaContext } from './lambda-context.ts';
+import { startSqsPoller } from './sqs-poller.ts';
+import { createDeliveryQueues, fauxqsDataDir, startLocalSqs } from './sqs.ts';
+import { startStreamPoller } from './stream-poller.ts';
+
+/**
+ * The local outbox pipeline: table stream → relay → SQS (fauxqs) → delivery, with the very
+ * handlers Lambda runs (functions/workers/*) behind event-source pollers. With a data folder the
+ * queue (fauxqs persistence) and the stream position (a checkpoint file) survive a restart, so an
+ * event committed while the process was down is still delivered.
+ *
+ * It sets SQS_ENDPOINT and DELIVERY_QUEUE_URL for the handlers of this process; the handlers
+ * read TABLE_NAME and DYNAMODB_ENDPOINT as usual.
+ */
+export interface EventPipelineOptions {
+  tableName: string;
+  dynamoEndpoint: string;
+  /** An SQS-compatible endpoint to use instead of starting fauxqs. */
+  sqsEndpoint?: string;
+  /** undefined or ':memory:' keeps queue and checkpoint in memory. */
+  dataDir?: string;
+  /** Defaults match infra/stack.ts: 180 s (6 × the delivery timeout) and 20 receives. */
+  visibilityTimeoutSeconds?: number;
+  maxReceiveCount?: number;
+  /** Concurrent delivery batches. */
+  concurrency?: number;
+}
+
+export interface EventPipeline {
+  queueUrl: string;
+  deadLetterQueueUrl: string;
+  sqsEndpoint: string;
+  stop(): Promise<void>;
+}
+
+export async function startEventPipeline(options: EventPipelineOptions): Promise<EventPipeline> {
+  const dataDir = options.dataDir && options.dataDir !== ':memory:' ? options.dataDir : undefined;
+  const sqs = await startLocalSqs({ ...(options.sqsEndpoint ? { endpoint: options.sqsEndpoint } : {}), ...(dataDir ? { dataDir: fauxqsDataDir(dataDir) } : {}) });
+  const queues = await createDeliveryQueues(sqs.client, options.tableName, {
+    visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? 180,
+    maxReceiveCount: options.maxReceiveCount ?? 20,
+  });
+  process.env['SQS_ENDPOINT'] = sqs.endpoint;
+  process.env['DELIVERY_QUEUE_URL'] = queues.queueUrl;
+
+  const relay = await loadHandler<(e: DynamoDBStreamEvent, c: unknown) => Promise<DynamoDBBatchResponse>>(workers.relay);
+  const deliver = await loadHandler<(e: SQSEvent, c: unknown) => Promise<SQSBatchResponse>>(workers.deliver);
+  const stream = startStreamPoller({
+    endpoint: options.dynamoEndpoint,
+    streamArn: await streamArn(options.tableName),
+    handler: (event) => relay(event, lambdaContext('relay', 60)),
+    ...(dataDir ? { checkpointFile: join(dataDir, `stream-checkpoint-${options.tableName}.json`) } : {}),
+  });
+  const sqsPoller = startSqsPoller({
+    client: sqs.client,
+    queueUrl: queues.queueUrl,
+    queueArn: queues.queueArn,
+    handler: (event) => deliver(event, lambdaContext('deliver', 30)),
+    concurrency: options.concurrency ?? 2,
+  });
+  return {
+    queueUrl: queues.queueUrl,
+    deadLetterQueueUrl: queues.deadLetterQueueUrl,
+    sqsEndpoint: sqs.endpoint,
+    stop: async () => {
+      await Promise.all([stream.stop(), sqsPoller.stop()]);
+      await sqs.stop();
+    },
+  };
+}
