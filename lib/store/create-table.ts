@@ -13,14 +13,17 @@ import { TABLE_KEYS, TTL_ATTRIBUTE, indexList } from './table.ts';
  * stack creates it from the same definition. Returns true when it made a new table.
  */
 export async function ensureTable(name: string): Promise<boolean> {
-  const attributes = new Set<string>([TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey]);
+  const attributes = new Map<string, 'S' | 'N'>([
+    [TABLE_KEYS.partitionKey, 'S'],
+    [TABLE_KEYS.sortKey, 'S'],
+  ]);
   for (const index of indexList) {
-    attributes.add(index.partitionKey);
-    attributes.add(index.sortKey);
+    attributes.set(index.partitionKey, 'S');
+    attributes.set(index.sortKey, index.sortKeyType ?? 'S');
   }
-  const AttributeDefinitions: AttributeDefinition[] = [...attributes].map((AttributeName) => ({
+  const AttributeDefinitions: AttributeDefinition[] = [...attributes].map(([AttributeName, AttributeType]) => ({
     AttributeName,
-    AttributeType: 'S',
+    AttributeType,
   }));
   try {
     await db().send(

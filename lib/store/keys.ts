@@ -5,12 +5,13 @@
  * |-------------------|----------------------|-----------------------------|----------------------------------------------------------|
  * | API key           | APIKEY#<sha256 hex>  | APIKEY                      | –  (the user's fields are copied in: one GetItem per auth) |
  * | User              | USER#<uuid>          | PROFILE                     | –                                                        |
- * | Template          | TPL#<uuid>           | META                        | list indexes while public (see table.ts), Featured       |
+ * | Template          | TPL#<uuid>           | META                        | list indexes + Trending while public, Featured while featured and public (table.ts) |
  * | Slug claim        | SLUG#<slug>          | SLUG                        | –  (written with the template in one transaction)        |
  * | Template version  | TPL#<uuid>           | VER#<000001.000002.000003>  | –  (query newest first)                                   |
  * | Review            | TPL#<uuid>           | REVIEW#<user uuid>          | GSI1: TPLREV#<tpl> / <created_at>#<review uuid>          |
  * | Install marker    | WS#<workspace uuid>  | INSTALL#<template uuid>     | GSI1: WSINST#<ws> / <installed_at>#<tpl>                 |
- * | Category counter  | CATEGORY#<name>      | COUNT                       | –                                                        |
+ * | Category counter  | CATEGORY#<name>      | COUNT                       | –  (`count` = public templates; changed in the same transaction as the template) |
+ * | Search posting    | TOKEN#<word prefix>  | <created_at>#<template uuid> | –  (one per 2–6 letter prefix of each word of a public template; newest first) |
  * | Agent             | AGENT#<agt_…>        | META                        | GSI1: OWNER#<user uuid> / AGENT#<agt_…>                  |
  * | Contract          | CONTRACT#<ctr_…>     | META                        | –                                                        |
  * | Event (outbox)    | AGENT#<agt_…>        | EVT#<evt_…>                 | –  (ids sort by time: the polling feed is one Query)     |
@@ -28,6 +29,7 @@ export const ENTITY = {
   review: 'review',
   install: 'install',
   categoryCount: 'categoryCount',
+  searchPosting: 'searchPosting',
   agent: 'agent',
   contract: 'contract',
   event: 'event',
@@ -52,6 +54,8 @@ export const keys = {
   install: (workspaceId: string, templateId: string): Key => ({ PK: `WS#${workspaceId}`, SK: `INSTALL#${templateId}` }),
   installsIndexPk: (workspaceId: string): string => `WSINST#${workspaceId}`,
   categoryCount: (category: string): Key => ({ PK: `CATEGORY#${category}`, SK: 'COUNT' }),
+  searchPosting: (prefix: string, recentKey: string): Key => ({ PK: `TOKEN#${prefix}`, SK: recentKey }),
+  searchPostingPk: (prefix: string): string => `TOKEN#${prefix}`,
 
   agent: (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'META' }),
   agentsIndexPk: (userId: string): string => `OWNER#${userId}`,

@@ -8,6 +8,12 @@ export interface IndexDefinition {
   sortKey: string;
   /** KEYS_ONLY keeps an index from being rewritten when a non-key attribute (a counter) changes. */
   projection: 'ALL' | 'KEYS_ONLY';
+  /**
+   * 'N' for sort keys that are counters kept with `ADD` inside a transaction (no read-modify-write,
+   * so concurrent installs never lose an increment). Default 'S'. An attribute name has one type
+   * across all indexes.
+   */
+  sortKeyType?: 'S' | 'N';
 }
 
 export const TABLE_KEYS = { partitionKey: 'PK', sortKey: 'SK' } as const;
@@ -22,14 +28,20 @@ export const INDEXES = {
    * Public template lists. `listAll` = "PUBLIC" and `listCat` = "CAT#<category>" exist only while a
    * template is public, so private and unlisted templates are in no list index.
    */
-  allByPopular: { name: 'AllByPopular', partitionKey: 'listAll', sortKey: 'popKey', projection: 'KEYS_ONLY' },
+  allByPopular: { name: 'AllByPopular', partitionKey: 'listAll', sortKey: 'popKey', projection: 'KEYS_ONLY', sortKeyType: 'N' },
   allByRecent: { name: 'AllByRecent', partitionKey: 'listAll', sortKey: 'recentKey', projection: 'KEYS_ONLY' },
   allByRating: { name: 'AllByRating', partitionKey: 'listAll', sortKey: 'ratingKey', projection: 'KEYS_ONLY' },
-  catByPopular: { name: 'CatByPopular', partitionKey: 'listCat', sortKey: 'popKey', projection: 'KEYS_ONLY' },
+  catByPopular: { name: 'CatByPopular', partitionKey: 'listCat', sortKey: 'popKey', projection: 'KEYS_ONLY', sortKeyType: 'N' },
   catByRecent: { name: 'CatByRecent', partitionKey: 'listCat', sortKey: 'recentKey', projection: 'KEYS_ONLY' },
   catByRating: { name: 'CatByRating', partitionKey: 'listCat', sortKey: 'ratingKey', projection: 'KEYS_ONLY' },
   /** Operator-picked templates: `featuredList` exists only while featured and public. */
   featured: { name: 'Featured', partitionKey: 'featuredList', sortKey: 'featuredAt', projection: 'KEYS_ONLY' },
+  /**
+   * Trending: `trendList` = "TREND#<UTC day of the template's last install>" while public, `trendKey` =
+   * its installs over the 7 days ending that day. A template idle for a week sits in a partition
+   * nobody reads any more, so the trending read stays at 7 small queries however old the catalog.
+   */
+  trending: { name: 'Trending', partitionKey: 'trendList', sortKey: 'trendKey', projection: 'KEYS_ONLY', sortKeyType: 'N' },
 } as const satisfies Record<string, IndexDefinition>;
 
 export const indexList: IndexDefinition[] = Object.values(INDEXES);

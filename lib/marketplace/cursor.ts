@@ -1,0 +1,47 @@
+import { validationError } from '../http/errors.ts';
+
+/**
+ * Opaque page cursors: base64url of the DynamoDB start key, the position of the next page, and
+ * the scope (sort, filter, search) it was made for. A cursor used with another scope, or one that
+ * was edited, is a 400 rather than a silently wrong page.
+ */
+export type StartKey = Record<string, string | number>;
+
+interface CursorBody {
+  s: string;
+  k: StartKey;
+  p: number;
+}
+
+export function encodeCursor(scope: string, key: StartKey, position: number): string {
+  return Buffer.from(JSON.stringify({ s: scope, k: key, p: position } satisfies CursorBody)).toString('base64url');
+}
+
+const invalid = (message: string) => validationError([{ path: 'cursor', message }], 'The query string is not valid.');
+
+/**
+ * `expected` names the start key's attributes; `fixed` pins those whose value the query itself
+ * determines (its partition), so a cursor cannot steer a Query to another partition.
+ */
+export function decodeCursor(cursor: string, scope: string, expected: readonly string[], fixed: Record<string, string>): { key: StartKey; position: number } {
+  let body: Partial<CursorBody>;
+  try {
+    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<CursorBody>;
+  } catch {
+    throw invalid('Not a cursor from this API.');
+  }
+  if (typeof body !== 'object' || body === null || typeof body.s !== 'string' || typeof body.k !== 'object' || body.k === null) {
+    throw invalid('Not a cursor from this API.');
+  }
+  if (body.s !== scope) throw invalid('This cursor belongs to another sort, filter or search; start again without it.');
+  const key = body.k;
+  const names = Object.keys(key).sort();
+  const wellFormed =
+    names.join() === [...expected].sort().join() &&
+    Object.values(key).every((v) => (typeof v === 'string' && v.length > 0 && v.length <= 1024) || (typeof v === 'number' && Number.isFinite(v))) &&
+    Object.entries(fixed).every(([k, v]) => key[k] === v) &&
+    Number.isSafeInteger(body.p) &&
+    (body.p as number) >= 0;
+  if (!wellFormed) throw invalid('Not a cursor from this API.');
+  return { key, position: body.p as number };
+}

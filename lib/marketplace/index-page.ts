@@ -1,0 +1,71 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet, keyString } from '../store/batch.ts';
+import { db, tableName } from '../store/client.ts';
+import { keys, type Key } from '../store/keys.ts';
+import type { IndexDefinition } from '../store/table.ts';
+import type { StartKey } from './cursor.ts';
+import type { TemplateItem } from './template-item.ts';
+
+export interface IndexPage {
+  keys: Key[];
+  hasMore: boolean;
+  /** Start key of the page after this one (the index key of its last entry). */
+  nextKey?: StartKey;
+}
+
+/**
+ * One page of a KEYS_ONLY list index, newest/highest first: reads `skip + limit + 1` index entries
+ * (the +1 answers has_more) and nothing else, so the cost depends on the page, not on the catalog.
+ */
+export async function readIndexPage(
+  index: IndexDefinition,
+  partition: string,
+  options: { skip: number; limit: number; startKey?: StartKey; sortKeyAbove?: string | number },
+): Promise<IndexPage> {
+  const want = options.skip + options.limit + 1;
+  const entries: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined = options.startKey;
+  const above = options.sortKeyAbove !== undefined;
+  do {
+    const res = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: index.name,
+        KeyConditionExpression: above ? '#pk = :pk AND #sk > :above' : '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': index.partitionKey, ...(above ? { '#sk': index.sortKey } : {}) },
+        ExpressionAttributeValues: { ':pk': partition, ...(above ? { ':above': options.sortKeyAbove } : {}) },
+        ScanIndexForward: false,
+        Limit: want - entries.length,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    entries.push(...(res.Items ?? []));
+    startKey = res.LastEvaluatedKey;
+  } while (startKey && entries.length < want);
+
+  const page = entries.slice(options.skip, options.skip + options.limit);
+  const last = page.at(-1);
+  const hasMore = entries.length > options.skip + options.limit;
+  return {
+    keys: page.map((e) => ({ PK: e['PK'] as string, SK: e['SK'] as string })),
+    hasMore,
+    ...(hasMore && last ? { nextKey: indexKeyOf(index, last) } : {}),
+  };
+}
+
+export const indexKeyOf = (index: IndexDefinition, entry: Record<string, unknown>): StartKey => ({
+  PK: entry['PK'] as string,
+  SK: entry['SK'] as string,
+  [index.partitionKey]: entry[index.partitionKey] as string,
+  [index.sortKey]: entry[index.sortKey] as string | number,
+});
+
+export const indexKeyNames = (index: IndexDefinition): string[] => ['PK', 'SK', index.partitionKey, index.sortKey];
+
+/** Template items for `ids` in the same order, leaving out the missing and those `keep` rejects. */
+export async function templatesInOrder(ids: readonly string[], keep: (t: TemplateItem) => boolean = () => true): Promise<TemplateItem[]> {
+  const found = await batchGet(ids.map(keys.template));
+  return ids.map((id) => found.get(keyString(keys.template(id))) as TemplateItem | undefined).filter((t): t is TemplateItem => t !== undefined && keep(t));
+}
+
+export const templateIdOf = (key: Key): string => key.PK.slice('TPL#'.length);

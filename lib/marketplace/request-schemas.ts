@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { UUID_PATTERN } from '../ids.ts';
+import { CATEGORIES, VISIBILITIES } from './categories.ts';
+import { templateSchema } from './template-schema.ts';
+import { VERSION_PATTERN } from './version.ts';
+
+/** The zod schemas of the marketplace's bodies and query strings (strict: unknown fields are 400). */
+export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+/** Deep paging goes through `cursor`; an offset this large would read this many index keys. */
+export const MAX_OFFSET = 10_000;
+
+const slug = z
+  .string()
+  .min(3)
+  .max(64)
+  .regex(SLUG_PATTERN, 'Must match ^[a-z0-9]+(-[a-z0-9]+)*$.')
+  // `/templates/:id` takes an id or a slug, so a slug must never be mistaken for an id.
+  .refine((s) => !UUID_PATTERN.test(s), 'Must not have the shape of a UUID.');
+const name = z.string().trim().min(1).max(100);
+const description = z.string().max(2000);
+const version = z.string().regex(VERSION_PATTERN, 'Must be MAJOR.MINOR.PATCH, e.g. 1.0.0 (no leading zeros).');
+
+export const publishBody = z.strictObject({
+  name,
+  slug,
+  description: description.default(''),
+  category: z.enum(CATEGORIES),
+  version,
+  schema: templateSchema,
+  visibility: z.enum(VISIBILITIES).default('public'),
+});
+export type PublishInput = z.output<typeof publishBody>;
+
+export const updateBody = z
+  .strictObject({
+    name: name.optional(),
+    description: description.optional(),
+    category: z.enum(CATEGORIES).optional(),
+    visibility: z.enum(VISIBILITIES).optional(),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), 'Send at least one of name, description, category, visibility.');
+export type UpdateInput = z.output<typeof updateBody>;
+
+export const versionBody = z.strictObject({
+  version,
+  schema: templateSchema,
+  changelog: z.string().max(2000).optional(),
+});
+export type VersionInput = z.output<typeof versionBody>;
+
+export const reviewBody = z.strictObject({
+  rating: z.number().int().min(1).max(5),
+  title: z.string().trim().min(1).max(100),
+  comment: z.string().max(2000).default(''),
+});
+export type ReviewInput = z.output<typeof reviewBody>;
+
+/** `:id` is a UUID or a slug; anything else is simply not found (checked by the service). */
+export const templateIdParams = z.object({ id: z.string() });
+
+const wholeNumber = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,7}$/, 'Must be a whole number.')
+    .transform(Number)
+    .pipe(z.number().min(min).max(max));
+
+const pageQuery = {
+  limit: wholeNumber(1, 100).default(20),
+  offset: wholeNumber(0, MAX_OFFSET).optional(),
+  cursor: z.string().min(1).max(2048).optional(),
+};
+
+const noOffsetWithCursor = (q: { offset?: number | undefined; cursor?: string | undefined }) => !(q.offset !== undefined && q.cursor !== undefined);
+const noOffsetWithCursorIssue = { message: 'Send either offset or cursor, not both.', path: ['offset'] };
+
+export const listTemplatesQuery = z
+  .strictObject({
+    ...pageQuery,
+    sort: z.enum(['popular', 'recent', 'rating']).optional(),
+    category: z.enum(CATEGORIES).optional(),
+    search: z.string().trim().min(1).max(200).optional(),
+  })
+  .refine(noOffsetWithCursor, noOffsetWithCursorIssue);
+export type ListTemplatesQuery = z.output<typeof listTemplatesQuery>;
+
+export const pageOnlyQuery = z.strictObject(pageQuery).refine(noOffsetWithCursor, noOffsetWithCursorIssue);
+export type PageQuery = z.output<typeof pageOnlyQuery>;

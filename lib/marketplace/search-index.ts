@@ -1,0 +1,40 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { batchWrite, type WriteRequest } from '../store/batch.ts';
+import { db, tableName } from '../store/client.ts';
+import { ENTITY, keys } from '../store/keys.ts';
+import { indexedPrefixes } from './search-text.ts';
+import type { TemplateItem } from './template-item.ts';
+
+/**
+ * The inverted index: a posting item per (word prefix, public template), sorted newest first.
+ * Postings are written in batches after the template's own transaction (a template has more of
+ * them than one transaction may hold). Search confirms every hit against the template item, so a
+ * posting left behind never shows a template that went private or stopped matching.
+ */
+const prefixesIfPublic = (t: TemplateItem | undefined): Set<string> =>
+  t?.visibility === 'public' ? indexedPrefixes(t) : new Set();
+
+const posting = (prefix: string, t: TemplateItem) => ({ ...keys.searchPosting(prefix, t.recentKey), entity: ENTITY.searchPosting, template_id: t.id });
+
+/** All postings of a template (seeding writes them directly). */
+export const searchPostings = (t: TemplateItem): Record<string, unknown>[] => [...prefixesIfPublic(t)].map((p) => posting(p, t));
+
+/**
+ * Moves the postings from what `before` needed to what `after` needs, then re-reads the template:
+ * if another change landed meanwhile, it syncs once more from `after` to that state, so two
+ * concurrent updates cannot leave a public template without its postings.
+ */
+export async function syncSearchPostings(before: TemplateItem | undefined, after: TemplateItem, rounds = 3): Promise<void> {
+  const had = prefixesIfPublic(before);
+  const wanted = prefixesIfPublic(after);
+  const requests: WriteRequest[] = [
+    ...[...wanted].filter((p) => !had.has(p)).map((p) => ({ put: posting(p, after) })),
+    ...[...had].filter((p) => !wanted.has(p)).map((p) => ({ delete: keys.searchPosting(p, after.recentKey) })),
+  ];
+  if (requests.length) await batchWrite(requests);
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.template(after.id), ConsistentRead: true }));
+  const now = Item as TemplateItem | undefined;
+  if (now && rounds > 1 && (now.updated_at !== after.updated_at || now.visibility !== after.visibility)) {
+    await syncSearchPostings(after, now, rounds - 1);
+  }
+}

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+
+/**
+ * The `schema` of a template (API.md "Schema elements"): the shape with zod, then the rules that
+ * span elements (unique names and ids, defaults that fit their type, `{{name}}` references) as
+ * issues with exact paths, so a publisher sees every problem at once.
+ */
+export const VARIABLE_NAME = /^[a-z_][a-z0-9_]{0,63}$/;
+export const VARIABLE_TYPES = ['string', 'number', 'integer', 'boolean', 'url'] as const;
+type VariableType = (typeof VARIABLE_TYPES)[number];
+
+/** Bounds the template item (it is rewritten on every install, and DynamoDB bills writes per KB). */
+export const MAX_SCHEMA_BYTES = 32 * 1024;
+const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
+
+const variable = z.strictObject({
+  name: z.string().regex(VARIABLE_NAME, 'Must match ^[a-z_][a-z0-9_]{0,63}$.'),
+  type: z.enum(VARIABLE_TYPES),
+  required: z.boolean().default(true),
+  default: z.unknown().optional(),
+  description: z.string().max(500).optional(),
+  enum: z.array(z.string().min(1).max(200)).min(1).max(100).optional(),
+});
+
+const check = z.strictObject({
+  id: z.string().min(1).max(64),
+  type: z.string().min(1).max(64),
+  description: z.string().max(500).optional(),
+  config: z.record(z.string(), z.unknown()),
+});
+
+export const templateSchema = z
+  .strictObject({
+    checks: z.array(check).max(100),
+    variables: z.array(variable).max(100),
+  })
+  .superRefine((schema, ctx) => {
+    const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+    if (Buffer.byteLength(JSON.stringify(schema)) > MAX_SCHEMA_BYTES) issue([], `Must be at most ${MAX_SCHEMA_BYTES} bytes as JSON.`);
+
+    const declared = new Set<string>();
+    schema.variables.forEach((v, i) => {
+      if (declared.has(v.name)) issue(['variables', i, 'name'], `Duplicate variable name "${v.name}".`);
+      declared.add(v.name);
+      if (v.enum) {
+        if (v.type !== 'string') issue(['variables', i, 'enum'], 'Only string variables may have an enum.');
+        if (new Set(v.enum).size !== v.enum.length) issue(['variables', i, 'enum'], 'Values must be unique.');
+      }
+      if (v.default !== undefined) {
+        const problem = defaultProblem(v.type, v.default, v.enum);
+        if (problem) issue(['variables', i, 'default'], problem);
+      }
+    });
+
+    const ids = new Set<string>();
+    schema.checks.forEach((c, i) => {
+      if (ids.has(c.id)) issue(['checks', i, 'id'], `Duplicate check id "${c.id}".`);
+      ids.add(c.id);
+      for (const { path, name } of placeholders(c.config, ['checks', i, 'config'])) {
+        if (!declared.has(name)) issue(path, `{{${name}}} is not a declared variable.`);
+      }
+    });
+  });
+
+export type TemplateSchema = z.output<typeof templateSchema>;
+
+function defaultProblem(type: VariableType, value: unknown, allowed: string[] | undefined): string | undefined {
+  switch (type) {
+    case 'string':
+      if (typeof value !== 'string') return 'Must be a string, like the variable.';
+      if (allowed && !allowed.includes(value)) return 'Must be one of the enum values.';
+      return undefined;
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) ? undefined : 'Must be a number, like the variable.';
+    case 'integer':
+      return Number.isSafeInteger(value) ? undefined : 'Must be an integer, like the variable.';
+    case 'boolean':
+      return typeof value === 'boolean' ? undefined : 'Must be true or false, like the variable.';
+    case 'url':
+      return typeof value === 'string' && isHttpUrl(value) ? undefined : 'Must be an http(s) URL, like the variable.';
+  }
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/** Every `{{name}}` in the strings of a config value, at any depth, with the path of its string. */
+export function placeholders(value: unknown, path: (string | number)[]): { path: (string | number)[]; name: string }[] {
+  if (typeof value === 'string') return [...value.matchAll(PLACEHOLDER)].map((m) => ({ path, name: m[1]! }));
+  if (Array.isArray(value)) return value.flatMap((v, i) => placeholders(v, [...path, i]));
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).flatMap(([k, v]) => placeholders(v, [...path, k]));
+  }
+  return [];
+}

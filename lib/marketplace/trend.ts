@@ -1,0 +1,32 @@
+/**
+ * The 7-day install window behind "trending". Installs are counted per UTC day in top-level
+ * attributes of the template item (`inst_20261122`), which `ADD` can bump inside the install
+ * transaction; buckets older than the window are removed when a template's first install of a
+ * new day moves its `trendKey` forward, so an item carries at most 8 of them.
+ */
+export const TREND_WINDOW_DAYS = 7;
+const BUCKET_PREFIX = 'inst_';
+const DAY_MS = 86_400_000;
+
+/** 'YYYY-MM-DD' in UTC. */
+export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+export const bucketAttribute = (day: string): string => BUCKET_PREFIX + day.replaceAll('-', '');
+
+export const trendPartition = (day: string): string => `TREND#${day}`;
+
+/** The window's days, newest first: `today` and the 6 before it. */
+export function windowDays(today: string): string[] {
+  const start = Date.parse(`${today}T00:00:00.000Z`);
+  return Array.from({ length: TREND_WINDOW_DAYS }, (_, i) => utcDay(start - i * DAY_MS));
+}
+
+export function installsInWindow(item: Record<string, unknown>, today: string): number {
+  return windowDays(today).reduce((sum, day) => sum + Number(item[bucketAttribute(day)] ?? 0), 0);
+}
+
+/** Bucket attributes of the item that lie outside the window ending `today`. */
+export function bucketsOutsideWindow(item: Record<string, unknown>, today: string): string[] {
+  const inside = new Set(windowDays(today).map(bucketAttribute));
+  return Object.keys(item).filter((k) => k.startsWith(BUCKET_PREFIX) && !inside.has(k));
+}
