@@ -42,7 +42,7 @@ export async function createContract(caller: Caller, input: CreateContractInput)
     variables,
     amount_cents: input.amount_cents,
     status: 'CREATED',
-    checks: template.checks.map((check) => fillPlaceholders(check, variables)),
+    checks: template.checks.map((check) => ({ ...check, config: fillPlaceholders(check.config, variables) })),
     created_at: now,
     updated_at: now,
     party_owner_ids: owners,

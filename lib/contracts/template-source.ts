@@ -14,13 +14,20 @@ export interface TemplateForContract {
   id: string;
   version: string;
   variables: DeclaredVariable[];
-  checks: unknown[];
+  checks: TemplateCheck[];
+}
+
+export interface TemplateCheck {
+  id: string;
+  type: string;
+  description?: string;
+  config: Record<string, unknown>;
 }
 
 export async function templateForContract(caller: Caller, templateId: string): Promise<TemplateForContract> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.template(templateId) }));
   const author = Item?.['author'] as { id?: string } | undefined;
   if (!Item || (Item['visibility'] === 'private' && author?.id !== caller.userId)) throw notFound('Template');
-  const schema = (Item['schema'] ?? {}) as { variables?: DeclaredVariable[]; checks?: unknown[] };
+  const schema = (Item['schema'] ?? {}) as { variables?: DeclaredVariable[]; checks?: TemplateCheck[] };
   return { id: templateId, version: String(Item['version']), variables: schema.variables ?? [], checks: schema.checks ?? [] };
 }

@@ -63,7 +63,7 @@ const PLACEHOLDER = /\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}/g;
 const WHOLE = /^\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}$/;
 
 /**
- * Fills placeholders in every string of a check's config. A string that is exactly one
+ * Fills placeholders in every string of a check's config (the only place a template may use them). A string that is exactly one
  * placeholder takes the variable's value with its type (a number stays a number); inside longer
  * text the value is written as text. An optional variable left unset becomes null / "".
  */

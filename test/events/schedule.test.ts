@@ -1,0 +1,37 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_RETRY_DELAYS_SECONDS, MAX_DELAY_SECONDS, delayAfter, retryDelays, scheduledAttempts } from '../../lib/events/schedule.ts';
+
+afterEach(() => {
+  delete process.env['DELIVERY_RETRY_DELAYS_SECONDS'];
+});
+
+describe('delivery retry schedule', () => {
+  it('by default: at least 8 attempts over at least 24 h, first retry within a minute, each wait within one SQS visibility', () => {
+    const delays = DEFAULT_RETRY_DELAYS_SECONDS;
+    expect(delays[0]).toBe(0);
+    expect(delays.length).toBeGreaterThanOrEqual(8);
+    expect(delays[1]).toBeGreaterThan(0);
+    expect(delays[1]).toBeLessThanOrEqual(60);
+    expect(delays.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(24 * 3600);
+    for (const d of delays) expect(d).toBeLessThanOrEqual(MAX_DELAY_SECONDS);
+    // Growing delays.
+    for (let i = 1; i < delays.length; i++) expect(delays[i]).toBeGreaterThanOrEqual(delays[i - 1]!);
+    expect(retryDelays()).toBe(DEFAULT_RETRY_DELAYS_SECONDS);
+  });
+
+  it('delayAfter(n) is the wait after n failed attempts, undefined once spent', () => {
+    expect(delayAfter(1)).toBe(30);
+    expect(delayAfter(scheduledAttempts() - 1)).toBe(DEFAULT_RETRY_DELAYS_SECONDS.at(-1));
+    expect(delayAfter(scheduledAttempts())).toBeUndefined();
+  });
+
+  it('DELIVERY_RETRY_DELAYS_SECONDS overrides it, and a malformed value is refused loudly', () => {
+    process.env['DELIVERY_RETRY_DELAYS_SECONDS'] = '0, 1,2';
+    expect(retryDelays()).toEqual([0, 1, 2]);
+    expect(scheduledAttempts()).toBe(3);
+    for (const bad of ['0,x', '0,-1', '0,1.5', '0,50000']) {
+      process.env['DELIVERY_RETRY_DELAYS_SECONDS'] = bad;
+      expect(() => retryDelays()).toThrow(/DELIVERY_RETRY_DELAYS_SECONDS/);
+    }
+  });
+});

@@ -1,0 +1,126 @@
+import http from 'node:http';
+import type net from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { afterEach, expect } from 'vitest';
+import { invoke, type TestUser } from '../support/lambda.ts';
+
+/**
+ * Shared by the contract and event tests: templates, agents and enabled webhooks made through the
+ * real routes, and a real HTTP receiver on 127.0.0.1 that answers the verification handshake
+ * and records every delivery with its exact bytes.
+ */
+process.env['DEVELOPMENT_MODE'] = 'true';
+
+export interface Delivered {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  json: { id: string; type: string; agent_id: string; created_at: string; data: Record<string, unknown> };
+}
+
+export interface WebhookReceiver {
+  url: string;
+  deliveries: Delivered[];
+  /** Status to answer the next delivery with (default 200). */
+  answer: (delivery: Delivered) => number;
+  close(): Promise<void>;
+}
+
+const open: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((close) => close()));
+});
+
+export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
+  const receiver: WebhookReceiver = { url: '', deliveries: [], answer: () => 200, close: async () => undefined };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const json = JSON.parse(body);
+      if (json.type === 'service.webhook.verify') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ challenge: json.challenge }));
+        return;
+      }
+      const delivery = { headers: req.headers, body, json };
+      receiver.deliveries.push(delivery);
+      const status = receiver.answer(delivery);
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ received: status < 300 }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const actual = (server.address() as net.AddressInfo).port;
+  receiver.url = `http://127.0.0.1:${actual}/hooks`;
+  receiver.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  open.push(receiver.close);
+  return receiver;
+}
+
+export async function publishTemplate(author: TestUser, schema: unknown, visibility: 'public' | 'private' | 'unlisted' = 'public'): Promise<string> {
+  const res = await invoke('publishTemplate', {
+    caller: author,
+    body: { name: 'Uptime check', slug: `uptime-${randomUUID().slice(0, 8)}`, category: 'http', version: '1.2.3', schema, visibility },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.id as string;
+}
+
+export const SIMPLE_SCHEMA = { variables: [], checks: [{ id: 'ping', type: 'http', config: { url: 'https://example.com' } }] };
+
+export async function createAgent(owner: TestUser): Promise<string> {
+  const res = await invoke('createAgent', { caller: owner, body: { name: 'agent' } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.id as string;
+}
+
+/** Configured and verified through the real routes: ENABLED, with its signing secret. */
+export async function enableWebhook(owner: TestUser, agentId: string, url: string, events: string[]): Promise<string> {
+  const secret = await configureWebhook(owner, agentId, url, events);
+  const verified = await invoke('verifyWebhook', { caller: owner, params: { id: agentId } });
+  expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+  expect(verified.body.webhook_status).toBe('ENABLED');
+  return secret;
+}
+
+/** PENDING_VERIFICATION, with its signing secret. */
+export async function configureWebhook(owner: TestUser, agentId: string, url: string, events: string[]): Promise<string> {
+  const res = await invoke('configureWebhook', { caller: owner, params: { id: agentId }, body: { webhook_url: url, events } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const secret = await invoke('getWebhookSecret', { caller: owner, params: { id: agentId } });
+  return secret.body.webhook_secret as string;
+}
+
+export async function createContract(owner: TestUser, agentId: string, templateId: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const res = await invoke('createContract', {
+    caller: owner,
+    body: { template_id: templateId, variables: {}, amount_cents: 12_345, agent_id: agentId, ...extra },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.id as string;
+}
+
+export async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export async function deliveriesOf(owner: TestUser, agentId: string): Promise<any[]> {
+  const res = await invoke('listDeliveries', { caller: owner, params: { id: agentId } });
+  expect(res.status).toBe(200);
+  return res.body.data;
+}
+
+export async function feedOf(owner: TestUser, agentId: string): Promise<any[]> {
+  const res = await invoke('listAgentEvents', { caller: owner, params: { id: agentId }, query: { limit: '100' } });
+  expect(res.status).toBe(200);
+  return res.body.data;
+}
