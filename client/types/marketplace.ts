@@ -146,9 +146,11 @@ export interface PublishVersionInput {
 }
 
 export interface CreateReviewInput {
+  /** Integer 1–5. */
   rating: number;
   title: string;
-  comment: string;
+  /** Default "". */
+  comment?: string;
 }
 
 export type TemplatePage = Page<TemplateSummary>;
