@@ -20,8 +20,8 @@ export interface Delivered {
 export interface WebhookReceiver {
   url: string;
   deliveries: Delivered[];
-  /** Status to answer the next delivery with (default 200). */
-  answer: (delivery: Delivered) => number;
+  /** Status to answer a delivery with (default 200); may take its time. */
+  answer: (delivery: Delivered) => number | Promise<number>;
   close(): Promise<void>;
 }
 
@@ -44,8 +44,9 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
       }
       const delivery = { headers: req.headers, body, json };
       receiver.deliveries.push(delivery);
-      const status = receiver.answer(delivery);
-      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ received: status < 300 }));
+      void Promise.resolve(receiver.answer(delivery)).then((status) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ received: status < 300 })),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));

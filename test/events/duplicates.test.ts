@@ -1,0 +1,127 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workers } from '../../lib/routes.ts';
+import { db, tableName } from '../../lib/store/client.ts';
+import { keys } from '../../lib/store/keys.ts';
+import { loadHandler } from '../../local/handlers.ts';
+import { toSqsRecord } from '../../local/sqs-poller.ts';
+import { createDeliveryQueues, startLocalSqs, type DeliveryQueues, type LocalSqs } from '../../local/sqs.ts';
+import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
+import { createAgent, createContract, deliveriesOf, enableWebhook, feedOf, publishTemplate, SIMPLE_SCHEMA, startWebhookReceiver } from './support.ts';
+
+/**
+ * The relay and delivery handlers driven by hand, with real fauxqs queues and no pollers, to
+ * force what the pipeline only does by chance: the same stream record twice, copies of one
+ * delivery racing each other, a webhook disabled between relay and delivery, a failed enqueue.
+ */
+let sqs: LocalSqs;
+let queues: DeliveryQueues;
+let owner: TestUser;
+let templateId: string;
+let relay: (e: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
+let deliver: (e: SQSEvent) => Promise<SQSBatchResponse>;
+
+beforeAll(async () => {
+  sqs = await startLocalSqs({});
+  queues = await createDeliveryQueues(sqs.client, tableName(), { visibilityTimeoutSeconds: 30, maxReceiveCount: 20 });
+  process.env['SQS_ENDPOINT'] = sqs.endpoint;
+  process.env['DELIVERY_QUEUE_URL'] = queues.queueUrl;
+  relay = await loadHandler(workers.relay);
+  deliver = await loadHandler(workers.deliver);
+  owner = await createTestUser();
+  templateId = await publishTemplate(owner, SIMPLE_SCHEMA);
+});
+
+afterAll(async () => {
+  await sqs?.stop();
+});
+
+/** The stream record DynamoDB writes for a new event row. */
+async function streamRecordOf(agentId: string, eventId: string, sequence = '1000'): Promise<DynamoDBRecord> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.event(agentId, eventId) }));
+  return {
+    eventName: 'INSERT',
+    eventSource: 'aws:dynamodb',
+    dynamodb: { Keys: marshall(keys.event(agentId, eventId)) as never, NewImage: marshall(Item!) as Record<string, AttributeValue> as never, SequenceNumber: sequence, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+  };
+}
+
+async function receiveAll(): Promise<Message[]> {
+  const { Messages = [] } = await sqs.client.send(new ReceiveMessageCommand({ QueueUrl: queues.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['All'] }));
+  return Messages;
+}
+
+async function fundedAgent(answerDelayMs = 0) {
+  const receiver = await startWebhookReceiver();
+  const agentId = await createAgent(owner);
+  await enableWebhook(owner, agentId, receiver.url, ['contract.funded']);
+  if (answerDelayMs) {
+    const answer = receiver.answer;
+    // Holds each request open so the copies overlap.
+    receiver.answer = async (d) => (await new Promise((r) => setTimeout(r, answerDelayMs)), answer(d));
+  }
+  const contractId = await createContract(owner, agentId, templateId);
+  await invoke('fundContract', { caller: owner, params: { id: contractId } });
+  const [event] = await feedOf(owner, agentId);
+  return { receiver, agentId, event, record: await streamRecordOf(agentId, event.id) };
+}
+
+describe('duplicates never make two records, and never two posts at once', () => {
+  it('the same stream record relayed twice: one delivery record; racing copies of its message: one post', async () => {
+    const { receiver, agentId, event, record } = await fundedAgent(200);
+    const results = await Promise.all([relay({ Records: [record] }), relay({ Records: [record] })]);
+    expect(results).toEqual([{ batchItemFailures: [] }, { batchItemFailures: [] }]);
+    expect(await deliveriesOf(owner, agentId)).toHaveLength(1);
+
+    const messages = await receiveAll();
+    expect(messages.length).toBeGreaterThanOrEqual(1);
+    // SQS may also hand out a copy of a message under another id: add one of those.
+    const copies = [...messages, { ...messages[0]!, MessageId: 'copy-of-the-first-message' }].map((m) => toSqsRecord(m, queues.queueArn));
+    const responses = await Promise.all(copies.map((copy) => deliver({ Records: [copy] })));
+    expect(responses.every((r) => r.batchItemFailures.length === 0)).toBe(true);
+
+    expect(receiver.deliveries.map((d) => d.json.id)).toEqual([event.id]);
+    const list = await deliveriesOf(owner, agentId);
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ status: 'succeeded', attempts: 1, event_id: event.id });
+  });
+
+  it('a webhook disabled after the relay ran: no post, the record ends failed with the reason', async () => {
+    const { receiver, agentId, record } = await fundedAgent();
+    await relay({ Records: [record] });
+    expect((await invoke('disableWebhook', { caller: owner, params: { id: agentId } })).status).toBe(200);
+    const messages = await receiveAll();
+    const response = await deliver({ Records: messages.map((m) => toSqsRecord(m, queues.queueArn)) });
+    expect(response.batchItemFailures).toEqual([]);
+    expect(receiver.deliveries).toHaveLength(0);
+    const [failed] = await deliveriesOf(owner, agentId);
+    expect(failed).toMatchObject({ status: 'failed', attempts: 0 });
+    expect(failed.last_error).toMatch(/not enabled/);
+  });
+
+  it('a failed enqueue is reported as a batch item failure, and the retried record is sent', async () => {
+    const { agentId, record } = await fundedAgent();
+    const url = process.env['DELIVERY_QUEUE_URL']!;
+    process.env['DELIVERY_QUEUE_URL'] = url.replace(/[^/]+$/, 'no-such-queue');
+    try {
+      expect(await relay({ Records: [record] })).toEqual({ batchItemFailures: [{ itemIdentifier: '1000' }] });
+    } finally {
+      process.env['DELIVERY_QUEUE_URL'] = url;
+    }
+    expect(await relay({ Records: [record] })).toEqual({ batchItemFailures: [] });
+    const messages = await receiveAll();
+    expect(messages.map((m) => JSON.parse(m.Body!).agent_id)).toEqual([agentId]);
+  });
+
+  it('records that are not new event rows are not relayed', async () => {
+    const { record } = await fundedAgent();
+    const modify = { ...record, eventName: 'MODIFY' as const };
+    const notEvent = { ...record, dynamodb: { ...record.dynamodb, NewImage: { ...record.dynamodb!.NewImage, entity: { S: 'delivery' } } } };
+    expect(await relay({ Records: [modify, notEvent] })).toEqual({ batchItemFailures: [] });
+    expect(await receiveAll()).toEqual([]);
+  });
+});
