@@ -1,4 +1,4 @@
-import { ConnectionError } from '../errors.ts';
+import { ApiError, ConnectionError } from '../errors.ts';
 import { errorFromResponse } from './error-from-response.ts';
 import { isRepeatable, isRetryableStatus, retryDelayMs } from './retry-policy.ts';
 import { sleep } from './sleep.ts';
@@ -38,9 +38,23 @@ export interface JsonResponse<T> {
 /** The deadline of one attempt; `release()` once the part it guards (headers, or the whole body) has arrived. */
 function attemptDeadline(timeoutMs: number, outer: AbortSignal | undefined) {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new ConnectionError(`No response within ${timeoutMs} ms.`, true)), timeoutMs);
+  const timer = setTimeout(() => controller.abort(new DOMException(`No response within ${timeoutMs} ms.`, 'TimeoutError')), timeoutMs);
   const signal = outer ? AbortSignal.any([outer, controller.signal]) : controller.signal;
   return { signal, release: () => clearTimeout(timer), timedOut: () => controller.signal.aborted };
+}
+
+function parseJson(text: string, response: Response): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError({
+      status: response.status,
+      code: 'invalid_response',
+      message: `HTTP ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`,
+      requestId: response.headers.get('x-request-id') ?? undefined,
+    });
+  }
 }
 
 /** Sends requests with the key, a per-attempt deadline, and retries where they are safe. */
@@ -51,7 +65,7 @@ export class Transport {
   async json<T>(spec: RequestSpec): Promise<JsonResponse<T>> {
     return this.send(spec, async (response) => {
       const text = await response.text();
-      return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as T };
+      return { status: response.status, headers: response.headers, body: parseJson(text, response) as T };
     });
   }
 
@@ -83,7 +97,8 @@ export class Transport {
         if (!retriesLeft || !isRetryableStatus(response.status)) throw failure;
         retryAfter = response.headers.get('retry-after');
       } catch (err) {
-        if (err === failure) throw err;
+        // The service answered; whether to try again was decided above.
+        if (err instanceof ApiError) throw err;
         // The caller's own abort ends everything at once, with the caller's reason.
         if (spec.signal?.aborted) throw spec.signal.reason;
         failure = deadline.timedOut()

@@ -47,6 +47,12 @@ describe('client transport against a scripted HTTP server', async () => {
     expect(err.message).toContain('Bad Gateway-ish');
   });
 
+  it('reports a success status with a body that is not JSON as ApiError invalid_response', async () => {
+    server.answer((_req, res) => res.writeHead(200, { 'content-type': 'text/html', 'x-request-id': 'req-html' }).end('<html>captive portal</html>'));
+    await expect(client.categories.list()).rejects.toMatchObject({ name: 'ApiError', status: 200, code: 'invalid_response', requestId: 'req-html' });
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('retries a GET after 503 and 429, honouring Retry-After', async () => {
     server.answer((_req, res, attempt) => {
       if (attempt === 1) return json(res, 503, serviceError('internal_error'), { 'retry-after': '0' });
