@@ -7,6 +7,8 @@ import type { StartKey } from './cursor.ts';
 import type { TemplateItem } from './template-item.ts';
 
 export interface IndexPage {
+  /** The page's index entries as read (whole items for an ALL index such as GSI1). */
+  entries: Record<string, unknown>[];
   keys: Key[];
   hasMore: boolean;
   /** Start key of the page after this one (the index key of its last entry). */
@@ -47,6 +49,7 @@ export async function readIndexPage(
   const last = page.at(-1);
   const hasMore = entries.length > options.skip + options.limit;
   return {
+    entries: page,
     keys: page.map((e) => ({ PK: e['PK'] as string, SK: e['SK'] as string })),
     hasMore,
     ...(hasMore && last ? { nextKey: indexKeyOf(index, last) } : {}),

@@ -86,3 +86,8 @@ export type ListTemplatesQuery = z.output<typeof listTemplatesQuery>;
 
 export const pageOnlyQuery = z.strictObject(pageQuery).refine(noOffsetWithCursor, noOffsetWithCursorIssue);
 export type PageQuery = z.output<typeof pageOnlyQuery>;
+
+/** GET /installed returns the whole (usually short) list in one page unless asked otherwise. */
+export const installedQuery = z
+  .strictObject({ ...pageQuery, limit: wholeNumber(1, 100).default(100) })
+  .refine(noOffsetWithCursor, noOffsetWithCursorIssue);

@@ -39,6 +39,11 @@ export interface TemplateItem {
   contracts_created: number;
   featured?: boolean;
   featured_at?: string;
+  /**
+   * +1 on every change of list membership (visibility, category, featured, trend day): those
+   * changes compute the index partitions from what they read, so they are conditional on it.
+   */
+  rev: number;
   /** UTC day of the latest install; with `trendKey` = installs in the 7 days ending that day. */
   trend_day?: string;
   popKey: number;
@@ -79,6 +84,7 @@ export function newTemplateItem(input: PublishInput, author: Author, id: string,
     rating_count: 0,
     rating_avg: 0,
     contracts_created: 0,
+    rev: 0,
     popKey: 0,
     recentKey: `${now}#${id}`,
     ratingKey: UNRATED_RATING_KEY,

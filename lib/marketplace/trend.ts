@@ -21,12 +21,13 @@ export function windowDays(today: string): string[] {
   return Array.from({ length: TREND_WINDOW_DAYS }, (_, i) => utcDay(start - i * DAY_MS));
 }
 
-export function installsInWindow(item: Record<string, unknown>, today: string): number {
-  return windowDays(today).reduce((sum, day) => sum + Number(item[bucketAttribute(day)] ?? 0), 0);
+export function installsInWindow(item: object, today: string): number {
+  const buckets = item as Record<string, unknown>;
+  return windowDays(today).reduce((sum, day) => sum + Number(buckets[bucketAttribute(day)] ?? 0), 0);
 }
 
 /** Bucket attributes of the item that lie outside the window ending `today`. */
-export function bucketsOutsideWindow(item: Record<string, unknown>, today: string): string[] {
+export function bucketsOutsideWindow(item: object, today: string): string[] {
   const inside = new Set(windowDays(today).map(bucketAttribute));
   return Object.keys(item).filter((k) => k.startsWith(BUCKET_PREFIX) && !inside.has(k));
 }

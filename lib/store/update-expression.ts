@@ -10,11 +10,16 @@ export interface UpdateParts {
 
 export interface BuiltUpdate {
   UpdateExpression: string;
+  ConditionExpression?: string;
   ExpressionAttributeNames: Record<string, string>;
   ExpressionAttributeValues?: Record<string, unknown>;
 }
 
-export function buildUpdate(parts: UpdateParts, extra: { names?: Record<string, string>; values?: Record<string, unknown> } = {}): BuiltUpdate {
+/** `condition` may use `extra.names` / `extra.values` (DynamoDB refuses placeholders nobody uses). */
+export function buildUpdate(
+  parts: UpdateParts,
+  extra: { condition?: string; names?: Record<string, string>; values?: Record<string, unknown> } = {},
+): BuiltUpdate {
   const names: Record<string, string> = { ...extra.names };
   const values: Record<string, unknown> = { ...extra.values };
   let n = 0;
@@ -36,6 +41,7 @@ export function buildUpdate(parts: UpdateParts, extra: { names?: Record<string, 
   if (parts.remove?.length) clauses.push(`REMOVE ${parts.remove.map(name).join(', ')}`);
   return {
     UpdateExpression: clauses.join(' '),
+    ...(extra.condition ? { ConditionExpression: extra.condition } : {}),
     ExpressionAttributeNames: names,
     ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
   };

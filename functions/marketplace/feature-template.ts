@@ -1,0 +1,10 @@
+import { httpRoute } from '../../lib/http/stack.ts';
+import { noContent } from '../../lib/http/responses.ts';
+import { setFeatured } from '../../lib/marketplace/feature.ts';
+import { templateIdParams } from '../../lib/marketplace/request-schemas.ts';
+
+/** PUT /templates/:id/featured: operators only, 204, idempotent. */
+export const handler = httpRoute({ params: templateIdParams }, async ({ params, caller }) => {
+  await setFeatured(params.id, true, caller);
+  return noContent();
+});

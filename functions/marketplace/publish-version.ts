@@ -1,0 +1,9 @@
+import { httpRoute } from '../../lib/http/stack.ts';
+import { created } from '../../lib/http/responses.ts';
+import { publishVersion } from '../../lib/marketplace/publish-version.ts';
+import { templateIdParams, versionBody } from '../../lib/marketplace/request-schemas.ts';
+
+/** POST /templates/:id/versions: author only; a greater version with its schema. */
+export const handler = httpRoute({ params: templateIdParams, body: versionBody }, async ({ params, body, caller }) =>
+  created(await publishVersion(params.id, body, caller)),
+);

@@ -1,0 +1,37 @@
+import type { Caller } from '../http/caller.ts';
+import { forbidden } from '../http/errors.ts';
+import { nowIso } from '../ids.ts';
+import { db, tableName } from '../store/client.ts';
+import { keys } from '../store/keys.ts';
+import { buildUpdate } from '../store/update-expression.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { visibleTemplate } from './find-template.ts';
+import { listPartitions, type TemplateItem } from './template-item.ts';
+
+const MAX_ATTEMPTS = 5;
+
+/**
+ * PUT / DELETE /templates/:id/featured (operators only). Idempotent: featuring a featured template
+ * keeps its original date. A featured template appears in the featured list only while public;
+ * the flag itself survives a detour through private.
+ */
+export async function setFeatured(idOrSlug: string, featured: boolean, caller: Caller): Promise<void> {
+  if (!caller.operator) throw forbidden('Only operators may feature templates.');
+  for (let attempt = 1; ; attempt++) {
+    const before = await visibleTemplate(idOrSlug, caller, true);
+    if (Boolean(before.featured) === featured) return;
+    const after: TemplateItem = { ...before, featured, ...(featured ? { featured_at: nowIso() } : { featured_at: undefined }) };
+    const partitions = listPartitions(after);
+    const update = buildUpdate(
+      { set: { featured, featured_at: after.featured_at, ...partitions.set }, add: { rev: 1 }, remove: [...partitions.remove, ...(featured ? [] : ['featured_at'])] },
+      { condition: '#rev = :rev', names: { '#rev': 'rev' }, values: { ':rev': before.rev } },
+    );
+    try {
+      await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.template(before.id), ...update }));
+      return;
+    } catch (err) {
+      if (!(err instanceof ConditionalCheckFailedException) || attempt >= MAX_ATTEMPTS) throw err;
+    }
+  }
+}

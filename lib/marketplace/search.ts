@@ -1,0 +1,84 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { validationError } from '../http/errors.ts';
+import { db, tableName } from '../store/client.ts';
+import { keys } from '../store/keys.ts';
+import type { Category } from './categories.ts';
+import { decodeCursor, encodeCursor, type StartKey } from './cursor.ts';
+import { templatesInOrder } from './index-page.ts';
+import { drivingPrefix, matchesEveryWord, words } from './search-text.ts';
+import { toSummary, type TemplateItem } from './template-item.ts';
+
+const MAX_WORDS = 8;
+/** Posting entries one request may read beyond the page it needs: bounds multi-word searches. */
+const MIN_BUDGET = 200;
+const BUDGET_FACTOR = 4;
+
+interface SearchQuery {
+  search: string;
+  category?: Category | undefined;
+  limit: number;
+  offset?: number | undefined;
+  cursor?: string | undefined;
+}
+
+const invalid = (path: string, message: string) => validationError([{ path, message }], 'The query string is not valid.');
+
+/**
+ * Walks the posting list of the most selective query word (its longest prefix, up to 6
+ * characters), newest first, and keeps the templates that are public, in the category and match
+ * every word. Reads stop at the page (offset + limit + 1 matches) or at a budget of
+ * max(200, 4 × that) postings; a page cut short by the budget still carries next_cursor, so a
+ * rare combination of common words is paged through rather than read whole. `total` is exact when
+ * the walk reached the end of the list, and null when counting would mean reading it all.
+ */
+export async function searchTemplates(query: SearchQuery) {
+  const queryWords = words(query.search);
+  if (queryWords.length === 0) throw invalid('search', 'Give at least one word of letters or digits.');
+  if (queryWords.length > MAX_WORDS) throw invalid('search', `Give at most ${MAX_WORDS} words.`);
+  const prefix = drivingPrefix(queryWords);
+  if (!prefix) throw invalid('search', 'Give at least one word of two or more characters.');
+  const partition = keys.searchPostingPk(prefix);
+  const scope = `search|${query.category ?? ''}|${queryWords.join(' ')}`;
+  const start = query.cursor ? decodeCursor(query.cursor, scope, ['PK', 'SK'], { PK: partition }) : undefined;
+  const offset = start?.position ?? query.offset ?? 0;
+  const skip = start ? 0 : offset;
+  const want = skip + query.limit + 1;
+  const budget = Math.max(MIN_BUDGET, BUDGET_FACTOR * want);
+
+  const matches: { item: TemplateItem; posting: StartKey }[] = [];
+  let startKey: Record<string, unknown> | undefined = start?.key;
+  let read = 0;
+  do {
+    const res = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': partition },
+        ScanIndexForward: false,
+        Limit: Math.min(100, budget - read, read === 0 ? want : Math.max(25, 2 * (want - matches.length))),
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    const postings = res.Items ?? [];
+    read += postings.length;
+    startKey = res.LastEvaluatedKey;
+    const byId = new Map(postings.map((p) => [p['template_id'] as string, { PK: p['PK'] as string, SK: p['SK'] as string }]));
+    const keep = (t: TemplateItem) => t.visibility === 'public' && (!query.category || t.category === query.category) && matchesEveryWord(queryWords, t);
+    for (const item of await templatesInOrder([...byId.keys()], keep)) matches.push({ item, posting: byId.get(item.id)! });
+  } while (startKey && matches.length < want && read < budget);
+
+  const page = matches.slice(skip, skip + query.limit);
+  const moreMatches = matches.length > skip + query.limit;
+  const unread = startKey !== undefined && !moreMatches;
+  const resumeAt = moreMatches ? page.at(-1)?.posting : (startKey as StartKey | undefined);
+  return {
+    data: page.map((m) => toSummary(m.item)),
+    pagination: {
+      limit: query.limit,
+      offset,
+      total: startKey === undefined ? offset + matches.length - skip : null,
+      has_more: moreMatches || unread,
+      next_cursor: resumeAt && (moreMatches || unread) ? encodeCursor(scope, resumeAt, offset + page.length) : null,
+    },
+  };
+}

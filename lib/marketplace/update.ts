@@ -1,0 +1,41 @@
+import type { Caller } from '../http/caller.ts';
+import { nowIso } from '../ids.ts';
+import { tableName } from '../store/client.ts';
+import { keys } from '../store/keys.ts';
+import { transactWrite } from '../store/transact.ts';
+import { buildUpdate } from '../store/update-expression.ts';
+import { categoryCountChanges } from './category-counts.ts';
+import { authoredTemplate } from './find-template.ts';
+import type { UpdateInput } from './request-schemas.ts';
+import { syncSearchPostings } from './search-index.ts';
+import { listPartitions, toTemplate, type TemplateItem } from './template-item.ts';
+import { newestVersions } from './versions.ts';
+
+const MAX_ATTEMPTS = 5;
+
+/**
+ * PATCH /templates/:id (author only). The template's list partitions and the category counters
+ * change in one transaction, conditional on the revision read, so lists and counts stay exact
+ * even when a feature toggle or another PATCH races this one (the loser reads again and redoes).
+ */
+export async function updateTemplate(idOrSlug: string, input: UpdateInput, caller: Caller) {
+  for (let attempt = 1; ; attempt++) {
+    const before = await authoredTemplate(idOrSlug, caller);
+    const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<Pick<TemplateItem, keyof UpdateInput>>;
+    const after: TemplateItem = { ...before, ...changes, updated_at: nowIso(), rev: before.rev + 1 };
+    const partitions = listPartitions(after);
+    const update = buildUpdate(
+      { set: { ...changes, updated_at: after.updated_at, ...partitions.set }, add: { rev: 1 }, remove: partitions.remove },
+      { condition: '#rev = :rev', names: { '#rev': 'rev' }, values: { ':rev': before.rev } },
+    );
+    const result = await transactWrite([
+      { Update: { TableName: tableName(), Key: keys.template(before.id), ...update } },
+      ...categoryCountChanges(before, after),
+    ]);
+    if (result.ok) {
+      await syncSearchPostings(before, after);
+      return toTemplate(after, await newestVersions(after.id));
+    }
+    if (attempt >= MAX_ATTEMPTS) throw new Error(`update kept conflicting: ${result.reasons.join(',')}`);
+  }
+}
