@@ -7,14 +7,17 @@ export interface PageOf<T> {
 /**
  * Every item of a cursor-paged list, fetching the next page only when the caller has consumed
  * the current one. `fetchPage(undefined)` reads the first page; each later call gets the
- * previous page's cursor. Ends on a page without a cursor or without items.
+ * previous page's cursor. Ends when there is no next cursor, or when it stops moving (the events
+ * feed hands back the same cursor to poll from once caught up). An empty page with a new cursor
+ * is not the end: a search page can come back empty when the service capped its reads.
  */
 export async function* paginate<T>(fetchPage: (cursor: string | undefined) => Promise<PageOf<T>>): AsyncGenerator<T, void, undefined> {
   let cursor: string | undefined;
-  do {
+  for (;;) {
     const page = await fetchPage(cursor);
     yield* page.items;
-    if (page.items.length === 0) return;
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor !== undefined);
+    const next = page.nextCursor ?? undefined;
+    if (next === undefined || next === cursor) return;
+    cursor = next;
+  }
 }

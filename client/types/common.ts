@@ -4,7 +4,8 @@
 export interface Pagination {
   limit: number;
   offset: number;
-  total: number;
+  /** null when counting would mean reading every match (some searches). */
+  total: number | null;
   has_more: boolean;
   /** Pass as `cursor` to read the next page; null on the last page. */
   next_cursor: string | null;

@@ -115,7 +115,8 @@ describe('list iterators', async () => {
   it('templates.iterate follows next_cursor page by page, with the offset on the first page only', async () => {
     const pages: Record<string, { data: { id: string }[]; next: string | null }> = {
       first: { data: [{ id: 'a' }, { id: 'b' }], next: 'c1' },
-      c1: { data: [{ id: 'c' }], next: 'c2' },
+      c1: { data: [], next: 'c1b' }, // a search page the service cut short: empty, but not the end
+      c1b: { data: [{ id: 'c' }], next: 'c2' },
       c2: { data: [{ id: 'd' }], next: null },
     };
     server.answer((req, res) => {
@@ -129,6 +130,7 @@ describe('list iterators', async () => {
     expect(server.requests.map((r) => r.url)).toEqual([
       '/v1/marketplace/templates?sort=recent&limit=2&offset=1',
       '/v1/marketplace/templates?sort=recent&limit=2&cursor=c1',
+      '/v1/marketplace/templates?sort=recent&limit=2&cursor=c1b',
       '/v1/marketplace/templates?sort=recent&limit=2&cursor=c2',
     ]);
   });
@@ -142,7 +144,7 @@ describe('list iterators', async () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('events.iterate ends at an empty page (the feed always returns a cursor to poll from)', async () => {
+  it('events.iterate ends when caught up: the feed hands back the same cursor to poll from', async () => {
     server.answer((req, res) => {
       const after = new URL(req.url, server.url).searchParams.get('after');
       json(res, 200, after === 'evt_2' ? { data: [], next_cursor: 'evt_2' } : { data: [{ id: 'evt_1' }, { id: 'evt_2' }], next_cursor: 'evt_2' });
