@@ -1,0 +1,69 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startEventPipeline, type EventPipeline } from '../../local/event-pipeline.ts';
+import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
+import { createAgent, createContract, enableWebhook, publishTemplate, SIMPLE_SCHEMA, startWebhookReceiver, waitFor } from './support.ts';
+
+/**
+ * "The process dies after the transaction and before the relay runs": the pipeline is simply not
+ * running when the transition commits. Whatever was in memory is gone; the table's stream still
+ * has the outbox row, and the next pipeline (same data folder) delivers it.
+ */
+let owner: TestUser;
+let templateId: string;
+let running: EventPipeline | undefined;
+
+beforeAll(async () => {
+  owner = await createTestUser();
+  templateId = await publishTemplate(owner, SIMPLE_SCHEMA);
+});
+
+afterEach(async () => {
+  await running?.stop();
+  running = undefined;
+});
+
+const start = (dataDir: string) =>
+  startEventPipeline({ tableName: process.env['TABLE_NAME']!, dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!, dataDir }).then((p) => (running = p));
+const stop = async () => {
+  await running?.stop();
+  running = undefined;
+};
+
+describe('no event is lost to a process that dies', () => {
+  it('committed while nothing ran: delivered once the pipeline starts', async () => {
+    const receiver = await startWebhookReceiver();
+    const agentId = await createAgent(owner);
+    await enableWebhook(owner, agentId, receiver.url, ['contract.funded', 'contract.released']);
+    const contractId = await createContract(owner, agentId, templateId);
+    expect((await invoke('fundContract', { caller: owner, params: { id: contractId } })).status).toBe(200);
+
+    await start(mkdtempSync(join(tmpdir(), 'pipeline-')));
+    const delivery = await waitFor(() => receiver.deliveries[0], 'the delivery after start');
+    expect(delivery.json).toMatchObject({ type: 'contract.funded', data: { contract_id: contractId } });
+  });
+
+  it('committed between a stop and a restart: delivered after the restart, earlier events not sent again', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-'));
+    const receiver = await startWebhookReceiver();
+    const agentId = await createAgent(owner);
+    await enableWebhook(owner, agentId, receiver.url, ['contract.funded', 'contract.released']);
+    const contractId = await createContract(owner, agentId, templateId);
+
+    await start(dataDir);
+    await invoke('fundContract', { caller: owner, params: { id: contractId } });
+    await waitFor(() => receiver.deliveries[0], 'the first delivery');
+    await stop();
+
+    expect((await invoke('releaseContract', { caller: owner, params: { id: contractId } })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.deliveries).toHaveLength(1);
+
+    await start(dataDir);
+    await waitFor(() => receiver.deliveries[1], 'the delivery after the restart');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.deliveries.map((d) => d.json.type)).toEqual(['contract.funded', 'contract.released']);
+  });
+});

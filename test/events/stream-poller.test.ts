@@ -1,0 +1,99 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../lib/ids.ts';
+import { db, tableName } from '../../lib/store/client.ts';
+import { streamArn } from '../../lib/store/create-table.ts';
+import { ENTITY, keys } from '../../lib/store/keys.ts';
+import { startStreamPoller } from '../../local/stream-poller.ts';
+import { waitFor } from './support.ts';
+
+/**
+ * The local stream event source on DynamoDB Local's real stream: the relay's filter, durable
+ * checkpoints across restarts, TRIM_HORIZON without one, and retry from the earliest failure.
+ * The handler here is a recorder: the poller is what is under test.
+ */
+let arn: string;
+beforeAll(async () => {
+  arn = await streamArn(tableName());
+});
+
+const agentId = newId('agt');
+async function putEventRow(id = newId('evt')): Promise<string> {
+  await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.event(agentId, id), entity: ENTITY.event, id, type: 'contract.funded', agent_id: agentId } }));
+  return id;
+}
+async function putOtherRow(): Promise<void> {
+  const id = newId('ctr');
+  await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.contract(id), entity: ENTITY.contract, id } }));
+}
+
+function recorder(fail?: (record: DynamoDBRecord, calls: number) => boolean) {
+  const seen: string[] = [];
+  let calls = 0;
+  const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+    calls++;
+    const failures: { itemIdentifier: string }[] = [];
+    for (const record of event.Records) {
+      expect(record).toMatchObject({ eventName: 'INSERT', eventSource: 'aws:dynamodb', eventSourceARN: arn, dynamodb: { StreamViewType: 'NEW_AND_OLD_IMAGES' } });
+      if (fail?.(record, calls)) failures.push({ itemIdentifier: record.dynamodb!.SequenceNumber! });
+      else if (failures.length === 0) seen.push(record.dynamodb!.NewImage!['id']!.S!);
+    }
+    return { batchItemFailures: failures };
+  };
+  return { seen, handler };
+}
+
+describe('local stream poller', () => {
+  it('passes only new event rows, checkpoints them, and resumes after a restart without replaying', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stream-'));
+    const checkpointFile = join(dir, 'checkpoint.json');
+    const first = recorder();
+    let poller = startStreamPoller({ endpoint: process.env['DYNAMODB_ENDPOINT']!, streamArn: arn, handler: first.handler, checkpointFile, idleMs: 20 });
+    const a = await putEventRow();
+    await putOtherRow();
+    const b = await putEventRow();
+    await waitFor(() => first.seen.length >= 2 || undefined, 'two events');
+    await poller.stop();
+    expect(first.seen.filter((id) => id === a || id === b)).toEqual([a, b]);
+    expect(JSON.parse(readFileSync(checkpointFile, 'utf8'))).toMatchObject({ streamArn: arn });
+
+    // Written while "the process is down".
+    const c = await putEventRow();
+    const second = recorder();
+    poller = startStreamPoller({ endpoint: process.env['DYNAMODB_ENDPOINT']!, streamArn: arn, handler: second.handler, checkpointFile, idleMs: 20 });
+    await waitFor(() => second.seen.includes(c) || undefined, 'the event written while down');
+    await new Promise((r) => setTimeout(r, 200));
+    await poller.stop();
+    expect(second.seen).toEqual([c]);
+
+    // No checkpoint: from the start of the stream (TRIM_HORIZON).
+    const fresh = recorder();
+    poller = startStreamPoller({ endpoint: process.env['DYNAMODB_ENDPOINT']!, streamArn: arn, handler: fresh.handler, idleMs: 20 });
+    await waitFor(() => fresh.seen.includes(c) || undefined, 'a replay from the start');
+    await poller.stop();
+    expect(fresh.seen.filter((id) => [a, b, c].includes(id))).toEqual([a, b, c]);
+  });
+
+  it('retries a batch from its earliest failed record, never the records before it', async () => {
+    const ids = [newId('evt'), newId('evt'), newId('evt')];
+    let failures = 0;
+    const rec = recorder((record) => {
+      const fail = record.dynamodb!.NewImage!['id']!.S! === ids[0] && failures === 0;
+      if (fail) failures++;
+      return fail;
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'stream-'));
+    const poller = startStreamPoller({ endpoint: process.env['DYNAMODB_ENDPOINT']!, streamArn: arn, handler: rec.handler, checkpointFile: join(dir, 'cp.json'), idleMs: 20 });
+    await waitFor(() => rec.seen.length > 0 || undefined, 'the backlog', 5000).catch(() => undefined);
+    const before = rec.seen.length;
+    for (const id of ids) await putEventRow(id);
+    await waitFor(() => ids.every((id) => rec.seen.includes(id)) || undefined, 'all three');
+    await poller.stop();
+    expect(failures).toBe(1);
+    expect(rec.seen.slice(before).filter((id) => ids.includes(id))).toEqual(ids);
+  });
+});
