@@ -29,9 +29,11 @@ interface AwsLambdaGlobal {
 }
 
 export function installAwsLambdaGlobal(): void {
-  const g = globalThis as unknown as { awslambda?: AwsLambdaGlobal };
-  if (g.awslambda) return;
-  g.awslambda = {
+  const g = globalThis as unknown as { awslambda?: Partial<AwsLambdaGlobal> };
+  if (g.awslambda?.streamifyResponse) return;
+  // The AWS SDK (@aws/lambda-invoke-store) may already have put an `awslambda` object with only
+  // `InvokeStore` on it: add to it rather than skip it.
+  g.awslambda = Object.assign(g.awslambda ?? {}, {
     streamifyResponse(fn) {
       Object.defineProperty(fn, STREAMING, { value: true });
       return fn;
@@ -42,5 +44,5 @@ export function installAwsLambdaGlobal(): void {
         return stream;
       },
     },
-  };
+  } satisfies AwsLambdaGlobal);
 }

@@ -1,0 +1,131 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { streamEvents } from '../../lib/events/sse.ts';
+import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
+import { useLocalApi } from '../support/local-api.ts';
+import { createAgent, createContract, feedOf, publishTemplate, SIMPLE_SCHEMA, waitFor } from './support.ts';
+
+/** GET /agents/:id/events/stream through the local API Gateway with Lambda response streaming. */
+const api = useLocalApi();
+let alice: TestUser;
+let mallory: TestUser;
+let agentId: string;
+let templateId: string;
+
+beforeAll(async () => {
+  [alice, mallory] = await Promise.all([createTestUser(), createTestUser()]);
+  agentId = await createAgent(alice);
+  templateId = await publishTemplate(alice, SIMPLE_SCHEMA);
+  for (let i = 0; i < 2; i++) await invoke('fundContract', { caller: alice, params: { id: await createContract(alice, agentId, templateId) } });
+});
+
+interface Frame {
+  id?: string;
+  event?: string;
+  data?: string;
+  comment?: string;
+}
+
+/** An SSE client reduced to what the test needs: frames as they arrive. */
+async function open(path: string, headers: Record<string, string> = {}, user = alice) {
+  const controller = new AbortController();
+  const res = await fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${user.apiKey}`, ...headers }, signal: controller.signal });
+  const frames: Frame[] = [];
+  let buffer = '';
+  const reading = (async () => {
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const frame: Frame = {};
+          for (const line of buffer.slice(0, end).split('\n')) {
+            if (line.startsWith(':')) frame.comment = line.slice(1).trim();
+            else {
+              const [field, ...rest] = line.split(':');
+              (frame as Record<string, string>)[field!] = rest.join(':').trimStart();
+            }
+          }
+          frames.push(frame);
+          buffer = buffer.slice(end + 2);
+        }
+      }
+    } catch {
+      // aborted
+    }
+  })();
+  return { res, frames, events: () => frames.filter((f) => f.id), close: async () => (controller.abort(), await reading) };
+}
+
+const streamPath = (id = agentId, query = '') => `/api/v1/agents/${id}/events/stream${query}`;
+
+describe('server-sent events', () => {
+  it('sends the backlog as id/event/data frames, then new events as they happen', async () => {
+    const stream = await open(streamPath());
+    expect(stream.res.status).toBe(200);
+    expect(stream.res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(stream.res.headers.get('x-request-id')).toBeTruthy();
+    const feed = await feedOf(alice, agentId);
+    await waitFor(() => stream.events().length >= 2 || undefined, 'the backlog');
+    expect(stream.events().map((f) => ({ id: f.id, event: f.event, data: JSON.parse(f.data!) }))).toEqual(feed.map((e) => ({ id: e.id, event: e.type, data: e })));
+
+    const contractId = await createContract(alice, agentId, templateId);
+    await invoke('fundContract', { caller: alice, params: { id: contractId } });
+    const live = await waitFor(() => stream.events()[2], 'the live event', 5000);
+    expect(live.event).toBe('contract.funded');
+    expect(JSON.parse(live.data!).data.contract_id).toBe(contractId);
+    await stream.close();
+  });
+
+  it('resumes after Last-Event-ID (or ?after): nothing before it, nothing twice', async () => {
+    const feed = await feedOf(alice, agentId);
+    for (const [headers, query] of [[{ 'Last-Event-ID': feed[0].id }, ''], [{}, `?after=${feed[0].id}`]] as const) {
+      const stream = await open(streamPath(agentId, query), headers);
+      await waitFor(() => stream.events().length >= feed.length - 1 || undefined, 'the rest');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(stream.events().map((f) => f.id)).toEqual(feed.slice(1).map((e) => e.id));
+      await stream.close();
+    }
+  });
+
+  it('errors before streaming are JSON: 404 for someone else’s agent, 400 for a bad Last-Event-ID, 401 without a key', async () => {
+    const other = await open(streamPath(), {}, mallory);
+    expect(other.res.status).toBe(404);
+    expect(other.res.headers.get('content-type')).toMatch(/^application\/json/);
+    await other.close();
+    expect(JSON.parse(other.frames.length ? '' : '{}')).toEqual({});
+    const bad = await fetch(`${api.url}${streamPath()}`, { headers: { authorization: `Bearer ${alice.apiKey}`, 'last-event-id': 'nope' } });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as any).error).toMatchObject({ code: 'validation_error', details: [{ path: 'Last-Event-ID' }] });
+    const missing = await fetch(`${api.url}${streamPath()}`, { headers: { authorization: `Bearer ${mallory.apiKey}` } });
+    expect(await missing.json()).toEqual({ error: { code: 'not_found', message: 'Agent not found.' } });
+    expect((await fetch(`${api.url}${streamPath()}`)).status).toBe(401);
+  });
+});
+
+describe('the stream loop', () => {
+  it('writes a heartbeat comment when idle and ends itself before the time runs out', async () => {
+    const chunks: string[] = [];
+    const deadline = Date.now() + 700;
+    const started = Date.now();
+    const feed = await feedOf(alice, agentId);
+    await streamEvents(agentId, feed.at(-1).id, { write: (c) => chunks.push(c), closed: () => false }, {
+      remainingMs: () => deadline - Date.now(),
+      reserveMs: 100,
+      pollMs: 50,
+      heartbeatMs: 150,
+    });
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(chunks[0]).toMatch(/^retry: \d+\n/);
+    expect(chunks.filter((c) => c === ': heartbeat\n\n').length).toBeGreaterThanOrEqual(2);
+    expect(chunks.some((c) => c.startsWith('id:'))).toBe(false);
+  });
+
+  it('stops as soon as the client is gone', async () => {
+    let closed = false;
+    setTimeout(() => (closed = true), 100);
+    const started = Date.now();
+    await streamEvents(agentId, undefined, { write: () => undefined, closed: () => closed }, { remainingMs: () => 60_000, pollMs: 50 });
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
