@@ -93,7 +93,6 @@ describe('server-sent events', () => {
     expect(other.res.status).toBe(404);
     expect(other.res.headers.get('content-type')).toMatch(/^application\/json/);
     await other.close();
-    expect(JSON.parse(other.frames.length ? '' : '{}')).toEqual({});
     const bad = await fetch(`${api.url}${streamPath()}`, { headers: { authorization: `Bearer ${alice.apiKey}`, 'last-event-id': 'nope' } });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as any).error).toMatchObject({ code: 'validation_error', details: [{ path: 'Last-Event-ID' }] });
