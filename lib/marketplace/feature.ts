@@ -7,9 +7,8 @@ import { buildUpdate } from '../store/update-expression.ts';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { visibleTemplate } from './find-template.ts';
+import { optimistic, RETRY } from './optimistic.ts';
 import { listPartitions, type TemplateItem } from './template-item.ts';
-
-const MAX_ATTEMPTS = 5;
 
 /**
  * PUT / DELETE /templates/:id/featured (operators only). Idempotent: featuring a featured template
@@ -18,9 +17,9 @@ const MAX_ATTEMPTS = 5;
  */
 export async function setFeatured(idOrSlug: string, featured: boolean, caller: Caller): Promise<void> {
   if (!caller.operator) throw forbidden('Only operators may feature templates.');
-  for (let attempt = 1; ; attempt++) {
+  await optimistic(async () => {
     const before = await visibleTemplate(idOrSlug, caller, true);
-    if (Boolean(before.featured) === featured) return;
+    if (Boolean(before.featured) === featured) return undefined;
     const after: TemplateItem = { ...before, featured, ...(featured ? { featured_at: nowIso() } : { featured_at: undefined }) };
     const partitions = listPartitions(after);
     const update = buildUpdate(
@@ -29,9 +28,10 @@ export async function setFeatured(idOrSlug: string, featured: boolean, caller: C
     );
     try {
       await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.template(before.id), ...update }));
-      return;
+      return undefined;
     } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException) || attempt >= MAX_ATTEMPTS) throw err;
+      if (err instanceof ConditionalCheckFailedException) return RETRY;
+      throw err;
     }
-  }
+  });
 }

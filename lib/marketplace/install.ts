@@ -5,6 +5,7 @@ import { ENTITY, keys } from '../store/keys.ts';
 import { transactWrite } from '../store/transact.ts';
 import { buildUpdate } from '../store/update-expression.ts';
 import { visibleTemplate } from './find-template.ts';
+import { optimistic, RETRY } from './optimistic.ts';
 import type { TemplateItem } from './template-item.ts';
 import { bucketAttribute, bucketsOutsideWindow, installsInWindow, trendPartition, utcDay } from './trend.ts';
 
@@ -15,15 +16,13 @@ export interface Installation {
   installed_at: string;
 }
 
-const MAX_ATTEMPTS = 8;
-
 /**
  * Installs into the caller's workspace. The marker's "does not exist" condition and the counters
  * are one transaction: the first install counts once (201), every later one, concurrent or
  * retried, finds the marker and counts nothing (200).
  */
 export async function installTemplate(idOrSlug: string, caller: Caller, now = Date.now()): Promise<{ created: boolean; installation: Installation }> {
-  for (let attempt = 1; ; attempt++) {
+  return optimistic(async (attempt) => {
     const template = await visibleTemplate(idOrSlug, caller, attempt > 1);
     const marker = installMarker(template, caller.workspaceId, new Date(now).toISOString());
     const result = await transactWrite([
@@ -33,8 +32,8 @@ export async function installTemplate(idOrSlug: string, caller: Caller, now = Da
     if (result.ok) return { created: true, installation: toInstallation(marker) };
     if (result.reasons[0] === 'ConditionalCheckFailed') return { created: false, installation: await existingInstallation(caller.workspaceId, template.id) };
     // The template changed under us (first install of a new day, or a visibility change): read it again.
-    if (attempt >= MAX_ATTEMPTS) throw new Error(`install kept conflicting: ${result.reasons.join(',')}`);
-  }
+    return RETRY;
+  });
 }
 
 export function installMarker(template: Pick<TemplateItem, 'id' | 'version'>, workspaceId: string, installedAt: string) {

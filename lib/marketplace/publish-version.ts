@@ -6,13 +6,13 @@ import { db, tableName } from '../store/client.ts';
 import { keys } from '../store/keys.ts';
 import { transactWrite } from '../store/transact.ts';
 import { authoredTemplate } from './find-template.ts';
+import { optimistic, RETRY } from './optimistic.ts';
 import type { VersionInput } from './request-schemas.ts';
 import { toTemplate } from './template-item.ts';
 import { compareVersions, sortableVersion } from './version.ts';
 import { newestVersions, versionItem } from './versions.ts';
 
 const versionExists = (v: string) => new AppError('version_exists', `Version ${v} already exists.`);
-const MAX_ATTEMPTS = 5;
 
 /**
  * POST /templates/:id/versions (author only). The version item ("does not exist") and the
@@ -20,7 +20,7 @@ const MAX_ATTEMPTS = 5;
  * publishes of versions cannot both become current.
  */
 export async function publishVersion(idOrSlug: string, input: VersionInput, caller: Caller) {
-  for (let attempt = 1; ; attempt++) {
+  return optimistic(async () => {
     const template = await authoredTemplate(idOrSlug, caller);
     const order = compareVersions(input.version, template.version);
     if (order === 0) throw versionExists(input.version);
@@ -48,6 +48,6 @@ export async function publishVersion(idOrSlug: string, input: VersionInput, call
       return toTemplate(updated, await newestVersions(template.id));
     }
     if (result.reasons[0] === 'ConditionalCheckFailed') throw versionExists(input.version);
-    if (attempt >= MAX_ATTEMPTS) throw new Error(`version publish kept conflicting: ${result.reasons.join(',')}`);
-  }
+    return RETRY;
+  });
 }

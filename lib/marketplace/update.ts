@@ -5,13 +5,12 @@ import { keys } from '../store/keys.ts';
 import { transactWrite } from '../store/transact.ts';
 import { buildUpdate } from '../store/update-expression.ts';
 import { categoryCountChanges } from './category-counts.ts';
+import { optimistic, RETRY } from './optimistic.ts';
 import { authoredTemplate } from './find-template.ts';
 import type { UpdateInput } from './request-schemas.ts';
 import { syncSearchPostings } from './search-index.ts';
 import { listPartitions, toTemplate, type TemplateItem } from './template-item.ts';
 import { newestVersions } from './versions.ts';
-
-const MAX_ATTEMPTS = 5;
 
 /**
  * PATCH /templates/:id (author only). The template's list partitions and the category counters
@@ -19,7 +18,7 @@ const MAX_ATTEMPTS = 5;
  * even when a feature toggle or another PATCH races this one (the loser reads again and redoes).
  */
 export async function updateTemplate(idOrSlug: string, input: UpdateInput, caller: Caller) {
-  for (let attempt = 1; ; attempt++) {
+  return optimistic(async () => {
     const before = await authoredTemplate(idOrSlug, caller);
     const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<Pick<TemplateItem, keyof UpdateInput>>;
     const after: TemplateItem = { ...before, ...changes, updated_at: nowIso(), rev: before.rev + 1 };
@@ -32,10 +31,8 @@ export async function updateTemplate(idOrSlug: string, input: UpdateInput, calle
       { Update: { TableName: tableName(), Key: keys.template(before.id), ...update } },
       ...categoryCountChanges(before, after),
     ]);
-    if (result.ok) {
-      await syncSearchPostings(before, after);
-      return toTemplate(after, await newestVersions(after.id));
-    }
-    if (attempt >= MAX_ATTEMPTS) throw new Error(`update kept conflicting: ${result.reasons.join(',')}`);
-  }
+    if (!result.ok) return RETRY;
+    await syncSearchPostings(before, after);
+    return toTemplate(after, await newestVersions(after.id));
+  });
 }

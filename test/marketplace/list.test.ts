@@ -76,7 +76,8 @@ describe('GET /templates', () => {
 
   it('refuses a cursor made for another sort, category or search, and an edited one', async () => {
     const cursor = (await list({ sort: 'recent', limit: '1' })).body.pagination.next_cursor;
-    for (const query of [{ sort: 'popular', cursor }, { sort: 'recent', category: 'http', cursor }, { cursor }, { search: 'uptime', cursor }]) {
+    const queries: Record<string, string>[] = [{ sort: 'popular', cursor }, { sort: 'recent', category: 'http', cursor }, { cursor }, { search: 'uptime', cursor }];
+    for (const query of queries) {
       const res = await list(query);
       expectError(res, 400, 'validation_error');
       expect(detailPaths(res)).toEqual(['cursor']);
