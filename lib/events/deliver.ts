@@ -52,12 +52,11 @@ export async function deliverMessage(record: Pick<SQSRecord, 'messageId' | 'body
   if (claim.kind === 'drop') return { kind: 'done' };
   if (claim.kind === 'busy') return { kind: 'later', seconds: claim.retryInSeconds };
 
-  const agent = await readAgent(message.agent_id);
+  const [agent, event] = await Promise.all([readAgent(message.agent_id), readEvent(message.agent_id, message.event_id)]);
   if (!acceptsDelivery(agent, claim.record.event_type) || !agent.webhook_secret) {
     await abandonDelivery(claim, 'webhook not enabled or not subscribed to this event type when the attempt was due');
     return { kind: 'done' };
   }
-  const event = await readEvent(message.agent_id, message.event_id);
   if (!event) {
     await abandonDelivery(claim, 'event expired');
     return { kind: 'done' };
