@@ -78,7 +78,9 @@ describe('infra stack', () => {
 
   it('streams the server-sent events route', () => {
     const stream = routes.find((r) => r.streaming)!;
-    const method = ofType('AWS::ApiGateway::Method').find(([, m]) => pathOf(m.Properties['ResourceId']?.Ref) === stream.path);
+    const method = ofType('AWS::ApiGateway::Method').find(
+      ([, m]) => m.Properties['HttpMethod'] === stream.method && pathOf(m.Properties['ResourceId']?.Ref) === stream.path,
+    );
     expect(method?.[1].Properties['Integration']['ResponseTransferMode']).toBe('STREAM');
   });
 

@@ -56,7 +56,7 @@ describe('the shared HTTP stack', () => {
   });
 
   it('answers 415 for a body that is not declared JSON', async () => {
-    for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }]) {
+    for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }] as Record<string, string>[]) {
       const res = await call({ headers });
       expect(res.status).toBe(415);
       expect(res.body.error.code).toBe('unsupported_media_type');
@@ -111,6 +111,23 @@ describe('the shared HTTP stack', () => {
     expect(boom.body.error.code).toBe('internal_error');
     expect(JSON.stringify(boom.body)).not.toMatch(/Conditional|arn:|secret|at /);
     expect(boom.headers['x-request-id']).toBeTruthy();
+  });
+
+  it('lets a route without a body take none or {}, and refuses anything else', async () => {
+    const bare = httpRoute({}, async () => ok({ done: true }));
+    const send = async (body: string | null) => {
+      const event = proxyEvent({ route, caller: user, headers: { 'content-type': 'application/json' }, body });
+      return (await bare(event, lambdaContext('bare', 10))) as APIGatewayProxyResult;
+    };
+    expect((await send(null)).statusCode).toBe(200);
+    expect((await send('{}')).statusCode).toBe(200);
+    expect((await send(' { } ')).statusCode).toBe(200);
+    for (const body of ['{"a":1}', '[]', '"x"', '0']) {
+      const res = await send(body);
+      expect(res.statusCode, body).toBe(400);
+      expect(JSON.parse(res.body).error.code).toBe('validation_error');
+    }
+    expect((await send('{')).statusCode).toBe(400);
   });
 
   it('answers 401 when the authorizer context is missing', async () => {

@@ -55,15 +55,21 @@ function readJsonBody(event: APIGatewayProxyEvent, headers: Record<string, strin
   if (bytes.length > MAX_BODY_BYTES) {
     throw new AppError('payload_too_large', `The body is larger than ${MAX_BODY_BYTES} bytes.`);
   }
-  if (!takesBody) {
-    throw new AppError('validation_error', 'This route takes no request body.', [{ path: '', message: 'Send no body.' }]);
-  }
+  let parsed: unknown;
   try {
-    return JSON.parse(bytes.toString('utf8'));
+    parsed = JSON.parse(bytes.toString('utf8'));
   } catch {
     throw new AppError('invalid_json', 'The body is not valid JSON.');
   }
+  // Many clients send `{}` with every POST; an empty object says nothing, so it is accepted.
+  if (!takesBody && !isEmptyObject(parsed)) {
+    throw new AppError('validation_error', 'This route takes no request body.', [{ path: '', message: 'Send no body (or an empty object).' }]);
+  }
+  return takesBody ? parsed : undefined;
 }
+
+const isEmptyObject = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
 
 function toResponse(result: HttpResult, requestId: string): APIGatewayProxyResult {
   const headers: Record<string, string> = { 'x-request-id': requestId, 'cache-control': 'no-store', ...result.headers };
