@@ -3,6 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes, workers } from '../lib/routes.ts';
 import { indexList } from '../lib/store/table.ts';
+import { applyNagChecks } from './nag.ts';
 import { MarketplaceStack } from './stack.ts';
 
 type Resources = Record<string, { Type: string; Properties: Record<string, any> }>;
@@ -101,5 +102,11 @@ describe('infra stack', () => {
     expect(tables).toHaveLength(1);
     const names = (tables[0]![1].Properties['GlobalSecondaryIndexes'] as Array<{ IndexName: string }>).map((i) => i.IndexName).sort();
     expect(names).toEqual(indexList.map((i) => i.name).sort());
+  });
+
+  it('passes the AWS Solutions (cdk-nag) checks, apart from the findings accepted with a reason in infra/nag.ts', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    applyNagChecks(app, new MarketplaceStack(app, 'Nag', { stage: 'test', developmentMode: false }));
+    expect(() => app.synth()).not.toThrow();
   });
 });

@@ -1,6 +1,9 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import {
+  AccessLogFormat,
   AuthorizationType,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
   Cors,
   LambdaIntegration,
   ResponseTransferMode,
@@ -11,6 +14,7 @@ import {
 import { Architecture, FilterCriteria, FilterRule, Runtime, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { dirname, resolve } from 'node:path';
@@ -90,9 +94,17 @@ export class MarketplaceStack extends Stack {
 
     const api = new RestApi(this, 'Api', {
       restApiName: 'template-marketplace',
-      deployOptions: { stageName: props.stage, throttlingRateLimit: 200, throttlingBurstLimit: 400, tracingEnabled: true },
+      deployOptions: {
+        stageName: props.stage,
+        throttlingRateLimit: 200,
+        throttlingBurstLimit: 400,
+        tracingEnabled: true,
+        loggingLevel: MethodLoggingLevel.ERROR,
+        accessLogDestination: new LogGroupLogDestination(new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.ONE_MONTH })),
+        accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
+      },
       defaultCorsPreflightOptions: { allowOrigins: Cors.ALL_ORIGINS, allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'] },
-      cloudWatchRole: false,
+      cloudWatchRole: true,
     });
     gatewayResponses(api);
 
