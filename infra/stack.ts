@@ -11,7 +11,7 @@ import {
   TokenAuthorizer,
   type IResource,
 } from 'aws-cdk-lib/aws-apigateway';
-import { Architecture, FilterCriteria, FilterRule, Runtime, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -20,7 +20,7 @@ import type { Construct } from 'constructs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { routes, workers, type Route } from '../lib/routes.ts';
-import { ENTITY } from '../lib/store/keys.ts';
+import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
 import { grantTable } from './grants.ts';
 import { gatewayResponses } from './gateway-responses.ts';
 import { createTable } from './table.ts';
@@ -147,7 +147,8 @@ export class MarketplaceStack extends Stack {
         retryAttempts: 10,
         reportBatchItemFailures: true,
         onFailure: new SqsDlq(relayFailures),
-        filters: [FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(ENTITY.event) } } } })],
+        // The same pattern the local stream poller applies (lib/events/stream-filter.ts).
+        filters: [{ pattern: JSON.stringify(RELAY_FILTER_PATTERN) }],
       }),
     );
     table.grantStreamRead(relay);
