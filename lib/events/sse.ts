@@ -1,4 +1,6 @@
+import { validationError } from '../http/errors.ts';
 import { eventsAfter } from './feed.ts';
+import { isEventId } from './schemas.ts';
 import type { ServiceEvent } from './types.ts';
 
 /**
@@ -27,6 +29,16 @@ export interface SseOptions {
 export function sseFrame(event: ServiceEvent): string {
   // JSON.stringify never emits a raw newline, so the data fits one `data:` line.
   return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+/** Where a (re)connecting client resumes: Last-Event-ID (what EventSource sends) wins over ?after. */
+export function resumeAfter(lastEventIdHeader: string | undefined, afterQuery: string | undefined): string | undefined {
+  const lastEventId = lastEventIdHeader?.trim() || undefined;
+  if (lastEventId === undefined) return afterQuery;
+  if (!isEventId(lastEventId)) {
+    throw validationError([{ path: 'Last-Event-ID', message: 'Expected an event id (evt_…).' }], 'The Last-Event-ID header is not valid.');
+  }
+  return lastEventId;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -14,7 +14,7 @@ import { parseOrThrow } from './validation.ts';
  * stream. `awslambda` is the global of Lambda's Node.js runtime (local/streaming.ts installs it
  * for the local runtime and tests).
  */
-interface ResponseStream extends Writable {}
+type ResponseStream = Writable;
 declare const awslambda: {
   streamifyResponse(fn: (event: APIGatewayProxyEvent, stream: ResponseStream, context: Context) => Promise<void>): unknown;
   HttpResponseStream: { from(stream: ResponseStream, metadata: { statusCode: number; headers?: Record<string, string> }): ResponseStream };
