@@ -1,6 +1,6 @@
 import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEventPipeline, type EventPipeline } from '../../local/event-pipeline.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import {
@@ -15,6 +15,7 @@ import {
   startWebhookReceiver,
   waitFor,
   type Delivered,
+  type WebhookReceiver,
 } from './support.ts';
 
 /**
@@ -52,12 +53,21 @@ function signatureIsValid(secret: string, delivery: Delivered): boolean {
   return delivery.headers['x-service-signature'] === expected;
 }
 
+/** Every delivery any receiver of a test got must carry a valid signature, not only the ones a test looks at. */
+const signed: { receiver: WebhookReceiver; secret: string }[] = [];
+afterEach(() => {
+  for (const { receiver, secret } of signed.splice(0)) {
+    for (const delivery of receiver.deliveries) expect(signatureIsValid(secret, delivery), delivery.body).toBe(true);
+  }
+});
+
 const fund = (id: string) => invoke('fundContract', { caller: owner, params: { id } });
 
 async function enabledAgent(events = ALL_KINDS) {
   const receiver = await startWebhookReceiver();
   const agentId = await createAgent(owner);
   const secret = await enableWebhook(owner, agentId, receiver.url, events);
+  signed.push({ receiver, secret });
   return { receiver, agentId, secret };
 }
 
@@ -130,6 +140,7 @@ describe('webhook delivery through the local pipeline', () => {
     expect(failed.last_error).toMatch(/network error/);
 
     const back = await startWebhookReceiver(port);
+    signed.push({ receiver: back, secret });
     const retry = await invoke('retryDelivery', { caller: owner, params: { id: agentId, delivery_id: failed.id } });
     expect(retry.status).toBe(202);
     expect(retry.body).toMatchObject({ id: failed.id, status: 'pending' });
@@ -165,7 +176,7 @@ describe('webhook delivery through the local pipeline', () => {
   it('no delivery while PENDING_VERIFICATION or for kinds not subscribed; the feed has every event', async () => {
     const receiver = await startWebhookReceiver();
     const agentId = await createAgent(owner);
-    await configureWebhook(owner, agentId, receiver.url, ['contract.released']);
+    signed.push({ receiver, secret: await configureWebhook(owner, agentId, receiver.url, ['contract.released']) });
     const pendingTime = await createContract(owner, agentId, templateId);
     await fund(pendingTime); // PENDING_VERIFICATION: never delivered, not even later
     expect((await invoke('verifyWebhook', { caller: owner, params: { id: agentId } })).status).toBe(200);

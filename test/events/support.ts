@@ -22,6 +22,8 @@ export interface WebhookReceiver {
   deliveries: Delivered[];
   /** Status to answer a delivery with (default 200); may take its time. */
   answer: (delivery: Delivered) => number | Promise<number>;
+  /** Extra headers on every delivery answer (a Location for redirects). */
+  headers: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -31,7 +33,7 @@ afterEach(async () => {
 });
 
 export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
-  const receiver: WebhookReceiver = { url: '', deliveries: [], answer: () => 200, close: async () => undefined };
+  const receiver: WebhookReceiver = { url: '', deliveries: [], answer: () => 200, headers: {}, close: async () => undefined };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -45,7 +47,7 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
       const delivery = { headers: req.headers, body, json };
       receiver.deliveries.push(delivery);
       void Promise.resolve(receiver.answer(delivery)).then((status) =>
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ received: status < 300 })),
+        res.writeHead(status, { 'content-type': 'application/json', ...receiver.headers }).end(JSON.stringify({ received: status < 300 })),
       );
     });
   });

@@ -117,6 +117,21 @@ describe('duplicates never make two records, and never two posts at once', () =>
     expect(messages.map((m) => JSON.parse(m.Body!).agent_id)).toEqual([agentId]);
   });
 
+  it('a redirect is a failed attempt and is not followed', async () => {
+    const { receiver, agentId, record } = await fundedAgent();
+    const elsewhere = await startWebhookReceiver();
+    receiver.answer = () => 302;
+    receiver.headers = { location: elsewhere.url };
+    await relay({ Records: [record] });
+    const messages = await receiveAll();
+    const response = await deliver({ Records: messages.map((m) => toSqsRecord(m, queues.queueArn)) });
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: messages[0]!.MessageId }]);
+    expect(receiver.deliveries).toHaveLength(1);
+    expect(elsewhere.deliveries).toHaveLength(0);
+    const [pending] = await deliveriesOf(owner, agentId);
+    expect(pending).toMatchObject({ status: 'pending', attempts: 1, last_status_code: 302, last_error: 'endpoint answered HTTP 302' });
+  });
+
   it('records that are not new event rows are not relayed', async () => {
     const { record } = await fundedAgent();
     const modify = { ...record, eventName: 'MODIFY' as const };
