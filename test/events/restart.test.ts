@@ -4,13 +4,15 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEventPipeline, type EventPipeline } from '../../local/event-pipeline.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
-import { createAgent, createContract, enableWebhook, publishTemplate, SIMPLE_SCHEMA, startWebhookReceiver, waitFor } from './support.ts';
+import { createAgent, createContract, deliveriesOf, enableWebhook, publishTemplate, SIMPLE_SCHEMA, startWebhookReceiver, waitFor } from './support.ts';
 
 /**
  * "The process dies after the transaction and before the relay runs": the pipeline is simply not
  * running when the transition commits. Whatever was in memory is gone; the table's stream still
  * has the outbox row, and the next pipeline (same data folder) delivers it.
  */
+process.env['DELIVERY_RETRY_DELAYS_SECONDS'] = '0,2,2';
+
 let owner: TestUser;
 let templateId: string;
 let running: EventPipeline | undefined;
@@ -65,5 +67,27 @@ describe('no event is lost to a process that dies', () => {
     await waitFor(() => receiver.deliveries[1], 'the delivery after the restart');
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.deliveries.map((d) => d.json.type)).toEqual(['contract.funded', 'contract.released']);
+  });
+
+  it('a retry waiting in the queue survives a restart (persisted queue) and is delivered after it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-'));
+    const receiver = await startWebhookReceiver();
+    const agentId = await createAgent(owner);
+    await enableWebhook(owner, agentId, receiver.url, ['contract.funded']);
+    receiver.answer = () => 500;
+    await start(dataDir);
+    await invoke('fundContract', { caller: owner, params: { id: await createContract(owner, agentId, templateId) } });
+    await waitFor(() => receiver.deliveries[0], 'the first, failing attempt');
+    await stop();
+
+    receiver.answer = () => 200;
+    await start(dataDir);
+    await waitFor(() => receiver.deliveries[1], 'the retry after the restart');
+    const [record] = await waitFor(async () => {
+      const list = await deliveriesOf(owner, agentId);
+      return list[0]?.status === 'succeeded' ? list : undefined;
+    }, 'success');
+    expect(record).toMatchObject({ attempts: 2, last_status_code: 200 });
+    expect(receiver.deliveries[1]!.json.id).toBe(receiver.deliveries[0]!.json.id);
   });
 });
