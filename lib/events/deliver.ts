@@ -3,7 +3,7 @@ import { log } from '../log.ts';
 import { postJson, type OutboundResult } from '../net/outbound.ts';
 import { signatureHeaders } from '../webhooks/signature.ts';
 import { acceptsDelivery, readAgent } from './agents.ts';
-import { abandonDelivery, claimDelivery, recordAttempt, type AttemptResult } from './deliveries.ts';
+import { abandonDelivery, claimDelivery, recordAttempt, type AttemptResult } from './delivery-lease.ts';
 import { readEvent } from './feed.ts';
 import { parseDeliveryMessage, postpone } from './queue.ts';
 import type { ServiceEvent } from './types.ts';

@@ -1,7 +1,8 @@
 import type { Caller } from '../http/caller.ts';
 import { AppError, notFound } from '../http/errors.ts';
 import { ownedAgent } from './agents.ts';
-import { listDeliveries, readDelivery, resetForRetry, toView, type DeliveryPage, type DeliveryView } from './deliveries.ts';
+import { listDeliveries, readDelivery, toView, type DeliveryPage, type DeliveryView } from './deliveries.ts';
+import { resetForRetry } from './delivery-lease.ts';
 import { listEvents, type EventPage } from './feed.ts';
 import { enqueueDelivery } from './queue.ts';
 
