@@ -1,0 +1,115 @@
+/**
+ * Seeds a synthetic catalog for the marketplace benchmark straight into the table with the
+ * service's own item builders (template, slug, version, search postings, reviews, install
+ * markers, category counters), by BatchWriteItem: thousands of items a second instead of
+ * a publish per request.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Caller } from '../lib/http/caller.ts';
+import { CATEGORIES, type Category } from '../lib/marketplace/categories.ts';
+import { installMarker } from '../lib/marketplace/install.ts';
+import { reviewItem } from '../lib/marketplace/review-item.ts';
+import { searchPostings } from '../lib/marketplace/search-index.ts';
+import { listPartitions, newTemplateItem, ratingAverage, ratingKey, type TemplateItem } from '../lib/marketplace/template-item.ts';
+import { bucketAttribute, installsInWindow, utcDay, windowDays } from '../lib/marketplace/trend.ts';
+import { versionItem } from '../lib/marketplace/versions.ts';
+import { batchWrite, type WriteRequest } from '../lib/store/batch.ts';
+import { ENTITY, keys } from '../lib/store/keys.ts';
+
+export const VOCABULARY = (
+  'uptime monitor endpoint status latency artifact checksum build release binary dataset rows csv parquet schema ' +
+  'document pdf signature invoice contract summary model prompt score judge review code repository commit test coverage ' +
+  'deploy container image registry webhook payment escrow delivery milestone audit report metric threshold alert backup ' +
+  'storage bucket object archive translate language quality label annotate vision audio transcript benchmark accuracy'
+).split(' ');
+
+/** Deterministic, so both sizes draw from the same distributions. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface Catalog {
+  size: number;
+  author: Caller;
+  /** A public template with 60 reviews: the target of the details, reviews and write benchmarks. */
+  sample?: TemplateItem;
+  /** A workspace with 30 installs. */
+  installer: Caller;
+  counts: Map<Category, number>;
+  random: () => number;
+}
+
+const user = (name: string, extra: Partial<Caller> = {}): Caller => ({ userId: randomUUID(), workspaceId: randomUUID(), name, verified: true, operator: false, ...extra });
+
+export function emptyCatalog(): Catalog {
+  return { size: 0, author: user('Bench Author'), installer: user('Bench Installer'), counts: new Map(CATEGORIES.map((c) => [c, 0])), random: prng(42) };
+}
+
+/** Adds templates until the catalog holds `size`; older ones first, so later growth is "newer". */
+export async function growCatalog(catalog: Catalog, size: number, now = Date.now()): Promise<void> {
+  const { random, author, installer, counts } = catalog;
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  const requests: WriteRequest[] = [];
+  for (let i = catalog.size; i < size; i++) {
+    const words = [pick(VOCABULARY), pick(VOCABULARY)];
+    const created = new Date(now - 30 * 86_400_000 + i * 60_000).toISOString();
+    const isSample = !catalog.sample && i === 100;
+    const roll = random();
+    const item = newTemplateItem(
+      {
+        name: `${words[0]} ${words[1]}`,
+        slug: `${words[0]}-${words[1]}-${i}`,
+        description: `${pick(VOCABULARY)}.`,
+        category: pick(CATEGORIES),
+        version: '1.0.0',
+        visibility: roll < 0.9 || isSample ? 'public' : roll < 0.95 ? 'unlisted' : 'private',
+        schema: { variables: [{ name: 'target', type: 'url', required: true }], checks: [{ id: 'main', type: 'probe', config: { url: '{{target}}' } }] },
+      },
+      { id: author.userId, name: author.name, verified: true },
+      randomUUID(),
+      created,
+    );
+    // Counters as real traffic would have left them, with the derived keys the services keep.
+    const installs = Math.floor(random() ** 3 * 5000);
+    const ratingCount = Math.floor(random() * 40);
+    const ratingSum = Math.round(ratingCount * (1 + random() * 4));
+    Object.assign(item, { installs, popKey: installs, rating_count: ratingCount, rating_sum: ratingSum, rating_avg: ratingAverage(ratingSum, ratingCount), ratingKey: ratingKey(ratingSum, ratingCount) });
+    if (random() < 0.3) {
+      const lastDay = utcDay(now - Math.floor(random() * 10) * 86_400_000);
+      for (const day of windowDays(lastDay)) if (random() < 0.5) (item as unknown as Record<string, number>)[bucketAttribute(day)] = Math.floor(random() * 50) + 1;
+      Object.assign(item, { trend_day: lastDay, trendKey: installsInWindow(item, lastDay) });
+    }
+    if (random() < 0.01) Object.assign(item, { featured: true, featured_at: created });
+    Object.assign(item, listPartitions(item).set);
+    if (item.visibility === 'public') counts.set(item.category, counts.get(item.category)! + 1);
+    if (isSample) {
+      catalog.sample = item;
+      // Slug claim and version history matter to the reads of this one template; the rest skip them to seed faster.
+      requests.push(...sampleReviews(item, now), { put: { ...keys.slug(item.slug), entity: ENTITY.slug, template_id: item.id, created_at: created } }, { put: versionItem(item.id, '1.0.0', '', item.schema, created) });
+    }
+    if (i < 1000 && i % 33 === 0 && item.visibility === 'public') {
+      requests.push({ put: installMarker(item, installer.workspaceId, new Date(now - i * 1000).toISOString()) });
+    }
+    requests.push({ put: item as unknown as Record<string, unknown> }, ...searchPostings(item).map((put) => ({ put })));
+  }
+  for (const [category, count] of counts) requests.push({ put: { ...keys.categoryCount(category), entity: ENTITY.categoryCount, name: category, count } });
+  await batchWrite(requests, 8);
+  catalog.size = size;
+}
+
+/** 60 reviews on the sample template, its counters set to match (before its item is written). */
+function sampleReviews(item: TemplateItem, now: number): WriteRequest[] {
+  const reviews = Array.from({ length: 60 }, (_, r) =>
+    reviewItem(item.id, { rating: 1 + (r % 5), title: `Review ${r}`, comment: 'Fine.' }, user(`Reviewer ${r}`), randomUUID(), new Date(now - r * 1000).toISOString()),
+  );
+  const sum = reviews.reduce((a, r) => a + r.rating, 0);
+  Object.assign(item, { rating_count: 60, rating_sum: sum, rating_avg: ratingAverage(sum, 60), ratingKey: ratingKey(sum, 60) });
+  return reviews.map((put) => ({ put }));
+}
