@@ -5,6 +5,7 @@ import {
   GetRecordsCommand,
   GetShardIteratorCommand,
   type _Record as StreamRecord,
+  type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -30,6 +31,8 @@ export interface StreamPollerOptions {
   retryAttempts?: number;
   filter?: (record: DynamoDBRecord) => boolean;
 }
+
+const DESCRIBE_EVERY_MS = 5000;
 
 interface Checkpoints {
   streamArn: string;
@@ -148,15 +151,30 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
       return false;
     }
     iterators.set(shardId, page.NextShardIterator ?? null);
+    if (!page.NextShardIterator) shardClosed = true; // its child shard is next
     return records.length > 0;
+  }
+
+  // Shards change rarely (DynamoDB rolls them over every few hours): describe the stream now and
+  // then, or right after a shard was read to its end, not on every poll.
+  let shards: Shard[] = [];
+  let describedAt = 0;
+  let shardClosed = false;
+  async function currentShards(): Promise<Shard[]> {
+    if (Date.now() - describedAt > DESCRIBE_EVERY_MS || shardClosed || shards.length === 0) {
+      shardClosed = false;
+      const { StreamDescription } = await client.send(new DescribeStreamCommand({ StreamArn: streamArn }), { abortSignal: signal });
+      shards = StreamDescription?.Shards ?? [];
+      describedAt = Date.now();
+    }
+    return shards;
   }
 
   async function loop(): Promise<void> {
     while (!signal.aborted) {
       let busy = false;
       try {
-        const { StreamDescription } = await client.send(new DescribeStreamCommand({ StreamArn: streamArn }), { abortSignal: signal });
-        const shards = StreamDescription?.Shards ?? [];
+        const shards = await currentShards();
         const known = new Set(shards.map((s) => s.ShardId));
         for (const shard of shards) {
           const id = shard.ShardId!;
