@@ -14,8 +14,14 @@ export type CreateContractInput = z.output<typeof createContractBody>;
 
 export const contractParams = z.strictObject({ id: z.string().min(1) });
 
+/** Results travel in the contract item and in every party's event (and webhook body): kept small. */
+export const MAX_RESULTS_BYTES = 16 * 1024;
+
 export const verificationBody = z.strictObject({
   passed: z.boolean(),
-  results: z.record(z.string(), z.unknown()).optional(),
+  results: z
+    .record(z.string(), z.unknown())
+    .refine((r) => Buffer.byteLength(JSON.stringify(r)) <= MAX_RESULTS_BYTES, `At most ${MAX_RESULTS_BYTES} bytes as JSON.`)
+    .optional(),
 });
 export type VerificationInput = z.output<typeof verificationBody>;

@@ -227,6 +227,9 @@ describe('transitions', () => {
     expect(res.status).toBe(404);
     expect((await move(id, { route: 'recordVerification', body: { passed: 'yes' } })).status).toBe(400);
     expect((await move(id, { route: 'recordVerification', body: { passed: true, extra: 1 } })).status).toBe(400);
+    const big = await move(id, { route: 'recordVerification', body: { passed: true, results: { log: 'x'.repeat(17 * 1024) } } });
+    expect(big.status).toBe(400);
+    expect(detailPaths(big)).toEqual(['results']);
     expect((await move(id, { route: 'fundContract', body: { amount_cents: 1 } })).status).toBe(400);
     expect((await invoke('getContract', { caller: alice, params: { id } })).body.status).toBe('FUNDED');
   });
