@@ -112,7 +112,7 @@ async function prepareDeliveries(receiverUrl: string, count: number): Promise<SQ
   );
   const records: SQSEvent['Records'] = [];
   for (let i = 0; i < count; i++) {
-    const [row] = outboxRows([agentId], 'contract.funded', { contract_id: `ctr_BENCH${i}`, status: 'FUNDED', amount_cents: 100 }, nowIso());
+    const [row] = await outboxRows([agentId], 'contract.funded', { contract_id: `ctr_BENCH${i}`, status: 'FUNDED', amount_cents: 100 }, nowIso());
     await db().send(new PutCommand({ TableName: tableName(), Item: row!.item }));
     const { record } = await ensureDelivery(row!.event);
     records.push({

@@ -81,7 +81,7 @@ export async function transitionContract(caller: Caller, contractId: string, act
     ...(verification ? { passed: verification.passed, ...(verification.results ? { results: verification.results } : {}) } : {}),
   };
   const parties = [contract.agent_id, ...(contract.seller_agent_id ? [contract.seller_agent_id] : [])];
-  const rows = outboxRows(parties, TRANSITIONS[action].event, data, now);
+  const rows = await outboxRows(parties, TRANSITIONS[action].event, data, now);
   const extra = verification ? { verification } : {};
   if (!(await moveContract(contract, to, extra, rows, now))) {
     throw invalidTransition(action, (await readContract(contractId)) ?? contract);

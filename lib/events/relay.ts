@@ -9,17 +9,18 @@ import { enqueueDelivery } from './queue.ts';
 import { matchesFilter } from './stream-filter.ts';
 
 /**
- * Outbox rows → delivery messages. For an agent whose webhook is ENABLED and subscribed to the
- * kind, the delivery record is created (once, conditionally) and a message is sent. The stream
- * may hand a record over twice; a record that is still untouched is sent again, which at worst
- * makes a duplicate message that the delivery worker drops.
+ * Outbox rows → delivery messages. A row passes the filter only if its agent's webhook was
+ * ENABLED and subscribed when the event happened (`deliver`); if it still is, the delivery record
+ * is created (once, conditionally) and a message is sent. The stream may hand a record over
+ * twice; a record that is still untouched is sent again, which at worst makes a duplicate
+ * message that the delivery worker drops.
  */
 export async function relayRecord(record: DynamoDBRecord): Promise<'enqueued' | 'skipped'> {
   if (!matchesFilter(record)) return 'skipped';
   const image = unmarshall(record.dynamodb!.NewImage as Record<string, AttributeValue>);
   const event = eventFromItem(image);
   const agent = await readAgent(event.agent_id);
-  // Events while PENDING_VERIFICATION or for kinds not subscribed are never delivered (they stay in the feed).
+  // Disabled or unsubscribed since the event: not delivered (the event stays in the feed).
   if (!acceptsDelivery(agent, event.type)) return 'skipped';
   const { record: delivery, created } = await ensureDelivery(event);
   if (!created && (delivery.status !== 'pending' || delivery.attempts > 0 || delivery.owner_message)) return 'skipped';

@@ -1,20 +1,21 @@
 /**
- * Which stream records reach the relay: new event rows (the outbox), nothing else. The CDK event
+ * Which stream records reach the relay: new event rows (the outbox) whose agent's webhook was
+ * ENABLED and subscribed when the event happened (`deliver`, see outbox.ts), nothing else. The CDK event
  * source uses this pattern as its filter criteria, and the local stream poller applies the same
  * pattern with `matchesFilter`, so both runtimes invoke the relay with the same records.
  */
 export const RELAY_FILTER_PATTERN = {
   eventName: ['INSERT'],
-  dynamodb: { NewImage: { entity: { S: ['event'] } } },
+  dynamodb: { NewImage: { entity: { S: ['event'] }, deliver: { BOOL: [true] } } },
 } as const;
 
-type Pattern = { readonly [key: string]: Pattern | readonly (string | number)[] };
+type Pattern = { readonly [key: string]: Pattern | readonly (string | number | boolean)[] };
 
 /** The subset of Lambda's event filtering the pattern above uses: nested keys, lists of exact values. */
 export function matchesFilter(record: unknown, pattern: Pattern = RELAY_FILTER_PATTERN): boolean {
   return Object.entries(pattern).every(([name, expected]) => {
     const value = (record as Record<string, unknown> | null | undefined)?.[name];
-    if (Array.isArray(expected)) return expected.includes(value as string | number);
+    if (Array.isArray(expected)) return expected.includes(value as string | number | boolean);
     return matchesFilter(value, expected as Pattern);
   });
 }

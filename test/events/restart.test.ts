@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEventPipeline, type EventPipeline } from '../../local/event-pipeline.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
-import { createAgent, createContract, deliveriesOf, enableWebhook, publishTemplate, SIMPLE_SCHEMA, startWebhookReceiver, waitFor } from './support.ts';
+import { configureWebhook, createAgent, createContract, deliveriesOf, enableWebhook, publishTemplate, SIMPLE_SCHEMA, startWebhookReceiver, waitFor } from './support.ts';
 
 /**
  * "The process dies after the transaction and before the relay runs": the pipeline is simply not
@@ -89,5 +89,21 @@ describe('no event is lost to a process that dies', () => {
     }, 'success');
     expect(record).toMatchObject({ attempts: 2, last_status_code: 200 });
     expect(receiver.deliveries[1]!.json.id).toBe(receiver.deliveries[0]!.json.id);
+  });
+
+  it('an event from while the webhook was PENDING_VERIFICATION stays undelivered even if the relay only runs after verification', async () => {
+    const receiver = await startWebhookReceiver();
+    const agentId = await createAgent(owner);
+    await configureWebhook(owner, agentId, receiver.url, ['contract.funded']);
+    const early = await createContract(owner, agentId, templateId);
+    await invoke('fundContract', { caller: owner, params: { id: early } });
+    expect((await invoke('verifyWebhook', { caller: owner, params: { id: agentId } })).status).toBe(200);
+    const later = await createContract(owner, agentId, templateId);
+    await invoke('fundContract', { caller: owner, params: { id: later } });
+
+    await start(mkdtempSync(join(tmpdir(), 'pipeline-')));
+    await waitFor(() => receiver.deliveries[0], 'the delivery of the later event');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.deliveries.map((d) => d.json.data.contract_id)).toEqual([later]);
   });
 });

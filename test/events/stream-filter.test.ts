@@ -8,7 +8,7 @@ const sample = JSON.parse(readFileSync(join(import.meta.dirname, '../../events/r
 const record = sample.Records[0]!;
 
 describe('the relay’s stream filter', () => {
-  it('passes a new event row (the sample stream event)', () => {
+  it('passes a new event row due for delivery (the sample stream event)', () => {
     expect(matchesFilter(record)).toBe(true);
   });
 
@@ -17,6 +17,9 @@ describe('the relay’s stream filter', () => {
     expect(matchesFilter({ ...record, eventName: 'REMOVE' })).toBe(false);
     const delivery = { ...record, dynamodb: { ...record.dynamodb, NewImage: { ...record.dynamodb!.NewImage, entity: { S: 'delivery' } } } };
     expect(matchesFilter(delivery)).toBe(false);
+    // The agent's webhook was not ENABLED and subscribed when the event happened.
+    const notDue = { ...record, dynamodb: { ...record.dynamodb, NewImage: { ...record.dynamodb!.NewImage, deliver: { BOOL: false } } } };
+    expect(matchesFilter(notDue)).toBe(false);
     expect(matchesFilter({ ...record, dynamodb: { ...record.dynamodb, NewImage: undefined } })).toBe(false);
     expect(matchesFilter(undefined)).toBe(false);
   });

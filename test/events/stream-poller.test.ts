@@ -23,7 +23,7 @@ beforeAll(async () => {
 
 const agentId = newId('agt');
 async function putEventRow(id = newId('evt')): Promise<string> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.event(agentId, id), entity: ENTITY.event, id, type: 'contract.funded', agent_id: agentId } }));
+  await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.event(agentId, id), entity: ENTITY.event, id, type: 'contract.funded', agent_id: agentId, deliver: true } }));
   return id;
 }
 async function putOtherRow(): Promise<void> {
