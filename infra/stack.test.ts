@@ -1,6 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
 import { routes, workers } from '../lib/routes.ts';
 import { indexList } from '../lib/store/table.ts';
 import { applyNagChecks } from './nag.ts';
@@ -87,7 +88,7 @@ describe('infra stack', () => {
 
   it('feeds the relay only new event rows and the delivery function from SQS with partial batch failures', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['event'] } } } }) }] },
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify(RELAY_FILTER_PATTERN) }] },
     });
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { FunctionResponseTypes: ['ReportBatchItemFailures'], BatchSize: 10 });
     template.hasResourceProperties('AWS::SQS::Queue', { RedrivePolicy: { maxReceiveCount: 20 } });
