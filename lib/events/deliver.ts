@@ -62,8 +62,20 @@ export async function deliverMessage(record: Pick<SQSRecord, 'messageId' | 'body
     return { kind: 'done' };
   }
   const request = deliveryRequest(event, agent.webhook_secret);
+  const started = Date.now();
   const result = attemptResult(await postJson({ url: agent.webhook_url, ...request }));
   const settled = await recordAttempt(claim, result);
+  // The record keeps the count and the last outcome; the log keeps every attempt.
+  log.info('delivery attempt', {
+    deliveryId: claim.record.id,
+    eventId: event.id,
+    agentId: event.agent_id,
+    attempt: claim.record.attempts + 1,
+    statusCode: result.statusCode,
+    error: result.ok ? undefined : result.error,
+    ms: Date.now() - started,
+    outcome: settled?.status ?? 'lease lost',
+  });
   if (settled?.retryInSeconds !== undefined) return { kind: 'later', seconds: settled.retryInSeconds };
   return { kind: 'done' };
 }
