@@ -59,3 +59,26 @@ describe('fillPlaceholders', () => {
     expect(fillPlaceholders({ a: '{{missing}}', b: 'x{{missing}}y' }, values)).toEqual({ a: null, b: 'xy' });
   });
 });
+
+describe('fuzz: any JSON variables get a value or a validation error, nothing else', () => {
+  const samples: unknown[] = ['', 'eu', 'us', 'x'.repeat(300), 0, -1, 3, 2.5, 1e308, true, false, null, [], ['eu'], {}, { a: 1 }];
+  const pick = <T>(list: readonly T[], seed: number): T => list[seed % list.length]!;
+
+  it('holds for 2000 random inputs', () => {
+    let seed = 12345;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let i = 0; i < 2000; i++) {
+      const given: Record<string, unknown> = {};
+      for (const name of ['region', 'retries', 'ratio', 'other']) if (next() % 2) given[name] = pick(samples, next());
+      try {
+        const values = resolveVariables(declared, given);
+        expect(['eu', 'us']).toContain(values['region']);
+        expect(Number.isSafeInteger(values['retries'])).toBe(true);
+        expect(fillPlaceholders({ a: '{{region}}-{{retries}}', b: ['{{ratio}}'] }, values)).toBeTypeOf('object');
+      } catch (err) {
+        expect(err).toBeInstanceOf(AppError);
+        expect((err as AppError).code).toBe('validation_error');
+      }
+    }
+  });
+});
