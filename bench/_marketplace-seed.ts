@@ -23,6 +23,9 @@ export const VOCABULARY = (
   'storage bucket object archive translate language quality label annotate vision audio transcript benchmark accuracy'
 ).split(' ');
 
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+const uniqueLetters = (n: number): string => [n % 26, Math.floor(n / 26) % 26, Math.floor(n / 676) % 26, Math.floor(n / 17576) % 26].map((d) => LETTERS[d]).join('-');
+
 /** Deterministic, so both sizes draw from the same distributions. */
 function prng(seed: number): () => number {
   let a = seed >>> 0;
@@ -65,7 +68,8 @@ export async function growCatalog(catalog: Catalog, size: number, now = Date.now
     const item = newTemplateItem(
       {
         name: `${words[0]} ${words[1]}`,
-        slug: `${words[0]}-${words[1]}-${i}`,
+        // One-letter segments keep slugs unique without adding indexed words (a word needs 2+ characters).
+        slug: `${words[0]}-${words[1]}-${uniqueLetters(i)}`,
         description: `${pick(VOCABULARY)}.`,
         category: pick(CATEGORIES),
         version: '1.0.0',
