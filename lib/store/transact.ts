@@ -1,5 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { AppError } from '../http/errors.ts';
 import { db } from './client.ts';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -23,6 +24,10 @@ export async function transactWrite(items: TransactItem[]): Promise<TransactResu
     } catch (err) {
       if (!(err instanceof TransactionCanceledException)) throw err;
       const reasons = (err.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
+      if (reasons.some((r) => r === 'ThrottlingError' || r === 'ProvisionedThroughputExceeded')) {
+        // The SDK already retried; the hot item or index partition is at its limit (see docs/marketplace.md).
+        throw new AppError('rate_limited', 'This item is receiving too many writes right now; try again in a moment.');
+      }
       const conflictOnly = reasons.some((r) => r === 'TransactionConflict') && !reasons.includes('ConditionalCheckFailed');
       if (!conflictOnly) return { ok: false, reasons };
       if (attempt >= CONFLICT_ATTEMPTS) throw err;

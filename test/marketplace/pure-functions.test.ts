@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { decodeCursor, encodeCursor } from '../../lib/marketplace/cursor.ts';
+import { drivingPrefix, indexedPrefixes, matchesEveryWord, words } from '../../lib/marketplace/search-text.ts';
+import { placeholders } from '../../lib/marketplace/template-schema.ts';
+import { ratingAverage, ratingKey } from '../../lib/marketplace/template-item.ts';
+import { bucketAttribute, bucketsOutsideWindow, installsInWindow, windowDays } from '../../lib/marketplace/trend.ts';
+import { compareVersions, sortableVersion } from '../../lib/marketplace/version.ts';
+
+describe('versions', () => {
+  it('compare numerically, part by part, and sort as strings in the same order', () => {
+    const ordered = ['0.0.1', '0.1.0', '1.0.0', '1.2.0', '1.10.0', '2.0.0', '10.0.0', '999999.999999.999999'];
+    for (let i = 1; i < ordered.length; i++) {
+      expect(compareVersions(ordered[i - 1]!, ordered[i]!)).toBeLessThan(0);
+      expect(sortableVersion(ordered[i - 1]!) < sortableVersion(ordered[i]!)).toBe(true);
+    }
+    expect(compareVersions('1.2.3', '1.2.3')).toBe(0);
+  });
+});
+
+describe('search text', () => {
+  it('folds case and accents and splits on non-alphanumerics', () => {
+    expect(words('Café-Grade  HTTP/2 check_list')).toEqual(['cafe', 'grade', 'http', '2', 'check', 'list']);
+  });
+
+  it('indexes 2-, 4- and 6-character prefixes and picks the longest one to drive a query', () => {
+    expect([...indexedPrefixes({ name: 'Uptime', slug: 'up', description: 'a', category: 'ai' })].sort()).toEqual(['ai', 'up', 'upti', 'uptime']);
+    expect(drivingPrefix(['upt', 'monitoring'])).toBe('monito');
+    expect(drivingPrefix(['upt'])).toBe('up');
+    expect(drivingPrefix(['a', 'b'])).toBeUndefined();
+  });
+
+  it('matches when every query word prefixes some word of the template', () => {
+    const t = { name: 'Dataset rows', slug: 'dataset-rows', description: 'Counts CSV rows.', category: 'data' };
+    expect(matchesEveryWord(['data', 'csv'], t)).toBe(true);
+    expect(matchesEveryWord(['rows', 'json'], t)).toBe(false);
+    expect(matchesEveryWord(['datasets'], t)).toBe(false);
+  });
+});
+
+describe('placeholders', () => {
+  it('finds {{names}} in strings at any depth, with their paths, and nowhere else', () => {
+    expect(placeholders({ a: 'x {{ one }} {{two}}', b: [1, { c: '{{three}}' }], '{{key}}': true }, ['config'])).toEqual([
+      { path: ['config', 'a'], name: 'one' },
+      { path: ['config', 'a'], name: 'two' },
+      { path: ['config', 'b', 1, 'c'], name: 'three' },
+    ]);
+  });
+});
+
+describe('rating', () => {
+  it('rounds the average to 2 decimals and orders keys by average, then count', () => {
+    expect(ratingAverage(10, 3)).toBe(3.33);
+    expect(ratingAverage(0, 0)).toBe(0);
+    expect(ratingKey(9, 2) > ratingKey(40, 10)).toBe(true); // 4.5 beats 4.0
+    expect(ratingKey(45, 10) > ratingKey(9, 2)).toBe(true); // 4.5 × 10 beats 4.5 × 2
+  });
+});
+
+describe('trend window', () => {
+  it('is today and the 6 days before, across month ends', () => {
+    expect(windowDays('2026-03-02')).toEqual(['2026-03-02', '2026-03-01', '2026-02-28', '2026-02-27', '2026-02-26', '2026-02-25', '2026-02-24']);
+  });
+
+  it('counts buckets inside the window and lists those outside', () => {
+    const item = { [bucketAttribute('2026-03-02')]: 2, [bucketAttribute('2026-02-24')]: 3, [bucketAttribute('2026-02-23')]: 5, other: 1 };
+    expect(installsInWindow(item, '2026-03-02')).toBe(5);
+    expect(bucketsOutsideWindow(item, '2026-03-02')).toEqual(['inst_20260223']);
+  });
+});
+
+describe('cursor', () => {
+  it('round-trips and refuses another scope, another partition or extra keys', () => {
+    const cursor = encodeCursor('s', { PK: 'a', SK: 'b', listAll: 'PUBLIC', popKey: 3 }, 20);
+    expect(decodeCursor(cursor, 's', ['PK', 'SK', 'listAll', 'popKey'], { listAll: 'PUBLIC' })).toEqual({ key: { PK: 'a', SK: 'b', listAll: 'PUBLIC', popKey: 3 }, position: 20 });
+    expect(() => decodeCursor(cursor, 'other', ['PK', 'SK', 'listAll', 'popKey'], { listAll: 'PUBLIC' })).toThrow();
+    expect(() => decodeCursor(cursor, 's', ['PK', 'SK', 'listAll', 'popKey'], { listAll: 'CAT#ai' })).toThrow();
+    expect(() => decodeCursor(cursor, 's', ['PK', 'SK'], {})).toThrow();
+    expect(() => decodeCursor('not base64 json', 's', ['PK'], {})).toThrow();
+  });
+});
