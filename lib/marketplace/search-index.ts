@@ -20,15 +20,16 @@ const posting = (prefix: string, t: TemplateItem) => ({ ...keys.searchPosting(pr
 export const searchPostings = (t: TemplateItem): Record<string, unknown>[] => [...prefixesIfPublic(t)].map((p) => posting(p, t));
 
 /**
- * Moves the postings from what `before` needed to what `after` needs, then re-reads the template:
- * if another change landed meanwhile, it syncs once more from `after` to that state, so two
- * concurrent updates cannot leave a public template without its postings.
+ * Puts every posting `after` needs (puts are idempotent, so this also repairs postings a crash left
+ * unwritten) and deletes those only `before` needed. Then reads the template again: if another
+ * change landed meanwhile, it syncs once more from `after` to that state, so two concurrent
+ * updates cannot leave a public template without its postings.
  */
 export async function syncSearchPostings(before: TemplateItem | undefined, after: TemplateItem, rounds = 3): Promise<void> {
   const had = prefixesIfPublic(before);
   const wanted = prefixesIfPublic(after);
   const requests: WriteRequest[] = [
-    ...[...wanted].filter((p) => !had.has(p)).map((p) => ({ put: posting(p, after) })),
+    ...[...wanted].map((p) => ({ put: posting(p, after) })),
     ...[...had].filter((p) => !wanted.has(p)).map((p) => ({ delete: keys.searchPosting(p, after.recentKey) })),
   ];
   if (requests.length) await batchWrite(requests);

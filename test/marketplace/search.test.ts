@@ -1,4 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { indexedPrefixes } from '../../lib/marketplace/search-text.ts';
+import { batchWrite } from '../../lib/store/batch.ts';
+import { keys } from '../../lib/store/keys.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { publish } from './helpers.ts';
 
@@ -72,5 +75,14 @@ describe('GET /templates?search=', () => {
     expect(await found({ search: 'uptime' })).toEqual(new Set(['uptime-private']));
     await invoke('updateTemplate', { caller: author, params: { id }, body: { visibility: 'public' } });
     expect(await found({ search: 'heartbeat' })).toEqual(new Set(['uptime-monitor']));
+  });
+
+  it('repairs postings that a crash after the publish transaction left unwritten, on the next PATCH', async () => {
+    const t2 = await publish(author, { name: 'Zeppelin tracker', slug: 'zeppelin-tracker', description: 'Follows airships.', category: 'other' });
+    // Simulate the crash: remove the postings the publish wrote.
+    await batchWrite([...indexedPrefixes(t2)].map((p) => ({ delete: keys.searchPosting(p, `${t2.created_at}#${t2.id}`) })));
+    expect(await found({ search: 'zeppelin' })).toEqual(new Set());
+    await invoke('updateTemplate', { caller: author, params: { id: t2.id }, body: { description: 'Follows airships.' } });
+    expect(await found({ search: 'zeppelin airship' })).toEqual(new Set(['zeppelin-tracker']));
   });
 });
