@@ -101,8 +101,12 @@ describe('infra stack', () => {
     });
     const tables = ofType('AWS::DynamoDB::Table');
     expect(tables).toHaveLength(1);
-    const names = (tables[0]![1].Properties['GlobalSecondaryIndexes'] as Array<{ IndexName: string }>).map((i) => i.IndexName).sort();
+    const table = tables[0]![1];
+    const names = (table.Properties['GlobalSecondaryIndexes'] as Array<{ IndexName: string }>).map((i) => i.IndexName).sort();
     expect(names).toEqual(indexList.map((i) => i.name).sort());
+    // Key attribute types must match what the code writes (numbers for counters used as sort keys).
+    const types = Object.fromEntries((table.Properties['AttributeDefinitions'] as Array<{ AttributeName: string; AttributeType: string }>).map((a) => [a.AttributeName, a.AttributeType]));
+    for (const index of indexList) expect(types[index.sortKey], index.sortKey).toBe(index.sortKeyType ?? 'S');
   });
 
   it('passes the AWS Solutions (cdk-nag) checks, apart from the findings accepted with a reason in infra/nag.ts', () => {

@@ -19,7 +19,7 @@ export function createTable(scope: Construct): Table {
     table.addGlobalSecondaryIndex({
       indexName: index.name,
       partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
-      sortKey: { name: index.sortKey, type: AttributeType.STRING },
+      sortKey: { name: index.sortKey, type: index.sortKeyType === 'N' ? AttributeType.NUMBER : AttributeType.STRING },
       projectionType: index.projection === 'ALL' ? ProjectionType.ALL : ProjectionType.KEYS_ONLY,
     });
   }

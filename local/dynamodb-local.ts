@@ -4,6 +4,7 @@ import { mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { portInUse } from './ports.ts';
+import { endpointOverride } from '../lib/aws-endpoint.ts';
 
 /** A problem the user can fix (no Java, port taken): printed as a sentence, never as a stack trace. */
 export class StartupError extends Error {}
@@ -61,7 +62,7 @@ export async function startDynamoDbLocal(options: { port: number; dataDir: strin
   void exited.then(() => process.off('exit', killOnExit));
 
   const endpoint = `http://127.0.0.1:${options.port}`;
-  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
+  const client = new DynamoDBClient({ ...endpointOverride(endpoint), maxAttempts: 1 });
   const deadline = Date.now() + 60_000;
   let ready = false;
   let early: number | null | undefined;

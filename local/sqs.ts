@@ -2,6 +2,7 @@ import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-s
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
+import { endpointOverride } from '../lib/aws-endpoint.ts';
 
 /**
  * The local SQS: fauxqs in this process (the SQS JSON protocol, visibility, receive counts and
@@ -22,7 +23,7 @@ export async function startLocalSqs(options: { endpoint?: string; dataDir?: stri
     server = await startFauxqs({ port: 0, host: '127.0.0.1', logger: false, ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
     endpoint = server.address;
   }
-  const client = new SQSClient({ endpoint, region: process.env['AWS_REGION'] ?? 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new SQSClient(endpointOverride(endpoint));
   return {
     endpoint,
     client,

@@ -11,6 +11,7 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { log } from '../lib/log.ts';
 import { matchesFilter } from '../lib/events/stream-filter.ts';
+import { endpointOverride } from '../lib/aws-endpoint.ts';
 
 /**
  * The local event source mapping of the table's stream (DynamoDB Local's streams API): reads each
@@ -83,7 +84,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
 
 export function startStreamPoller(options: StreamPollerOptions): { stop(): Promise<void> } {
   const { streamArn, handler, checkpointFile, batchSize = 100, idleMs = 100, retryAttempts = 10, filter = (r) => matchesFilter(r) } = options;
-  const client = new DynamoDBStreamsClient({ endpoint: options.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBStreamsClient(endpointOverride(options.endpoint));
   const checkpoints = loadCheckpoints(checkpointFile, streamArn);
   const iterators = new Map<string, string | null>(); // null = shard closed and fully read
   const abort = new AbortController();

@@ -4,6 +4,7 @@ import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 import type { OutboxRow } from '../events/outbox.ts';
 import type { ContractStatus } from './transitions.ts';
+import { buildUpdate } from '../store/update-expression.ts';
 
 /**
  * DynamoDB access for contracts. Both writes are one transaction: the contract and the
@@ -68,28 +69,15 @@ export async function moveContract(
   rows: readonly OutboxRow[],
   now: string,
 ): Promise<boolean> {
-  const fields: Record<string, unknown> = { ...extra, status: to, updated_at: now };
-  const names: Record<string, string> = { '#from': 'status' };
-  const values: Record<string, unknown> = { ':from': contract.status };
-  const sets = Object.entries(fields).map(([name, value], i) => {
-    names[`#f${i}`] = name;
-    values[`:v${i}`] = value;
-    return `#f${i} = :v${i}`;
-  });
+  const update = buildUpdate(
+    { set: { ...extra, status: to, updated_at: now } },
+    { condition: '#from = :from', names: { '#from': 'status' }, values: { ':from': contract.status } },
+  );
   try {
     await db().send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: keys.contract(contract.id),
-              UpdateExpression: `SET ${sets.join(', ')}`,
-              ConditionExpression: '#from = :from',
-              ExpressionAttributeNames: names,
-              ExpressionAttributeValues: values,
-            },
-          },
+          { Update: { TableName: tableName(), Key: keys.contract(contract.id), ...update } },
           ...rows.map((row) => ({ Put: { TableName: tableName(), Item: row.item, ConditionExpression: 'attribute_not_exists(PK)' } })),
         ],
       }),

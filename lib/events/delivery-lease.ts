@@ -7,6 +7,7 @@ import { db, tableName } from '../store/client.ts';
 import { keys, withoutKeys } from '../store/keys.ts';
 import { readDelivery, type DeliveryRecord, type DeliveryStatus } from './deliveries.ts';
 import { delayAfter, retryDelays } from './schedule.ts';
+import { buildUpdate } from '../store/update-expression.ts';
 
 /**
  * The life of a delivery record across attempts. An attempt is made only under a lease (one
@@ -87,24 +88,12 @@ export async function abandonDelivery(claim: { record: DeliveryRecord; token: st
 }
 
 async function settle(record: DeliveryRecord, token: string, fields: Partial<DeliveryRecord>): Promise<boolean> {
-  const values: Record<string, unknown> = { ':token': token };
-  const names: Record<string, string> = {};
-  const sets = Object.entries({ ...fields, updated_at: nowIso() }).map(([name, value], i) => {
-    names[`#f${i}`] = name;
-    values[`:v${i}`] = value;
-    return `#f${i} = :v${i}`;
-  });
+  const update = buildUpdate(
+    { set: { ...fields, updated_at: nowIso() }, remove: ['lease_until', 'lease_token'] },
+    { condition: 'lease_token = :token', values: { ':token': token } },
+  );
   try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key(record.agent_id, record.id),
-        ConditionExpression: 'lease_token = :token',
-        UpdateExpression: `SET ${sets.join(', ')} REMOVE lease_until, lease_token`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
-    );
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: key(record.agent_id, record.id), ...update }));
     return true;
   } catch (err) {
     // The lease ran out and someone else took over: this attempt's outcome is theirs to write.

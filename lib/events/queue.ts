@@ -1,4 +1,5 @@
 import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { endpointOverride } from '../aws-endpoint.ts';
 
 /**
  * The delivery queue. A message names one delivery record; the record, not the message, holds the
@@ -17,12 +18,7 @@ let clientEndpoint: string | undefined;
 export function sqs(): SQSClient {
   const endpoint = process.env['SQS_ENDPOINT'] || undefined;
   if (!client || clientEndpoint !== endpoint) {
-    client = new SQSClient({
-      ...(endpoint
-        ? { endpoint, region: process.env['AWS_REGION'] ?? 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-        : {}),
-      maxAttempts: 5,
-    });
+    client = new SQSClient(endpointOverride(endpoint));
     clientEndpoint = endpoint;
   }
   return client;

@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { endpointOverride } from '../aws-endpoint.ts';
 
 /**
  * One DynamoDB document client per process, made on first use (Lambda reuses it across
@@ -11,17 +12,7 @@ let clientEndpoint: string | undefined;
 export function db(): DynamoDBDocumentClient {
   const endpoint = process.env['DYNAMODB_ENDPOINT'] || undefined;
   if (!client || clientEndpoint !== endpoint) {
-    const local = endpoint !== undefined;
-    const raw = new DynamoDBClient({
-      ...(local
-        ? {
-            endpoint,
-            region: process.env['AWS_REGION'] ?? 'us-east-1',
-            credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-          }
-        : {}),
-      maxAttempts: 5,
-    });
+    const raw = new DynamoDBClient(endpointOverride(endpoint));
     client = DynamoDBDocumentClient.from(raw, {
       marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
     });

@@ -1,0 +1,13 @@
+/**
+ * SDK client settings for an endpoint override (DynamoDB Local, fauxqs): a fixed region and
+ * dummy credentials, since emulators check neither. In AWS the override is unset and the SDK's
+ * own region and credential chain apply.
+ */
+export function endpointOverride(endpoint: string | undefined) {
+  return {
+    ...(endpoint
+      ? { endpoint, region: process.env['AWS_REGION'] ?? 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {}),
+    maxAttempts: 5,
+  };
+}
