@@ -10,6 +10,12 @@ import { parseOrThrow } from './validation.ts';
 
 /** API.md: bodies over 256 KiB get 413. */
 export const MAX_BODY_BYTES = 256 * 1024;
+/**
+ * Deepest nesting of objects and arrays a body may have. Bodies end up in DynamoDB items (which
+ * refuse more than 32 levels) and in recursive walks (placeholders, signatures); 20 leaves room
+ * for the levels the service adds around a body's values.
+ */
+export const MAX_BODY_DEPTH = 20;
 
 export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
   body?: B;
@@ -61,11 +67,31 @@ function readJsonBody(event: APIGatewayProxyEvent, headers: Record<string, strin
   } catch {
     throw new AppError('invalid_json', 'The body is not valid JSON.');
   }
+  if (nestingExceeds(bytes.toString('utf8'), MAX_BODY_DEPTH)) {
+    throw new AppError('validation_error', 'The request body is not valid.', [{ path: '', message: `Objects and arrays may be nested at most ${MAX_BODY_DEPTH} levels deep.` }]);
+  }
   // Many clients send `{}` with every POST; an empty object says nothing, so it is accepted.
   if (!takesBody && !isEmptyObject(parsed)) {
     throw new AppError('validation_error', 'This route takes no request body.', [{ path: '', message: 'Send no body (or an empty object).' }]);
   }
   return takesBody ? parsed : undefined;
+}
+
+/** Iterative scan of valid JSON text (no recursion, so any depth is safe): brackets inside strings do not count. */
+function nestingExceeds(json: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
 }
 
 const isEmptyObject = (value: unknown): boolean =>
@@ -114,7 +140,7 @@ export function httpRoute<
       const requestId = requestIdOf(event);
       const headers = lowerCaseHeaders(event.headers);
       const caller = spec.auth === false ? ANONYMOUS : callerFromEvent(event);
-      const params = spec.params ? parseOrThrow(spec.params, event.pathParameters ?? {}, 'path') : undefined;
+      const params = spec.params ? parsePathOrNotFound(spec.params, event.pathParameters ?? {}) : undefined;
       const query = spec.query ? parseOrThrow(spec.query, event.queryStringParameters ?? {}, 'query string') : undefined;
       const rawBody = readJsonBody(event, headers, spec.body !== undefined);
       const body = spec.body ? parseOrThrow(spec.body, rawBody, 'request body') : undefined;
@@ -128,6 +154,16 @@ export function httpRoute<
       });
       return toResponse(result, requestId);
     }) as unknown as HttpHandler;
+}
+
+/**
+ * Path parameters are ids: one that cannot name anything (wrong shape, too long for a key) is a
+ * 404 like an unknown one, and never reaches the store.
+ */
+function parsePathOrNotFound<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new AppError('not_found', 'Not found.');
+  return result.data;
 }
 
 const ANONYMOUS: Caller = { userId: '', name: '', verified: false, operator: false, workspaceId: '' };
