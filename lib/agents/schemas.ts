@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../events/types.ts';
 import { checkWebhookUrl, developmentMode } from '../net/url-policy.ts';
+import { ID_PATTERN } from '../ids.ts';
 
 /** Request shapes of the agent and webhook routes (API.md). Strict: unknown fields are a 400. */
-export const agentIdParams = z.strictObject({ id: z.string() });
+export const agentIdParams = z.strictObject({ id: z.string().regex(ID_PATTERN.agt) });
 
 export const createAgentBody = z.strictObject({
   name: z.string().trim().min(1, 'Give the agent a name.').max(100, 'At most 100 characters.'),

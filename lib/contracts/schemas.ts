@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ID_PATTERN } from '../ids.ts';
 
 /** Request shapes of the contract routes (API.md "Contracts"). Strict: unknown fields are a 400. */
 export const MAX_AMOUNT_CENTS = 1_000_000_000_000;
@@ -12,7 +13,7 @@ export const createContractBody = z.strictObject({
 });
 export type CreateContractInput = z.output<typeof createContractBody>;
 
-export const contractParams = z.strictObject({ id: z.string().min(1) });
+export const contractParams = z.strictObject({ id: z.string().regex(ID_PATTERN.ctr) });
 
 /** Results travel in the contract item and in every party's event (and webhook body): kept small. */
 export const MAX_RESULTS_BYTES = 16 * 1024;

@@ -4,7 +4,7 @@ import { ID_PATTERN } from '../ids.ts';
 /** Request shapes of the event and delivery routes (API.md). Strict: unknown parameters are a 400. */
 const limit = z.coerce.number().int().min(1).max(100).default(20);
 
-export const agentParams = z.strictObject({ id: z.string().min(1) });
+export const agentParams = z.strictObject({ id: z.string().regex(ID_PATTERN.agt) });
 
 export const eventsQuery = z.strictObject({
   after: z.string().regex(ID_PATTERN.evt, 'Expected an event id (evt_…) or a next_cursor.').optional(),
@@ -20,6 +20,6 @@ export const deliveriesQuery = z.strictObject({
   limit,
 });
 
-export const deliveryParams = z.strictObject({ id: z.string().min(1), delivery_id: z.string().min(1) });
+export const deliveryParams = z.strictObject({ id: z.string().regex(ID_PATTERN.agt), delivery_id: z.string().regex(ID_PATTERN.dlv) });
 
 export const isEventId = (value: string): boolean => ID_PATTERN.evt.test(value);

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { log } from '../log.ts';
 import { callerFromEvent, type Caller } from './caller.ts';
 import { AppError, errorBody } from './errors.ts';
-import { lowerCaseHeaders } from './stack.ts';
+import { lowerCaseHeaders, parsePathOrNotFound } from './stack.ts';
 import { parseOrThrow } from './validation.ts';
 
 /**
@@ -44,7 +44,7 @@ export function sseRoute<Q extends z.ZodType | undefined = undefined, P extends 
     let run: (out: SseWriter) => Promise<void>;
     try {
       const caller = callerFromEvent(event);
-      const params = spec.params ? parseOrThrow(spec.params, event.pathParameters ?? {}, 'path') : undefined;
+      const params = spec.params ? parsePathOrNotFound(spec.params, event.pathParameters ?? {}) : undefined;
       const query = spec.query ? parseOrThrow(spec.query, event.queryStringParameters ?? {}, 'query string') : undefined;
       run = await prepare({ caller, params: params as Out<P>, query: query as Out<Q>, headers: lowerCaseHeaders(event.headers), context });
     } catch (err) {

@@ -160,7 +160,7 @@ export function httpRoute<
  * Path parameters are ids: one that cannot name anything (wrong shape, too long for a key) is a
  * 404 like an unknown one, and never reaches the store.
  */
-function parsePathOrNotFound<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+export function parsePathOrNotFound<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw new AppError('not_found', 'Not found.');
   return result.data;

@@ -55,8 +55,10 @@ export const reviewBody = z.strictObject({
 });
 export type ReviewInput = z.output<typeof reviewBody>;
 
-/** `:id` is a UUID or a slug; anything else is simply not found (checked by the service). */
-export const templateIdParams = z.object({ id: z.string() });
+/** `:id` is a UUID or a slug; anything else cannot name a template (the HTTP stack answers 404). */
+export const templateIdParams = z.object({
+  id: z.string().refine((id) => UUID_PATTERN.test(id) || (id.length <= 64 && SLUG_PATTERN.test(id))),
+});
 
 const wholeNumber = (min: number, max: number) =>
   z
