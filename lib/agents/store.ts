@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 import { INDEXES } from '../store/table.ts';
-import type { AgentRecord } from './model.ts';
+import { isAgentId, type AgentRecord } from './model.ts';
 
 /**
  * DynamoDB access for the agent item, and nothing else. Every write is one conditional
@@ -31,7 +31,9 @@ export async function putAgent(agent: AgentRecord): Promise<void> {
   );
 }
 
+/** An id that cannot be an agent's (from a body, a path or a message) names no agent and never reaches a key. */
 export async function getAgent(agentId: string): Promise<AgentRecord | undefined> {
+  if (!isAgentId(agentId)) return undefined;
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.agent(agentId), ConsistentRead: true }));
   return Item as AgentRecord | undefined;
 }
