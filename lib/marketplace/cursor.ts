@@ -19,11 +19,24 @@ export function encodeCursor(scope: string, key: StartKey, position: number): st
 
 const invalid = (message: string) => validationError([{ path: 'cursor', message }], 'The query string is not valid.');
 
+/** The DynamoDB type of each attribute of a start key: string, or number (the counter sort keys). */
+export type KeyTypes = Readonly<Record<string, 'S' | 'N'>>;
+
+/** DynamoDB's limit for a sort key value, in UTF-8 bytes (partition keys may take 2048). */
+const MAX_KEY_BYTES = 1024;
+
+const fitsType = (value: unknown, type: 'S' | 'N'): boolean =>
+  type === 'S'
+    ? typeof value === 'string' && value.length > 0 && Buffer.byteLength(value) <= MAX_KEY_BYTES
+    : typeof value === 'number' && Number.isSafeInteger(value);
+
 /**
- * `expected` names the start key's attributes; `fixed` pins those whose value the query itself
- * determines (its partition), so a cursor cannot steer a Query to another partition.
+ * `expected` names the start key's attributes with their types (an edited cursor must not reach
+ * DynamoDB with a value of another type or size than the index holds); `fixed` pins those whose
+ * value the query itself determines (its partition), so a cursor cannot steer a Query to another
+ * partition.
  */
-export function decodeCursor(cursor: string, scope: string, expected: readonly string[], fixed: Record<string, string>): { key: StartKey; position: number } {
+export function decodeCursor(cursor: string, scope: string, expected: KeyTypes, fixed: Record<string, string>): { key: StartKey; position: number } {
   let body: Partial<CursorBody>;
   try {
     body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<CursorBody>;
@@ -37,8 +50,8 @@ export function decodeCursor(cursor: string, scope: string, expected: readonly s
   const key = body.k;
   const names = Object.keys(key).sort();
   const wellFormed =
-    names.join() === [...expected].sort().join() &&
-    Object.values(key).every((v) => (typeof v === 'string' && v.length > 0 && v.length <= 1024) || (typeof v === 'number' && Number.isFinite(v))) &&
+    names.join() === Object.keys(expected).sort().join() &&
+    Object.entries(key).every(([name, v]) => fitsType(v, expected[name]!)) &&
     Object.entries(fixed).every(([k, v]) => key[k] === v) &&
     Number.isSafeInteger(body.p) &&
     (body.p as number) >= 0;

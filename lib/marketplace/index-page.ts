@@ -3,7 +3,7 @@ import { batchGet, keyString } from '../store/batch.ts';
 import { db, tableName } from '../store/client.ts';
 import { keys, type Key } from '../store/keys.ts';
 import type { IndexDefinition } from '../store/table.ts';
-import type { StartKey } from './cursor.ts';
+import type { KeyTypes, StartKey } from './cursor.ts';
 import type { TemplateItem } from './template-item.ts';
 
 export interface IndexPage {
@@ -63,7 +63,8 @@ export const indexKeyOf = (index: IndexDefinition, entry: Record<string, unknown
   [index.sortKey]: entry[index.sortKey] as string | number,
 });
 
-export const indexKeyNames = (index: IndexDefinition): string[] => ['PK', 'SK', index.partitionKey, index.sortKey];
+/** The attributes of a start key in `index`, with their DynamoDB types (for decodeCursor). */
+export const indexKeyTypes = (index: IndexDefinition): KeyTypes => ({ PK: 'S', SK: 'S', [index.partitionKey]: 'S', [index.sortKey]: index.sortKeyType ?? 'S' });
 
 /** Template items for `ids` in the same order, leaving out the missing and those `keep` rejects. */
 export async function templatesInOrder(ids: readonly string[], keep: (t: TemplateItem) => boolean = () => true): Promise<TemplateItem[]> {

@@ -3,7 +3,7 @@ import { keys } from '../store/keys.ts';
 import { INDEXES } from '../store/table.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { canSee } from './find-template.ts';
-import { indexKeyNames, readIndexPage, templatesInOrder } from './index-page.ts';
+import { indexKeyTypes, readIndexPage, templatesInOrder } from './index-page.ts';
 import type { PageQuery } from './request-schemas.ts';
 import { toSummary } from './template-item.ts';
 
@@ -16,7 +16,7 @@ const installsIndex = INDEXES.gsi1;
 export async function listInstalled(caller: Caller, query: PageQuery) {
   const partition = keys.installsIndexPk(caller.workspaceId);
   const scope = `installed|${caller.workspaceId}`;
-  const start = query.cursor ? decodeCursor(query.cursor, scope, indexKeyNames(installsIndex), { [installsIndex.partitionKey]: partition }) : undefined;
+  const start = query.cursor ? decodeCursor(query.cursor, scope, indexKeyTypes(installsIndex), { [installsIndex.partitionKey]: partition }) : undefined;
   const offset = start?.position ?? query.offset ?? 0;
   const page = await readIndexPage(installsIndex, partition, { skip: start ? 0 : offset, limit: query.limit, startKey: start?.key });
   const templates = await templatesInOrder(

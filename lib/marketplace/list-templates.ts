@@ -3,7 +3,7 @@ import { INDEXES } from '../store/table.ts';
 import type { Category } from './categories.ts';
 import { readCategoryCounts } from './category-counts.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
-import { indexKeyNames, readIndexPage, templateIdOf, templatesInOrder } from './index-page.ts';
+import { indexKeyTypes, readIndexPage, templateIdOf, templatesInOrder } from './index-page.ts';
 import type { ListTemplatesQuery } from './request-schemas.ts';
 import { searchTemplates } from './search.ts';
 import { categoryList, PUBLIC_LIST, toSummary } from './template-item.ts';
@@ -31,7 +31,7 @@ export async function listTemplates(query: ListTemplatesQuery) {
   const index = query.category ? INDEX_FOR.category[sort] : INDEX_FOR.all[sort];
   const partition = query.category ? categoryList(query.category) : PUBLIC_LIST;
   const scope = `templates|${sort}|${query.category ?? ''}`;
-  const start = query.cursor ? decodeCursor(query.cursor, scope, indexKeyNames(index), { [index.partitionKey]: partition }) : undefined;
+  const start = query.cursor ? decodeCursor(query.cursor, scope, indexKeyTypes(index), { [index.partitionKey]: partition }) : undefined;
   const offset = start?.position ?? query.offset ?? 0;
   const [page, total] = await Promise.all([
     readIndexPage(index, partition, { skip: start ? 0 : offset, limit: query.limit, startKey: start?.key }),

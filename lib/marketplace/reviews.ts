@@ -7,7 +7,7 @@ import { INDEXES } from '../store/table.ts';
 import { transactWrite } from '../store/transact.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { isAuthor, visibleTemplate } from './find-template.ts';
-import { indexKeyNames, readIndexPage } from './index-page.ts';
+import { indexKeyTypes, readIndexPage } from './index-page.ts';
 import { refreshRatingKey } from './rating.ts';
 import type { PageQuery, ReviewInput } from './request-schemas.ts';
 import { reviewItem, toReview, type Review } from './review-item.ts';
@@ -53,7 +53,7 @@ export async function listReviews(idOrSlug: string, query: PageQuery, caller: Ca
   const template = await visibleTemplate(idOrSlug, caller);
   const partition = keys.reviewsIndexPk(template.id);
   const scope = `reviews|${template.id}`;
-  const start = query.cursor ? decodeCursor(query.cursor, scope, indexKeyNames(reviewsIndex), { [reviewsIndex.partitionKey]: partition }) : undefined;
+  const start = query.cursor ? decodeCursor(query.cursor, scope, indexKeyTypes(reviewsIndex), { [reviewsIndex.partitionKey]: partition }) : undefined;
   const offset = start?.position ?? query.offset ?? 0;
   const page = await readIndexPage(reviewsIndex, partition, { skip: start ? 0 : offset, limit: query.limit, startKey: start?.key });
   return {

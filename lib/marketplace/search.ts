@@ -39,7 +39,7 @@ export async function searchTemplates(query: SearchQuery) {
   if (!prefix) throw invalid('search', 'Give at least one word of two or more characters.');
   const partition = keys.searchPostingPk(prefix);
   const scope = `search|${query.category ?? ''}|${queryWords.join(' ')}`;
-  const start = query.cursor ? decodeCursor(query.cursor, scope, ['PK', 'SK'], { PK: partition }) : undefined;
+  const start = query.cursor ? decodeCursor(query.cursor, scope, { PK: 'S', SK: 'S' }, { PK: partition }) : undefined;
   const offset = start?.position ?? query.offset ?? 0;
   const skip = start ? 0 : offset;
   const want = skip + query.limit + 1;

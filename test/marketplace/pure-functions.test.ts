@@ -71,10 +71,10 @@ describe('trend window', () => {
 describe('cursor', () => {
   it('round-trips and refuses another scope, another partition or extra keys', () => {
     const cursor = encodeCursor('s', { PK: 'a', SK: 'b', listAll: 'PUBLIC', popKey: 3 }, 20);
-    expect(decodeCursor(cursor, 's', ['PK', 'SK', 'listAll', 'popKey'], { listAll: 'PUBLIC' })).toEqual({ key: { PK: 'a', SK: 'b', listAll: 'PUBLIC', popKey: 3 }, position: 20 });
-    expect(() => decodeCursor(cursor, 'other', ['PK', 'SK', 'listAll', 'popKey'], { listAll: 'PUBLIC' })).toThrow();
-    expect(() => decodeCursor(cursor, 's', ['PK', 'SK', 'listAll', 'popKey'], { listAll: 'CAT#ai' })).toThrow();
-    expect(() => decodeCursor(cursor, 's', ['PK', 'SK'], {})).toThrow();
-    expect(() => decodeCursor('not base64 json', 's', ['PK'], {})).toThrow();
+    expect(decodeCursor(cursor, 's', { PK: 'S', SK: 'S', listAll: 'S', popKey: 'N' }, { listAll: 'PUBLIC' })).toEqual({ key: { PK: 'a', SK: 'b', listAll: 'PUBLIC', popKey: 3 }, position: 20 });
+    expect(() => decodeCursor(cursor, 'other', { PK: 'S', SK: 'S', listAll: 'S', popKey: 'N' }, { listAll: 'PUBLIC' })).toThrow();
+    expect(() => decodeCursor(cursor, 's', { PK: 'S', SK: 'S', listAll: 'S', popKey: 'N' }, { listAll: 'CAT#ai' })).toThrow();
+    expect(() => decodeCursor(cursor, 's', { PK: 'S', SK: 'S' }, {})).toThrow();
+    expect(() => decodeCursor('not base64 json', 's', { PK: 'S' }, {})).toThrow();
   });
 });
