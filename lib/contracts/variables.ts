@@ -62,6 +62,9 @@ export function resolveVariables(declared: readonly DeclaredVariable[], given: V
 const PLACEHOLDER = /\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}/g;
 const WHOLE = /^\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}$/;
 
+/** Own properties only: `{{constructor}}` must never find what every object inherits. */
+const valueOf = (values: Values, name: string): unknown => (Object.hasOwn(values, name) ? values[name] : undefined);
+
 /**
  * Fills placeholders in every string of a check's config (the only place a template may use them). A string that is exactly one
  * placeholder takes the variable's value with its type (a number stays a number); inside longer
@@ -70,8 +73,11 @@ const WHOLE = /^\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}$/;
 export function fillPlaceholders(value: unknown, values: Values): unknown {
   if (typeof value === 'string') {
     const whole = WHOLE.exec(value);
-    if (whole) return values[whole[1]!] ?? null;
-    return value.replace(PLACEHOLDER, (_, name: string) => (values[name] === undefined ? '' : String(values[name])));
+    if (whole) return valueOf(values, whole[1]!) ?? null;
+    return value.replace(PLACEHOLDER, (_, name: string) => {
+      const given = valueOf(values, name);
+      return given === undefined ? '' : String(given);
+    });
   }
   if (Array.isArray(value)) return value.map((v) => fillPlaceholders(v, values));
   if (value !== null && typeof value === 'object') {

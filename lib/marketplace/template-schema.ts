@@ -14,7 +14,11 @@ export const MAX_SCHEMA_BYTES = 32 * 1024;
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
 const variable = z.strictObject({
-  name: z.string().regex(VARIABLE_NAME, 'Must match ^[a-z_][a-z0-9_]{0,63}$.'),
+  name: z
+    .string()
+    .regex(VARIABLE_NAME, 'Must match ^[a-z_][a-z0-9_]{0,63}$.')
+    // `constructor`, `__proto__`: every object already has them, so values could never be kept under them.
+    .refine((name) => !(name in Object.prototype), 'This name is reserved; choose another.'),
   type: z.enum(VARIABLE_TYPES),
   required: z.boolean().default(true),
   default: z.unknown().optional(),
