@@ -70,6 +70,10 @@ function readJsonBody(event: APIGatewayProxyEvent, headers: Record<string, strin
   if (nestingExceeds(bytes.toString('utf8'), MAX_BODY_DEPTH)) {
     throw new AppError('validation_error', 'The request body is not valid.', [{ path: '', message: `Objects and arrays may be nested at most ${MAX_BODY_DEPTH} levels deep.` }]);
   }
+  const reserved = reservedKeyPath(parsed, []);
+  if (reserved !== undefined) {
+    throw new AppError('validation_error', 'The request body is not valid.', [{ path: reserved, message: 'This key is reserved; use another name.' }]);
+  }
   // Many clients send `{}` with every POST; an empty object says nothing, so it is accepted.
   if (!takesBody && !isEmptyObject(parsed)) {
     throw new AppError('validation_error', 'This route takes no request body.', [{ path: '', message: 'Send no body (or an empty object).' }]);
@@ -92,6 +96,29 @@ function nestingExceeds(json: string, max: number): boolean {
     } else if (c === 0x7d || c === 0x5d) depth--;
   }
   return false;
+}
+
+/**
+ * Object keys no body may use, at any depth: DynamoDB's marshaller reads a value's kind from
+ * `value.constructor`, and assignment turns `__proto__` into a prototype instead of a key.
+ */
+const RESERVED_KEYS = new Set(['constructor', '__proto__']);
+
+/** The dotted path of the first reserved key (depth is bounded by MAX_BODY_DEPTH, so recursion is safe). */
+function reservedKeyPath(value: unknown, path: (string | number)[]): string | undefined {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = reservedKeyPath(value[i], [...path, i]);
+      if (found !== undefined) return found;
+    }
+  } else if (typeof value === 'object' && value !== null) {
+    for (const key of Object.keys(value)) {
+      if (RESERVED_KEYS.has(key)) return [...path, key].join('.');
+      const found = reservedKeyPath((value as Record<string, unknown>)[key], [...path, key]);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
 }
 
 const isEmptyObject = (value: unknown): boolean =>
