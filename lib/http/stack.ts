@@ -3,7 +3,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { callerFromEvent, type Caller } from './caller.ts';
-import { AppError, errorBody } from './errors.ts';
+import { AppError, errorBody, type ErrorDetail } from './errors.ts';
 import { log } from '../log.ts';
 import type { HttpResult } from './responses.ts';
 import { parseOrThrow } from './validation.ts';
@@ -70,10 +70,8 @@ function readJsonBody(event: APIGatewayProxyEvent, headers: Record<string, strin
   if (nestingExceeds(bytes.toString('utf8'), MAX_BODY_DEPTH)) {
     throw new AppError('validation_error', 'The request body is not valid.', [{ path: '', message: `Objects and arrays may be nested at most ${MAX_BODY_DEPTH} levels deep.` }]);
   }
-  const reserved = reservedKeyPath(parsed, []);
-  if (reserved !== undefined) {
-    throw new AppError('validation_error', 'The request body is not valid.', [{ path: reserved, message: 'This key is reserved; use another name.' }]);
-  }
+  const unstorable = firstUnstorable(parsed, []);
+  if (unstorable) throw new AppError('validation_error', 'The request body is not valid.', [unstorable]);
   // Many clients send `{}` with every POST; an empty object says nothing, so it is accepted.
   if (!takesBody && !isEmptyObject(parsed)) {
     throw new AppError('validation_error', 'This route takes no request body.', [{ path: '', message: 'Send no body (or an empty object).' }]);
@@ -104,18 +102,27 @@ function nestingExceeds(json: string, max: number): boolean {
  */
 const RESERVED_KEYS = new Set(['constructor', '__proto__']);
 
-/** The dotted path of the first reserved key (depth is bounded by MAX_BODY_DEPTH, so recursion is safe). */
-function reservedKeyPath(value: unknown, path: (string | number)[]): string | undefined {
+/** DynamoDB stores numbers down to 1e-130; the SDK refuses those beyond ±(2^53 − 1) as imprecise. */
+const storableNumber = (n: number): boolean => n === 0 || (Math.abs(n) <= Number.MAX_SAFE_INTEGER && Math.abs(n) >= 1e-130);
+
+/**
+ * The first value of a body that could not be stored as sent (a reserved key, a number out of
+ * range), with its dotted path. Depth is bounded by MAX_BODY_DEPTH, so recursion is safe.
+ */
+function firstUnstorable(value: unknown, path: (string | number)[]): ErrorDetail | undefined {
+  if (typeof value === 'number') {
+    return storableNumber(value) ? undefined : { path: path.join('.'), message: `This number cannot be stored exactly; use one between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER} (or send it as a string).` };
+  }
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = reservedKeyPath(value[i], [...path, i]);
-      if (found !== undefined) return found;
+      const found = firstUnstorable(value[i], [...path, i]);
+      if (found) return found;
     }
   } else if (typeof value === 'object' && value !== null) {
     for (const key of Object.keys(value)) {
-      if (RESERVED_KEYS.has(key)) return [...path, key].join('.');
-      const found = reservedKeyPath((value as Record<string, unknown>)[key], [...path, key]);
-      if (found !== undefined) return found;
+      if (RESERVED_KEYS.has(key)) return { path: [...path, key].join('.'), message: 'This key is reserved; use another name.' };
+      const found = firstUnstorable((value as Record<string, unknown>)[key], [...path, key]);
+      if (found) return found;
     }
   }
   return undefined;
