@@ -15,6 +15,12 @@ export type CreateContractInput = z.output<typeof createContractBody>;
 
 export const contractParams = z.strictObject({ id: z.string().regex(ID_PATTERN.ctr) });
 
+/**
+ * Bound on a contract's variables and filled-in checks as JSON: placeholders copy variable values,
+ * so a long value used several times could otherwise outgrow DynamoDB's 400 KB item.
+ */
+export const MAX_CONTRACT_BYTES = 128 * 1024;
+
 /** Results travel in the contract item and in every party's event (and webhook body): kept small. */
 export const MAX_RESULTS_BYTES = 16 * 1024;
 
