@@ -2,14 +2,16 @@ import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 
 /**
  * Answers API Gateway gives on its own (no key, unknown route, throttling, too large) in the
- * service's error format, with x-request-id, exactly as the handlers answer.
+ * service's error format. Gateway response headers can map only request parameters and static
+ * values, not context variables, so these carry API Gateway's own `x-amzn-RequestId` rather than
+ * `x-request-id` (the handlers' answers carry both, with the same id).
  */
 const body = (code: string, message: string) => ({
   'application/json': JSON.stringify({ error: { code, message } }),
 });
 
 export function gatewayResponses(api: RestApi): void {
-  const headers = { 'x-request-id': 'context.requestId', 'Access-Control-Allow-Origin': "'*'" };
+  const headers = { 'Access-Control-Allow-Origin': "'*'" };
   const add = (id: string, type: ResponseType, statusCode: string | undefined, code: string, message: string) =>
     api.addGatewayResponse(id, { type, ...(statusCode ? { statusCode } : {}), responseHeaders: headers, templates: body(code, message) });
 

@@ -1,8 +1,6 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../http/caller.ts';
 import { notFound } from '../http/errors.ts';
-import { db, tableName } from '../store/client.ts';
-import { keys } from '../store/keys.ts';
+import { canSee, findTemplate } from '../marketplace/find-template.ts';
 import type { DeclaredVariable } from './variables.ts';
 
 /**
@@ -24,10 +22,9 @@ export interface TemplateCheck {
   config: Record<string, unknown>;
 }
 
-export async function templateForContract(caller: Caller, templateId: string): Promise<TemplateForContract> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.template(templateId) }));
-  const author = Item?.['author'] as { id?: string } | undefined;
-  if (!Item || (Item['visibility'] === 'private' && author?.id !== caller.userId)) throw notFound('Template');
-  const schema = (Item['schema'] ?? {}) as { variables?: DeclaredVariable[]; checks?: TemplateCheck[] };
-  return { id: templateId, version: String(Item['version']), variables: schema.variables ?? [], checks: schema.checks ?? [] };
+export async function templateForContract(caller: Caller, templateIdOrSlug: string): Promise<TemplateForContract> {
+  const item = await findTemplate(templateIdOrSlug);
+  if (!item || !canSee(item, caller)) throw notFound('Template');
+  const schema = item.schema as { variables?: DeclaredVariable[]; checks?: TemplateCheck[] };
+  return { id: item.id, version: item.version, variables: schema.variables ?? [], checks: schema.checks ?? [] };
 }

@@ -36,3 +36,11 @@ describe('over-long agent ids in a body are 404, never 500', () => {
     expect404(await invoke('createContract', { caller: alice, body: { ...body, seller_agent_id: 'agt_../../x' } }));
   });
 });
+
+describe('template ids in a contract body', () => {
+  it('accept the UUID in any case, as the marketplace routes do, and store it lower-case', async () => {
+    const res = await invoke('createContract', { caller: alice, body: { template_id: templateId.toUpperCase(), variables: {}, amount_cents: 100, agent_id: agent } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.template_id).toBe(templateId);
+  });
+});
