@@ -1,15 +1,17 @@
 /**
  * `npm run bench -- marketplace`: what each marketplace request costs at 1,000 and at 20,000
- * templates. Seeds a catalog in its own DynamoDB Local (BatchWrite with the service's item
- * builders), then runs the real Lambda handlers with REST proxy events and reports, per route and
- * variant, the consumed capacity DynamoDB reports and the p50/p99 latency at both sizes.
+ * templates. Each size gets its own DynamoDB Local process holding one catalog in its first table,
+ * seeded from the same deterministic generator (BatchWrite with the service's item builders). The
+ * real Lambda handlers run with REST proxy events, alternating between the two sizes run by run
+ * (small-large, then large-small), so machine noise, Node's JIT and GC hit both sizes alike.
+ * Reports, per route and variant, the consumed capacity DynamoDB reports and p50/p99 latency.
  */
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../lib/http/caller.ts';
 import { routes } from '../lib/routes.ts';
 import { db } from '../lib/store/client.ts';
 import { ensureTable } from '../lib/store/create-table.ts';
-import { startDynamoDbLocal } from '../local/dynamodb-local.ts';
+import { startDynamoDbLocal, type DynamoDbLocal } from '../local/dynamodb-local.ts';
 import { freePort } from '../local/ports.ts';
 import { invokeRoute, proxyEvent } from '../local/proxy-event.ts';
 import { meterCapacity, type CapacityMeter } from './_capacity-meter.ts';
@@ -17,8 +19,17 @@ import { emptyCatalog, growCatalog, type Catalog } from './_marketplace-seed.ts'
 
 /** MARKETPLACE_BENCH_SIZES=200,1000 for a quick try; the README's figures use the default. */
 const SIZES = (process.env['MARKETPLACE_BENCH_SIZES'] ?? '1000,20000').split(',').map(Number);
-const WARMUP = 5;
-const RUNS = 50;
+/** Runs per row and size; p99 is then the 2nd-slowest of 100 (MARKETPLACE_BENCH_RUNS to change). */
+const RUNS = Number(process.env['MARKETPLACE_BENCH_RUNS'] ?? 100);
+/** Warm-up runs per row and size before its phase is measured, not counted. */
+const WARMUP = Number(process.env['MARKETPLACE_BENCH_WARMUP'] ?? 10);
+/**
+ * JVM options for both DynamoDB Local processes, the same for both sizes. The catalog lives in
+ * SQLite's native memory, not the Java heap (its live set stays near 16 MB at either size, per
+ * -Xlog:gc), so a fixed 1 GB heap gives both processes the same GC rhythm whatever traffic the
+ * seed put through them. MARKETPLACE_BENCH_JVM overrides it ('' = the JVM's defaults).
+ */
+const JVM_OPTIONS = (process.env['MARKETPLACE_BENCH_JVM'] ?? '-Xms1g -Xmx1g').split(' ').filter(Boolean);
 
 interface Request {
   caller: Caller;
@@ -31,14 +42,25 @@ interface Case {
   route: string;
   variant: string;
   /** A fresh request per run (writes need a new user or slug each time). */
-  request: (catalog: Catalog, run: number) => Request | Promise<Request>;
+  request: (side: Side, run: number) => Request | Promise<Request>;
   expect: number;
+  /** Writes change the catalog (new installs, reviews, templates): measured after every read. */
+  writes?: boolean;
+}
+
+/** One catalog size: its own DynamoDB Local, client, capacity meter and catalog. */
+interface Side {
+  size: number;
+  dynamo: DynamoDbLocal;
+  catalog: Catalog;
+  meter: CapacityMeter;
+  /** Page 2 of sort=recent, read once after seeding. */
+  cursor?: string;
 }
 
 const reader: Caller = { userId: randomUUID(), workspaceId: randomUUID(), name: 'Bench Reader', verified: false, operator: false };
 const freshUser = (): Caller => ({ ...reader, userId: randomUUID(), workspaceId: randomUUID() });
 const list = (query: Record<string, string>) => () => ({ caller: reader, query });
-const cursorCache = new Map<string, string>();
 
 const CASES: Case[] = [
   { route: 'listTemplates', variant: 'sort=popular (default)', request: list({}), expect: 200 },
@@ -49,19 +71,19 @@ const CASES: Case[] = [
   { route: 'listTemplates', variant: 'category=code, sort=rating', request: list({ category: 'code', sort: 'rating' }), expect: 200 },
   { route: 'listTemplates', variant: 'limit=100', request: list({ limit: '100' }), expect: 200 },
   { route: 'listTemplates', variant: 'offset=200', request: list({ offset: '200' }), expect: 200 },
-  { route: 'listTemplates', variant: 'cursor (page 2, recent)', request: (c) => ({ caller: reader, query: { sort: 'recent', cursor: cursorCache.get(`${c.size}`)! } }), expect: 200 },
+  { route: 'listTemplates', variant: 'cursor (page 2, recent)', request: (s) => ({ caller: reader, query: { sort: 'recent', cursor: s.cursor! } }), expect: 200 },
   { route: 'listTemplates', variant: 'search=uptime', request: list({ search: 'uptime' }), expect: 200 },
   { route: 'listTemplates', variant: 'search=upt (3 letters)', request: list({ search: 'upt' }), expect: 200 },
   { route: 'listTemplates', variant: 'search=uptime monitor', request: list({ search: 'uptime monitor' }), expect: 200 },
   { route: 'listTemplates', variant: 'search=uptime, category=http', request: list({ search: 'uptime', category: 'http' }), expect: 200 },
   { route: 'featuredTemplates', variant: '4 lists', request: () => ({ caller: reader }), expect: 200 },
-  { route: 'getTemplate', variant: 'by id', request: (c) => ({ caller: reader, params: { id: c.sample!.id } }), expect: 200 },
-  { route: 'getTemplate', variant: 'by slug', request: (c) => ({ caller: reader, params: { id: c.sample!.slug } }), expect: 200 },
-  { route: 'listReviews', variant: 'limit=20', request: (c) => ({ caller: reader, params: { id: c.sample!.id } }), expect: 200 },
+  { route: 'getTemplate', variant: 'by id', request: (s) => ({ caller: reader, params: { id: s.catalog.sample!.id } }), expect: 200 },
+  { route: 'getTemplate', variant: 'by slug', request: (s) => ({ caller: reader, params: { id: s.catalog.sample!.slug } }), expect: 200 },
+  { route: 'listReviews', variant: 'limit=20', request: (s) => ({ caller: reader, params: { id: s.catalog.sample!.id } }), expect: 200 },
   { route: 'listCategories', variant: '', request: () => ({ caller: reader }), expect: 200 },
-  { route: 'listInstalled', variant: '30 installs', request: (c) => ({ caller: c.installer }), expect: 200 },
-  { route: 'installTemplate', variant: 'new workspace', request: (c) => ({ caller: freshUser(), params: { id: c.sample!.id } }), expect: 201 },
-  { route: 'createReview', variant: 'new reviewer', request: (c) => ({ caller: freshUser(), params: { id: c.sample!.id }, body: { rating: 4, title: 'Bench' } }), expect: 201 },
+  { route: 'listInstalled', variant: '30 installs', request: (s) => ({ caller: s.catalog.installer }), expect: 200 },
+  { route: 'installTemplate', variant: 'new workspace', request: (s) => ({ caller: freshUser(), params: { id: s.catalog.sample!.id } }), expect: 201, writes: true },
+  { route: 'createReview', variant: 'new reviewer', request: (s) => ({ caller: freshUser(), params: { id: s.catalog.sample!.id }, body: { rating: 4, title: 'Bench' } }), expect: 201, writes: true },
   {
     route: 'publishTemplate',
     variant: 'public',
@@ -70,14 +92,24 @@ const CASES: Case[] = [
       body: { name: 'Bench uptime monitor', slug: `bench-${randomUUID().slice(0, 13)}`, description: 'Published during the benchmark.', category: 'http', version: '1.0.0', schema: { variables: [], checks: [] } },
     }),
     expect: 201,
+    writes: true,
   },
 ];
+
+interface Samples {
+  times: number[];
+  read: number;
+  write: number;
+  /** Items in the response's `data` (same at both sizes for a route that reads the same items). */
+  items?: number;
+}
 
 interface Measured {
   read: number;
   write: number;
   p50: number;
   p99: number;
+  items?: number;
 }
 
 async function call(name: string, req: Request) {
@@ -93,73 +125,115 @@ async function call(name: string, req: Request) {
   return invokeRoute(route, event);
 }
 
-async function measure(meter: CapacityMeter, catalog: Catalog, c: Case, runs: number): Promise<Measured> {
-  const times: number[] = [];
-  let read = 0;
-  let write = 0;
-  for (let run = 0; run < runs; run++) {
-    const req = await c.request(catalog, run);
-    meter.reset();
-    const start = performance.now();
-    const res = await call(c.route, req);
-    const elapsed = performance.now() - start;
-    if (res.statusCode !== c.expect) throw new Error(`${c.route} ${c.variant} @ ${catalog.size}: ${res.statusCode} ${res.body}`);
-    times.push(elapsed);
-    read += meter.read;
-    write += meter.write;
+/** Points the services (db(), which keeps one client per endpoint) at this size's DynamoDB Local. */
+const use = (side: Side) => (process.env['DYNAMODB_ENDPOINT'] = side.dynamo.endpoint);
+
+async function once(side: Side, c: Case, run: number, into?: Samples): Promise<void> {
+  use(side);
+  const req = await c.request(side, run);
+  side.meter.reset();
+  const start = performance.now();
+  const res = await call(c.route, req);
+  const elapsed = performance.now() - start;
+  if (res.statusCode !== c.expect) throw new Error(`${c.route} ${c.variant} @ ${side.size}: ${res.statusCode} ${res.body}`);
+  if (!into) return;
+  into.times.push(elapsed);
+  into.read += side.meter.read;
+  into.write += side.meter.write;
+  if (into.items === undefined) {
+    const data = (JSON.parse(res.body) as { data?: unknown }).data;
+    if (Array.isArray(data)) into.items = data.length;
   }
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
-  return { read: read / runs, write: write / runs, p50: at(0.5), p99: at(0.99) };
+}
+
+/**
+ * One phase (the reads, then the writes, which change the catalog): `WARMUP` passes, then `RUNS`
+ * measured passes. A pass runs every case once per size, the order of the sizes swapped from one
+ * case to the next and from one pass to the next, so each row's samples are spread over the whole
+ * phase and a disturbance (another process on the machine) touches every row and both sizes alike.
+ */
+async function phase(sides: Side[], cases: Case[], samples: Map<Case, Samples[]>): Promise<void> {
+  for (let pass = 0; pass < WARMUP + RUNS; pass++) {
+    const measured = pass >= WARMUP;
+    for (const [i, c] of cases.entries()) {
+      const order = (pass + i) % 2 === 0 ? [0, 1] : [1, 0];
+      for (const s of order) await once(sides[s]!, c, pass, measured ? samples.get(c)![s] : undefined);
+    }
+  }
+}
+
+/** Nearest rank: the smallest sample at or above which a fraction q of all samples lie. */
+function percentile(sorted: number[], q: number): number {
+  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]!;
+}
+
+function summarize(s: Samples): Measured {
+  const times = [...s.times].sort((a, b) => a - b);
+  return { read: s.read / times.length, write: s.write / times.length, p50: percentile(times, 0.5), p99: percentile(times, 0.99), ...(s.items !== undefined ? { items: s.items } : {}) };
 }
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 const ratio = (a: number, b: number) => (a === 0 && b === 0 ? '–' : a === 0 ? '∞' : (b / a).toFixed(2));
 
+async function startSide(size: number): Promise<Side> {
+  const dynamo = await startDynamoDbLocal({ port: await freePort(), dataDir: ':memory:', jvmOptions: JVM_OPTIONS });
+  const side = { size, dynamo, catalog: emptyCatalog() } as Side;
+  use(side);
+  // The catalog's table is the first and only table of its process, for both sizes alike.
+  await ensureTable('bench-marketplace');
+  side.meter = meterCapacity(db());
+  return side;
+}
+
 export async function run(): Promise<string> {
-  const dynamo = await startDynamoDbLocal({ port: await freePort(), dataDir: ':memory:' });
-  process.env['DYNAMODB_ENDPOINT'] = dynamo.endpoint;
+  const began = performance.now();
   process.env['AWS_REGION'] ??= 'us-east-1';
-  // One table grown from the small size to the large one: DynamoDB Local answers more slowly in
-  // tables created later, which would charge the second size for an artefact of the emulator.
   process.env['TABLE_NAME'] = 'bench-marketplace';
+  const sides: Side[] = [];
   try {
-    await ensureTable('bench-marketplace');
-    const meter = meterCapacity(db());
-    const catalog = emptyCatalog();
-    const results = new Map<string, Measured[]>();
+    for (const size of SIZES) sides.push(await startSide(size));
+    const now = Date.now();
     const seedSeconds: number[] = [];
-    for (const size of SIZES) {
+    for (const side of sides) {
+      use(side);
       const t0 = performance.now();
-      await growCatalog(catalog, size);
+      // The same generator from the same seed: the small catalog is the large one's first `size` templates.
+      await growCatalog(side.catalog, side.size, now);
       seedSeconds.push((performance.now() - t0) / 1000);
-      process.stderr.write(`bench: marketplace seeded ${size} templates in ${fmt(seedSeconds.at(-1)!, 0)} s\n`);
+      process.stderr.write(`bench: marketplace seeded ${side.size} templates in ${fmt(seedSeconds.at(-1)!, 0)} s\n`);
       const first = JSON.parse((await call('listTemplates', { caller: reader, query: { sort: 'recent' } })).body);
-      cursorCache.set(`${size}`, first.pagination.next_cursor);
-      // A warm-up pass over every case first, so the JIT and caches are as warm for the first size as for the second.
-      for (const c of CASES) await measure(meter, catalog, c, WARMUP);
-      for (const c of CASES) {
-        const key = `${c.route}|${c.variant}`;
-        results.set(key, [...(results.get(key) ?? []), await measure(meter, catalog, c, RUNS)]);
-      }
+      side.cursor = first.pagination.next_cursor;
     }
-    return report(results, seedSeconds);
+    const samples = new Map(CASES.map((c) => [c, sides.map((): Samples => ({ times: [], read: 0, write: 0 }))]));
+    const t1 = performance.now();
+    await phase(sides, CASES.filter((c) => !c.writes), samples);
+    await phase(sides, CASES.filter((c) => c.writes), samples);
+    const measureSeconds = (performance.now() - t1) / 1000;
+    const results = new Map([...samples].map(([c, perSide]) => [`${c.route}|${c.variant}`, perSide.map(summarize)]));
+    for (const [key, [s, l]] of results) {
+      if (s!.items !== l!.items) process.stderr.write(`bench: ${key} returns ${s!.items} items at ${SIZES[0]} and ${l!.items} at ${SIZES[1]}\n`);
+    }
+    const installed = results.get('listInstalled|30 installs')!;
+    // The installer's installs are among the first 1,000 templates: the same page at both sizes.
+    if (SIZES[0]! >= 1000 && installed[0]!.items !== installed[1]!.items) throw new Error('listInstalled must list the same installs at both sizes');
+    return report(results, seedSeconds, measureSeconds, (performance.now() - began) / 1000);
   } finally {
-    await dynamo.stop();
+    await Promise.all(sides.map((s) => s.dynamo.stop()));
   }
 }
 
-function report(results: Map<string, Measured[]>, seedSeconds: number[]): string {
+function report(results: Map<string, Measured[]>, seedSeconds: number[], measureSeconds: number, totalSeconds: number): string {
   const [small, large] = SIZES;
   const rows = [...results].map(([key, [s, l]]) => {
     const [route, variant] = key.split('|');
     const capacity = (m: Measured) => (m.write ? `${fmt(m.read)} R + ${fmt(m.write)} W` : fmt(m.read));
     return `| ${route} | ${variant} | ${capacity(s!)} | ${capacity(l!)} | ${ratio(s!.read + s!.write, l!.read + l!.write)} | ${fmt(s!.p50)} / ${fmt(s!.p99)} | ${fmt(l!.p50)} / ${fmt(l!.p99)} | ${ratio(s!.p50, l!.p50)} |`;
   });
+  const minutes = `${Math.floor(totalSeconds / 60)} min ${fmt(totalSeconds % 60, 0)} s`;
   return [
     '## Marketplace: cost per request at two catalog sizes',
     '',
-    `DynamoDB Local, ${small!.toLocaleString('en')} and ${large!.toLocaleString('en')} templates (90 % public), one table measured at the first size, grown to the second and measured again, the real Lambda handlers called with REST proxy events, ${RUNS} runs per row after a warm-up pass. Capacity is what DynamoDB reports with ReturnConsumedCapacity=TOTAL (R = read units, W = write units), averaged per request. Latency in ms (p50 / p99). Seeding took ${seedSeconds.map((s) => `${fmt(s, 0)} s`).join(' and ')}.`,
+    `DynamoDB Local, ${small!.toLocaleString('en')} and ${large!.toLocaleString('en')} templates (90 % public), each size in its own DynamoDB Local process (${JVM_OPTIONS.join(' ') || 'default JVM options'}) and first table, seeded by the same deterministic generator. The real Lambda handlers are called with REST proxy events, alternating between the sizes run by run: ${RUNS} runs per row and size after ${WARMUP} warm-up runs, reads first, then writes. Capacity is what DynamoDB reports with ReturnConsumedCapacity=TOTAL (R = read units, W = write units), averaged per request. Latency in ms (p50 / p99, nearest rank over ${RUNS} samples). Seeding took ${seedSeconds.map((s) => `${fmt(s, 0)} s`).join(' and ')}, measuring ${fmt(measureSeconds, 0)} s, the whole run ${minutes}.`,
     '',
     `| Route | Variant | Capacity @ ${small!.toLocaleString('en')} | Capacity @ ${large!.toLocaleString('en')} | Capacity ratio | Latency @ ${small!.toLocaleString('en')} | Latency @ ${large!.toLocaleString('en')} | p50 ratio |`,
     '|---|---|---|---|---|---|---|---|',

@@ -34,8 +34,9 @@ function checkJava(): void {
 /**
  * Starts AWS's DynamoDB Local as a child process and resolves once it answers.
  * `dataDir` ':memory:' keeps everything in memory; otherwise the data lives in that folder.
+ * `jvmOptions` (optional, none by default) go to the JVM before `-jar`, e.g. heap sizes.
  */
-export async function startDynamoDbLocal(options: { port: number; dataDir: string }): Promise<DynamoDbLocal> {
+export async function startDynamoDbLocal(options: { port: number; dataDir: string; jvmOptions?: readonly string[] }): Promise<DynamoDbLocal> {
   checkJava();
   if (await portInUse(options.port)) {
     throw new StartupError(
@@ -43,7 +44,7 @@ export async function startDynamoDbLocal(options: { port: number; dataDir: strin
     );
   }
   const dir = jarDirectory();
-  const args = [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-Xshare:auto', '-jar', join(dir, 'DynamoDBLocal.jar'), '-port', String(options.port), '-sharedDb', '-disableTelemetry'];
+  const args = [...(options.jvmOptions ?? []), `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-Xshare:auto', '-jar', join(dir, 'DynamoDBLocal.jar'), '-port', String(options.port), '-sharedDb', '-disableTelemetry'];
   if (options.dataDir === ':memory:') {
     args.push('-inMemory');
   } else {

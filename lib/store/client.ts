@@ -3,20 +3,22 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { endpointOverride } from '../aws-endpoint.ts';
 
 /**
- * One DynamoDB document client per process, made on first use (Lambda reuses it across
- * invocations). DYNAMODB_ENDPOINT points it at DynamoDB Local; in AWS it is unset.
+ * One DynamoDB document client per endpoint and process, made on first use (Lambda reuses it
+ * across invocations). DYNAMODB_ENDPOINT points it at DynamoDB Local; in AWS it is unset. A
+ * process that alternates between endpoints (the marketplace benchmark's two DynamoDB Local
+ * processes) keeps one warm client, with its open connections, per endpoint.
  */
-let client: DynamoDBDocumentClient | undefined;
-let clientEndpoint: string | undefined;
+const clients = new Map<string, DynamoDBDocumentClient>();
 
 export function db(): DynamoDBDocumentClient {
   const endpoint = process.env['DYNAMODB_ENDPOINT'] || undefined;
-  if (!client || clientEndpoint !== endpoint) {
+  let client = clients.get(endpoint ?? '');
+  if (!client) {
     const raw = new DynamoDBClient(endpointOverride(endpoint));
     client = DynamoDBDocumentClient.from(raw, {
       marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
     });
-    clientEndpoint = endpoint;
+    clients.set(endpoint ?? '', client);
   }
   return client;
 }
