@@ -11,13 +11,19 @@ import type { TemplateItem } from './template-item.ts';
  * them than one transaction may hold). Search confirms every hit against the template item, so a
  * posting left behind never shows a template that went private or stopped matching.
  */
-const prefixesIfPublic = (t: TemplateItem | undefined): Set<string> =>
-  t?.visibility === 'public' ? indexedPrefixes(t) : new Set();
+/**
+ * Each prefix has a list over the whole catalog and one per category (`<category>/<prefix>`), so a
+ * search within a category walks postings that are all in it instead of filtering them out.
+ */
+export const postingList = (prefix: string, category?: string): string => (category ? `${category}/${prefix}` : prefix);
 
-const posting = (prefix: string, t: TemplateItem) => ({ ...keys.searchPosting(prefix, t.recentKey), entity: ENTITY.searchPosting, template_id: t.id });
+const listsIfPublic = (t: TemplateItem | undefined): Set<string> =>
+  t?.visibility === 'public' ? new Set([...indexedPrefixes(t)].flatMap((p) => [postingList(p), postingList(p, t.category)])) : new Set();
+
+const posting = (list: string, t: TemplateItem) => ({ ...keys.searchPosting(list, t.recentKey), entity: ENTITY.searchPosting, template_id: t.id });
 
 /** All postings of a template (seeding writes them directly). */
-export const searchPostings = (t: TemplateItem): Record<string, unknown>[] => [...prefixesIfPublic(t)].map((p) => posting(p, t));
+export const searchPostings = (t: TemplateItem): Record<string, unknown>[] => [...listsIfPublic(t)].map((list) => posting(list, t));
 
 /**
  * Puts every posting `after` needs (puts are idempotent, so this also repairs postings a crash left
@@ -26,8 +32,8 @@ export const searchPostings = (t: TemplateItem): Record<string, unknown>[] => [.
  * updates cannot leave a public template without its postings.
  */
 export async function syncSearchPostings(before: TemplateItem | undefined, after: TemplateItem, rounds = 3): Promise<void> {
-  const had = prefixesIfPublic(before);
-  const wanted = prefixesIfPublic(after);
+  const had = listsIfPublic(before);
+  const wanted = listsIfPublic(after);
   const requests: WriteRequest[] = [
     ...[...wanted].map((p) => ({ put: posting(p, after) })),
     ...[...had].filter((p) => !wanted.has(p)).map((p) => ({ delete: keys.searchPosting(p, after.recentKey) })),

@@ -5,6 +5,7 @@ import { keys } from '../store/keys.ts';
 import type { Category } from './categories.ts';
 import { decodeCursor, encodeCursor, type StartKey } from './cursor.ts';
 import { templatesInOrder } from './index-page.ts';
+import { postingList } from './search-index.ts';
 import { drivingPrefix, matchesEveryWord, words } from './search-text.ts';
 import { toSummary, type TemplateItem } from './template-item.ts';
 
@@ -25,7 +26,7 @@ const invalid = (path: string, message: string) => validationError([{ path, mess
 
 /**
  * Walks the posting list of the most selective query word (its longest prefix, up to 6
- * characters), newest first, and keeps the templates that are public, in the category and match
+ * characters; the category's own list when a category is given), newest first, and keeps the templates that are public, in the category and match
  * every word. Reads stop at the page (offset + limit + 1 matches) or at a budget of
  * max(200, 4 × that) postings; a page cut short by the budget still carries next_cursor, so a
  * rare combination of common words is paged through rather than read whole. `total` is exact when
@@ -37,7 +38,7 @@ export async function searchTemplates(query: SearchQuery) {
   if (queryWords.length > MAX_WORDS) throw invalid('search', `Give at most ${MAX_WORDS} words.`);
   const prefix = drivingPrefix(queryWords);
   if (!prefix) throw invalid('search', 'Give at least one word of two or more characters.');
-  const partition = keys.searchPostingPk(prefix);
+  const partition = keys.searchPostingPk(postingList(prefix, query.category));
   const scope = `search|${query.category ?? ''}|${queryWords.join(' ')}`;
   const start = query.cursor ? decodeCursor(query.cursor, scope, { PK: 'S', SK: 'S' }, { PK: partition }) : undefined;
   const offset = start?.position ?? query.offset ?? 0;

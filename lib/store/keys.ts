@@ -11,7 +11,7 @@
  * | Review            | TPL#<uuid>           | REVIEW#<user uuid>          | GSI1: TPLREV#<tpl> / <created_at>#<review uuid>          |
  * | Install marker    | WS#<workspace uuid>  | INSTALL#<template uuid>     | GSI1: WSINST#<ws> / <installed_at>#<tpl>                 |
  * | Category counter  | CATEGORY#<name>      | COUNT                       | –  (`count` = public templates; changed in the same transaction as the template) |
- * | Search posting    | TOKEN#<word prefix>  | <created_at>#<template uuid> | –  (per 2-, 4- and 6-character prefix of each word of a public template; newest first) |
+ * | Search posting    | TOKEN#[<category>/]<word prefix> | <created_at>#<template uuid> | –  (per 2-, 4- and 6-character prefix of each word of a public template, in the catalog-wide list and its category's; newest first) |
  * | Agent             | AGENT#<agt_…>        | META                        | GSI1: OWNER#<user uuid> / AGENT#<agt_…>                  |
  * | Contract          | CONTRACT#<ctr_…>     | META                        | –                                                        |
  * | Event (outbox)    | AGENT#<agt_…>        | EVT#<evt_…>                 | –  (ids sort by time: the polling feed is one Query)     |
@@ -54,8 +54,8 @@ export const keys = {
   install: (workspaceId: string, templateId: string): Key => ({ PK: `WS#${workspaceId}`, SK: `INSTALL#${templateId}` }),
   installsIndexPk: (workspaceId: string): string => `WSINST#${workspaceId}`,
   categoryCount: (category: string): Key => ({ PK: `CATEGORY#${category}`, SK: 'COUNT' }),
-  searchPosting: (prefix: string, recentKey: string): Key => ({ PK: `TOKEN#${prefix}`, SK: recentKey }),
-  searchPostingPk: (prefix: string): string => `TOKEN#${prefix}`,
+  searchPosting: (list: string, recentKey: string): Key => ({ PK: `TOKEN#${list}`, SK: recentKey }),
+  searchPostingPk: (list: string): string => `TOKEN#${list}`,
 
   agent: (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'META' }),
   agentsIndexPk: (userId: string): string => `OWNER#${userId}`,

@@ -68,6 +68,9 @@ describe('GET /templates?search=', () => {
     expect(await found({ search: 'watch other' })).toEqual(new Set(['uptime-monitor']));
     expect(await found({ search: 'http' })).toEqual(new Set());
     expect(await found({ search: 'uptime' })).toEqual(new Set(['uptime-monitor'])); // still in the slug
+    // The per-category posting lists follow the move too.
+    expect(await found({ search: 'uptime', category: 'other' })).toEqual(new Set(['uptime-monitor']));
+    expect(await found({ search: 'uptime', category: 'http' })).toEqual(new Set());
 
     await invoke('updateTemplate', { caller: author, params: { id }, body: { visibility: 'unlisted' } });
     expect(await found({ search: 'heartbeat' })).toEqual(new Set());
