@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
-import { templateBody } from '../marketplace/helpers.ts';
+import { expectRefusedAt, publishWithRawConfig } from './support.ts';
 import { createAgent, publishTemplate, SIMPLE_SCHEMA } from '../events/support.ts';
 
 /**
@@ -15,28 +15,21 @@ beforeAll(async () => {
   alice = await createTestUser();
 });
 
-const expectKeyRefused = (res: { status: number; body: any }, path: string) => {
-  expect(res.status, JSON.stringify(res.body)).toBe(400);
-  expect(res.body.error.code).toBe('validation_error');
-  expect(res.body.error.details).toEqual([{ path, message: expect.stringMatching(/reserved/i) }]);
-};
-
-const withConfig = (config: string) =>
-  JSON.stringify(templateBody({ schema: { variables: [], checks: [{ id: 'c', type: 't', config: { x: '__X__' } }] } })).replace('"__X__"', config);
+const expectKeyRefused = (res: { status: number; body: any }, path: string) => expectRefusedAt(res, path, /reserved/i);
 
 describe('constructor and __proto__ keys in bodies', () => {
   it('a check config with a constructor key is a 400, not a 500', async () => {
-    const res = await invoke('publishTemplate', { caller: alice, body: withConfig('{"constructor":"x"}'), headers: { 'Content-Type': 'application/json' } });
+    const res = await invoke('publishTemplate', { caller: alice, ...publishWithRawConfig('{"constructor":"x"}') });
     expectKeyRefused(res, 'schema.checks.0.config.x.constructor');
   });
 
   it('a nested constructor that pretends to be a Set is a 400', async () => {
-    const res = await invoke('publishTemplate', { caller: alice, body: withConfig('[{"a":{"constructor":{"name":"Set"}}}]'), headers: { 'Content-Type': 'application/json' } });
+    const res = await invoke('publishTemplate', { caller: alice, ...publishWithRawConfig('[{"a":{"constructor":{"name":"Set"}}}]') });
     expectKeyRefused(res, 'schema.checks.0.config.x.0.a.constructor');
   });
 
   it('a __proto__ key inside a config is a 400', async () => {
-    const res = await invoke('publishTemplate', { caller: alice, body: withConfig('{"__proto__":{"y":1}}'), headers: { 'Content-Type': 'application/json' } });
+    const res = await invoke('publishTemplate', { caller: alice, ...publishWithRawConfig('{"__proto__":{"y":1}}') });
     expectKeyRefused(res, 'schema.checks.0.config.x.__proto__');
   });
 
@@ -51,7 +44,7 @@ describe('constructor and __proto__ keys in bodies', () => {
   });
 
   it('keys that merely resemble them are fine', async () => {
-    const res = await invoke('publishTemplate', { caller: alice, body: withConfig('{"constructors":1,"Constructor":2,"proto":3}'), headers: { 'Content-Type': 'application/json' } });
+    const res = await invoke('publishTemplate', { caller: alice, ...publishWithRawConfig('{"constructors":1,"Constructor":2,"proto":3}') });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.schema.checks[0].config.x).toEqual({ constructors: 1, Constructor: 2, proto: 3 });
   });

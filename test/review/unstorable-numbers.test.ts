@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
-import { templateBody } from '../marketplace/helpers.ts';
+import { expectRefusedAt, publishWithRawConfig } from './support.ts';
 import { createAgent, publishTemplate } from '../events/support.ts';
 
 /**
@@ -14,20 +14,11 @@ beforeAll(async () => {
   alice = await createTestUser();
 });
 
-const expectNumberRefused = (res: { status: number; body: any }, path: string) => {
-  expect(res.status, JSON.stringify(res.body)).toBe(400);
-  expect(res.body.error.code).toBe('validation_error');
-  expect(res.body.error.details).toEqual([{ path, message: expect.stringMatching(/number/i) }]);
-};
-
-const configWith = (raw: string) => ({
-  body: JSON.stringify(templateBody({ schema: { variables: [], checks: [{ id: 'c', type: 't', config: { x: '__X__' } }] } })).replace('"__X__"', raw),
-  headers: { 'Content-Type': 'application/json' },
-});
+const expectNumberRefused = (res: { status: number; body: any }, path: string) => expectRefusedAt(res, path, /number/i);
 
 describe('numbers DynamoDB cannot store', () => {
   it.each(['1e300', '-1e300', '9007199254740993', '1e-200'])('%s in a check config is a 400, not a 500', async (raw) => {
-    expectNumberRefused(await invoke('publishTemplate', { caller: alice, ...configWith(raw) }), 'schema.checks.0.config.x');
+    expectNumberRefused(await invoke('publishTemplate', { caller: alice, ...publishWithRawConfig(raw) }), 'schema.checks.0.config.x');
   });
 
   it('1e300 as a contract number variable is a 400, not a 500', async () => {
@@ -42,7 +33,7 @@ describe('numbers DynamoDB cannot store', () => {
   });
 
   it('ordinary numbers are kept exactly', async () => {
-    const res = await invoke('publishTemplate', { caller: alice, ...configWith('[0, -0.5, 3.14159, 9007199254740991, -9007199254740991, 1e-130, 2.5e-7]') });
+    const res = await invoke('publishTemplate', { caller: alice, ...publishWithRawConfig('[0, -0.5, 3.14159, 9007199254740991, -9007199254740991, 1e-130, 2.5e-7]') });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.schema.checks[0].config.x).toEqual([0, -0.5, 3.14159, 9007199254740991, -9007199254740991, 1e-130, 2.5e-7]);
   });
