@@ -35,7 +35,7 @@ export async function listAgents(
 
 /** The caller's agent record; a malformed id, a missing agent and someone else's agent are the same 404. */
 export async function ownAgent(caller: Caller, agentId: string): Promise<AgentRecord> {
-  const agent = isAgentId(agentId) ? await getAgent(agentId) : undefined;
+  const agent = await getAgent(agentId); // undefined for an id that cannot be an agent's
   if (!agent || agent.owner_id !== caller.userId) throw notFound('Agent');
   return agent;
 }

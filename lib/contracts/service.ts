@@ -1,4 +1,5 @@
 import { getAgent } from '../agents/store.ts';
+import { ownAgent } from '../agents/agents.ts';
 import { outboxRows } from '../events/outbox.ts';
 import type { Caller } from '../http/caller.ts';
 import { AppError, notFound, validationError } from '../http/errors.ts';
@@ -17,8 +18,7 @@ export function toContractView(record: ContractRecord): ContractView {
 }
 
 async function partyOwners(caller: Caller, input: CreateContractInput): Promise<string[]> {
-  const agent = await getAgent(input.agent_id);
-  if (!agent || agent.owner_id !== caller.userId) throw notFound('Agent');
+  const agent = await ownAgent(caller, input.agent_id);
   if (input.seller_agent_id === undefined) return [agent.owner_id];
   if (input.seller_agent_id === input.agent_id) {
     throw validationError([{ path: 'seller_agent_id', message: 'The seller must be another agent than agent_id.' }]);

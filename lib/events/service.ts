@@ -1,6 +1,6 @@
 import type { Caller } from '../http/caller.ts';
 import { AppError, notFound } from '../http/errors.ts';
-import { ownedAgent } from './agents.ts';
+import { ownAgent } from '../agents/agents.ts';
 import { listDeliveries, readDelivery, toView, type DeliveryPage, type DeliveryView } from './deliveries.ts';
 import { resetForRetry } from './delivery-lease.ts';
 import { listEvents, type EventPage } from './feed.ts';
@@ -8,18 +8,18 @@ import { enqueueDelivery } from './queue.ts';
 
 /** The event and delivery routes, for the owner of the agent only (404 for everyone else). */
 export async function agentEvents(caller: Caller, agentId: string, after: string | undefined, limit: number): Promise<EventPage> {
-  await ownedAgent(caller, agentId);
+  await ownAgent(caller, agentId);
   return listEvents(agentId, after, limit);
 }
 
 export async function agentDeliveries(caller: Caller, agentId: string, cursor: string | undefined, limit: number): Promise<DeliveryPage> {
-  await ownedAgent(caller, agentId);
+  await ownAgent(caller, agentId);
   return listDeliveries(agentId, cursor, limit);
 }
 
 /** A manual retry: back to pending with one more attempt, and a fresh message that is due now. */
 export async function retryAgentDelivery(caller: Caller, agentId: string, deliveryId: string): Promise<DeliveryView> {
-  const agent = await ownedAgent(caller, agentId);
+  const agent = await ownAgent(caller, agentId);
   const existing = await readDelivery(agentId, deliveryId);
   if (!existing) throw notFound('Delivery');
   if (agent.webhook_status !== 'ENABLED') {
