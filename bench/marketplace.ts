@@ -14,7 +14,7 @@ import { ensureTable } from '../lib/store/create-table.ts';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../local/dynamodb-local.ts';
 import { freePort } from '../local/ports.ts';
 import { invokeRoute, proxyEvent } from '../local/proxy-event.ts';
-import { meterCapacity, type CapacityMeter } from './_capacity-meter.ts';
+import { meterCapacity, type CapacityMeter } from '../lib/store/capacity-meter.ts';
 import { emptyCatalog, growCatalog, type Catalog } from './_marketplace-seed.ts';
 
 /** MARKETPLACE_BENCH_SIZES=200,1000 for a quick try; the README's figures use the default. */

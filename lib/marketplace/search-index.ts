@@ -2,12 +2,13 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { batchWrite, type WriteRequest } from '../store/batch.ts';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
-import { indexedPrefixes } from './search-text.ts';
+import { indexedPrefixes, postingWords } from './search-text.ts';
 import type { TemplateItem } from './template-item.ts';
 
 /**
- * The inverted index: a posting item per (word prefix, public template), sorted newest first.
- * Postings are written in batches after the template's own transaction (a template has more of
+ * The inverted index: a posting item per (word prefix, public template), sorted newest first,
+ * carrying the template's words cut to the longest indexed prefix (`w`, see postingWords) so a
+ * multi-word search can tell most non-matches from the posting alone. Postings are written in batches after the template's own transaction (a template has more of
  * them than one transaction may hold). Search confirms every hit against the template item, so a
  * posting left behind never shows a template that went private or stopped matching.
  */
@@ -20,10 +21,13 @@ export const postingList = (prefix: string, category?: string): string => (categ
 const listsIfPublic = (t: TemplateItem | undefined): Set<string> =>
   t?.visibility === 'public' ? new Set([...indexedPrefixes(t)].flatMap((p) => [postingList(p), postingList(p, t.category)])) : new Set();
 
-const posting = (list: string, t: TemplateItem) => ({ ...keys.searchPosting(list, t.recentKey), entity: ENTITY.searchPosting, template_id: t.id });
+const posting = (list: string, t: TemplateItem, w: string | undefined) => ({ ...keys.searchPosting(list, t.recentKey), entity: ENTITY.searchPosting, template_id: t.id, w });
 
 /** All postings of a template (seeding writes them directly). */
-export const searchPostings = (t: TemplateItem): Record<string, unknown>[] => [...listsIfPublic(t)].map((list) => posting(list, t));
+export function searchPostings(t: TemplateItem): Record<string, unknown>[] {
+  const w = postingWords(t);
+  return [...listsIfPublic(t)].map((list) => posting(list, t, w));
+}
 
 /**
  * Puts every posting `after` needs (puts are idempotent, so this also repairs postings a crash left
@@ -35,7 +39,7 @@ export async function syncSearchPostings(before: TemplateItem | undefined, after
   const had = listsIfPublic(before);
   const wanted = listsIfPublic(after);
   const requests: WriteRequest[] = [
-    ...[...wanted].map((p) => ({ put: posting(p, after) })),
+    ...searchPostings(after).map((put) => ({ put })),
     ...[...had].filter((p) => !wanted.has(p)).map((p) => ({ delete: keys.searchPosting(p, after.recentKey) })),
   ];
   if (requests.length) await batchWrite(requests);

@@ -37,6 +37,30 @@ export function indexedPrefixes(t: Searchable): Set<string> {
   return prefixes;
 }
 
+/**
+ * What a posting carries of its template's text, so a multi-word search can drop most non-matches
+ * without reading the templates: the template's words cut to MAX_PREFIX characters, space-separated.
+ * For query words of up to MAX_PREFIX characters the test on them is exact; for longer ones it is
+ * necessary only, and the template item confirms. Left out (undefined) when longer than
+ * POSTING_WORDS_MAX, which keeps every posting under 1 KB (one write unit); such templates are
+ * then checked on their item, as all were before. (Bytes, not characters: a CJK word takes 3 per character.)
+ */
+export const POSTING_WORDS_MAX = 700;
+
+export function postingWords(t: Searchable): string | undefined {
+  const cut = [...new Set(templateWords(t).map((w) => w.slice(0, MAX_PREFIX)))].join(' ');
+  return Buffer.byteLength(cut) <= POSTING_WORDS_MAX ? cut : undefined;
+}
+
+/** False only when the template whose posting carries `cut` cannot match every query word. */
+export function mayMatch(queryWords: readonly string[], cut: string): boolean {
+  const own = cut.split(' ');
+  return queryWords.every((q) => {
+    const head = q.slice(0, MAX_PREFIX);
+    return own.some((w) => w.startsWith(head));
+  });
+}
+
 /** Every query word is a prefix of some word of the template. */
 export function matchesEveryWord(queryWords: readonly string[], t: Searchable): boolean {
   const own = templateWords(t);

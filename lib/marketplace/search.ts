@@ -6,7 +6,7 @@ import type { Category } from './categories.ts';
 import { decodeCursor, encodeCursor, type StartKey } from './cursor.ts';
 import { templatesInOrder } from './index-page.ts';
 import { postingList } from './search-index.ts';
-import { drivingPrefix, matchesEveryWord, words } from './search-text.ts';
+import { drivingPrefix, matchesEveryWord, mayMatch, words } from './search-text.ts';
 import { toSummary, type TemplateItem } from './template-item.ts';
 
 const MAX_WORDS = 8;
@@ -26,8 +26,10 @@ const invalid = (path: string, message: string) => validationError([{ path, mess
 
 /**
  * Walks the posting list of the most selective query word (its longest prefix, up to 6
- * characters; the category's own list when a category is given), newest first, and keeps the templates that are public, in the category and match
- * every word. Reads stop at the page (offset + limit + 1 matches) or at a budget of
+ * characters; the category's own list when a category is given), newest first. Each posting
+ * carries its template's words cut to 6 characters, so postings that cannot match every word are
+ * dropped unread; the templates of the rest are read and kept when public, in the category and
+ * matching every word. Reads stop at the page (offset + limit + 1 matches) or at a budget of
  * max(200, 4 × that) postings; a page cut short by the budget still carries next_cursor, so a
  * rare combination of common words is paged through rather than read whole. `total` is exact when
  * the walk reached the end of the list, and null when counting would mean reading it all.
@@ -50,20 +52,23 @@ export async function searchTemplates(query: SearchQuery) {
   let startKey: Record<string, unknown> | undefined = start?.key;
   let read = 0;
   do {
+    // Size the next page from the share of postings that matched so far (postings are cheap; a round trip is not).
+    const perPosting = read === 0 ? 1 : Math.max(matches.length, 1) / read;
     const res = await db().send(
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: 'PK = :pk',
         ExpressionAttributeValues: { ':pk': partition },
         ScanIndexForward: false,
-        Limit: Math.min(100, budget - read, read === 0 ? want : Math.max(25, 2 * (want - matches.length))),
+        Limit: Math.min(100, budget - read, Math.ceil((want - matches.length) / perPosting)),
         ExclusiveStartKey: startKey,
       }),
     );
     const postings = res.Items ?? [];
     read += postings.length;
     startKey = res.LastEvaluatedKey;
-    const byId = new Map(postings.map((p) => [p['template_id'] as string, { PK: p['PK'] as string, SK: p['SK'] as string }]));
+    const candidates = postings.filter((p) => typeof p['w'] !== 'string' || mayMatch(queryWords, p['w']));
+    const byId = new Map(candidates.map((p) => [p['template_id'] as string, { PK: p['PK'] as string, SK: p['SK'] as string }]));
     const keep = (t: TemplateItem) => t.visibility === 'public' && (!query.category || t.category === query.category) && matchesEveryWord(queryWords, t);
     for (const item of await templatesInOrder([...byId.keys()], keep)) matches.push({ item, posting: byId.get(item.id)! });
   } while (startKey && matches.length < want && read < budget);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor } from '../../lib/marketplace/cursor.ts';
-import { drivingPrefix, indexedPrefixes, matchesEveryWord, words } from '../../lib/marketplace/search-text.ts';
+import { drivingPrefix, indexedPrefixes, matchesEveryWord, mayMatch, POSTING_WORDS_MAX, postingWords, words } from '../../lib/marketplace/search-text.ts';
 import { placeholders } from '../../lib/marketplace/template-schema.ts';
 import { ratingAverage, ratingKey } from '../../lib/marketplace/template-item.ts';
 import { bucketAttribute, bucketsOutsideWindow, installsInWindow, windowDays } from '../../lib/marketplace/trend.ts';
@@ -34,6 +34,42 @@ describe('search text', () => {
     expect(matchesEveryWord(['data', 'csv'], t)).toBe(true);
     expect(matchesEveryWord(['rows', 'json'], t)).toBe(false);
     expect(matchesEveryWord(['datasets'], t)).toBe(false);
+  });
+
+  it('puts the words cut to 6 characters on postings, and filters on them exactly up to 6 characters', () => {
+    const t = { name: 'Uptime monitoring', slug: 'uptime-monitoring', description: 'Up, up!', category: 'http' };
+    expect(postingWords(t)).toBe('uptime monito up http');
+    const cut = postingWords(t)!;
+    for (const query of [['upt'], ['uptime'], ['up', 'http'], ['moni', 'h']]) {
+      expect(mayMatch(query, cut)).toBe(true);
+      expect(matchesEveryWord(query, t)).toBe(true);
+    }
+    for (const query of [['uptimes'.slice(0, 6), 'down'], ['monk'], ['https']]) expect(mayMatch(query, cut)).toBe(matchesEveryWord(query, t));
+    // Beyond 6 characters the posting can only say "maybe": the template item decides.
+    expect(mayMatch(['monitors'], cut)).toBe(true);
+    expect(matchesEveryWord(['monitors'], t)).toBe(false);
+  });
+
+  it('never lets a non-match through the posting filter wrongly rejected (random words and queries)', () => {
+    const alphabet = 'abcde';
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const word = () => Array.from({ length: 1 + rand(9) }, () => alphabet[rand(alphabet.length)]).join('');
+    for (let i = 0; i < 2000; i++) {
+      const t = { name: `${word()} ${word()}`, slug: word(), description: word(), category: 'code' };
+      const query = Array.from({ length: 1 + rand(3) }, word);
+      // The filter may say yes to a non-match (the item decides), never no to a match.
+      if (matchesEveryWord(query, t)) expect(mayMatch(query, postingWords(t)!), `${query} in ${JSON.stringify(t)}`).toBe(true);
+    }
+  });
+
+  it('leaves the words off a posting that would pass 1 KB, counting bytes', () => {
+    const long = { name: 'n', slug: 'sl', description: Array.from({ length: 200 }, (_, i) => `w${i}`).join(' '), category: 'other' };
+    expect(postingWords(long)).toBeUndefined();
+    const cjk = { name: 'n', slug: 'sl', description: Array.from({ length: 60 }, (_, i) => `漢字${String.fromCharCode(0x4e00 + i)}`).join(' '), category: 'other' };
+    expect(postingWords(cjk)!.length).toBeLessThan(POSTING_WORDS_MAX);
+    const cjkMore = { ...cjk, description: Array.from({ length: 200 }, (_, i) => `漢字${String.fromCharCode(0x4e00 + i)}`).join(' ') };
+    expect(postingWords(cjkMore)).toBeUndefined();
   });
 });
 
