@@ -16,12 +16,29 @@ import { versionItem } from '../lib/marketplace/versions.ts';
 import { batchWrite, type WriteRequest } from '../lib/store/batch.ts';
 import { ENTITY, keys } from '../lib/store/keys.ts';
 
-export const VOCABULARY = (
-  'uptime monitor endpoint status latency artifact checksum build release binary dataset rows csv parquet schema ' +
-  'document pdf signature invoice contract summary model prompt score judge review code repository commit test coverage ' +
-  'deploy container image registry webhook payment escrow delivery milestone audit report metric threshold alert backup ' +
-  'storage bucket object archive translate language quality label annotate vision audio transcript benchmark accuracy'
-).split(' ');
+/**
+ * Templates are written about a theme, the way real catalogs cluster: the theme's two words make
+ * the usual name ("Uptime monitor"), its other words fill in, and its category is the usual one.
+ * Each description ends with exactly one cadence word, so `hourly` and `daily` are each in about a
+ * third of the catalog and never in the same template: the walk's worst case, two frequent words
+ * that never meet.
+ */
+interface Theme {
+  category: Category;
+  core: [string, string];
+  extras: string[];
+}
+
+export const THEMES: Theme[] = [
+  { category: 'http', core: ['uptime', 'monitor'], extras: ['endpoint', 'status', 'latency', 'certificate', 'dns'] },
+  { category: 'artifact', core: ['artifact', 'checksum'], extras: ['build', 'release', 'binary', 'sbom'] },
+  { category: 'data', core: ['dataset', 'rows'], extras: ['csv', 'parquet', 'schema', 'freshness'] },
+  { category: 'document', core: ['invoice', 'pdf'], extras: ['signature', 'contract', 'summary', 'translation'] },
+  { category: 'ai', core: ['prompt', 'score'], extras: ['model', 'judge', 'accuracy', 'label'] },
+  { category: 'code', core: ['test', 'coverage'], extras: ['repository', 'commit', 'review', 'lint'] },
+  { category: 'other', core: ['backup', 'storage'], extras: ['bucket', 'object', 'archive', 'restore'] },
+];
+const CADENCES = ['hourly', 'daily', 'weekly'];
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 const uniqueLetters = (n: number): string => [n % 26, Math.floor(n / 26) % 26, Math.floor(n / 676) % 26, Math.floor(n / 17576) % 26].map((d) => LETTERS[d]).join('-');
@@ -61,7 +78,10 @@ export async function growCatalog(catalog: Catalog, size: number, now = Date.now
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const requests: WriteRequest[] = [];
   for (let i = catalog.size; i < size; i++) {
-    const words = [pick(VOCABULARY), pick(VOCABULARY)];
+    const theme = pick(THEMES);
+    const roll0 = random();
+    // Mostly the theme's own name, sometimes one of its words with another of the theme's.
+    const words = roll0 < 0.6 ? theme.core : roll0 < 0.8 ? [theme.core[0], pick(theme.extras)] : [pick(theme.extras), theme.core[1]];
     const created = new Date(now - 30 * 86_400_000 + i * 60_000).toISOString();
     const isSample = !catalog.sample && i === 100;
     const roll = random();
@@ -70,8 +90,8 @@ export async function growCatalog(catalog: Catalog, size: number, now = Date.now
         name: `${words[0]} ${words[1]}`,
         // One-letter segments keep slugs unique without adding indexed words (a word needs 2+ characters).
         slug: `${words[0]}-${words[1]}-${uniqueLetters(i)}`,
-        description: `${pick(VOCABULARY)}.`,
-        category: pick(CATEGORIES),
+        description: `${pick(theme.extras)}, ${pick(CADENCES)}.`,
+        category: random() < 0.85 ? theme.category : pick(CATEGORIES),
         version: '1.0.0',
         visibility: roll < 0.9 || isSample ? 'public' : roll < 0.95 ? 'unlisted' : 'private',
         schema: { variables: [{ name: 'target', type: 'url', required: true }], checks: [{ id: 'main', type: 'probe', config: { url: '{{target}}' } }] },

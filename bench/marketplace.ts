@@ -75,7 +75,11 @@ const CASES: Case[] = [
   { route: 'listTemplates', variant: 'search=uptime', request: list({ search: 'uptime' }), expect: 200 },
   { route: 'listTemplates', variant: 'search=upt (3 letters)', request: list({ search: 'upt' }), expect: 200 },
   { route: 'listTemplates', variant: 'search=uptime monitor', request: list({ search: 'uptime monitor' }), expect: 200 },
+  { route: 'listTemplates', variant: 'search=monitor daily', request: list({ search: 'monitor daily' }), expect: 200 },
   { route: 'listTemplates', variant: 'search=uptime, category=http', request: list({ search: 'uptime', category: 'http' }), expect: 200 },
+  // Words that never meet: every page walks its whole budget, or the whole list if that is shorter.
+  { route: 'listTemplates', variant: 'search=hourly daily (never together)', request: list({ search: 'hourly daily' }), expect: 200 },
+  { route: 'listTemplates', variant: 'search=uptime invoice (never together)', request: list({ search: 'uptime invoice' }), expect: 200 },
   { route: 'featuredTemplates', variant: '4 lists', request: () => ({ caller: reader }), expect: 200 },
   { route: 'getTemplate', variant: 'by id', request: (s) => ({ caller: reader, params: { id: s.catalog.sample!.id } }), expect: 200 },
   { route: 'getTemplate', variant: 'by slug', request: (s) => ({ caller: reader, params: { id: s.catalog.sample!.slug } }), expect: 200 },
@@ -227,16 +231,17 @@ function report(results: Map<string, Measured[]>, seedSeconds: number[], measure
   const rows = [...results].map(([key, [s, l]]) => {
     const [route, variant] = key.split('|');
     const capacity = (m: Measured) => (m.write ? `${fmt(m.read)} R + ${fmt(m.write)} W` : fmt(m.read));
-    return `| ${route} | ${variant} | ${capacity(s!)} | ${capacity(l!)} | ${ratio(s!.read + s!.write, l!.read + l!.write)} | ${fmt(s!.p50)} / ${fmt(s!.p99)} | ${fmt(l!.p50)} / ${fmt(l!.p99)} | ${ratio(s!.p50, l!.p50)} |`;
+    const items = s!.items === undefined ? '–' : `${s!.items} / ${l!.items}`;
+    return `| ${route} | ${variant} | ${items} | ${capacity(s!)} | ${capacity(l!)} | ${ratio(s!.read + s!.write, l!.read + l!.write)} | ${fmt(s!.p50)} / ${fmt(s!.p99)} | ${fmt(l!.p50)} / ${fmt(l!.p99)} | ${ratio(s!.p50, l!.p50)} |`;
   });
   const minutes = `${Math.floor(totalSeconds / 60)} min ${fmt(totalSeconds % 60, 0)} s`;
   return [
     '## Marketplace: cost per request at two catalog sizes',
     '',
-    `DynamoDB Local, ${small!.toLocaleString('en')} and ${large!.toLocaleString('en')} templates (90 % public), each size in its own DynamoDB Local process (${JVM_OPTIONS.join(' ') || 'default JVM options'}) and first table, seeded by the same deterministic generator. The real Lambda handlers are called with REST proxy events, alternating between the sizes run by run: ${RUNS} runs per row and size after ${WARMUP} warm-up runs, reads first, then writes. Capacity is what DynamoDB reports with ReturnConsumedCapacity=TOTAL (R = read units, W = write units), averaged per request. Latency in ms (p50 / p99, nearest rank over ${RUNS} samples). Seeding took ${seedSeconds.map((s) => `${fmt(s, 0)} s`).join(' and ')}, measuring ${fmt(measureSeconds, 0)} s, the whole run ${minutes}.`,
+    `DynamoDB Local, ${small!.toLocaleString('en')} and ${large!.toLocaleString('en')} templates (90 % public), each size in its own DynamoDB Local process (${JVM_OPTIONS.join(' ') || 'default JVM options'}) and first table, seeded by the same deterministic generator. The real Lambda handlers are called with REST proxy events, alternating between the sizes run by run: ${RUNS} runs per row and size after ${WARMUP} warm-up runs, reads first, then writes. Capacity is what DynamoDB reports with ReturnConsumedCapacity=TOTAL (R = read units, W = write units), averaged per request. Items: how many the response's \`data\` holds at each size. Latency in ms (p50 / p99, nearest rank over ${RUNS} samples). Seeding took ${seedSeconds.map((s) => `${fmt(s, 0)} s`).join(' and ')}, measuring ${fmt(measureSeconds, 0)} s, the whole run ${minutes}.`,
     '',
-    `| Route | Variant | Capacity @ ${small!.toLocaleString('en')} | Capacity @ ${large!.toLocaleString('en')} | Capacity ratio | Latency @ ${small!.toLocaleString('en')} | Latency @ ${large!.toLocaleString('en')} | p50 ratio |`,
-    '|---|---|---|---|---|---|---|---|',
+    `| Route | Variant | Items | Capacity @ ${small!.toLocaleString('en')} | Capacity @ ${large!.toLocaleString('en')} | Capacity ratio | Latency @ ${small!.toLocaleString('en')} | Latency @ ${large!.toLocaleString('en')} | p50 ratio |`,
+    '|---|---|---|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');
 }

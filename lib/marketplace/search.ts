@@ -22,14 +22,17 @@ interface SearchQuery {
   cursor?: string | undefined;
 }
 
+type Posting = Record<string, unknown>;
+const postingKey = (p: Posting): StartKey => ({ PK: p['PK'] as string, SK: p['SK'] as string });
+
 const invalid = (path: string, message: string) => validationError([{ path, message }], 'The query string is not valid.');
 
 /**
  * Walks the posting list of the most selective query word (its longest prefix, up to 6
  * characters; the category's own list when a category is given), newest first. Each posting
  * carries its template's words cut to 6 characters, so postings that cannot match every word are
- * dropped unread; the templates of the rest are read and kept when public, in the category and
- * matching every word. Reads stop at the page (offset + limit + 1 matches) or at a budget of
+ * dropped unread; the templates of the rest are read, no more than the page still needs, and kept
+ * when public, in the category and matching every word. Reads stop at the page (offset + limit + 1 matches) or at a budget of
  * max(200, 4 × that) postings; a page cut short by the budget still carries next_cursor, so a
  * rare combination of common words is paged through rather than read whole. `total` is exact when
  * the walk reached the end of the list, and null when counting would mean reading it all.
@@ -48,41 +51,58 @@ export async function searchTemplates(query: SearchQuery) {
   const want = skip + query.limit + 1;
   const budget = Math.max(MIN_BUDGET, BUDGET_FACTOR * want);
 
+  const keep = (t: TemplateItem) => t.visibility === 'public' && (!query.category || t.category === query.category) && matchesEveryWord(queryWords, t);
   const matches: { item: TemplateItem; posting: StartKey }[] = [];
-  let startKey: Record<string, unknown> | undefined = start?.key;
+  let unseen: Posting[] = [];
+  let next: Record<string, unknown> | undefined = start?.key;
+  let ended = false;
+  let lastSeen: StartKey | undefined = start?.key;
   let read = 0;
-  do {
-    // Size the next page from the share of postings that matched so far (postings are cheap; a round trip is not).
-    const perPosting = read === 0 ? 1 : Math.max(matches.length, 1) / read;
-    const res = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': partition },
-        ScanIndexForward: false,
-        Limit: Math.min(100, budget - read, Math.ceil((want - matches.length) / perPosting)),
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    const postings = res.Items ?? [];
-    read += postings.length;
-    startKey = res.LastEvaluatedKey;
-    const candidates = postings.filter((p) => typeof p['w'] !== 'string' || mayMatch(queryWords, p['w']));
-    const byId = new Map(candidates.map((p) => [p['template_id'] as string, { PK: p['PK'] as string, SK: p['SK'] as string }]));
-    const keep = (t: TemplateItem) => t.visibility === 'public' && (!query.category || t.category === query.category) && matchesEveryWord(queryWords, t);
+  while (matches.length < want) {
+    if (unseen.length === 0) {
+      if (ended || read >= budget) break;
+      // Size the page from the share of postings that matched so far: postings are cheap, round trips are not.
+      const perPosting = read === 0 ? 1 : Math.max(matches.length, 1) / read;
+      const res = await db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'PK = :pk',
+          ExpressionAttributeValues: { ':pk': partition },
+          ScanIndexForward: false,
+          Limit: Math.min(100, budget - read, Math.ceil((want - matches.length) / perPosting)),
+          ExclusiveStartKey: next,
+        }),
+      );
+      unseen = res.Items ?? [];
+      read += unseen.length;
+      next = res.LastEvaluatedKey;
+      ended = next === undefined;
+      continue;
+    }
+    // Take postings in order until there are as many candidates as matches still missing, so no
+    // template is read past the page; the walk resumes right after the last posting taken.
+    const candidates: Posting[] = [];
+    let taken = 0;
+    while (taken < unseen.length && candidates.length < want - matches.length) {
+      const p = unseen[taken++]!;
+      if (typeof p['w'] !== 'string' || mayMatch(queryWords, p['w'])) candidates.push(p);
+    }
+    lastSeen = postingKey(unseen[taken - 1]!);
+    unseen = unseen.slice(taken);
+    const byId = new Map(candidates.map((p) => [p['template_id'] as string, postingKey(p)]));
     for (const item of await templatesInOrder([...byId.keys()], keep)) matches.push({ item, posting: byId.get(item.id)! });
-  } while (startKey && matches.length < want && read < budget);
+  }
 
   const page = matches.slice(skip, skip + query.limit);
   const moreMatches = matches.length > skip + query.limit;
-  const unread = startKey !== undefined && !moreMatches;
-  const resumeAt = moreMatches ? page.at(-1)?.posting : (startKey as StartKey | undefined);
+  const unread = unseen.length > 0 || !ended;
+  const resumeAt = moreMatches ? page.at(-1)?.posting : lastSeen;
   return {
     data: page.map((m) => toSummary(m.item)),
     pagination: {
       limit: query.limit,
       offset,
-      total: startKey === undefined ? offset + matches.length - skip : null,
+      total: unread ? null : offset + matches.length - skip,
       has_more: moreMatches || unread,
       next_cursor: resumeAt && (moreMatches || unread) ? encodeCursor(scope, resumeAt, offset + page.length) : null,
     },
