@@ -13,6 +13,11 @@ const MAX_WORDS = 8;
 /** Posting entries one request may read beyond the page it needs: bounds multi-word searches. */
 const MIN_BUDGET = 200;
 const BUDGET_FACTOR = 4;
+/**
+ * Templates one request may read, as a multiple of the matches it needs: only postings without
+ * words (long texts) or query words past 6 characters make a candidate that does not match.
+ */
+const CHECK_FACTOR = 2;
 
 interface SearchQuery {
   search: string;
@@ -32,9 +37,10 @@ const invalid = (path: string, message: string) => validationError([{ path, mess
  * characters; the category's own list when a category is given), newest first. Each posting
  * carries its template's words cut to 6 characters, so postings that cannot match every word are
  * dropped unread; the templates of the rest are read, no more than the page still needs, and kept
- * when public, in the category and matching every word. Reads stop at the page (offset + limit + 1 matches) or at a budget of
- * max(200, 4 × that) postings; a page cut short by the budget still carries next_cursor, so a
- * rare combination of common words is paged through rather than read whole. `total` is exact when
+ * when public, in the category and matching every word. Reads stop at the page (offset + limit + 1
+ * matches), at a budget of max(200, 4 × that) postings, or after checking 2 × that templates; a
+ * page cut short by a budget still carries next_cursor, so a rare combination of common words is
+ * paged through rather than read whole. `total` is exact when
  * the walk reached the end of the list, and null when counting would mean reading it all.
  */
 export async function searchTemplates(query: SearchQuery) {
@@ -50,6 +56,7 @@ export async function searchTemplates(query: SearchQuery) {
   const skip = start ? 0 : offset;
   const want = skip + query.limit + 1;
   const budget = Math.max(MIN_BUDGET, BUDGET_FACTOR * want);
+  const checkBudget = CHECK_FACTOR * want;
 
   const keep = (t: TemplateItem) => t.visibility === 'public' && (!query.category || t.category === query.category) && matchesEveryWord(queryWords, t);
   const matches: { item: TemplateItem; posting: StartKey }[] = [];
@@ -58,7 +65,8 @@ export async function searchTemplates(query: SearchQuery) {
   let ended = false;
   let lastSeen: StartKey | undefined = start?.key;
   let read = 0;
-  while (matches.length < want) {
+  let checked = 0;
+  while (matches.length < want && checked < checkBudget) {
     if (unseen.length === 0) {
       if (ended || read >= budget) break;
       // Size the page from the share of postings that matched so far: postings are cheap, round trips are not.
@@ -83,12 +91,14 @@ export async function searchTemplates(query: SearchQuery) {
     // template is read past the page; the walk resumes right after the last posting taken.
     const candidates: Posting[] = [];
     let taken = 0;
-    while (taken < unseen.length && candidates.length < want - matches.length) {
+    const room = Math.min(want - matches.length, checkBudget - checked);
+    while (taken < unseen.length && candidates.length < room) {
       const p = unseen[taken++]!;
       if (typeof p['w'] !== 'string' || mayMatch(queryWords, p['w'])) candidates.push(p);
     }
     lastSeen = postingKey(unseen[taken - 1]!);
     unseen = unseen.slice(taken);
+    checked += candidates.length;
     const byId = new Map(candidates.map((p) => [p['template_id'] as string, postingKey(p)]));
     for (const item of await templatesInOrder([...byId.keys()], keep)) matches.push({ item, posting: byId.get(item.id)! });
   }

@@ -2,6 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { searchPostings } from '../../lib/marketplace/search-index.ts';
+import type { Category } from '../../lib/marketplace/categories.ts';
 import { newTemplateItem, type TemplateItem } from '../../lib/marketplace/template-item.ts';
 import { batchWrite } from '../../lib/store/batch.ts';
 import { meterCapacity, type CapacityMeter } from '../../lib/store/capacity-meter.ts';
@@ -23,14 +24,14 @@ let author: TestUser;
 let meter: CapacityMeter;
 const betaSlugsNewestFirst = BETA_AT.map((i) => `alpha-${i}`).reverse();
 
-function seededTemplate(i: number): TemplateItem {
+/** 150 words that differ in their first 6 characters: over 700 bytes, so the postings carry no `w`. */
+const longText = (seed: number) => Array.from({ length: 150 }, (_, i) => `q${seed.toString(36).padStart(2, '0')}${i.toString(36).padStart(3, '0')}`).join(' ');
+
+function seededTemplate(i: number, text: { name: string; slug: string; description: string; category: Category } = alphaText(i)): TemplateItem {
   const created = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
   return newTemplateItem(
     {
-      name: BETA_AT.includes(i) ? `Alpha beta ${i}` : `Alpha gamma ${i}`,
-      slug: `alpha-${i}`,
-      description: '',
-      category: 'data',
+      ...text,
       version: '1.0.0',
       visibility: 'public',
       schema: { variables: [], checks: [] },
@@ -39,6 +40,10 @@ function seededTemplate(i: number): TemplateItem {
     randomUUID(),
     created,
   );
+}
+
+function alphaText(i: number) {
+  return { name: BETA_AT.includes(i) ? `Alpha beta ${i}` : `Alpha gamma ${i}`, slug: `alpha-${i}`, description: '', category: 'data' as const };
 }
 
 const search = async (query: Record<string, string>) => {
@@ -85,12 +90,35 @@ describe('multi-word search cost', () => {
   });
 
   it('still finds a template whose words are too long to ride on its postings (checked on the item instead)', async () => {
-    const many = Array.from({ length: 150 }, (_, i) => `word${i.toString(36)}x${'q'.repeat(i % 4)}`).join(' ');
-    const t = await publish(author, { name: 'Omega lexicon', slug: 'omega-lexicon', description: `${many} zulu.`, category: 'other' });
+    const t = await publish(author, { name: 'Omega lexicon', slug: 'omega-lexicon', description: `${longText(0)} zulu.`, category: 'other' });
     const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.searchPosting('omeg', `${t.created_at}#${t.id}`) }));
     expect(Item).toBeDefined();
     expect(Item!['w']).toBeUndefined();
     expect((await search({ search: 'omega zulu' })).body.data.map((s: { slug: string }) => s.slug)).toEqual(['omega-lexicon']);
     expect((await search({ search: 'omega yankee' })).body.data).toEqual([]);
+  });
+
+  it('checks at most twice the page in templates when postings cannot rule them out, then hands back a cursor', async () => {
+    // 40 newer long-text templates on the `omeg` list, none with `xray`: each is a candidate only its item can reject.
+    const newer = Array.from({ length: 40 }, (_, i) =>
+      seededTemplate(1000 + i, { name: `Omega long ${i}`, slug: `omega-long-${i}`, description: longText(i + 1), category: 'other' }),
+    );
+    // Only their `omeg` postings: the query walks that list alone, and their other ~300 postings each would only slow the test.
+    const onOmegList = (p: Record<string, unknown>) => p['PK'] === keys.searchPostingPk('omeg');
+    await batchWrite(newer.flatMap((t) => [{ put: t as unknown as Record<string, unknown> }, ...searchPostings(t).filter(onOmegList).map((put) => ({ put }))]));
+    const first = await search({ search: 'omega xray', limit: '5' });
+    expect(first.body.data).toEqual([]);
+    expect(first.body.pagination).toMatchObject({ has_more: true, total: null, next_cursor: expect.any(String) });
+    // 12 templates (2 × (limit + 1)) at 0.5 each plus a few postings; reading all 40 would be 20.
+    expect(first.read).toBeLessThanOrEqual(8);
+    let cursor: string | null = first.body.pagination.next_cursor;
+    let pages = 1;
+    while (cursor) {
+      const next = await search({ search: 'omega xray', limit: '5', cursor });
+      expect(next.body.data).toEqual([]);
+      cursor = next.body.pagination.next_cursor;
+      pages++;
+    }
+    expect(pages).toBe(4); // 41 long-text postings, 12 checked per page
   });
 });
