@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../lib/http/caller.ts';
+import { rollTrendWindow } from '../lib/marketplace/trend-rollover.ts';
 import { routes } from '../lib/routes.ts';
 import { db } from '../lib/store/client.ts';
 import { ensureTable } from '../lib/store/create-table.ts';
@@ -203,6 +204,8 @@ export async function run(): Promise<string> {
       const t0 = performance.now();
       // The same generator from the same seed: the small catalog is the large one's first `size` templates.
       await growCatalog(side.catalog, side.size, now);
+      // The seed leaves installs as days of traffic would; the daily rollover would have run since.
+      await rollTrendWindow(now);
       seedSeconds.push((performance.now() - t0) / 1000);
       process.stderr.write(`bench: marketplace seeded ${side.size} templates in ${fmt(seedSeconds.at(-1)!, 0)} s\n`);
       const first = JSON.parse((await call('listTemplates', { caller: reader, query: { sort: 'recent' } })).body);

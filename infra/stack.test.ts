@@ -31,7 +31,7 @@ function pathOf(logicalId: string | undefined): string {
 }
 
 describe('infra stack', () => {
-  it('makes one Lambda function per route plus the authorizer, relay and delivery workers', () => {
+  it('makes one Lambda function per route plus the authorizer, relay, delivery and trend rollover workers', () => {
     const functions = ofType('AWS::Lambda::Function');
     expect(functions).toHaveLength(routes.length + Object.keys(workers).length);
     for (const route of routes) {
@@ -92,6 +92,16 @@ describe('infra stack', () => {
     });
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { FunctionResponseTypes: ['ReportBatchItemFailures'], BatchSize: 10 });
     template.hasResourceProperties('AWS::SQS::Queue', { RedrivePolicy: { maxReceiveCount: 20 } });
+  });
+
+  it('runs the trend rollover daily at 00:05 UTC', () => {
+    const rules = ofType('AWS::Events::Rule');
+    expect(rules).toHaveLength(1);
+    const [ruleId, rule] = rules[0]!;
+    expect(ruleId).toMatch(/^TrendRolloverSchedule/);
+    expect(rule.Properties['ScheduleExpression']).toBe('cron(5 0 * * ? *)');
+    const target = rule.Properties['Targets'][0]['Arn']['Fn::GetAtt'][0] as string;
+    expect(target).toMatch(/^TrendRolloverFunction/);
   });
 
   it('creates the table with its stream, TTL and every index of lib/store/table.ts', () => {

@@ -11,6 +11,8 @@ import {
   TokenAuthorizer,
   type IResource,
 } from 'aws-cdk-lib/aws-apigateway';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Architecture, Runtime, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -19,7 +21,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { routes, workers, type Route } from '../lib/routes.ts';
+import { routes, TREND_ROLLOVER_UTC, workers, type Route } from '../lib/routes.ts';
 import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
 import { grantTable } from './grants.ts';
 import { gatewayResponses } from './gateway-responses.ts';
@@ -157,6 +159,14 @@ export class MarketplaceStack extends Stack {
     grantTable(deliver, table, 'readwrite');
     deliveryQueue.grantConsumeMessages(deliver);
     deliver.addEventSource(new SqsEventSource(deliveryQueue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: 50 }));
+
+    // Trending's daily rollover: one read and one write per template installed in the last week.
+    const trendRollover = fn('trendRollover', workers.trendRollover, { timeout: Duration.minutes(15) });
+    grantTable(trendRollover, table, 'readwrite');
+    new Rule(this, 'TrendRolloverSchedule', {
+      schedule: Schedule.cron({ hour: String(TREND_ROLLOVER_UTC.hour), minute: String(TREND_ROLLOVER_UTC.minute) }),
+      targets: [new LambdaFunction(trendRollover, { retryAttempts: 2 })],
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: api.url });
     new CfnOutput(this, 'MarketplaceBaseUrl', { value: `${api.url.replace(/\/$/, '')}/v1/marketplace` });

@@ -74,9 +74,13 @@ export const routes: readonly Route[] = [
   { name: 'refundContract', method: 'POST', path: `${a}/contracts/{id}/refund`, handler: 'functions/contracts/refund-contract.ts', auth: true, access: 'readwrite' },
 ];
 
-/** Functions not behind a route: the authorizer and the event-source consumers. */
+/** Functions not behind a route: the authorizer, the event-source consumers and the daily job. */
 export const workers = {
   authorizer: 'functions/authorizer.ts',
   relay: 'functions/workers/relay.ts',
   deliver: 'functions/workers/deliver.ts',
+  trendRollover: 'functions/workers/trend-rollover.ts',
 } as const;
+
+/** When the trend rollover runs: daily, a few minutes after the UTC day begins. */
+export const TREND_ROLLOVER_UTC = { hour: 0, minute: 5 } as const;

@@ -1,7 +1,7 @@
 /**
  * `npm start`: the whole service on one machine, with the same handlers Lambda runs.
  * DynamoDB Local (child process) → table + indexes → demo data (once) → event pipeline
- * (stream → relay → SQS → delivery) → API Gateway stand-in on PORT.
+ * (stream → relay → SQS → delivery) → the daily trend rollover → API Gateway stand-in on PORT.
  * Ctrl-C / SIGTERM stops everything it started, in reverse order.
  */
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { ensureTable } from '../lib/store/create-table.ts';
 import { MARKETPLACE_BASE, AGENTS_BASE } from '../lib/routes.ts';
 import { createLocalApi, listen } from './api-gateway.ts';
 import { localConfig } from './config.ts';
+import { startDailySchedule } from './daily-schedule.ts';
 import { seedDemoData } from './demo-seed.ts';
 import { startDynamoDbLocal, StartupError } from './dynamodb-local.ts';
 import { startEventPipeline } from './event-pipeline.ts';
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
   const pipeline = await startEventPipeline({ tableName: config.tableName, dynamoEndpoint, dataDir: inMemory ? undefined : config.dataDir });
   stops.push(pipeline.stop);
   process.env['DELIVERY_QUEUE_URL'] = pipeline.queueUrl;
+  stops.push(startDailySchedule().stop);
 
   const api = await listen(createLocalApi(), config.port, '0.0.0.0');
   stops.push(api.close);

@@ -7,7 +7,7 @@ import { buildUpdate } from '../store/update-expression.ts';
 import { visibleTemplate } from './find-template.ts';
 import { optimistic, RETRY } from './optimistic.ts';
 import type { TemplateItem } from './template-item.ts';
-import { bucketAttribute, bucketsOutsideWindow, installsInWindow, trendPartition, utcDay } from './trend.ts';
+import { bucketAttribute, moveToDay, utcDay } from './trend.ts';
 
 export interface Installation {
   template_id: string;
@@ -63,9 +63,7 @@ function counterUpdate(t: TemplateItem, clockDay: string) {
   if (t.trend_day === today) {
     return buildUpdate({ add: { ...add, trendKey: 1 } }, { condition: '#vis = :vis AND #day = :day', names, values: { ':vis': t.visibility, ':day': today } });
   }
-  const set: Record<string, unknown> = { trend_day: today, trendKey: installsInWindow(t, today) + 1 };
-  if (t.visibility === 'public') set['trendList'] = trendPartition(today);
-  const parts = { set, add: { ...add, rev: 1 }, remove: bucketsOutsideWindow(t, today) };
+  const parts = { ...moveToDay(t, today, 1), add: { ...add, rev: 1 } };
   return t.trend_day
     ? buildUpdate(parts, { condition: '#vis = :vis AND #day = :day', names, values: { ':vis': t.visibility, ':day': t.trend_day } })
     : buildUpdate(parts, { condition: '#vis = :vis AND attribute_not_exists(#day)', names, values: { ':vis': t.visibility } });

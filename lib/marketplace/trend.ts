@@ -31,3 +31,15 @@ export function bucketsOutsideWindow(item: object, today: string): string[] {
   const inside = new Set(windowDays(today).map(bucketAttribute));
   return Object.keys(item).filter((k) => k.startsWith(BUCKET_PREFIX) && !inside.has(k));
 }
+
+/**
+ * What moves a template to `today`'s trending partition: its exact count for the window ending
+ * today (plus `installingNow`), today's partition while public, and the buckets that left the
+ * window removed. The install of a new day and the daily rollover both write this, each adding
+ * its own counters, on the condition that `trend_day` is still the one they read.
+ */
+export function moveToDay(t: { visibility: string; trend_day?: string }, today: string, installingNow: 0 | 1) {
+  const set: Record<string, unknown> = { trend_day: today, trendKey: installsInWindow(t, today) + installingNow };
+  if (t.visibility === 'public') set['trendList'] = trendPartition(today);
+  return { set, remove: bucketsOutsideWindow(t, today) };
+}
