@@ -107,6 +107,8 @@ interface Samples {
   write: number;
   /** Items in the response's `data` (same at both sizes for a route that reads the same items). */
   items?: number;
+  /** The response's `pagination.has_more`, where it has one. */
+  more?: boolean;
 }
 
 interface Measured {
@@ -115,6 +117,7 @@ interface Measured {
   p50: number;
   p99: number;
   items?: number;
+  more?: boolean;
 }
 
 async function call(name: string, req: Request) {
@@ -146,8 +149,9 @@ async function once(side: Side, c: Case, run: number, into?: Samples): Promise<v
   into.read += side.meter.read;
   into.write += side.meter.write;
   if (into.items === undefined) {
-    const data = (JSON.parse(res.body) as { data?: unknown }).data;
+    const { data, pagination } = JSON.parse(res.body) as { data?: unknown; pagination?: { has_more?: boolean } };
     if (Array.isArray(data)) into.items = data.length;
+    if (pagination?.has_more !== undefined) into.more = pagination.has_more;
   }
 }
 
@@ -174,7 +178,7 @@ function percentile(sorted: number[], q: number): number {
 
 function summarize(s: Samples): Measured {
   const times = [...s.times].sort((a, b) => a - b);
-  return { read: s.read / times.length, write: s.write / times.length, p50: percentile(times, 0.5), p99: percentile(times, 0.99), ...(s.items !== undefined ? { items: s.items } : {}) };
+  return { read: s.read / times.length, write: s.write / times.length, p50: percentile(times, 0.5), p99: percentile(times, 0.99), ...(s.items !== undefined ? { items: s.items } : {}), ...(s.more !== undefined ? { more: s.more } : {}) };
 }
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
@@ -218,7 +222,7 @@ export async function run(): Promise<string> {
     const measureSeconds = (performance.now() - t1) / 1000;
     const results = new Map([...samples].map(([c, perSide]) => [`${c.route}|${c.variant}`, perSide.map(summarize)]));
     for (const [key, [s, l]] of results) {
-      if (s!.items !== l!.items) process.stderr.write(`bench: ${key} returns ${s!.items} items at ${SIZES[0]} and ${l!.items} at ${SIZES[1]}\n`);
+      if (s!.items !== l!.items || s!.more !== l!.more) process.stderr.write(`bench: ${key} answers differently at ${SIZES[0]} and ${SIZES[1]} (items, has_more)\n`);
     }
     const installed = results.get('listInstalled|30 installs')!;
     // The installer's installs are among the first 1,000 templates: the same page at both sizes.
@@ -234,14 +238,16 @@ function report(results: Map<string, Measured[]>, seedSeconds: number[], measure
   const rows = [...results].map(([key, [s, l]]) => {
     const [route, variant] = key.split('|');
     const capacity = (m: Measured) => (m.write ? `${fmt(m.read)} R + ${fmt(m.write)} W` : fmt(m.read));
-    const items = s!.items === undefined ? '–' : `${s!.items} / ${l!.items}`;
+    // "end" marks a response that finished the result (has_more false) where the other size's did not.
+    const end = (m: Measured) => (s!.more !== l!.more && m.more === false ? ' (end)' : '');
+    const items = s!.items === undefined ? '–' : `${s!.items}${end(s!)} / ${l!.items}${end(l!)}`;
     return `| ${route} | ${variant} | ${items} | ${capacity(s!)} | ${capacity(l!)} | ${ratio(s!.read + s!.write, l!.read + l!.write)} | ${fmt(s!.p50)} / ${fmt(s!.p99)} | ${fmt(l!.p50)} / ${fmt(l!.p99)} | ${ratio(s!.p50, l!.p50)} |`;
   });
   const minutes = `${Math.floor(totalSeconds / 60)} min ${fmt(totalSeconds % 60, 0)} s`;
   return [
     '## Marketplace: cost per request at two catalog sizes',
     '',
-    `DynamoDB Local, ${small!.toLocaleString('en')} and ${large!.toLocaleString('en')} templates (90 % public), each size in its own DynamoDB Local process (${JVM_OPTIONS.join(' ') || 'default JVM options'}) and first table, seeded by the same deterministic generator. The real Lambda handlers are called with REST proxy events, alternating between the sizes run by run: ${RUNS} runs per row and size after ${WARMUP} warm-up runs, reads first, then writes. Capacity is what DynamoDB reports with ReturnConsumedCapacity=TOTAL (R = read units, W = write units), averaged per request. Items: how many the response's \`data\` holds at each size. Latency in ms (p50 / p99, nearest rank over ${RUNS} samples). Seeding took ${seedSeconds.map((s) => `${fmt(s, 0)} s`).join(' and ')}, measuring ${fmt(measureSeconds, 0)} s, the whole run ${minutes}.`,
+    `DynamoDB Local, ${small!.toLocaleString('en')} and ${large!.toLocaleString('en')} templates (90 % public), each size in its own DynamoDB Local process (${JVM_OPTIONS.join(' ') || 'default JVM options'}) and first table, seeded by the same deterministic generator. The real Lambda handlers are called with REST proxy events, alternating between the sizes run by run: ${RUNS} runs per row and size after ${WARMUP} warm-up runs, reads first, then writes. Capacity is what DynamoDB reports with ReturnConsumedCapacity=TOTAL (R = read units, W = write units), averaged per request. Items: how many the response's \`data\` holds at each size; "(end)" marks the size whose response finished the result (\`has_more: false\`) where the other's hands back a cursor. Latency in ms (p50 / p99, nearest rank over ${RUNS} samples). Seeding took ${seedSeconds.map((s) => `${fmt(s, 0)} s`).join(' and ')}, measuring ${fmt(measureSeconds, 0)} s, the whole run ${minutes}.`,
     '',
     `| Route | Variant | Items | Capacity @ ${small!.toLocaleString('en')} | Capacity @ ${large!.toLocaleString('en')} | Capacity ratio | Latency @ ${small!.toLocaleString('en')} | Latency @ ${large!.toLocaleString('en')} | p50 ratio |`,
     '|---|---|---|---|---|---|---|---|---|',
