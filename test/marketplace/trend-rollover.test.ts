@@ -67,7 +67,7 @@ describe('daily trend rollover', () => {
   it('moves every public template installed in the last 6 days to today, with its exact count, and leaves the rest', async () => {
     const before = new Map(await Promise.all(seeded.map(async (t) => [t.id, await stored(t.id)] as const)));
     const result = await rollTrendWindow(NOW);
-    expect(result).toEqual({ moved: STALE + 2, skipped: 0 });
+    expect(result).toEqual({ moved: STALE + 2, retired: 0, skipped: 0 });
 
     for (const t of seeded) {
       const now = await stored(t.id);
@@ -87,7 +87,7 @@ describe('daily trend rollover', () => {
     expect((await stored(seeded.find((t) => t.name === 'two-days-ago')!.id)).trendKey).toBe(7); // 5 + 2; the 30 of 11-14 left the window
 
     // Running again finds nothing left to move.
-    expect(await rollTrendWindow(NOW)).toEqual({ moved: 0, skipped: 0 });
+    expect(await rollTrendWindow(NOW)).toEqual({ moved: 0, retired: 0, skipped: 0 });
   });
 
   it('after the rollover, trending is the exact top 10 read in one round', async () => {
@@ -99,7 +99,7 @@ describe('daily trend rollover', () => {
     expect(meter.read).toBeLessThanOrEqual(9);
   });
 
-  it('an install racing the rollover is counted once, in the right window', async () => {
+  it('an install racing the rollover is counted once, in the right window, whichever runs first', async () => {
     const racers = Array.from({ length: 6 }, (_, i) => templateWithInstalls(`racer-${i}`, { '2026-11-15': 40, '2026-11-20': 4 }, 10));
     await batchWrite(racers.map((t) => ({ put: t as unknown as Record<string, unknown> })));
     const installer = await createTestUser();
@@ -111,5 +111,29 @@ describe('daily trend rollover', () => {
       expect(now.trendKey).toBe(5); // 4 on 11-20 + this install; the 40 of 11-15 left the window
       expect(now[bucketAttribute('2026-11-15')]).toBeUndefined();
     }
+  });
+
+  it('day after day, moves a template until its installs leave the window, then retires it from the index', async () => {
+    const day = (n: number) => NOW + n * 86_400_000;
+    const once = templateWithInstalls('installed-once', { '2026-11-22': 1 }, 1);
+    await batchWrite([{ put: once as unknown as Record<string, unknown> }]);
+    // 11-23 … 11-28: still in the window (11-22 is in it), moved each day.
+    for (let n = 1; n <= 6; n++) {
+      await rollTrendWindow(day(n));
+      expect(await stored(once.id)).toMatchObject({ trendList: trendPartition(`2026-11-${22 + n}`), trendKey: 1 });
+    }
+    // 11-29: 11-22 left the window; the template leaves the index and nothing is left to move the day after.
+    const retiring = await rollTrendWindow(day(7));
+    expect(retiring.retired).toBeGreaterThanOrEqual(1);
+    const retired = await stored(once.id);
+    expect(retired.trendList).toBeUndefined();
+    expect(retired.trendKey).toBe(0);
+    expect(retired.trend_day).toBe('2026-11-28');
+    expect(Object.keys(retired).filter((k) => k.startsWith('inst_'))).toEqual([]);
+    expect(await rollTrendWindow(day(8))).toEqual({ moved: 0, retired: 0, skipped: 0 });
+    // Its next install puts it back, in that day's partition, counting 1.
+    await installTemplate(once.id, await createTestUser(), day(8));
+    expect(await stored(once.id)).toMatchObject({ trendList: trendPartition('2026-11-30'), trend_day: '2026-11-30', trendKey: 1 });
+    expect((await trendingTemplates(day(8))).map((t) => t.id)).toContain(once.id);
   });
 });
