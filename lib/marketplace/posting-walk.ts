@@ -13,8 +13,8 @@ export interface PostingWalk {
   start?: StartKey;
   /** Matches wanted (the page, what it skips, and one more to answer has_more). */
   want: number;
-  /** Most postings to read. */
-  postingBudget: number;
+  /** Most read units to spend on postings (as DynamoDB reports them: a posting's size varies with its template's words). */
+  postingUnits: number;
   /** Most templates to read. */
   checkBudget: number;
   /** False when a posting's words (`w`) rule its template out; postings without words are read. */
@@ -36,24 +36,30 @@ export async function walkPostings(walk: PostingWalk): Promise<{ matches: { item
   let ended = false;
   let lastSeen = walk.start;
   let read = 0;
+  let units = 0;
   let checked = 0;
   while (matches.length < walk.want && checked < walk.checkBudget) {
     if (unseen.length === 0) {
-      if (ended || read >= walk.postingBudget) break;
-      // Size the page from the share of postings that matched so far: postings are cheap, round trips are not.
+      if (ended || units >= walk.postingUnits) break;
+      // Size the page from the share of postings that matched so far (postings are cheap, round trips
+      // are not) and from what a posting has cost so far, so one page cannot overrun the budget by much.
       const perPosting = read === 0 ? 1 : Math.max(matches.length, 1) / read;
+      const affordable = read === 0 ? 100 : Math.max(1, Math.floor(((walk.postingUnits - units) * read) / units));
       const res = await db().send(
         new QueryCommand({
           TableName: tableName(),
           KeyConditionExpression: 'PK = :pk',
           ExpressionAttributeValues: { ':pk': walk.partition },
           ScanIndexForward: false,
-          Limit: Math.min(100, walk.postingBudget - read, Math.ceil((walk.want - matches.length) / perPosting)),
+          Limit: Math.min(100, affordable, Math.ceil((walk.want - matches.length) / perPosting)),
           ExclusiveStartKey: next,
+          ReturnConsumedCapacity: 'TOTAL',
         }),
       );
       unseen = res.Items ?? [];
       read += unseen.length;
+      // DynamoDB always reports it when asked; the fallback (a 4 KB read) only keeps the walk finite.
+      units += res.ConsumedCapacity?.CapacityUnits ?? 0.5;
       next = res.LastEvaluatedKey;
       ended = next === undefined;
       continue;

@@ -41,11 +41,12 @@ export function indexedPrefixes(t: Searchable): Set<string> {
  * What a posting carries of its template's text, so a multi-word search can drop most non-matches
  * without reading the templates: the template's words cut to MAX_PREFIX characters, space-separated.
  * For query words of up to MAX_PREFIX characters the test on them is exact; for longer ones it is
- * necessary only, and the template item confirms. Left out (undefined) when longer than
- * POSTING_WORDS_MAX, which keeps every posting under 1 KB (one write unit); such templates are
- * then checked on their item, as all were before. (Bytes, not characters: a CJK word takes 3 per character.)
+ * necessary only, and the template item confirms. Left out (undefined) past POSTING_WORDS_MAX
+ * bytes (about 60 words; bytes, not characters: a CJK character takes 3), which keeps every posting
+ * near half a kilobyte at most, so a walk's read units buy many postings; such a template is
+ * checked on its item instead, as all were before.
  */
-export const POSTING_WORDS_MAX = 700;
+export const POSTING_WORDS_MAX = 400;
 
 export function postingWords(t: Searchable): string | undefined {
   const cut = [...new Set(templateWords(t).map((w) => w.slice(0, MAX_PREFIX)))].join(' ');

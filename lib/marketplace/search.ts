@@ -8,9 +8,12 @@ import { drivingPrefix, matchesEveryWord, mayMatch, words } from './search-text.
 import { toSummary, type TemplateItem } from './template-item.ts';
 
 const MAX_WORDS = 8;
-/** Posting entries one request may read beyond the page it needs: bounds multi-word searches. */
-const MIN_BUDGET = 200;
-const BUDGET_FACTOR = 4;
+/**
+ * Read units one page may spend walking postings: 5 (about 200 postings of short templates, 40 KB)
+ * or a tenth of a unit per match wanted, whichever is more. Bounds multi-word searches.
+ */
+const MIN_POSTING_UNITS = 5;
+const POSTING_UNITS_PER_MATCH = 0.1;
 /**
  * Templates one request may read, as a multiple of the matches it needs: only postings without
  * words (long texts) or query words past 6 characters make a candidate that does not match.
@@ -32,8 +35,8 @@ const invalid = (path: string, message: string) => validationError([{ path, mess
  * up to 6 characters; the category's own list when a category is given), newest first, keeping
  * templates that are public, in the category and match every word. Postings carry their
  * template's words cut to 6 characters, so most non-matches are dropped without a template read.
- * A page stops at offset + limit + 1 matches, at max(200, 4 × that) postings or after checking
- * 2 × that templates; a page cut short by a budget still carries next_cursor, so a rare
+ * A page stops at offset + limit + 1 matches, after max(5, that / 10) read units of postings or
+ * after checking 2 × that templates; a page cut short by a budget still carries next_cursor, so a rare
  * combination of common words is paged through rather than read whole. `total` is exact when the
  * walk reached the end of the list, and null when counting would mean reading it all.
  */
@@ -55,7 +58,7 @@ export async function searchTemplates(query: SearchQuery) {
     partition,
     ...(start ? { start: start.key } : {}),
     want,
-    postingBudget: Math.max(MIN_BUDGET, BUDGET_FACTOR * want),
+    postingUnits: Math.max(MIN_POSTING_UNITS, POSTING_UNITS_PER_MATCH * want),
     checkBudget: CHECK_FACTOR * want,
     mayMatch: (w) => mayMatch(queryWords, w),
     keep,

@@ -51,25 +51,32 @@ describe('search text', () => {
   });
 
   it('never lets a non-match through the posting filter wrongly rejected (random words and queries)', () => {
-    const alphabet = 'abcde';
+    // Accented, upper-case and non-Latin letters too: the query goes through words() as the route's does.
+    const alphabet = ['a', 'b', 'c', 'É', 'ü', 'ß', '漢', '字'];
     let seed = 7;
     const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
     const word = () => Array.from({ length: 1 + rand(9) }, () => alphabet[rand(alphabet.length)]).join('');
+    let matched = 0;
     for (let i = 0; i < 2000; i++) {
       const t = { name: `${word()} ${word()}`, slug: word(), description: word(), category: 'code' };
-      const query = Array.from({ length: 1 + rand(3) }, word);
+      const query = words(Array.from({ length: 1 + rand(3) }, word).join(' '));
+      if (matchesEveryWord(query, t)) matched++;
       // The filter may say yes to a non-match (the item decides), never no to a match.
       if (matchesEveryWord(query, t)) expect(mayMatch(query, postingWords(t)!), `${query} in ${JSON.stringify(t)}`).toBe(true);
     }
+    expect(matched).toBeGreaterThan(100); // the property was exercised, not vacuously true
   });
 
-  it('leaves the words off a posting that would pass 1 KB, counting bytes', () => {
+  it('leaves the words off a posting past POSTING_WORDS_MAX bytes, counting bytes, not characters', () => {
     const long = { name: 'n', slug: 'sl', description: Array.from({ length: 200 }, (_, i) => `w${i}`).join(' '), category: 'other' };
     expect(postingWords(long)).toBeUndefined();
-    const cjk = { name: 'n', slug: 'sl', description: Array.from({ length: 60 }, (_, i) => `漢字${String.fromCharCode(0x4e00 + i)}`).join(' '), category: 'other' };
-    expect(postingWords(cjk)!.length).toBeLessThan(POSTING_WORDS_MAX);
-    const cjkMore = { ...cjk, description: Array.from({ length: 200 }, (_, i) => `漢字${String.fromCharCode(0x4e00 + i)}`).join(' ') };
-    expect(postingWords(cjkMore)).toBeUndefined();
+    const cjk = (n: number) => ({ name: 'n', slug: 'sl', description: Array.from({ length: n }, (_, i) => `漢字${String.fromCharCode(0x4e00 + i)}`).join(' '), category: 'other' });
+    // 30 words of 3 ideographs: about 130 characters and 300 bytes, within the limit.
+    expect(Buffer.byteLength(postingWords(cjk(30))!)).toBeLessThanOrEqual(POSTING_WORDS_MAX);
+    // 50 words: about 210 characters (under the limit as characters) but about 500 bytes.
+    const fifty = cjk(50);
+    expect(`${fifty.name} ${fifty.slug} ${fifty.description} ${fifty.category}`.length).toBeLessThan(POSTING_WORDS_MAX);
+    expect(postingWords(fifty)).toBeUndefined();
   });
 });
 
