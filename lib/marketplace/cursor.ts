@@ -1,4 +1,5 @@
 import { validationError } from '../http/errors.ts';
+import { MAX_OFFSET } from './request-schemas.ts';
 
 /**
  * Opaque page cursors: base64url of the DynamoDB start key, the position of the next page, and
@@ -11,10 +12,13 @@ interface CursorBody {
   s: string;
   k: StartKey;
   p: number;
+  /** Matches the next page must still skip (a search page cut short before it reached its offset). */
+  o?: number;
 }
 
-export function encodeCursor(scope: string, key: StartKey, position: number): string {
-  return Buffer.from(JSON.stringify({ s: scope, k: key, p: position } satisfies CursorBody)).toString('base64url');
+export function encodeCursor(scope: string, key: StartKey, position: number, owed = 0): string {
+  const body: CursorBody = { s: scope, k: key, p: position, ...(owed > 0 ? { o: owed } : {}) };
+  return Buffer.from(JSON.stringify(body)).toString('base64url');
 }
 
 const invalid = (message: string) => validationError([{ path: 'cursor', message }], 'The query string is not valid.');
@@ -36,7 +40,7 @@ const fitsType = (value: unknown, type: 'S' | 'N'): boolean =>
  * value the query itself determines (its partition), so a cursor cannot steer a Query to another
  * partition.
  */
-export function decodeCursor(cursor: string, scope: string, expected: KeyTypes, fixed: Record<string, string>): { key: StartKey; position: number } {
+export function decodeCursor(cursor: string, scope: string, expected: KeyTypes, fixed: Record<string, string>): { key: StartKey; position: number; owed: number } {
   let body: Partial<CursorBody>;
   try {
     body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<CursorBody>;
@@ -54,7 +58,8 @@ export function decodeCursor(cursor: string, scope: string, expected: KeyTypes, 
     Object.entries(key).every(([name, v]) => fitsType(v, expected[name]!)) &&
     Object.entries(fixed).every(([k, v]) => key[k] === v) &&
     Number.isSafeInteger(body.p) &&
-    (body.p as number) >= 0;
+    (body.p as number) >= 0 &&
+    (body.o === undefined || (Number.isSafeInteger(body.o) && body.o > 0 && body.o <= MAX_OFFSET));
   if (!wellFormed) throw invalid('Not a cursor from this API.');
-  return { key, position: body.p as number };
+  return { key, position: body.p as number, owed: body.o ?? 0 };
 }

@@ -50,7 +50,8 @@ export async function searchTemplates(query: SearchQuery) {
   const scope = `search|${query.category ?? ''}|${queryWords.join(' ')}`;
   const start = query.cursor ? decodeCursor(query.cursor, scope, { PK: 'S', SK: 'S' }, { PK: partition }) : undefined;
   const offset = start?.position ?? query.offset ?? 0;
-  const skip = start ? 0 : offset;
+  // A cursor may still owe part of the offset (a page cut short by a budget before reaching it).
+  const skip = start ? start.owed : offset;
   const want = skip + query.limit + 1;
 
   const keep = (t: TemplateItem) => t.visibility === 'public' && (!query.category || t.category === query.category) && matchesEveryWord(queryWords, t);
@@ -67,6 +68,7 @@ export async function searchTemplates(query: SearchQuery) {
   const page = matches.slice(skip, skip + query.limit);
   const moreMatches = matches.length > skip + query.limit;
   const resumeAt = moreMatches ? page.at(-1)?.posting : lastSeen;
+  const owed = moreMatches ? 0 : Math.max(0, skip - matches.length);
   return {
     data: page.map((m) => toSummary(m.item)),
     pagination: {
@@ -74,7 +76,7 @@ export async function searchTemplates(query: SearchQuery) {
       offset,
       total: unread ? null : offset + matches.length - skip,
       has_more: moreMatches || unread,
-      next_cursor: resumeAt && (moreMatches || unread) ? encodeCursor(scope, resumeAt, offset + page.length) : null,
+      next_cursor: resumeAt && (moreMatches || unread) ? encodeCursor(scope, resumeAt, offset + page.length, owed) : null,
     },
   };
 }

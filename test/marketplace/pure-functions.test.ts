@@ -114,10 +114,17 @@ describe('trend window', () => {
 describe('cursor', () => {
   it('round-trips and refuses another scope, another partition or extra keys', () => {
     const cursor = encodeCursor('s', { PK: 'a', SK: 'b', listAll: 'PUBLIC', popKey: 3 }, 20);
-    expect(decodeCursor(cursor, 's', { PK: 'S', SK: 'S', listAll: 'S', popKey: 'N' }, { listAll: 'PUBLIC' })).toEqual({ key: { PK: 'a', SK: 'b', listAll: 'PUBLIC', popKey: 3 }, position: 20 });
+    expect(decodeCursor(cursor, 's', { PK: 'S', SK: 'S', listAll: 'S', popKey: 'N' }, { listAll: 'PUBLIC' })).toEqual({ key: { PK: 'a', SK: 'b', listAll: 'PUBLIC', popKey: 3 }, position: 20, owed: 0 });
     expect(() => decodeCursor(cursor, 'other', { PK: 'S', SK: 'S', listAll: 'S', popKey: 'N' }, { listAll: 'PUBLIC' })).toThrow();
     expect(() => decodeCursor(cursor, 's', { PK: 'S', SK: 'S', listAll: 'S', popKey: 'N' }, { listAll: 'CAT#ai' })).toThrow();
     expect(() => decodeCursor(cursor, 's', { PK: 'S', SK: 'S' }, {})).toThrow();
     expect(() => decodeCursor('not base64 json', 's', { PK: 'S' }, {})).toThrow();
+  });
+
+  it('carries the offset a search page still owes, and refuses an edited one', () => {
+    const types = { PK: 'S', SK: 'S' } as const;
+    expect(decodeCursor(encodeCursor('s', { PK: 'a', SK: 'b' }, 30, 25), 's', types, {})).toEqual({ key: { PK: 'a', SK: 'b' }, position: 30, owed: 25 });
+    const edited = (o: unknown) => Buffer.from(JSON.stringify({ s: 's', k: { PK: 'a', SK: 'b' }, p: 30, o })).toString('base64url');
+    for (const o of [-1, 0, 1.5, 10_001, '3']) expect(() => decodeCursor(edited(o), 's', types, {}), String(o)).toThrow();
   });
 });

@@ -84,6 +84,21 @@ describe('multi-word search cost', () => {
     expect(pages).toBeGreaterThanOrEqual(2);
   });
 
+  it('keeps an offset across pages cut short by the budget before they reached it', async () => {
+    // offset 2 of the 3 matches: the first pages run out of budget having found fewer than 2.
+    const pages: { data: string[]; offset: number; total: number | null }[] = [];
+    let cursor: string | undefined;
+    do {
+      const { body } = await search({ search: 'alpha beta', limit: '1', ...(cursor ? { cursor } : { offset: '2' }) });
+      pages.push({ data: body.data.map((s: { slug: string }) => s.slug), offset: body.pagination.offset, total: body.pagination.total });
+      cursor = body.pagination.next_cursor ?? undefined;
+    } while (cursor);
+    expect(pages.length).toBeGreaterThanOrEqual(2);
+    expect(pages.flatMap((p) => p.data)).toEqual(['alpha-5']);
+    expect(pages.find((p) => p.data.length > 0)!.offset).toBe(2);
+    expect(pages.at(-1)!.total).toBe(3);
+  });
+
   it('a single word on its own list reads about one page of postings and one page of templates', async () => {
     const { body, read } = await search({ search: 'alpha', limit: '20' });
     expect(body.data).toHaveLength(20);
