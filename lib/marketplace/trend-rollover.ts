@@ -21,8 +21,8 @@ const PARALLEL_UPDATES = 8;
  *
  * Each move is conditional on the template's `trend_day`, `trendKey` and visibility being what was
  * read, so an install or a visibility change racing it wins and the move is skipped (the install
- * moved it already). Running it twice, or late, is harmless. Cost: one read and one write per template
- * installed in the window, once a day.
+ * moved it already). Running it twice, or late, is harmless. Cost: one read and one update per
+ * template installed in the last week, once a day.
  */
 export async function rollTrendWindow(now: number): Promise<{ moved: number; retired: number; skipped: number }> {
   const today = utcDay(now);
