@@ -102,6 +102,13 @@ describe('infra stack', () => {
     expect(rule.Properties['ScheduleExpression']).toBe('cron(5 0 * * ? *)');
     const target = rule.Properties['Targets'][0]['Arn']['Fn::GetAtt'][0] as string;
     expect(target).toMatch(/^TrendRolloverFunction/);
+    // A run that fails after Lambda's retries is kept in a queue, not dropped.
+    const invokeConfigs = ofType('AWS::Lambda::EventInvokeConfig');
+    expect(invokeConfigs).toHaveLength(1);
+    const invokeConfig = invokeConfigs[0]![1];
+    expect(invokeConfig.Properties['FunctionName']['Ref']).toMatch(/^TrendRolloverFunction/);
+    expect(invokeConfig.Properties['MaximumRetryAttempts']).toBe(2);
+    expect(invokeConfig.Properties['DestinationConfig']['OnFailure']['Destination']['Fn::GetAtt'][0]).toMatch(/^TrendRolloverFailures/);
   });
 
   it('creates the table with its stream, TTL and every index of lib/store/table.ts', () => {

@@ -14,6 +14,7 @@ import {
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Architecture, Runtime, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -163,6 +164,10 @@ export class MarketplaceStack extends Stack {
     // Trending's daily rollover: one read and one write per template installed in the last week.
     const trendRollover = fn('trendRollover', workers.trendRollover, { timeout: Duration.minutes(15) });
     grantTable(trendRollover, table, 'readwrite');
+    // A run that still fails after Lambda's own retries lands here instead of vanishing; a missed day
+    // only costs the trending reads extra rounds until the next run.
+    const rolloverFailures = new Queue(this, 'TrendRolloverFailures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    trendRollover.configureAsyncInvoke({ retryAttempts: 2, onFailure: new SqsDestination(rolloverFailures) });
     new Rule(this, 'TrendRolloverSchedule', {
       schedule: Schedule.cron({ hour: String(TREND_ROLLOVER_UTC.hour), minute: String(TREND_ROLLOVER_UTC.minute) }),
       targets: [new LambdaFunction(trendRollover, { retryAttempts: 2 })],
