@@ -1,10 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../store/client.ts';
 import { keys } from '../store/keys.ts';
 import { INDEXES } from '../store/table.ts';
 import { buildUpdate } from '../store/update-expression.ts';
-import { templateIdOf, templatesInOrder } from './index-page.ts';
+import type { StartKey } from './cursor.ts';
+import { readIndexPage, templateIdOf, templatesInOrder } from './index-page.ts';
 import type { TemplateItem } from './template-item.ts';
 import { bucketsOutsideWindow, installsInWindow, moveToDay, trendPartition, utcDay, windowDays } from './trend.ts';
 
@@ -28,21 +29,11 @@ export async function rollTrendWindow(now: number): Promise<{ moved: number; ret
   const today = utcDay(now);
   const counts = { moved: 0, retired: 0, skipped: 0 };
   for (const day of windowDays(today).slice(1)) {
-    let startKey: Record<string, unknown> | undefined;
+    let startKey: StartKey | undefined;
     do {
-      const res = await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: INDEXES.trending.name,
-          KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': INDEXES.trending.partitionKey },
-          ExpressionAttributeValues: { ':pk': trendPartition(day) },
-          Limit: PAGE,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      startKey = res.LastEvaluatedKey;
-      const ids = (res.Items ?? []).map((i) => templateIdOf({ PK: i['PK'] as string, SK: i['SK'] as string }));
+      const page = await readIndexPage(INDEXES.trending, trendPartition(day), { skip: 0, limit: PAGE, ...(startKey ? { startKey } : {}) });
+      startKey = page.nextKey;
+      const ids = page.keys.map(templateIdOf);
       const items = await templatesInOrder(ids, (t) => t.trend_day === day);
       for (let i = 0; i < items.length; i += PARALLEL_UPDATES) {
         const results = await Promise.all(items.slice(i, i + PARALLEL_UPDATES).map((t) => rollTemplate(t, today)));
