@@ -12,11 +12,13 @@ import type net from 'node:net';
 import type { SQSEvent, SQSBatchResponse } from 'aws-lambda';
 import { createUserWithKey } from '../lib/accounts/api-keys.ts';
 import { ensureDelivery } from '../lib/events/deliveries.ts';
-import { outboxRows } from '../lib/events/outbox.ts';
+import { eventIdAt } from '../lib/events/feed-position.ts';
+import type { ServiceEvent } from '../lib/events/types.ts';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { nowIso } from '../lib/ids.ts';
 import { workers } from '../lib/routes.ts';
 import { db, tableName } from '../lib/store/client.ts';
+import { keys } from '../lib/store/keys.ts';
 import { ensureTable } from '../lib/store/create-table.ts';
 import { createLocalApi, listen } from '../local/api-gateway.ts';
 import { startDynamoDbLocal } from '../local/dynamodb-local.ts';
@@ -112,13 +114,13 @@ async function prepareDeliveries(receiverUrl: string, count: number): Promise<SQ
   );
   const records: SQSEvent['Records'] = [];
   for (let i = 0; i < count; i++) {
-    const [row] = await outboxRows([agentId], 'contract.funded', { contract_id: `ctr_BENCH${i}`, status: 'FUNDED', amount_cents: 100 }, nowIso());
-    await db().send(new PutCommand({ TableName: tableName(), Item: row!.item }));
-    const { record } = await ensureDelivery(row!.event);
+    const event: ServiceEvent = { id: eventIdAt(agentId, i + 1), type: 'contract.funded', created_at: nowIso(), agent_id: agentId, data: { contract_id: `ctr_BENCH${i}`, status: 'FUNDED', amount_cents: 100 } };
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.event(agentId, event.id), entity: 'event', ...event, deliver: true } }));
+    const { record } = await ensureDelivery(event);
     records.push({
       messageId: `bench-${i}`,
       receiptHandle: `bench-${i}`,
-      body: JSON.stringify({ agent_id: agentId, delivery_id: record.id, event_id: row!.event.id }),
+      body: JSON.stringify({ agent_id: agentId, delivery_id: record.id, event_id: event.id }),
       attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()), SenderId: 'bench', ApproximateFirstReceiveTimestamp: String(Date.now()) },
       messageAttributes: {},
       md5OfBody: '',
