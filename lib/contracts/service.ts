@@ -19,7 +19,7 @@ export function toContractView(record: ContractRecord): ContractView {
 }
 
 /**
- * The consent rule (docs/contracts.md): a seller agent must belong to the template's author, who
+ * The consent rule (docs/events.md): a seller agent must belong to the template's author, who
  * consented to contracts on the template by publishing it. Anything else (an unknown agent,
  * somebody else's) gets one and the same answer, so the answer tells nothing about other
  * accounts, and no event ever reaches an agent whose owner did not agree to the contract.

@@ -4,7 +4,7 @@ import type { EventType } from '../events/types.ts';
  * The minimal contract life, and who may take each step. Every move not in this table is a 409
  * invalid_transition; a party whose role the table does not list for the step gets 403.
  *
- * Roles follow the money (docs/contracts.md): the buyer funds, and only the buyer releases
+ * Roles follow the money (docs/events.md): the buyer funds, and only the buyer releases
  * (money to the seller); the seller reports the verification of its work and may refund a funded
  * contract (money back to the buyer); after a failed verification, which only the seller can
  * record, either party may refund. No party moves money towards itself without the other.

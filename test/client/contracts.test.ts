@@ -40,7 +40,7 @@ describe('client: contracts and their events against the local API', () => {
     expect(await seller.contracts.get(contract.id)).toEqual(contract);
 
     expect((await buyer.contracts.fund(contract.id)).status).toBe('FUNDED');
-    // The seller reports the checks of its work; only the buyer releases the money (docs/contracts.md).
+    // The seller reports the checks of its work; only the buyer releases the money (docs/events.md).
     expect((await seller.contracts.recordVerification(contract.id, { passed: true, results: { status: 200 } })).status).toBe('VERIFIED');
     expect(await codeOf(seller.contracts.release(contract.id))).toBe('403 forbidden');
     expect((await buyer.contracts.release(contract.id)).status).toBe('RELEASED');

@@ -266,7 +266,7 @@ describe('transitions', () => {
   });
 });
 
-describe('who may move a contract (docs/contracts.md, the role table)', () => {
+describe('who may move a contract (docs/events.md, "Who may move a contract")', () => {
   type Cell = { action: string; route: string; body?: unknown; from: string; path: Array<[string, 'buyer' | 'seller', unknown?]>; buyer: boolean; seller: boolean };
   const verify = { passed: true };
   // Every (step, start status) of lib/contracts/transitions.ts, with the roles that may take it.
