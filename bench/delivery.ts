@@ -11,6 +11,7 @@ import http from 'node:http';
 import type net from 'node:net';
 import type { SQSEvent, SQSBatchResponse } from 'aws-lambda';
 import { createUserWithKey } from '../lib/accounts/api-keys.ts';
+import { api, percentile } from './_api.ts';
 import { ensureDelivery } from '../lib/events/deliveries.ts';
 import { eventIdAt } from '../lib/events/feed-position.ts';
 import type { ServiceEvent } from '../lib/events/types.ts';
@@ -56,18 +57,6 @@ async function startReceiver(): Promise<Receiver> {
   receiver.url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hooks`;
   receiver.close = () => new Promise((r) => (server.closeAllConnections(), server.close(() => r())));
   return receiver;
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-
-async function api<T>(base: string, key: string, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
 }
 
 async function measureLatency(receiver: Receiver): Promise<{ p50: number; p99: number }> {

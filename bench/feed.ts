@@ -9,6 +9,7 @@
  *   transitions made one at a time in the same run.
  */
 import { parseSse } from '../client/http/sse.ts';
+import { api, percentile } from './_api.ts';
 import { createUserWithKey } from '../lib/accounts/api-keys.ts';
 import { tableName } from '../lib/store/client.ts';
 import { ensureTable } from '../lib/store/create-table.ts';
@@ -19,20 +20,7 @@ import { freePort } from '../local/ports.ts';
 const CONTRACTS = 120;
 const WAVE = 20;
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
-};
-
-async function call<T>(base: string, key: string, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const pct = (values: number[], p: number) => percentile([...values].sort((a, b) => a - b), p);
 
 interface Seen {
   at: Map<string, number>;
@@ -49,7 +37,7 @@ function poller(base: string, key: string, agentId: string): Seen {
   const loop = (async () => {
     let cursor: string | null = null;
     while (running) {
-      const page: { data: FeedEvent[]; next_cursor: string | null } = await call(base, key, 'GET', `/api/v1/agents/${agentId}/events?limit=100${cursor ? `&after=${cursor}` : ''}`);
+      const page: { data: FeedEvent[]; next_cursor: string | null } = await api(base, key, 'GET', `/api/v1/agents/${agentId}/events?limit=100${cursor ? `&after=${cursor}` : ''}`);
       const now = performance.now();
       for (const e of page.data) {
         seen.count++;
@@ -98,10 +86,10 @@ export async function run(): Promise<string> {
     const base = gateway.url;
     const { api_key: key } = await createUserWithKey({ name: 'bench' });
     const [buyer, seller] = await Promise.all([
-      call<{ id: string }>(base, key, 'POST', '/api/v1/agents', { name: 'buyer' }),
-      call<{ id: string }>(base, key, 'POST', '/api/v1/agents', { name: 'seller' }),
+      api<{ id: string }>(base, key, 'POST', '/api/v1/agents', { name: 'buyer' }),
+      api<{ id: string }>(base, key, 'POST', '/api/v1/agents', { name: 'seller' }),
     ]);
-    const template = await call<{ id: string }>(base, key, 'POST', '/v1/marketplace/templates', {
+    const template = await api<{ id: string }>(base, key, 'POST', '/v1/marketplace/templates', {
       name: 'Bench',
       slug: `bench-${Date.now()}`,
       category: 'other',
@@ -110,12 +98,12 @@ export async function run(): Promise<string> {
     });
     const contracts: string[] = [];
     for (let i = 0; i < CONTRACTS * 2; i++) {
-      const c = await call<{ id: string }>(base, key, 'POST', '/api/v1/contracts', { template_id: template.id, variables: {}, amount_cents: 100, agent_id: buyer.id, seller_agent_id: seller.id });
+      const c = await api<{ id: string }>(base, key, 'POST', '/api/v1/contracts', { template_id: template.id, variables: {}, amount_cents: 100, agent_id: buyer.id, seller_agent_id: seller.id });
       contracts.push(c.id);
     }
     const fund = async (contractId: string, acked: Map<string, number>, took: number[]) => {
       const started = performance.now();
-      await call(base, key, 'POST', `/api/v1/contracts/${contractId}/fund`);
+      await api(base, key, 'POST', `/api/v1/contracts/${contractId}/fund`);
       const now = performance.now();
       took.push(now - started);
       acked.set(`${contractId}/contract.funded`, now);
@@ -138,9 +126,9 @@ export async function run(): Promise<string> {
     const lag = (seen: Seen) => [...acked].filter(([k]) => seen.at.has(k)).map(([k, t]) => Math.max(0, seen.at.get(k)! - t));
     const missed = (seen: Seen) => [...acked.keys()].filter((k) => !seen.at.has(k)).length;
     const ms = (n: number) => `${n.toFixed(1)} ms`;
-    const aloneP50 = percentile(alone, 50);
+    const aloneP50 = pct(alone, 50);
     const row = (name: string, values: number[]) =>
-      `| ${name} | ${ms(percentile(values, 50))} | ${ms(percentile(values, 99))} | ${(percentile(values, 50) / aloneP50).toFixed(2)}× |`;
+      `| ${name} | ${ms(pct(values, 50))} | ${ms(pct(values, 99))} | ${(pct(values, 50) / aloneP50).toFixed(2)}× |`;
     const pl = lag(pollerSeen);
     const sl = lag(sseSeen);
     return [
