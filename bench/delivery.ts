@@ -11,7 +11,7 @@ import http from 'node:http';
 import type net from 'node:net';
 import type { SQSEvent, SQSBatchResponse } from 'aws-lambda';
 import { createUserWithKey } from '../lib/accounts/api-keys.ts';
-import { api, percentile } from './_api.ts';
+import { api, percentile, publishBenchTemplate } from './_api.ts';
 import { ensureDelivery } from '../lib/events/deliveries.ts';
 import { eventIdAt } from '../lib/events/feed-position.ts';
 import type { ServiceEvent } from '../lib/events/types.ts';
@@ -68,13 +68,7 @@ async function measureLatency(receiver: Receiver): Promise<{ p50: number; p99: n
     const agent = await api<{ id: string }>(base, key, 'POST', '/api/v1/agents', { name: 'bench' });
     await api(base, key, 'PATCH', `/api/v1/agents/${agent.id}/webhook`, { webhook_url: receiver.url, events: ['contract.funded'] });
     await api(base, key, 'POST', `/api/v1/agents/${agent.id}/webhook/verify`);
-    const template = await api<{ id: string }>(base, key, 'POST', '/v1/marketplace/templates', {
-      name: 'Bench',
-      slug: `bench-${Date.now()}`,
-      category: 'other',
-      version: '1.0.0',
-      schema: { variables: [], checks: [] },
-    });
+    const template = await publishBenchTemplate(base, key);
     const samples: number[] = [];
     for (let i = 0; i < LATENCY_SAMPLES + 5; i++) {
       const contract = await api<{ id: string }>(base, key, 'POST', '/api/v1/contracts', { template_id: template.id, variables: {}, amount_cents: 100, agent_id: agent.id });

@@ -9,7 +9,7 @@
  *   transitions made one at a time in the same run.
  */
 import { parseSse } from '../client/http/sse.ts';
-import { api, percentile } from './_api.ts';
+import { api, percentile, publishBenchTemplate } from './_api.ts';
 import { createUserWithKey } from '../lib/accounts/api-keys.ts';
 import { tableName } from '../lib/store/client.ts';
 import { ensureTable } from '../lib/store/create-table.ts';
@@ -89,13 +89,7 @@ export async function run(): Promise<string> {
       api<{ id: string }>(base, key, 'POST', '/api/v1/agents', { name: 'buyer' }),
       api<{ id: string }>(base, key, 'POST', '/api/v1/agents', { name: 'seller' }),
     ]);
-    const template = await api<{ id: string }>(base, key, 'POST', '/v1/marketplace/templates', {
-      name: 'Bench',
-      slug: `bench-${Date.now()}`,
-      category: 'other',
-      version: '1.0.0',
-      schema: { variables: [], checks: [] },
-    });
+    const template = await publishBenchTemplate(base, key);
     const contracts: string[] = [];
     for (let i = 0; i < CONTRACTS * 2; i++) {
       const c = await api<{ id: string }>(base, key, 'POST', '/api/v1/contracts', { template_id: template.id, variables: {}, amount_cents: 100, agent_id: buyer.id, seller_agent_id: seller.id });
