@@ -41,7 +41,8 @@ export type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Pro
 
 /** Lower-cased header map: API Gateway keeps the client's casing, HTTP says case does not matter. */
 export function lowerCaseHeaders(headers: APIGatewayProxyEvent['headers'] | null | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
+  // Null prototype: a client's header named `__proto__` or `constructor` is a key, not a member.
+  const out: Record<string, string> = Object.create(null);
   for (const [k, v] of Object.entries(headers ?? {})) if (v !== undefined) out[k.toLowerCase()] = v;
   return out;
 }
