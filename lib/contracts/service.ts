@@ -4,11 +4,11 @@ import { outboxRows } from '../events/outbox.ts';
 import type { Caller } from '../http/caller.ts';
 import { AppError, notFound, validationError } from '../http/errors.ts';
 import { newId, nowIso } from '../ids.ts';
-import { MAX_CONTRACT_BYTES, type CreateContractInput, type VerificationInput } from './schemas.ts';
+import type { CreateContractInput, VerificationInput } from './schemas.ts';
 import { insertContract, moveContract, readContract, type ContractRecord } from './store.ts';
 import { templateForContract } from './template-source.ts';
 import { canMove, targetStatus, TRANSITIONS, type ContractAction } from './transitions.ts';
-import { fillPlaceholders, resolveVariables } from './variables.ts';
+import { fillChecks, resolveVariables } from './variables.ts';
 
 export type ContractView = Omit<ContractRecord, 'party_owner_ids' | 'verification'>;
 
@@ -32,10 +32,7 @@ export async function createContract(caller: Caller, input: CreateContractInput)
   const owners = await partyOwners(caller, input);
   const template = await templateForContract(caller, input.template_id);
   const variables = resolveVariables(template.variables, input.variables);
-  const checks = template.checks.map((check) => ({ ...check, config: fillPlaceholders(check.config, variables) }));
-  if (Buffer.byteLength(JSON.stringify({ variables, checks })) > MAX_CONTRACT_BYTES) {
-    throw validationError([{ path: 'variables', message: `The contract (variables and the checks filled in with them) is too large: at most ${MAX_CONTRACT_BYTES} bytes as JSON.` }]);
-  }
+  const checks = fillChecks(template.checks, variables);
   const now = nowIso();
   const contract: ContractRecord = {
     id: newId('ctr'),
