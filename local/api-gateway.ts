@@ -2,7 +2,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayTokenA
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
-import { AppError, errorBody } from '../lib/http/errors.ts';
+import { AppError, errorBody, errorHeaders } from '../lib/http/errors.ts';
 import { log } from '../lib/log.ts';
 import { routes as defaultRoutes, workers, type Route } from '../lib/routes.ts';
 import { loadHandler } from './handlers.ts';
@@ -17,7 +17,7 @@ const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
 type Authorizer = (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
 
 function sendError(res: ServerResponse, err: AppError, requestId: string): void {
-  res.writeHead(err.status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId });
+  res.writeHead(err.status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, ...errorHeaders(err) });
   res.end(JSON.stringify(errorBody(err)));
 }
 

@@ -49,22 +49,36 @@ export interface ErrorDetail {
   message: string;
 }
 
+/**
+ * Every 429 tells the client when to come back: a `rate_limited` error without its own wait gets
+ * one second, so no code path can produce a 429 without `Retry-After`.
+ */
+const DEFAULT_RETRY_AFTER_SECONDS = 1;
+
 export class AppError extends Error {
   readonly status: number;
+  /** Whole seconds for the `Retry-After` header; set on every `rate_limited` error. */
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
+    options: { retryAfterSeconds?: number } = {},
   ) {
     super(message);
     this.name = 'AppError';
     this.status = STATUS[code];
+    const wait = options.retryAfterSeconds ?? (code === 'rate_limited' ? DEFAULT_RETRY_AFTER_SECONDS : undefined);
+    this.retryAfterSeconds = wait === undefined ? undefined : Math.max(1, Math.ceil(wait));
   }
 }
 
 export const notFound = (what = 'Resource') => new AppError('not_found', `${what} not found.`);
 export const forbidden = (message: string) => new AppError('forbidden', message);
+/** 429 `rate_limited`: `retryAfterSeconds` is when the limit that refused the request lets it through again. */
+export const rateLimited = (message: string, retryAfterSeconds: number) =>
+  new AppError('rate_limited', message, undefined, { retryAfterSeconds });
 export const validationError = (details: ErrorDetail[], message = 'The request is not valid.') =>
   new AppError('validation_error', message, details);
 
@@ -80,4 +94,9 @@ export function errorBody(err: AppError): ErrorBody {
       ...(err.details ? { details: err.details } : {}),
     },
   };
+}
+
+/** The headers an error answer carries besides the body: `Retry-After` on a 429. */
+export function errorHeaders(err: AppError): Record<string, string> {
+  return err.retryAfterSeconds === undefined ? {} : { 'retry-after': String(err.retryAfterSeconds) };
 }
