@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'version_exists'
   | 'invalid_transition'
   | 'webhook_not_configured'
+  | 'limit_exceeded'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'verification_timeout'
@@ -34,6 +35,7 @@ const STATUS: Record<ErrorCode, number> = {
   version_exists: 409,
   invalid_transition: 409,
   webhook_not_configured: 409,
+  limit_exceeded: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   verification_timeout: 422,
