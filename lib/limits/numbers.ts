@@ -30,6 +30,13 @@ export const MAX_STREAMS_PER_AGENT = 5;
  */
 export const MAX_CLOCK_SKEW_MS = 5_000;
 
+/**
+ * How far ahead of a reader's clock a stored time may be before it can only have come from a clock
+ * beyond the bound: the skew itself, plus as much again for the time between an instance reading
+ * its clock and its write landing (another instance may read its clock earlier and write later).
+ */
+export const FUTURE_TOLERANCE_MS = 2 * MAX_CLOCK_SKEW_MS;
+
 const verifyTimeoutMs = (routes.find((r) => r.name === 'verifyWebhook')?.timeoutSeconds ?? 10) * 1000;
 
 /** POST …/webhook/verify per agent: one handshake in flight, at most `perWindow` started per window. */

@@ -5,7 +5,7 @@ import { rateLimited } from '../http/errors.ts';
 import { log } from '../log.ts';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
-import { MAX_CLOCK_SKEW_MS, VERIFY_LIMITS } from './numbers.ts';
+import { FUTURE_TOLERANCE_MS, VERIFY_LIMITS } from './numbers.ts';
 
 /**
  * The verify limiter of one agent: at most one handshake in flight and at most
@@ -18,7 +18,7 @@ import { MAX_CLOCK_SKEW_MS, VERIFY_LIMITS } from './numbers.ts';
  * MAX_CLOCK_SKEW_MS apart, a lease lasts the verify function's timeout plus that bound, so a live
  * handshake keeps it; a window may look up to that bound shorter to a fast clock, so the rate holds
  * as `perWindow` per (window − bound). A value further in the future than any in-bound clock could
- * have written (a broken clock) counts as stale, so it can never lock an agent out.
+ * have written (FUTURE_TOLERANCE_MS: a broken clock) counts as stale, so it can never lock an agent out.
  */
 export interface HandshakeLease {
   /** Frees the agent for the next handshake; never throws (the lease lapses on its own anyway). */
@@ -39,11 +39,11 @@ export async function startHandshake(agentId: string, options: LimiterOptions = 
     const token = randomUUID();
     const values = {
       ':now': t,
-      ':leaseCeiling': t + VERIFY_LIMITS.leaseMs + MAX_CLOCK_SKEW_MS,
+      ':leaseCeiling': t + VERIFY_LIMITS.leaseMs + FUTURE_TOLERANCE_MS,
       ':leaseEnd': t + VERIFY_LIMITS.leaseMs,
       ':token': token,
       ':windowFloor': t - VERIFY_LIMITS.windowMs,
-      ':skewCeiling': t + MAX_CLOCK_SKEW_MS,
+      ':skewCeiling': t + FUTURE_TOLERANCE_MS,
       ':one': 1,
       ':entity': ENTITY.verifyLimit,
       ':expires': Math.ceil((t + VERIFY_LIMITS.windowMs + VERIFY_LIMITS.leaseMs) / 1000) + 3600,
@@ -108,11 +108,11 @@ function whyRefused(current: Current, t: number) {
   const leaseUntil = current?.['lease_until'];
   const windowStart = current?.['window_start'];
   const windowCount = current?.['window_count'];
-  const leaseHeld = typeof leaseUntil === 'number' && leaseUntil > t && leaseUntil <= t + VERIFY_LIMITS.leaseMs + MAX_CLOCK_SKEW_MS;
+  const leaseHeld = typeof leaseUntil === 'number' && leaseUntil > t && leaseUntil <= t + VERIFY_LIMITS.leaseMs + FUTURE_TOLERANCE_MS;
   const windowEnd = typeof windowStart === 'number' ? windowStart + VERIFY_LIMITS.windowMs : 0;
   const windowFull =
     typeof windowStart === 'number' &&
-    windowStart <= t + MAX_CLOCK_SKEW_MS &&
+    windowStart <= t + FUTURE_TOLERANCE_MS &&
     windowEnd > t &&
     typeof windowCount === 'number' &&
     windowCount >= VERIFY_LIMITS.perWindow;
