@@ -111,7 +111,8 @@ describe(`SSE streams per agent (cap ${MAX_STREAMS_PER_AGENT})`, () => {
 
   it('frees the slots of a crashed streaming process (SIGKILL, never released) once their leases lapse, not before', async () => {
     const agentId = newId('agt');
-    const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'test/limits/hold-stream-leases.ts')], {
+    // One process (tsx as a loader, not its CLI, which would run the script in a child of its own), so SIGKILL ends the holder itself.
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/limits/hold-stream-leases.ts')], {
       env: { ...process.env, AGENT_ID: agentId, COUNT: String(MAX_STREAMS_PER_AGENT) },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -121,9 +122,11 @@ describe(`SSE streams per agent (cap ${MAX_STREAMS_PER_AGENT})`, () => {
     });
     const killedAt = Date.now();
     child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
 
-    // A moment later the crashed process's leases still count…
+    // A moment later, and half a lease later, the crashed process's leases still count…
     await expect(acquireStreamLease(agentId)).rejects.toMatchObject({ code: 'rate_limited' });
+    await expect(acquireStreamLease(agentId, { now: () => killedAt + STREAM_LEASE.leaseMs / 2 })).rejects.toMatchObject({ code: 'rate_limited' });
     // …and lapse after one lease: an instance whose clock reads past that takes a slot.
     const later = await acquireStreamLease(agentId, { now: () => killedAt + STREAM_LEASE.leaseMs + 1000 });
     await later.release();
