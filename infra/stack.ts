@@ -26,6 +26,7 @@ import { routes, TREND_ROLLOVER_UTC, workers, type Route } from '../lib/routes.t
 import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
 import { grantTable } from './grants.ts';
 import { gatewayResponses } from './gateway-responses.ts';
+import { perKeyUsagePlan } from './usage-plans.ts';
 import { createTable } from './table.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -136,6 +137,8 @@ export class MarketplaceStack extends Stack {
         route.auth ? { authorizer, authorizationType: AuthorizationType.CUSTOM } : { authorizationType: AuthorizationType.NONE },
       );
     }
+
+    perKeyUsagePlan(this, api, props.stage);
 
     // Outbox relay: only new event rows, filtered by Lambda before the function is even invoked.
     const relay = fn('relay', workers.relay, { env: { DELIVERY_QUEUE_URL: deliveryQueue.queueUrl } });
