@@ -1,9 +1,7 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { rateLimited } from '../http/errors.ts';
 import { log } from '../log.ts';
-import { db, tableName } from '../store/client.ts';
+import { conditionalDelete, conditionalUpdate } from '../store/conditional.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 import { FUTURE_TOLERANCE_MS, MAX_STREAMS_PER_AGENT, STREAM_LEASE } from './numbers.ts';
 
@@ -59,30 +57,22 @@ export async function acquireStreamLease(agentId: string, options: StreamLeaseOp
 
 /** True when the slot is ours; else when its current lease lapses (ms), if known. */
 async function takeSlot(agentId: string, slot: number, token: string, t: number): Promise<true | number | undefined> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.streamLease(agentId, slot),
-        UpdateExpression: 'SET lease_until = :until, lease_token = :token, entity = :entity, expires_at = :expires',
-        ConditionExpression: 'attribute_not_exists(lease_until) OR lease_until <= :now OR lease_until > :ceiling',
-        ExpressionAttributeValues: {
-          ':until': t + STREAM_LEASE.leaseMs,
-          ':token': token,
-          ':entity': ENTITY.streamLease,
-          ':expires': expiresAt(t),
-          ':now': t,
-          ':ceiling': t + STREAM_LEASE.leaseMs + FUTURE_TOLERANCE_MS,
-        },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-    const until = err.Item?.['lease_until']?.N;
-    return until === undefined ? undefined : Number(until);
-  }
+  const result = await conditionalUpdate({
+    Key: keys.streamLease(agentId, slot),
+    UpdateExpression: 'SET lease_until = :until, lease_token = :token, entity = :entity, expires_at = :expires',
+    ConditionExpression: 'attribute_not_exists(lease_until) OR lease_until <= :now OR lease_until > :ceiling',
+    ExpressionAttributeValues: {
+      ':until': t + STREAM_LEASE.leaseMs,
+      ':token': token,
+      ':entity': ENTITY.streamLease,
+      ':expires': expiresAt(t),
+      ':now': t,
+      ':ceiling': t + STREAM_LEASE.leaseMs + FUTURE_TOLERANCE_MS,
+    },
+  });
+  if (result.ok) return true;
+  const until = result.current?.['lease_until'];
+  return typeof until === 'number' ? until : undefined;
 }
 
 function holding(agentId: string, slot: number, token: string, firstUntil: number, now: () => number, renewMs: number): StreamLease {
@@ -94,21 +84,18 @@ function holding(agentId: string, slot: number, token: string, firstUntil: numbe
   const renew = async () => {
     const t = now();
     try {
-      await db().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.streamLease(agentId, slot),
-          UpdateExpression: 'SET lease_until = :until, expires_at = :expires',
-          ConditionExpression: 'lease_token = :token',
-          ExpressionAttributeValues: { ':until': t + STREAM_LEASE.leaseMs, ':expires': expiresAt(t), ':token': token },
-        }),
-      );
-      until = t + STREAM_LEASE.leaseMs;
+      const result = await conditionalUpdate({
+        Key: keys.streamLease(agentId, slot),
+        UpdateExpression: 'SET lease_until = :until, expires_at = :expires',
+        ConditionExpression: 'lease_token = :token',
+        ExpressionAttributeValues: { ':until': t + STREAM_LEASE.leaseMs, ':expires': expiresAt(t), ':token': token },
+      });
+      // Taken over (our lease had lapsed): the stream must end.
+      if (result.ok) until = t + STREAM_LEASE.leaseMs;
+      else lost = true;
     } catch (err) {
-      // Taken over (our lease had lapsed): the stream must end. Any other failure is retried on
-      // the next tick; if renewals keep failing, `held()` turns false before the lease lapses.
-      if (err instanceof ConditionalCheckFailedException) lost = true;
-      else log.warn('stream lease not renewed', { agentId, error: (err as Error).name });
+      // Retried on the next tick; if renewals keep failing, `held()` turns false before the lease lapses.
+      log.warn('stream lease not renewed', { agentId, error: (err as Error).name });
     }
   };
   let renewing: Promise<void> = Promise.resolve();
@@ -124,19 +111,12 @@ function holding(agentId: string, slot: number, token: string, firstUntil: numbe
       released = true;
       clearInterval(timer);
       await renewing;
-      try {
-        await db().send(
-          new DeleteCommand({
-            TableName: tableName(),
-            Key: keys.streamLease(agentId, slot),
-            ConditionExpression: 'lease_token = :token',
-            ExpressionAttributeValues: { ':token': token },
-          }),
-        );
-      } catch (err) {
-        // Someone else holds it now, or the store is unavailable: the lease lapses by itself.
-        if (!(err instanceof ConditionalCheckFailedException)) log.warn('stream lease not released', { agentId, error: (err as Error).name });
-      }
+      // Someone else holds it now (condition failed), or the store is unavailable: the lease lapses by itself.
+      await conditionalDelete({
+        Key: keys.streamLease(agentId, slot),
+        ConditionExpression: 'lease_token = :token',
+        ExpressionAttributeValues: { ':token': token },
+      }).catch((err: Error) => log.warn('stream lease not released', { agentId, error: err.name }));
     },
   };
 }

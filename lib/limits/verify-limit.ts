@@ -1,9 +1,7 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { rateLimited } from '../http/errors.ts';
 import { log } from '../log.ts';
-import { db, tableName } from '../store/client.ts';
+import { conditionalUpdate } from '../store/conditional.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 import { FUTURE_TOLERANCE_MS, VERIFY_LIMITS } from './numbers.ts';
 
@@ -52,7 +50,8 @@ export async function startHandshake(agentId: string, options: LimiterOptions = 
     const take = 'lease_until = :leaseEnd, lease_token = :token, entity = :entity, expires_at = :expires';
 
     // The common case first: the current window has room.
-    const sameWindow = await conditionalUpdate(agentId, {
+    const sameWindow = await conditionalUpdate({
+      Key: keys.verifyLimit(agentId),
       UpdateExpression: `SET ${take} ADD window_count :one`,
       ConditionExpression: `(${leaseFree}) AND window_start > :windowFloor AND window_start <= :skewCeiling AND window_count < :max`,
       ExpressionAttributeValues: { ...values, ':max': VERIFY_LIMITS.perWindow },
@@ -60,7 +59,8 @@ export async function startHandshake(agentId: string, options: LimiterOptions = 
     if (sameWindow.ok) return leaseOf(agentId, token);
 
     // No window yet, or the last one is over (or was written by a clock beyond the bound): open one.
-    const newWindow = await conditionalUpdate(agentId, {
+    const newWindow = await conditionalUpdate({
+      Key: keys.verifyLimit(agentId),
       UpdateExpression: `SET ${take}, window_start = :now, window_count = :one`,
       ConditionExpression: `(${leaseFree}) AND (attribute_not_exists(window_start) OR window_start <= :windowFloor OR window_start > :skewCeiling)`,
       ExpressionAttributeValues: values,
@@ -75,33 +75,6 @@ export async function startHandshake(agentId: string, options: LimiterOptions = 
 }
 
 type Current = Record<string, unknown> | undefined;
-
-async function conditionalUpdate(
-  agentId: string,
-  input: { UpdateExpression: string; ConditionExpression: string; ExpressionAttributeValues: Record<string, unknown> },
-): Promise<{ ok: true } | { ok: false; current: Current }> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.verifyLimit(agentId),
-        ...input,
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return { ok: true };
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return { ok: false, current: err.Item ? unmarshallNumbers(err.Item) : undefined };
-    throw err;
-  }
-}
-
-/** ALL_OLD on a failed condition comes back in DynamoDB's wire format; only the numbers matter here. */
-function unmarshallNumbers(item: NonNullable<ConditionalCheckFailedException['Item']>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(item)) if (value.N !== undefined) out[name] = Number(value.N);
-  return out;
-}
 
 /** The 429 the stored state calls for right now, or undefined when it no longer refuses anything. */
 function whyRefused(current: Current, t: number) {
@@ -130,21 +103,14 @@ function whyRefused(current: Current, t: number) {
 function leaseOf(agentId: string, token: string): HandshakeLease {
   return {
     async release() {
-      try {
-        await db().send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: keys.verifyLimit(agentId),
-            UpdateExpression: 'REMOVE lease_until, lease_token',
-            ConditionExpression: 'lease_token = :token',
-            ExpressionAttributeValues: { ':token': token },
-          }),
-        );
-      } catch (err) {
-        // Lapsed and taken by the next handshake (condition failed), or the store is unavailable:
-        // either way the lease ends by itself; the verify answer must not fail for it.
-        if (!(err instanceof ConditionalCheckFailedException)) log.warn('verify lease not released', { agentId, error: (err as Error).name });
-      }
+      // A failed condition means the lease lapsed and the next handshake took it; a store error
+      // leaves it to lapse by itself. Either way the verify answer must not fail for it.
+      await conditionalUpdate({
+        Key: keys.verifyLimit(agentId),
+        UpdateExpression: 'REMOVE lease_until, lease_token',
+        ConditionExpression: 'lease_token = :token',
+        ExpressionAttributeValues: { ':token': token },
+      }).catch((err: Error) => log.warn('verify lease not released', { agentId, error: err.name }));
     },
   };
 }

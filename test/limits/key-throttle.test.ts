@@ -99,7 +99,7 @@ describe('daily quota in the local API Gateway', () => {
     const refused = await get();
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe(String(12 * 3600));
-    expect((await refused.json()).error.code).toBe('rate_limited');
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
     t += 12 * 3600 * 1000;
     expect((await get()).status).toBe(200);
   });
