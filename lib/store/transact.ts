@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { rateLimited } from '../http/errors.ts';
+import { backoff } from './backoff.ts';
 import { db } from './client.ts';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -32,7 +33,7 @@ export async function transactWrite(items: TransactItem[]): Promise<TransactResu
       if (!conflictOnly) return { ok: false, reasons };
       // Still contended after every retry: nothing was written, and the client may try again shortly.
       if (attempt >= CONFLICT_ATTEMPTS) throw rateLimited('Too many concurrent changes to the same item; try again in a moment.', 1);
-      await new Promise((r) => setTimeout(r, Math.random() * Math.min(500, 10 * 2 ** attempt)));
+      await backoff(attempt);
     }
   }
 }
