@@ -12,6 +12,12 @@ export interface KeyLimits {
   dailyQuota: number;
 }
 
+/**
+ * For tests and benchmarks that measure something else (a feed poller racing writers, delivery
+ * latency) and must not be slowed by one key's limits. Never used by `npm start`.
+ */
+export const UNLIMITED_KEY_LIMITS: KeyLimits = { ratePerSecond: 1e9, burst: 1e9, dailyQuota: Number.MAX_SAFE_INTEGER };
+
 export type ThrottleVerdict = { ok: true } | { ok: false; reason: 'rate' | 'quota'; retryAfterSeconds: number };
 
 interface Bucket {
