@@ -22,6 +22,7 @@ import { db, tableName } from '../lib/store/client.ts';
 import { keys } from '../lib/store/keys.ts';
 import { ensureTable } from '../lib/store/create-table.ts';
 import { createLocalApi, listen } from '../local/api-gateway.ts';
+import { UNLIMITED_KEY_LIMITS } from '../local/key-throttle.ts';
 import { startDynamoDbLocal } from '../local/dynamodb-local.ts';
 import { startEventPipeline } from '../local/event-pipeline.ts';
 import { loadHandler } from '../local/handlers.ts';
@@ -61,7 +62,8 @@ async function startReceiver(): Promise<Receiver> {
 
 async function measureLatency(receiver: Receiver): Promise<{ p50: number; p99: number }> {
   const pipeline = await startEventPipeline({ tableName: tableName(), dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']! });
-  const gateway = await listen(createLocalApi(), 0);
+  // What is measured here is the feed / delivery, not one key's usage plan (docs/limits.md).
+  const gateway = await listen(createLocalApi(undefined, { keyLimits: UNLIMITED_KEY_LIMITS }), 0);
   try {
     const { api_key: key } = await createUserWithKey({ name: 'bench' });
     const base = gateway.url;

@@ -14,6 +14,7 @@ import { createUserWithKey } from '../lib/accounts/api-keys.ts';
 import { tableName } from '../lib/store/client.ts';
 import { ensureTable } from '../lib/store/create-table.ts';
 import { createLocalApi, listen } from '../local/api-gateway.ts';
+import { UNLIMITED_KEY_LIMITS } from '../local/key-throttle.ts';
 import { startDynamoDbLocal } from '../local/dynamodb-local.ts';
 import { freePort } from '../local/ports.ts';
 
@@ -81,7 +82,8 @@ export async function run(): Promise<string> {
   process.env['DYNAMODB_ENDPOINT'] = dynamo.endpoint;
   process.env['TABLE_NAME'] = `bench-feed-${Date.now()}`;
   await ensureTable(tableName());
-  const gateway = await listen(createLocalApi(), 0);
+  // What is measured here is the feed / delivery, not one key's usage plan (docs/limits.md).
+  const gateway = await listen(createLocalApi(undefined, { keyLimits: UNLIMITED_KEY_LIMITS }), 0);
   try {
     const base = gateway.url;
     const { api_key: key } = await createUserWithKey({ name: 'bench' });

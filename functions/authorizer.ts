@@ -1,16 +1,17 @@
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
-import { bearerToken, findCallerByApiKey } from '../lib/accounts/api-keys.ts';
+import { bearerToken, findCallerByApiKey, usageIdentifierFor } from '../lib/accounts/api-keys.ts';
 import { callerToContext } from '../lib/http/caller.ts';
 
 /**
  * TOKEN authorizer: API key → user. API Gateway caches the answer per key, so the policy allows
  * every route of the API (the ARN up to the stage, then `*`), not just the one first called.
- * Throwing 'Unauthorized' is API Gateway's contract for a 401.
+ * Throwing 'Unauthorized' is API Gateway's contract for a 401. `usageIdentifierKey` names the API
+ * Gateway API key whose usage plan limits this caller (the API's key source is AUTHORIZER).
  */
 export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   const key = bearerToken(event.authorizationToken);
   const caller = key ? await findCallerByApiKey(key) : undefined;
-  if (!caller) throw new Error('Unauthorized');
+  if (!key || !caller) throw new Error('Unauthorized');
   const [arnPrefix, stage] = event.methodArn.split('/');
   return {
     principalId: caller.userId,
@@ -19,5 +20,6 @@ export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<AP
       Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${arnPrefix}/${stage}/*` }],
     },
     context: callerToContext(caller),
+    usageIdentifierKey: usageIdentifierFor(key),
   };
 }

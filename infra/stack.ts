@@ -27,6 +27,7 @@ import { DELIVERY_FUNCTION_TIMEOUT_SECONDS, DELIVERY_VISIBILITY_TIMEOUT_SECONDS 
 import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
 import { grantTable } from './grants.ts';
 import { gatewayResponses } from './gateway-responses.ts';
+import { perKeyUsagePlan } from './usage-plans.ts';
 import { createTable } from './table.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -140,6 +141,8 @@ export class MarketplaceStack extends Stack {
         route.auth ? { authorizer, authorizationType: AuthorizationType.CUSTOM } : { authorizationType: AuthorizationType.NONE },
       );
     }
+
+    perKeyUsagePlan(this, api, props.stage);
 
     // Outbox relay: only new event rows, filtered by Lambda before the function is even invoked.
     const relay = fn('relay', workers.relay, { env: { DELIVERY_QUEUE_URL: deliveryQueue.queueUrl } });

@@ -17,7 +17,7 @@ export interface Route {
   handler: string;
   /** false only for routes that answer without an API key. */
   auth: boolean;
-  /** What the function does to the table. */
+  /** What the function does to the table (the SSE route writes its stream lease). */
   access: 'read' | 'readwrite' | 'none';
   /** Needs the delivery queue (manual retry enqueues). */
   sendsToQueue?: boolean;

@@ -2,10 +2,11 @@ import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayTokenA
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
-import { AppError, errorBody } from '../lib/http/errors.ts';
+import { AppError, errorBody, errorHeaders, rateLimited } from '../lib/http/errors.ts';
 import { log } from '../lib/log.ts';
 import { routes as defaultRoutes, workers, type Route } from '../lib/routes.ts';
 import { loadHandler } from './handlers.ts';
+import { createKeyThrottle, type KeyLimits, type KeyThrottle } from './key-throttle.ts';
 import { allValues, invokeRoute, lastValues, proxyEvent } from './proxy-event.ts';
 import { lambdaContext } from './lambda-context.ts';
 import { createRouter } from './router.ts';
@@ -17,7 +18,7 @@ const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
 type Authorizer = (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
 
 function sendError(res: ServerResponse, err: AppError, requestId: string): void {
-  res.writeHead(err.status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId });
+  res.writeHead(err.status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, ...errorHeaders(err) });
   res.end(JSON.stringify(errorBody(err)));
 }
 
@@ -55,18 +56,31 @@ function toProxyEvent(req: IncomingMessage, url: URL, route: Route, pathParamete
   });
 }
 
-/** Runs the authorizer like API Gateway does; undefined = answer 401. */
-async function authorize(req: IncomingMessage, route: Route): Promise<Record<string, unknown> | undefined> {
+/**
+ * Runs the authorizer like API Gateway does; undefined = answer 401. As with the API's key source
+ * AUTHORIZER, an answer without `usageIdentifierKey` leaves no key to limit by and is refused too.
+ */
+async function authorize(req: IncomingMessage, route: Route): Promise<{ context: Record<string, unknown>; usageKey: string } | undefined> {
   const token = req.headers['authorization'];
   if (!token) return undefined;
   const authorizer = await loadHandler<Authorizer>(workers.authorizer);
   try {
     const result = await authorizer({ type: 'TOKEN', authorizationToken: token, methodArn: `arn:aws:execute-api:local:000000000000:local/local/${route.method}${route.path}` });
     const allowed = result.policyDocument.Statement.some((s) => s.Effect === 'Allow');
-    return allowed ? { ...result.context, principalId: result.principalId } : undefined;
+    if (!allowed || !result.usageIdentifierKey) return undefined;
+    return { context: { ...result.context, principalId: result.principalId }, usageKey: result.usageIdentifierKey };
   } catch {
     return undefined;
   }
+}
+
+/** The usage plan's answer when a key is over its limits, as the THROTTLED / QUOTA_EXCEEDED gateway responses give it. */
+function keyLimited(throttle: KeyThrottle, usageKey: string): AppError | undefined {
+  const verdict = throttle.take(usageKey);
+  if (verdict.ok) return undefined;
+  return verdict.reason === 'quota'
+    ? rateLimited("This API key has used today's request quota; it resets at 00:00 UTC.", verdict.retryAfterSeconds)
+    : rateLimited('Too many requests for this API key. Retry after the Retry-After seconds.', verdict.retryAfterSeconds);
 }
 
 async function runStreaming(handler: (event: unknown, stream: LocalResponseStream, context: unknown) => Promise<void>, event: APIGatewayProxyEvent, route: Route, res: ServerResponse, requestId: string): Promise<void> {
@@ -99,10 +113,18 @@ export interface LocalApi {
   close(): Promise<void>;
 }
 
+export interface LocalApiOptions {
+  /** Per-key limits (the usage plan's); default API_KEY_LIMITS. */
+  keyLimits?: KeyLimits;
+  /** The throttle's clock; tests inject one. */
+  now?: () => number;
+}
+
 /** The API Gateway stand-in: HTTP → REST proxy event → the route's handler → HTTP. */
-export function createLocalApi(table: readonly Route[] = defaultRoutes): Server {
+export function createLocalApi(table: readonly Route[] = defaultRoutes, options: LocalApiOptions = {}): Server {
   installAwsLambdaGlobal();
   const match = createRouter(table);
+  const throttle = createKeyThrottle(options.keyLimits, options.now);
   return createServer(async (req, res) => {
     const requestId = randomUUID();
     try {
@@ -117,9 +139,11 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes): Server 
       if (body === 'too_large') return sendError(res, new AppError('payload_too_large', 'The body is too large.'), requestId);
       let authorizer: Record<string, unknown> | null = null;
       if (route.auth) {
-        const context = await authorize(req, route);
-        if (!context) return sendError(res, new AppError('unauthorized', 'A valid API key is required (Authorization: Bearer <API_KEY>).'), requestId);
-        authorizer = context;
+        const authorized = await authorize(req, route);
+        if (!authorized) return sendError(res, new AppError('unauthorized', 'A valid API key is required (Authorization: Bearer <API_KEY>).'), requestId);
+        const limited = keyLimited(throttle, authorized.usageKey);
+        if (limited) return sendError(res, limited, requestId);
+        authorizer = authorized.context;
       }
       const event = toProxyEvent(req, url, route, pathParameters, body, requestId, authorizer);
       const handler = await loadHandler(route.handler);

@@ -63,6 +63,9 @@ describe('authorizer', () => {
       { Action: 'execute-api:Invoke', Effect: 'Allow', Resource: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/*' },
     ]);
     expect(result.context).toEqual({ userId: issued.user_id, workspaceId: issued.workspace_id, name: 'Carol', verified: false, operator: false });
+    // The usage plan's key for this caller: the stored hash, never the key itself.
+    expect(result.usageIdentifierKey).toBe(hashApiKey(issued.api_key));
+    expect(result.usageIdentifierKey).not.toContain(issued.api_key);
   });
 
   it('answers Unauthorized for a missing, malformed or unknown key', async () => {

@@ -13,6 +13,14 @@ const KEY_PREFIX = 'mk_';
 
 export const hashApiKey = (apiKey: string): string => createHash('sha256').update(apiKey, 'utf8').digest('hex');
 
+/**
+ * The key's identity for per-key limits: the value of its API Gateway API key, which the
+ * authorizer returns as `usageIdentifierKey` (the usage plan counts requests against it) and the
+ * local runtime's throttle is keyed by. It is the stored hash, so the key itself is never handed to
+ * API Gateway; knowing it is no use to anyone, as callers cannot send it (the API's key source is the authorizer).
+ */
+export const usageIdentifierFor = (apiKey: string): string => hashApiKey(apiKey);
+
 export interface NewUser {
   name: string;
   verified?: boolean;
@@ -25,7 +33,12 @@ export interface IssuedKey {
   api_key: string;
 }
 
-export async function createUserWithKey(input: NewUser): Promise<IssuedKey> {
+/**
+ * A new user with a new key. `register` runs after the key is made and before anything is stored
+ * (the admin command registers the key with API Gateway's usage plan there); if it throws, nothing
+ * is stored.
+ */
+export async function createUserWithKey(input: NewUser, register?: (issued: IssuedKey) => Promise<void>): Promise<IssuedKey> {
   const apiKey = KEY_PREFIX + randomBytes(32).toString('base64url');
   const user: Caller = {
     userId: newUuid(),
@@ -34,6 +47,8 @@ export async function createUserWithKey(input: NewUser): Promise<IssuedKey> {
     verified: input.verified ?? false,
     operator: input.operator ?? false,
   };
+  const issued: IssuedKey = { user_id: user.userId, workspace_id: user.workspaceId, api_key: apiKey };
+  await register?.(issued);
   const createdAt = nowIso();
   await db().send(
     new TransactWriteCommand({
@@ -55,7 +70,7 @@ export async function createUserWithKey(input: NewUser): Promise<IssuedKey> {
       ],
     }),
   );
-  return { user_id: user.userId, workspace_id: user.workspaceId, api_key: apiKey };
+  return issued;
 }
 
 /** The user behind a key, or undefined for an unknown one. */

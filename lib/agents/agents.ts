@@ -1,8 +1,9 @@
 import type { Caller } from '../http/caller.ts';
-import { notFound, validationError } from '../http/errors.ts';
+import { AppError, notFound, validationError } from '../http/errors.ts';
 import { newId, nowIso } from '../ids.ts';
 import { isAgentId, toAgentView, type AgentRecord, type AgentView } from './model.ts';
-import { getAgent, listAgentsOf, putAgent } from './store.ts';
+import { MAX_AGENTS_PER_ACCOUNT } from '../limits/numbers.ts';
+import { getAgent, insertAgentWithinCap, listAgentsOf } from './store.ts';
 
 /** Agents: create, list and read, always scoped to the caller (API.md, "Agents, webhooks and events"). */
 export async function createAgent(caller: Caller, input: { name: string }): Promise<AgentView> {
@@ -19,7 +20,9 @@ export async function createAgent(caller: Caller, input: { name: string }): Prom
     created_at: now,
     updated_at: now,
   };
-  await putAgent(agent);
+  if (!(await insertAgentWithinCap(agent, MAX_AGENTS_PER_ACCOUNT))) {
+    throw new AppError('limit_exceeded', `An account may have at most ${MAX_AGENTS_PER_ACCOUNT} agents; this one has reached that limit.`);
+  }
   return toAgentView(agent);
 }
 

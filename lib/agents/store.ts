@@ -1,7 +1,8 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
+import { transactWrite } from '../store/transact.ts';
 import { INDEXES } from '../store/table.ts';
 import { isAgentId, type AgentRecord } from './model.ts';
 
@@ -15,20 +16,40 @@ type Failed = { failed: true; current: AgentRecord | undefined };
 export type WriteResult = AgentRecord | Failed;
 export const isFailed = (r: WriteResult): r is Failed => 'failed' in r;
 
-export async function putAgent(agent: AgentRecord): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...keys.agent(agent.id),
-        entity: ENTITY.agent,
-        GSI1PK: keys.agentsIndexPk(agent.owner_id),
-        GSI1SK: keys.agentsIndexSk(agent.id),
-        ...agent,
+/**
+ * The new agent and +1 on its owner's agent counter, in one transaction whose counter condition is
+ * the cap: however many creates race, exactly `maxPerOwner` can commit. False when the owner is at
+ * the cap (nothing written).
+ */
+export async function insertAgentWithinCap(agent: AgentRecord, maxPerOwner: number): Promise<boolean> {
+  const result = await transactWrite([
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.agentCount(agent.owner_id),
+        UpdateExpression: 'SET entity = :entity ADD #count :one',
+        ConditionExpression: 'attribute_not_exists(#count) OR #count < :max',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':entity': ENTITY.agentCount, ':one': 1, ':max': maxPerOwner },
       },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...keys.agent(agent.id),
+          entity: ENTITY.agent,
+          GSI1PK: keys.agentsIndexPk(agent.owner_id),
+          GSI1SK: keys.agentsIndexSk(agent.id),
+          ...agent,
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+  ]);
+  if (result.ok) return true;
+  if (result.reasons[0] === 'ConditionalCheckFailed') return false;
+  throw new Error(`agent insert cancelled: ${result.reasons.join(', ')}`);
 }
 
 /** An id that cannot be an agent's (from a body, a path or a message) names no agent and never reaches a key. */

@@ -1,6 +1,7 @@
 import type { Caller } from '../http/caller.ts';
 import { AppError, notFound } from '../http/errors.ts';
 import { nowIso } from '../ids.ts';
+import { startHandshake, type LimiterOptions } from '../limits/verify-limit.ts';
 import { log } from '../log.ts';
 import { postJson, type OutboundOptions } from '../net/outbound.ts';
 import { buildChallengeRequest, judgeChallengeReply, newChallengeToken } from '../webhooks/handshake.ts';
@@ -13,16 +14,26 @@ import { notConfigured } from './webhook-config.ts';
  * POST …/webhook/verify: one handshake, answered when it ends. Only success changes the status,
  * and only if the configuration is still the one that was checked (`config_version`): a PATCH,
  * DELETE or rotate that lands during the handshake wins over its stale success.
+ * Each handshake is one outbound POST to a URL the caller chose, so it runs under the agent's verify
+ * limiter (one in flight, a few per minute: lib/limits/verify-limit.ts), taken after the checks
+ * that cost nothing outbound.
  * `outbound` lets tests script DNS; the handler passes nothing (system resolver, DEVELOPMENT_MODE).
  */
-export async function verifyWebhook(caller: Caller, agentId: string, outbound: OutboundOptions = {}): Promise<AgentView> {
+export async function verifyWebhook(caller: Caller, agentId: string, outbound: OutboundOptions = {}, limiter: LimiterOptions = {}): Promise<AgentView> {
   const agent = await ownAgent(caller, agentId);
   if (agent.webhook_status === 'DISABLED' || !agent.webhook_url || !agent.webhook_secret) throw notConfigured();
 
   const token = newChallengeToken();
   const started = Date.now();
   const request = buildChallengeRequest({ agentId: agent.id, url: agent.webhook_url, secret: agent.webhook_secret, token });
-  const verdict = judgeChallengeReply(await postJson(request, outbound), token);
+  const lease = await startHandshake(agent.id, limiter);
+  let reply;
+  try {
+    reply = await postJson(request, outbound);
+  } finally {
+    await lease.release();
+  }
+  const verdict = judgeChallengeReply(reply, token);
   log.info('webhook handshake', { agentId: agent.id, outcome: verdict.ok ? 'ok' : verdict.code, ms: Date.now() - started });
   if (!verdict.ok) throw new AppError(verdict.code, verdict.message);
 

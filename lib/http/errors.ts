@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'version_exists'
   | 'invalid_transition'
   | 'webhook_not_configured'
+  | 'limit_exceeded'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'verification_timeout'
@@ -34,6 +35,7 @@ const STATUS: Record<ErrorCode, number> = {
   version_exists: 409,
   invalid_transition: 409,
   webhook_not_configured: 409,
+  limit_exceeded: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   verification_timeout: 422,
@@ -49,22 +51,36 @@ export interface ErrorDetail {
   message: string;
 }
 
+/**
+ * Every 429 tells the client when to come back: a `rate_limited` error without its own wait gets
+ * one second, so no code path can produce a 429 without `Retry-After`.
+ */
+const DEFAULT_RETRY_AFTER_SECONDS = 1;
+
 export class AppError extends Error {
   readonly status: number;
+  /** Whole seconds for the `Retry-After` header; set on every `rate_limited` error. */
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
+    options: { retryAfterSeconds?: number } = {},
   ) {
     super(message);
     this.name = 'AppError';
     this.status = STATUS[code];
+    const wait = options.retryAfterSeconds ?? (code === 'rate_limited' ? DEFAULT_RETRY_AFTER_SECONDS : undefined);
+    this.retryAfterSeconds = wait === undefined ? undefined : Math.max(1, Math.ceil(wait));
   }
 }
 
 export const notFound = (what = 'Resource') => new AppError('not_found', `${what} not found.`);
 export const forbidden = (message: string) => new AppError('forbidden', message);
+/** 429 `rate_limited`: `retryAfterSeconds` is when the limit that refused the request lets it through again. */
+export const rateLimited = (message: string, retryAfterSeconds: number) =>
+  new AppError('rate_limited', message, undefined, { retryAfterSeconds });
 export const validationError = (details: ErrorDetail[], message = 'The request is not valid.') =>
   new AppError('validation_error', message, details);
 
@@ -93,4 +109,9 @@ export function errorBody(err: AppError): ErrorBody {
       ...(err.details ? { details: shownDetails(err.details) } : {}),
     },
   };
+}
+
+/** The headers an error answer carries besides the body: `Retry-After` on a 429. */
+export function errorHeaders(err: AppError): Record<string, string> {
+  return err.retryAfterSeconds === undefined ? {} : { 'retry-after': String(err.retryAfterSeconds) };
 }

@@ -3,8 +3,9 @@ import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import type { z } from 'zod';
 import { log } from '../log.ts';
+import { throttlingAsRateLimited } from '../store/throttling.ts';
 import { callerFromEvent, type Caller } from './caller.ts';
-import { AppError, errorBody } from './errors.ts';
+import { AppError, errorBody, errorHeaders } from './errors.ts';
 import { lowerCaseHeaders, parsePathOrNotFound } from './stack.ts';
 import { parseOrThrow } from './validation.ts';
 
@@ -47,12 +48,13 @@ export function sseRoute<Q extends z.ZodType | undefined = undefined, P extends 
       const params = spec.params ? parsePathOrNotFound(spec.params, event.pathParameters ?? {}) : undefined;
       const query = spec.query ? parseOrThrow(spec.query, event.queryStringParameters ?? {}, 'query string') : undefined;
       run = await prepare({ caller, params: params as Out<P>, query: query as Out<Q>, headers: lowerCaseHeaders(event.headers), context });
-    } catch (err) {
+    } catch (thrown) {
+      const err = throttlingAsRateLimited(thrown) ?? thrown;
       const appError = err instanceof AppError ? err : new AppError('internal_error', 'Something went wrong on our side. Try again later.');
       if (!(err instanceof AppError)) log.error('unhandled error', { requestId, error: err instanceof Error ? err.message : String(err) });
       const out = awslambda.HttpResponseStream.from(stream, {
         statusCode: appError.status,
-        headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, 'cache-control': 'no-store' },
+        headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, 'cache-control': 'no-store', ...errorHeaders(appError) },
       });
       await endWith(out, JSON.stringify(errorBody(appError)));
       return;

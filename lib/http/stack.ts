@@ -3,8 +3,9 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { callerFromEvent, type Caller } from './caller.ts';
-import { AppError, errorBody } from './errors.ts';
+import { AppError, errorBody, errorHeaders, type ErrorDetail } from './errors.ts';
 import { log } from '../log.ts';
+import { throttlingAsRateLimited } from '../store/throttling.ts';
 import type { HttpResult } from './responses.ts';
 import { parseOrThrow } from './validation.ts';
 import { firstUnstorable } from './storable.ts';
@@ -112,7 +113,7 @@ function toResponse(result: HttpResult, requestId: string): APIGatewayProxyResul
 const errorResponder: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> = {
   onError: async (request) => {
     const requestId = requestIdOf(request.event);
-    let err = request.error;
+    let err = throttlingAsRateLimited(request.error) ?? request.error;
     if (!(err instanceof AppError)) {
       log.error('unhandled error', {
         requestId,
@@ -122,7 +123,7 @@ const errorResponder: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>
       err = new AppError('internal_error', 'Something went wrong on our side. Try again later.');
     }
     const appError = err as AppError;
-    request.response = toResponse({ status: appError.status, body: errorBody(appError) }, requestId);
+    request.response = toResponse({ status: appError.status, headers: errorHeaders(appError), body: errorBody(appError) }, requestId);
   },
 };
 

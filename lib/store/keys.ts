@@ -17,6 +17,9 @@
  * | Event (outbox)    | AGENT#<agt_…>        | EVT#<evt_…>                 | –  (ids sort by feed position: the polling feed is one Query) |
  * | Feed gap          | AGENT#<agt_…>        | EVT#<evt_…>                 | –  (fills a feed slot whose writer gave up; entity feedGap) |
  * | Delivery          | AGENT#<agt_…>        | DLV#<dlv_…>                 | –  (newest first = Query backwards; dlv id = evt id's suffix) |
+ * | Agent counter     | USER#<uuid>          | AGENTS                      | –  (`count`, +1 in the same transaction as each agent; the per-account cap) |
+ * | Verify limiter    | AGENT#<agt_…>        | LIMIT#VERIFY                | –  (the handshake lease and the per-minute window; docs/webhooks.md) |
+ * | Stream lease      | AGENT#<agt_…>        | STREAM#<slot 0…cap-1>       | –  (one concurrent SSE stream per slot, with expiry; docs/events.md) |
  *
  * Every item has `entity` (its kind), so stream filters and debugging never parse keys.
  */
@@ -36,6 +39,9 @@ export const ENTITY = {
   event: 'event',
   feedGap: 'feedGap',
   delivery: 'delivery',
+  agentCount: 'agentCount',
+  verifyLimit: 'verifyLimit',
+  streamLease: 'streamLease',
 } as const;
 
 export interface Key {
@@ -67,6 +73,9 @@ export const keys = {
   eventPrefix: 'EVT#',
   delivery: (agentId: string, deliveryId: string): Key => ({ PK: `AGENT#${agentId}`, SK: `DLV#${deliveryId}` }),
   deliveryPrefix: 'DLV#',
+  agentCount: (userId: string): Key => ({ PK: `USER#${userId}`, SK: 'AGENTS' }),
+  verifyLimit: (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'LIMIT#VERIFY' }),
+  streamLease: (agentId: string, slot: number): Key => ({ PK: `AGENT#${agentId}`, SK: `STREAM#${slot}` }),
 } as const;
 
 /** Strips the key attributes and index attributes so stored items never leak into responses. */

@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { AppError } from '../http/errors.ts';
+import { rateLimited } from '../http/errors.ts';
 import { backoff } from './backoff.ts';
 import { db } from './client.ts';
 
@@ -27,11 +27,12 @@ export async function transactWrite(items: TransactItem[]): Promise<TransactResu
       const reasons = (err.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
       if (reasons.some((r) => r === 'ThrottlingError' || r === 'ProvisionedThroughputExceeded')) {
         // The SDK already retried; the hot item or index partition is at its limit (see docs/marketplace.md).
-        throw new AppError('rate_limited', 'This item is receiving too many writes right now; try again in a moment.');
+        throw rateLimited('This item is receiving too many writes right now; try again in a moment.', 1);
       }
       const conflictOnly = reasons.some((r) => r === 'TransactionConflict') && !reasons.includes('ConditionalCheckFailed');
       if (!conflictOnly) return { ok: false, reasons };
-      if (attempt >= CONFLICT_ATTEMPTS) throw err;
+      // Still contended after every retry: nothing was written, and the client may try again shortly.
+      if (attempt >= CONFLICT_ATTEMPTS) throw rateLimited('Too many concurrent changes to the same item; try again in a moment.', 1);
       await backoff(attempt);
     }
   }

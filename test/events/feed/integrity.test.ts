@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, invoke, type TestUser } from '../../support/lambda.ts';
+import { UNLIMITED_KEY_LIMITS } from '../../../local/key-throttle.ts';
 import { useLocalApi } from '../../support/local-api.ts';
 import { createAgent, createContract, publishTemplate, SIMPLE_SCHEMA, waitFor } from '../support.ts';
 import { finalFeed, followCursor, listenSse, type FeedConsumer } from './consumers.ts';
@@ -13,7 +14,9 @@ import { finalFeed, followCursor, listenSse, type FeedConsumer } from './consume
  * while a poller and an SSE client follow each party agent; afterwards every event of the final
  * feed must have been seen by both, and none twice by the poller.
  */
-const api = useLocalApi();
+// The pollers must follow the feed as fast as they can, faster than one key's usage plan allows
+// (docs/limits.md); the per-key throttle is tested in test/limits/key-throttle.test.ts.
+const api = useLocalApi({ keyLimits: UNLIMITED_KEY_LIMITS });
 const CONTRACTS = 36;
 
 let owner: TestUser;

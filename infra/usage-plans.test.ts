@@ -1,0 +1,69 @@
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { API_KEY_LIMITS } from '../lib/limits/numbers.ts';
+import { routes } from '../lib/routes.ts';
+import { QUOTA_RETRY_AFTER_SECONDS, THROTTLED_RETRY_AFTER_SECONDS } from './gateway-responses.ts';
+import { MarketplaceStack } from './stack.ts';
+
+type Resources = Record<string, { Type: string; Properties: Record<string, any> }>;
+
+let resources: Resources;
+let outputs: Record<string, { Value: unknown }>;
+
+beforeAll(() => {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const json = Template.fromStack(new MarketplaceStack(app, 'Test', { stage: 'test', developmentMode: false })).toJSON();
+  resources = json.Resources as Resources;
+  outputs = json.Outputs as typeof outputs;
+}, 120_000);
+
+const ofType = (type: string): Array<Record<string, any> & { id: string }> =>
+  Object.entries(resources).filter(([, r]) => r.Type === type).map(([id, r]) => ({ ...r.Properties, id }));
+
+describe('per-key limits in the synthesized stack', () => {
+  it('takes API keys from the authorizer only, and requires one on every method behind it', () => {
+    const [api] = ofType('AWS::ApiGateway::RestApi');
+    expect(api!['ApiKeySourceType']).toBe('AUTHORIZER');
+    const methods = ofType('AWS::ApiGateway::Method');
+    const withAuthorizer = methods.filter((m) => m['AuthorizationType'] === 'CUSTOM');
+    expect(withAuthorizer).toHaveLength(routes.filter((r) => r.auth).length);
+    for (const m of withAuthorizer) expect(m['ApiKeyRequired'], `${m['HttpMethod']} ${m.id}`).toBe(true);
+    // /health and CORS preflights answer without a key, as before.
+    for (const m of methods.filter((m) => m['AuthorizationType'] !== 'CUSTOM')) expect(m['ApiKeyRequired'] ?? false).toBe(false);
+  });
+
+  it('gives every key the same usage plan on the stage: rate, burst and daily quota of lib/limits/numbers.ts', () => {
+    const plans = ofType('AWS::ApiGateway::UsagePlan');
+    expect(plans).toHaveLength(1);
+    const plan = plans[0]!;
+    expect(plan['Throttle']).toEqual({ RateLimit: API_KEY_LIMITS.ratePerSecond, BurstLimit: API_KEY_LIMITS.burst });
+    expect(plan['Quota']).toEqual({ Limit: API_KEY_LIMITS.dailyQuota, Period: 'DAY' });
+    const [stage] = ofType('AWS::ApiGateway::Stage');
+    expect(plan['ApiStages']).toEqual([expect.objectContaining({ ApiId: { Ref: expect.stringMatching(/^Api/) }, Stage: { Ref: stage!.id } })]);
+    // The admin command needs the plan's id to attach new keys.
+    expect(Object.values(outputs).map((o) => o.Value)).toContainEqual({ Ref: plan.id });
+  });
+
+  it('keeps the stage-wide throttle above the per-key one', () => {
+    const [stage] = ofType('AWS::ApiGateway::Stage');
+    const settings = (stage!['MethodSettings'] as Array<Record<string, unknown>>).find((s) => s['HttpMethod'] === '*');
+    expect(settings!['ThrottlingRateLimit']).toBeGreaterThan(API_KEY_LIMITS.ratePerSecond);
+    expect(settings!['ThrottlingBurstLimit']).toBeGreaterThan(API_KEY_LIMITS.burst);
+  });
+
+  it("answers the gateway's own 429s (throttled, quota) in the error format with Retry-After", () => {
+    const responses = ofType('AWS::ApiGateway::GatewayResponse');
+    for (const [type, retryAfter] of [['THROTTLED', THROTTLED_RETRY_AFTER_SECONDS], ['QUOTA_EXCEEDED', QUOTA_RETRY_AFTER_SECONDS]] as const) {
+      const response = responses.find((r) => r['ResponseType'] === type);
+      expect(response, type).toBeDefined();
+      expect(response!['StatusCode']).toBe('429');
+      expect(response!['ResponseParameters']['gatewayresponse.header.Retry-After']).toBe(`'${retryAfter}'`);
+      const body = JSON.parse(response!['ResponseTemplates']['application/json']);
+      expect(body).toEqual({ error: { code: 'rate_limited', message: expect.any(String) } });
+    }
+    const invalidKey = responses.find((r) => r['ResponseType'] === 'INVALID_API_KEY');
+    expect(invalidKey!['StatusCode']).toBe('401');
+    expect(JSON.parse(invalidKey!['ResponseTemplates']['application/json']).error.code).toBe('unauthorized');
+  });
+});

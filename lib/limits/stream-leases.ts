@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import { rateLimited } from '../http/errors.ts';
+import { log } from '../log.ts';
+import { conditionalDelete, conditionalUpdate } from '../store/conditional.ts';
+import { ENTITY, keys } from '../store/keys.ts';
+import { FUTURE_TOLERANCE_MS, MAX_STREAMS_PER_AGENT, STREAM_LEASE } from './numbers.ts';
+
+/**
+ * Concurrent server-sent-event streams per agent, exact across function instances: an agent has
+ * MAX_STREAMS_PER_AGENT slot items (`keys.streamLease`), and a stream runs only while it holds one.
+ * A slot is taken by one conditional write (free, or its lease lapsed), renewed on a timer while
+ * the stream runs (conditional on the holder's token) and deleted when the stream ends. A stream
+ * whose function crashed stops renewing, so its slot frees itself after `STREAM_LEASE.leaseMs`.
+ *
+ * Clocks: a holder counts its lease as lost FUTURE_TOLERANCE_MS (the skew bound and the write's
+ * own delay) before it lapses by its own clock, and renews long before that, so an instance whose
+ * clock is ahead within the bound can never take a slot whose stream is still running. A lease
+ * further in the future than any in-bound clock could have written counts as lapsed, so a broken
+ * clock cannot block an agent's streams.
+ */
+export interface StreamSink {
+  write(chunk: string): void;
+  closed(): boolean;
+}
+
+export interface StreamLease {
+  /** The sink, closed as soon as the lease is lost (the stream must end then). */
+  guard(sink: StreamSink): StreamSink;
+  /** Stops renewing and frees the slot; never throws. */
+  release(): Promise<void>;
+}
+
+export interface StreamLeaseOptions {
+  /** This instance's clock (ms since the epoch); tests inject skewed ones. */
+  now?: () => number;
+  /** How often the lease is renewed; tests shorten it. */
+  renewMs?: number;
+}
+
+export async function acquireStreamLease(agentId: string, options: StreamLeaseOptions = {}): Promise<StreamLease> {
+  const now = options.now ?? Date.now;
+  const token = randomUUID();
+  const t = now();
+  let soonestLapse = Infinity;
+  // Slots in random order, so racing streams spread over the slots instead of all fighting for slot 0.
+  for (const slot of shuffled(MAX_STREAMS_PER_AGENT)) {
+    const taken = await takeSlot(agentId, slot, token, t);
+    if (taken === true) return holding(agentId, slot, token, t + STREAM_LEASE.leaseMs, now, options.renewMs ?? STREAM_LEASE.renewMs);
+    if (taken !== undefined) soonestLapse = Math.min(soonestLapse, taken);
+  }
+  const waitMs = Number.isFinite(soonestLapse) ? soonestLapse - t : STREAM_LEASE.renewMs;
+  throw rateLimited(
+    `An agent may have at most ${MAX_STREAMS_PER_AGENT} event streams open at once; close one, or try again later.`,
+    Math.min(Math.max(waitMs, 1000), STREAM_LEASE.leaseMs) / 1000,
+  );
+}
+
+/** True when the slot is ours; else when its current lease lapses (ms), if known. */
+async function takeSlot(agentId: string, slot: number, token: string, t: number): Promise<true | number | undefined> {
+  const result = await conditionalUpdate({
+    Key: keys.streamLease(agentId, slot),
+    UpdateExpression: 'SET lease_until = :until, lease_token = :token, entity = :entity, expires_at = :expires',
+    ConditionExpression: 'attribute_not_exists(lease_until) OR lease_until <= :now OR lease_until > :ceiling',
+    ExpressionAttributeValues: {
+      ':until': t + STREAM_LEASE.leaseMs,
+      ':token': token,
+      ':entity': ENTITY.streamLease,
+      ':expires': expiresAt(t),
+      ':now': t,
+      ':ceiling': t + STREAM_LEASE.leaseMs + FUTURE_TOLERANCE_MS,
+    },
+  });
+  if (result.ok) return true;
+  const until = result.current?.['lease_until'];
+  return typeof until === 'number' ? until : undefined;
+}
+
+function holding(agentId: string, slot: number, token: string, firstUntil: number, now: () => number, renewMs: number): StreamLease {
+  let until = firstUntil;
+  let lost = false;
+  let released = false;
+  const held = () => !lost && !released && now() < until - FUTURE_TOLERANCE_MS;
+
+  const renew = async () => {
+    const t = now();
+    try {
+      const result = await conditionalUpdate({
+        Key: keys.streamLease(agentId, slot),
+        UpdateExpression: 'SET lease_until = :until, expires_at = :expires',
+        ConditionExpression: 'lease_token = :token',
+        ExpressionAttributeValues: { ':until': t + STREAM_LEASE.leaseMs, ':expires': expiresAt(t), ':token': token },
+      });
+      // Taken over (our lease had lapsed): the stream must end.
+      if (result.ok) until = t + STREAM_LEASE.leaseMs;
+      else lost = true;
+    } catch (err) {
+      // Retried on the next tick; if renewals keep failing, `held()` turns false before the lease lapses.
+      log.warn('stream lease not renewed', { agentId, error: (err as Error).name });
+    }
+  };
+  let renewing: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    renewing = renewing.then(renew);
+  }, renewMs);
+  timer.unref();
+
+  return {
+    guard: (sink) => ({ write: (chunk) => sink.write(chunk), closed: () => sink.closed() || !held() }),
+    async release() {
+      if (released) return;
+      released = true;
+      clearInterval(timer);
+      await renewing;
+      // Someone else holds it now (condition failed), or the store is unavailable: the lease lapses by itself.
+      await conditionalDelete({
+        Key: keys.streamLease(agentId, slot),
+        ConditionExpression: 'lease_token = :token',
+        ExpressionAttributeValues: { ':token': token },
+      }).catch((err: Error) => log.warn('stream lease not released', { agentId, error: err.name }));
+    },
+  };
+}
+
+/** TTL (epoch seconds) well after the lease: the slot item of a vanished agent does not stay forever. */
+const expiresAt = (t: number) => Math.ceil((t + STREAM_LEASE.leaseMs) / 1000) + 3600;
+
+function shuffled(n: number): number[] {
+  const order = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  return order;
+}
