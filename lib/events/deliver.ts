@@ -25,7 +25,7 @@ export function deliveryRequest(event: ServiceEvent, secret: string, now = new D
       'Content-Type': 'application/json',
       'X-Service-Event': event.type,
       'x-service-event-id': event.id,
-      ...signatureHeaders(secret, body, now),
+      ...signatureHeaders(secret, body, event.id, now),
     },
   };
 }
