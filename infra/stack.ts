@@ -24,6 +24,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { routes, TREND_ROLLOVER_UTC, workers, type Route } from '../lib/routes.ts';
 import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
+import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '../lib/http/cors.ts';
 import { grantTable } from './grants.ts';
 import { gatewayResponses } from './gateway-responses.ts';
 import { createTable } from './table.ts';
@@ -33,6 +34,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export interface MarketplaceStackProps extends StackProps {
   stage: string;
   developmentMode: boolean;
+  /** Origins allowed to call the API from a browser; `['*']` allows any (keys are bearer tokens, never cookies). */
+  corsOrigins: readonly string[];
 }
 
 /** Delivery function timeout: the 10 s endpoint deadline plus signing and bookkeeping. */
@@ -62,6 +65,7 @@ export class MarketplaceStack extends Stack {
     const common = {
       TABLE_NAME: table.tableName,
       NODE_OPTIONS: '--enable-source-maps',
+      CORS_ALLOWED_ORIGINS: props.corsOrigins.join(','),
       ...(props.developmentMode ? { DEVELOPMENT_MODE: 'true' } : {}),
     };
     const fn = (name: string, entry: string, options: { timeout?: Duration; memorySize?: number; env?: Record<string, string> } = {}) =>
@@ -106,10 +110,16 @@ export class MarketplaceStack extends Stack {
         accessLogDestination: new LogGroupLogDestination(new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.ONE_MONTH })),
         accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
       },
-      defaultCorsPreflightOptions: { allowOrigins: Cors.ALL_ORIGINS, allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'] },
+      // A preflight (mock integration) on every resource, with the handlers' header lists.
+      defaultCorsPreflightOptions: {
+        allowOrigins: props.corsOrigins.includes('*') ? Cors.ALL_ORIGINS : [...props.corsOrigins],
+        allowHeaders: [...CORS_ALLOWED_HEADERS],
+        exposeHeaders: [...CORS_EXPOSED_HEADERS],
+        maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
+      },
       cloudWatchRole: true,
     });
-    gatewayResponses(api);
+    gatewayResponses(api, props.corsOrigins);
 
     const resources = new Map<string, IResource>([['/', api.root]]);
     const resourceFor = (path: string): IResource => {

@@ -2,6 +2,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayTokenA
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
+import { corsHeaders, preflightHeaders } from '../lib/http/cors.ts';
 import { AppError, errorBody } from '../lib/http/errors.ts';
 import { log } from '../lib/log.ts';
 import { routes as defaultRoutes, workers, type Route } from '../lib/routes.ts';
@@ -16,9 +17,20 @@ const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
 
 type Authorizer = (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
 
-function sendError(res: ServerResponse, err: AppError, requestId: string): void {
-  res.writeHead(err.status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId });
+/** The gateway's own answers (no route, no key, too large) carry CORS too, as API Gateway's gateway responses do. */
+function sendError(req: IncomingMessage, res: ServerResponse, err: AppError, requestId: string): void {
+  res.writeHead(err.status, { ...corsHeaders(req.headers.origin), 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId });
   res.end(JSON.stringify(errorBody(err)));
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Preflight for every path of the route table (API Gateway: `defaultCorsPreflightOptions`); 404 elsewhere. */
+function answerPreflight(req: IncomingMessage, res: ServerResponse, match: ReturnType<typeof createRouter>, path: string, requestId: string): void {
+  const methods = METHODS.filter((m) => typeof match(m, path) === 'object');
+  if (methods.length === 0) return sendError(req, res, new AppError('not_found', `No route for OPTIONS ${path}.`), requestId);
+  res.writeHead(204, { ...preflightHeaders(req.headers.origin, methods), 'x-request-id': requestId });
+  res.end();
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
@@ -117,18 +129,22 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes): Server 
     const requestId = randomUUID();
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
+      if (req.method === 'OPTIONS') {
+        await readBody(req);
+        return answerPreflight(req, res, match, url.pathname, requestId);
+      }
       const found = match(req.method ?? 'GET', url.pathname);
       if (found === undefined || found === 'method') {
         await readBody(req);
-        return sendError(res, new AppError('not_found', `No route for ${req.method} ${url.pathname}.`), requestId);
+        return sendError(req, res, new AppError('not_found', `No route for ${req.method} ${url.pathname}.`), requestId);
       }
       const { route, pathParameters } = found;
       const body = await readBody(req);
-      if (body === 'too_large') return sendError(res, new AppError('payload_too_large', 'The body is too large.'), requestId);
+      if (body === 'too_large') return sendError(req, res, new AppError('payload_too_large', 'The body is too large.'), requestId);
       let authorizer: Record<string, unknown> | null = null;
       if (route.auth) {
         const context = await authorize(req, route);
-        if (!context) return sendError(res, new AppError('unauthorized', 'A valid API key is required (Authorization: Bearer <API_KEY>).'), requestId);
+        if (!context) return sendError(req, res, new AppError('unauthorized', 'A valid API key is required (Authorization: Bearer <API_KEY>).'), requestId);
         authorizer = context;
       }
       const event = toProxyEvent(req, url, route, pathParameters, body, requestId, authorizer);
@@ -140,7 +156,7 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes): Server 
     } catch (err) {
       // What API Gateway does when the function itself fails: a 5xx, never the error text.
       log.error('local gateway: handler failed', { requestId, error: err instanceof Error ? err.message : String(err) });
-      if (!res.headersSent) sendError(res, new AppError('internal_error', 'Something went wrong on our side.'), requestId);
+      if (!res.headersSent) sendError(req, res, new AppError('internal_error', 'Something went wrong on our side.'), requestId);
       else res.destroy();
     }
   });

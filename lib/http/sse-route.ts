@@ -5,7 +5,8 @@ import type { z } from 'zod';
 import { log } from '../log.ts';
 import { callerFromEvent, type Caller } from './caller.ts';
 import { AppError, errorBody } from './errors.ts';
-import { lowerCaseHeaders, parsePathOrNotFound } from './stack.ts';
+import { corsHeaders } from './cors.ts';
+import { lowerCaseHeaders, originOf, parsePathOrNotFound } from './stack.ts';
 import { parseOrThrow } from './validation.ts';
 
 /**
@@ -52,14 +53,14 @@ export function sseRoute<Q extends z.ZodType | undefined = undefined, P extends 
       if (!(err instanceof AppError)) log.error('unhandled error', { requestId, error: err instanceof Error ? err.message : String(err) });
       const out = awslambda.HttpResponseStream.from(stream, {
         statusCode: appError.status,
-        headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, 'cache-control': 'no-store' },
+        headers: { ...corsHeaders(originOf(event)), 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, 'cache-control': 'no-store' },
       });
       await endWith(out, JSON.stringify(errorBody(appError)));
       return;
     }
     const out = awslambda.HttpResponseStream.from(stream, {
       statusCode: 200,
-      headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-request-id': requestId, 'x-accel-buffering': 'no' },
+      headers: { ...corsHeaders(originOf(event)), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-request-id': requestId, 'x-accel-buffering': 'no' },
     });
     let gone = false;
     out.on('close', () => (gone = true));

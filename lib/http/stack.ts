@@ -3,6 +3,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { callerFromEvent, type Caller } from './caller.ts';
+import { corsHeaders } from './cors.ts';
 import { AppError, errorBody, type ErrorDetail } from './errors.ts';
 import { log } from '../log.ts';
 import type { HttpResult } from './responses.ts';
@@ -131,8 +132,11 @@ function firstUnstorable(value: unknown, path: (string | number)[]): ErrorDetail
 const isEmptyObject = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
 
-function toResponse(result: HttpResult, requestId: string): APIGatewayProxyResult {
-  const headers: Record<string, string> = { 'x-request-id': requestId, 'cache-control': 'no-store', ...result.headers };
+/** The request's `Origin`, for the CORS headers of its answer. */
+export const originOf = (event: APIGatewayProxyEvent): string | undefined => lowerCaseHeaders(event.headers)['origin'];
+
+function toResponse(result: HttpResult, requestId: string, origin: string | undefined): APIGatewayProxyResult {
+  const headers: Record<string, string> = { ...corsHeaders(origin), 'x-request-id': requestId, 'cache-control': 'no-store', ...result.headers };
   if (result.body === undefined) return { statusCode: result.status, headers, body: '' };
   headers['content-type'] = 'application/json; charset=utf-8';
   return { statusCode: result.status, headers, body: JSON.stringify(result.body) };
@@ -152,7 +156,7 @@ const errorResponder: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>
       err = new AppError('internal_error', 'Something went wrong on our side. Try again later.');
     }
     const appError = err as AppError;
-    request.response = toResponse({ status: appError.status, body: errorBody(appError) }, requestId);
+    request.response = toResponse({ status: appError.status, body: errorBody(appError) }, requestId, originOf(request.event));
   },
 };
 
@@ -186,7 +190,7 @@ export function httpRoute<
         headers,
         requestId,
       });
-      return toResponse(result, requestId);
+      return toResponse(result, requestId, headers['origin']);
     }) as unknown as HttpHandler;
 }
 
