@@ -20,6 +20,8 @@ export type ErrorCode =
   | 'challenge_mismatch'
   | 'endpoint_error'
   | 'url_validation_error'
+  | 'idempotency_key_reused'
+  | 'idempotency_key_in_use'
   | 'rate_limited'
   | 'internal_error';
 
@@ -40,6 +42,8 @@ const STATUS: Record<ErrorCode, number> = {
   challenge_mismatch: 422,
   endpoint_error: 422,
   url_validation_error: 422,
+  idempotency_key_reused: 422,
+  idempotency_key_in_use: 409,
   rate_limited: 429,
   internal_error: 500,
 };

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { callerFromEvent, type Caller } from './caller.ts';
 import { corsHeaders } from './cors.ts';
 import { AppError, errorBody, type ErrorDetail } from './errors.ts';
+import { IDEMPOTENCY_HEADER, idempotent } from './idempotency.ts';
 import { log } from '../log.ts';
 import type { HttpResult } from './responses.ts';
 import { parseOrThrow } from './validation.ts';
@@ -142,27 +143,31 @@ function toResponse(result: HttpResult, requestId: string, origin: string | unde
   return { statusCode: result.status, headers, body: JSON.stringify(result.body) };
 }
 
-/** Errors become API.md's error body; anything that is not an AppError is logged and hidden behind a 500. */
+/** An error as its answer: AppErrors in the error format, anything else logged and hidden behind a 500. */
+function errorResponse(err: unknown, event: APIGatewayProxyEvent): APIGatewayProxyResult {
+  const requestId = requestIdOf(event);
+  if (!(err instanceof AppError)) {
+    log.error('unhandled error', {
+      requestId,
+      resource: event.resource,
+      error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+    });
+    err = new AppError('internal_error', 'Something went wrong on our side. Try again later.');
+  }
+  const appError = err as AppError;
+  return toResponse({ status: appError.status, body: errorBody(appError) }, requestId, originOf(event));
+}
+
 const errorResponder: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> = {
   onError: async (request) => {
-    const requestId = requestIdOf(request.event);
-    let err = request.error;
-    if (!(err instanceof AppError)) {
-      log.error('unhandled error', {
-        requestId,
-        resource: request.event.resource,
-        error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
-      });
-      err = new AppError('internal_error', 'Something went wrong on our side. Try again later.');
-    }
-    const appError = err as AppError;
-    request.response = toResponse({ status: appError.status, body: errorBody(appError) }, requestId, originOf(request.event));
+    request.response = errorResponse(request.error, request.event);
   },
 };
 
 /**
  * The shared HTTP stack of every route: caller from the authorizer, strict zod parsing of params,
- * query and body, the error format, `x-request-id` on every response.
+ * query and body, the error format, `x-request-id` and CORS on every response, and
+ * `Idempotency-Key` on every POST (every POST of the route table creates or moves something).
  */
 export function httpRoute<
   B extends z.ZodType | undefined = undefined,
@@ -174,7 +179,7 @@ export function httpRoute<
 ): HttpHandler {
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(errorResponder)
-    .handler(async (event) => {
+    .handler(async (event, context: Context) => {
       const requestId = requestIdOf(event);
       const headers = lowerCaseHeaders(event.headers);
       const caller = spec.auth === false ? ANONYMOUS : callerFromEvent(event);
@@ -182,15 +187,24 @@ export function httpRoute<
       const query = spec.query ? parseOrThrow(spec.query, event.queryStringParameters ?? {}, 'query string') : undefined;
       const rawBody = readJsonBody(event, headers, spec.body !== undefined);
       const body = spec.body ? parseOrThrow(spec.body, rawBody, 'request body') : undefined;
-      const result = await fn({
-        body: body as Out<B>,
-        query: query as Out<Q>,
-        params: params as Out<P>,
-        caller,
-        headers,
-        requestId,
-      });
-      return toResponse(result, requestId, headers['origin']);
+      const run = async () =>
+        toResponse(await fn({ body: body as Out<B>, query: query as Out<Q>, params: params as Out<P>, caller, headers, requestId }), requestId, headers['origin']);
+      const key = headers[IDEMPOTENCY_HEADER];
+      if (event.httpMethod !== 'POST' || key === undefined || spec.auth === false) return await run();
+      return await idempotent(
+        {
+          userId: caller.userId,
+          key,
+          method: event.httpMethod,
+          // The route and its ids rather than `event.path`, which a custom domain's base path would change.
+          path: `${event.resource} ${JSON.stringify(Object.entries(event.pathParameters ?? {}).sort())}`,
+          rawBody: event.body ?? '',
+          requestId,
+          remainingMs: context?.getRemainingTimeInMillis?.() ?? 10_000,
+          freshHeaders: corsHeaders(headers['origin']),
+        },
+        () => run().catch((err: unknown) => errorResponse(err, event)),
+      );
     }) as unknown as HttpHandler;
 }
 

@@ -16,6 +16,7 @@
  * | Contract          | CONTRACT#<ctr_…>     | META                        | –                                                        |
  * | Event (outbox)    | AGENT#<agt_…>        | EVT#<evt_…>                 | –  (ids sort by time: the polling feed is one Query)     |
  * | Delivery          | AGENT#<agt_…>        | DLV#<dlv_…>                 | –  (newest first = Query backwards; dlv id = evt id's suffix) |
+ * | Idempotency key   | IDEMPOTENCY#<user uuid>#<sha256 hex of the key> | IDEMPOTENCY | –  (the first answer to a POST with `Idempotency-Key`; TTL 24 h) |
  *
  * Every item has `entity` (its kind), so stream filters and debugging never parse keys.
  */
@@ -34,6 +35,7 @@ export const ENTITY = {
   contract: 'contract',
   event: 'event',
   delivery: 'delivery',
+  idempotency: 'idempotency',
 } as const;
 
 export interface Key {
@@ -65,6 +67,7 @@ export const keys = {
   eventPrefix: 'EVT#',
   delivery: (agentId: string, deliveryId: string): Key => ({ PK: `AGENT#${agentId}`, SK: `DLV#${deliveryId}` }),
   deliveryPrefix: 'DLV#',
+  idempotency: (userId: string, keyHash: string): Key => ({ PK: `IDEMPOTENCY#${userId}#${keyHash}`, SK: 'IDEMPOTENCY' }),
 } as const;
 
 /** Strips the key attributes and index attributes so stored items never leak into responses. */
