@@ -121,12 +121,54 @@ export interface LocalApi {
   close(): Promise<void>;
 }
 
+/** One answer of the local gateway, for observers (the test suite holds each to the OpenAPI document). */
+export interface Exchange {
+  method: string;
+  path: string;
+  /** The route the request matched; undefined for unknown paths and preflights. */
+  route: Route | undefined;
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface LocalApiOptions {
+  onExchange?: (exchange: Exchange) => void;
+}
+
+/** Records what is written to `res` and reports it once the answer is finished. */
+function observe(req: IncomingMessage, res: ServerResponse, onExchange: (exchange: Exchange) => void, routeOf: () => Route | undefined): void {
+  const chunks: Buffer[] = [];
+  let written: Record<string, string> = {};
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((status: number, ...rest: unknown[]) => {
+    const headers = rest.find((r) => typeof r === 'object' && r !== null);
+    if (headers) written = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
+    return writeHead(status, ...rest);
+  }) as typeof res.writeHead;
+  const keep = (chunk: unknown) => {
+    if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') chunks.push(Buffer.from(chunk as string | Uint8Array));
+  };
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.write = ((chunk: unknown, ...rest: unknown[]) => (keep(chunk), write(chunk, ...rest))) as typeof res.write;
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => (keep(chunk), end(chunk, ...rest))) as typeof res.end;
+  res.once('close', () => {
+    const set = Object.fromEntries(Object.entries(res.getHeaders()).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : String(v)]));
+    const headers = { ...set, ...written };
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    onExchange({ method: req.method ?? 'GET', path: url.pathname, route: routeOf(), status: res.statusCode, headers, body: Buffer.concat(chunks) });
+  });
+}
+
 /** The API Gateway stand-in: HTTP → REST proxy event → the route's handler → HTTP. */
-export function createLocalApi(table: readonly Route[] = defaultRoutes): Server {
+export function createLocalApi(table: readonly Route[] = defaultRoutes, options: LocalApiOptions = {}): Server {
   installAwsLambdaGlobal();
   const match = createRouter(table);
   return createServer(async (req, res) => {
     const requestId = randomUUID();
+    let matched: Route | undefined;
+    if (options.onExchange) observe(req, res, options.onExchange, () => matched);
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (req.method === 'OPTIONS') {
@@ -139,6 +181,7 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes): Server 
         return sendError(req, res, new AppError('not_found', `No route for ${req.method} ${url.pathname}.`), requestId);
       }
       const { route, pathParameters } = found;
+      matched = route;
       const body = await readBody(req);
       if (body === 'too_large') return sendError(req, res, new AppError('payload_too_large', 'The body is too large.'), requestId);
       let authorizer: Record<string, unknown> | null = null;

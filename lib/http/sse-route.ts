@@ -6,7 +6,7 @@ import { log } from '../log.ts';
 import { callerFromEvent, type Caller } from './caller.ts';
 import { AppError, errorBody } from './errors.ts';
 import { corsHeaders } from './cors.ts';
-import { lowerCaseHeaders, originOf, parsePathOrNotFound } from './stack.ts';
+import { lowerCaseHeaders, originOf, parsePathOrNotFound, withRouteSpec } from './stack.ts';
 import { parseOrThrow } from './validation.ts';
 
 /**
@@ -40,7 +40,7 @@ export function sseRoute<Q extends z.ZodType | undefined = undefined, P extends 
   spec: { query?: Q; params?: P },
   prepare: (req: SseRequest<Out<Q>, Out<P>>) => Promise<(out: SseWriter) => Promise<void>>,
 ): unknown {
-  return awslambda.streamifyResponse(async (event, stream, context) => {
+  const handler = awslambda.streamifyResponse(async (event, stream, context) => {
     const requestId = event.requestContext?.requestId || randomUUID();
     let run: (out: SseWriter) => Promise<void>;
     try {
@@ -73,6 +73,7 @@ export function sseRoute<Q extends z.ZodType | undefined = undefined, P extends 
     }
     if (!gone) await endWith(out);
   });
+  return withRouteSpec(handler, spec);
 }
 
 function endWith(stream: Writable, chunk?: string): Promise<void> {

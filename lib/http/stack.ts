@@ -40,6 +40,17 @@ export interface HttpRequest<B, Q, P> {
 
 export type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
+/** The request shapes of a route, as its handler declares them; the OpenAPI document reads them from here. */
+export interface RouteSpecOf {
+  body?: z.ZodType;
+  query?: z.ZodType;
+  params?: z.ZodType;
+  auth?: boolean;
+}
+
+/** Hangs the spec on the handler function, so a script can read what a route accepts without a second copy. */
+export const withRouteSpec = <H>(handler: H, spec: RouteSpecOf): H & { routeSpec: RouteSpecOf } => Object.assign(handler as object, { routeSpec: spec }) as H & { routeSpec: RouteSpecOf };
+
 /** Lower-cased header map: API Gateway keeps the client's casing, HTTP says case does not matter. */
 export function lowerCaseHeaders(headers: APIGatewayProxyEvent['headers'] | null | undefined): Record<string, string> {
   const out: Record<string, string> = {};
@@ -177,7 +188,7 @@ export function httpRoute<
   spec: { body?: B; query?: Q; params?: P; auth?: boolean },
   fn: (req: HttpRequest<Out<B>, Out<Q>, Out<P>>) => Promise<HttpResult>,
 ): HttpHandler {
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(errorResponder)
     .handler(async (event, context: Context) => {
       const requestId = requestIdOf(event);
@@ -206,6 +217,7 @@ export function httpRoute<
         () => run().catch((err: unknown) => errorResponse(err, event)),
       );
     }) as unknown as HttpHandler;
+  return withRouteSpec(handler, spec);
 }
 
 /**
