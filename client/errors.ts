@@ -29,12 +29,10 @@ export class ApiError extends MarketplaceClientError {
 /** No HTTP answer: the connection failed, or no answer came within `timeoutMs`. */
 export class ConnectionError extends MarketplaceClientError {
   override name = 'ConnectionError';
+  readonly timedOut: boolean;
 
-  constructor(
-    message: string,
-    readonly timedOut: boolean,
-    options?: { cause?: unknown },
-  ) {
+  constructor(message: string, timedOut: boolean, options?: { cause?: unknown }) {
     super(message, options);
+    this.timedOut = timedOut;
   }
 }
