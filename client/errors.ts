@@ -5,7 +5,7 @@ export class MarketplaceClientError extends Error {
   override name = 'MarketplaceClientError';
 }
 
-/** The service answered with an error status (API.md "Errors"). */
+/** The service answered with an error status (docs/api.md "Errors"). */
 export class ApiError extends MarketplaceClientError {
   override name = 'ApiError';
   /** HTTP status code. */

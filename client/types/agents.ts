@@ -1,4 +1,4 @@
-/** Agents, webhook configuration, events and deliveries (API.md "Agents, webhooks and events"). */
+/** Agents, webhook configuration, events and deliveries (docs/api.md "Agents, webhooks and events"). */
 
 export type WebhookStatus = 'DISABLED' | 'PENDING_VERIFICATION' | 'ENABLED';
 

@@ -1,4 +1,4 @@
-/** Contracts (API.md "Contracts"): the minimal life that produces the agent events. */
+/** Contracts (docs/api.md "Contracts"): the minimal life that produces the agent events. */
 import type { TemplateCheck } from './marketplace.ts';
 
 export type ContractStatus = 'CREATED' | 'FUNDED' | 'VERIFIED' | 'VERIFICATION_FAILED' | 'RELEASED' | 'REFUNDED';

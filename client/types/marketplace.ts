@@ -1,4 +1,4 @@
-/** Marketplace resources and request bodies (API.md "Marketplace"). */
+/** Marketplace resources and request bodies (docs/api.md "Marketplace"). */
 import type { Page } from './common.ts';
 
 export type Category = 'http' | 'artifact' | 'code' | 'data' | 'document' | 'ai' | 'other';

@@ -4,7 +4,7 @@ import { newId, nowIso } from '../ids.ts';
 import { isAgentId, toAgentView, type AgentRecord, type AgentView } from './model.ts';
 import { getAgent, listAgentsOf, putAgent } from './store.ts';
 
-/** Agents: create, list and read, always scoped to the caller (API.md, "Agents, webhooks and events"). */
+/** Agents: create, list and read, always scoped to the caller (docs/api.md, "Agents, webhooks and events"). */
 export async function createAgent(caller: Caller, input: { name: string }): Promise<AgentView> {
   const now = nowIso();
   const agent: AgentRecord = {

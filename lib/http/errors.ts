@@ -1,5 +1,5 @@
 /**
- * The service's error vocabulary (API.md "Errors"). Domain code throws these; the HTTP stack turns
+ * The service's error vocabulary (docs/api.md "Errors"). Domain code throws these; the HTTP stack turns
  * them into `{"error": {code, message, details?}}` with the status below. Anything else becomes a
  * 500 `internal_error` whose message never carries the original text.
  */

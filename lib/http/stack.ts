@@ -10,7 +10,7 @@ import { log } from '../log.ts';
 import type { HttpResult } from './responses.ts';
 import { parseOrThrow } from './validation.ts';
 
-/** API.md: bodies over 256 KiB get 413. */
+/** docs/api.md: bodies over 256 KiB get 413. */
 export const MAX_BODY_BYTES = 256 * 1024;
 /**
  * Deepest nesting of objects and arrays a body may have. Bodies end up in DynamoDB items (which

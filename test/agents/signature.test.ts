@@ -103,7 +103,7 @@ describe('judging the handshake reply', () => {
     expect(reply(200, 'application/json', JSON.stringify({ challenge: token }), { truncated: true })).toMatchObject({ code: 'endpoint_error' });
   });
 
-  it('maps transport outcomes to the API.md codes', () => {
+  it('maps transport outcomes to the docs/api.md codes', () => {
     expect(judgeChallengeReply({ kind: 'timeout' }, token)).toMatchObject({ code: 'verification_timeout' });
     expect(judgeChallengeReply({ kind: 'blocked', reason: 'x' }, token)).toMatchObject({ code: 'url_validation_error' });
     expect(judgeChallengeReply({ kind: 'network_error', message: 'ECONNREFUSED' }, token)).toMatchObject({ code: 'endpoint_error' });

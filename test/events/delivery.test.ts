@@ -47,7 +47,7 @@ afterAll(async () => {
   await pipeline?.stop();
 });
 
-/** The interface document, section 5, in its own words: lowercase hex HMAC-SHA-256, keyed with the secret, of "<timestamp>.<JSON body>". */
+/** docs/api.md ("Webhook requests"), in its own words: lowercase hex HMAC-SHA-256, keyed with the secret, of "<timestamp>.<JSON body>". */
 function signatureIsValid(secret: string, delivery: Delivered): boolean {
   const timestamp = delivery.headers['x-service-timestamp'] as string;
   const expected = createHmac('sha256', secret).update(`${timestamp}.${delivery.body}`).digest('hex');
@@ -84,7 +84,7 @@ async function enabledAgent(events = ALL_KINDS) {
 }
 
 describe('webhook delivery through the local pipeline', () => {
-  it('delivers a signed event with the headers of API.md; the body is the feed’s event object', async () => {
+  it('delivers a signed event with the headers of docs/api.md; the body is the feed’s event object', async () => {
     const { receiver, agentId, secret } = await enabledAgent();
     const contractId = await createContract(owner, agentId, templateId);
     expect((await fund(contractId)).status).toBe(200);

@@ -5,7 +5,7 @@ import { createAgent, publishTemplate, SIMPLE_SCHEMA } from '../events/support.t
 /**
  * Agent ids in a body went straight into DynamoDB keys: one longer than DynamoDB's key limit
  * (2 KiB partition) made a 500. A malformed id names nothing: 404, like someone else's agent
- * (API.md, no existence leaks).
+ * (docs/api.md, no existence leaks).
  */
 const long = (prefix: string) => `${prefix}_${'A'.repeat(3000)}`;
 
