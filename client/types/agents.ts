@@ -1,3 +1,5 @@
+import type * as OpenApiTypes from './openapi.ts';
+
 /** Agents, webhook configuration, events and deliveries (docs/api.md "Agents, webhooks and events"). */
 
 export type WebhookStatus = 'DISABLED' | 'PENDING_VERIFICATION' | 'ENABLED';
@@ -39,12 +41,15 @@ export interface WebhookSecret {
 }
 
 /** One copy of a contract event, addressed to one agent. */
-export interface AgentEvent<TData extends Record<string, unknown> = Record<string, unknown>> {
+/** `data` of a contract event: `passed` and `results` come with `contract.verification.completed`. */
+export type AgentEventData = OpenApiTypes.Event['data'];
+
+export interface AgentEvent<TData extends Record<string, unknown> = AgentEventData> {
   id: string;
   type: ContractEventType;
   created_at: string;
   agent_id: string;
-  data: TData & { contract_id: string };
+  data: TData;
 }
 
 export interface ListEventsParams {

@@ -1,5 +1,6 @@
 /** Marketplace resources and request bodies (docs/api.md "Marketplace"). */
 import type { Page } from './common.ts';
+import type * as OpenApiTypes from './openapi.ts';
 
 export type Category = 'http' | 'artifact' | 'code' | 'data' | 'document' | 'ai' | 'other';
 export type Visibility = 'public' | 'private' | 'unlisted';
@@ -23,6 +24,10 @@ export interface TemplateCheck {
   config: Record<string, unknown>;
 }
 
+/** A template's schema as the service answers it (from the OpenAPI document). */
+export type PublishedSchema = OpenApiTypes.TemplateSchema;
+
+/** A template's schema as sent to publish: `required` may be left out (default true). */
 export interface TemplateSchema {
   checks: TemplateCheck[];
   variables: TemplateVariable[];
@@ -58,13 +63,15 @@ export interface TemplateSummary {
 
 export interface TemplateVersion {
   version: string;
-  changelog: string | null;
+  /** `""` when the version was published without one. */
+  changelog: string;
   created_at: string;
 }
 
 /** A template in full, as publish, update and publishVersion return it. */
 export interface Template extends TemplateSummary {
-  schema: TemplateSchema;
+  /** As stored: every variable has `required` (the default, true, filled in). */
+  schema: PublishedSchema;
   versions: TemplateVersion[];
 }
 
