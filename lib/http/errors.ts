@@ -25,7 +25,7 @@ export type ErrorCode =
   | 'rate_limited'
   | 'internal_error';
 
-const STATUS: Record<ErrorCode, number> = {
+export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   validation_error: 400,
   invalid_json: 400,
   unauthorized: 401,
@@ -63,7 +63,7 @@ export class AppError extends Error {
   ) {
     super(message);
     this.name = 'AppError';
-    this.status = STATUS[code];
+    this.status = ERROR_STATUS[code];
   }
 }
 

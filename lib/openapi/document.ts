@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import type { ErrorCode } from '../http/errors.ts';
+import { ERROR_STATUS, type ErrorCode } from '../http/errors.ts';
 import type { RouteSpecOf } from '../http/stack.ts';
 import { routes, type Route } from '../routes.ts';
 import { operations, type Operation } from './operations.ts';
@@ -34,22 +34,6 @@ const COMMON_ERRORS: { status: number; name: string; codes: readonly ErrorCode[]
   { status: 500, name: 'InternalError', codes: ['internal_error'], applies: () => true, description: 'Something failed on the service side; the message never carries internal details.' },
 ];
 
-/** Status of each route-specific error code (lib/http/errors.ts). */
-const ERROR_STATUS: Partial<Record<ErrorCode, number>> = {
-  forbidden: 403,
-  not_found: 404,
-  slug_taken: 409,
-  review_exists: 409,
-  version_exists: 409,
-  invalid_transition: 409,
-  webhook_not_configured: 409,
-  idempotency_key_in_use: 409,
-  verification_timeout: 422,
-  challenge_mismatch: 422,
-  endpoint_error: 422,
-  url_validation_error: 422,
-  idempotency_key_reused: 422,
-};
 
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
   const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Json;
