@@ -50,12 +50,14 @@ describe('infra stack', () => {
     expect(methods).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
   });
 
-  it('puts the authorizer in front of every route but /health', () => {
+  it('puts the authorizer in front of every route but /health and /openapi.json', () => {
+    const open = routes.filter((r) => !r.auth).map((r) => r.path);
+    expect(open.sort()).toEqual(['/health', '/openapi.json']);
     for (const [, m] of ofType('AWS::ApiGateway::Method')) {
       const p = m.Properties;
       if (p['HttpMethod'] === 'OPTIONS') continue;
-      const isHealth = pathOf(p['ResourceId']?.Ref) === '/health';
-      expect(p['AuthorizationType'], `${p['HttpMethod']} ${pathOf(p['ResourceId']?.Ref)}`).toBe(isHealth ? 'NONE' : 'CUSTOM');
+      const isOpen = open.includes(pathOf(p['ResourceId']?.Ref));
+      expect(p['AuthorizationType'], `${p['HttpMethod']} ${pathOf(p['ResourceId']?.Ref)}`).toBe(isOpen ? 'NONE' : 'CUSTOM');
     }
   });
 
