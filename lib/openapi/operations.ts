@@ -98,13 +98,13 @@ export const operations: Readonly<Record<string, Operation>> = {
     errors: ['not_found'],
   },
   getContract: { tag: 'Contracts', summary: 'A contract', success: ok(S.Contract) },
-  fundContract: { tag: 'Contracts', summary: 'CREATED → FUNDED; emits contract.funded', success: ok(S.Contract), errors: ['invalid_transition'] },
+  fundContract: { tag: 'Contracts', summary: 'CREATED → FUNDED; emits contract.funded', success: ok(S.Contract), errors: ['invalid_transition', 'forbidden'] },
   recordVerification: {
     tag: 'Contracts',
     summary: 'FUNDED → VERIFIED or VERIFICATION_FAILED; emits contract.verification.completed',
     success: ok(S.Contract),
-    errors: ['invalid_transition'],
+    errors: ['invalid_transition', 'forbidden'],
   },
-  releaseContract: { tag: 'Contracts', summary: 'VERIFIED → RELEASED; emits contract.released', success: ok(S.Contract), errors: ['invalid_transition'] },
-  refundContract: { tag: 'Contracts', summary: '→ REFUNDED; emits contract.refunded', success: ok(S.Contract), errors: ['invalid_transition'] },
+  releaseContract: { tag: 'Contracts', summary: 'VERIFIED → RELEASED; emits contract.released', success: ok(S.Contract), errors: ['invalid_transition', 'forbidden'] },
+  refundContract: { tag: 'Contracts', summary: '→ REFUNDED; emits contract.refunded', success: ok(S.Contract), errors: ['invalid_transition', 'forbidden'] },
 };
