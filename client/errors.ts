@@ -5,7 +5,7 @@ export class MarketplaceClientError extends Error {
   override name = 'MarketplaceClientError';
 }
 
-/** The service answered with an error status (API.md "Errors"). */
+/** The service answered with an error status (docs/api.md "Errors"). */
 export class ApiError extends MarketplaceClientError {
   override name = 'ApiError';
   /** HTTP status code. */
@@ -29,12 +29,10 @@ export class ApiError extends MarketplaceClientError {
 /** No HTTP answer: the connection failed, or no answer came within `timeoutMs`. */
 export class ConnectionError extends MarketplaceClientError {
   override name = 'ConnectionError';
+  readonly timedOut: boolean;
 
-  constructor(
-    message: string,
-    readonly timedOut: boolean,
-    options?: { cause?: unknown },
-  ) {
+  constructor(message: string, timedOut: boolean, options?: { cause?: unknown }) {
     super(message, options);
+    this.timedOut = timedOut;
   }
 }

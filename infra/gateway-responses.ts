@@ -1,10 +1,15 @@
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { CORS_EXPOSED_HEADERS } from '../lib/http/cors.ts';
 
 /**
  * Answers API Gateway gives on its own (no key, unknown route, throttling, too large) in the
  * service's error format. Gateway response headers can map only request parameters and static
  * values, not context variables, so these carry API Gateway's own `x-amzn-RequestId` rather than
  * `x-request-id` (the handlers' answers carry both, with the same id).
+ *
+ * CORS: with `*` they allow any origin like the handlers; with a list of origins they echo the
+ * request's `Origin` (a gateway response cannot test membership), which is harmless because these
+ * answers carry no account data, only the error.
  */
 const body = (code: string, message: string) => ({
   'application/json': JSON.stringify({ error: { code, message } }),
@@ -18,8 +23,11 @@ const body = (code: string, message: string) => ({
 export const THROTTLED_RETRY_AFTER_SECONDS = 1;
 export const QUOTA_RETRY_AFTER_SECONDS = 3600;
 
-export function gatewayResponses(api: RestApi): void {
-  const headers = { 'Access-Control-Allow-Origin': "'*'" };
+export function gatewayResponses(api: RestApi, corsOrigins: readonly string[]): void {
+  const headers = {
+    'Access-Control-Allow-Origin': corsOrigins.includes('*') ? "'*'" : 'method.request.header.Origin',
+    'Access-Control-Expose-Headers': `'${CORS_EXPOSED_HEADERS.join(', ')}'`,
+  };
   const add = (id: string, type: ResponseType, statusCode: string | undefined, code: string, message: string, extraHeaders: Record<string, string> = {}) =>
     api.addGatewayResponse(id, { type, ...(statusCode ? { statusCode } : {}), responseHeaders: { ...headers, ...extraHeaders }, templates: body(code, message) });
 

@@ -13,7 +13,7 @@ const ACCEPTED: Array<{ id: string; reason: string }> = [
   { id: 'AwsSolutions-APIG2', reason: 'Every handler validates its whole request with strict zod schemas and answers in the API\'s own error format.' },
   { id: 'AwsSolutions-APIG3', reason: 'WAF is an account-level choice; the stage has throttling limits. Attach a web ACL per environment.' },
   { id: 'AwsSolutions-APIG4', reason: 'Only GET /health and CORS preflights are open; every other method has the API key authorizer.' },
-  { id: 'AwsSolutions-COG4', reason: 'Authentication is by API key through a Lambda TOKEN authorizer (API.md), not Cognito.' },
+  { id: 'AwsSolutions-COG4', reason: 'Authentication is by API key through a Lambda TOKEN authorizer (docs/api.md), not Cognito.' },
   { id: 'AwsSolutions-SQS3', reason: 'These queues are themselves dead-letter queues.' },
 ];
 

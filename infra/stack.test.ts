@@ -15,7 +15,7 @@ let template: Template;
 beforeAll(() => {
   // Skip esbuild bundling here (`npm run synth` does it): this test is about the stack's shape.
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const stack = new MarketplaceStack(app, 'Test', { stage: 'test', developmentMode: false });
+  const stack = new MarketplaceStack(app, 'Test', { stage: 'test', developmentMode: false, corsOrigins: ['https://app.example.com', 'https://admin.example.com'] });
   template = Template.fromStack(stack);
   resources = template.toJSON().Resources as Resources;
 }, 120_000);
@@ -50,12 +50,14 @@ describe('infra stack', () => {
     expect(methods).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
   });
 
-  it('puts the authorizer in front of every route but /health', () => {
+  it('puts the authorizer in front of every route but /health and /openapi.json', () => {
+    const open = routes.filter((r) => !r.auth).map((r) => r.path);
+    expect(open.sort()).toEqual(['/health', '/openapi.json']);
     for (const [, m] of ofType('AWS::ApiGateway::Method')) {
       const p = m.Properties;
       if (p['HttpMethod'] === 'OPTIONS') continue;
-      const isHealth = pathOf(p['ResourceId']?.Ref) === '/health';
-      expect(p['AuthorizationType'], `${p['HttpMethod']} ${pathOf(p['ResourceId']?.Ref)}`).toBe(isHealth ? 'NONE' : 'CUSTOM');
+      const isOpen = open.includes(pathOf(p['ResourceId']?.Ref));
+      expect(p['AuthorizationType'], `${p['HttpMethod']} ${pathOf(p['ResourceId']?.Ref)}`).toBe(isOpen ? 'NONE' : 'CUSTOM');
     }
   });
 
@@ -70,6 +72,28 @@ describe('infra stack', () => {
       const granted = (policy.Properties['PolicyDocument'].Statement as Array<{ Action: string | string[] }>).flatMap((s) => s.Action);
       expect(granted, logicalId).not.toContain('dynamodb:PutItem');
       expect(granted, logicalId).not.toContain('dynamodb:UpdateItem');
+    }
+  });
+
+  it("answers a CORS preflight on every route's path with the stage's origins and the API's headers", () => {
+    const options = ofType('AWS::ApiGateway::Method').filter(([, m]) => m.Properties['HttpMethod'] === 'OPTIONS');
+    const preflightPaths = new Set(options.map(([, m]) => pathOf(m.Properties['ResourceId']?.Ref)));
+    for (const route of routes) expect(preflightPaths.has(route.path), route.path).toBe(true);
+    const answer = options[0]![1].Properties['Integration']['IntegrationResponses'][0]['ResponseParameters'] as Record<string, string>;
+    expect(answer['method.response.header.Access-Control-Allow-Headers']).toBe("'Authorization,Content-Type,Idempotency-Key,Last-Event-ID'");
+    expect(answer['method.response.header.Access-Control-Allow-Origin']).toBe("'https://app.example.com'");
+    // With several origins the mock integration answers the one the request named when it is listed.
+    expect(options[0]![1].Properties['Integration']['IntegrationResponses'][0]['ResponseTemplates']['application/json']).toContain('$origin == "https://admin.example.com"');
+  });
+
+  it('gives every handler the CORS origins and every gateway response a CORS header', () => {
+    for (const [id, fn] of ofType('AWS::Lambda::Function')) {
+      expect(fn.Properties['Environment']['Variables']['CORS_ALLOWED_ORIGINS'], id).toBe('https://app.example.com,https://admin.example.com');
+    }
+    const responses = ofType('AWS::ApiGateway::GatewayResponse');
+    expect(responses.length).toBeGreaterThan(5);
+    for (const [id, r] of responses) {
+      expect(r.Properties['ResponseParameters']['gatewayresponse.header.Access-Control-Allow-Origin'], id).toBe('method.request.header.Origin');
     }
   });
 
@@ -128,7 +152,7 @@ describe('infra stack', () => {
 
   it('passes the AWS Solutions (cdk-nag) checks, apart from the findings accepted with a reason in infra/nag.ts', () => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-    applyNagChecks(app, new MarketplaceStack(app, 'Nag', { stage: 'test', developmentMode: false }));
+    applyNagChecks(app, new MarketplaceStack(app, 'Nag', { stage: 'test', developmentMode: false, corsOrigins: ['*'] }));
     expect(() => app.synth()).not.toThrow();
   });
 });

@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { routes, TREND_ROLLOVER_UTC, workers, type Route } from '../lib/routes.ts';
 import { DELIVERY_FUNCTION_TIMEOUT_SECONDS, DELIVERY_VISIBILITY_TIMEOUT_SECONDS } from '../lib/events/schedule.ts';
 import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
+import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '../lib/http/cors.ts';
 import { grantTable } from './grants.ts';
 import { gatewayResponses } from './gateway-responses.ts';
 import { perKeyUsagePlan } from './usage-plans.ts';
@@ -35,6 +36,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export interface MarketplaceStackProps extends StackProps {
   stage: string;
   developmentMode: boolean;
+  /** Origins allowed to call the API from a browser; `['*']` allows any (keys are bearer tokens, never cookies). */
+  corsOrigins: readonly string[];
 }
 
 /** lib/events/schedule.ts: a batch's 10 s endpoint deadlines plus bookkeeping; a dead worker's messages come back within 25 s. */
@@ -67,6 +70,7 @@ export class MarketplaceStack extends Stack {
     const common = {
       TABLE_NAME: table.tableName,
       NODE_OPTIONS: '--enable-source-maps',
+      CORS_ALLOWED_ORIGINS: props.corsOrigins.join(','),
       ...(props.developmentMode ? { DEVELOPMENT_MODE: 'true' } : {}),
     };
     const fn = (name: string, entry: string, options: { timeout?: Duration; memorySize?: number; env?: Record<string, string> } = {}) =>
@@ -111,10 +115,16 @@ export class MarketplaceStack extends Stack {
         accessLogDestination: new LogGroupLogDestination(new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.ONE_MONTH })),
         accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
       },
-      defaultCorsPreflightOptions: { allowOrigins: Cors.ALL_ORIGINS, allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'] },
+      // A preflight (mock integration) on every resource, with the handlers' header lists.
+      defaultCorsPreflightOptions: {
+        allowOrigins: props.corsOrigins.includes('*') ? Cors.ALL_ORIGINS : [...props.corsOrigins],
+        allowHeaders: [...CORS_ALLOWED_HEADERS],
+        exposeHeaders: [...CORS_EXPOSED_HEADERS],
+        maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
+      },
       cloudWatchRole: true,
     });
-    gatewayResponses(api);
+    gatewayResponses(api, props.corsOrigins);
 
     const resources = new Map<string, IResource>([['/', api.root]]);
     const resourceFor = (path: string): IResource => {

@@ -13,7 +13,7 @@ let outputs: Record<string, { Value: unknown }>;
 
 beforeAll(() => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const json = Template.fromStack(new MarketplaceStack(app, 'Test', { stage: 'test', developmentMode: false })).toJSON();
+  const json = Template.fromStack(new MarketplaceStack(app, 'Test', { stage: 'test', developmentMode: false, corsOrigins: ['*'] })).toJSON();
   resources = json.Resources as Resources;
   outputs = json.Outputs as typeof outputs;
 }, 120_000);

@@ -35,6 +35,7 @@ const a = AGENTS_BASE;
 
 export const routes: readonly Route[] = [
   { name: 'health', method: 'GET', path: '/health', handler: 'functions/health.ts', auth: false, access: 'none' },
+  { name: 'openApiDocument', method: 'GET', path: '/openapi.json', handler: 'functions/openapi.ts', auth: false, access: 'none' },
 
   // Marketplace
   { name: 'listTemplates', method: 'GET', path: `${m}/templates`, handler: 'functions/marketplace/list-templates.ts', auth: true, access: 'read' },

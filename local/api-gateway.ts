@@ -2,6 +2,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayTokenA
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
+import { corsHeaders, preflightHeaders } from '../lib/http/cors.ts';
 import { AppError, errorBody, errorHeaders, rateLimited } from '../lib/http/errors.ts';
 import { log } from '../lib/log.ts';
 import { routes as defaultRoutes, workers, type Route } from '../lib/routes.ts';
@@ -17,9 +18,20 @@ const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
 
 type Authorizer = (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
 
-function sendError(res: ServerResponse, err: AppError, requestId: string): void {
-  res.writeHead(err.status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, ...errorHeaders(err) });
+/** The gateway's own answers (no route, no key, too large, throttled) carry CORS too, as API Gateway's gateway responses do. */
+function sendError(req: IncomingMessage, res: ServerResponse, err: AppError, requestId: string): void {
+  res.writeHead(err.status, { ...corsHeaders(req.headers.origin), 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, ...errorHeaders(err) });
   res.end(JSON.stringify(errorBody(err)));
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Preflight for every path of the route table (API Gateway: `defaultCorsPreflightOptions`); 404 elsewhere. */
+function answerPreflight(req: IncomingMessage, res: ServerResponse, match: ReturnType<typeof createRouter>, path: string, requestId: string): void {
+  const methods = METHODS.filter((m) => typeof match(m, path) === 'object');
+  if (methods.length === 0) return sendError(req, res, new AppError('not_found', `No route for OPTIONS ${path}.`), requestId);
+  res.writeHead(204, { ...preflightHeaders(req.headers.origin, methods), 'x-request-id': requestId });
+  res.end();
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
@@ -113,11 +125,48 @@ export interface LocalApi {
   close(): Promise<void>;
 }
 
+/** One answer of the local gateway, for observers (the test suite holds each to the OpenAPI document). */
+export interface Exchange {
+  method: string;
+  path: string;
+  /** The route the request matched; undefined for unknown paths and preflights. */
+  route: Route | undefined;
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
 export interface LocalApiOptions {
   /** Per-key limits (the usage plan's); default API_KEY_LIMITS. */
   keyLimits?: KeyLimits;
   /** The throttle's clock; tests inject one. */
   now?: () => number;
+  onExchange?: (exchange: Exchange) => void;
+}
+
+/** Records what is written to `res` and reports it once the answer is finished. */
+function observe(req: IncomingMessage, res: ServerResponse, onExchange: (exchange: Exchange) => void, routeOf: () => Route | undefined): void {
+  const chunks: Buffer[] = [];
+  let written: Record<string, string> = {};
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((status: number, ...rest: unknown[]) => {
+    const headers = rest.find((r) => typeof r === 'object' && r !== null);
+    if (headers) written = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
+    return writeHead(status, ...rest);
+  }) as typeof res.writeHead;
+  const keep = (chunk: unknown) => {
+    if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') chunks.push(Buffer.from(chunk as string | Uint8Array));
+  };
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.write = ((chunk: unknown, ...rest: unknown[]) => (keep(chunk), write(chunk, ...rest))) as typeof res.write;
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => (keep(chunk), end(chunk, ...rest))) as typeof res.end;
+  res.once('close', () => {
+    const set = Object.fromEntries(Object.entries(res.getHeaders()).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : String(v)]));
+    const headers = { ...set, ...written };
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    onExchange({ method: req.method ?? 'GET', path: url.pathname, route: routeOf(), status: res.statusCode, headers, body: Buffer.concat(chunks) });
+  });
 }
 
 /** The API Gateway stand-in: HTTP → REST proxy event → the route's handler → HTTP. */
@@ -127,22 +176,29 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes, options:
   const throttle = createKeyThrottle(options.keyLimits, options.now);
   return createServer(async (req, res) => {
     const requestId = randomUUID();
+    let matched: Route | undefined;
+    if (options.onExchange) observe(req, res, options.onExchange, () => matched);
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
+      if (req.method === 'OPTIONS') {
+        await readBody(req);
+        return answerPreflight(req, res, match, url.pathname, requestId);
+      }
       const found = match(req.method ?? 'GET', url.pathname);
       if (found === undefined || found === 'method') {
         await readBody(req);
-        return sendError(res, new AppError('not_found', `No route for ${req.method} ${url.pathname}.`), requestId);
+        return sendError(req, res, new AppError('not_found', `No route for ${req.method} ${url.pathname}.`), requestId);
       }
       const { route, pathParameters } = found;
+      matched = route;
       const body = await readBody(req);
-      if (body === 'too_large') return sendError(res, new AppError('payload_too_large', 'The body is too large.'), requestId);
+      if (body === 'too_large') return sendError(req, res, new AppError('payload_too_large', 'The body is too large.'), requestId);
       let authorizer: Record<string, unknown> | null = null;
       if (route.auth) {
         const authorized = await authorize(req, route);
-        if (!authorized) return sendError(res, new AppError('unauthorized', 'A valid API key is required (Authorization: Bearer <API_KEY>).'), requestId);
+        if (!authorized) return sendError(req, res, new AppError('unauthorized', 'A valid API key is required (Authorization: Bearer <API_KEY>).'), requestId);
         const limited = keyLimited(throttle, authorized.usageKey);
-        if (limited) return sendError(res, limited, requestId);
+        if (limited) return sendError(req, res, limited, requestId);
         authorizer = authorized.context;
       }
       const event = toProxyEvent(req, url, route, pathParameters, body, requestId, authorizer);
@@ -154,7 +210,7 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes, options:
     } catch (err) {
       // What API Gateway does when the function itself fails: a 5xx, never the error text.
       log.error('local gateway: handler failed', { requestId, error: err instanceof Error ? err.message : String(err) });
-      if (!res.headersSent) sendError(res, new AppError('internal_error', 'Something went wrong on our side.'), requestId);
+      if (!res.headersSent) sendError(req, res, new AppError('internal_error', 'Something went wrong on our side.'), requestId);
       else res.destroy();
     }
   });

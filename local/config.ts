@@ -1,5 +1,5 @@
 /**
- * The local runtime's configuration, from the environment (API.md "Local runtime").
+ * The local runtime's configuration, from the environment (docs/api.md "Local runtime").
  * The admin and invoke commands read the same values, so they find the store `npm start` runs.
  */
 export const DEFAULT_TABLE_NAME = 'marketplace';

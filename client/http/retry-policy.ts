@@ -1,10 +1,14 @@
+import { ApiError } from '../errors.ts';
+
 /**
  * When a failed request is sent again, and after how long.
  *
- * Only requests that are safe to repeat are retried: GET, PUT and DELETE, plus a POST the API
- * declares idempotent (template install). Any other POST or PATCH may have taken effect before the
- * failure showed, so repeating it could act twice; it is never retried automatically.
+ * Only requests that are safe to repeat are retried: GET, PUT and DELETE, and every POST, which
+ * the transport sends with an `Idempotency-Key` (the service replays the first answer to a
+ * repeated key instead of acting twice). PATCH may have taken effect before the failure showed
+ * and carries no key, so it is never retried automatically.
  */
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
@@ -20,6 +24,11 @@ export function isRepeatable(method: string, declaredIdempotent = false): boolea
 /** Rate limiting and server-side failures are worth another try; client errors are not. */
 export function isRetryableStatus(status: number): boolean {
   return status === 429 || status >= 500;
+}
+
+/** An error answer worth another try: the statuses above, or a twin of this POST still running. */
+export function isRetryable(error: unknown): boolean {
+  return error instanceof ApiError && (isRetryableStatus(error.status) || error.code === 'idempotency_key_in_use');
 }
 
 /**

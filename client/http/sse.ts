@@ -16,7 +16,8 @@ export interface SseFrame {
 
 /** Frames as they arrive; cancelling the iteration cancels the body. */
 export async function* parseSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseFrame, void, undefined> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  // The DOM typings declare the decoder's input as BufferSource, a wider type than the body's bytes.
+  const reader = body.pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>).getReader();
   let buffer = '';
   let lastEventId: string | undefined;
   let event = '';

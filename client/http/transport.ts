@@ -1,6 +1,6 @@
 import { ApiError, ConnectionError } from '../errors.ts';
 import { errorFromResponse } from './error-from-response.ts';
-import { isRepeatable, isRetryableStatus, retryDelayMs } from './retry-policy.ts';
+import { IDEMPOTENCY_HEADER, isRepeatable, isRetryable, retryDelayMs } from './retry-policy.ts';
 import { sleep } from './sleep.ts';
 import { queryString, type QueryValue } from './url.ts';
 
@@ -22,8 +22,6 @@ export interface RequestSpec {
   body?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal | undefined;
-  /** The API declares this POST idempotent, so it may be retried like a GET. */
-  idempotent?: boolean;
   /** Default `application/json`. */
   accept?: string;
 }
@@ -59,7 +57,12 @@ function parseJson(text: string, response: Response): unknown {
 
 /** Sends requests with the key, a per-attempt deadline, and retries where they are safe. */
 export class Transport {
-  constructor(private readonly config: TransportConfig) {}
+  // A plain field, not a parameter property: Node's type stripping runs only erasable syntax.
+  private readonly config: TransportConfig;
+
+  constructor(config: TransportConfig) {
+    this.config = config;
+  }
 
   /** A JSON request; throws ApiError on an error status and ConnectionError when no answer came. */
   async json<T>(spec: RequestSpec): Promise<JsonResponse<T>> {
@@ -83,7 +86,12 @@ export class Transport {
   }
 
   private async send<R>(spec: RequestSpec, read: (response: Response) => Promise<R>, options = { deadlineCoversBody: true }): Promise<R> {
-    const repeatable = isRepeatable(spec.method, spec.idempotent);
+    // Every POST carries an Idempotency-Key, the same on each attempt, so the service answers a
+    // repeat with the first answer instead of acting twice: POSTs are retried like GETs.
+    if (spec.method === 'POST' && !Object.keys(spec.headers ?? {}).some((h) => h.toLowerCase() === IDEMPOTENCY_HEADER)) {
+      spec = { ...spec, headers: { ...spec.headers, [IDEMPOTENCY_HEADER]: crypto.randomUUID() } };
+    }
+    const repeatable = isRepeatable(spec.method, spec.method === 'POST');
     for (let attempt = 0; ; attempt++) {
       const retriesLeft = repeatable && attempt < this.config.maxRetries;
       const deadline = attemptDeadline(this.config.timeoutMs, spec.signal);
@@ -94,7 +102,7 @@ export class Transport {
         if (!options.deadlineCoversBody) deadline.release();
         if (response.ok) return await read(response);
         failure = await errorFromResponse(response);
-        if (!retriesLeft || !isRetryableStatus(response.status)) throw failure;
+        if (!retriesLeft || !isRetryable(failure)) throw failure;
         retryAfter = response.headers.get('retry-after');
       } catch (err) {
         // The service answered; whether to try again was decided above.

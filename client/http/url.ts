@@ -6,7 +6,7 @@ export const AGENTS_BASE = '/api/v1';
 /**
  * The service host with any stage prefix kept, e.g. `https://api.example.com` or
  * `https://abc.execute-api.eu-west-1.amazonaws.com/prod`. A URL that already ends in one of the
- * base paths (the interface document's `{base_url}` ends in `/v1/marketplace`) is accepted too.
+ * base paths (a documented base URL ends in `/v1/marketplace`) is accepted too.
  */
 export function serviceRoot(baseUrl: string): string {
   const url = new URL(baseUrl);

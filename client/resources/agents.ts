@@ -9,7 +9,11 @@ const a = (relativePath: string) => AGENTS_BASE + relativePath;
 
 /** `/api/v1/agents`: the caller's agents and their webhook configuration. */
 export class Agents {
-  constructor(private readonly http: Transport) {}
+  private readonly http: Transport;
+
+  constructor(http: Transport) {
+    this.http = http;
+  }
 
   async create(input: CreateAgentInput, options: CallOptions = {}): Promise<Agent> {
     return this.http.body<Agent>({ method: 'POST', path: a('/agents'), body: input, signal: options.signal });

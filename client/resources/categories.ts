@@ -6,7 +6,11 @@ import type { CallOptions } from './call-options.ts';
 
 /** `/v1/marketplace/categories`. */
 export class Categories {
-  constructor(private readonly http: Transport) {}
+  private readonly http: Transport;
+
+  constructor(http: Transport) {
+    this.http = http;
+  }
 
   /** Every category with the number of public templates in it. */
   async list(options: CallOptions = {}): Promise<DataList<CategoryCount>> {

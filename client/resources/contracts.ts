@@ -5,7 +5,11 @@ import type { CallOptions } from './call-options.ts';
 
 /** `/api/v1/contracts`: create a contract from a template and move it through its states. */
 export class Contracts {
-  constructor(private readonly http: Transport) {}
+  private readonly http: Transport;
+
+  constructor(http: Transport) {
+    this.http = http;
+  }
 
   /** Instantiates a template into a contract (also `templates.instantiate`). Not retried: a repeat would create a second contract. */
   async create(input: CreateContractInput, options: CallOptions = {}): Promise<Contract> {

@@ -7,7 +7,11 @@ import type { CallOptions } from './call-options.ts';
 
 /** `/api/v1/agents/:id/deliveries`: webhook delivery attempts, for inspection and manual retry. */
 export class Deliveries {
-  constructor(private readonly http: Transport) {}
+  private readonly http: Transport;
+
+  constructor(http: Transport) {
+    this.http = http;
+  }
 
   /** One page, newest first. */
   async list(agentId: string, params: ListDeliveriesParams = {}, options: CallOptions = {}): Promise<CursorPage<Delivery>> {

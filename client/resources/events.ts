@@ -14,10 +14,13 @@ const isFinal = (err: unknown) => err instanceof ApiError && err.status < 500 &&
 
 /** `/api/v1/agents/:id/events`: the agent's contract events, by polling or as a stream. */
 export class Events {
-  constructor(
-    private readonly http: Transport,
-    private readonly maxRetries: number,
-  ) {}
+  private readonly http: Transport;
+  private readonly maxRetries: number;
+
+  constructor(http: Transport, maxRetries: number) {
+    this.http = http;
+    this.maxRetries = maxRetries;
+  }
 
   /** One page, oldest first. Keep `next_cursor` and pass it as `after` to poll for newer events. */
   async list(agentId: string, params: ListEventsParams = {}, options: CallOptions = {}): Promise<CursorPage<AgentEvent>> {

@@ -6,7 +6,11 @@ import type { CallOptions } from './call-options.ts';
 
 /** `/v1/marketplace/templates/:id/reviews`: one review per user per template. */
 export class Reviews {
-  constructor(private readonly http: Transport) {}
+  private readonly http: Transport;
+
+  constructor(http: Transport) {
+    this.http = http;
+  }
 
   /** 409 `review_exists` on a second review by the same user; 403 on your own template. */
   async create(templateId: string, input: CreateReviewInput, options: CallOptions = {}): Promise<Review> {

@@ -23,10 +23,13 @@ const m = (relativePath: string) => MARKETPLACE_BASE + relativePath;
 
 /** `/v1/marketplace/templates`: browse, publish, install and feature templates. */
 export class Templates {
-  constructor(
-    private readonly http: Transport,
-    private readonly contracts: Contracts,
-  ) {}
+  private readonly http: Transport;
+  private readonly contracts: Contracts;
+
+  constructor(http: Transport, contracts: Contracts) {
+    this.http = http;
+    this.contracts = contracts;
+  }
 
   /** One page of public templates. */
   async list(params: ListTemplatesParams = {}, options: CallOptions = {}): Promise<TemplatePage> {
@@ -73,7 +76,7 @@ export class Templates {
    * counts nothing), so unlike other POSTs it is retried on 429, 5xx and network errors.
    */
   async install(id: string, options: CallOptions = {}): Promise<InstallResult> {
-    const res = await this.http.json<Installation>({ method: 'POST', path: m(path`/templates/${id}/install`), idempotent: true, signal: options.signal });
+    const res = await this.http.json<Installation>({ method: 'POST', path: m(path`/templates/${id}/install`), signal: options.signal });
     return { ...res.body, created: res.status === 201 };
   }
 

@@ -1,23 +1,16 @@
-/** Agents, webhook configuration, events and deliveries (API.md "Agents, webhooks and events"). */
+import type * as OpenApiTypes from './openapi.ts';
 
-export type WebhookStatus = 'DISABLED' | 'PENDING_VERIFICATION' | 'ENABLED';
+/** Agents, webhook configuration, events and deliveries (docs/api.md "Agents, webhooks and events"). */
+
+export type WebhookStatus = OpenApiTypes.Agent['webhook_status'];
 
 /** The event kinds an agent may subscribe its webhook to. */
-export type ContractEventType = 'contract.funded' | 'contract.released' | 'contract.refunded' | 'contract.verification.completed';
+export type ContractEventType = OpenApiTypes.EventType;
 
-export interface Agent {
-  id: string;
-  name: string;
-  webhook_url: string | null;
-  events: ContractEventType[];
-  webhook_status: WebhookStatus;
-  created_at: string;
-}
+export type Agent = OpenApiTypes.Agent;
 
 /** The first webhook configuration of an agent also returns its signing secret. */
-export interface ConfiguredAgent extends Agent {
-  webhook_secret?: string;
-}
+export type ConfiguredAgent = OpenApiTypes.ConfiguredAgent;
 
 export interface ListAgentsParams {
   /** 1–100, default 100. */
@@ -34,17 +27,18 @@ export interface ConfigureWebhookInput {
   events: ContractEventType[];
 }
 
-export interface WebhookSecret {
-  webhook_secret: string;
-}
+export type WebhookSecret = OpenApiTypes.WebhookSecret;
 
 /** One copy of a contract event, addressed to one agent. */
-export interface AgentEvent<TData extends Record<string, unknown> = Record<string, unknown>> {
+/** `data` of a contract event: `passed` and `results` come with `contract.verification.completed`. */
+export type AgentEventData = OpenApiTypes.Event['data'];
+
+export interface AgentEvent<TData extends Record<string, unknown> = AgentEventData> {
   id: string;
   type: ContractEventType;
   created_at: string;
   agent_id: string;
-  data: TData & { contract_id: string };
+  data: TData;
 }
 
 export interface ListEventsParams {
@@ -68,19 +62,9 @@ export interface StreamedEvent {
   data: AgentEvent;
 }
 
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+export type DeliveryStatus = OpenApiTypes.Delivery['status'];
 
-export interface Delivery {
-  id: string;
-  event_id: string;
-  event_type: ContractEventType;
-  status: DeliveryStatus;
-  attempts: number;
-  last_status_code: number | null;
-  last_error: string | null;
-  next_attempt_at: string | null;
-  created_at: string;
-}
+export type Delivery = OpenApiTypes.Delivery;
 
 export interface ListDeliveriesParams {
   cursor?: string;

@@ -1,22 +1,9 @@
-/** Contracts (API.md "Contracts"): the minimal life that produces the agent events. */
-import type { TemplateCheck } from './marketplace.ts';
+/** Contracts (docs/api.md "Contracts"): the minimal life that produces the agent events. */
+import type * as OpenApiTypes from './openapi.ts';
 
-export type ContractStatus = 'CREATED' | 'FUNDED' | 'VERIFIED' | 'VERIFICATION_FAILED' | 'RELEASED' | 'REFUNDED';
+export type ContractStatus = OpenApiTypes.ContractStatus;
 
-export interface Contract {
-  id: string;
-  template_id: string;
-  template_version: string;
-  agent_id: string;
-  seller_agent_id: string | null;
-  variables: Record<string, unknown>;
-  amount_cents: number;
-  status: ContractStatus;
-  /** The template's checks with `{{variable}}` filled in. */
-  checks: TemplateCheck[];
-  created_at: string;
-  updated_at: string;
-}
+export type Contract = OpenApiTypes.Contract;
 
 export interface CreateContractInput {
   template_id: string;

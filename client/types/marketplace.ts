@@ -1,8 +1,9 @@
-/** Marketplace resources and request bodies (API.md "Marketplace"). */
+/** Marketplace resources and request bodies (docs/api.md "Marketplace"). Answer types are the OpenAPI document's (./openapi.ts, generated); inputs are written here. */
 import type { Page } from './common.ts';
+import type * as OpenApiTypes from './openapi.ts';
 
-export type Category = 'http' | 'artifact' | 'code' | 'data' | 'document' | 'ai' | 'other';
-export type Visibility = 'public' | 'private' | 'unlisted';
+export type Category = OpenApiTypes.Category;
+export type Visibility = OpenApiTypes.Visibility;
 export type TemplateSort = 'popular' | 'recent' | 'rating';
 export type VariableType = 'string' | 'number' | 'integer' | 'boolean' | 'url';
 
@@ -23,83 +24,37 @@ export interface TemplateCheck {
   config: Record<string, unknown>;
 }
 
+/** A template's schema as the service answers it (from the OpenAPI document). */
+export type PublishedSchema = OpenApiTypes.TemplateSchema;
+
+/** A template's schema as sent to publish: `required` may be left out (default true). */
 export interface TemplateSchema {
   checks: TemplateCheck[];
   variables: TemplateVariable[];
 }
 
-export interface Author {
-  id: string;
-  name: string;
-  verified: boolean;
-}
+export type Author = OpenApiTypes.Author;
 
-export interface TemplateStats {
-  installs: number;
-  rating_avg: number;
-  rating_count: number;
-  contracts_created: number;
-}
+export type TemplateStats = OpenApiTypes.TemplateStats;
 
 /** A template in lists: the Template without `schema` and `versions`. */
-export interface TemplateSummary {
-  id: string;
-  name: string;
-  slug: string;
-  description: string;
-  category: Category;
-  author: Author;
-  version: string;
-  stats: TemplateStats;
-  visibility: Visibility;
-  created_at: string;
-  updated_at: string;
-}
+export type TemplateSummary = OpenApiTypes.TemplateSummary;
 
-export interface TemplateVersion {
-  version: string;
-  changelog: string | null;
-  created_at: string;
-}
+export type TemplateVersion = OpenApiTypes.TemplateVersion;
 
 /** A template in full, as publish, update and publishVersion return it. */
-export interface Template extends TemplateSummary {
-  schema: TemplateSchema;
-  versions: TemplateVersion[];
-}
+export type Template = OpenApiTypes.Template;
 
 /** `GET /templates/:id`: the template plus its newest reviews. */
-export interface TemplateDetails extends Template {
-  reviews: Review[];
-}
+export type TemplateDetails = OpenApiTypes.TemplateDetails;
 
-export interface FeaturedTemplates {
-  featured: TemplateSummary[];
-  trending: TemplateSummary[];
-  new: TemplateSummary[];
-  top_rated: TemplateSummary[];
-}
+export type FeaturedTemplates = OpenApiTypes.FeaturedTemplates;
 
-export interface Review {
-  id: string;
-  user: { id: string; name: string };
-  rating: number;
-  title: string;
-  comment: string;
-  created_at: string;
-}
+export type Review = OpenApiTypes.Review;
 
-export interface CategoryCount {
-  name: Category;
-  count: number;
-}
+export type CategoryCount = OpenApiTypes.CategoryList['data'][number];
 
-export interface Installation {
-  template_id: string;
-  workspace_id: string;
-  version: string;
-  installed_at: string;
-}
+export type Installation = OpenApiTypes.Installation;
 
 /** `install()` tells a first install (201) from a repeat (200, nothing changed). */
 export interface InstallResult extends Installation {

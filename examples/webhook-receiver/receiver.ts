@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readRawBody, sendJson } from './http-io.ts';
 import { InMemorySeenEvents, type SeenEvents } from './seen-events.ts';
-import { signatureProblem } from './signature.ts';
+import { verifyWebhook, WebhookVerificationError } from '../../client/index.ts';
 
 export const VERIFY_EVENT = 'service.webhook.verify';
 
@@ -15,8 +15,11 @@ export interface WebhookEvent {
 }
 
 export interface ReceiverOptions {
-  /** The agent's webhook secret (`whsec_…`). A function is read on every request, so a rotated secret can be swapped in without a restart. */
-  secret: string | (() => string);
+  /**
+   * The agent's webhook secret (`whsec_…`), or several while a rotation settles (any may match).
+   * A function is read on every request, so a rotated secret can be swapped in without a restart.
+   */
+  secret: string | readonly string[] | (() => string | readonly string[]);
   /** Your code. Throw to answer 500, and the service will deliver the event again later. */
   onEvent: (event: WebhookEvent) => void | Promise<void>;
   /** Default: in memory. */
@@ -67,19 +70,13 @@ export function createReceiver(options: ReceiverOptions): Server {
     if (rawBody === 'too_large') return sendJson(res, 413, { error: 'The body is too large.' }, { connection: 'close' });
 
     const secret = typeof options.secret === 'function' ? options.secret() : options.secret;
-    const problem = signatureProblem(secret, {
-      timestamp: header(req, 'x-service-timestamp'),
-      signature: header(req, 'x-service-signature'),
-      rawBody,
-    }, { toleranceSeconds: options.toleranceSeconds });
-    if (problem) return sendJson(res, 401, { error: problem });
-
     let body: Record<string, unknown>;
     try {
-      body = JSON.parse(rawBody.toString('utf8'));
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Error();
-    } catch {
-      return sendJson(res, 400, { error: 'The body is not a JSON object.' });
+      // The client package's check: both signatures, timing-safe, the timestamp within the tolerance.
+      body = (await verifyWebhook({ secret, headers: req.headers, rawBody, toleranceSeconds: options.toleranceSeconds })) as unknown as Record<string, unknown>;
+    } catch (err) {
+      if (!(err instanceof WebhookVerificationError)) throw err;
+      return sendJson(res, err.code === 'invalid_body' ? 400 : 401, { error: err.message });
     }
 
     if (header(req, 'x-service-event') === VERIFY_EVENT || body['type'] === VERIFY_EVENT) {

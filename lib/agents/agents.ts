@@ -5,7 +5,7 @@ import { isAgentId, toAgentView, type AgentRecord, type AgentView } from './mode
 import { MAX_AGENTS_PER_ACCOUNT } from '../limits/numbers.ts';
 import { getAgent, insertAgentWithinCap, listAgentsOf } from './store.ts';
 
-/** Agents: create, list and read, always scoped to the caller (API.md, "Agents, webhooks and events"). */
+/** Agents: create, list and read, always scoped to the caller (docs/api.md, "Agents, webhooks and events"). */
 export async function createAgent(caller: Caller, input: { name: string }): Promise<AgentView> {
   const now = nowIso();
   const agent: AgentRecord = {

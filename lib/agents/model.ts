@@ -1,7 +1,7 @@
 import { ID_PATTERN } from '../ids.ts';
 import type { EventType } from '../events/types.ts';
 
-/** webhook_status of the interface document, section 3. */
+/** webhook_status of docs/api.md. */
 export type WebhookStatus = 'DISABLED' | 'PENDING_VERIFICATION' | 'ENABLED';
 
 /** The stored agent item (CONTRIBUTING.md, "Stored agent item"), without its key attributes. */
@@ -29,7 +29,7 @@ export interface AgentRecord {
   updated_at: string;
 }
 
-/** The agent as API.md shows it. The secret is never part of it. */
+/** The agent as docs/api.md shows it. The secret is never part of it. */
 export interface AgentView {
   id: string;
   name: string;

@@ -3,7 +3,7 @@ import { EVENT_TYPES } from '../events/types.ts';
 import { checkWebhookUrl, developmentMode } from '../net/url-policy.ts';
 import { ID_PATTERN } from '../ids.ts';
 
-/** Request shapes of the agent and webhook routes (API.md). Strict: unknown fields are a 400. */
+/** Request shapes of the agent and webhook routes (docs/api.md). Strict: unknown fields are a 400. */
 export const agentIdParams = z.strictObject({ id: z.string().regex(ID_PATTERN.agt) });
 
 export const createAgentBody = z.strictObject({
@@ -16,7 +16,7 @@ export const listAgentsQuery = z.strictObject({
 });
 
 /**
- * The URL is checked as written (no DNS, API.md): the policy lives in lib/net/url-policy.ts and
+ * The URL is checked as written (no DNS, docs/api.md): the policy lives in lib/net/url-policy.ts and
  * is read at parse time, so DEVELOPMENT_MODE is whatever the runtime says at that moment.
  */
 export const configureWebhookBody = z.strictObject({

@@ -8,12 +8,12 @@ import type { ConfigureWebhookInput } from './schemas.ts';
 import { IfAbsent, isFailed, updateOwnedAgent, type WriteResult } from './store.ts';
 
 /**
- * Webhook configuration of an agent (section 3 of the interface document): PATCH moves any
+ * Webhook configuration of an agent (docs/api.md): PATCH moves any
  * state to PENDING_VERIFICATION, DELETE to DISABLED. Each change bumps `config_version`, which
  * is what lets a running handshake notice that the configuration it checked is gone.
  */
 
-/** The first configuration also returns the secret (API.md); later ones never do. */
+/** The first configuration also returns the secret (docs/api.md); later ones never do. */
 export async function configureWebhook(
   caller: Caller,
   agentId: string,

@@ -16,7 +16,7 @@ import type { ServiceEvent } from './types.ts';
  */
 export type Outcome = { kind: 'done' } | { kind: 'later'; seconds: number } | { kind: 'poison' };
 
-/** The delivery request of API.md: the event object as the body, signed over its exact bytes. */
+/** The delivery request of docs/api.md: the event object as the body, signed over its exact bytes (both signature schemes). */
 export function deliveryRequest(event: ServiceEvent, secret: string, now = new Date()): { body: string; headers: Record<string, string> } {
   const body = JSON.stringify(event);
   return {
@@ -25,7 +25,7 @@ export function deliveryRequest(event: ServiceEvent, secret: string, now = new D
       'Content-Type': 'application/json',
       'X-Service-Event': event.type,
       'x-service-event-id': event.id,
-      ...signatureHeaders(secret, body, now),
+      ...signatureHeaders(secret, body, event.id, now),
     },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The service's error vocabulary (API.md "Errors"). Domain code throws these; the HTTP stack turns
+ * The service's error vocabulary (docs/api.md "Errors"). Domain code throws these; the HTTP stack turns
  * them into `{"error": {code, message, details?}}` with the status below. Anything else becomes a
  * 500 `internal_error` whose message never carries the original text.
  */
@@ -21,10 +21,12 @@ export type ErrorCode =
   | 'challenge_mismatch'
   | 'endpoint_error'
   | 'url_validation_error'
+  | 'idempotency_key_reused'
+  | 'idempotency_key_in_use'
   | 'rate_limited'
   | 'internal_error';
 
-const STATUS: Record<ErrorCode, number> = {
+export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   validation_error: 400,
   invalid_json: 400,
   unauthorized: 401,
@@ -42,6 +44,8 @@ const STATUS: Record<ErrorCode, number> = {
   challenge_mismatch: 422,
   endpoint_error: 422,
   url_validation_error: 422,
+  idempotency_key_reused: 422,
+  idempotency_key_in_use: 409,
   rate_limited: 429,
   internal_error: 500,
 };
@@ -70,7 +74,7 @@ export class AppError extends Error {
   ) {
     super(message);
     this.name = 'AppError';
-    this.status = STATUS[code];
+    this.status = ERROR_STATUS[code];
     const wait = options.retryAfterSeconds ?? (code === 'rate_limited' ? DEFAULT_RETRY_AFTER_SECONDS : undefined);
     this.retryAfterSeconds = wait === undefined ? undefined : Math.max(1, Math.ceil(wait));
   }

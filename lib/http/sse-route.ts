@@ -6,7 +6,8 @@ import { log } from '../log.ts';
 import { throttlingAsRateLimited } from '../store/throttling.ts';
 import { callerFromEvent, type Caller } from './caller.ts';
 import { AppError, errorBody, errorHeaders } from './errors.ts';
-import { lowerCaseHeaders, parsePathOrNotFound } from './stack.ts';
+import { corsHeaders } from './cors.ts';
+import { lowerCaseHeaders, originOf, parsePathOrNotFound, withRouteSpec } from './stack.ts';
 import { parseOrThrow } from './validation.ts';
 
 /**
@@ -40,7 +41,7 @@ export function sseRoute<Q extends z.ZodType | undefined = undefined, P extends 
   spec: { query?: Q; params?: P },
   prepare: (req: SseRequest<Out<Q>, Out<P>>) => Promise<(out: SseWriter) => Promise<void>>,
 ): unknown {
-  return awslambda.streamifyResponse(async (event, stream, context) => {
+  const handler = awslambda.streamifyResponse(async (event, stream, context) => {
     const requestId = event.requestContext?.requestId || randomUUID();
     let run: (out: SseWriter) => Promise<void>;
     try {
@@ -54,14 +55,14 @@ export function sseRoute<Q extends z.ZodType | undefined = undefined, P extends 
       if (!(err instanceof AppError)) log.error('unhandled error', { requestId, error: err instanceof Error ? err.message : String(err) });
       const out = awslambda.HttpResponseStream.from(stream, {
         statusCode: appError.status,
-        headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, 'cache-control': 'no-store', ...errorHeaders(appError) },
+        headers: { ...corsHeaders(originOf(event)), 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, 'cache-control': 'no-store', ...errorHeaders(appError) },
       });
       await endWith(out, JSON.stringify(errorBody(appError)));
       return;
     }
     const out = awslambda.HttpResponseStream.from(stream, {
       statusCode: 200,
-      headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-request-id': requestId, 'x-accel-buffering': 'no' },
+      headers: { ...corsHeaders(originOf(event)), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-request-id': requestId, 'x-accel-buffering': 'no' },
     });
     let gone = false;
     out.on('close', () => (gone = true));
@@ -74,6 +75,7 @@ export function sseRoute<Q extends z.ZodType | undefined = undefined, P extends 
     }
     if (!gone) await endWith(out);
   });
+  return withRouteSpec(handler, spec);
 }
 
 function endWith(stream: Writable, chunk?: string): Promise<void> {

@@ -3,14 +3,16 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { callerFromEvent, type Caller } from './caller.ts';
+import { corsHeaders } from './cors.ts';
 import { AppError, errorBody, errorHeaders, type ErrorDetail } from './errors.ts';
+import { IDEMPOTENCY_HEADER, idempotent } from './idempotency.ts';
 import { log } from '../log.ts';
 import { throttlingAsRateLimited } from '../store/throttling.ts';
 import type { HttpResult } from './responses.ts';
 import { parseOrThrow } from './validation.ts';
 import { firstUnstorable } from './storable.ts';
 
-/** API.md: bodies over 256 KiB get 413. */
+/** docs/api.md: bodies over 256 KiB get 413. */
 export const MAX_BODY_BYTES = 256 * 1024;
 /**
  * Deepest nesting of objects and arrays a body may have. Bodies end up in DynamoDB items (which
@@ -39,6 +41,17 @@ export interface HttpRequest<B, Q, P> {
 }
 
 export type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+/** The request shapes of a route, as its handler declares them; the OpenAPI document reads them from here. */
+export interface RouteSpecOf {
+  body?: z.ZodType;
+  query?: z.ZodType;
+  params?: z.ZodType;
+  auth?: boolean;
+}
+
+/** Hangs the spec on the handler function, so a script can read what a route accepts without a second copy. */
+export const withRouteSpec = <H>(handler: H, spec: RouteSpecOf): H & { routeSpec: RouteSpecOf } => Object.assign(handler as object, { routeSpec: spec }) as H & { routeSpec: RouteSpecOf };
 
 /** Lower-cased header map: API Gateway keeps the client's casing, HTTP says case does not matter. */
 export function lowerCaseHeaders(headers: APIGatewayProxyEvent['headers'] | null | undefined): Record<string, string> {
@@ -102,34 +115,42 @@ function nestingExceeds(json: string, max: number): boolean {
 const isEmptyObject = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
 
-function toResponse(result: HttpResult, requestId: string): APIGatewayProxyResult {
-  const headers: Record<string, string> = { 'x-request-id': requestId, 'cache-control': 'no-store', ...result.headers };
+/** The request's `Origin`, for the CORS headers of its answer. */
+export const originOf = (event: APIGatewayProxyEvent): string | undefined => lowerCaseHeaders(event.headers)['origin'];
+
+function toResponse(result: HttpResult, requestId: string, origin: string | undefined): APIGatewayProxyResult {
+  const headers: Record<string, string> = { ...corsHeaders(origin), 'x-request-id': requestId, 'cache-control': 'no-store', ...result.headers };
   if (result.body === undefined) return { statusCode: result.status, headers, body: '' };
   headers['content-type'] = 'application/json; charset=utf-8';
   return { statusCode: result.status, headers, body: JSON.stringify(result.body) };
 }
 
-/** Errors become API.md's error body; anything that is not an AppError is logged and hidden behind a 500. */
+/** An error as its answer: AppErrors in the error format, anything else logged and hidden behind a 500. */
+function errorResponse(error: unknown, event: APIGatewayProxyEvent): APIGatewayProxyResult {
+  const requestId = requestIdOf(event);
+  let err = throttlingAsRateLimited(error) ?? error;
+  if (!(err instanceof AppError)) {
+    log.error('unhandled error', {
+      requestId,
+      resource: event.resource,
+      error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+    });
+    err = new AppError('internal_error', 'Something went wrong on our side. Try again later.');
+  }
+  const appError = err as AppError;
+  return toResponse({ status: appError.status, headers: errorHeaders(appError), body: errorBody(appError) }, requestId, originOf(event));
+}
+
 const errorResponder: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> = {
   onError: async (request) => {
-    const requestId = requestIdOf(request.event);
-    let err = throttlingAsRateLimited(request.error) ?? request.error;
-    if (!(err instanceof AppError)) {
-      log.error('unhandled error', {
-        requestId,
-        resource: request.event.resource,
-        error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
-      });
-      err = new AppError('internal_error', 'Something went wrong on our side. Try again later.');
-    }
-    const appError = err as AppError;
-    request.response = toResponse({ status: appError.status, headers: errorHeaders(appError), body: errorBody(appError) }, requestId);
+    request.response = errorResponse(request.error, request.event);
   },
 };
 
 /**
  * The shared HTTP stack of every route: caller from the authorizer, strict zod parsing of params,
- * query and body, the error format, `x-request-id` on every response.
+ * query and body, the error format, `x-request-id` and CORS on every response, and
+ * `Idempotency-Key` on every POST (every POST of the route table creates or moves something).
  */
 export function httpRoute<
   B extends z.ZodType | undefined = undefined,
@@ -139,9 +160,9 @@ export function httpRoute<
   spec: { body?: B; query?: Q; params?: P; auth?: boolean },
   fn: (req: HttpRequest<Out<B>, Out<Q>, Out<P>>) => Promise<HttpResult>,
 ): HttpHandler {
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(errorResponder)
-    .handler(async (event) => {
+    .handler(async (event, context: Context) => {
       const requestId = requestIdOf(event);
       const headers = lowerCaseHeaders(event.headers);
       const caller = spec.auth === false ? ANONYMOUS : callerFromEvent(event);
@@ -149,16 +170,26 @@ export function httpRoute<
       const query = spec.query ? parseOrThrow(spec.query, event.queryStringParameters ?? {}, 'query string') : undefined;
       const rawBody = readJsonBody(event, headers, spec.body !== undefined);
       const body = spec.body ? parseOrThrow(spec.body, rawBody, 'request body') : undefined;
-      const result = await fn({
-        body: body as Out<B>,
-        query: query as Out<Q>,
-        params: params as Out<P>,
-        caller,
-        headers,
-        requestId,
-      });
-      return toResponse(result, requestId);
+      const run = async () =>
+        toResponse(await fn({ body: body as Out<B>, query: query as Out<Q>, params: params as Out<P>, caller, headers, requestId }), requestId, headers['origin']);
+      const key = headers[IDEMPOTENCY_HEADER];
+      if (event.httpMethod !== 'POST' || key === undefined || spec.auth === false) return await run();
+      return await idempotent(
+        {
+          userId: caller.userId,
+          key,
+          method: event.httpMethod,
+          // The route and its ids rather than `event.path`, which a custom domain's base path would change.
+          path: `${event.resource} ${JSON.stringify(Object.entries(event.pathParameters ?? {}).sort())}`,
+          rawBody: event.body ?? '',
+          requestId,
+          remainingMs: context?.getRemainingTimeInMillis?.() ?? 10_000,
+          freshHeaders: corsHeaders(headers['origin']),
+        },
+        () => run().catch((err: unknown) => errorResponse(err, event)),
+      );
     }) as unknown as HttpHandler;
+  return withRouteSpec(handler, spec);
 }
 
 /**

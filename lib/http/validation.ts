@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { validationError, type ErrorDetail } from './errors.ts';
 
-/** Turns zod issues into API.md `details`: one entry per problem, `path` dotted from the input's root. */
+/** Turns zod issues into docs/api.md `details`: one entry per problem, `path` dotted from the input's root. */
 export function issuesToDetails(issues: readonly z.core.$ZodIssue[]): ErrorDetail[] {
   return issues.flatMap((issue): ErrorDetail[] => {
     const base = issue.path.map(String).join('.');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_VARIABLE_VALUE_BYTES } from '../contracts/variables.ts';
 
 /**
- * The `schema` of a template (API.md "Schema elements"): the shape with zod, then the rules that
+ * The `schema` of a template (docs/api.md "Schema elements"): the shape with zod, then the rules that
  * span elements (unique names and ids, defaults that fit their type, `{{name}}` references) as
  * issues with exact paths, so a publisher sees every problem at once.
  */

@@ -23,7 +23,7 @@ export interface OutboundRequest {
   url: string;
   body: string;
   headers: Record<string, string>;
-  /** Milliseconds for the whole exchange; default 10 000 (interface document, section 8). */
+  /** Milliseconds for the whole exchange; default 10 000 (docs/api.md). */
   deadlineMs?: number;
 }
 

@@ -1,7 +1,7 @@
 import { isForbiddenIPv4, isForbiddenIPv6, parseIp } from './ip.ts';
 
 /**
- * The one webhook URL policy (API.md, PATCH …/webhook): used as written by PATCH and verify, and
+ * The one webhook URL policy (docs/api.md, PATCH …/webhook): used as written by PATCH and verify, and
  * on every resolved address at connect time by lib/net/outbound.ts.
  *
  * - `https:` only. Development mode (the local runtime) also allows `localhost`, `127.0.0.1`

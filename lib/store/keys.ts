@@ -20,6 +20,7 @@
  * | Agent counter     | USER#<uuid>          | AGENTS                      | –  (`count`, +1 in the same transaction as each agent; the per-account cap) |
  * | Verify limiter    | AGENT#<agt_…>        | LIMIT#VERIFY                | –  (the handshake lease and the per-minute window; docs/webhooks.md) |
  * | Stream lease      | AGENT#<agt_…>        | STREAM#<slot 0…cap-1>       | –  (one concurrent SSE stream per slot, with expiry; docs/events.md) |
+ * | Idempotency key   | IDEMPOTENCY#<user uuid>#<sha256 hex of the key> | IDEMPOTENCY | –  (the first answer to a POST with `Idempotency-Key`; TTL 24 h) |
  *
  * Every item has `entity` (its kind), so stream filters and debugging never parse keys.
  */
@@ -42,6 +43,7 @@ export const ENTITY = {
   agentCount: 'agentCount',
   verifyLimit: 'verifyLimit',
   streamLease: 'streamLease',
+  idempotency: 'idempotency',
 } as const;
 
 export interface Key {
@@ -76,6 +78,7 @@ export const keys = {
   agentCount: (userId: string): Key => ({ PK: `USER#${userId}`, SK: 'AGENTS' }),
   verifyLimit: (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'LIMIT#VERIFY' }),
   streamLease: (agentId: string, slot: number): Key => ({ PK: `AGENT#${agentId}`, SK: `STREAM#${slot}` }),
+  idempotency: (userId: string, keyHash: string): Key => ({ PK: `IDEMPOTENCY#${userId}#${keyHash}`, SK: 'IDEMPOTENCY' }),
 } as const;
 
 /** Strips the key attributes and index attributes so stored items never leak into responses. */

@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { OutboundRequest, OutboundResult } from '../net/outbound.ts';
 import { signatureHeaders } from './signature.ts';
 
 /**
- * The verification handshake of the interface document (section 4, "Verification request sent
- * by the service to the endpoint"): what is sent, and how the reply is judged. No I/O here.
+ * The verification handshake of docs/api.md ("Webhook requests", the handshake): what is sent, and how the reply is judged. No I/O here.
  */
 export const VERIFY_EVENT_TYPE = 'service.webhook.verify';
 export const EVENT_HEADER = 'X-Service-Event';
@@ -24,13 +23,16 @@ export interface ChallengeInput {
   now?: Date;
 }
 
-/** Signed like a delivery, so a receiver can test its signature check with the handshake. */
+/**
+ * Signed like a delivery, so a receiver can test its signature check with the handshake. Its
+ * `webhook-id` is the handshake's own (`verify_<uuid>`): there is no event behind it.
+ */
 export function buildChallengeRequest({ agentId, url, secret, token, now = new Date() }: ChallengeInput): OutboundRequest {
   const body = JSON.stringify({ type: VERIFY_EVENT_TYPE, challenge: token, agent_id: agentId, timestamp: now.toISOString() });
   return {
     url,
     body,
-    headers: { 'Content-Type': 'application/json', [EVENT_HEADER]: VERIFY_EVENT_TYPE, ...signatureHeaders(secret, body, now) },
+    headers: { 'Content-Type': 'application/json', [EVENT_HEADER]: VERIFY_EVENT_TYPE, ...signatureHeaders(secret, body, `verify_${randomUUID()}`, now) },
   };
 }
 

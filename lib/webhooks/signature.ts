@@ -1,11 +1,17 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { standardSigningKey } from './secret.ts';
 
 /**
- * Delivery and handshake signatures (interface document, section 5): lowercase hex
- * HMAC-SHA-256, keyed with the whole webhook secret string (`whsec_…`, UTF-8), over
- * `<timestamp>.<exact body>`, where the timestamp is unix seconds and travels in
- * `x-service-timestamp`. The timestamp is inside the MAC so a captured request cannot be
- * replayed later with a fresh timestamp.
+ * Delivery and handshake signatures (docs/webhooks.md), two schemes on every request:
+ *
+ * - the service's own: lowercase hex HMAC-SHA-256, keyed with the whole webhook secret string
+ *   (`whsec_…`, UTF-8), over `<timestamp>.<exact body>`, the timestamp (unix seconds) in
+ *   `x-service-timestamp`;
+ * - Standard Webhooks (standardwebhooks.com): `webhook-id`, `webhook-timestamp` (the same
+ *   seconds) and `webhook-signature: v1,<base64 HMAC-SHA-256 of "<id>.<timestamp>.<body>">`,
+ *   keyed with the secret's bytes after `whsec_`, so receivers can use a stock library.
+ *
+ * The timestamp is inside both MACs so a captured request cannot be replayed with a fresh one.
  */
 export const TIMESTAMP_HEADER = 'x-service-timestamp';
 export const SIGNATURE_HEADER = 'x-service-signature';
@@ -13,21 +19,35 @@ export const SIGNATURE_HEADER = 'x-service-signature';
 export interface SignatureHeaders {
   'x-service-timestamp': string;
   'x-service-signature': string;
+  'webhook-id': string;
+  'webhook-timestamp': string;
+  'webhook-signature': string;
 }
 
 export function computeSignature(secret: string, timestamp: string, body: string): string {
   return createHmac('sha256', secret).update(`${timestamp}.${body}`, 'utf8').digest('hex');
 }
 
-export function signatureHeaders(secret: string, body: string, now: Date = new Date()): SignatureHeaders {
+export function computeStandardSignature(secret: string, id: string, timestamp: string, body: string): string {
+  return 'v1,' + createHmac('sha256', standardSigningKey(secret)).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64');
+}
+
+/** Both schemes' headers for one request; `id` is the event id (the handshake's own id for a challenge). */
+export function signatureHeaders(secret: string, body: string, id: string, now: Date = new Date()): SignatureHeaders {
   const timestamp = String(Math.floor(now.getTime() / 1000));
-  return { [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: computeSignature(secret, timestamp, body) };
+  return {
+    [TIMESTAMP_HEADER]: timestamp,
+    [SIGNATURE_HEADER]: computeSignature(secret, timestamp, body),
+    'webhook-id': id,
+    'webhook-timestamp': timestamp,
+    'webhook-signature': computeStandardSignature(secret, id, timestamp, body),
+  };
 }
 
 /**
- * The receiver's side, as docs/webhooks.md describes it (tests and sample receivers use it).
- * Constant-time compare; a timestamp further than `toleranceSeconds` from now is refused so an
- * old capture cannot be replayed.
+ * The receiver's side of `x-service-signature`, as docs/webhooks.md describes it (tests use it;
+ * integrators use `verifyWebhook` of the client package). Constant-time compare; a timestamp
+ * further than `toleranceSeconds` from now is refused so an old capture cannot be replayed.
  */
 export function verifySignature(
   secret: string,

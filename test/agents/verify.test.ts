@@ -43,7 +43,7 @@ async function expectFailure(setup: Setup, code: string) {
 }
 
 describe('POST /api/v1/agents/:id/webhook/verify', () => {
-  it('sends the signed challenge of the interface document and enables the webhook on an exact echo', async () => {
+  it('sends the signed challenge of docs/api.md and enables the webhook on an exact echo', async () => {
     const setup = await agentWithReceiver(echoChallenge);
     const res = await verify(setup);
     expect(res.status).toBe(200);

@@ -6,7 +6,7 @@ import { json, startScriptedServer } from './support/scripted-server.ts';
 const agentId = 'agt_streamstreamstreamst';
 
 function event(n: number): AgentEvent {
-  return { id: `evt_0000000000000000000${n}`, type: 'contract.funded', created_at: '2026-11-22T10:00:00.000Z', agent_id: agentId, data: { contract_id: `ctr_${n}`, note: 'a: b\nc' } };
+  return { id: `evt_0000000000000000000${n}`, type: 'contract.funded', created_at: '2026-11-22T10:00:00.000Z', agent_id: agentId, data: { contract_id: `ctr_${n}`, status: 'FUNDED', amount_cents: n, results: { note: 'a: b\nc' } } };
 }
 
 const frame = (e: AgentEvent) => `id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isRepeatable, isRetryableStatus, retryDelayMs } from '../../client/http/retry-policy.ts';
 
 describe('client retry policy', () => {
-  it('repeats only idempotent methods, or a POST the API declares idempotent', () => {
+  it('repeats only idempotent methods, or a POST sent with an Idempotency-Key', () => {
     expect(['GET', 'PUT', 'DELETE'].map((m) => isRepeatable(m))).toEqual([true, true, true]);
     expect(['POST', 'PATCH'].map((m) => isRepeatable(m))).toEqual([false, false]);
     expect(isRepeatable('POST', true)).toBe(true);

@@ -75,15 +75,28 @@ describe('client transport against a scripted HTTP server', async () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('never retries a POST or PATCH, which may already have taken effect', async () => {
+  it('sends every POST with an Idempotency-Key and retries it with the same key; never retries a PATCH', async () => {
+    server.answer((_req, res, attempt) => (attempt === 1 ? json(res, 503, serviceError('internal_error'), { 'retry-after': '0' }) : json(res, 201, { id: 'agt_x' })));
+    await client.agents.create({ name: 'a' });
+    const [first, second] = server.requests;
+    expect(first!.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second!.headers['idempotency-key']).toBe(first!.headers['idempotency-key']);
     server.answer((_req, res) => json(res, 503, serviceError('internal_error'), { 'retry-after': '0' }));
-    await expect(client.agents.create({ name: 'a' })).rejects.toMatchObject({ status: 503 });
     await expect(client.agents.configureWebhook('agt_x', { webhook_url: 'https://e.example', events: ['contract.funded'] })).rejects.toMatchObject({ status: 503 });
-    await expect(client.contracts.fund('ctr_x')).rejects.toMatchObject({ status: 503 });
-    expect(server.requests.map((r) => r.method)).toEqual(['POST', 'PATCH', 'POST']);
+    expect(server.requests.map((r) => r.method)).toEqual(['PATCH']);
+    expect(server.requests[0]!.headers['idempotency-key']).toBeUndefined();
   });
 
-  it('retries install, a POST the API makes idempotent, and tells a first install from a repeat', async () => {
+  it('uses a new key for each call, and retries while a twin with the same key is still running (409 idempotency_key_in_use)', async () => {
+    server.answer((_req, res, attempt) => (attempt === 1 ? json(res, 409, serviceError('idempotency_key_in_use'), { 'retry-after': '0' }) : json(res, 200, { id: 'ctr_x' })));
+    await client.contracts.fund('ctr_x');
+    await client.contracts.fund('ctr_x');
+    const keys = server.requests.map((r) => r.headers['idempotency-key']);
+    expect(keys[0]).toBe(keys[1]);
+    expect(keys[2]).not.toBe(keys[0]);
+  });
+
+  it('retries install like every POST, and tells a first install from a repeat', async () => {
     const installation = { template_id: template.id, workspace_id: 'w', version: '1.0.0', installed_at: '2026-11-22T10:00:00.000Z' };
     server.answer((_req, res, attempt) => (attempt === 1 ? json(res, 500, serviceError('internal_error'), { 'retry-after': '0' }) : json(res, 201, installation)));
     expect(await client.templates.install(template.id)).toEqual({ ...installation, created: true });
@@ -105,8 +118,12 @@ describe('client transport against a scripted HTTP server', async () => {
     expect(err).toBeInstanceOf(ConnectionError);
     expect((err as ConnectionError).timedOut).toBe(true);
     expect(server.requests).toHaveLength(2);
+    // A POST is repeatable too now (its Idempotency-Key makes a repeat harmless); a PATCH is not.
     server.answer(() => undefined);
     await expect(quick.agents.rotateWebhookSecret('agt_x')).rejects.toMatchObject({ timedOut: true });
+    expect(server.requests).toHaveLength(2);
+    server.answer(() => undefined);
+    await expect(quick.agents.configureWebhook('agt_x', { webhook_url: 'https://e.example', events: ['contract.funded'] })).rejects.toMatchObject({ timedOut: true });
     expect(server.requests).toHaveLength(1);
   });
 

@@ -1,5 +1,6 @@
 import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createHmac } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEventPipeline, type EventPipeline } from '../../local/event-pipeline.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
@@ -46,18 +47,28 @@ afterAll(async () => {
   await pipeline?.stop();
 });
 
-/** The interface document, section 5, in its own words: lowercase hex HMAC-SHA-256, keyed with the secret, of "<timestamp>.<JSON body>". */
+/** docs/api.md ("Webhook requests"), in its own words: lowercase hex HMAC-SHA-256, keyed with the secret, of "<timestamp>.<JSON body>". */
 function signatureIsValid(secret: string, delivery: Delivered): boolean {
   const timestamp = delivery.headers['x-service-timestamp'] as string;
   const expected = createHmac('sha256', secret).update(`${timestamp}.${delivery.body}`).digest('hex');
   return delivery.headers['x-service-signature'] === expected;
 }
 
-/** Every delivery any receiver of a test got must carry a valid signature, not only the ones a test looks at. */
+/** Standard Webhooks, checked by the reference library a receiver would use (it throws on a bad signature). */
+function standardWebhookPayload(secret: string, delivery: Delivered): unknown {
+  return new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>);
+}
+
+/** Every delivery any receiver of a test got must carry valid signatures of both schemes, not only the ones a test looks at. */
 const signed: { receiver: WebhookReceiver; secret: string }[] = [];
 afterEach(() => {
   for (const { receiver, secret } of signed.splice(0)) {
-    for (const delivery of receiver.deliveries) expect(signatureIsValid(secret, delivery), delivery.body).toBe(true);
+    for (const delivery of receiver.deliveries) {
+      expect(signatureIsValid(secret, delivery), delivery.body).toBe(true);
+      expect(standardWebhookPayload(secret, delivery)).toEqual(delivery.json);
+      expect(delivery.headers['webhook-id']).toBe(delivery.json.id);
+      expect(delivery.headers['webhook-timestamp']).toBe(delivery.headers['x-service-timestamp']);
+    }
   }
 });
 
@@ -73,7 +84,7 @@ async function enabledAgent(events = ALL_KINDS) {
 }
 
 describe('webhook delivery through the local pipeline', () => {
-  it('delivers a signed event with the headers of API.md; the body is the feed’s event object', async () => {
+  it('delivers a signed event with the headers of docs/api.md; the body is the feed’s event object', async () => {
     const { receiver, agentId, secret } = await enabledAgent();
     const contractId = await createContract(owner, agentId, templateId);
     expect((await fund(contractId)).status).toBe(200);
@@ -91,6 +102,11 @@ describe('webhook delivery through the local pipeline', () => {
     expect(delivery.headers['x-service-signature']).toMatch(/^[0-9a-f]{64}$/);
     expect(signatureIsValid(secret, delivery)).toBe(true);
     expect(signatureIsValid(`${secret}x`, delivery)).toBe(false);
+    expect(delivery.headers['webhook-id']).toBe(event.id);
+    expect(delivery.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+    expect(standardWebhookPayload(secret, delivery)).toEqual(event);
+    const otherSecret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    expect(() => standardWebhookPayload(otherSecret, delivery)).toThrow();
 
     const [record] = await waitFor(async () => {
       const list = await deliveriesOf(owner, agentId);

@@ -48,7 +48,7 @@ export async function startReceiver(respond: Respond): Promise<Receiver> {
   return { url: `http://127.0.0.1:${port}/webhook`, port, requests, close };
 }
 
-/** The reply the interface document asks for: 200, JSON, the challenge echoed. */
+/** The reply docs/api.md asks for: 200, JSON, the challenge echoed. */
 export function echoChallenge(req: ReceivedRequest, res: http.ServerResponse): void {
   json(res, 200, { challenge: (JSON.parse(req.body) as { challenge: string }).challenge });
 }

@@ -4,6 +4,7 @@ import { createUserWithKey, findCallerByApiKey, type NewUser } from '../../lib/a
 import type { Caller } from '../../lib/http/caller.ts';
 import { routes, type Route } from '../../lib/routes.ts';
 import { invokeRoute, proxyEvent } from '../../local/proxy-event.ts';
+import { assertMatchesOpenApi } from './openapi-responses.ts';
 
 export interface TestUser extends Caller {
   apiKey: string;
@@ -39,7 +40,7 @@ export interface InvokeResult {
   raw: APIGatewayProxyResult;
 }
 
-/** Calls a route's handler with the REST proxy event API Gateway would send after the authorizer. */
+/** Calls a route's handler with the REST proxy event API Gateway would send after the authorizer; the answer is checked against docs/openapi.json. */
 export async function invoke(name: string, options: InvokeOptions = {}): Promise<InvokeResult> {
   const route = routeNamed(name);
   const headers: Record<string, string> = { ...options.headers };
@@ -54,5 +55,7 @@ export async function invoke(name: string, options: InvokeOptions = {}): Promise
     proxyEvent({ route, caller: options.caller, headers, query: options.query ?? null, pathParameters: options.params ?? null, body }),
   );
   const responseHeaders = Object.fromEntries(Object.entries(raw.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
+  // Every answer a test receives must be one the OpenAPI document describes.
+  assertMatchesOpenApi(route, { status: raw.statusCode, headers: responseHeaders, body: raw.body ?? '' });
   return { status: raw.statusCode, headers: responseHeaders, body: raw.body ? JSON.parse(raw.body) : undefined, raw };
 }

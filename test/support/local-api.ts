@@ -1,15 +1,30 @@
-import { afterAll, beforeAll } from 'vitest';
-import { createLocalApi, listen, type LocalApi, type LocalApiOptions } from '../../local/api-gateway.ts';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { createLocalApi, listen, type Exchange, type LocalApi, type LocalApiOptions } from '../../local/api-gateway.ts';
+import { openApiProblems } from './openapi-responses.ts';
 
 /**
  * Starts the local API Gateway stand-in on a free port for the test file; `api.url` once ready.
- * It limits each key as the usage plan does, unless a test that is about something else and must
- * call faster than one key may (a poller racing writers) gives other `keyLimits`.
+ * Every answer it gives during a test is held to docs/openapi.json; a test whose requests got an
+ * undocumented answer fails in its afterEach with the list of problems. It limits each key as the
+ * usage plan does, unless a test that is about something else and must call faster than one key
+ * may (a poller racing writers) gives other `keyLimits`.
  */
-export function useLocalApi(options: LocalApiOptions = {}): { readonly url: string } {
+export function useLocalApi(options: Omit<LocalApiOptions, 'onExchange'> = {}): { readonly url: string } {
   let api: LocalApi | undefined;
+  const problems: string[] = [];
+  const check = (exchange: Exchange) => {
+    // Unknown paths and preflights have no operation; streams are checked for status and headers only.
+    if (!exchange.route || exchange.method === 'OPTIONS') return;
+    const body = exchange.route.streaming && exchange.status === 200 ? '' : exchange.body.toString('utf8');
+    problems.push(...openApiProblems(exchange.route, { status: exchange.status, headers: exchange.headers, body }));
+  };
   beforeAll(async () => {
-    api = await listen(createLocalApi(undefined, options), 0);
+    api = await listen(createLocalApi(undefined, { ...options, onExchange: check }), 0);
+  });
+  afterEach(async () => {
+    // Answers finish on 'close', a moment after the client has read them.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(problems.splice(0), 'answers that docs/openapi.json does not describe').toEqual([]);
   });
   afterAll(async () => {
     await api?.close();

@@ -28,7 +28,7 @@ export interface SignedPostOptions {
 
 /** POSTs `body` signed the way the service signs deliveries (the service's own signer). */
 export async function signedPost(url: string, body: string, options: SignedPostOptions): Promise<{ status: number; contentType: string | null; text: string; json: any }> {
-  const signature = signatureHeaders(options.secret, body, options.signedAt);
+  const signature = signatureHeaders(options.secret, body, messageIdOf(body), options.signedAt);
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...signature, ...options.headers },
@@ -36,4 +36,15 @@ export async function signedPost(url: string, body: string, options: SignedPostO
   });
   const text = await res.text();
   return { status: res.status, contentType: res.headers.get('content-type'), text, json: text ? JSON.parse(text) : undefined };
+}
+
+/** The id a delivery of this body would carry in `webhook-id`: the event's id when it has one. */
+function messageIdOf(body: string): string {
+  try {
+    const id = (JSON.parse(body) as { id?: unknown }).id;
+    if (typeof id === 'string') return id;
+  } catch {
+    // not JSON: the receiver refuses it anyway
+  }
+  return 'msg_test';
 }

@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from '../lib/openapi/document.ts';
+import { operations } from '../lib/openapi/operations.ts';
+import { routes } from '../lib/routes.ts';
+import { serialize } from '../scripts/openapi.ts';
+import { routeNamed } from './support/lambda.ts';
+import { useLocalApi } from './support/local-api.ts';
+import { openApiProblems } from './support/openapi-responses.ts';
+
+const committed = readFileSync(join(import.meta.dirname, '../docs/openapi.json'), 'utf8');
+const api = useLocalApi();
+
+describe('the OpenAPI document', () => {
+  it('is up to date: docs/openapi.json is what `npm run openapi` writes now', async () => {
+    expect(committed, 'run `npm run openapi` and commit docs/openapi.json').toBe(serialize(await buildOpenApiDocument()));
+  });
+
+  it('has every route of the table with its method, and documents each exactly once', async () => {
+    const doc = JSON.parse(committed);
+    expect(Object.keys(operations).sort()).toEqual(routes.map((r) => r.name).sort());
+    for (const route of routes) {
+      const operation = doc.paths[route.path]?.[route.method.toLowerCase()];
+      expect(operation?.operationId, `${route.method} ${route.path}`).toBe(route.name);
+      expect(operation.security, route.name).toEqual(route.auth ? [{ apiKey: [] }] : []);
+      // 429 with Retry-After is a possible answer of every route.
+      expect(operation.responses['429'], route.name).toEqual({ $ref: '#/components/responses/TooManyRequests' });
+      if (route.method === 'POST') expect(operation.parameters, route.name).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
+    }
+  });
+
+  it('describes request bodies and query strings from the handlers’ own zod schemas (strict)', () => {
+    const doc = JSON.parse(committed);
+    const publish = doc.paths['/v1/marketplace/templates'].post.requestBody.content['application/json'].schema;
+    expect(publish.additionalProperties).toBe(false);
+    expect(publish.required).toEqual(expect.arrayContaining(['name', 'slug', 'category', 'version', 'schema']));
+    const list = doc.paths['/v1/marketplace/templates'].get.parameters.map((p: { name: string }) => p.name);
+    expect(list).toEqual(expect.arrayContaining(['limit', 'offset', 'cursor', 'sort', 'category', 'search']));
+  });
+
+  it('has the webhooks: the handshake and the four contract events, with both signature schemes', () => {
+    const doc = JSON.parse(committed);
+    expect(Object.keys(doc.webhooks).sort()).toEqual(['contract.funded', 'contract.refunded', 'contract.released', 'contract.verification.completed', 'service.webhook.verify']);
+    for (const hook of Object.values(doc.webhooks) as { post: { parameters: { name: string }[] } }[]) {
+      const headers = hook.post.parameters.map((p) => p.name);
+      expect(headers).toEqual(expect.arrayContaining(['x-service-timestamp', 'x-service-signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature']));
+    }
+  });
+
+  it('is served at GET /openapi.json without a key', async () => {
+    const res = await fetch(`${api.url}/openapi.json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await res.json()).toEqual(JSON.parse(committed));
+  });
+});
+
+describe('holding answers to the document', () => {
+  const route = routeNamed('createAgent');
+  const agent = { id: 'agt_01J00000000000000000000000', name: 'a', webhook_url: null, events: [], webhook_status: 'DISABLED', created_at: '2026-01-01T00:00:00.000Z' };
+  const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
+    status,
+    headers: { 'x-request-id': 'r', 'content-type': 'application/json; charset=utf-8', location: '/api/v1/agents/x', ...headers },
+    body: JSON.stringify(body),
+  });
+
+  it('accepts a documented answer', () => {
+    expect(openApiProblems(route, answer(201, agent))).toEqual([]);
+  });
+
+  it('refuses an undocumented field, a wrong type, an undocumented status, a missing header and another media type', () => {
+    expect(openApiProblems(route, answer(201, { ...agent, secret: 'x' })).join()).toMatch(/additional properties/);
+    expect(openApiProblems(route, answer(201, { ...agent, webhook_url: 3 })).join()).toMatch(/webhook_url/);
+    expect(openApiProblems(route, answer(418, agent)).join()).toMatch(/status not documented/);
+    expect(openApiProblems(route, answer(201, agent, { location: undefined as unknown as string })).join()).toMatch(/Location missing/);
+    expect(openApiProblems(route, answer(201, agent, { 'content-type': 'text/plain' })).join()).toMatch(/content-type text\/plain/);
+    expect(openApiProblems(route, answer(400, { error: { code: 'no_such_code', message: 'x' } })).join()).toMatch(/code/);
+  });
+});

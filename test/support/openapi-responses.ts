@@ -1,0 +1,86 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Route } from '../../lib/routes.ts';
+
+/**
+ * Holds an answer of the API to docs/openapi.json: the status must be documented for the
+ * operation, the body must match the documented schema (strict objects: an undocumented field
+ * fails), the media type must be the documented one, and the headers the document requires
+ * (x-request-id, Location) must be there. test/support/lambda.ts and local-api.ts run every answer
+ * the tests receive through here.
+ */
+type Json = Record<string, any>;
+
+const DOC_ID = 'openapi.json';
+const document = JSON.parse(readFileSync(join(import.meta.dirname, '../../docs/openapi.json'), 'utf8')) as Json;
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
+ajv.addSchema({ $id: DOC_ID, components: document['components'] });
+
+const deref = (node: Json): Json => {
+  if (typeof node?.['$ref'] !== 'string') return node;
+  const path = (node['$ref'] as string).replace(/^#\//, '').split('/');
+  return deref(path.reduce((at: Json, key) => at[key], document));
+};
+
+const validators = new Map<string, ReturnType<Ajv2020['compile']>>();
+function validatorFor(schema: Json): ReturnType<Ajv2020['compile']> {
+  const key = JSON.stringify(schema);
+  let validate = validators.get(key);
+  if (!validate) {
+    // Component refs are relative to the document; resolve them against the schema registered above.
+    validate = ajv.compile(JSON.parse(key.replaceAll('"#/components/', `"${DOC_ID}#/components/`)) as Json);
+    validators.set(key, validate);
+  }
+  return validate;
+}
+
+export interface Answer {
+  status: number;
+  /** Lower-cased names. */
+  headers: Record<string, string>;
+  /** The raw body text ('' when none). */
+  body: string;
+}
+
+/** Problems with one answer of `route`; empty when it matches the document. */
+export function openApiProblems(route: Route, answer: Answer): string[] {
+  const operation = document['paths']?.[route.path]?.[route.method.toLowerCase()] as Json | undefined;
+  const where = `${route.method} ${route.path} → ${answer.status}`;
+  if (!operation) return [`${route.method} ${route.path} is not in docs/openapi.json`];
+  const documented = operation['responses']?.[String(answer.status)] as Json | undefined;
+  if (!documented) return [`${where}: status not documented (documented: ${Object.keys(operation['responses']).join(', ')})`];
+  const response = deref(documented);
+  const problems: string[] = [];
+  for (const [name, header] of Object.entries((response['headers'] ?? {}) as Json)) {
+    if (deref(header)['required'] && answer.headers[name.toLowerCase()] === undefined) problems.push(`${where}: header ${name} missing`);
+  }
+  const content = response['content'] as Json | undefined;
+  if (!content) {
+    if (answer.body !== '') problems.push(`${where}: a body where the document has none`);
+    return problems;
+  }
+  const [mediaType, media] = Object.entries(content)[0]!;
+  const sent = (answer.headers['content-type'] ?? '').split(';')[0]!.trim();
+  if (sent !== mediaType) problems.push(`${where}: content-type ${sent || '(none)'}, documented ${mediaType}`);
+  if (mediaType !== 'application/json' || !media['schema']) return problems;
+  let body: unknown;
+  try {
+    body = JSON.parse(answer.body);
+  } catch {
+    return [...problems, `${where}: body is not JSON`];
+  }
+  const validate = validatorFor(media['schema'] as Json);
+  if (!validate(body)) {
+    problems.push(`${where}: body does not match the document: ${ajv.errorsText(validate.errors, { separator: '; ' })}\n${answer.body.slice(0, 500)}`);
+  }
+  return problems;
+}
+
+/** Throws with every problem (for helpers that answer one call at a time). */
+export function assertMatchesOpenApi(route: Route, answer: Answer): void {
+  const problems = openApiProblems(route, answer);
+  if (problems.length) throw new Error(`The answer does not match docs/openapi.json:\n${problems.join('\n')}`);
+}
