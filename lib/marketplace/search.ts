@@ -101,6 +101,11 @@ export async function searchTemplates(query: SearchQuery) {
     readCounts(counted.map((c) => postingList(c.prefix, query.category))),
   ]);
   const matches = inExactOrder(walk.matches);
+  const countOf = (c: { prefix: string }) => counts.get(postingList(c.prefix, query.category)) ?? 0;
+  // A word no public template has (its counter is exact and 0): nothing can match, however long the list.
+  if (matches.length === 0 && counted.some((c) => c.exact && countOf(c) === 0)) {
+    return { data: [], pagination: { limit: query.limit, offset, total: 0, has_more: false, next_cursor: null } };
+  }
 
   const page = matches.slice(skip, skip + query.limit);
   const moreMatches = matches.length > skip + query.limit;
@@ -108,7 +113,7 @@ export async function searchTemplates(query: SearchQuery) {
   const resume: Resume | undefined = moreMatches && last ? resumeAfter(last) : walk.unread && walk.lastSeen ? { below: walk.lastSeen } : undefined;
   const owed = moreMatches ? 0 : Math.max(0, skip - matches.length);
   const seen = offset + matches.length - skip;
-  const bound = Math.min(...counted.map((c) => counts.get(postingList(c.prefix, query.category)) ?? 0));
+  const bound = Math.min(...counted.map(countOf));
   const exact = !walk.unread || (queryWords.length === 1 && counted[0]!.exact);
   return {
     data: page.map((m) => toSummary(m.item)),
