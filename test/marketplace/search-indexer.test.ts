@@ -115,11 +115,11 @@ describe('search indexer', () => {
     const t = await publish(author, { name: 'Dolphin pod', slug: 'dolphin-pod', category: 'data' });
     await indexSearch();
     const state = async () => (await db().send(new GetCommand({ TableName: tableName(), Key: keys.searchState(t.id), ConsistentRead: true }))).Item!['ver'];
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.template(t.id), UpdateExpression: 'SET installs = :n, popKey = :n', ExpressionAttributeValues: { ':n': 16 } }));
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.template(t.id), UpdateExpression: 'SET installs = :n, popKey = :n', ExpressionAttributeValues: { ':n': 32 } }));
     await indexSearch();
     const afterCrossing = await state();
-    // 16 and 17 share the bucket [16, 18): the install below is not even read by the indexer.
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.template(t.id), UpdateExpression: 'SET installs = :n, popKey = :n', ExpressionAttributeValues: { ':n': 17 } }));
+    // 32 and 33 share the bucket [32, 34): the install below is not even read by the indexer.
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.template(t.id), UpdateExpression: 'SET installs = :n, popKey = :n', ExpressionAttributeValues: { ':n': 33 } }));
     await indexSearch();
     expect(await state()).toBe(afterCrossing);
   });

@@ -65,8 +65,9 @@ async function setStats(id: string, installs: number, ratingSum = 0, ratingCount
 
 beforeAll(async () => {
   author = await createTestUser();
-  // Published in this order (so newest = last); 40–43 installs share one popularity bucket, in an
-  // order unlike their installs; two templates tie on installs, two on rating.
+  // Published in this order (so newest = last); 42 and 43 installs share the popularity bucket
+  // [42, 44) in an order unlike their installs, 40 and 41 share [40, 42); two templates tie on
+  // installs, two on rating.
   const specs: [string, string, number, number, number][] = [
     ['k0', 'http', 0, 0, 0],
     ['k1', 'http', 43, 8, 2],
