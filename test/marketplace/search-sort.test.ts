@@ -129,8 +129,8 @@ describe('search in every sort', () => {
   it('follows real installs and reviews through the stream', async () => {
     // k0 (0 installs) gets one: it passes nobody but the order must still hold; k6 gets a 5-star review.
     const installer = await createTestUser();
-    expect((await invoke('installTemplate', { caller: installer, params: { id: ids['k0'] } })).status).toBe(201);
-    expect((await invoke('createReview', { caller: installer, params: { id: ids['k6'] }, body: { rating: 5, title: 'Good' } })).status).toBe(201);
+    expect((await invoke('installTemplate', { caller: installer, params: { id: ids['k0']! } })).status).toBe(201);
+    expect((await invoke('createReview', { caller: installer, params: { id: ids['k6']! }, body: { rating: 5, title: 'Good' } })).status).toBe(201);
     const popular = await list({ search: 'kestrel' });
     expect(popular.data.at(-1)).toMatchObject({ id: ids['k0'], stats: { installs: 1 } });
     expect(popular.data).toEqual([...popular.data].sort(ORDER.popular));
@@ -148,7 +148,7 @@ describe('search in every sort', () => {
 
   it('refuses a cursor from another sort or search', async () => {
     const cursor = (await list({ search: 'kestrel', sort: 'popular', limit: '2' })).pagination.next_cursor!;
-    for (const query of [{ search: 'kestrel', sort: 'rating' }, { search: 'kestrel', sort: 'recent' }, { search: 'kestrel k1', sort: 'popular' }, { sort: 'popular' }]) {
+    for (const query of <Record<string, string>[]>[{ search: 'kestrel', sort: 'rating' }, { search: 'kestrel', sort: 'recent' }, { search: 'kestrel k1', sort: 'popular' }, { sort: 'popular' }]) {
       const res = await invoke('listTemplates', { caller: author, query: { ...query, cursor } });
       expectError(res, 400, 'validation_error');
       expect(detailPaths(res)).toEqual(['cursor']);
