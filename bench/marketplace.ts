@@ -17,6 +17,7 @@ import { freePort } from '../local/ports.ts';
 import { invokeRoute, proxyEvent } from '../local/proxy-event.ts';
 import { meterCapacity, type CapacityMeter } from '../lib/store/capacity-meter.ts';
 import { emptyCatalog, growCatalog, type Catalog } from './_marketplace-seed.ts';
+import { measureSearchIndexing } from './_search-indexing.ts';
 
 /** MARKETPLACE_BENCH_SIZES=200,1000 for a quick try; the README's figures use the default. */
 const SIZES = (process.env['MARKETPLACE_BENCH_SIZES'] ?? '1000,20000').split(',').map(Number);
@@ -73,12 +74,19 @@ const CASES: Case[] = [
   { route: 'listTemplates', variant: 'limit=100', request: list({ limit: '100' }), expect: 200 },
   { route: 'listTemplates', variant: 'offset=200', request: list({ offset: '200' }), expect: 200 },
   { route: 'listTemplates', variant: 'cursor (page 2, recent)', request: (s) => ({ caller: reader, query: { sort: 'recent', cursor: s.cursor! } }), expect: 200 },
-  { route: 'listTemplates', variant: 'search=uptime', request: list({ search: 'uptime' }), expect: 200 },
+  // Search in each sort (popular is the default), one word, 3 letters, two words that often meet,
+  // within a category, deep in the list, and two words that never meet (every page walks its whole
+  // budget, or the whole list if that is shorter).
+  { route: 'listTemplates', variant: 'search=uptime (popular)', request: list({ search: 'uptime' }), expect: 200 },
+  { route: 'listTemplates', variant: 'search=uptime, sort=rating', request: list({ search: 'uptime', sort: 'rating' }), expect: 200 },
+  { route: 'listTemplates', variant: 'search=uptime, sort=recent', request: list({ search: 'uptime', sort: 'recent' }), expect: 200 },
   { route: 'listTemplates', variant: 'search=upt (3 letters)', request: list({ search: 'upt' }), expect: 200 },
   { route: 'listTemplates', variant: 'search=uptime monitor', request: list({ search: 'uptime monitor' }), expect: 200 },
+  { route: 'listTemplates', variant: 'search=uptime monitor, sort=rating', request: list({ search: 'uptime monitor', sort: 'rating' }), expect: 200 },
   { route: 'listTemplates', variant: 'search=monitor daily', request: list({ search: 'monitor daily' }), expect: 200 },
   { route: 'listTemplates', variant: 'search=uptime, category=http', request: list({ search: 'uptime', category: 'http' }), expect: 200 },
-  // Words that never meet: every page walks its whole budget, or the whole list if that is shorter.
+  { route: 'listTemplates', variant: 'search=uptime, category=http, sort=rating', request: list({ search: 'uptime', category: 'http', sort: 'rating' }), expect: 200 },
+  { route: 'listTemplates', variant: 'search=daily, offset=200', request: list({ search: 'daily', offset: '200' }), expect: 200 },
   { route: 'listTemplates', variant: 'search=hourly daily (never together)', request: list({ search: 'hourly daily' }), expect: 200 },
   { route: 'listTemplates', variant: 'search=uptime invoice (never together)', request: list({ search: 'uptime invoice' }), expect: 200 },
   { route: 'featuredTemplates', variant: '4 lists', request: () => ({ caller: reader }), expect: 200 },
@@ -109,6 +117,8 @@ interface Samples {
   items?: number;
   /** The response's `pagination.has_more`, where it has one. */
   more?: boolean;
+  /** The response's `pagination.total` ("≤ n" when `total_exact` is false). */
+  total?: string;
 }
 
 interface Measured {
@@ -118,6 +128,7 @@ interface Measured {
   p99: number;
   items?: number;
   more?: boolean;
+  total?: string;
 }
 
 async function call(name: string, req: Request) {
@@ -149,9 +160,10 @@ async function once(side: Side, c: Case, run: number, into?: Samples): Promise<v
   into.read += side.meter.read;
   into.write += side.meter.write;
   if (into.items === undefined) {
-    const { data, pagination } = JSON.parse(res.body) as { data?: unknown; pagination?: { has_more?: boolean } };
+    const { data, pagination } = JSON.parse(res.body) as { data?: unknown; pagination?: { has_more?: boolean; total?: number; total_exact?: false } };
     if (Array.isArray(data)) into.items = data.length;
     if (pagination?.has_more !== undefined) into.more = pagination.has_more;
+    if (pagination?.total !== undefined) into.total = `${pagination.total_exact === false ? '≤ ' : ''}${pagination.total.toLocaleString('en')}`;
   }
 }
 
@@ -178,7 +190,15 @@ function percentile(sorted: number[], q: number): number {
 
 function summarize(s: Samples): Measured {
   const times = [...s.times].sort((a, b) => a - b);
-  return { read: s.read / times.length, write: s.write / times.length, p50: percentile(times, 0.5), p99: percentile(times, 0.99), ...(s.items !== undefined ? { items: s.items } : {}), ...(s.more !== undefined ? { more: s.more } : {}) };
+  return {
+    read: s.read / times.length,
+    write: s.write / times.length,
+    p50: percentile(times, 0.5),
+    p99: percentile(times, 0.99),
+    ...(s.items !== undefined ? { items: s.items } : {}),
+    ...(s.more !== undefined ? { more: s.more } : {}),
+    ...(s.total !== undefined ? { total: s.total } : {}),
+  };
 }
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
@@ -227,7 +247,9 @@ export async function run(): Promise<string> {
     const installed = results.get('listInstalled|30 installs')!;
     // The installer's installs are among the first 1,000 templates: the same page at both sizes.
     if (SIZES[0]! >= 1000 && installed[0]!.items !== installed[1]!.items) throw new Error('listInstalled must list the same installs at both sizes');
-    return report(results, seedSeconds, measureSeconds, (performance.now() - began) / 1000);
+    use(sides[0]!);
+    const indexing = await measureSearchIndexing(sides[0]!.dynamo.endpoint, sides[0]!.meter, call, reader, results.get('installTemplate|new workspace')![0]!.write);
+    return `${report(results, seedSeconds, measureSeconds, (performance.now() - began) / 1000)}\n\n${indexing}`;
   } finally {
     await Promise.all(sides.map((s) => s.dynamo.stop()));
   }
@@ -241,16 +263,17 @@ function report(results: Map<string, Measured[]>, seedSeconds: number[], measure
     // "end" marks a response that finished the result (has_more false) where the other size's did not.
     const end = (m: Measured) => (s!.more !== l!.more && m.more === false ? ' (end)' : '');
     const items = s!.items === undefined ? '–' : `${s!.items}${end(s!)} / ${l!.items}${end(l!)}`;
-    return `| ${route} | ${variant} | ${items} | ${capacity(s!)} | ${capacity(l!)} | ${ratio(s!.read + s!.write, l!.read + l!.write)} | ${fmt(s!.p50)} / ${fmt(s!.p99)} | ${fmt(l!.p50)} / ${fmt(l!.p99)} | ${ratio(s!.p50, l!.p50)} |`;
+    const total = s!.total === undefined ? '–' : `${s!.total} / ${l!.total}`;
+    return `| ${route} | ${variant} | ${items} | ${total} | ${capacity(s!)} | ${capacity(l!)} | ${ratio(s!.read + s!.write, l!.read + l!.write)} | ${fmt(s!.p50)} / ${fmt(s!.p99)} | ${fmt(l!.p50)} / ${fmt(l!.p99)} | ${ratio(s!.p50, l!.p50)} |`;
   });
   const minutes = `${Math.floor(totalSeconds / 60)} min ${fmt(totalSeconds % 60, 0)} s`;
   return [
     '## Marketplace: cost per request at two catalog sizes',
     '',
-    `DynamoDB Local, ${small!.toLocaleString('en')} and ${large!.toLocaleString('en')} templates (90 % public), each size in its own DynamoDB Local process (${JVM_OPTIONS.join(' ') || 'default JVM options'}) and first table, seeded by the same deterministic generator. The real Lambda handlers are called with REST proxy events, alternating between the sizes run by run: ${RUNS} runs per row and size after ${WARMUP} warm-up runs, reads first, then writes. Capacity is what DynamoDB reports with ReturnConsumedCapacity=TOTAL (R = read units, W = write units), averaged per request. Items: how many the response's \`data\` holds at each size; "(end)" marks the size whose response finished the result (\`has_more: false\`) where the other's hands back a cursor. Latency in ms (p50 / p99, nearest rank over ${RUNS} samples). Seeding took ${seedSeconds.map((s) => `${fmt(s, 0)} s`).join(' and ')}, measuring ${fmt(measureSeconds, 0)} s, the whole run ${minutes}.`,
+    `DynamoDB Local, ${small!.toLocaleString('en')} and ${large!.toLocaleString('en')} templates (90 % public), each size in its own DynamoDB Local process (${JVM_OPTIONS.join(' ') || 'default JVM options'}) and first table, seeded by the same deterministic generator. The real Lambda handlers are called with REST proxy events, alternating between the sizes run by run: ${RUNS} runs per row and size after ${WARMUP} warm-up runs, reads first, then writes. Capacity is what DynamoDB reports with ReturnConsumedCapacity=TOTAL (R = read units, W = write units), averaged per request. Items: how many the response's \`data\` holds at each size; Total: its \`pagination.total\` ("≤" where \`total_exact\` is false); "(end)" marks the size whose response finished the result (\`has_more: false\`) where the other's hands back a cursor. Latency in ms (p50 / p99, nearest rank over ${RUNS} samples). Seeding took ${seedSeconds.map((s) => `${fmt(s, 0)} s`).join(' and ')}, measuring ${fmt(measureSeconds, 0)} s, the whole run ${minutes}.`,
     '',
-    `| Route | Variant | Items | Capacity @ ${small!.toLocaleString('en')} | Capacity @ ${large!.toLocaleString('en')} | Capacity ratio | Latency @ ${small!.toLocaleString('en')} | Latency @ ${large!.toLocaleString('en')} | p50 ratio |`,
-    '|---|---|---|---|---|---|---|---|---|',
+    `| Route | Variant | Items | Total | Capacity @ ${small!.toLocaleString('en')} | Capacity @ ${large!.toLocaleString('en')} | Capacity ratio | Latency @ ${small!.toLocaleString('en')} | Latency @ ${large!.toLocaleString('en')} | p50 ratio |`,
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');
 }
