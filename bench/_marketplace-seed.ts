@@ -74,8 +74,13 @@ export function emptyCatalog(): Catalog {
   return { size: 0, author: user('Bench Author'), installer: user('Bench Installer'), counts: new Map(CATEGORIES.map((c) => [c, 0])), searchCounts: new Map(), random: prng(42) };
 }
 
-/** Adds templates until the catalog holds `size`; older ones first, so later growth is "newer". */
-export async function growCatalog(catalog: Catalog, size: number, now = Date.now()): Promise<void> {
+/**
+ * Adds templates until the catalog holds `size`; older ones first, so later growth is "newer".
+ * `postingPartitions` limits the search postings written to those partitions (the ones the
+ * benchmark reads: every other posting list is another partition, which no measured search
+ * touches); counters and each template's search state are always written whole.
+ */
+export async function growCatalog(catalog: Catalog, size: number, now = Date.now(), postingPartitions?: ReadonlySet<string>): Promise<void> {
   const { random, author, installer, counts } = catalog;
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const requests: WriteRequest[] = [];
@@ -128,7 +133,8 @@ export async function growCatalog(catalog: Catalog, size: number, now = Date.now
     // The search index as the stream's indexer would have written it: postings in three orders, its state, the counters.
     const index = searchIndexItems(item);
     for (const list of index.counted) catalog.searchCounts.set(list, (catalog.searchCounts.get(list) ?? 0) + 1);
-    requests.push({ put: item as unknown as Record<string, unknown> }, { put: index.state }, ...index.postings.map((put) => ({ put })));
+    const postings = postingPartitions ? index.postings.filter((p) => postingPartitions.has(p['PK'] as string)) : index.postings;
+    requests.push({ put: item as unknown as Record<string, unknown> }, { put: index.state }, ...postings.map((put) => ({ put })));
   }
   for (const [category, count] of counts) requests.push({ put: { ...keys.categoryCount(category), entity: ENTITY.categoryCount, name: category, count } });
   for (const [list, count] of catalog.searchCounts) requests.push({ put: { ...keys.searchCount(list), entity: ENTITY.searchCount, list, count } });

@@ -9,6 +9,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../lib/http/caller.ts';
 import { rollTrendWindow } from '../lib/marketplace/trend-rollover.ts';
+import { ORDERS, postingList } from '../lib/marketplace/search-index.ts';
+import { drivingPrefix, words } from '../lib/marketplace/search-text.ts';
+import { keys } from '../lib/store/keys.ts';
 import { routes } from '../lib/routes.ts';
 import { db } from '../lib/store/client.ts';
 import { ensureTable } from '../lib/store/create-table.ts';
@@ -144,6 +147,22 @@ async function call(name: string, req: Request) {
   return invokeRoute(route, event);
 }
 
+/**
+ * The posting partitions the measured searches read (each search's driving list, in every order):
+ * the seed writes only these, since no measured search reads any other, and seeding the whole
+ * index (about 85 postings per template) would take an hour at 20,000 on this machine.
+ */
+function readPartitions(): Set<string> {
+  const partitions = new Set<string>();
+  for (const c of CASES) {
+    const query = c.route === 'listTemplates' ? (c.request({} as Side, 0) as Request).query : undefined;
+    if (!query?.['search']) continue;
+    const list = postingList(drivingPrefix(words(query['search']))!, query['category']);
+    for (const order of ORDERS) partitions.add(keys.searchPostingPk(order, list));
+  }
+  return partitions;
+}
+
 /** Points the services (db(), which keeps one client per endpoint) at this size's DynamoDB Local. */
 const use = (side: Side) => (process.env['DYNAMODB_ENDPOINT'] = side.dynamo.endpoint);
 
@@ -227,7 +246,7 @@ export async function run(): Promise<string> {
       use(side);
       const t0 = performance.now();
       // The same generator from the same seed: the small catalog is the large one's first `size` templates.
-      await growCatalog(side.catalog, side.size, now);
+      await growCatalog(side.catalog, side.size, now, readPartitions());
       // The seed leaves installs as days of traffic would; the daily rollover would have run since.
       await rollTrendWindow(now);
       seedSeconds.push((performance.now() - t0) / 1000);
@@ -270,7 +289,7 @@ function report(results: Map<string, Measured[]>, seedSeconds: number[], measure
   return [
     '## Marketplace: cost per request at two catalog sizes',
     '',
-    `DynamoDB Local, ${small!.toLocaleString('en')} and ${large!.toLocaleString('en')} templates (90 % public), each size in its own DynamoDB Local process (${JVM_OPTIONS.join(' ') || 'default JVM options'}) and first table, seeded by the same deterministic generator. The real Lambda handlers are called with REST proxy events, alternating between the sizes run by run: ${RUNS} runs per row and size after ${WARMUP} warm-up runs, reads first, then writes. Capacity is what DynamoDB reports with ReturnConsumedCapacity=TOTAL (R = read units, W = write units), averaged per request. Items: how many the response's \`data\` holds at each size; Total: its \`pagination.total\` ("≤" where \`total_exact\` is false); "(end)" marks the size whose response finished the result (\`has_more: false\`) where the other's hands back a cursor. Latency in ms (p50 / p99, nearest rank over ${RUNS} samples). Seeding took ${seedSeconds.map((s) => `${fmt(s, 0)} s`).join(' and ')}, measuring ${fmt(measureSeconds, 0)} s, the whole run ${minutes}.`,
+    `DynamoDB Local, ${small!.toLocaleString('en')} and ${large!.toLocaleString('en')} templates (90 % public), each size in its own DynamoDB Local process (${JVM_OPTIONS.join(' ') || 'default JVM options'}) and first table, seeded by the same deterministic generator (search postings: the lists the measured searches read, in all three orders; counters whole). The real Lambda handlers are called with REST proxy events, alternating between the sizes run by run: ${RUNS} runs per row and size after ${WARMUP} warm-up runs, reads first, then writes. Capacity is what DynamoDB reports with ReturnConsumedCapacity=TOTAL (R = read units, W = write units), averaged per request. Items: how many the response's \`data\` holds at each size; Total: its \`pagination.total\` ("≤" where \`total_exact\` is false); "(end)" marks the size whose response finished the result (\`has_more: false\`) where the other's hands back a cursor. Latency in ms (p50 / p99, nearest rank over ${RUNS} samples). Seeding took ${seedSeconds.map((s) => `${fmt(s, 0)} s`).join(' and ')}, measuring ${fmt(measureSeconds, 0)} s, the whole run ${minutes}.`,
     '',
     `| Route | Variant | Items | Total | Capacity @ ${small!.toLocaleString('en')} | Capacity @ ${large!.toLocaleString('en')} | Capacity ratio | Latency @ ${small!.toLocaleString('en')} | Latency @ ${large!.toLocaleString('en')} | p50 ratio |`,
     '|---|---|---|---|---|---|---|---|---|---|',
