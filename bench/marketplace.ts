@@ -36,14 +36,14 @@ const WARMUP = Number(process.env['MARKETPLACE_BENCH_WARMUP'] ?? 10);
  */
 const JVM_OPTIONS = (process.env['MARKETPLACE_BENCH_JVM'] ?? '-Xms1g -Xmx1g').split(' ').filter(Boolean);
 
-interface Request {
+export interface Request {
   caller: Caller;
   params?: Record<string, string>;
   query?: Record<string, string>;
   body?: unknown;
 }
 
-interface Case {
+export interface Case {
   route: string;
   variant: string;
   /** A fresh request per run (writes need a new user or slug each time). */
@@ -54,7 +54,7 @@ interface Case {
 }
 
 /** One catalog size: its own DynamoDB Local, client, capacity meter and catalog. */
-interface Side {
+export interface Side {
   size: number;
   dynamo: DynamoDbLocal;
   catalog: Catalog;
@@ -63,9 +63,9 @@ interface Side {
   cursor?: string;
 }
 
-const reader: Caller = { userId: randomUUID(), workspaceId: randomUUID(), name: 'Bench Reader', verified: false, operator: false };
+export const reader: Caller = { userId: randomUUID(), workspaceId: randomUUID(), name: 'Bench Reader', verified: false, operator: false };
 const freshUser = (): Caller => ({ ...reader, userId: randomUUID(), workspaceId: randomUUID() });
-const list = (query: Record<string, string>) => () => ({ caller: reader, query });
+export const list = (query: Record<string, string>) => () => ({ caller: reader, query });
 
 const CASES: Case[] = [
   { route: 'listTemplates', variant: 'sort=popular (default)', request: list({}), expect: 200 },
@@ -112,7 +112,7 @@ const CASES: Case[] = [
   },
 ];
 
-interface Samples {
+export interface Samples {
   times: number[];
   read: number;
   write: number;
@@ -124,7 +124,7 @@ interface Samples {
   total?: string;
 }
 
-interface Measured {
+export interface Measured {
   read: number;
   write: number;
   p50: number;
@@ -134,7 +134,7 @@ interface Measured {
   total?: string;
 }
 
-async function call(name: string, req: Request) {
+export async function call(name: string, req: Request) {
   const route = routes.find((r) => r.name === name)!;
   const event = proxyEvent({
     route,
@@ -152,9 +152,9 @@ async function call(name: string, req: Request) {
  * the seed writes only these, since no measured search reads any other, and seeding the whole
  * index (about 85 postings per template) would take an hour at 20,000 on this machine.
  */
-function readPartitions(): Set<string> {
+export function readPartitions(cases: readonly Case[] = CASES): Set<string> {
   const partitions = new Set<string>();
-  for (const c of CASES) {
+  for (const c of cases) {
     const query = c.route === 'listTemplates' ? (c.request({} as Side, 0) as Request).query : undefined;
     if (!query?.['search']) continue;
     const list = postingList(drivingPrefix(words(query['search']))!, query['category']);
@@ -164,7 +164,7 @@ function readPartitions(): Set<string> {
 }
 
 /** Points the services (db(), which keeps one client per endpoint) at this size's DynamoDB Local. */
-const use = (side: Side) => (process.env['DYNAMODB_ENDPOINT'] = side.dynamo.endpoint);
+export const use = (side: Side) => (process.env['DYNAMODB_ENDPOINT'] = side.dynamo.endpoint);
 
 async function once(side: Side, c: Case, run: number, into?: Samples): Promise<void> {
   use(side);
@@ -192,7 +192,7 @@ async function once(side: Side, c: Case, run: number, into?: Samples): Promise<v
  * case to the next and from one pass to the next, so each row's samples are spread over the whole
  * phase and a disturbance (another process on the machine) touches every row and both sizes alike.
  */
-async function phase(sides: Side[], cases: Case[], samples: Map<Case, Samples[]>): Promise<void> {
+export async function phase(sides: Side[], cases: Case[], samples: Map<Case, Samples[]>): Promise<void> {
   for (let pass = 0; pass < WARMUP + RUNS; pass++) {
     const measured = pass >= WARMUP;
     for (const [i, c] of cases.entries()) {
@@ -207,7 +207,7 @@ function percentile(sorted: number[], q: number): number {
   return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]!;
 }
 
-function summarize(s: Samples): Measured {
+export function summarize(s: Samples): Measured {
   const times = [...s.times].sort((a, b) => a - b);
   return {
     read: s.read / times.length,
@@ -220,11 +220,11 @@ function summarize(s: Samples): Measured {
   };
 }
 
-const fmt = (n: number, digits = 1) => n.toFixed(digits);
-const ratio = (a: number, b: number) => (a === 0 && b === 0 ? '–' : a === 0 ? '∞' : (b / a).toFixed(2));
+export const fmt = (n: number, digits = 1) => n.toFixed(digits);
+export const ratio = (a: number, b: number) => (a === 0 && b === 0 ? '–' : a === 0 ? '∞' : (b / a).toFixed(2));
 
-async function startSide(size: number): Promise<Side> {
-  const dynamo = await startDynamoDbLocal({ port: await freePort(), dataDir: ':memory:', jvmOptions: JVM_OPTIONS });
+export async function startSide(size: number, dataDir = ':memory:'): Promise<Side> {
+  const dynamo = await startDynamoDbLocal({ port: await freePort(), dataDir, jvmOptions: JVM_OPTIONS });
   const side = { size, dynamo, catalog: emptyCatalog() } as Side;
   use(side);
   // The catalog's table is the first and only table of its process, for both sizes alike.
