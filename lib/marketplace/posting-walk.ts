@@ -4,6 +4,8 @@ import { templatesInOrder } from './index-page.ts';
 import type { TemplateItem } from './template-item.ts';
 
 type Posting = Record<string, unknown>;
+/** Postings read at a time while finishing a popularity bucket. */
+const GROUP_LOOKAHEAD = 8;
 const sortKeyOf = (p: Posting): string => p['SK'] as string;
 
 export interface PostingWalk {
@@ -51,6 +53,7 @@ export async function walkPostings(walk: PostingWalk): Promise<{ matches: WalkMa
   let read = 0;
   let units = 0;
   let checked = 0;
+  let overBudget = false;
 
   const flush = async () => {
     const byId = new Map(pending.map((p) => [p['template_id'] as string, sortKeyOf(p)]));
@@ -66,6 +69,7 @@ export async function walkPostings(walk: PostingWalk): Promise<{ matches: WalkMa
     const inGroup = group !== undefined;
     if (buffer.length === 0 && !ended) {
       if (!inGroup && units >= walk.postingUnits) break;
+      overBudget = units >= walk.postingUnits;
       // Size the page from the share of postings that matched so far (postings are cheap, round trips
       // are not) and from what a posting has cost so far, so one page cannot overrun the budget by much.
       const perPosting = read === 0 ? 1 : Math.max(matches.length, 1) / read;
@@ -77,7 +81,8 @@ export async function walkPostings(walk: PostingWalk): Promise<{ matches: WalkMa
           KeyConditionExpression: walk.below === undefined ? 'PK = :pk' : 'PK = :pk AND SK < :below',
           ExpressionAttributeValues: { ':pk': walk.partition, ...(walk.below === undefined ? {} : { ':below': walk.below }) },
           ScanIndexForward: false,
-          Limit: inGroup ? 50 : Math.min(100, affordable, Math.ceil(missing / perPosting)),
+          // Inside a bucket only its end is missing: usually a posting or two, so read a few at a time.
+          Limit: inGroup ? GROUP_LOOKAHEAD : Math.min(100, affordable, Math.ceil(missing / perPosting)),
           ExclusiveStartKey: next,
           ReturnConsumedCapacity: 'TOTAL',
         }),
@@ -97,7 +102,8 @@ export async function walkPostings(walk: PostingWalk): Promise<{ matches: WalkMa
       group = undefined;
       if (!posting) break;
       if (matches.length + pending.length >= walk.want) await flush();
-      if (matches.length >= walk.want || checked + pending.length >= walk.checkBudget) break;
+      // Postings read past the budget only to finish a bucket end the walk at the bucket's end.
+      if (matches.length >= walk.want || checked + pending.length >= walk.checkBudget || overBudget) break;
     }
     buffer.shift();
     lastSeen = sortKeyOf(posting!);

@@ -2,7 +2,7 @@ import { QueryCommand, UpdateCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/workers/search-indexer.ts';
 import { ORDERS, readCounts, searchIndexItems } from '../../lib/marketplace/search-index.ts';
 import type { TemplateItem } from '../../lib/marketplace/template-item.ts';
@@ -13,6 +13,9 @@ import { SEARCH_INDEX_FILTER_PATTERN } from '../../lib/marketplace/search-indexe
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { indexSearch, streamRecordsSinceLastCall } from '../support/search-index.ts';
 import { publish } from './helpers.ts';
+
+// These tests run the search indexer (the stream consumer) too, which takes a while on a busy machine.
+vi.setConfig({ testTimeout: 90_000 });
 
 /**
  * The search index follows the table's stream. An indexer killed halfway (a real SIGKILL of a child

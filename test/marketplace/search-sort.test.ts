@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { searchIndexItems } from '../../lib/marketplace/search-index.ts';
 import { newTemplateItem, ratingAverage, ratingKey, type TemplateItem } from '../../lib/marketplace/template-item.ts';
 import { batchWrite } from '../../lib/store/batch.ts';
@@ -9,6 +9,9 @@ import { ENTITY, keys } from '../../lib/store/keys.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { indexSearch } from '../support/search-index.ts';
 import { detailPaths, expectError, publish } from './helpers.ts';
+
+// These tests run the search indexer (the stream consumer) too, which takes a while on a busy machine.
+vi.setConfig({ testTimeout: 90_000 });
 
 /**
  * Search in each sort, checked against the order the API defines, computed here from the stats and

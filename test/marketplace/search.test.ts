@@ -1,7 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { indexSearch } from '../support/search-index.ts';
 import { publish } from './helpers.ts';
+
+// These tests run the search indexer (the stream consumer) too, which takes a while on a busy machine.
+vi.setConfig({ testTimeout: 90_000 });
 
 let author: TestUser;
 const t: Record<string, any> = {};
