@@ -24,7 +24,8 @@ import { startStreamPoller } from '../local/stream-poller.ts';
 type Call = (route: string, req: { caller: Caller; params?: Record<string, string>; query?: Record<string, string>; body?: unknown }) => Promise<{ statusCode: number; body: string }>;
 
 const PUBLISHES = Number(process.env['MARKETPLACE_BENCH_PUBLISHES'] ?? 100);
-const TIMEOUT_MS = 120_000;
+/** Catching up with the seed's stream takes minutes on a busy machine. */
+const TIMEOUT_MS = 600_000;
 
 const publishBody = (word: string) => ({
   name: `${word} uptime monitor`,
