@@ -9,7 +9,7 @@ import type { Caller } from '../lib/http/caller.ts';
 import { CATEGORIES, type Category } from '../lib/marketplace/categories.ts';
 import { installMarker } from '../lib/marketplace/install.ts';
 import { reviewItem } from '../lib/marketplace/review-item.ts';
-import { searchPostings } from '../lib/marketplace/search-index.ts';
+import { searchIndexItems } from '../lib/marketplace/search-index.ts';
 import { listPartitions, newTemplateItem, ratingAverage, ratingKey, type TemplateItem } from '../lib/marketplace/template-item.ts';
 import { bucketAttribute, installsInWindow, utcDay, windowDays } from '../lib/marketplace/trend.ts';
 import { versionItem } from '../lib/marketplace/versions.ts';
@@ -63,17 +63,24 @@ export interface Catalog {
   /** A workspace with 30 installs. */
   installer: Caller;
   counts: Map<Category, number>;
+  /** The search prefix counters, as the indexer would have left them. */
+  searchCounts: Map<string, number>;
   random: () => number;
 }
 
 const user = (name: string, extra: Partial<Caller> = {}): Caller => ({ userId: randomUUID(), workspaceId: randomUUID(), name, verified: true, operator: false, ...extra });
 
 export function emptyCatalog(): Catalog {
-  return { size: 0, author: user('Bench Author'), installer: user('Bench Installer'), counts: new Map(CATEGORIES.map((c) => [c, 0])), random: prng(42) };
+  return { size: 0, author: user('Bench Author'), installer: user('Bench Installer'), counts: new Map(CATEGORIES.map((c) => [c, 0])), searchCounts: new Map(), random: prng(42) };
 }
 
-/** Adds templates until the catalog holds `size`; older ones first, so later growth is "newer". */
-export async function growCatalog(catalog: Catalog, size: number, now = Date.now()): Promise<void> {
+/**
+ * Adds templates until the catalog holds `size`; older ones first, so later growth is "newer".
+ * `postingPartitions` limits the search postings written to those partitions (the ones the
+ * benchmark reads: every other posting list is another partition, which no measured search
+ * touches); counters and each template's search state are always written whole.
+ */
+export async function growCatalog(catalog: Catalog, size: number, now = Date.now(), postingPartitions?: ReadonlySet<string>): Promise<void> {
   const { random, author, installer, counts } = catalog;
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const requests: WriteRequest[] = [];
@@ -101,7 +108,9 @@ export async function growCatalog(catalog: Catalog, size: number, now = Date.now
       created,
     );
     // Counters as real traffic would have left them, with the derived keys the services keep.
-    const installs = Math.floor(random() ** 3 * 5000);
+    // Installs follow a power law (P(installs ≥ x) ≈ (x + 1)^-0.83), as marketplace downloads do:
+    // half the catalog has at most one, the most installed of 20,000 has about a hundred thousand.
+    const installs = Math.floor((1 / (1 - random())) ** 1.2) - 1;
     const ratingCount = Math.floor(random() * 40);
     const ratingSum = Math.round(ratingCount * (1 + random() * 4));
     Object.assign(item, { installs, popKey: installs, rating_count: ratingCount, rating_sum: ratingSum, rating_avg: ratingAverage(ratingSum, ratingCount), ratingKey: ratingKey(ratingSum, ratingCount) });
@@ -121,9 +130,14 @@ export async function growCatalog(catalog: Catalog, size: number, now = Date.now
     if (i < 1000 && i % 33 === 0 && item.visibility === 'public') {
       requests.push({ put: installMarker(item, installer.workspaceId, new Date(now - i * 1000).toISOString()) });
     }
-    requests.push({ put: item as unknown as Record<string, unknown> }, ...searchPostings(item).map((put) => ({ put })));
+    // The search index as the stream's indexer would have written it: postings in three orders, its state, the counters.
+    const index = searchIndexItems(item);
+    for (const list of index.counted) catalog.searchCounts.set(list, (catalog.searchCounts.get(list) ?? 0) + 1);
+    const postings = postingPartitions ? index.postings.filter((p) => postingPartitions.has(p['PK'] as string)) : index.postings;
+    requests.push({ put: item as unknown as Record<string, unknown> }, { put: index.state }, ...postings.map((put) => ({ put })));
   }
   for (const [category, count] of counts) requests.push({ put: { ...keys.categoryCount(category), entity: ENTITY.categoryCount, name: category, count } });
+  for (const [list, count] of catalog.searchCounts) requests.push({ put: { ...keys.searchCount(list), entity: ENTITY.searchCount, list, count } });
   await batchWrite(requests, 8);
   catalog.size = size;
 }

@@ -9,6 +9,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../lib/http/caller.ts';
 import { rollTrendWindow } from '../lib/marketplace/trend-rollover.ts';
+import { ORDERS, postingList } from '../lib/marketplace/search-index.ts';
+import { drivingPrefix, words } from '../lib/marketplace/search-text.ts';
+import { keys } from '../lib/store/keys.ts';
 import { routes } from '../lib/routes.ts';
 import { db } from '../lib/store/client.ts';
 import { ensureTable } from '../lib/store/create-table.ts';
@@ -17,6 +20,7 @@ import { freePort } from '../local/ports.ts';
 import { invokeRoute, proxyEvent } from '../local/proxy-event.ts';
 import { meterCapacity, type CapacityMeter } from '../lib/store/capacity-meter.ts';
 import { emptyCatalog, growCatalog, type Catalog } from './_marketplace-seed.ts';
+import { measureSearchIndexing } from './_search-indexing.ts';
 
 /** MARKETPLACE_BENCH_SIZES=200,1000 for a quick try; the README's figures use the default. */
 const SIZES = (process.env['MARKETPLACE_BENCH_SIZES'] ?? '1000,20000').split(',').map(Number);
@@ -30,16 +34,19 @@ const WARMUP = Number(process.env['MARKETPLACE_BENCH_WARMUP'] ?? 10);
  * -Xlog:gc), so a fixed 1 GB heap gives both processes the same GC rhythm whatever traffic the
  * seed put through them. MARKETPLACE_BENCH_JVM overrides it ('' = the JVM's defaults).
  */
+/** MARKETPLACE_BENCH_ONLY=search: only the rows whose variant starts so (and no search index section). */
+const ONLY = process.env['MARKETPLACE_BENCH_ONLY'];
+const wanted = (c: { variant: string }) => !ONLY || c.variant.startsWith(ONLY);
 const JVM_OPTIONS = (process.env['MARKETPLACE_BENCH_JVM'] ?? '-Xms1g -Xmx1g').split(' ').filter(Boolean);
 
-interface Request {
+export interface Request {
   caller: Caller;
   params?: Record<string, string>;
   query?: Record<string, string>;
   body?: unknown;
 }
 
-interface Case {
+export interface Case {
   route: string;
   variant: string;
   /** A fresh request per run (writes need a new user or slug each time). */
@@ -50,7 +57,7 @@ interface Case {
 }
 
 /** One catalog size: its own DynamoDB Local, client, capacity meter and catalog. */
-interface Side {
+export interface Side {
   size: number;
   dynamo: DynamoDbLocal;
   catalog: Catalog;
@@ -59,9 +66,9 @@ interface Side {
   cursor?: string;
 }
 
-const reader: Caller = { userId: randomUUID(), workspaceId: randomUUID(), name: 'Bench Reader', verified: false, operator: false };
+export const reader: Caller = { userId: randomUUID(), workspaceId: randomUUID(), name: 'Bench Reader', verified: false, operator: false };
 const freshUser = (): Caller => ({ ...reader, userId: randomUUID(), workspaceId: randomUUID() });
-const list = (query: Record<string, string>) => () => ({ caller: reader, query });
+export const list = (query: Record<string, string>) => () => ({ caller: reader, query });
 
 const CASES: Case[] = [
   { route: 'listTemplates', variant: 'sort=popular (default)', request: list({}), expect: 200 },
@@ -73,12 +80,19 @@ const CASES: Case[] = [
   { route: 'listTemplates', variant: 'limit=100', request: list({ limit: '100' }), expect: 200 },
   { route: 'listTemplates', variant: 'offset=200', request: list({ offset: '200' }), expect: 200 },
   { route: 'listTemplates', variant: 'cursor (page 2, recent)', request: (s) => ({ caller: reader, query: { sort: 'recent', cursor: s.cursor! } }), expect: 200 },
-  { route: 'listTemplates', variant: 'search=uptime', request: list({ search: 'uptime' }), expect: 200 },
+  // Search in each sort (popular is the default), one word, 3 letters, two words that often meet,
+  // within a category, deep in the list, and two words that never meet (every page walks its whole
+  // budget, or the whole list if that is shorter).
+  { route: 'listTemplates', variant: 'search=uptime (popular)', request: list({ search: 'uptime' }), expect: 200 },
+  { route: 'listTemplates', variant: 'search=uptime, sort=rating', request: list({ search: 'uptime', sort: 'rating' }), expect: 200 },
+  { route: 'listTemplates', variant: 'search=uptime, sort=recent', request: list({ search: 'uptime', sort: 'recent' }), expect: 200 },
   { route: 'listTemplates', variant: 'search=upt (3 letters)', request: list({ search: 'upt' }), expect: 200 },
   { route: 'listTemplates', variant: 'search=uptime monitor', request: list({ search: 'uptime monitor' }), expect: 200 },
+  { route: 'listTemplates', variant: 'search=uptime monitor, sort=rating', request: list({ search: 'uptime monitor', sort: 'rating' }), expect: 200 },
   { route: 'listTemplates', variant: 'search=monitor daily', request: list({ search: 'monitor daily' }), expect: 200 },
   { route: 'listTemplates', variant: 'search=uptime, category=http', request: list({ search: 'uptime', category: 'http' }), expect: 200 },
-  // Words that never meet: every page walks its whole budget, or the whole list if that is shorter.
+  { route: 'listTemplates', variant: 'search=uptime, category=http, sort=rating', request: list({ search: 'uptime', category: 'http', sort: 'rating' }), expect: 200 },
+  { route: 'listTemplates', variant: 'search=daily, offset=200', request: list({ search: 'daily', offset: '200' }), expect: 200 },
   { route: 'listTemplates', variant: 'search=hourly daily (never together)', request: list({ search: 'hourly daily' }), expect: 200 },
   { route: 'listTemplates', variant: 'search=uptime invoice (never together)', request: list({ search: 'uptime invoice' }), expect: 200 },
   { route: 'featuredTemplates', variant: '4 lists', request: () => ({ caller: reader }), expect: 200 },
@@ -101,7 +115,7 @@ const CASES: Case[] = [
   },
 ];
 
-interface Samples {
+export interface Samples {
   times: number[];
   read: number;
   write: number;
@@ -109,18 +123,21 @@ interface Samples {
   items?: number;
   /** The response's `pagination.has_more`, where it has one. */
   more?: boolean;
+  /** The response's `pagination.total` ("≤ n" when `total_exact` is false). */
+  total?: string;
 }
 
-interface Measured {
+export interface Measured {
   read: number;
   write: number;
   p50: number;
   p99: number;
   items?: number;
   more?: boolean;
+  total?: string;
 }
 
-async function call(name: string, req: Request) {
+export async function call(name: string, req: Request) {
   const route = routes.find((r) => r.name === name)!;
   const event = proxyEvent({
     route,
@@ -133,8 +150,24 @@ async function call(name: string, req: Request) {
   return invokeRoute(route, event);
 }
 
+/**
+ * The posting partitions the measured searches read (each search's driving list, in every order):
+ * the seed writes only these, since no measured search reads any other, and seeding the whole
+ * index (about 85 postings per template) would take an hour at 20,000 on this machine.
+ */
+export function readPartitions(cases: readonly Case[] = CASES): Set<string> {
+  const partitions = new Set<string>();
+  for (const c of cases) {
+    const query = c.route === 'listTemplates' ? (c.request({} as Side, 0) as Request).query : undefined;
+    if (!query?.['search']) continue;
+    const list = postingList(drivingPrefix(words(query['search']))!, query['category']);
+    for (const order of ORDERS) partitions.add(keys.searchPostingPk(order, list));
+  }
+  return partitions;
+}
+
 /** Points the services (db(), which keeps one client per endpoint) at this size's DynamoDB Local. */
-const use = (side: Side) => (process.env['DYNAMODB_ENDPOINT'] = side.dynamo.endpoint);
+export const use = (side: Side) => (process.env['DYNAMODB_ENDPOINT'] = side.dynamo.endpoint);
 
 async function once(side: Side, c: Case, run: number, into?: Samples): Promise<void> {
   use(side);
@@ -149,9 +182,10 @@ async function once(side: Side, c: Case, run: number, into?: Samples): Promise<v
   into.read += side.meter.read;
   into.write += side.meter.write;
   if (into.items === undefined) {
-    const { data, pagination } = JSON.parse(res.body) as { data?: unknown; pagination?: { has_more?: boolean } };
+    const { data, pagination } = JSON.parse(res.body) as { data?: unknown; pagination?: { has_more?: boolean; total?: number; total_exact?: false } };
     if (Array.isArray(data)) into.items = data.length;
     if (pagination?.has_more !== undefined) into.more = pagination.has_more;
+    if (pagination?.total !== undefined) into.total = `${pagination.total_exact === false ? '≤ ' : ''}${pagination.total.toLocaleString('en')}`;
   }
 }
 
@@ -161,7 +195,7 @@ async function once(side: Side, c: Case, run: number, into?: Samples): Promise<v
  * case to the next and from one pass to the next, so each row's samples are spread over the whole
  * phase and a disturbance (another process on the machine) touches every row and both sizes alike.
  */
-async function phase(sides: Side[], cases: Case[], samples: Map<Case, Samples[]>): Promise<void> {
+export async function phase(sides: Side[], cases: Case[], samples: Map<Case, Samples[]>): Promise<void> {
   for (let pass = 0; pass < WARMUP + RUNS; pass++) {
     const measured = pass >= WARMUP;
     for (const [i, c] of cases.entries()) {
@@ -176,16 +210,24 @@ function percentile(sorted: number[], q: number): number {
   return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]!;
 }
 
-function summarize(s: Samples): Measured {
+export function summarize(s: Samples): Measured {
   const times = [...s.times].sort((a, b) => a - b);
-  return { read: s.read / times.length, write: s.write / times.length, p50: percentile(times, 0.5), p99: percentile(times, 0.99), ...(s.items !== undefined ? { items: s.items } : {}), ...(s.more !== undefined ? { more: s.more } : {}) };
+  return {
+    read: s.read / times.length,
+    write: s.write / times.length,
+    p50: percentile(times, 0.5),
+    p99: percentile(times, 0.99),
+    ...(s.items !== undefined ? { items: s.items } : {}),
+    ...(s.more !== undefined ? { more: s.more } : {}),
+    ...(s.total !== undefined ? { total: s.total } : {}),
+  };
 }
 
-const fmt = (n: number, digits = 1) => n.toFixed(digits);
-const ratio = (a: number, b: number) => (a === 0 && b === 0 ? '–' : a === 0 ? '∞' : (b / a).toFixed(2));
+export const fmt = (n: number, digits = 1) => n.toFixed(digits);
+export const ratio = (a: number, b: number) => (a === 0 && b === 0 ? '–' : a === 0 ? '∞' : (b / a).toFixed(2));
 
-async function startSide(size: number): Promise<Side> {
-  const dynamo = await startDynamoDbLocal({ port: await freePort(), dataDir: ':memory:', jvmOptions: JVM_OPTIONS });
+export async function startSide(size: number, dataDir = ':memory:'): Promise<Side> {
+  const dynamo = await startDynamoDbLocal({ port: await freePort(), dataDir, jvmOptions: JVM_OPTIONS });
   const side = { size, dynamo, catalog: emptyCatalog() } as Side;
   use(side);
   // The catalog's table is the first and only table of its process, for both sizes alike.
@@ -207,7 +249,7 @@ export async function run(): Promise<string> {
       use(side);
       const t0 = performance.now();
       // The same generator from the same seed: the small catalog is the large one's first `size` templates.
-      await growCatalog(side.catalog, side.size, now);
+      await growCatalog(side.catalog, side.size, now, readPartitions());
       // The seed leaves installs as days of traffic would; the daily rollover would have run since.
       await rollTrendWindow(now);
       seedSeconds.push((performance.now() - t0) / 1000);
@@ -215,19 +257,22 @@ export async function run(): Promise<string> {
       const first = JSON.parse((await call('listTemplates', { caller: reader, query: { sort: 'recent' } })).body);
       side.cursor = first.pagination.next_cursor;
     }
-    const samples = new Map(CASES.map((c) => [c, sides.map((): Samples => ({ times: [], read: 0, write: 0 }))]));
+    const samples = new Map(CASES.filter(wanted).map((c) => [c, sides.map((): Samples => ({ times: [], read: 0, write: 0 }))]));
     const t1 = performance.now();
-    await phase(sides, CASES.filter((c) => !c.writes), samples);
-    await phase(sides, CASES.filter((c) => c.writes), samples);
+    await phase(sides, CASES.filter((c) => !c.writes && wanted(c)), samples);
+    await phase(sides, CASES.filter((c) => c.writes && wanted(c)), samples);
     const measureSeconds = (performance.now() - t1) / 1000;
     const results = new Map([...samples].map(([c, perSide]) => [`${c.route}|${c.variant}`, perSide.map(summarize)]));
     for (const [key, [s, l]] of results) {
       if (s!.items !== l!.items || s!.more !== l!.more) process.stderr.write(`bench: ${key} answers differently at ${SIZES[0]} and ${SIZES[1]} (items, has_more)\n`);
     }
-    const installed = results.get('listInstalled|30 installs')!;
+    const installed = results.get('listInstalled|30 installs');
     // The installer's installs are among the first 1,000 templates: the same page at both sizes.
-    if (SIZES[0]! >= 1000 && installed[0]!.items !== installed[1]!.items) throw new Error('listInstalled must list the same installs at both sizes');
-    return report(results, seedSeconds, measureSeconds, (performance.now() - began) / 1000);
+    if (installed && SIZES[0]! >= 1000 && installed[0]!.items !== installed[1]!.items) throw new Error('listInstalled must list the same installs at both sizes');
+    if (ONLY) return report(results, seedSeconds, measureSeconds, (performance.now() - began) / 1000);
+    use(sides[0]!);
+    const indexing = await measureSearchIndexing(sides[0]!.dynamo.endpoint, sides[0]!.meter, call, reader, results.get('installTemplate|new workspace')![0]!.write);
+    return `${report(results, seedSeconds, measureSeconds, (performance.now() - began) / 1000)}\n\n${indexing}`;
   } finally {
     await Promise.all(sides.map((s) => s.dynamo.stop()));
   }
@@ -241,16 +286,17 @@ function report(results: Map<string, Measured[]>, seedSeconds: number[], measure
     // "end" marks a response that finished the result (has_more false) where the other size's did not.
     const end = (m: Measured) => (s!.more !== l!.more && m.more === false ? ' (end)' : '');
     const items = s!.items === undefined ? '–' : `${s!.items}${end(s!)} / ${l!.items}${end(l!)}`;
-    return `| ${route} | ${variant} | ${items} | ${capacity(s!)} | ${capacity(l!)} | ${ratio(s!.read + s!.write, l!.read + l!.write)} | ${fmt(s!.p50)} / ${fmt(s!.p99)} | ${fmt(l!.p50)} / ${fmt(l!.p99)} | ${ratio(s!.p50, l!.p50)} |`;
+    const total = s!.total === undefined ? '–' : `${s!.total} / ${l!.total}`;
+    return `| ${route} | ${variant} | ${items} | ${total} | ${capacity(s!)} | ${capacity(l!)} | ${ratio(s!.read + s!.write, l!.read + l!.write)} | ${fmt(s!.p50)} / ${fmt(s!.p99)} | ${fmt(l!.p50)} / ${fmt(l!.p99)} | ${ratio(s!.p50, l!.p50)} |`;
   });
   const minutes = `${Math.floor(totalSeconds / 60)} min ${fmt(totalSeconds % 60, 0)} s`;
   return [
     '## Marketplace: cost per request at two catalog sizes',
     '',
-    `DynamoDB Local, ${small!.toLocaleString('en')} and ${large!.toLocaleString('en')} templates (90 % public), each size in its own DynamoDB Local process (${JVM_OPTIONS.join(' ') || 'default JVM options'}) and first table, seeded by the same deterministic generator. The real Lambda handlers are called with REST proxy events, alternating between the sizes run by run: ${RUNS} runs per row and size after ${WARMUP} warm-up runs, reads first, then writes. Capacity is what DynamoDB reports with ReturnConsumedCapacity=TOTAL (R = read units, W = write units), averaged per request. Items: how many the response's \`data\` holds at each size; "(end)" marks the size whose response finished the result (\`has_more: false\`) where the other's hands back a cursor. Latency in ms (p50 / p99, nearest rank over ${RUNS} samples). Seeding took ${seedSeconds.map((s) => `${fmt(s, 0)} s`).join(' and ')}, measuring ${fmt(measureSeconds, 0)} s, the whole run ${minutes}.`,
+    `DynamoDB Local, ${small!.toLocaleString('en')} and ${large!.toLocaleString('en')} templates (90 % public), each size in its own DynamoDB Local process (${JVM_OPTIONS.join(' ') || 'default JVM options'}) and first table, seeded by the same deterministic generator (search postings: the lists the measured searches read, in all three orders; counters whole). The real Lambda handlers are called with REST proxy events, alternating between the sizes run by run: ${RUNS} runs per row and size after ${WARMUP} warm-up runs, reads first, then writes. Capacity is what DynamoDB reports with ReturnConsumedCapacity=TOTAL (R = read units, W = write units), averaged per request. Items: how many the response's \`data\` holds at each size; Total: its \`pagination.total\` ("≤" where \`total_exact\` is false); "(end)" marks the size whose response finished the result (\`has_more: false\`) where the other's hands back a cursor. Latency in ms (p50 / p99, nearest rank over ${RUNS} samples). Seeding took ${seedSeconds.map((s) => `${fmt(s, 0)} s`).join(' and ')}, measuring ${fmt(measureSeconds, 0)} s, the whole run ${minutes}.`,
     '',
-    `| Route | Variant | Items | Capacity @ ${small!.toLocaleString('en')} | Capacity @ ${large!.toLocaleString('en')} | Capacity ratio | Latency @ ${small!.toLocaleString('en')} | Latency @ ${large!.toLocaleString('en')} | p50 ratio |`,
-    '|---|---|---|---|---|---|---|---|---|',
+    `| Route | Variant | Items | Total | Capacity @ ${small!.toLocaleString('en')} | Capacity @ ${large!.toLocaleString('en')} | Capacity ratio | Latency @ ${small!.toLocaleString('en')} | Latency @ ${large!.toLocaleString('en')} | p50 ratio |`,
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');
 }

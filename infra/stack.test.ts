@@ -1,7 +1,8 @@
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
+import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search-indexer.ts';
 import { routes, workers } from '../lib/routes.ts';
 import { indexList } from '../lib/store/table.ts';
 import { applyNagChecks } from './nag.ts';
@@ -31,7 +32,7 @@ function pathOf(logicalId: string | undefined): string {
 }
 
 describe('infra stack', () => {
-  it('makes one Lambda function per route plus the authorizer, relay, delivery and trend rollover workers', () => {
+  it('makes one Lambda function per route plus the authorizer, relay, search indexer, delivery and trend rollover workers', () => {
     const functions = ofType('AWS::Lambda::Function');
     expect(functions).toHaveLength(routes.length + Object.keys(workers).length);
     for (const route of routes) {
@@ -116,6 +117,14 @@ describe('infra stack', () => {
     });
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { FunctionResponseTypes: ['ReportBatchItemFailures'], BatchSize: 10 });
     template.hasResourceProperties('AWS::SQS::Queue', { RedrivePolicy: { maxReceiveCount: 20 } });
+  });
+
+  it('feeds the search indexer only template items, with partial batch failures kept in a queue', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify(SEARCH_INDEX_FILTER_PATTERN) }] },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      FunctionName: { Ref: Match.stringLikeRegexp('^SearchIndexerFunction') },
+    });
   });
 
   it('runs the trend rollover daily at 00:05 UTC', () => {

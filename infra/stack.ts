@@ -26,6 +26,7 @@ import { routes, TREND_ROLLOVER_UTC, workers, type Route } from '../lib/routes.t
 import { DELIVERY_FUNCTION_TIMEOUT_SECONDS, DELIVERY_VISIBILITY_TIMEOUT_SECONDS } from '../lib/events/schedule.ts';
 import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '../lib/http/cors.ts';
+import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search-indexer.ts';
 import { grantTable } from './grants.ts';
 import { gatewayResponses } from './gateway-responses.ts';
 import { perKeyUsagePlan } from './usage-plans.ts';
@@ -172,6 +173,24 @@ export class MarketplaceStack extends Stack {
       }),
     );
     table.grantStreamRead(relay);
+
+    // Search index: template changes → postings and prefix counters (the stream's second consumer).
+    const searchIndexer = fn('searchIndexer', workers.searchIndexer, { timeout: Duration.minutes(1) });
+    grantTable(searchIndexer, table, 'readwrite');
+    const searchIndexFailures = new Queue(this, 'SearchIndexFailures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    searchIndexer.addEventSource(
+      new DynamoEventSource(table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: 100,
+        bisectBatchOnError: true,
+        retryAttempts: 10,
+        reportBatchItemFailures: true,
+        onFailure: new SqsDlq(searchIndexFailures),
+        // The same pattern the local stream poller applies (lib/marketplace/search-indexer.ts).
+        filters: [{ pattern: JSON.stringify(SEARCH_INDEX_FILTER_PATTERN) }],
+      }),
+    );
+    table.grantStreamRead(searchIndexer);
 
     const deliver = fn('deliver', workers.deliver, { timeout: DELIVERY_TIMEOUT, env: { DELIVERY_QUEUE_URL: deliveryQueue.queueUrl } });
     grantTable(deliver, table, 'readwrite');

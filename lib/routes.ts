@@ -80,6 +80,7 @@ export const routes: readonly Route[] = [
 export const workers = {
   authorizer: 'functions/authorizer.ts',
   relay: 'functions/workers/relay.ts',
+  searchIndexer: 'functions/workers/search-indexer.ts',
   deliver: 'functions/workers/deliver.ts',
   trendRollover: 'functions/workers/trend-rollover.ts',
 } as const;

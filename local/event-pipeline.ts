@@ -2,6 +2,8 @@ import type { DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSE
 import { join } from 'node:path';
 import { DELIVERY_FUNCTION_TIMEOUT_SECONDS, DELIVERY_VISIBILITY_TIMEOUT_SECONDS } from '../lib/events/schedule.ts';
 import { streamArn } from '../lib/store/create-table.ts';
+import { matchesFilter } from '../lib/events/stream-filter.ts';
+import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search-indexer.ts';
 import { workers } from '../lib/routes.ts';
 import { loadHandler } from './handlers.ts';
 import { lambdaContext } from './lambda-context.ts';
@@ -10,7 +12,8 @@ import { createDeliveryQueues, fauxqsDataDir, startLocalSqs } from './sqs.ts';
 import { startStreamPoller } from './stream-poller.ts';
 
 /**
- * The local outbox pipeline: table stream → relay → SQS (fauxqs) → delivery, with the very
+ * The local outbox pipeline: table stream → relay → SQS (fauxqs) → delivery, and table stream →
+ * search indexer, with the very
  * handlers Lambda runs (functions/workers/*) behind event-source pollers. With a data folder the
  * queue (fauxqs persistence) and the stream position (a checkpoint file) survive a restart, so an
  * event committed while the process was down is still delivered.
@@ -57,6 +60,15 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
     handler: (event) => relay(event, lambdaContext('relay', 60)),
     ...(dataDir ? { checkpointFile: join(dataDir, `stream-checkpoint-${options.tableName}.json`) } : {}),
   });
+  // The second consumer of the stream, beside the relay: template changes → search index.
+  const searchIndexer = await loadHandler<(e: DynamoDBStreamEvent, c: unknown) => Promise<DynamoDBBatchResponse>>(workers.searchIndexer);
+  const searchStream = startStreamPoller({
+    endpoint: options.dynamoEndpoint,
+    streamArn: await streamArn(options.tableName),
+    handler: (event) => searchIndexer(event, lambdaContext('searchIndexer', 60)),
+    filter: (record) => matchesFilter(record, SEARCH_INDEX_FILTER_PATTERN),
+    ...(dataDir ? { checkpointFile: join(dataDir, `search-index-checkpoint-${options.tableName}.json`) } : {}),
+  });
   const sqsPoller = startSqsPoller({
     client: sqs.client,
     queueUrl: queues.queueUrl,
@@ -69,7 +81,7 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
     deadLetterQueueUrl: queues.deadLetterQueueUrl,
     sqsEndpoint: sqs.endpoint,
     stop: async () => {
-      await Promise.all([stream.stop(), sqsPoller.stop()]);
+      await Promise.all([stream.stop(), searchStream.stop(), sqsPoller.stop()]);
       await sqs.stop();
     },
   };

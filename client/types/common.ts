@@ -4,8 +4,13 @@
 export interface Pagination {
   limit: number;
   offset: number;
-  /** null when counting would mean reading every match (some searches). */
-  total: number | null;
+  /**
+   * Matches in all. Exact for every list and every one-word search; for a multi-word search not read
+   * to its end it is an upper bound (the count of its rarest word) and `total_exact` is false.
+   */
+  total: number;
+  /** Present (false) only when `total` is a bound rather than the exact count. */
+  total_exact?: false;
   has_more: boolean;
   /** Pass as `cursor` to read the next page; null on the last page. */
   next_cursor: string | null;

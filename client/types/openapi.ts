@@ -117,8 +117,10 @@ export type TemplateDetails = {
 export type Pagination = {
   limit: number;
   offset: number;
-  /** null when counting would mean reading every match (some searches). */
-  total: number | null;
+  /** Exact for every list and one-word search; an upper bound when total_exact is false. */
+  total: number;
+  /** Present (false) only for a multi-word search cut short by its budget: total is then the count of its rarest word. */
+  total_exact?: false;
   has_more: boolean;
   /** Pass as `cursor` for the next page; null on the last page. */
   next_cursor: string | null;

@@ -1,4 +1,3 @@
-import { validationError } from '../http/errors.ts';
 import { INDEXES } from '../store/table.ts';
 import type { Category } from './categories.ts';
 import { readCategoryCounts } from './category-counts.ts';
@@ -18,15 +17,10 @@ const INDEX_FOR = {
 /**
  * GET /templates. Without `search`: the head of one sparse KEYS_ONLY index (chosen by sort and
  * category) and a BatchGet of the page; `total` from the category counters. With `search`: the
- * inverted index (search.ts), newest first.
+ * inverted index (search.ts), in the same sorts.
  */
 export async function listTemplates(query: ListTemplatesQuery) {
-  if (query.search !== undefined) {
-    if (query.sort !== undefined && query.sort !== 'recent') {
-      throw validationError([{ path: 'sort', message: 'Search results are sorted by recent (newest first); leave sort out or use recent.' }], 'The query string is not valid.');
-    }
-    return searchTemplates({ ...query, search: query.search });
-  }
+  if (query.search !== undefined) return searchTemplates({ ...query, search: query.search });
   const sort: Sort = query.sort ?? 'popular';
   const index = query.category ? INDEX_FOR.category[sort] : INDEX_FOR.all[sort];
   const partition = query.category ? categoryList(query.category) : PUBLIC_LIST;

@@ -6,7 +6,6 @@ import { ENTITY, keys } from '../store/keys.ts';
 import { transactWrite } from '../store/transact.ts';
 import { categoryCountChanges } from './category-counts.ts';
 import type { PublishInput } from './request-schemas.ts';
-import { syncSearchPostings } from './search-index.ts';
 import { authorOf, newTemplateItem, toTemplate } from './template-item.ts';
 import { versionItem } from './versions.ts';
 
@@ -35,6 +34,5 @@ export async function publishTemplate(input: PublishInput, caller: Caller) {
     if (result.reasons[0] === 'ConditionalCheckFailed') throw slugTaken();
     throw new Error(`publish transaction cancelled: ${result.reasons.join(',')}`);
   }
-  await syncSearchPostings(undefined, item);
   return toTemplate(item, [{ version: input.version, changelog: '', created_at: now }]);
 }

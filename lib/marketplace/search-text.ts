@@ -38,6 +38,24 @@ export function indexedPrefixes(t: Searchable): Set<string> {
 }
 
 /**
+ * Exact totals: a counter per word prefix of 2 to COUNTED_PREFIX_MAX characters (every length, not
+ * only the indexed ones), so a one-word search of up to 16 characters answers its total from one
+ * counter. A longer query word is counted by its first 16 characters: an upper bound.
+ */
+export const COUNTED_PREFIX_MAX = 16;
+
+export function countedPrefixes(t: Searchable): Set<string> {
+  const prefixes = new Set<string>();
+  for (const word of templateWords(t)) {
+    for (let n = MIN_PREFIX; n <= Math.min(word.length, COUNTED_PREFIX_MAX); n++) prefixes.add(word.slice(0, n));
+  }
+  return prefixes;
+}
+
+/** The counter a query word is counted by, and whether that count is exact for it. */
+export const countedPrefixOf = (word: string): { prefix: string; exact: boolean } => ({ prefix: word.slice(0, COUNTED_PREFIX_MAX), exact: word.length <= COUNTED_PREFIX_MAX });
+
+/**
  * What a posting carries of its template's text, so a multi-word search can drop most non-matches
  * without reading the templates: the template's words cut to MAX_PREFIX characters, space-separated.
  * For query words of up to MAX_PREFIX characters the test on them is exact; for longer ones it is

@@ -8,7 +8,6 @@ import { categoryCountChanges } from './category-counts.ts';
 import { optimistic, RETRY } from './optimistic.ts';
 import { authoredTemplate } from './find-template.ts';
 import type { UpdateInput } from './request-schemas.ts';
-import { syncSearchPostings } from './search-index.ts';
 import { listPartitions, toTemplate, type TemplateItem } from './template-item.ts';
 import { newestVersions } from './versions.ts';
 
@@ -32,7 +31,6 @@ export async function updateTemplate(idOrSlug: string, input: UpdateInput, calle
       ...categoryCountChanges(before, after),
     ]);
     if (!result.ok) return RETRY;
-    await syncSearchPostings(before, after);
     return toTemplate(after, await newestVersions(after.id));
   });
 }

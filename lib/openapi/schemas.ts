@@ -86,7 +86,8 @@ const Pagination = named(
   z.strictObject({
     limit: z.int(),
     offset: count,
-    total: count.nullable().describe('null when counting would mean reading every match (some searches).'),
+    total: count.describe('Exact for every list and one-word search; an upper bound when total_exact is false.'),
+    total_exact: z.literal(false).optional().describe('Present (false) only for a multi-word search cut short by its budget: total is then the count of its rarest word.'),
     has_more: z.boolean(),
     next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page.'),
   }),

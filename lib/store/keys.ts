@@ -12,6 +12,10 @@
  * | Install marker    | WS#<workspace uuid>  | INSTALL#<template uuid>     | GSI1: WSINST#<ws> / <installed_at>#<tpl>                 |
  * | Category counter  | CATEGORY#<name>      | COUNT                       | –  (`count` = public templates; changed in the same transaction as the template) |
  * | Search posting    | TOKEN#[<category>/]<word prefix> | <created_at>#<template uuid> | –  (per 2-, 4- and 6-character prefix of each word of a public template, in the catalog-wide list and its category's; newest first) |
+ * | … by popularity   | TOKPOP#[<category>/]<word prefix> | <popularity bucket, 3 digits>#<created_at>#<uuid> | –  (same lists; bucket of installs, see popularity-bucket.ts) |
+ * | … by rating       | TOKRATE#[<category>/]<word prefix> | <ratingKey>#<created_at>#<uuid> | –  (same lists; rating_avg, then rating_count) |
+ * | Search count      | TOKCOUNT#[<category>/]<word prefix> | COUNT                    | –  (`count` = public templates with a word starting so; every prefix of 2–16 characters) |
+ * | Search state      | TPL#<uuid>           | SEARCH                      | –  (what the search indexer has written for the template: its postings and counts) |
  * | Agent             | AGENT#<agt_…>        | META                        | GSI1: OWNER#<user uuid> / AGENT#<agt_…>                  |
  * | Contract          | CONTRACT#<ctr_…>     | META                        | –                                                        |
  * | Event (outbox)    | AGENT#<agt_…>        | EVT#<evt_…>                 | –  (ids sort by feed position: the polling feed is one Query) |
@@ -35,6 +39,8 @@ export const ENTITY = {
   install: 'install',
   categoryCount: 'categoryCount',
   searchPosting: 'searchPosting',
+  searchCount: 'searchCount',
+  searchState: 'searchState',
   agent: 'agent',
   contract: 'contract',
   event: 'event',
@@ -45,6 +51,11 @@ export const ENTITY = {
   streamLease: 'streamLease',
   idempotency: 'idempotency',
 } as const;
+
+/** The three orders of search postings (the list sorts of the API). */
+export type SearchOrder = 'recent' | 'popular' | 'rating';
+const POSTING_PREFIX: Record<SearchOrder, string> = { recent: 'TOKEN#', popular: 'TOKPOP#', rating: 'TOKRATE#' };
+const searchPostingPk = (order: SearchOrder, list: string): string => `${POSTING_PREFIX[order]}${list}`;
 
 export interface Key {
   PK: string;
@@ -64,8 +75,10 @@ export const keys = {
   install: (workspaceId: string, templateId: string): Key => ({ PK: `WS#${workspaceId}`, SK: `INSTALL#${templateId}` }),
   installsIndexPk: (workspaceId: string): string => `WSINST#${workspaceId}`,
   categoryCount: (category: string): Key => ({ PK: `CATEGORY#${category}`, SK: 'COUNT' }),
-  searchPosting: (list: string, recentKey: string): Key => ({ PK: `TOKEN#${list}`, SK: recentKey }),
-  searchPostingPk: (list: string): string => `TOKEN#${list}`,
+  searchPosting: (order: SearchOrder, list: string, sortKey: string): Key => ({ PK: searchPostingPk(order, list), SK: sortKey }),
+  searchPostingPk: (order: SearchOrder, list: string): string => searchPostingPk(order, list),
+  searchCount: (list: string): Key => ({ PK: `TOKCOUNT#${list}`, SK: 'COUNT' }),
+  searchState: (templateId: string): Key => ({ PK: `TPL#${templateId}`, SK: 'SEARCH' }),
 
   agent: (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'META' }),
   agentsIndexPk: (userId: string): string => `OWNER#${userId}`,

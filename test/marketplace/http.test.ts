@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTestUser } from '../support/lambda.ts';
+import { indexSearch } from '../support/search-index.ts';
 import { useLocalApi } from '../support/local-api.ts';
 import { templateBody } from './helpers.ts';
 
@@ -25,6 +26,7 @@ describe('marketplace over HTTP with real API keys', () => {
     }
     const listed = (await (await fetch(`${base()}/templates?sort=recent&limit=5`, { headers: auth(user.apiKey) })).json()) as any;
     expect(listed.data[0].id).toBe(template.id);
+    await indexSearch(); // the stream's search indexer catches up
     const searched = (await (await fetch(`${base()}/templates?search=${encodeURIComponent('Uptime CHECK')}`, { headers: auth(user.apiKey) })).json()) as any;
     expect(searched.data.map((s: any) => s.id)).toContain(template.id);
   });

@@ -104,7 +104,6 @@ describe('GET /templates', () => {
       [{ search: '   ' }, 'search'],
       [{ search: '!!!' }, 'search'],
       [{ search: 'a b' }, 'search'],
-      [{ search: 'uptime', sort: 'popular' }, 'sort'],
     ];
     for (const [query, path] of cases) {
       const res = await list(query);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor } from '../../lib/marketplace/cursor.ts';
-import { drivingPrefix, indexedPrefixes, matchesEveryWord, mayMatch, POSTING_WORDS_MAX, postingWords, words } from '../../lib/marketplace/search-text.ts';
+import { countedPrefixes, countedPrefixOf, drivingPrefix, indexedPrefixes, matchesEveryWord, mayMatch, POSTING_WORDS_MAX, postingWords, words } from '../../lib/marketplace/search-text.ts';
+import { bucketFloor, bucketLabel, bucketOfSortKey, isRangeBucket, popularityBucket } from '../../lib/marketplace/popularity-bucket.ts';
 import { placeholders } from '../../lib/marketplace/template-schema.ts';
 import { ratingAverage, ratingKey } from '../../lib/marketplace/template-item.ts';
 import { bucketAttribute, bucketsOutsideWindow, installsInWindow, windowDays } from '../../lib/marketplace/trend.ts';
@@ -77,6 +78,40 @@ describe('search text', () => {
     const fifty = cjk(50);
     expect(`${fifty.name} ${fifty.slug} ${fifty.description} ${fifty.category}`.length).toBeLessThan(POSTING_WORDS_MAX);
     expect(postingWords(fifty)).toBeUndefined();
+  });
+});
+
+describe('popularity buckets', () => {
+  it('are exact below 32, then 16 per doubling; each bucket starts at its floor and they never skip', () => {
+    let previous = -1;
+    let crossings = 0;
+    for (let n = 0; n <= 1_000_000; n++) {
+      const bucket = popularityBucket(n);
+      if (bucket === previous) continue;
+      expect(bucket).toBe(previous + 1);
+      expect(bucketFloor(bucket)).toBe(n);
+      previous = bucket;
+      crossings++;
+    }
+    // 32 + 16 × log2(1,000,000 / 32) ≈ 271: what one template's postings are rewritten over a million installs.
+    expect(crossings).toBe(271);
+    expect([0, 31, 32, 33, 34, 64].map((n) => isRangeBucket(popularityBucket(n)))).toEqual([false, false, true, true, true, true]);
+    expect(popularityBucket(Number.MAX_SAFE_INTEGER)).toBeLessThan(1000); // fits the 3-digit label
+    expect(bucketOfSortKey(`${bucketLabel(popularityBucket(5000))}#2026-01-01T00:00:00.000Z#x`)).toBe(popularityBucket(5000));
+  });
+});
+
+describe('search counters', () => {
+  it('count every prefix of 2 to 16 characters of every word', () => {
+    const t = { name: 'Uptime', slug: 'u', description: 'internationalization', category: 'http' };
+    const prefixes = countedPrefixes(t);
+    for (const p of ['up', 'upt', 'upti', 'uptim', 'uptime', 'ht', 'htt', 'http', 'in']) expect(prefixes.has(p), p).toBe(true);
+    expect(prefixes.has('internationaliza')).toBe(true);
+    expect(prefixes.has('internationaliz')).toBe(true);
+    expect(prefixes.has('internationalizat')).toBe(false);
+    expect(prefixes.has('u')).toBe(false);
+    expect(countedPrefixOf('internationalization')).toEqual({ prefix: 'internationaliza', exact: false });
+    expect(countedPrefixOf('uptime')).toEqual({ prefix: 'uptime', exact: true });
   });
 });
 

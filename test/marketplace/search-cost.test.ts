@@ -1,15 +1,18 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { searchPostings } from '../../lib/marketplace/search-index.ts';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { ORDERS, searchIndexItems, syncSearchIndex } from '../../lib/marketplace/search-index.ts';
 import type { Category } from '../../lib/marketplace/categories.ts';
 import { newTemplateItem, type TemplateItem } from '../../lib/marketplace/template-item.ts';
 import { batchWrite } from '../../lib/store/batch.ts';
 import { meterCapacity, type CapacityMeter } from '../../lib/store/capacity-meter.ts';
 import { db, tableName } from '../../lib/store/client.ts';
-import { keys } from '../../lib/store/keys.ts';
+import { ENTITY, keys } from '../../lib/store/keys.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { publish } from './helpers.ts';
+
+// These tests run the search indexer (the stream consumer) too, which takes a while on a busy machine.
+vi.setConfig({ testTimeout: 90_000 });
 
 /**
  * What a multi-word search reads, measured with ReturnConsumedCapacity (units, not time): the walk
@@ -24,8 +27,8 @@ let author: TestUser;
 let meter: CapacityMeter;
 const betaSlugsNewestFirst = BETA_AT.map((i) => `alpha-${i}`).reverse();
 
-/** 150 words that differ in their first 6 characters: over 700 bytes, so the postings carry no `w`. */
-const longText = (seed: number) => Array.from({ length: 150 }, (_, i) => `q${seed.toString(36).padStart(2, '0')}${i.toString(36).padStart(3, '0')}`).join(' ');
+/** 70 words that differ in their first 6 characters: over 450 bytes, so the postings carry no `w`. */
+const longText = (seed: number) => Array.from({ length: 70 }, (_, i) => `q${seed.toString(36).padStart(2, '0')}${i.toString(36).padStart(3, '0')}`).join(' ');
 
 function seededTemplate(i: number, text: { name: string; slug: string; description: string; category: Category } = alphaText(i)): TemplateItem {
   const created = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
@@ -46,7 +49,21 @@ function alphaText(i: number) {
   return { name: BETA_AT.includes(i) ? `Alpha beta ${i}` : `Alpha gamma ${i}`, slug: `alpha-${i}`, description: '', category: 'data' as const };
 }
 
-const onList = (prefix: string) => (p: Record<string, unknown>) => p['PK'] === keys.searchPostingPk(prefix);
+/** Postings of one prefix's catalog-wide lists, in all three orders. */
+const onList = (prefix: string) => (p: Record<string, unknown>) => ORDERS.some((order) => p['PK'] === keys.searchPostingPk(order, prefix));
+const postingsOn = (t: TemplateItem, prefix: string) => searchIndexItems(t).postings.filter(onList(prefix)).map((put) => ({ put }));
+
+/** Adds `items` to the counters of the prefixes of `word`, as the indexer would have (the other counters are not read here). */
+async function count(items: TemplateItem[], word: string): Promise<void> {
+  const counts = new Map<string, number>();
+  const ofWord = (list: string) => word.startsWith(list.slice(list.indexOf('/') + 1));
+  for (const t of items) for (const list of searchIndexItems(t).counted.filter(ofWord)) counts.set(list, (counts.get(list) ?? 0) + 1);
+  for (const [list, by] of counts) {
+    await db().send(
+      new UpdateCommand({ TableName: tableName(), Key: keys.searchCount(list), UpdateExpression: 'SET entity = :e ADD #c :by', ExpressionAttributeNames: { '#c': 'count' }, ExpressionAttributeValues: { ':e': ENTITY.searchCount, ':by': by } }),
+    );
+  }
+}
 
 const search = async (query: Record<string, string>) => {
   meter.reset();
@@ -60,7 +77,9 @@ beforeAll(async () => {
   // Straight into the table with the service's own builders, and only the `alph` postings these
   // queries walk (the driving list of `alpha` and of `alpha beta`): 600 publishes would only add time.
   const items = Array.from({ length: WALKED }, (_, i) => seededTemplate(i));
-  await batchWrite(items.flatMap((t) => [{ put: t as unknown as Record<string, unknown> }, ...searchPostings(t).filter(onList('alph')).map((put) => ({ put }))]));
+  await batchWrite(items.flatMap((t) => [{ put: t as unknown as Record<string, unknown> }, ...postingsOn(t, 'alph')]));
+  await count(items, 'alpha');
+  await count(items, 'beta');
   meter = meterCapacity(db());
 }, 60_000);
 
@@ -84,6 +103,12 @@ describe('multi-word search cost', () => {
     expect(pages).toBeGreaterThanOrEqual(2);
   });
 
+  it('ends at once, with an exact total of 0, when a query word is in no template', async () => {
+    const { body } = await search({ search: 'alpha xray' });
+    expect(body.data).toEqual([]);
+    expect(body.pagination).toEqual({ limit: 20, offset: 0, total: 0, has_more: false, next_cursor: null });
+  });
+
   it('keeps an offset across pages cut short by the budget before they reached it', async () => {
     // offset 2 of the 3 matches: the first pages run out of budget having found fewer than 2.
     const pages: { data: string[]; offset: number; total: number | null }[] = [];
@@ -102,14 +127,16 @@ describe('multi-word search cost', () => {
   it('a single word on its own list reads about one page of postings and one page of templates', async () => {
     const { body, read } = await search({ search: 'alpha', limit: '20' });
     expect(body.data).toHaveLength(20);
-    expect(body.pagination).toMatchObject({ has_more: true, total: null });
-    // 21 postings (one 4 KB read) + 20 templates at 0.5 each.
-    expect(read).toBeLessThanOrEqual(11);
+    // The total comes from the prefix counter, exact without reading the list.
+    expect(body.pagination).toEqual({ limit: 20, offset: 0, total: WALKED, has_more: true, next_cursor: expect.any(String) });
+    // 21 postings (one 4 KB read) + 21 templates at 0.5 each (the 21st answers has_more) + the counter.
+    expect(read).toBeLessThanOrEqual(12);
   });
 
   it('still finds a template whose words are too long to ride on its postings (checked on the item instead)', async () => {
     const t = await publish(author, { name: 'Omega lexicon', slug: 'omega-lexicon', description: `${longText(0)} zulu.`, category: 'other' });
-    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.searchPosting('omeg', `${t.created_at}#${t.id}`) }));
+    await syncSearchIndex(t.id); // what the stream's search indexer does after the publish
+    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.searchPosting('recent', 'omeg', `${t.created_at}#${t.id}`) }));
     expect(Item).toBeDefined();
     expect(Item!['w']).toBeUndefined();
     expect((await search({ search: 'omega zulu' })).body.data.map((s: { slug: string }) => s.slug)).toEqual(['omega-lexicon']);
@@ -122,16 +149,19 @@ describe('multi-word search cost', () => {
       seededTemplate(1000 + i, { name: `Omega long ${i}`, slug: `omega-long-${i}`, description: longText(i + 1), category: 'other' }),
     );
     // Only their `omeg` postings: the query walks that list alone, and their other ~300 postings each would only slow the test.
-    await batchWrite(newer.flatMap((t) => [{ put: t as unknown as Record<string, unknown> }, ...searchPostings(t).filter(onList('omeg')).map((put) => ({ put }))]));
-    const first = await search({ search: 'omega xray', limit: '5' });
+    await batchWrite(newer.flatMap((t) => [{ put: t as unknown as Record<string, unknown> }, ...postingsOn(t, 'omeg')]));
+    await count(newer, 'omega');
+    // `alpha` is a word of the catalog, but of no omega template: only the items can tell.
+    const first = await search({ search: 'omega alpha', limit: '5' });
     expect(first.body.data).toEqual([]);
-    expect(first.body.pagination).toMatchObject({ has_more: true, total: null, next_cursor: expect.any(String) });
-    // 12 templates (2 × (limit + 1)) at 0.5 each plus a few postings; reading all 40 would be 20.
-    expect(first.read).toBeLessThanOrEqual(8);
+    // Not read to its end: the total is a bound (the smaller word count, 41 omega templates), marked as such.
+    expect(first.body.pagination).toMatchObject({ has_more: true, total: 41, total_exact: false, next_cursor: expect.any(String) });
+    // 12 templates (2 × (limit + 1)) at 0.5 each plus a few postings and the two words' counters; reading all 40 would be 20.
+    expect(first.read).toBeLessThanOrEqual(9);
     let cursor: string | null = first.body.pagination.next_cursor;
     let pages = 1;
     while (cursor) {
-      const next = await search({ search: 'omega xray', limit: '5', cursor });
+      const next = await search({ search: 'omega alpha', limit: '5', cursor });
       expect(next.body.data).toEqual([]);
       cursor = next.body.pagination.next_cursor;
       pages++;
