@@ -6,6 +6,7 @@ import { callerFromEvent, type Caller } from './caller.ts';
 import { AppError, errorBody, type ErrorDetail } from './errors.ts';
 import { log } from '../log.ts';
 import type { HttpResult } from './responses.ts';
+import { publicPathPrefix } from './public-path.ts';
 import { parseOrThrow } from './validation.ts';
 
 /** API.md: bodies over 256 KiB get 413. */
@@ -131,8 +132,10 @@ function firstUnstorable(value: unknown, path: (string | number)[]): ErrorDetail
 const isEmptyObject = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
 
-function toResponse(result: HttpResult, requestId: string): APIGatewayProxyResult {
+function toResponse(result: HttpResult, requestId: string, pathPrefix = ''): APIGatewayProxyResult {
   const headers: Record<string, string> = { 'x-request-id': requestId, 'cache-control': 'no-store', ...result.headers };
+  // Handlers write Location as a route path; the client needs it under the stage it called.
+  if (headers['location']?.startsWith('/')) headers['location'] = pathPrefix + headers['location'];
   if (result.body === undefined) return { statusCode: result.status, headers, body: '' };
   headers['content-type'] = 'application/json; charset=utf-8';
   return { statusCode: result.status, headers, body: JSON.stringify(result.body) };
@@ -186,7 +189,7 @@ export function httpRoute<
         headers,
         requestId,
       });
-      return toResponse(result, requestId);
+      return toResponse(result, requestId, publicPathPrefix(event));
     }) as unknown as HttpHandler;
 }
 
