@@ -179,5 +179,9 @@ export class MarketplaceStack extends Stack {
     new CfnOutput(this, 'MarketplaceBaseUrl', { value: `${api.url.replace(/\/$/, '')}/v1/marketplace` });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'DeliveryQueueUrl', { value: deliveryQueue.queueUrl });
+    // For `npm run admin -- redrive delivery` (DELIVERY_DLQ_URL) and a look at the failure queues.
+    new CfnOutput(this, 'DeliveryDlqUrl', { value: deadLetters.queueUrl });
+    new CfnOutput(this, 'RelayFailuresUrl', { value: relayFailures.queueUrl });
+    new CfnOutput(this, 'TrendRolloverFailuresUrl', { value: rolloverFailures.queueUrl });
   }
 }

@@ -13,6 +13,12 @@ const KEY_PREFIX = 'mk_';
 
 export const hashApiKey = (apiKey: string): string => createHash('sha256').update(apiKey, 'utf8').digest('hex');
 
+/**
+ * A key's public name, for listing and revoking: derived from the hash, so it reveals nothing the
+ * stored hash does not, and needs no lookup table of its own.
+ */
+export const keyIdOf = (hash: string): string => `key_${hash.slice(0, 20)}`;
+
 export interface NewUser {
   name: string;
   verified?: boolean;
@@ -22,6 +28,7 @@ export interface NewUser {
 export interface IssuedKey {
   user_id: string;
   workspace_id: string;
+  key_id: string;
   api_key: string;
 }
 
@@ -35,34 +42,40 @@ export async function createUserWithKey(input: NewUser): Promise<IssuedKey> {
     operator: input.operator ?? false,
   };
   const createdAt = nowIso();
+  const hash = hashApiKey(apiKey);
+  const keyId = keyIdOf(hash);
   await db().send(
     new TransactWriteCommand({
       TransactItems: [
         {
           Put: {
             TableName: tableName(),
-            Item: { ...keys.user(user.userId), entity: ENTITY.user, ...user, createdAt },
+            Item: { ...keys.user(user.userId), entity: ENTITY.user, ...user, createdAt, keyIds: [keyId] },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
         {
           Put: {
             TableName: tableName(),
-            Item: { ...keys.apiKey(hashApiKey(apiKey)), entity: ENTITY.apiKey, ...user, createdAt },
+            Item: { ...keys.apiKey(hash), entity: ENTITY.apiKey, ...user, createdAt, keyId, GSI1PK: keys.apiKeysIndexPk, GSI1SK: keyId },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
       ],
     }),
   );
-  return { user_id: user.userId, workspace_id: user.workspaceId, api_key: apiKey };
+  return { user_id: user.userId, workspace_id: user.workspaceId, key_id: keyId, api_key: apiKey };
 }
 
-/** The user behind a key, or undefined for an unknown one. */
+/**
+ * The user behind a key, or undefined for an unknown or revoked one. A strongly consistent read:
+ * a key revoked a moment ago is refused by the very next call (API Gateway's authorizer cache
+ * aside, README "Revoking a key").
+ */
 export async function findCallerByApiKey(apiKey: string): Promise<Caller | undefined> {
   if (!apiKey.startsWith(KEY_PREFIX) || apiKey.length > 200) return undefined;
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.apiKey(hashApiKey(apiKey)) }));
-  if (!Item) return undefined;
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.apiKey(hashApiKey(apiKey)), ConsistentRead: true }));
+  if (!Item || Item['revokedAt'] !== undefined) return undefined;
   return {
     userId: Item['userId'],
     workspaceId: Item['workspaceId'],
