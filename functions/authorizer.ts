@@ -1,13 +1,14 @@
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { bearerToken, findCallerByApiKey } from '../lib/accounts/api-keys.ts';
 import { callerToContext } from '../lib/http/caller.ts';
+import { observed } from '../lib/observability/lambda.ts';
 
 /**
  * TOKEN authorizer: API key → user. API Gateway caches the answer per key, so the policy allows
  * every route of the API (the ARN up to the stage, then `*`), not just the one first called.
  * Throwing 'Unauthorized' is API Gateway's contract for a 401.
  */
-export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
+export const handler = observed(async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
   const key = bearerToken(event.authorizationToken);
   const caller = key ? await findCallerByApiKey(key) : undefined;
   if (!caller) throw new Error('Unauthorized');
@@ -20,4 +21,4 @@ export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<AP
     },
     context: callerToContext(caller),
   };
-}
+});

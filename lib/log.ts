@@ -1,6 +1,11 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { SERVICE_NAME } from './observability/names.ts';
+
 /**
- * One-line JSON logs (CloudWatch-friendly). Field names that can carry credentials are redacted
- * here, in one place, so a careless call cannot leak an API key or a webhook secret.
+ * One-line JSON logs through Powertools Logger: inside a handler (lib/observability/lambda.ts)
+ * every line carries the Lambda request id, the API request id as `correlation_id`, the function
+ * name and `cold_start`. Field names that can carry credentials are redacted here, in one place,
+ * so a careless call cannot leak an API key or a webhook secret.
  */
 const SECRET_FIELD = /secret|api_?key|authorization|signature|password|token|challenge/i;
 
@@ -12,13 +17,16 @@ function redact(value: unknown, depth = 0): unknown {
   return out;
 }
 
+/** The logger itself lets everything through; LOG_LEVEL is read per call so tests and tools can change it. */
+export const logger = new Logger({ serviceName: SERVICE_NAME, logLevel: 'DEBUG' });
+
 type Level = 'debug' | 'info' | 'warn' | 'error';
 
 function write(level: Level, msg: string, fields?: Record<string, unknown>): void {
   if (process.env['LOG_LEVEL'] === 'silent') return;
   if (level === 'debug' && process.env['LOG_LEVEL'] !== 'debug') return;
-  const line = JSON.stringify({ level, msg, time: new Date().toISOString(), ...(redact(fields) as object) });
-  (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(line + '\n');
+  if (fields === undefined) logger[level](msg);
+  else logger[level](msg, redact(fields) as Record<string, unknown>);
 }
 
 export const log = {

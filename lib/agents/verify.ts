@@ -2,6 +2,7 @@ import type { Caller } from '../http/caller.ts';
 import { AppError, notFound } from '../http/errors.ts';
 import { nowIso } from '../ids.ts';
 import { log } from '../log.ts';
+import { recordVerification } from '../observability/metrics.ts';
 import { postJson, type OutboundOptions } from '../net/outbound.ts';
 import { buildChallengeRequest, judgeChallengeReply, newChallengeToken } from '../webhooks/handshake.ts';
 import { ownAgent } from './agents.ts';
@@ -23,7 +24,9 @@ export async function verifyWebhook(caller: Caller, agentId: string, outbound: O
   const started = Date.now();
   const request = buildChallengeRequest({ agentId: agent.id, url: agent.webhook_url, secret: agent.webhook_secret, token });
   const verdict = judgeChallengeReply(await postJson(request, outbound), token);
-  log.info('webhook handshake', { agentId: agent.id, outcome: verdict.ok ? 'ok' : verdict.code, ms: Date.now() - started });
+  const outcome = verdict.ok ? 'ok' : verdict.code;
+  log.info('webhook handshake', { agentId: agent.id, outcome, ms: Date.now() - started });
+  recordVerification(outcome);
   if (!verdict.ok) throw new AppError(verdict.code, verdict.message);
 
   const result = await updateOwnedAgent(agent.id, caller.userId, {

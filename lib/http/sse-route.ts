@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import type { z } from 'zod';
 import { log } from '../log.ts';
+import { startInvocation } from '../observability/lambda.ts';
+import { flushMetrics, recordRateLimited } from '../observability/metrics.ts';
 import { callerFromEvent, type Caller } from './caller.ts';
 import { AppError, errorBody } from './errors.ts';
 import { lowerCaseHeaders, parsePathOrNotFound } from './stack.ts';
@@ -41,6 +43,7 @@ export function sseRoute<Q extends z.ZodType | undefined = undefined, P extends 
 ): unknown {
   return awslambda.streamifyResponse(async (event, stream, context) => {
     const requestId = event.requestContext?.requestId || randomUUID();
+    startInvocation(context, requestId);
     let run: (out: SseWriter) => Promise<void>;
     try {
       const caller = callerFromEvent(event);
@@ -50,11 +53,13 @@ export function sseRoute<Q extends z.ZodType | undefined = undefined, P extends 
     } catch (err) {
       const appError = err instanceof AppError ? err : new AppError('internal_error', 'Something went wrong on our side. Try again later.');
       if (!(err instanceof AppError)) log.error('unhandled error', { requestId, error: err instanceof Error ? err.message : String(err) });
+      if (appError.status === 429) recordRateLimited();
       const out = awslambda.HttpResponseStream.from(stream, {
         statusCode: appError.status,
         headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, 'cache-control': 'no-store' },
       });
       await endWith(out, JSON.stringify(errorBody(appError)));
+      flushMetrics();
       return;
     }
     const out = awslambda.HttpResponseStream.from(stream, {
@@ -71,6 +76,7 @@ export function sseRoute<Q extends z.ZodType | undefined = undefined, P extends 
       log.error('stream failed', { requestId, error: err instanceof Error ? err.message : String(err) });
     }
     if (!gone) await endWith(out);
+    flushMetrics();
   });
 }
 

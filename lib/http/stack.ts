@@ -5,6 +5,8 @@ import type { z } from 'zod';
 import { callerFromEvent, type Caller } from './caller.ts';
 import { AppError, errorBody, type ErrorDetail } from './errors.ts';
 import { log } from '../log.ts';
+import { observability } from '../observability/lambda.ts';
+import { recordRateLimited } from '../observability/metrics.ts';
 import type { HttpResult } from './responses.ts';
 import { publicPathPrefix } from './public-path.ts';
 import { parseOrThrow } from './validation.ts';
@@ -155,6 +157,7 @@ const errorResponder: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>
       err = new AppError('internal_error', 'Something went wrong on our side. Try again later.');
     }
     const appError = err as AppError;
+    if (appError.status === 429) recordRateLimited();
     request.response = toResponse({ status: appError.status, body: errorBody(appError) }, requestId);
   },
 };
@@ -172,6 +175,7 @@ export function httpRoute<
   fn: (req: HttpRequest<Out<B>, Out<Q>, Out<P>>) => Promise<HttpResult>,
 ): HttpHandler {
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    .use(observability())
     .use(errorResponder)
     .handler(async (event) => {
       const requestId = requestIdOf(event);
