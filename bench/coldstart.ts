@@ -43,6 +43,7 @@ async function bundleFloor(outDir: string): Promise<{ file: string; bytes: numbe
     minify: true,
     mainFields: BUNDLING.mainFields,
     banner: { js: BUNDLING.banner },
+    alias: BUNDLING.alias,
     logLevel: 'error',
   });
   return { file, bytes: statSync(file).size };
@@ -120,7 +121,7 @@ export async function run(): Promise<string> {
       '### Cold start: importing each function bundle against the floor',
       '',
       `Node ${process.version}, ${ROUNDS} rounds after one warm-up import each, every import in a fresh process, rounds interleaved in a shuffled order. ` +
-        'Floor = a bundle holding only `@aws-sdk/lib-dynamodb` + `@aws-sdk/client-dynamodb` (one client built), bundled with the same esbuild options as the functions. ' +
+        'Floor = a bundle holding only `@aws-sdk/lib-dynamodb` + `@aws-sdk/client-dynamodb` (one client built), bundled with the same esbuild options as the functions (credential chain trimmed to the environment, as theirs). ' +
         'CPU = user + system time of the import, wall = its elapsed time (medians); RSS = the most resident memory seen after the import. ' +
         `Goal: CPU ratio ≤ ${GOAL}. ${withinGoal} of ${fns.length} functions within it; largest CPU ratio ${Math.max(...fns.map((r) => r.cpuRatio)).toFixed(2)}. Run took ${Math.round((Date.now() - started) / 1000)} s.`,
       '',

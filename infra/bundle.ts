@@ -35,6 +35,7 @@ export async function bundleFunction(entry: string, outDir: string): Promise<{ f
     mainFields: BUNDLING.mainFields,
     external: BUNDLING.externalModules,
     banner: { js: BUNDLING.banner },
+    alias: BUNDLING.alias,
     logLevel: 'error',
   });
   return { file, bytes: statSync(file).size, mapFile: `${file}.map` };

@@ -36,6 +36,8 @@ export const BUNDLING = {
   externalModules: [] as string[],
   mainFields: ['module', 'main'],
   banner: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+  /** Module replacements inside the bundles only (lib/aws/env-credentials.ts says why). */
+  alias: { '@aws-sdk/credential-provider-node': resolve(root, 'lib/aws/env-credentials.ts') } as Record<string, string>,
 };
 
 /**
@@ -68,6 +70,16 @@ export function makeFunction(scope: Construct, config: StageConfig, common: Reco
     },
     depsLockFilePath: resolve(root, 'package-lock.json'),
     projectRoot: root,
-    bundling: BUNDLING,
+    bundling: {
+      format: BUNDLING.format,
+      target: BUNDLING.target,
+      minify: BUNDLING.minify,
+      sourceMap: BUNDLING.sourceMap,
+      sourcesContent: BUNDLING.sourcesContent,
+      externalModules: BUNDLING.externalModules,
+      mainFields: BUNDLING.mainFields,
+      banner: BUNDLING.banner,
+      esbuildArgs: Object.fromEntries(Object.entries(BUNDLING.alias).map(([from, to]) => [`--alias:${from}`, to])),
+    },
   });
 }
