@@ -57,16 +57,16 @@ describe('structured logs', () => {
       expect(line['function_request_id']).toMatch(/^[0-9a-f-]{36}$/);
       expect(typeof line['cold_start']).toBe('boolean');
     }
-    expect(ours[0]).toMatchObject({ level: 'INFO', api_key: '[redacted]', count: 2 });
+    expect(ours[0]).toMatchObject({ level: 'INFO', api_key: '[redacted]', count: 2, cold_start: true });
     expect(ours[1]).toMatchObject({ level: 'WARN', nested: { webhook_secret: '[redacted]' } });
     expect(JSON.stringify(lines)).not.toMatch(/mk_should_not_appear|whsec_nope/);
   });
 
-  it('do not carry the previous invocation\'s correlation id', async () => {
+  it('do not carry the previous invocation\'s correlation id, and only the first invocation is a cold start', async () => {
     const handler = httpRoute({ auth: false }, async () => (log.info('each'), ok({})));
     await captured(() => call(handler, 'api-req-a'));
     const lines = await captured(() => call(handler, 'api-req-b'));
-    expect(lines.filter((l) => l['message'] === 'each').map((l) => l['correlation_id'])).toEqual(['api-req-b']);
+    expect(lines.filter((l) => l['message'] === 'each').map((l) => [l['correlation_id'], l['cold_start']])).toEqual([['api-req-b', false]]);
   });
 });
 

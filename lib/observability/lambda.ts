@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { logger } from '../log.ts';
+import { setLogContext } from '../log.ts';
 import { flushMetrics } from './metrics.ts';
 
 /**
@@ -9,9 +9,7 @@ import { flushMetrics } from './metrics.ts';
  * workers without a context; then the lines simply go without it.
  */
 export function startInvocation(context: Context | undefined, correlationId?: string): void {
-  logger.resetKeys();
-  if (context?.awsRequestId) logger.addContext(context);
-  if (correlationId) logger.setCorrelationId(correlationId);
+  setLogContext(context, correlationId);
 }
 
 /** The API request id API Gateway gave the request (the `x-request-id` the client sees). */

@@ -1,21 +1,30 @@
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { OutboundResult } from '../net/outbound.ts';
 import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from './names.ts';
 
 /**
- * CloudWatch metrics as EMF lines in the function's log (no API call, no extra latency). Emitted
- * only inside Lambda (or with METRICS_TO_STDOUT=true), so the local runtime and tests keep their
- * output; `flushMetrics()` runs after every invocation (lib/observability/lambda.ts).
+ * CloudWatch metrics in the Embedded Metric Format: JSON lines in the function's log that
+ * CloudWatch turns into metrics (no API call, no latency). Written here in a few lines rather than
+ * with Powertools Metrics, which would add about 14 KB to every bundle. Emitted only inside Lambda
+ * (or with METRICS_TO_STDOUT=true), so the local runtime and tests keep their output;
+ * `flushMetrics()` runs after every invocation (lib/observability/lambda.ts).
  */
-let metrics: Metrics | undefined;
-const instance = (): Metrics => (metrics ??= new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME }));
+type Unit = 'Count' | 'Milliseconds';
+interface Pending {
+  dimensions: Record<string, string>;
+  name: string;
+  unit: Unit;
+  values: number[];
+}
+
+let pending: Pending[] = [];
 const emitting = (): boolean => process.env['AWS_LAMBDA_FUNCTION_NAME'] !== undefined || process.env['METRICS_TO_STDOUT'] === 'true';
 
-/** A metric with one extra dimension (a failure's kind, a verification's outcome), written at once. */
-function countBy(name: string, dimension: string, value: string): void {
-  const single = instance().singleMetric();
-  single.addDimension(dimension, value);
-  single.addMetric(name, MetricUnit.Count, 1);
+function add(name: string, unit: Unit, value: number, extra: Record<string, string> = {}): void {
+  const dimensions = { service: SERVICE_NAME, ...extra };
+  const key = JSON.stringify(dimensions);
+  const same = pending.find((p) => p.name === name && JSON.stringify(p.dimensions) === key);
+  if (same) same.values.push(value);
+  else pending.push({ dimensions, name, unit, values: [value] });
 }
 
 /** Failure kinds of a delivery attempt: the receiver's status, no answer in time, the URL policy, the network. */
@@ -26,24 +35,39 @@ export const failureKindOf = (answer: OutboundResult): DeliveryFailureKind => FA
 
 export function recordDeliveryAttempt(outcome: { ok: true; latencyMs: number } | { ok: false; kind: DeliveryFailureKind; latencyMs: number }): void {
   if (!emitting()) return;
-  const m = instance();
-  m.addMetric(METRIC.deliveryAttempts, MetricUnit.Count, 1);
-  m.addMetric(METRIC.deliveryLatency, MetricUnit.Milliseconds, outcome.latencyMs);
-  if (outcome.ok) m.addMetric(METRIC.deliverySuccesses, MetricUnit.Count, 1);
+  add(METRIC.deliveryAttempts, 'Count', 1);
+  add(METRIC.deliveryLatency, 'Milliseconds', outcome.latencyMs);
+  if (outcome.ok) add(METRIC.deliverySuccesses, 'Count', 1);
   else {
-    m.addMetric(METRIC.deliveryFailures, MetricUnit.Count, 1);
-    countBy(METRIC.deliveryFailures, 'kind', outcome.kind);
+    add(METRIC.deliveryFailures, 'Count', 1);
+    add(METRIC.deliveryFailures, 'Count', 1, { kind: outcome.kind });
   }
 }
 
 export function recordVerification(outcome: string): void {
-  if (emitting()) countBy(METRIC.verifications, 'outcome', outcome);
+  if (emitting()) add(METRIC.verifications, 'Count', 1, { outcome });
 }
 
 export function recordRateLimited(): void {
-  if (emitting()) instance().addMetric(METRIC.rateLimited, MetricUnit.Count, 1);
+  if (emitting()) add(METRIC.rateLimited, 'Count', 1);
 }
 
+/** One EMF document per dimension set; a metric seen more than once carries its values as an array (CloudWatch sums them). */
 export function flushMetrics(): void {
-  if (metrics?.hasStoredMetrics()) metrics.publishStoredMetrics();
+  if (pending.length === 0) return;
+  const groups = new Map<string, Pending[]>();
+  for (const p of pending) groups.set(JSON.stringify(p.dimensions), [...(groups.get(JSON.stringify(p.dimensions)) ?? []), p]);
+  pending = [];
+  for (const metrics of groups.values()) {
+    const dimensions = metrics[0]!.dimensions;
+    const document = {
+      _aws: {
+        Timestamp: Date.now(),
+        CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: [Object.keys(dimensions)], Metrics: metrics.map((m) => ({ Name: m.name, Unit: m.unit })) }],
+      },
+      ...dimensions,
+      ...Object.fromEntries(metrics.map((m) => [m.name, m.values.length === 1 ? m.values[0] : m.values])),
+    };
+    process.stdout.write(`${JSON.stringify(document)}\n`);
+  }
 }
