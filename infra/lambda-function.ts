@@ -36,8 +36,11 @@ export const BUNDLING = {
   externalModules: [] as string[],
   mainFields: ['module', 'main'],
   banner: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-  /** Module replacements inside the bundles only (lib/aws/env-credentials.ts says why). */
-  alias: { '@aws-sdk/credential-provider-node': resolve(root, 'lib/aws/env-credentials.ts') } as Record<string, string>,
+  /** Module replacements inside the bundles only: parts of the SDK no function runs (each file says why). */
+  alias: {
+    '@aws-sdk/credential-provider-node': resolve(root, 'lib/aws/env-credentials.ts'),
+    '@smithy/core/event-streams': resolve(root, 'lib/aws/no-event-streams.ts'),
+  } as Record<string, string>,
 };
 
 /**
