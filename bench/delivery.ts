@@ -11,12 +11,15 @@ import http from 'node:http';
 import type net from 'node:net';
 import type { SQSEvent, SQSBatchResponse } from 'aws-lambda';
 import { createUserWithKey } from '../lib/accounts/api-keys.ts';
+import { api, percentile, publishBenchTemplate } from './_api.ts';
 import { ensureDelivery } from '../lib/events/deliveries.ts';
-import { outboxRows } from '../lib/events/outbox.ts';
+import { eventIdAt } from '../lib/events/feed-position.ts';
+import type { ServiceEvent } from '../lib/events/types.ts';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { nowIso } from '../lib/ids.ts';
 import { workers } from '../lib/routes.ts';
 import { db, tableName } from '../lib/store/client.ts';
+import { keys } from '../lib/store/keys.ts';
 import { ensureTable } from '../lib/store/create-table.ts';
 import { createLocalApi, listen } from '../local/api-gateway.ts';
 import { startDynamoDbLocal } from '../local/dynamodb-local.ts';
@@ -56,18 +59,6 @@ async function startReceiver(): Promise<Receiver> {
   return receiver;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-
-async function api<T>(base: string, key: string, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
 async function measureLatency(receiver: Receiver): Promise<{ p50: number; p99: number }> {
   const pipeline = await startEventPipeline({ tableName: tableName(), dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']! });
   const gateway = await listen(createLocalApi(), 0);
@@ -77,13 +68,7 @@ async function measureLatency(receiver: Receiver): Promise<{ p50: number; p99: n
     const agent = await api<{ id: string }>(base, key, 'POST', '/api/v1/agents', { name: 'bench' });
     await api(base, key, 'PATCH', `/api/v1/agents/${agent.id}/webhook`, { webhook_url: receiver.url, events: ['contract.funded'] });
     await api(base, key, 'POST', `/api/v1/agents/${agent.id}/webhook/verify`);
-    const template = await api<{ id: string }>(base, key, 'POST', '/v1/marketplace/templates', {
-      name: 'Bench',
-      slug: `bench-${Date.now()}`,
-      category: 'other',
-      version: '1.0.0',
-      schema: { variables: [], checks: [] },
-    });
+    const template = await publishBenchTemplate(base, key);
     const samples: number[] = [];
     for (let i = 0; i < LATENCY_SAMPLES + 5; i++) {
       const contract = await api<{ id: string }>(base, key, 'POST', '/api/v1/contracts', { template_id: template.id, variables: {}, amount_cents: 100, agent_id: agent.id });
@@ -112,13 +97,13 @@ async function prepareDeliveries(receiverUrl: string, count: number): Promise<SQ
   );
   const records: SQSEvent['Records'] = [];
   for (let i = 0; i < count; i++) {
-    const [row] = await outboxRows([agentId], 'contract.funded', { contract_id: `ctr_BENCH${i}`, status: 'FUNDED', amount_cents: 100 }, nowIso());
-    await db().send(new PutCommand({ TableName: tableName(), Item: row!.item }));
-    const { record } = await ensureDelivery(row!.event);
+    const event: ServiceEvent = { id: eventIdAt(agentId, i + 1), type: 'contract.funded', created_at: nowIso(), agent_id: agentId, data: { contract_id: `ctr_BENCH${i}`, status: 'FUNDED', amount_cents: 100 } };
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.event(agentId, event.id), entity: 'event', ...event, deliver: true } }));
+    const { record } = await ensureDelivery(event);
     records.push({
       messageId: `bench-${i}`,
       receiptHandle: `bench-${i}`,
-      body: JSON.stringify({ agent_id: agentId, delivery_id: record.id, event_id: row!.event.id }),
+      body: JSON.stringify({ agent_id: agentId, delivery_id: record.id, event_id: event.id }),
       attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()), SenderId: 'bench', ApproximateFirstReceiveTimestamp: String(Date.now()) },
       messageAttributes: {},
       md5OfBody: '',

@@ -6,11 +6,12 @@
  * The schedule mixes isolated events (0.5–2.5 s apart) and bursts (100–300 ms apart), as a
  * contract's transitions come.
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { outboxRows } from '../lib/events/outbox.ts';
+import { createUserWithKey, findCallerByApiKey } from '../lib/accounts/api-keys.ts';
+import { createAgent } from '../lib/agents/agents.ts';
+import { commitWithEvents } from '../lib/events/outbox.ts';
 import { streamEvents, type SseOptions } from '../lib/events/sse.ts';
-import { newId, nowIso } from '../lib/ids.ts';
-import { db, tableName } from '../lib/store/client.ts';
+import { newUuid } from '../lib/ids.ts';
+import { tableName } from '../lib/store/client.ts';
 import { ensureTable } from '../lib/store/create-table.ts';
 import { startDynamoDbLocal } from '../local/dynamodb-local.ts';
 import { freePort } from '../local/ports.ts';
@@ -40,8 +41,7 @@ interface Stream {
   done: Promise<void>;
 }
 
-function openStream(variant: Variant): Stream {
-  const agentId = newId('agt');
+function openStream(variant: Variant, agentId: string): Stream {
   let closed = false;
   const stream: Stream = { agentId, arrivals: new Map(), polls: 0, stop: () => (closed = true), done: Promise.resolve() };
   stream.done = streamEvents(
@@ -63,10 +63,15 @@ function openStream(variant: Variant): Stream {
   return stream;
 }
 
+/** One event through the service's own writer (a feed position, then the transaction), next to a throwaway item. */
 async function writeEvent(agentId: string): Promise<{ id: string; writtenAt: number }> {
-  const [row] = await outboxRows([agentId], 'contract.funded', { contract_id: 'ctr_bench' } as never, nowIso());
-  await db().send(new PutCommand({ TableName: tableName(), Item: row!.item }));
-  return { id: row!.event.id, writtenAt: performance.now() };
+  const result = await commitWithEvents((now) => ({ Put: { TableName: tableName(), Item: { PK: `BENCH#${newUuid()}`, SK: now } } }), {
+    agentIds: [agentId],
+    type: 'contract.funded',
+    data: { contract_id: 'ctr_bench', status: 'FUNDED', amount_cents: 100 } as never,
+  });
+  if (!result.committed) throw new Error('bench event not committed');
+  return { id: result.events[0]!.id, writtenAt: performance.now() };
 }
 
 export async function run(): Promise<string> {
@@ -75,7 +80,9 @@ export async function run(): Promise<string> {
   process.env['TABLE_NAME'] = `bench-sse-${Date.now()}`;
   try {
     await ensureTable(tableName());
-    const streams = VARIANTS.map(openStream);
+    const caller = (await findCallerByApiKey((await createUserWithKey({ name: 'bench' })).api_key))!;
+    const agents = await Promise.all(VARIANTS.map(() => createAgent(caller, { name: 'bench' })));
+    const streams = VARIANTS.map((variant, i) => openStream(variant, agents[i]!.id));
     await sleep(1500);
     const started = performance.now();
     const pollsAtStart = streams.map((s) => s.polls);
@@ -99,8 +106,8 @@ export async function run(): Promise<string> {
     return [
       '### Server-sent events: time to the stream and table reads',
       '',
-      `DynamoDB Local; ${EVENTS} events per stream written by the same schedule to both streams at once (40 % within 100–300 ms of the previous one, the rest 0.5–2.5 s apart), ${minutes.toFixed(1)} min. ` +
-        'Delay = from the write\'s acknowledgement to the frame reaching the stream\'s writer. Reads = looks at the table (one consistent Query each) per minute while the stream ran.',
+      `DynamoDB Local; ${EVENTS} events per stream written by the same schedule to every stream at once (40 % within 100–300 ms of the previous one, the rest 0.5–2.5 s apart), ${minutes.toFixed(1)} min. ` +
+        'Delay = from the write\'s acknowledgement to the frame reaching the stream\'s writer. Reads = looks at the feed per minute (an idle look is one consistent GetItem of the agent\'s feed counter; one that finds events adds a Query) while the stream ran.',
       '',
       '| Polling | Delay p50 ms | Delay p99 ms | p50 ratio | Reads / min | Reads ratio | Missing |',
       '|---|---|---|---|---|---|---|',

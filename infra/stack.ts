@@ -20,6 +20,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { routes, TREND_ROLLOVER_UTC, workers } from '../lib/routes.ts';
+import { DELIVERY_FUNCTION_TIMEOUT_SECONDS, DELIVERY_VISIBILITY_TIMEOUT_SECONDS } from '../lib/events/schedule.ts';
 import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
 import { grantTable } from './grants.ts';
 import { gatewayResponses } from './gateway-responses.ts';
@@ -34,8 +35,8 @@ export interface MarketplaceStackProps extends StackProps {
   config: StageConfig;
 }
 
-/** Delivery function timeout: the 10 s endpoint deadline plus signing and bookkeeping. */
-const DELIVERY_TIMEOUT = Duration.seconds(30);
+/** lib/events/schedule.ts: a batch's 10 s endpoint deadlines plus bookkeeping; a dead worker's messages come back within 25 s. */
+const DELIVERY_TIMEOUT = Duration.seconds(DELIVERY_FUNCTION_TIMEOUT_SECONDS);
 
 export class MarketplaceStack extends Stack {
   constructor(scope: Construct, id: string, props: MarketplaceStackProps) {
@@ -49,8 +50,11 @@ export class MarketplaceStack extends Stack {
       enforceSSL: true,
     });
     const deliveryQueue = new Queue(this, 'DeliveryQueue', {
-      // AWS's rule for SQS event sources: visibility ≥ 6 × the function timeout.
-      visibilityTimeout: Duration.seconds(DELIVERY_TIMEOUT.toSeconds() * 6),
+      // At least the function timeout (AWS's rule for SQS event sources) and short, so a message whose
+      // worker died is attempted again within 25 s. AWS advises 6 × the timeout to absorb throttled
+      // invocations; here a throttled receive costs one of the 20 receives the DLQ allows, which the
+      // schedule's 9 attempts leave room for.
+      visibilityTimeout: Duration.seconds(DELIVERY_VISIBILITY_TIMEOUT_SECONDS),
       retentionPeriod: Duration.days(4),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,

@@ -1,11 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 
 /**
- * Ids of the `agt_` / `ctr_` / `evt_` / `dlv_` kinds: the prefix, 10 characters of millisecond time
- * and 16 random ones, all from a URL-safe alphabet whose order matches ASCII order. They sort by
- * creation time, so an event id doubles as a feed cursor.
+ * Ids of the `agt_` / `ctr_` / `evt_` / `dlv_` kinds: the prefix, a 10-character sort value and 16
+ * random characters, all from a URL-safe alphabet whose order matches ASCII order. The sort value
+ * is the millisecond time for most kinds; for events it is the agent's feed position
+ * (lib/events/feed-position.ts), so an event id doubles as a feed cursor.
  */
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'; // Crockford base32: ASCII-ordered, no I L O U
+const SORT_CHARS = 10;
 
 export type IdPrefix = 'agt' | 'ctr' | 'evt' | 'dlv';
 
@@ -23,9 +25,27 @@ export function newId(prefix: IdPrefix, now = Date.now()): string {
   }
   lastTime = now;
   lastRandom = random;
-  let time = '';
-  for (let t = now, i = 0; i < 10; i++, t = Math.floor(t / 32)) time = ALPHABET[t % 32] + time;
-  return `${prefix}_${time}${random.map((d) => ALPHABET[d]).join('')}`;
+  return `${sortablePrefix(prefix, now)}${random.map((d) => ALPHABET[d]).join('')}`;
+}
+
+/** `<prefix>_` and the 10-character encoding of `sortValue` (0 … 32^10 − 1): every id that sorts at that value starts so. */
+export function sortablePrefix(prefix: IdPrefix, sortValue: number): string {
+  let encoded = '';
+  for (let v = sortValue, i = 0; i < SORT_CHARS; i++, v = Math.floor(v / 32)) encoded = ALPHABET[v % 32] + encoded;
+  return `${prefix}_${encoded}`;
+}
+
+/** An id that sorts at `sortValue`; its 16 other characters come from `seed` (random by default). */
+export function idAt(prefix: IdPrefix, sortValue: number, seed: Uint8Array = randomBytes(16)): string {
+  return `${sortablePrefix(prefix, sortValue)}${[...seed.subarray(0, 16)].map((b) => ALPHABET[b % 32]).join('')}`;
+}
+
+/** The sort value an id of this module carries (its first 10 characters after the prefix). */
+export function sortValueOf(id: string): number {
+  const encoded = id.slice(id.indexOf('_') + 1, id.indexOf('_') + 1 + SORT_CHARS);
+  let value = 0;
+  for (const c of encoded) value = value * 32 + ALPHABET.indexOf(c);
+  return value;
 }
 
 function increment(digits: number[]): number[] {

@@ -60,8 +60,9 @@ export const routes: readonly Route[] = [
   { name: 'getWebhookSecret', method: 'GET', path: `${a}/agents/{id}/webhook/secret`, handler: 'functions/agents/get-webhook-secret.ts', auth: true, access: 'read' },
   { name: 'rotateWebhookSecret', method: 'POST', path: `${a}/agents/{id}/webhook/secret/rotate`, handler: 'functions/agents/rotate-webhook-secret.ts', auth: true, access: 'readwrite' },
   { name: 'verifyWebhook', method: 'POST', path: `${a}/agents/{id}/webhook/verify`, handler: 'functions/agents/verify-webhook.ts', auth: true, access: 'readwrite', timeoutSeconds: 15 },
-  { name: 'listAgentEvents', method: 'GET', path: `${a}/agents/{id}/events`, handler: 'functions/events/list-agent-events.ts', auth: true, access: 'read' },
-  { name: 'streamAgentEvents', method: 'GET', path: `${a}/agents/{id}/events/stream`, handler: 'functions/events/stream-agent-events.ts', auth: true, access: 'read', streaming: true, timeoutSeconds: 900 },
+  // Feed readers write too: a feed slot left empty by a writer that died is filled with a gap marker (lib/events/feed.ts).
+  { name: 'listAgentEvents', method: 'GET', path: `${a}/agents/{id}/events`, handler: 'functions/events/list-agent-events.ts', auth: true, access: 'readwrite' },
+  { name: 'streamAgentEvents', method: 'GET', path: `${a}/agents/{id}/events/stream`, handler: 'functions/events/stream-agent-events.ts', auth: true, access: 'readwrite', streaming: true, timeoutSeconds: 900 },
   { name: 'listDeliveries', method: 'GET', path: `${a}/agents/{id}/deliveries`, handler: 'functions/events/list-deliveries.ts', auth: true, access: 'read' },
   { name: 'retryDelivery', method: 'POST', path: `${a}/agents/{id}/deliveries/{delivery_id}/retry`, handler: 'functions/events/retry-delivery.ts', auth: true, access: 'readwrite', sendsToQueue: true },
 

@@ -1,5 +1,6 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { join } from 'node:path';
+import { DELIVERY_FUNCTION_TIMEOUT_SECONDS, DELIVERY_VISIBILITY_TIMEOUT_SECONDS } from '../lib/events/schedule.ts';
 import { streamArn } from '../lib/store/create-table.ts';
 import { workers } from '../lib/routes.ts';
 import { loadHandler } from './handlers.ts';
@@ -24,7 +25,7 @@ export interface EventPipelineOptions {
   sqsEndpoint?: string;
   /** undefined or ':memory:' keeps queue and checkpoint in memory. */
   dataDir?: string;
-  /** Defaults match infra/stack.ts: 180 s (6 × the delivery timeout) and 20 receives. */
+  /** Defaults are AWS's (lib/events/schedule.ts): 25 s and 20 receives. */
   visibilityTimeoutSeconds?: number;
   maxReceiveCount?: number;
   /** Concurrent delivery batches. */
@@ -42,7 +43,7 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
   const dataDir = options.dataDir && options.dataDir !== ':memory:' ? options.dataDir : undefined;
   const sqs = await startLocalSqs({ ...(options.sqsEndpoint ? { endpoint: options.sqsEndpoint } : {}), ...(dataDir ? { dataDir: fauxqsDataDir(dataDir) } : {}) });
   const queues = await createDeliveryQueues(sqs.client, options.tableName, {
-    visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? 180,
+    visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? DELIVERY_VISIBILITY_TIMEOUT_SECONDS,
     maxReceiveCount: options.maxReceiveCount ?? 20,
   });
   process.env['SQS_ENDPOINT'] = sqs.endpoint;
@@ -60,7 +61,7 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
     client: sqs.client,
     queueUrl: queues.queueUrl,
     queueArn: queues.queueArn,
-    handler: (event) => deliver(event, lambdaContext('deliver', 30)),
+    handler: (event) => deliver(event, lambdaContext('deliver', DELIVERY_FUNCTION_TIMEOUT_SECONDS)),
     concurrency: options.concurrency ?? 2,
   });
   return {

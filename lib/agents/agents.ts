@@ -15,6 +15,7 @@ export async function createAgent(caller: Caller, input: { name: string }): Prom
     events: [],
     webhook_status: 'DISABLED',
     config_version: 0,
+    feed_seq: 0,
     created_at: now,
     updated_at: now,
   };

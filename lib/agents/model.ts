@@ -16,6 +16,15 @@ export interface AgentRecord {
   webhook_secret?: string;
   /** +1 on every PATCH / DELETE / rotate: a handshake may only enable the configuration it checked. */
   config_version: number;
+  /**
+   * The feed's ticket counter: the last slot handed out (lib/events/feed-position.ts). 0 for a new
+   * agent; absent on agents created before positions existed until their next event.
+   */
+  feed_seq?: number;
+  /** Writer's clock (ms) when the last ticket was taken: how old the newest empty slot can be. */
+  feed_ticket_at?: number;
+  /** Slots at or below it hold events from before positions existed (not numbered one by one). */
+  feed_base?: number;
   created_at: string;
   updated_at: string;
 }

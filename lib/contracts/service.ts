@@ -1,36 +1,44 @@
 import { getAgent } from '../agents/store.ts';
 import { ownAgent } from '../agents/agents.ts';
-import { outboxRows } from '../events/outbox.ts';
+import { commitWithEvents } from '../events/outbox.ts';
 import type { Caller } from '../http/caller.ts';
-import { AppError, notFound, validationError } from '../http/errors.ts';
+import { AppError, forbidden, notFound, validationError } from '../http/errors.ts';
 import { newId, nowIso } from '../ids.ts';
+import { rolesOf } from './parties.ts';
 import { MAX_CONTRACT_BYTES, type CreateContractInput, type VerificationInput } from './schemas.ts';
-import { insertContract, moveContract, readContract, type ContractRecord } from './store.ts';
-import { templateForContract } from './template-source.ts';
-import { canMove, targetStatus, TRANSITIONS, type ContractAction } from './transitions.ts';
+import { contractMove, insertContract, readContract, type ContractRecord } from './store.ts';
+import { templateForContract, type TemplateForContract } from './template-source.ts';
+import { canMove, mayTake, startStatuses, targetStatus, TRANSITIONS, type ContractAction } from './transitions.ts';
 import { fillPlaceholders, resolveVariables } from './variables.ts';
 
-export type ContractView = Omit<ContractRecord, 'party_owner_ids' | 'verification'>;
+export type ContractView = Omit<ContractRecord, 'party_owner_ids' | 'buyer_owner_id' | 'seller_owner_id' | 'verification'>;
 
 export function toContractView(record: ContractRecord): ContractView {
   const { id, template_id, template_version, agent_id, seller_agent_id, variables, amount_cents, status, checks, created_at, updated_at } = record;
   return { id, template_id, template_version, agent_id, seller_agent_id, variables, amount_cents, status, checks, created_at, updated_at };
 }
 
-async function partyOwners(caller: Caller, input: CreateContractInput): Promise<string[]> {
-  const agent = await ownAgent(caller, input.agent_id);
-  if (input.seller_agent_id === undefined) return [agent.owner_id];
+/**
+ * The consent rule (docs/events.md): a seller agent must belong to the template's author, who
+ * consented to contracts on the template by publishing it. Anything else (an unknown agent,
+ * somebody else's) gets one and the same answer, so the answer tells nothing about other
+ * accounts, and no event ever reaches an agent whose owner did not agree to the contract.
+ */
+async function checkSeller(input: CreateContractInput, template: TemplateForContract): Promise<void> {
+  if (input.seller_agent_id === undefined) return;
   if (input.seller_agent_id === input.agent_id) {
     throw validationError([{ path: 'seller_agent_id', message: 'The seller must be another agent than agent_id.' }]);
   }
   const seller = await getAgent(input.seller_agent_id);
-  if (!seller) throw notFound('Seller agent');
-  return [...new Set([agent.owner_id, seller.owner_id])];
+  if (!seller || seller.owner_id !== template.authorId) {
+    throw validationError([{ path: 'seller_agent_id', message: "Expected an agent of the template's author." }]);
+  }
 }
 
 export async function createContract(caller: Caller, input: CreateContractInput): Promise<ContractView> {
-  const owners = await partyOwners(caller, input);
+  const buyer = await ownAgent(caller, input.agent_id);
   const template = await templateForContract(caller, input.template_id);
+  await checkSeller(input, template);
   const variables = resolveVariables(template.variables, input.variables);
   const checks = template.checks.map((check) => ({ ...check, config: fillPlaceholders(check.config, variables) }));
   if (Buffer.byteLength(JSON.stringify({ variables, checks })) > MAX_CONTRACT_BYTES) {
@@ -49,7 +57,9 @@ export async function createContract(caller: Caller, input: CreateContractInput)
     checks,
     created_at: now,
     updated_at: now,
-    party_owner_ids: owners,
+    party_owner_ids: [...new Set([buyer.owner_id, template.authorId])],
+    buyer_owner_id: buyer.owner_id,
+    seller_owner_id: template.authorId,
   };
   if (!(await insertContract(contract))) throw notFound('Template');
   return toContractView(contract);
@@ -67,17 +77,23 @@ export async function getContract(caller: Caller, contractId: string): Promise<C
 }
 
 const invalidTransition = (action: ContractAction, contract: ContractRecord) =>
-  new AppError('invalid_transition', `A ${contract.status} contract cannot take "${action}"; it needs one of: ${TRANSITIONS[action].from.join(', ')}.`);
+  new AppError('invalid_transition', `A ${contract.status} contract cannot take "${action}"; it needs one of: ${startStatuses(action).join(', ')}.`);
+
+const notYourStep = (action: ContractAction, contract: ContractRecord) => {
+  const roles = [...new Set(Object.values(TRANSITIONS[action].from).flat())];
+  return forbidden(`Only the ${roles.join(' or the ')} may take "${action}" on a ${contract.status} contract.`);
+};
 
 /**
  * A transition: the new status and one event per party agent in one transaction, guarded by the
  * status read, so two concurrent moves cannot both win and no event exists without its change.
+ * Only a party whose role may take the step from the current status moves it (transitions.ts).
  */
 export async function transitionContract(caller: Caller, contractId: string, action: ContractAction, verification?: VerificationInput): Promise<ContractView> {
   const contract = await visibleContract(caller, contractId);
   if (!canMove(action, contract.status)) throw invalidTransition(action, contract);
+  if (!mayTake(action, contract.status, rolesOf(contract, caller))) throw notYourStep(action, contract);
   const to = targetStatus(action, verification?.passed);
-  const now = nowIso();
   const data = {
     contract_id: contract.id,
     status: to,
@@ -85,10 +101,10 @@ export async function transitionContract(caller: Caller, contractId: string, act
     ...(verification ? { passed: verification.passed, ...(verification.results ? { results: verification.results } : {}) } : {}),
   };
   const parties = [contract.agent_id, ...(contract.seller_agent_id ? [contract.seller_agent_id] : [])];
-  const rows = await outboxRows(parties, TRANSITIONS[action].event, data, now);
   const extra = verification ? { verification } : {};
-  if (!(await moveContract(contract, to, extra, rows, now))) {
-    throw invalidTransition(action, (await readContract(contractId)) ?? contract);
-  }
-  return toContractView({ ...contract, ...extra, status: to, updated_at: now });
+  let movedAt = '';
+  const change = (now: string) => contractMove(contract, to, extra, (movedAt = now));
+  const result = await commitWithEvents(change, { agentIds: parties, type: TRANSITIONS[action].event, data });
+  if (!result.committed) throw invalidTransition(action, (await readContract(contractId)) ?? contract);
+  return toContractView({ ...contract, ...extra, status: to, updated_at: movedAt });
 }

@@ -1,14 +1,14 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
-import type { OutboxRow } from '../events/outbox.ts';
+import { transactWrite, type TransactItem } from '../store/transact.ts';
 import type { ContractStatus } from './transitions.ts';
 import { buildUpdate } from '../store/update-expression.ts';
 
 /**
- * DynamoDB access for contracts. Both writes are one transaction: the contract and the
- * template's `contracts_created` counter; the state change and its outbox rows.
+ * DynamoDB access for contracts. Creation is one transaction (the contract and the template's
+ * `contracts_created` counter); a move is one conditional update that lib/events commits in one
+ * transaction with its events.
  */
 export interface ContractRecord {
   id: string;
@@ -22,8 +22,11 @@ export interface ContractRecord {
   checks: unknown[];
   created_at: string;
   updated_at: string;
-  /** Owners of the party agents, copied at creation: reads and moves are authorised without reading the agents. */
+  /** The buyer (owner of agent_id) and the seller (the template's author): who may see the contract. */
   party_owner_ids: string[];
+  /** Roles, copied at creation so moves are authorised without other reads; absent on older contracts (parties.ts). */
+  buyer_owner_id?: string;
+  seller_owner_id?: string;
   verification?: { passed: boolean; results?: Record<string, unknown> };
 }
 
@@ -32,59 +35,33 @@ export async function readContract(contractId: string): Promise<ContractRecord |
   return Item as ContractRecord | undefined;
 }
 
-const conditionFailed = (err: unknown, index: number): boolean =>
-  err instanceof TransactionCanceledException && err.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed';
-
-/** false when the template vanished meanwhile. */
+/**
+ * false when the template vanished meanwhile. Many contracts made from one template at once
+ * collide on its counter; transactWrite retries those conflicts instead of failing the request.
+ */
 export async function insertContract(contract: ContractRecord): Promise<boolean> {
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: tableName(), Item: { ...keys.contract(contract.id), entity: ENTITY.contract, ...contract }, ConditionExpression: 'attribute_not_exists(PK)' } },
-          {
-            Update: {
-              TableName: tableName(),
-              Key: keys.template(contract.template_id),
-              UpdateExpression: 'ADD contracts_created :one',
-              ConditionExpression: 'attribute_exists(PK)',
-              ExpressionAttributeValues: { ':one': 1 },
-            },
-          },
-        ],
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (conditionFailed(err, 1)) return false;
-    throw err;
-  }
+  const result = await transactWrite([
+    { Put: { TableName: tableName(), Item: { ...keys.contract(contract.id), entity: ENTITY.contract, ...contract }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.template(contract.template_id),
+        UpdateExpression: 'ADD contracts_created :one',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':one': 1 },
+      },
+    },
+  ]);
+  if (result.ok) return true;
+  if (result.reasons[1] === 'ConditionalCheckFailed') return false;
+  throw new Error(`contract insert refused: ${result.reasons.join(', ')}`);
 }
 
-/** Moves the contract from `from` to `to` and writes the outbox rows; false when the status was no longer `from`. */
-export async function moveContract(
-  contract: ContractRecord,
-  to: ContractStatus,
-  extra: Partial<ContractRecord>,
-  rows: readonly OutboxRow[],
-  now: string,
-): Promise<boolean> {
+/** The move from the status read to `to`, as a transaction item that fails if the status changed meanwhile. */
+export function contractMove(contract: ContractRecord, to: ContractStatus, extra: Partial<ContractRecord>, now: string): TransactItem {
   const update = buildUpdate(
     { set: { ...extra, status: to, updated_at: now } },
     { condition: '#from = :from', names: { '#from': 'status' }, values: { ':from': contract.status } },
   );
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Update: { TableName: tableName(), Key: keys.contract(contract.id), ...update } },
-          ...rows.map((row) => ({ Put: { TableName: tableName(), Item: row.item, ConditionExpression: 'attribute_not_exists(PK)' } })),
-        ],
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (conditionFailed(err, 0)) return false;
-    throw err;
-  }
+  return { Update: { TableName: tableName(), Key: keys.contract(contract.id), ...update } };
 }

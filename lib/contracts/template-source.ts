@@ -11,6 +11,8 @@ import type { DeclaredVariable } from './variables.ts';
 export interface TemplateForContract {
   id: string;
   version: string;
+  /** The seller of every contract made from it: publishing a template is consent to contracts on it. */
+  authorId: string;
   variables: DeclaredVariable[];
   checks: TemplateCheck[];
 }
@@ -26,5 +28,5 @@ export async function templateForContract(caller: Caller, templateIdOrSlug: stri
   const item = await findTemplate(templateIdOrSlug);
   if (!item || !canSee(item, caller)) throw notFound('Template');
   const schema = item.schema as { variables?: DeclaredVariable[]; checks?: TemplateCheck[] };
-  return { id: item.id, version: item.version, variables: schema.variables ?? [], checks: schema.checks ?? [] };
+  return { id: item.id, version: item.version, authorId: item.author.id, variables: schema.variables ?? [], checks: schema.checks ?? [] };
 }

@@ -88,7 +88,7 @@ export interface DeliveryPage {
   next_cursor: string | null;
 }
 
-/** Newest first (delivery ids follow event ids, which sort by time); `cursor` is the last id seen. */
+/** Newest first (delivery ids follow event ids, which sort by the agent's feed position); `cursor` is the last id seen. */
 export async function listDeliveries(agentId: string, cursor: string | undefined, limit: number): Promise<DeliveryPage> {
   const prefix = keys.deliveryPrefix;
   const { Items = [] } = await db().send(

@@ -6,7 +6,7 @@ import { nowIso } from '../ids.ts';
 import { db, tableName } from '../store/client.ts';
 import { keys, withoutKeys } from '../store/keys.ts';
 import { readDelivery, type DeliveryRecord, type DeliveryStatus } from './deliveries.ts';
-import { delayAfter, retryDelays } from './schedule.ts';
+import { delayAfter, DELIVERY_LEASE_MS, retryDelays } from './schedule.ts';
 import { buildUpdate } from '../store/update-expression.ts';
 
 /**
@@ -15,8 +15,8 @@ import { buildUpdate } from '../store/update-expression.ts';
  * lease holder can record the attempt, so each attempt is counted once.
  */
 
-/** Longer than the 10 s post deadline plus the bookkeeping around it. */
-const LEASE_MS = 60_000;
+/** As long as the delivery function may run (schedule.ts): a live attempt is never overtaken. */
+const LEASE_MS = DELIVERY_LEASE_MS;
 
 const key = (agentId: string, deliveryId: string) => keys.delivery(agentId, deliveryId);
 

@@ -1,48 +1,113 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../store/client.ts';
-import { keys } from '../store/keys.ts';
+import { ENTITY, keys } from '../store/keys.ts';
+import { readAgent } from './agents.ts';
+import { fillGap, GAP_GRACE_MS, lastKeyAt, positionOf } from './feed-position.ts';
 import { eventFromItem } from './outbox.ts';
 import type { ServiceEvent } from './types.ts';
 
 /**
- * The polling feed of one agent: its event rows, oldest first. Event ids sort by creation time, so
- * "after <event id>" is a key range and each page is one Query of `limit` items.
+ * Reading an agent's feed in slot order (feed-position.ts). A page reads the agent's counter H,
+ * then the slots after the cursor up to H, and stops before the first empty one: every slot it
+ * passes is filled for good, so no later commit can land behind the cursor it returns. An empty
+ * slot older than GAP_GRACE_MS (judged by the next event's created_at, or by the time of the
+ * newest ticket) is filled with a gap marker and passed.
  */
 const HIGHEST = '\uffff';
+/** Gap markers one read may write: a writer that died leaves one per party agent. */
+const MAX_FILLS_PER_READ = 20;
 
-export async function eventsAfter(agentId: string, after: string | undefined, limit: number): Promise<ServiceEvent[]> {
-  const prefix = keys.eventPrefix;
+export interface FeedRead {
+  events: ServiceEvent[];
+  /** The last slot passed (an event's id or a gap's): where the next read starts. */
+  cursor: string | undefined;
+}
+
+async function querySlots(agentId: string, after: string | undefined, upTo: number | undefined, limit: number): Promise<Record<string, unknown>[]> {
   const { Items = [] } = await db().send(
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
       ExpressionAttributeValues: {
         ':pk': keys.event(agentId, '').PK,
-        ':from': after ? `${prefix}${after}` : prefix,
-        ':to': `${prefix}${HIGHEST}`,
+        ':from': keys.event(agentId, after ?? '').SK,
+        ':to': upTo === undefined ? keys.event(agentId, HIGHEST).SK : lastKeyAt(agentId, upTo),
       },
       // BETWEEN is inclusive: one more item than asked, and the cursor itself is dropped.
       Limit: limit + 1,
       ConsistentRead: true,
     }),
   );
-  return Items.map(eventFromItem)
-    .filter((e) => e.id !== after)
-    .slice(0, limit);
+  return Items.filter((item) => item['id'] !== after).slice(0, limit);
+}
+
+export async function readFeed(agentId: string, after: string | undefined, limit: number, nowMs = Date.now(), fills = 0): Promise<FeedRead> {
+  const agent = await readAgent(agentId);
+  const head = agent?.feed_seq;
+  if (head === undefined) {
+    // No counter yet: only events from before positions existed, all long committed. If the
+    // first numbered event commits while we read, read again with the counter.
+    const items = await querySlots(agentId, after, undefined, limit);
+    if ((await readAgent(agentId))?.feed_seq !== undefined) return readFeed(agentId, after, limit, nowMs, fills);
+    return { events: items.map(eventFromItem), cursor: (items.at(-1)?.['id'] as string | undefined) ?? after };
+  }
+  if (after !== undefined && positionOf(after) >= head) return { events: [], cursor: after };
+
+  const base = agent!.feed_base ?? 0;
+  let expected = Math.max(after === undefined ? base : positionOf(after), base) + 1;
+  const events: ServiceEvent[] = [];
+  let cursor = after;
+  const slots = await querySlots(agentId, after, head, limit);
+  for (const item of slots) {
+    const position = positionOf(item['id'] as string);
+    if (position > base) {
+      if (position !== expected) {
+        // Slot `expected` is empty. The writer of `position` took its ticket after that slot's.
+        const since = item['entity'] === ENTITY.event ? Date.parse(item['created_at'] as string) : Number(agent!.feed_ticket_at ?? nowMs);
+        return passGap(agentId, after, limit, { events, cursor }, expected, position - 1, since, nowMs, fills);
+      }
+      expected++;
+    }
+    if (item['entity'] === ENTITY.event) events.push(eventFromItem(item));
+    cursor = item['id'] as string;
+  }
+  if (slots.length < limit && expected <= head) {
+    // Every slot up to H was read and the last ones are empty (the newest tickets' events are not in yet).
+    return passGap(agentId, after, limit, { events, cursor }, expected, head, Number(agent!.feed_ticket_at ?? nowMs), nowMs, fills);
+  }
+  return { events, cursor };
+}
+
+/** Stops at an empty slot, or fills the empty slots from..to once they are old enough and reads on. */
+async function passGap(
+  agentId: string,
+  after: string | undefined,
+  limit: number,
+  sofar: FeedRead,
+  from: number,
+  to: number,
+  sinceMs: number,
+  nowMs: number,
+  fills: number,
+): Promise<FeedRead> {
+  if (nowMs - sinceMs < GAP_GRACE_MS || fills >= MAX_FILLS_PER_READ) return sofar;
+  const last = Math.min(to, from + MAX_FILLS_PER_READ - fills - 1);
+  for (let position = from; position <= last; position++) await fillGap(agentId, position, nowMs);
+  return readFeed(agentId, after, limit, nowMs, fills + (last - from + 1));
 }
 
 export interface EventPage {
   data: ServiceEvent[];
-  /** The id of the page's last event (pass it as `after`); with an empty page, the `after` given. */
+  /** Where the next page starts (pass it as `after`); with nothing new, the `after` given. */
   next_cursor: string | null;
 }
 
 export async function listEvents(agentId: string, after: string | undefined, limit: number): Promise<EventPage> {
-  const data = await eventsAfter(agentId, after, limit);
-  return { data, next_cursor: data.at(-1)?.id ?? after ?? null };
+  const read = await readFeed(agentId, after, limit);
+  return { data: read.events, next_cursor: read.cursor ?? null };
 }
 
 export async function readEvent(agentId: string, eventId: string): Promise<ServiceEvent | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.event(agentId, eventId), ConsistentRead: true }));
-  return Item ? eventFromItem(Item) : undefined;
+  return Item && Item['entity'] === ENTITY.event ? eventFromItem(Item) : undefined;
 }

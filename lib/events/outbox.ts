@@ -1,31 +1,61 @@
-import { newId } from '../ids.ts';
+import { nowIso } from '../ids.ts';
+import { tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
-import { acceptsDelivery, readAgent } from './agents.ts';
+import { transactWrite, type TransactItem } from '../store/transact.ts';
+import { acceptsDelivery } from './agents.ts';
+import { eventIdAt, fillGap, takeTicket } from './feed-position.ts';
 import { expiresAt, type EventType, type ServiceEvent } from './types.ts';
 
 /**
- * The outbox: one event row per party agent, to be written in the same transaction as the state
- * change that caused it. The table's stream then carries each row to the relay, so an event that
- * is committed cannot be lost by a process dying before anything is sent.
+ * The outbox: a state change and one event row per party agent in one transaction. The table's
+ * stream then carries each row to the relay, so a committed event cannot be lost by a process
+ * dying before anything is sent.
+ *
+ * Each event first takes its agent's next feed slot (feed-position.ts), then the transaction
+ * fills the slot only if it is still empty. A transaction that fails leaves no empty slot
+ * behind: the writer fills its slots with gap markers at once, so readers do not wait for them.
  *
  * Each row also records `deliver`: whether the agent's webhook was ENABLED and subscribed to the
- * kind when the event happened. An event of a PENDING_VERIFICATION webhook is never delivered,
- * even if the relay only gets to it after the webhook was verified; the stream filter passes
- * only rows with `deliver = true`, so the relay is not even invoked for the others.
+ * kind when the slot was taken. The stream filter passes only rows with `deliver = true`.
  */
-export interface OutboxRow {
-  event: ServiceEvent;
-  item: Record<string, unknown>;
+export interface EventsToAppend {
+  agentIds: readonly string[];
+  type: EventType;
+  data: ServiceEvent['data'];
 }
 
-export async function outboxRows(agentIds: readonly string[], type: EventType, data: ServiceEvent['data'], createdAt: string): Promise<OutboxRow[]> {
-  const parties = [...new Set(agentIds)];
-  const agents = await Promise.all(parties.map(readAgent));
-  return parties.map((agentId, i) => {
-    const event: ServiceEvent = { id: newId('evt'), type, created_at: createdAt, agent_id: agentId, data };
-    const deliver = acceptsDelivery(agents[i], type);
-    return { event, item: { ...keys.event(agentId, event.id), entity: ENTITY.event, ...event, deliver, expires_at: expiresAt(createdAt) } };
-  });
+/** A writer whose slots were given away (it was slower than GAP_GRACE_MS) starts again; twice is already rare. */
+const MAX_ATTEMPTS = 3;
+
+/** `change(now)` is the state change, with the time its events carry; its own condition decides whether it may happen. */
+export async function commitWithEvents(
+  change: (now: string) => TransactItem,
+  events: EventsToAppend,
+): Promise<{ committed: true; events: ServiceEvent[] } | { committed: false }> {
+  const parties = [...new Set(events.agentIds)];
+  for (let attempt = 1; ; attempt++) {
+    const tickets = (await Promise.all(parties.map((id) => takeTicket(id)))).filter((t) => t !== undefined);
+    // Taken after the tickets: a reader judges an empty slot's age by the next event's created_at.
+    const now = nowIso();
+    const rows = tickets.map(({ agent, position }) => {
+      const event: ServiceEvent = { id: eventIdAt(agent.id, position), type: events.type, created_at: now, agent_id: agent.id, data: events.data };
+      const item = { ...keys.event(agent.id, event.id), entity: ENTITY.event, ...event, deliver: acceptsDelivery(agent, events.type), expires_at: expiresAt(now) };
+      return { event, position, put: { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } } };
+    });
+    const releaseSlots = () => Promise.all(rows.map((row) => fillGap(row.event.agent_id, row.position)));
+    let result: Awaited<ReturnType<typeof transactWrite>>;
+    try {
+      result = await transactWrite([change(now), ...rows.map((row) => row.put)]);
+    } catch (err) {
+      // Committed or not, the slots end filled: a gap marker cannot replace a committed event.
+      await releaseSlots().catch(() => undefined);
+      throw err;
+    }
+    if (result.ok) return { committed: true, events: rows.map((row) => row.event) };
+    await releaseSlots();
+    if (result.reasons[0] === 'ConditionalCheckFailed') return { committed: false };
+    if (attempt >= MAX_ATTEMPTS) throw new Error('feed slots were given away on every attempt');
+  }
 }
 
 /** The event object of API.md from a stored row (or a stream image of one). */

@@ -1,5 +1,5 @@
 import { validationError } from '../http/errors.ts';
-import { eventsAfter } from './feed.ts';
+import { readFeed } from './feed.ts';
 import { isEventId } from './schemas.ts';
 import type { ServiceEvent } from './types.ts';
 
@@ -65,14 +65,13 @@ export async function streamEvents(agentId: string, after: string | undefined, s
   // Tells EventSource clients how long to wait before reconnecting, and flushes the headers.
   write(`retry: 1000\n: connected\n\n`);
   while (!sink.closed() && remainingMs() > reserveMs) {
-    const events = await eventsAfter(agentId, cursor, pageSize);
+    const read = await readFeed(agentId, cursor, pageSize);
     if (sink.closed()) break;
-    for (const event of events) {
-      write(sseFrame(event));
-      cursor = event.id;
-    }
-    if (events.length === pageSize) continue; // a backlog: drain it before waiting
-    waitMs = nextPollMs(waitMs, events.length > 0, { minPollMs, pollMs });
+    for (const event of read.events) write(sseFrame(event));
+    const moved = read.cursor !== cursor;
+    cursor = read.cursor;
+    if (moved && read.events.length === pageSize) continue; // a backlog: drain it before waiting
+    waitMs = nextPollMs(waitMs, read.events.length > 0, { minPollMs, pollMs });
     if (Date.now() - lastWrite >= heartbeatMs) write(': heartbeat\n\n');
     await sleep(Math.max(0, Math.min(waitMs, heartbeatMs - (Date.now() - lastWrite))));
   }

@@ -14,7 +14,8 @@
  * | Search posting    | TOKEN#[<category>/]<word prefix> | <created_at>#<template uuid> | –  (per 2-, 4- and 6-character prefix of each word of a public template, in the catalog-wide list and its category's; newest first) |
  * | Agent             | AGENT#<agt_…>        | META                        | GSI1: OWNER#<user uuid> / AGENT#<agt_…>                  |
  * | Contract          | CONTRACT#<ctr_…>     | META                        | –                                                        |
- * | Event (outbox)    | AGENT#<agt_…>        | EVT#<evt_…>                 | –  (ids sort by time: the polling feed is one Query)     |
+ * | Event (outbox)    | AGENT#<agt_…>        | EVT#<evt_…>                 | –  (ids sort by feed position: the polling feed is one Query) |
+ * | Feed gap          | AGENT#<agt_…>        | EVT#<evt_…>                 | –  (fills a feed slot whose writer gave up; entity feedGap) |
  * | Delivery          | AGENT#<agt_…>        | DLV#<dlv_…>                 | –  (newest first = Query backwards; dlv id = evt id's suffix) |
  *
  * Every item has `entity` (its kind), so stream filters and debugging never parse keys.
@@ -33,6 +34,7 @@ export const ENTITY = {
   agent: 'agent',
   contract: 'contract',
   event: 'event',
+  feedGap: 'feedGap',
   delivery: 'delivery',
 } as const;
 

@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { AppError } from '../http/errors.ts';
+import { backoff } from './backoff.ts';
 import { db } from './client.ts';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -31,7 +32,7 @@ export async function transactWrite(items: TransactItem[]): Promise<TransactResu
       const conflictOnly = reasons.some((r) => r === 'TransactionConflict') && !reasons.includes('ConditionalCheckFailed');
       if (!conflictOnly) return { ok: false, reasons };
       if (attempt >= CONFLICT_ATTEMPTS) throw err;
-      await new Promise((r) => setTimeout(r, Math.random() * Math.min(500, 10 * 2 ** attempt)));
+      await backoff(attempt);
     }
   }
 }

@@ -40,7 +40,9 @@ describe('client: contracts and their events against the local API', () => {
     expect(await seller.contracts.get(contract.id)).toEqual(contract);
 
     expect((await buyer.contracts.fund(contract.id)).status).toBe('FUNDED');
-    expect((await buyer.contracts.recordVerification(contract.id, { passed: true, results: { status: 200 } })).status).toBe('VERIFIED');
+    // The seller reports the checks of its work; only the buyer releases the money (docs/events.md).
+    expect((await seller.contracts.recordVerification(contract.id, { passed: true, results: { status: 200 } })).status).toBe('VERIFIED');
+    expect(await codeOf(seller.contracts.release(contract.id))).toBe('403 forbidden');
     expect((await buyer.contracts.release(contract.id)).status).toBe('RELEASED');
     expect(await codeOf(buyer.contracts.refund(contract.id))).toBe('409 invalid_transition');
     expect((await seller.templates.get(template.id)).stats.contracts_created).toBe(1);
@@ -56,11 +58,11 @@ describe('client: contracts and their events against the local API', () => {
   });
 
   it('creates with contracts.create too, and refunds after a failed verification', async () => {
-    const { buyer, template, buyerAgent } = await contractParties();
+    const { buyer, seller, template, buyerAgent } = await contractParties();
     const contract = await buyer.contracts.create({ template_id: template.id, variables: { url: 'https://a.example' }, amount_cents: 1, agent_id: buyerAgent.id });
     expect(contract.seller_agent_id).toBeNull();
     await buyer.contracts.fund(contract.id);
-    expect((await buyer.contracts.recordVerification(contract.id, { passed: false })).status).toBe('VERIFICATION_FAILED');
+    expect((await seller.contracts.recordVerification(contract.id, { passed: false })).status).toBe('VERIFICATION_FAILED');
     expect((await buyer.contracts.refund(contract.id)).status).toBe('REFUNDED');
     const page = await buyer.events.list(buyerAgent.id);
     expect(page.data.map((e) => e.type)).toEqual(['contract.funded', 'contract.verification.completed', 'contract.refunded']);

@@ -19,17 +19,19 @@ const SCHEMA = {
   ],
 };
 
+// alice buys (agent_id), bob wrote the template and sells (seller_agent_id), eve is nobody here.
 let alice: TestUser;
 let bob: TestUser;
 let eve: TestUser;
 let aliceAgent: string;
 let bobAgent: string;
+let eveAgent: string;
 let templateId: string;
 
 beforeAll(async () => {
   [alice, bob, eve] = await Promise.all([createTestUser(), createTestUser(), createTestUser()]);
-  [aliceAgent, bobAgent] = await Promise.all([createAgent(alice), createAgent(bob)]);
-  templateId = await publishTemplate(eve, SCHEMA);
+  [aliceAgent, bobAgent, eveAgent] = await Promise.all([createAgent(alice), createAgent(bob), createAgent(eve)]);
+  templateId = await publishTemplate(bob, SCHEMA);
 });
 
 const create = (body: Record<string, unknown>, caller: TestUser = alice) =>
@@ -107,10 +109,25 @@ describe('POST /contracts', () => {
     expect(notMine.status).toBe(404);
     expect(notMine.body.error.code).toBe('not_found');
     expect((await create({ agent_id: 'agt_00000000000000000000000000' })).status).toBe(404);
-    expect((await create({ seller_agent_id: 'agt_00000000000000000000000000' })).status).toBe(404);
     const same = await create({ seller_agent_id: aliceAgent });
     expect(same.status).toBe(400);
     expect(detailPaths(same)).toEqual(['seller_agent_id']);
+  });
+
+  it('the seller agent must be the template author’s: an unknown agent and somebody else’s get the very same answer, and nothing is written', async () => {
+    const before = [await feedOf(eve, eveAgent), await feedOf(alice, aliceAgent)];
+    const answers = await Promise.all([
+      create({ seller_agent_id: 'agt_00000000000000000000000000' }),
+      create({ seller_agent_id: eveAgent }), // exists, but eve did not write the template
+      create({ agent_id: eveAgent, seller_agent_id: aliceAgent }, eve), // eve names a stranger's agent
+    ]);
+    for (const res of answers) {
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        error: { code: 'validation_error', message: 'The request is not valid.', details: [{ path: 'seller_agent_id', message: "Expected an agent of the template's author." }] },
+      });
+    }
+    expect([await feedOf(eve, eveAgent), await feedOf(alice, aliceAgent)]).toEqual(before);
   });
 
   it('a private template is usable by its author only; unknown templates are 404', async () => {
@@ -126,6 +143,16 @@ describe('POST /contracts', () => {
 });
 
 describe('GET /contracts/:id', () => {
+  it('without a seller agent the template’s author is still the seller party: sees it, and only the buyer’s agent gets events', async () => {
+    const id = await createContract(alice, aliceAgent, templateId, { variables: { url: 'https://a.example' } });
+    expect((await invoke('getContract', { caller: bob, params: { id } })).status).toBe(200);
+    expect((await invoke('getContract', { caller: eve, params: { id } })).status).toBe(404);
+    expect((await invoke('fundContract', { caller: alice, params: { id } })).status).toBe(200);
+    expect((await invoke('refundContract', { caller: bob, params: { id } })).status).toBe(200);
+    expect((await feedOf(bob, bobAgent)).filter((e) => e.data.contract_id === id)).toEqual([]);
+    expect((await feedOf(alice, aliceAgent)).filter((e) => e.data.contract_id === id).map((e) => e.type)).toEqual(['contract.funded', 'contract.refunded']);
+  });
+
   it('is visible to the owners of both agents, and to nobody else (404)', async () => {
     const id = await createContract(alice, aliceAgent, templateId, { variables: { url: 'https://a.example' }, seller_agent_id: bobAgent });
     for (const caller of [alice, bob]) {
@@ -151,7 +178,9 @@ describe('transitions', () => {
   const refund: Move = { route: 'refundContract' };
   const all = [fund, pass, release, refund];
 
-  const move = (id: string, m: Move, caller: TestUser = alice) => invoke(m.route, { caller, params: { id }, ...(m.body ? { body: m.body } : {}) });
+  /** The party whose role takes the step in the walks below (the role table has its own test). */
+  const byRole = (m: Move) => (m.route === 'recordVerification' || m.route === 'refundContract' ? bob : alice);
+  const move = (id: string, m: Move, caller: TestUser = byRole(m)) => invoke(m.route, { caller, params: { id }, ...(m.body ? { body: m.body } : {}) });
 
   /** A contract walked through `path` (each step must succeed). */
   async function contractAt(path: Move[]): Promise<string> {
@@ -173,9 +202,11 @@ describe('transitions', () => {
     const id = await contractAt(path);
     const eventsBefore = (await feedOf(alice, aliceAgent)).length;
     for (const m of all.filter((m) => !allowed.includes(m))) {
-      const res = await move(id, m);
-      expect(res.status, `${m.route} from ${status}`).toBe(409);
-      expect(res.body.error.code).toBe('invalid_transition');
+      for (const caller of [alice, bob]) {
+        const res = await move(id, m, caller);
+        expect(res.status, `${m.route} from ${status}`).toBe(409);
+        expect(res.body.error.code).toBe('invalid_transition');
+      }
     }
     expect((await invoke('getContract', { caller: alice, params: { id } })).body.status).toBe(status);
     expect((await feedOf(alice, aliceAgent)).length).toBe(eventsBefore);
@@ -189,7 +220,7 @@ describe('transitions', () => {
       [release, 'RELEASED', 'contract.released'],
     ];
     for (const [m, status, type] of steps) {
-      const res = await move(id, m, bob); // the seller's owner may move it too
+      const res = await move(id, m);
       expect(res.status).toBe(200);
       expect(res.body.status).toBe(status);
       for (const [owner, agent] of [[alice, aliceAgent], [bob, bobAgent]] as const) {
@@ -232,5 +263,56 @@ describe('transitions', () => {
     expect(detailPaths(big)).toEqual(['results']);
     expect((await move(id, { route: 'fundContract', body: { amount_cents: 1 } })).status).toBe(400);
     expect((await invoke('getContract', { caller: alice, params: { id } })).body.status).toBe('FUNDED');
+  });
+});
+
+describe('who may move a contract (docs/events.md, "Who may move a contract")', () => {
+  type Cell = { action: string; route: string; body?: unknown; from: string; path: Array<[string, 'buyer' | 'seller', unknown?]>; buyer: boolean; seller: boolean };
+  const verify = { passed: true };
+  // Every (step, start status) of lib/contracts/transitions.ts, with the roles that may take it.
+  const cells: Cell[] = [
+    { action: 'fund', route: 'fundContract', from: 'CREATED', path: [], buyer: true, seller: false },
+    { action: 'verification', route: 'recordVerification', body: verify, from: 'FUNDED', path: [['fundContract', 'buyer']], buyer: false, seller: true },
+    { action: 'release', route: 'releaseContract', from: 'FUNDED', path: [['fundContract', 'buyer']], buyer: true, seller: false },
+    { action: 'release', route: 'releaseContract', from: 'VERIFIED', path: [['fundContract', 'buyer'], ['recordVerification', 'seller', verify]], buyer: true, seller: false },
+    { action: 'refund', route: 'refundContract', from: 'FUNDED', path: [['fundContract', 'buyer']], buyer: false, seller: true },
+    { action: 'refund', route: 'refundContract', from: 'VERIFICATION_FAILED', path: [['fundContract', 'buyer'], ['recordVerification', 'seller', { passed: false }]], buyer: true, seller: true },
+  ];
+
+  async function contractAt(path: Cell['path']): Promise<string> {
+    const id = await createContract(alice, aliceAgent, templateId, { variables: { url: 'https://a.example' }, seller_agent_id: bobAgent });
+    for (const [route, role, body] of path) expect((await invoke(route, { caller: role === 'buyer' ? alice : bob, params: { id }, ...(body ? { body } : {}) })).status).toBe(200);
+    return id;
+  }
+
+  for (const cell of cells) {
+    for (const [role, allowed] of [['buyer', cell.buyer], ['seller', cell.seller]] as const) {
+      it(`${cell.action} from ${cell.from} by the ${role}: ${allowed ? '200' : '403, nothing changes'}`, async () => {
+        const caller = role === 'buyer' ? alice : bob;
+        const id = await contractAt(cell.path);
+        const feedBefore = (await feedOf(alice, aliceAgent)).length;
+        const res = await invoke(cell.route, { caller, params: { id }, ...(cell.body ? { body: cell.body } : {}) });
+        if (allowed) {
+          expect(res.status, JSON.stringify(res.body)).toBe(200);
+          expect((await feedOf(alice, aliceAgent)).length).toBe(feedBefore + 1);
+        } else {
+          expect(res.status).toBe(403);
+          expect(res.body.error.code).toBe('forbidden');
+          expect((await invoke('getContract', { caller: alice, params: { id } })).body.status).toBe(cell.from);
+          expect((await feedOf(alice, aliceAgent)).length).toBe(feedBefore);
+        }
+        // A stranger neither sees nor moves it.
+        expect((await invoke(cell.route, { caller: eve, params: { id }, ...(cell.body ? { body: cell.body } : {}) })).status).toBe(404);
+      });
+    }
+  }
+
+  it('an author buying from its own template holds both roles and may take every step', async () => {
+    const ownTemplate = await publishTemplate(alice, SIMPLE_SCHEMA);
+    const sellerAgent = await createAgent(alice);
+    const id = await createContract(alice, aliceAgent, ownTemplate, { seller_agent_id: sellerAgent });
+    for (const [route, body] of [['fundContract'], ['recordVerification', { passed: false }], ['refundContract']] as const) {
+      expect((await invoke(route, { caller: alice, params: { id }, ...(body ? { body } : {}) })).status).toBe(200);
+    }
   });
 });

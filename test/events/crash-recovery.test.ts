@@ -1,0 +1,102 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DELIVERY_VISIBILITY_TIMEOUT_SECONDS } from '../../lib/events/schedule.ts';
+import { freePort } from '../../local/ports.ts';
+import { startWebhookReceiver, waitFor } from './support.ts';
+
+/**
+ * docs/events.md, "After a crash": `kill -9` of the whole local runtime while every delivery is
+ * in flight (the receiver holds the requests), then a restart on the same data folder. Every
+ * acknowledged event reaches the receiver within the queue's visibility timeout of the restart
+ * (25 s; it was 180 s), and an event is posted again only if its first POST never got an answer.
+ */
+const root = join(import.meta.dirname, '..', '..');
+const running: ChildProcess[] = [];
+
+function startRuntime(env: Record<string, string>): { child: ChildProcess; ready: Promise<string> } {
+  // Its own process group, so the kill takes DynamoDB Local with it, as a machine crash would.
+  const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'local/start.ts')], {
+    cwd: root,
+    detached: true,
+    env: { ...process.env, LOG_LEVEL: 'silent', DYNAMODB_ENDPOINT: '', TABLE_NAME: '', ...env },
+  });
+  running.push(child);
+  let output = '';
+  const ready = new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      output += d.toString();
+      const key = /Demo API key\s+(mk_\S+)/.exec(output)?.[1];
+      if (key && output.includes('Press Ctrl-C to stop.')) resolve(key);
+    });
+    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    child.once('exit', (code) => reject(new Error(`runtime exited (${code}): ${output}`)));
+  });
+  return { child, ready };
+}
+
+const killGroup = (child: ChildProcess) => {
+  try {
+    process.kill(-child.pid!, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+};
+
+afterEach(() => {
+  for (const child of running.splice(0)) killGroup(child);
+});
+
+async function call(base: string, key: string, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+describe('crash recovery of the delivery pipeline', () => {
+  it('kill -9 while deliveries are in flight: after a restart every event arrives within the visibility timeout, none posted twice unless its POST was cut off', async () => {
+    const env = { PORT: String(await freePort()), LOCAL_DYNAMODB_PORT: String(await freePort()), DATA_DIR: mkdtempSync(join(tmpdir(), 'crash-')) };
+    const base = `http://127.0.0.1:${env.PORT}`;
+    const receiver = await startWebhookReceiver();
+    const held = new Set<string>();
+    receiver.answer = (delivery) => {
+      held.add(delivery.json.id);
+      return new Promise<number>(() => undefined); // never answered: the crash comes first
+    };
+
+    const first = startRuntime(env);
+    const key = await first.ready;
+    const agent = await call(base, key, 'POST', '/api/v1/agents', { name: 'crash' });
+    await call(base, key, 'PATCH', `/api/v1/agents/${agent.id}/webhook`, { webhook_url: receiver.url, events: ['contract.funded'] });
+    await call(base, key, 'POST', `/api/v1/agents/${agent.id}/webhook/verify`);
+    const template = await call(base, key, 'POST', '/v1/marketplace/templates', { name: 'Crash', slug: 'crash-test', category: 'other', version: '1.0.0', schema: { variables: [], checks: [] } });
+    const contracts = await Promise.all(Array.from({ length: 8 }, () => call(base, key, 'POST', '/api/v1/contracts', { template_id: template.id, variables: {}, amount_cents: 100, agent_id: agent.id })));
+    await Promise.all(contracts.map((c) => call(base, key, 'POST', `/api/v1/contracts/${c.id}/fund`)));
+    const feed = (await call(base, key, 'GET', `/api/v1/agents/${agent.id}/events?limit=100`)).data.map((e: { id: string }) => e.id);
+    expect(feed).toHaveLength(8);
+    await waitFor(() => held.size >= 3 || undefined, 'deliveries in flight', 20_000);
+    killGroup(first.child);
+    const cutOff = new Set(held);
+
+    receiver.answer = () => 200;
+    const before = receiver.deliveries.length;
+    const second = startRuntime(env);
+    await second.ready;
+    const answered = () => new Set(receiver.deliveries.slice(before).map((d) => d.json.id));
+    await waitFor(() => feed.every((id: string) => answered().has(id)) || undefined, 'every event after the restart', DELIVERY_VISIBILITY_TIMEOUT_SECONDS * 1000 + 5000);
+    await new Promise((r) => setTimeout(r, 1000));
+
+    const posts = new Map<string, number>();
+    for (const d of receiver.deliveries) posts.set(d.json.id, (posts.get(d.json.id) ?? 0) + 1);
+    for (const id of feed) expect(posts.get(id), id).toBe(cutOff.has(id) ? 2 : 1);
+    const records = (await call(base, key, 'GET', `/api/v1/agents/${agent.id}/deliveries?limit=100`)).data;
+    expect(records.map((r: { status: string }) => r.status)).toEqual(Array(8).fill('succeeded'));
+  }, 240_000);
+});

@@ -1,0 +1,27 @@
+/**
+ * One "handler instance" for the feed-integrity test: a separate process with its own DynamoDB
+ * client, its own id generator and a clock skewed by SKEW_MS, running contract transitions through
+ * the real route handlers. It says "ready" once warm, waits for "go" on stdin, runs every job of
+ * the wave at once and prints one JSON line of statuses.
+ *
+ * Input (argv[2]): {"skewMs", "caller", "jobs": [{"route", "contractId", "body"?}]}.
+ */
+const input = JSON.parse(process.argv[2]!) as {
+  skewMs: number;
+  caller: Record<string, unknown>;
+  jobs: Array<{ route: string; contractId: string; body?: unknown }>;
+};
+const realNow = Date.now.bind(Date);
+Date.now = () => realNow() + input.skewMs;
+
+const { invoke } = await import('../../support/lambda.ts');
+const { db, tableName } = await import('../../../lib/store/client.ts');
+const { DescribeTableCommand } = await import('@aws-sdk/client-dynamodb');
+await db().send(new DescribeTableCommand({ TableName: tableName() })); // warm the client before the race
+process.stdout.write('ready\n');
+await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
+const results = await Promise.all(
+  input.jobs.map(async (job) => (await invoke(job.route, { caller: input.caller as never, params: { id: job.contractId }, ...(job.body ? { body: job.body } : {}) })).status),
+);
+process.stdout.write(`${JSON.stringify(results)}\n`);
+process.exit(0);
