@@ -1,6 +1,6 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from '../lib/zod.ts';
 import { AppError } from '../lib/http/errors.ts';
 import { ok } from '../lib/http/responses.ts';
 import { MAX_BODY_BYTES, httpRoute } from '../lib/http/stack.ts';
@@ -13,9 +13,9 @@ import { createTestUser, type TestUser } from './support/lambda.ts';
 const route: Route = { name: 'echo', method: 'POST', path: '/echo/{id}', handler: '', auth: true, access: 'none' };
 const echo = httpRoute(
   {
-    params: z.strictObject({ id: z.string().regex(/^\d+$/) }),
-    query: z.strictObject({ limit: z.string().regex(/^\d+$/).optional() }),
-    body: z.strictObject({ name: z.string().min(1), tags: z.array(z.string()).optional() }),
+    params: z.strictObject({ id: z.string().check(z.regex(/^\d+$/)) }),
+    query: z.strictObject({ limit: z.optional(z.string().check(z.regex(/^\d+$/))) }),
+    body: z.strictObject({ name: z.string().check(z.minLength(1)), tags: z.optional(z.array(z.string())) }),
   },
   async ({ body, params, caller }) => {
     if (body.name === 'boom') throw new Error('ConditionalCheckFailedException: arn:aws:dynamodb:secret-table');

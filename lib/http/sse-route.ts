@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
-import type { z } from 'zod';
+import type * as z from '../zod.ts';
 import { log } from '../log.ts';
 import { startInvocation } from '../observability/lambda.ts';
 import { flushMetrics, recordRateLimited } from '../observability/metrics.ts';
@@ -35,9 +35,9 @@ export interface SseWriter {
   closed(): boolean;
 }
 
-type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
-export function sseRoute<Q extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
+export function sseRoute<Q extends z.ZodMiniType | undefined = undefined, P extends z.ZodMiniType | undefined = undefined>(
   spec: { query?: Q; params?: P },
   prepare: (req: SseRequest<Out<Q>, Out<P>>) => Promise<(out: SseWriter) => Promise<void>>,
 ): unknown {

@@ -1,7 +1,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
+import type * as z from '../zod.ts';
 import { callerFromEvent, type Caller } from './caller.ts';
 import { AppError, errorBody, type ErrorDetail } from './errors.ts';
 import { log } from '../log.ts';
@@ -20,7 +20,7 @@ export const MAX_BODY_BYTES = 256 * 1024;
  */
 export const MAX_BODY_DEPTH = 20;
 
-export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
+export interface RouteSpec<B extends z.ZodMiniType, Q extends z.ZodMiniType, P extends z.ZodMiniType> {
   body?: B;
   query?: Q;
   params?: P;
@@ -28,7 +28,7 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z
   auth?: boolean;
 }
 
-type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
 export interface HttpRequest<B, Q, P> {
   body: B;
@@ -167,9 +167,9 @@ const errorResponder: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>
  * query and body, the error format, `x-request-id` on every response.
  */
 export function httpRoute<
-  B extends z.ZodType | undefined = undefined,
-  Q extends z.ZodType | undefined = undefined,
-  P extends z.ZodType | undefined = undefined,
+  B extends z.ZodMiniType | undefined = undefined,
+  Q extends z.ZodMiniType | undefined = undefined,
+  P extends z.ZodMiniType | undefined = undefined,
 >(
   spec: { body?: B; query?: Q; params?: P; auth?: boolean },
   fn: (req: HttpRequest<Out<B>, Out<Q>, Out<P>>) => Promise<HttpResult>,
@@ -201,7 +201,7 @@ export function httpRoute<
  * Path parameters are ids: one that cannot name anything (wrong shape, too long for a key) is a
  * 404 like an unknown one, and never reaches the store.
  */
-export function parsePathOrNotFound<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+export function parsePathOrNotFound<S extends z.ZodMiniType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw new AppError('not_found', 'Not found.');
   return result.data;

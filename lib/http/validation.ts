@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from '../zod.ts';
 import { validationError, type ErrorDetail } from './errors.ts';
 
 /** Turns zod issues into API.md `details`: one entry per problem, `path` dotted from the input's root. */
@@ -13,7 +13,7 @@ export function issuesToDetails(issues: readonly z.core.$ZodIssue[]): ErrorDetai
 }
 
 /** Parses `value` with `schema` or throws a 400 `validation_error` listing every problem. */
-export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+export function parseOrThrow<S extends z.ZodMiniType>(schema: S, value: unknown, what: string): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) {
     throw validationError(issuesToDetails(result.error.issues), `The ${what} is not valid.`);
