@@ -6,7 +6,7 @@ import { AppError, errorBody } from '../lib/http/errors.ts';
 import { log } from '../lib/log.ts';
 import { routes as defaultRoutes, workers, type Route } from '../lib/routes.ts';
 import { loadHandler } from './handlers.ts';
-import { invokeRoute, proxyEvent } from './proxy-event.ts';
+import { allValues, invokeRoute, lastValues, proxyEvent } from './proxy-event.ts';
 import { lambdaContext } from './lambda-context.ts';
 import { createRouter } from './router.ts';
 import { installAwsLambdaGlobal, isStreamingHandler, type LocalResponseStream, type StreamMetadata } from './streaming.ts';
@@ -35,28 +35,18 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
 }
 
 function toProxyEvent(req: IncomingMessage, url: URL, route: Route, pathParameters: Record<string, string> | null, body: Buffer, requestId: string, authorizer: Record<string, unknown> | null): APIGatewayProxyEvent {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i]!;
-    const value = req.rawHeaders[i + 1]!;
-    headers[name] = value;
-    (multiValueHeaders[name] ??= []).push(value);
-  }
-  const query: Record<string, string> = {};
-  const multiQuery: Record<string, string[]> = {};
-  for (const [k, v] of url.searchParams) {
-    query[k] = v;
-    (multiQuery[k] ??= []).push(v);
-  }
+  const headerPairs: [string, string][] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headerPairs.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
+  const headers = lastValues(headerPairs);
+  const query = lastValues(url.searchParams);
   const hasQuery = Object.keys(query).length > 0;
   return proxyEvent({
     route,
     path: url.pathname,
     headers,
-    multiValueHeaders,
+    multiValueHeaders: allValues(headerPairs),
     query: hasQuery ? query : null,
-    multiValueQuery: hasQuery ? multiQuery : null,
+    multiValueQuery: hasQuery ? allValues(url.searchParams) : null,
     pathParameters,
     body: body.length ? body.toString('utf8') : null,
     requestId,

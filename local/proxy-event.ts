@@ -22,6 +22,24 @@ export interface ProxyEventInit {
   sourceIp?: string;
 }
 
+/**
+ * Name → value maps of a request's headers or query (the last value of a repeated name wins, as in
+ * API Gateway's single-value maps). Null-prototype objects: names come from the client, and
+ * `toString`, `constructor` or `__proto__` must be a key like any other, not an inherited member.
+ */
+export function lastValues(pairs: Iterable<[string, string]>): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  for (const [name, value] of pairs) out[name] = value;
+  return out;
+}
+
+/** Name → every value, in order (API Gateway's multi-value maps); null-prototype like lastValues. */
+export function allValues(pairs: Iterable<[string, string]>): Record<string, string[]> {
+  const out: Record<string, string[]> = Object.create(null);
+  for (const [name, value] of pairs) (out[name] ??= []).push(value);
+  return out;
+}
+
 /** The REST API (v1) Lambda proxy event API Gateway sends after the authorizer. */
 export function proxyEvent(init: ProxyEventInit): APIGatewayProxyEvent {
   const { route } = init;
@@ -32,9 +50,9 @@ export function proxyEvent(init: ProxyEventInit): APIGatewayProxyEvent {
     path,
     httpMethod: route.method,
     headers: init.headers ?? {},
-    multiValueHeaders: init.multiValueHeaders ?? Object.fromEntries(Object.entries(init.headers ?? {}).map(([k, v]) => [k, [v]])),
+    multiValueHeaders: init.multiValueHeaders ?? allValues(Object.entries(init.headers ?? {})),
     queryStringParameters: init.query ?? null,
-    multiValueQueryStringParameters: init.multiValueQuery ?? (init.query ? Object.fromEntries(Object.entries(init.query).map(([k, v]) => [k, [v]])) : null),
+    multiValueQueryStringParameters: init.multiValueQuery ?? (init.query ? allValues(Object.entries(init.query)) : null),
     pathParameters: init.pathParameters ?? null,
     stageVariables: null,
     body: init.body ?? null,

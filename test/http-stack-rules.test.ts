@@ -1,7 +1,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from '../lib/zod.ts';
-import { AppError } from '../lib/http/errors.ts';
+import { AppError, MAX_DETAILS } from '../lib/http/errors.ts';
 import { ok } from '../lib/http/responses.ts';
 import { MAX_BODY_BYTES, httpRoute } from '../lib/http/stack.ts';
 import type { Route } from '../lib/routes.ts';
@@ -89,6 +89,19 @@ describe('the shared HTTP stack', () => {
     );
     const query = await call({ query: { limit: 'x', other: '1' } });
     expect(query.body.error.details).toEqual(expect.arrayContaining([{ path: 'limit', message: expect.any(String) }, { path: 'other', message: 'Unknown field.' }]));
+  });
+
+  it(`lists at most ${MAX_DETAILS} problems, the last entry counting the rest`, async () => {
+    // 125,000 wrong items fit in 256 KiB; listed in full they made a 21 MB answer (Lambda's limit is 6 MB).
+    const body = `{"name":"ok","tags":[${Array(125_000).fill('1').join(',')}]}`;
+    const res = await call({ body });
+    expect(res.status).toBe(400);
+    const details = res.body.error.details;
+    expect(details).toHaveLength(MAX_DETAILS);
+    expect(details.slice(0, MAX_DETAILS - 1)).toEqual(Array.from({ length: MAX_DETAILS - 1 }, (_, i) => ({ path: `tags.${i}`, message: expect.any(String) })));
+    expect(details.at(-1)).toEqual({ path: '', message: `…and ${125_000 - (MAX_DETAILS - 1)} more problems.` });
+    const exactly = await call({ body: JSON.stringify({ name: 'ok', tags: Array(MAX_DETAILS).fill(1) }) });
+    expect(exactly.body.error.details.map((d: { path: string }) => d.path)).toEqual(Array.from({ length: MAX_DETAILS }, (_, i) => `tags.${i}`));
   });
 
   it('answers 404 for a path id that cannot name anything, before looking at the rest', async () => {

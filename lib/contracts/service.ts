@@ -5,11 +5,11 @@ import type { Caller } from '../http/caller.ts';
 import { AppError, forbidden, notFound, validationError } from '../http/errors.ts';
 import { newId, nowIso } from '../ids.ts';
 import { rolesOf } from './parties.ts';
-import { MAX_CONTRACT_BYTES, type CreateContractInput, type VerificationInput } from './schemas.ts';
+import type { CreateContractInput, VerificationInput } from './schemas.ts';
 import { contractMove, insertContract, readContract, type ContractRecord } from './store.ts';
 import { templateForContract, type TemplateForContract } from './template-source.ts';
 import { canMove, mayTake, startStatuses, targetStatus, TRANSITIONS, type ContractAction } from './transitions.ts';
-import { fillPlaceholders, resolveVariables } from './variables.ts';
+import { fillChecks, resolveVariables } from './variables.ts';
 
 export type ContractView = Omit<ContractRecord, 'party_owner_ids' | 'buyer_owner_id' | 'seller_owner_id' | 'verification'>;
 
@@ -40,10 +40,7 @@ export async function createContract(caller: Caller, input: CreateContractInput)
   const template = await templateForContract(caller, input.template_id);
   await checkSeller(input, template);
   const variables = resolveVariables(template.variables, input.variables);
-  const checks = template.checks.map((check) => ({ ...check, config: fillPlaceholders(check.config, variables) }));
-  if (Buffer.byteLength(JSON.stringify({ variables, checks })) > MAX_CONTRACT_BYTES) {
-    throw validationError([{ path: 'variables', message: `The contract (variables and the checks filled in with them) is too large: at most ${MAX_CONTRACT_BYTES} bytes as JSON.` }]);
-  }
+  const checks = fillChecks(template.checks, variables);
   const now = nowIso();
   const contract: ContractRecord = {
     id: newId('ctr'),

@@ -1,4 +1,6 @@
 import { validationError, type ErrorDetail } from '../http/errors.ts';
+import { MAX_CONTRACT_BYTES } from './schemas.ts';
+import type { TemplateCheck } from './template-source.ts';
 
 /**
  * A contract's variables against its template's declared ones (API.md "Schema elements"):
@@ -15,7 +17,16 @@ export interface DeclaredVariable {
 
 export type Values = Record<string, unknown>;
 
+/**
+ * Longest text a `string` or `url` variable may take, in UTF-8 bytes. A value is copied into every
+ * placeholder that names it; this bounds one copy, MAX_CONTRACT_BYTES bounds them all together.
+ */
+export const MAX_VARIABLE_VALUE_BYTES = 16 * 1024;
+
 function typeProblem(variable: DeclaredVariable, value: unknown): string | undefined {
+  if (typeof value === 'string' && Buffer.byteLength(value) > MAX_VARIABLE_VALUE_BYTES) {
+    return `At most ${MAX_VARIABLE_VALUE_BYTES} bytes (UTF-8).`;
+  }
   switch (variable.type) {
     case 'string':
       if (typeof value !== 'string') return 'Expected a string.';
@@ -84,4 +95,67 @@ export function fillPlaceholders(value: unknown, values: Values): unknown {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillPlaceholders(v, values)]));
   }
   return value;
+}
+
+const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value) ?? 'null');
+/** What a text adds inside a JSON string literal, escapes included, quotes not. */
+const textBytes = (text: string): number => jsonBytes(text) - 2;
+
+/** Per variable, once: the JSON size of its value standing alone and written into text. */
+function measures(values: Values): { whole(name: string): number; inText(name: string): number } {
+  const inText = new Map<string, number>();
+  return {
+    whole: (name) => jsonBytes(valueOf(values, name) ?? null),
+    inText: (name) => {
+      let bytes = inText.get(name);
+      if (bytes === undefined) {
+        const given = valueOf(values, name);
+        inText.set(name, (bytes = given === undefined ? 0 : textBytes(String(given))));
+      }
+      return bytes;
+    },
+  };
+}
+
+/**
+ * Bytes of `JSON.stringify(fillPlaceholders(value, values))`, reckoned from the template and one
+ * measure per variable, so `{{a}}` written 6,000 times costs 6,000 additions instead of 6,000
+ * copies of `a`. Exact for well-formed text; a lone surrogate next to a placeholder (only in
+ * templates stored before such text was refused) can only make it larger than the real size.
+ */
+export function filledJsonBytes(value: unknown, values: Values, measure = measures(values)): number {
+  if (typeof value === 'string') {
+    const whole = WHOLE.exec(value);
+    if (whole) return measure.whole(whole[1]!);
+    let bytes = 2;
+    let from = 0;
+    for (const m of value.matchAll(PLACEHOLDER)) {
+      bytes += textBytes(value.slice(from, m.index)) + measure.inText(m[1]!);
+      from = m.index + m[0].length;
+    }
+    return bytes + textBytes(value.slice(from));
+  }
+  if (Array.isArray(value)) {
+    return 2 + Math.max(0, value.length - 1) + value.reduce((sum: number, v) => sum + filledJsonBytes(v, values, measure), 0);
+  }
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value);
+    return 2 + Math.max(0, entries.length - 1) + entries.reduce((sum, [k, v]) => sum + jsonBytes(k) + 1 + filledJsonBytes(v, values, measure), 0);
+  }
+  return jsonBytes(value);
+}
+
+/**
+ * A contract's checks with the variables filled in, refused with a 400 before a single copy is made
+ * when the contract (variables and filled checks, as JSON) would exceed MAX_CONTRACT_BYTES.
+ */
+export function fillChecks(checks: readonly TemplateCheck[], variables: Values): TemplateCheck[] {
+  const measure = measures(variables);
+  // {"variables":…,"checks":[…]}: the checks without their config, then each config as it will be filled.
+  const frame = jsonBytes({ variables, checks: checks.map((check) => ({ ...check, config: null })) });
+  const bytes = checks.reduce((sum, check) => sum - jsonBytes(null) + filledJsonBytes(check.config, variables, measure), frame);
+  if (bytes > MAX_CONTRACT_BYTES) {
+    throw validationError([{ path: 'variables', message: `The contract (variables and the checks filled in with them) would be ${bytes} bytes as JSON; at most ${MAX_CONTRACT_BYTES}.` }]);
+  }
+  return checks.map((check) => ({ ...check, config: fillPlaceholders(check.config, variables) as TemplateCheck['config'] }));
 }

@@ -3,13 +3,14 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { randomUUID } from 'node:crypto';
 import type * as z from '../zod.ts';
 import { callerFromEvent, type Caller } from './caller.ts';
-import { AppError, errorBody, type ErrorDetail } from './errors.ts';
+import { AppError, errorBody } from './errors.ts';
 import { log } from '../log.ts';
 import { observability } from '../observability/lambda.ts';
 import { recordRateLimited } from '../observability/metrics.ts';
 import type { HttpResult } from './responses.ts';
 import { publicPathPrefix } from './public-path.ts';
 import { parseOrThrow } from './validation.ts';
+import { firstUnstorable } from './storable.ts';
 
 /** API.md: bodies over 256 KiB get 413. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -43,7 +44,8 @@ export type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Pro
 
 /** Lower-cased header map: API Gateway keeps the client's casing, HTTP says case does not matter. */
 export function lowerCaseHeaders(headers: APIGatewayProxyEvent['headers'] | null | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
+  // Null prototype: a client's header named `__proto__` or `constructor` is a key, not a member.
+  const out: Record<string, string> = Object.create(null);
   for (const [k, v] of Object.entries(headers ?? {})) if (v !== undefined) out[k.toLowerCase()] = v;
   return out;
 }
@@ -73,7 +75,7 @@ function readJsonBody(event: APIGatewayProxyEvent, headers: Record<string, strin
   if (nestingExceeds(bytes.toString('utf8'), MAX_BODY_DEPTH)) {
     throw new AppError('validation_error', 'The request body is not valid.', [{ path: '', message: `Objects and arrays may be nested at most ${MAX_BODY_DEPTH} levels deep.` }]);
   }
-  const unstorable = firstUnstorable(parsed, []);
+  const unstorable = firstUnstorable(parsed);
   if (unstorable) throw new AppError('validation_error', 'The request body is not valid.', [unstorable]);
   // Many clients send `{}` with every POST; an empty object says nothing, so it is accepted.
   if (!takesBody && !isEmptyObject(parsed)) {
@@ -97,38 +99,6 @@ function nestingExceeds(json: string, max: number): boolean {
     } else if (c === 0x7d || c === 0x5d) depth--;
   }
   return false;
-}
-
-/**
- * Object keys no body may use, at any depth: DynamoDB's marshaller reads a value's kind from
- * `value.constructor`, and assignment turns `__proto__` into a prototype instead of a key.
- */
-const RESERVED_KEYS = new Set(['constructor', '__proto__']);
-
-/** DynamoDB stores numbers down to 1e-130; the SDK refuses those beyond ±(2^53 − 1) as imprecise. */
-const storableNumber = (n: number): boolean => n === 0 || (Math.abs(n) <= Number.MAX_SAFE_INTEGER && Math.abs(n) >= 1e-130);
-
-/**
- * The first value of a body that could not be stored as sent (a reserved key, a number out of
- * range), with its dotted path. Depth is bounded by MAX_BODY_DEPTH, so recursion is safe.
- */
-function firstUnstorable(value: unknown, path: (string | number)[]): ErrorDetail | undefined {
-  if (typeof value === 'number') {
-    return storableNumber(value) ? undefined : { path: path.join('.'), message: `This number cannot be stored exactly; use one between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER} (or send it as a string).` };
-  }
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = firstUnstorable(value[i], [...path, i]);
-      if (found) return found;
-    }
-  } else if (typeof value === 'object' && value !== null) {
-    for (const key of Object.keys(value)) {
-      if (RESERVED_KEYS.has(key)) return { path: [...path, key].join('.'), message: 'This key is reserved; use another name.' };
-      const found = firstUnstorable((value as Record<string, unknown>)[key], [...path, key]);
-      if (found) return found;
-    }
-  }
-  return undefined;
 }
 
 const isEmptyObject = (value: unknown): boolean =>

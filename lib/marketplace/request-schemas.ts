@@ -8,6 +8,12 @@ import { VERSION_PATTERN } from './version.ts';
 export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 /** Deep paging goes through `cursor`; an offset this large would read this many index keys. */
 export const MAX_OFFSET = 10_000;
+/**
+ * A search skips by reading: every match before the page is a template item read and held, so
+ * offset 10,000 meant up to 20,202 item reads (10,000+ read units) and 10,101 items in memory for
+ * one request. Deeper search pages go through `cursor`, whose cost does not grow with depth.
+ */
+export const MAX_SEARCH_OFFSET = 1_000;
 
 const slug = z.string().check(
   z.minLength(3),
@@ -79,7 +85,13 @@ export const listTemplatesQuery = z
     category: z.optional(z.enum(CATEGORIES)),
     search: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
   })
-  .check(z.refine(noOffsetWithCursor, noOffsetWithCursorIssue));
+  .check(
+    z.refine(noOffsetWithCursor, noOffsetWithCursorIssue),
+    z.refine((q) => q.search === undefined || (q.offset ?? 0) <= MAX_SEARCH_OFFSET, {
+      message: `With search, at most ${MAX_SEARCH_OFFSET}; page deeper with cursor.`,
+      path: ['offset'],
+    }),
+  );
 export type ListTemplatesQuery = z.output<typeof listTemplatesQuery>;
 
 export const pageOnlyQuery = z.strictObject(pageQuery).check(z.refine(noOffsetWithCursor, noOffsetWithCursorIssue));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/http/errors.ts';
-import { fillPlaceholders, resolveVariables, type DeclaredVariable } from '../../lib/contracts/variables.ts';
+import { MAX_CONTRACT_BYTES } from '../../lib/contracts/schemas.ts';
+import { fillChecks, filledJsonBytes, fillPlaceholders, MAX_VARIABLE_VALUE_BYTES, resolveVariables, type DeclaredVariable } from '../../lib/contracts/variables.ts';
 
 const declared: DeclaredVariable[] = [
   { name: 'region', type: 'string', enum: ['eu', 'us'] },
@@ -80,5 +81,88 @@ describe('fuzz: any JSON variables get a value or a validation error, nothing el
         expect((err as AppError).code).toBe('validation_error');
       }
     }
+  });
+});
+
+describe('variable values are capped', () => {
+  const text: DeclaredVariable[] = [{ name: 's', type: 'string' }, { name: 'u', type: 'url', required: false }];
+
+  it(`a string or url of ${MAX_VARIABLE_VALUE_BYTES} bytes is taken, one byte more is a 400 on the variable`, () => {
+    expect(resolveVariables(text, { s: 'x'.repeat(MAX_VARIABLE_VALUE_BYTES) })['s']).toHaveLength(MAX_VARIABLE_VALUE_BYTES);
+    const url = `https://example.com/${'p'.repeat(MAX_VARIABLE_VALUE_BYTES - 20)}`;
+    expect(Buffer.byteLength(url)).toBe(MAX_VARIABLE_VALUE_BYTES);
+    expect(resolveVariables(text, { s: 'x', u: url })['u']).toBe(url);
+    for (const given of [{ s: 'x'.repeat(MAX_VARIABLE_VALUE_BYTES + 1) }, { s: 'x', u: `${url}p` }]) {
+      expect(() => resolveVariables(text, given)).toThrow(AppError);
+    }
+  });
+
+  it('counts UTF-8 bytes, not characters', () => {
+    const euro = '€'.repeat(Math.floor(MAX_VARIABLE_VALUE_BYTES / 3) + 1); // 3 bytes each
+    try {
+      resolveVariables(text, { s: euro });
+      expect.unreachable('a value over the cap was taken');
+    } catch (err) {
+      expect((err as AppError).details).toEqual([{ path: 'variables.s', message: `At most ${MAX_VARIABLE_VALUE_BYTES} bytes (UTF-8).` }]);
+    }
+  });
+});
+
+describe('filledJsonBytes: the filled size, reckoned without filling', () => {
+  const values = { host: 'exämple.com', port: 8443, tls: true, q: 'say "hi"\\\n\t\u0001 😀 </script>', empty: '' };
+  const configs: unknown[] = [
+    {},
+    [],
+    { url: 'https://{{host}}:{{port}}/', tls: '{{tls}}', port: '{{ port }}' },
+    { list: ['{{host}}', 1, -2.5, null, true, { deep: ['{{q}}', 'x{{q}}y{{q}}'] }], raw: '{not} {{ }} {{Upper}}' },
+    { missing: '{{nothing}}', inText: 'a{{nothing}}b', emptyWhole: '{{empty}}', emptyIn: '<{{empty}}>' },
+    { 'key "with" \\ escapes': '{{q}}', 'ключ': 'значение {{host}}', '😀': ['{{tls}} and {{port}}'] },
+    { n: 1e-7, big: 9007199254740991, f: 0.1, neg: -0 },
+    { many: '{{host}}'.repeat(50), mixed: Array.from({ length: 20 }, (_, i) => (i % 2 ? `{{q}}-${i}` : i)) },
+  ];
+
+  it.each(configs.map((c) => [JSON.stringify(c).slice(0, 60), c] as const))('equals the filled JSON size for %s', (_, config) => {
+    expect(filledJsonBytes(config, values)).toBe(Buffer.byteLength(JSON.stringify(fillPlaceholders(config, values))));
+  });
+});
+
+describe('fillChecks', () => {
+  const check = (config: Record<string, unknown>) => ({ id: 'c', type: 't', description: 'd', config });
+
+  it('fills every check and refuses, on variables, a contract over the bound', () => {
+    const filled = fillChecks([check({ a: '{{s}}' }), check({ b: 'x{{s}}' })], { s: 'v' });
+    expect(filled).toEqual([check({ a: 'v' }), check({ b: 'xv' })]);
+    try {
+      fillChecks([check({ a: '{{s}}'.repeat(10) })], { s: 'x'.repeat(MAX_CONTRACT_BYTES / 8) });
+      expect.unreachable('an oversized contract was filled');
+    } catch (err) {
+      expect((err as AppError).details).toEqual([{ path: 'variables', message: expect.stringMatching(/would be \d+ bytes as JSON; at most 131072/) }]);
+    }
+  });
+
+  it('the bound is the exact JSON size of {variables, checks}: one byte under passes, at the bound passes, one over fails', () => {
+    const checks = [check({ a: 'pre {{s}} post' }), check({ b: ['{{s}}', '{{n}}'] })];
+    const sizeWith = (length: number) => Buffer.byteLength(JSON.stringify({ variables: { s: 'x'.repeat(length), n: 1 }, checks: fillPlaceholders(checks, { s: 'x'.repeat(length), n: 1 }) }));
+    // Each character of s appears three times in the filled contract (variables, a, b[0]).
+    const base = sizeWith(0);
+    const fits = Math.floor((MAX_CONTRACT_BYTES - base) / 3);
+    expect(sizeWith(fits)).toBeLessThanOrEqual(MAX_CONTRACT_BYTES);
+    expect(sizeWith(fits + 1)).toBeGreaterThan(MAX_CONTRACT_BYTES);
+    expect(() => fillChecks(checks, { s: 'x'.repeat(fits), n: 1 })).not.toThrow();
+    expect(() => fillChecks(checks, { s: 'x'.repeat(fits + 1), n: 1 })).toThrow(AppError);
+  });
+
+  it('refuses without building a filled copy: each value is read once, not once per placeholder', () => {
+    // A value that counts how often it is turned into text; filling would do it per placeholder.
+    let reads = 0;
+    const counting = { toString: () => (reads++, 'x'.repeat(MAX_VARIABLE_VALUE_BYTES)) };
+    const config = { a: '{{s}}'.repeat(6000) };
+    expect(() => fillChecks([check(config)], { s: counting })).toThrow(AppError);
+    expect(reads).toBe(1);
+    // The same config with a short value is filled, and then every placeholder is written.
+    reads = 0;
+    const short = { toString: () => (reads++, 'y') };
+    expect(fillChecks([check(config)], { s: short })[0]!.config).toEqual({ a: 'y'.repeat(6000) });
+    expect(reads).toBe(6001);
   });
 });
