@@ -1,6 +1,7 @@
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { bearerToken, findCallerByApiKey, usageIdentifierFor } from '../lib/accounts/api-keys.ts';
 import { callerToContext } from '../lib/http/caller.ts';
+import { observed } from '../lib/observability/lambda.ts';
 
 /**
  * TOKEN authorizer: API key → user. API Gateway caches the answer per key, so the policy allows
@@ -8,7 +9,7 @@ import { callerToContext } from '../lib/http/caller.ts';
  * Throwing 'Unauthorized' is API Gateway's contract for a 401. `usageIdentifierKey` names the API
  * Gateway API key whose usage plan limits this caller (the API's key source is AUTHORIZER).
  */
-export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
+export const handler = observed(async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
   const key = bearerToken(event.authorizationToken);
   const caller = key ? await findCallerByApiKey(key) : undefined;
   if (!key || !caller) throw new Error('Unauthorized');
@@ -22,4 +23,4 @@ export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<AP
     context: callerToContext(caller),
     usageIdentifierKey: usageIdentifierFor(key),
   };
-}
+});

@@ -1,8 +1,8 @@
 import { Validations, type App, type Stack } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 
 /**
- * AWS Solutions checks run on every synth; a new finding fails `npm run synth`. These are the
+ * AWS Solutions and Serverless checks run on every synth; a new finding fails `npm run synth`. These are the
  * findings accepted on purpose, each with its reason.
  */
 const ACCEPTED: Array<{ id: string; reason: string }> = [
@@ -15,9 +15,15 @@ const ACCEPTED: Array<{ id: string; reason: string }> = [
   { id: 'AwsSolutions-APIG4', reason: 'Only GET /health and CORS preflights are open; every other method has the API key authorizer.' },
   { id: 'AwsSolutions-COG4', reason: 'Authentication is by API key through a Lambda TOKEN authorizer (docs/api.md), not Cognito.' },
   { id: 'AwsSolutions-SQS3', reason: 'These queues are themselves dead-letter queues.' },
+  { id: 'Serverless-SQSRedrivePolicy', reason: 'The four queues without one are themselves the dead-letter and failure queues (delivery DLQ, relay and rollover failures, schedule DLQ); each has an alarm at depth > 0 and `npm run admin -- redrive`.' },
+  {
+    id: 'Serverless-LambdaDLQ',
+    reason: 'A DLQ only serves asynchronous invocations. Routes and the authorizer are invoked synchronously by API Gateway; the relay\'s stream mapping has an SQS on-failure destination, the delivery queue a redrive policy to its DLQ, and the trend rollover an async on-failure destination plus a DLQ on its EventBridge target.',
+  },
+  { id: 'Serverless-LambdaEventSourceMappingDestination', reason: 'SQS event source mappings take no on-failure destination: a message that keeps failing goes to the delivery queue\'s redrive DLQ (maxReceiveCount 20), which has an alarm.' },
 ];
 
 export function applyNagChecks(app: App, stack: Stack): void {
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
   for (const finding of ACCEPTED) Validations.of(stack).acknowledge(finding);
 }

@@ -7,6 +7,7 @@ import { routes, workers } from '../lib/routes.ts';
 import { indexList } from '../lib/store/table.ts';
 import { applyNagChecks } from './nag.ts';
 import { MarketplaceStack } from './stack.ts';
+import { stageConfig } from './stage-config.ts';
 
 type Resources = Record<string, { Type: string; Properties: Record<string, any> }>;
 
@@ -16,7 +17,7 @@ let template: Template;
 beforeAll(() => {
   // Skip esbuild bundling here (`npm run synth` does it): this test is about the stack's shape.
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const stack = new MarketplaceStack(app, 'Test', { stage: 'test', developmentMode: false, corsOrigins: ['https://app.example.com', 'https://admin.example.com'] });
+  const stack = new MarketplaceStack(app, 'Test', { config: { ...stageConfig('dev'), corsOrigins: ['https://app.example.com', 'https://admin.example.com'] } });
   template = Template.fromStack(stack);
   resources = template.toJSON().Resources as Resources;
 }, 120_000);
@@ -161,7 +162,7 @@ describe('infra stack', () => {
 
   it('passes the AWS Solutions (cdk-nag) checks, apart from the findings accepted with a reason in infra/nag.ts', () => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-    applyNagChecks(app, new MarketplaceStack(app, 'Nag', { stage: 'test', developmentMode: false, corsOrigins: ['*'] }));
+    applyNagChecks(app, new MarketplaceStack(app, 'Nag', { config: stageConfig('prod') }));
     expect(() => app.synth()).not.toThrow();
   });
 });

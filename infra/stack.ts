@@ -13,16 +13,13 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { Architecture, Runtime, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { routes, TREND_ROLLOVER_UTC, workers, type Route } from '../lib/routes.ts';
+import { routes, TREND_ROLLOVER_UTC, workers } from '../lib/routes.ts';
 import { DELIVERY_FUNCTION_TIMEOUT_SECONDS, DELIVERY_VISIBILITY_TIMEOUT_SECONDS } from '../lib/events/schedule.ts';
 import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '../lib/http/cors.ts';
@@ -30,15 +27,15 @@ import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search-indexer.t
 import { grantTable } from './grants.ts';
 import { gatewayResponses } from './gateway-responses.ts';
 import { perKeyUsagePlan } from './usage-plans.ts';
+import { addCustomDomain } from './domain.ts';
+import { makeFunction, type FunctionOptions } from './lambda-function.ts';
+import { addMonitoring } from './monitoring.ts';
+import { FUNCTION_MEMORY_MB } from './sizing.ts';
+import type { StageConfig } from './stage-config.ts';
 import { createTable } from './table.ts';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-
 export interface MarketplaceStackProps extends StackProps {
-  stage: string;
-  developmentMode: boolean;
-  /** Origins allowed to call the API from a browser; `['*']` allows any (keys are bearer tokens, never cookies). */
-  corsOrigins: readonly string[];
+  config: StageConfig;
 }
 
 /** lib/events/schedule.ts: a batch's 10 s endpoint deadlines plus bookkeeping; a dead worker's messages come back within 25 s. */
@@ -47,6 +44,7 @@ const DELIVERY_TIMEOUT = Duration.seconds(DELIVERY_FUNCTION_TIMEOUT_SECONDS);
 export class MarketplaceStack extends Stack {
   constructor(scope: Construct, id: string, props: MarketplaceStackProps) {
     super(scope, id, props);
+    const { config } = props;
     const table = createTable(this);
 
     const deadLetters = new Queue(this, 'DeliveryDeadLetters', {
@@ -71,31 +69,15 @@ export class MarketplaceStack extends Stack {
     const common = {
       TABLE_NAME: table.tableName,
       NODE_OPTIONS: '--enable-source-maps',
-      CORS_ALLOWED_ORIGINS: props.corsOrigins.join(','),
-      ...(props.developmentMode ? { DEVELOPMENT_MODE: 'true' } : {}),
+      CORS_ALLOWED_ORIGINS: config.corsOrigins.join(','),
+      ...(config.developmentMode ? { DEVELOPMENT_MODE: 'true' } : {}),
     };
-    const fn = (name: string, entry: string, options: { timeout?: Duration; memorySize?: number; env?: Record<string, string> } = {}) =>
-      new NodejsFunction(this, `${name[0]!.toUpperCase()}${name.slice(1)}Function`, {
-        entry: resolve(root, entry),
-        handler: 'handler',
-        runtime: Runtime.NODEJS_24_X,
-        architecture: Architecture.ARM_64,
-        memorySize: options.memorySize ?? 512,
-        timeout: options.timeout ?? Duration.seconds(10),
-        environment: { ...common, ...options.env },
-        depsLockFilePath: resolve(root, 'package-lock.json'),
-        projectRoot: root,
-        bundling: {
-          format: OutputFormat.ESM,
-          target: 'node24',
-          minify: true,
-          sourceMap: true,
-          // The AWS SDK is bundled too: a smaller cold start than the runtime's copy.
-          externalModules: [],
-          mainFields: ['module', 'main'],
-          banner: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-        },
-      });
+    const functions: Array<{ name: string; fn: IFunction }> = [];
+    const fn = (name: string, entry: string, options: FunctionOptions = {}) => {
+      const made = makeFunction(this, config, common, name, entry, { memorySize: FUNCTION_MEMORY_MB[name], ...options });
+      functions.push({ name, fn: made });
+      return made;
+    };
 
     const authorizerFn = fn('authorizer', workers.authorizer);
     grantTable(authorizerFn, table, 'read');
@@ -108,24 +90,25 @@ export class MarketplaceStack extends Stack {
     const api = new RestApi(this, 'Api', {
       restApiName: 'template-marketplace',
       deployOptions: {
-        stageName: props.stage,
-        throttlingRateLimit: 200,
-        throttlingBurstLimit: 400,
+        stageName: config.name,
+        throttlingRateLimit: config.throttle.rateLimit,
+        throttlingBurstLimit: config.throttle.burstLimit,
         tracingEnabled: true,
         loggingLevel: MethodLoggingLevel.ERROR,
-        accessLogDestination: new LogGroupLogDestination(new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.ONE_MONTH })),
+        accessLogDestination: new LogGroupLogDestination(new LogGroup(this, 'ApiAccessLogs', { retention: config.logRetention })),
         accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
       },
       // A preflight (mock integration) on every resource, with the handlers' header lists.
       defaultCorsPreflightOptions: {
-        allowOrigins: props.corsOrigins.includes('*') ? Cors.ALL_ORIGINS : [...props.corsOrigins],
+        allowOrigins: config.corsOrigins.includes('*') ? Cors.ALL_ORIGINS : [...config.corsOrigins],
         allowHeaders: [...CORS_ALLOWED_HEADERS],
         exposeHeaders: [...CORS_EXPOSED_HEADERS],
         maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
       },
       cloudWatchRole: true,
     });
-    gatewayResponses(api, props.corsOrigins);
+    gatewayResponses(api, config.corsOrigins);
+    addCustomDomain(this, api, config);
 
     const resources = new Map<string, IResource>([['/', api.root]]);
     const resourceFor = (path: string): IResource => {
@@ -140,7 +123,11 @@ export class MarketplaceStack extends Stack {
     };
 
     for (const route of routes) {
-      const handler = this.routeFunction(route, fn, deliveryQueue.queueUrl);
+      const handler = fn(route.name, route.handler, {
+        timeout: Duration.seconds(route.timeoutSeconds ?? 10),
+        ...(route.streaming ? { reservedConcurrency: config.reservedConcurrency.stream } : {}),
+        ...(route.sendsToQueue ? { env: { DELIVERY_QUEUE_URL: deliveryQueue.queueUrl } } : {}),
+      });
       grantTable(handler, table, route.access);
       if (route.sendsToQueue) deliveryQueue.grantSendMessages(handler);
       resourceFor(route.path).addMethod(
@@ -153,10 +140,10 @@ export class MarketplaceStack extends Stack {
       );
     }
 
-    perKeyUsagePlan(this, api, props.stage);
+    perKeyUsagePlan(this, api, config.name);
 
     // Outbox relay: only new event rows, filtered by Lambda before the function is even invoked.
-    const relay = fn('relay', workers.relay, { env: { DELIVERY_QUEUE_URL: deliveryQueue.queueUrl } });
+    const relay = fn('relay', workers.relay, { reservedConcurrency: config.reservedConcurrency.relay, env: { DELIVERY_QUEUE_URL: deliveryQueue.queueUrl } });
     grantTable(relay, table, 'readwrite');
     deliveryQueue.grantSendMessages(relay);
     const relayFailures = new Queue(this, 'RelayFailures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
@@ -192,10 +179,10 @@ export class MarketplaceStack extends Stack {
     );
     table.grantStreamRead(searchIndexer);
 
-    const deliver = fn('deliver', workers.deliver, { timeout: DELIVERY_TIMEOUT, env: { DELIVERY_QUEUE_URL: deliveryQueue.queueUrl } });
+    const deliver = fn('deliver', workers.deliver, { timeout: DELIVERY_TIMEOUT, reservedConcurrency: config.reservedConcurrency.deliver, env: { DELIVERY_QUEUE_URL: deliveryQueue.queueUrl } });
     grantTable(deliver, table, 'readwrite');
     deliveryQueue.grantConsumeMessages(deliver);
-    deliver.addEventSource(new SqsEventSource(deliveryQueue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: 50 }));
+    deliver.addEventSource(new SqsEventSource(deliveryQueue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: config.reservedConcurrency.deliver }));
 
     // Trending's daily rollover: one read and one write per template installed in the last week.
     const trendRollover = fn('trendRollover', workers.trendRollover, { timeout: Duration.minutes(15) });
@@ -204,21 +191,31 @@ export class MarketplaceStack extends Stack {
     // only costs the trending reads extra rounds until the next run.
     const rolloverFailures = new Queue(this, 'TrendRolloverFailures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
     trendRollover.configureAsyncInvoke({ retryAttempts: 2, onFailure: new SqsDestination(rolloverFailures) });
+    // An invocation EventBridge itself could not make (throttled, function missing) lands here.
+    const scheduleDeadLetters = new Queue(this, 'ScheduleDeadLetters', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
     new Rule(this, 'TrendRolloverSchedule', {
       schedule: Schedule.cron({ hour: String(TREND_ROLLOVER_UTC.hour), minute: String(TREND_ROLLOVER_UTC.minute) }),
-      targets: [new LambdaFunction(trendRollover, { retryAttempts: 2 })],
+      targets: [new LambdaFunction(trendRollover, { retryAttempts: 2, deadLetterQueue: scheduleDeadLetters })],
+    });
+
+    addMonitoring(this, config, {
+      api,
+      table,
+      deliveryQueue,
+      deliveryDeadLetters: deadLetters,
+      relayFailures,
+      rolloverFailures,
+      scheduleDeadLetters,
+      functions,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: api.url });
     new CfnOutput(this, 'MarketplaceBaseUrl', { value: `${api.url.replace(/\/$/, '')}/v1/marketplace` });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'DeliveryQueueUrl', { value: deliveryQueue.queueUrl });
-  }
-
-  private routeFunction(route: Route, fn: (name: string, entry: string, options?: { timeout?: Duration; env?: Record<string, string> }) => NodejsFunction, queueUrl: string): IFunction {
-    return fn(route.name, route.handler, {
-      timeout: Duration.seconds(route.timeoutSeconds ?? 10),
-      ...(route.sendsToQueue ? { env: { DELIVERY_QUEUE_URL: queueUrl } } : {}),
-    });
+    // For `npm run admin -- redrive delivery` (DELIVERY_DLQ_URL) and a look at the failure queues.
+    new CfnOutput(this, 'DeliveryDlqUrl', { value: deadLetters.queueUrl });
+    new CfnOutput(this, 'RelayFailuresUrl', { value: relayFailures.queueUrl });
+    new CfnOutput(this, 'TrendRolloverFailuresUrl', { value: rolloverFailures.queueUrl });
   }
 }

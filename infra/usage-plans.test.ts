@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_LIMITS } from '../lib/limits/numbers.ts';
 import { routes } from '../lib/routes.ts';
 import { QUOTA_RETRY_AFTER_SECONDS, THROTTLED_RETRY_AFTER_SECONDS } from './gateway-responses.ts';
+import { stageConfig } from './stage-config.ts';
 import { MarketplaceStack } from './stack.ts';
 
 type Resources = Record<string, { Type: string; Properties: Record<string, any> }>;
@@ -13,7 +14,7 @@ let outputs: Record<string, { Value: unknown }>;
 
 beforeAll(() => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const json = Template.fromStack(new MarketplaceStack(app, 'Test', { stage: 'test', developmentMode: false, corsOrigins: ['*'] })).toJSON();
+  const json = Template.fromStack(new MarketplaceStack(app, 'Test', { config: stageConfig('dev') })).toJSON();
   resources = json.Resources as Resources;
   outputs = json.Outputs as typeof outputs;
 }, 120_000);

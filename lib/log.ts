@@ -1,6 +1,12 @@
+import type { Context } from 'aws-lambda';
+import { SERVICE_NAME } from './observability/names.ts';
+
 /**
- * One-line JSON logs (CloudWatch-friendly). Field names that can carry credentials are redacted
- * here, in one place, so a careless call cannot leak an API key or a webhook secret.
+ * One-line JSON logs. Inside a handler (lib/observability/lambda.ts) every line carries the Lambda
+ * request id, the API request id as `correlation_id`, the function name and `cold_start`, with the
+ * field names Powertools Logger uses (its package would add about 20 KB to every bundle: README
+ * "Logs, metrics, traces"). Field names that can carry credentials are redacted here, in one
+ * place, so a careless call cannot leak an API key or a webhook secret.
  */
 const SECRET_FIELD = /secret|api_?key|authorization|signature|password|token|challenge/i;
 
@@ -12,12 +18,36 @@ function redact(value: unknown, depth = 0): unknown {
   return out;
 }
 
+/** What the current invocation adds to every line; replaced as a whole when the next one starts. */
+let invocation: Record<string, unknown> = {};
+/** Provisioned concurrency initialises ahead of any request: no invocation of it is a cold start. */
+let coldStart = process.env['AWS_LAMBDA_INITIALIZATION_TYPE'] !== 'provisioned-concurrency';
+
+export function setLogContext(context: Context | undefined, correlationId: string | undefined): void {
+  invocation = {
+    ...(context?.awsRequestId
+      ? { cold_start: coldStart, function_name: context.functionName, function_memory_size: context.memoryLimitInMB, function_request_id: context.awsRequestId }
+      : {}),
+    ...(correlationId ? { correlation_id: correlationId } : {}),
+  };
+  if (context?.awsRequestId) coldStart = false;
+}
+
 type Level = 'debug' | 'info' | 'warn' | 'error';
 
 function write(level: Level, msg: string, fields?: Record<string, unknown>): void {
   if (process.env['LOG_LEVEL'] === 'silent') return;
   if (level === 'debug' && process.env['LOG_LEVEL'] !== 'debug') return;
-  const line = JSON.stringify({ level, msg, time: new Date().toISOString(), ...(redact(fields) as object) });
+  const trace = process.env['_X_AMZN_TRACE_ID'];
+  const line = JSON.stringify({
+    level: level.toUpperCase(),
+    message: msg,
+    timestamp: new Date().toISOString(),
+    service: SERVICE_NAME,
+    ...invocation,
+    ...(trace ? { xray_trace_id: trace.split(';')[0]!.replace('Root=', '') } : {}),
+    ...(redact(fields) as object),
+  });
   (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(line + '\n');
 }
 

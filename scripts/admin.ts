@@ -1,52 +1,108 @@
 /**
- * Platform-team command: `npm run --silent admin -- create-key --name "Alice" [--verified] [--operator]`
- * prints one JSON line {"user_id", "workspace_id", "api_key"}. The key is shown once; only its hash is stored.
- * Against a deployed stage (TABLE_NAME without DYNAMODB_ENDPOINT) it also needs USAGE_PLAN_ID (the
- * stack's UsagePlanId output): the key gets its API Gateway API key in that usage plan first.
+ * Platform-team commands (README "Deploying" → "Admin commands"):
+ *   create-key --name NAME [--verified] [--operator]   one JSON line {"user_id", "workspace_id", "key_id", "api_key"}; the key is shown once
+ *   list-keys [--user USER_ID]                         one JSON line per key (never the key or its hash)
+ *   revoke-key <USER_ID | KEY_ID>                      revokes one key, or every key of a user; one JSON line per revoked key
+ *   redrive <delivery | DLQ_URL> [--to QUEUE_URL]      moves a dead-letter queue's messages back; prints {"moved", "failed"}
+ * The table is TABLE_NAME in AWS (credentials from the usual chain) or `npm start`'s DynamoDB Local.
+ * Against a deployed stage create-key also needs USAGE_PLAN_ID (the stack's UsagePlanId output): the
+ * key gets its API Gateway API key in that usage plan first.
  */
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { parseArgs } from 'node:util';
 import { createUserWithKey, type IssuedKey } from '../lib/accounts/api-keys.ts';
 import { registerWithUsagePlan } from '../lib/accounts/gateway-keys.ts';
+import { listKeys, revokeKey, revokeUserKeys } from '../lib/accounts/key-lifecycle.ts';
+import { sqs } from '../lib/events/queue.ts';
+import { redrive } from '../lib/ops/redrive.ts';
 import { useStoreFromEnvironment } from '../local/config.ts';
 
-const USAGE = 'usage: npm run --silent admin -- create-key --name NAME [--verified] [--operator]';
+const USAGE = [
+  'usage: npm run --silent admin -- create-key --name NAME [--verified] [--operator]',
+  '       npm run --silent admin -- list-keys [--user USER_ID]',
+  '       npm run --silent admin -- revoke-key <USER_ID | KEY_ID>',
+  '       npm run --silent admin -- redrive <delivery | DLQ_URL> [--to QUEUE_URL]',
+].join('\n');
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const KEY_ID = /^key_[0-9a-f]{20}$/;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
   process.exit(1);
 }
 
-async function main(): Promise<void> {
-  let parsed;
+const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
+
+function parse() {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       allowPositionals: true,
-      options: { name: { type: 'string' }, verified: { type: 'boolean', default: false }, operator: { type: 'boolean', default: false } },
+      options: {
+        name: { type: 'string' },
+        verified: { type: 'boolean', default: false },
+        operator: { type: 'boolean', default: false },
+        user: { type: 'string' },
+        to: { type: 'string' },
+      },
     });
   } catch (err) {
     fail(`${(err as Error).message}\n${USAGE}`);
   }
-  const [command] = parsed.positionals;
-  if (command !== 'create-key') fail(USAGE);
-  const name = parsed.values.name?.trim();
-  if (!name || name.length > 100) fail(`--name is required (1–100 characters).\n${USAGE}`);
+}
 
+async function createKey(values: ReturnType<typeof parse>['values'], register?: (issued: IssuedKey) => Promise<void>): Promise<void> {
+  const name = values.name?.trim();
+  if (!name || name.length > 100) fail(`--name is required (1–100 characters).\n${USAGE}`);
+  print(await createUserWithKey({ name, verified: values.verified, operator: values.operator }, register));
+}
+
+async function revoke(target: string | undefined): Promise<void> {
+  if (target && KEY_ID.test(target)) {
+    const revoked = await revokeKey(target);
+    if (!revoked) fail(`No key ${target}.`);
+    print(revoked);
+  } else if (target && UUID.test(target)) {
+    const revoked = await revokeUserKeys(target);
+    if (!revoked) fail(`No user ${target}.`);
+    revoked.forEach(print);
+  } else {
+    fail(`revoke-key takes a user id (uuid) or a key id (key_…).\n${USAGE}`);
+  }
+}
+
+/** `delivery` names the delivery DLQ and queue from the stack outputs (DELIVERY_DLQ_URL, DELIVERY_QUEUE_URL). */
+async function redriveQueue(from: string | undefined, to: string | undefined): Promise<void> {
+  const named = from === 'delivery';
+  const fromUrl = named ? process.env['DELIVERY_DLQ_URL'] : from;
+  const toUrl = to ?? (named ? process.env['DELIVERY_QUEUE_URL'] : undefined);
+  if (!fromUrl || !/^https?:\/\//.test(fromUrl)) fail(`redrive needs a DLQ: "delivery" (with DELIVERY_DLQ_URL set) or its URL.\n${USAGE}`);
+  if (!toUrl || !/^https?:\/\//.test(toUrl)) fail(`redrive needs the queue to move to: --to QUEUE_URL (or DELIVERY_QUEUE_URL for "delivery").\n${USAGE}`);
+  print(await redrive(sqs(), fromUrl, toUrl));
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parse();
+  const [command, target, ...rest] = positionals;
+  if (rest.length) fail(USAGE);
+  if (command === 'redrive') return redriveQueue(target, values.to);
+  if (!['create-key', 'list-keys', 'revoke-key'].includes(command ?? '')) fail(USAGE);
   const store = useStoreFromEnvironment();
   const usagePlanId = process.env['USAGE_PLAN_ID'];
   // The local runtime limits keys itself (local/key-throttle.ts); in AWS the stage's usage plan does.
   let register: ((issued: IssuedKey) => Promise<void>) | undefined;
-  if (store.target === 'aws') {
+  if (store.target === 'aws' && command === 'create-key') {
     if (!usagePlanId) fail('USAGE_PLAN_ID is required for a deployed stage: use the UsagePlanId output of `cdk deploy`.');
     const gateway = new APIGatewayClient({});
     register = (issued) => registerWithUsagePlan(gateway, usagePlanId, issued);
   }
   try {
-    const issued = await createUserWithKey({ name, verified: parsed.values.verified, operator: parsed.values.operator }, register);
-    process.stdout.write(`${JSON.stringify(issued)}\n`);
+    if (command === 'create-key') await createKey(values, register);
+    else if (command === 'list-keys') for await (const key of listKeys(values.user ? { userId: values.user } : {})) print(key);
+    else await revoke(target);
   } catch (err) {
-    const where = store.target === 'local' ? `DynamoDB Local at ${store.endpoint} (is \`npm start\` running?)` : `table ${store.tableName} and usage plan ${usagePlanId} in AWS`;
-    fail(`Could not create the key in ${where}: ${(err as Error).name}: ${(err as Error).message}`);
+    const where = store.target === 'local' ? `DynamoDB Local at ${store.endpoint} (is \`npm start\` running?)` : `table ${store.tableName}${command === 'create-key' ? ` and usage plan ${usagePlanId}` : ''} in AWS`;
+    fail(`${command} failed against ${where}: ${(err as Error).name}: ${(err as Error).message}`);
   }
 }
 

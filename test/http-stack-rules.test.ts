@@ -1,9 +1,10 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from '../lib/zod.ts';
 import { AppError, MAX_DETAILS } from '../lib/http/errors.ts';
 import { ok } from '../lib/http/responses.ts';
 import { MAX_BODY_BYTES, httpRoute } from '../lib/http/stack.ts';
+import { MAX_ARRAY_ITEMS } from '../lib/http/storable.ts';
 import type { Route } from '../lib/routes.ts';
 import { lambdaContext } from '../local/lambda-context.ts';
 import { proxyEvent } from '../local/proxy-event.ts';
@@ -13,9 +14,9 @@ import { createTestUser, type TestUser } from './support/lambda.ts';
 const route: Route = { name: 'echo', method: 'POST', path: '/echo/{id}', handler: '', auth: true, access: 'none' };
 const echo = httpRoute(
   {
-    params: z.strictObject({ id: z.string().regex(/^\d+$/) }),
-    query: z.strictObject({ limit: z.string().regex(/^\d+$/).optional() }),
-    body: z.strictObject({ name: z.string().min(1), tags: z.array(z.string()).optional() }),
+    params: z.strictObject({ id: z.string().check(z.regex(/^\d+$/)) }),
+    query: z.strictObject({ limit: z.optional(z.string().check(z.regex(/^\d+$/))) }),
+    body: z.strictObject({ name: z.string().check(z.minLength(1)), tags: z.optional(z.array(z.string())) }),
   },
   async ({ body, params, caller }) => {
     if (body.name === 'boom') throw new Error('ConditionalCheckFailedException: arn:aws:dynamodb:secret-table');
@@ -92,14 +93,18 @@ describe('the shared HTTP stack', () => {
   });
 
   it(`lists at most ${MAX_DETAILS} problems, the last entry counting the rest`, async () => {
-    // 125,000 wrong items fit in 256 KiB; listed in full they made a 21 MB answer (Lambda's limit is 6 MB).
-    const body = `{"name":"ok","tags":[${Array(125_000).fill('1').join(',')}]}`;
+    // Wrong items by the thousand; listed in full, 125,000 of them made a 21 MB answer (Lambda's limit is 6 MB).
+    const body = `{"name":"ok","tags":[${Array(MAX_ARRAY_ITEMS).fill('1').join(',')}]}`;
     const res = await call({ body });
     expect(res.status).toBe(400);
     const details = res.body.error.details;
     expect(details).toHaveLength(MAX_DETAILS);
     expect(details.slice(0, MAX_DETAILS - 1)).toEqual(Array.from({ length: MAX_DETAILS - 1 }, (_, i) => ({ path: `tags.${i}`, message: expect.any(String) })));
-    expect(details.at(-1)).toEqual({ path: '', message: `…and ${125_000 - (MAX_DETAILS - 1)} more problems.` });
+    expect(details.at(-1)).toEqual({ path: '', message: `…and ${MAX_ARRAY_ITEMS - (MAX_DETAILS - 1)} more problems.` });
+    // More items than any array may hold (125,000 fit in 256 KiB) are refused before any schema runs.
+    const huge = await call({ body: `{"name":"ok","tags":[${Array(125_000).fill('1').join(',')}]}` });
+    expect(huge.status).toBe(400);
+    expect(huge.body.error.details).toEqual([{ path: 'tags', message: `At most ${MAX_ARRAY_ITEMS} items in an array.` }]);
     const exactly = await call({ body: JSON.stringify({ name: 'ok', tags: Array(MAX_DETAILS).fill(1) }) });
     expect(exactly.body.error.details.map((d: { path: string }) => d.path)).toEqual(Array.from({ length: MAX_DETAILS }, (_, i) => `tags.${i}`));
   });

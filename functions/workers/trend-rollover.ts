@@ -1,10 +1,11 @@
 import type { ScheduledEvent } from 'aws-lambda';
 import { log } from '../../lib/log.ts';
 import { rollTrendWindow } from '../../lib/marketplace/trend-rollover.ts';
+import { observed } from '../../lib/observability/lambda.ts';
 
 /** EventBridge schedule (00:05 UTC daily; the local runtime runs it too) → trending's day rollover. */
-export async function handler(_event: ScheduledEvent): Promise<{ moved: number; retired: number; skipped: number }> {
+export const handler = observed(async (_event: ScheduledEvent): Promise<{ moved: number; retired: number; skipped: number }> => {
   const result = await rollTrendWindow(Date.now());
   log.info('trend window rolled', result);
   return result;
-}
+});

@@ -21,6 +21,12 @@ export const hashApiKey = (apiKey: string): string => createHash('sha256').updat
  */
 export const usageIdentifierFor = (apiKey: string): string => hashApiKey(apiKey);
 
+/**
+ * A key's public name, for listing and revoking: derived from the hash, so it reveals nothing the
+ * stored hash does not, and needs no lookup table of its own.
+ */
+export const keyIdOf = (hash: string): string => `key_${hash.slice(0, 20)}`;
+
 export interface NewUser {
   name: string;
   verified?: boolean;
@@ -30,6 +36,7 @@ export interface NewUser {
 export interface IssuedKey {
   user_id: string;
   workspace_id: string;
+  key_id: string;
   api_key: string;
 }
 
@@ -47,7 +54,9 @@ export async function createUserWithKey(input: NewUser, register?: (issued: Issu
     verified: input.verified ?? false,
     operator: input.operator ?? false,
   };
-  const issued: IssuedKey = { user_id: user.userId, workspace_id: user.workspaceId, api_key: apiKey };
+  const hash = hashApiKey(apiKey);
+  const keyId = keyIdOf(hash);
+  const issued: IssuedKey = { user_id: user.userId, workspace_id: user.workspaceId, key_id: keyId, api_key: apiKey };
   await register?.(issued);
   const createdAt = nowIso();
   await db().send(
@@ -56,14 +65,14 @@ export async function createUserWithKey(input: NewUser, register?: (issued: Issu
         {
           Put: {
             TableName: tableName(),
-            Item: { ...keys.user(user.userId), entity: ENTITY.user, ...user, createdAt },
+            Item: { ...keys.user(user.userId), entity: ENTITY.user, ...user, createdAt, keyIds: [keyId] },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
         {
           Put: {
             TableName: tableName(),
-            Item: { ...keys.apiKey(hashApiKey(apiKey)), entity: ENTITY.apiKey, ...user, createdAt },
+            Item: { ...keys.apiKey(hash), entity: ENTITY.apiKey, ...user, createdAt, keyId, GSI1PK: keys.apiKeysIndexPk, GSI1SK: keyId },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
@@ -73,11 +82,15 @@ export async function createUserWithKey(input: NewUser, register?: (issued: Issu
   return issued;
 }
 
-/** The user behind a key, or undefined for an unknown one. */
+/**
+ * The user behind a key, or undefined for an unknown or revoked one. A strongly consistent read:
+ * a key revoked a moment ago is refused by the very next call (API Gateway's authorizer cache
+ * aside, README "Revoking a key").
+ */
 export async function findCallerByApiKey(apiKey: string): Promise<Caller | undefined> {
   if (!apiKey.startsWith(KEY_PREFIX) || apiKey.length > 200) return undefined;
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.apiKey(hashApiKey(apiKey)) }));
-  if (!Item) return undefined;
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.apiKey(hashApiKey(apiKey)), ConsistentRead: true }));
+  if (!Item || Item['revokedAt'] !== undefined) return undefined;
   return {
     userId: Item['userId'],
     workspaceId: Item['workspaceId'],

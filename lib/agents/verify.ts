@@ -3,6 +3,7 @@ import { AppError, notFound } from '../http/errors.ts';
 import { nowIso } from '../ids.ts';
 import { startHandshake, type LimiterOptions } from '../limits/verify-limit.ts';
 import { log } from '../log.ts';
+import { recordVerification } from '../observability/metrics.ts';
 import { postJson, type OutboundOptions } from '../net/outbound.ts';
 import { buildChallengeRequest, judgeChallengeReply, newChallengeToken } from '../webhooks/handshake.ts';
 import { ownAgent } from './agents.ts';
@@ -34,7 +35,9 @@ export async function verifyWebhook(caller: Caller, agentId: string, outbound: O
     await lease.release();
   }
   const verdict = judgeChallengeReply(reply, token);
-  log.info('webhook handshake', { agentId: agent.id, outcome: verdict.ok ? 'ok' : verdict.code, ms: Date.now() - started });
+  const outcome = verdict.ok ? 'ok' : verdict.code;
+  log.info('webhook handshake', { agentId: agent.id, outcome, ms: Date.now() - started });
+  recordVerification(outcome);
   if (!verdict.ok) throw new AppError(verdict.code, verdict.message);
 
   const result = await updateOwnedAgent(agent.id, caller.userId, {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../zod.ts';
 import { ID_PATTERN } from '../ids.ts';
 
 /** Request shapes of the contract routes (API.md "Contracts"). Strict: unknown fields are a 400. */
@@ -7,13 +7,13 @@ export const MAX_AMOUNT_CENTS = 1_000_000_000_000;
 export const createContractBody = z.strictObject({
   template_id: z.uuid('Expected a template id (UUID).'),
   variables: z.record(z.string(), z.unknown()),
-  amount_cents: z.int('Expected an integer number of cents.').min(1, 'At least 1 cent.').max(MAX_AMOUNT_CENTS, 'At most 10^12 cents.'),
-  agent_id: z.string().min(1),
-  seller_agent_id: z.string().min(1).optional(),
+  amount_cents: z.int('Expected an integer number of cents.').check(z.minimum(1, 'At least 1 cent.'), z.maximum(MAX_AMOUNT_CENTS, 'At most 10^12 cents.')),
+  agent_id: z.string().check(z.minLength(1)),
+  seller_agent_id: z.optional(z.string().check(z.minLength(1))),
 });
 export type CreateContractInput = z.output<typeof createContractBody>;
 
-export const contractParams = z.strictObject({ id: z.string().regex(ID_PATTERN.ctr) });
+export const contractParams = z.strictObject({ id: z.string().check(z.regex(ID_PATTERN.ctr)) });
 
 /**
  * Bound on a contract's variables and filled-in checks as JSON: placeholders copy variable values,
@@ -26,9 +26,8 @@ export const MAX_RESULTS_BYTES = 16 * 1024;
 
 export const verificationBody = z.strictObject({
   passed: z.boolean(),
-  results: z
-    .record(z.string(), z.unknown())
-    .refine((r) => Buffer.byteLength(JSON.stringify(r)) <= MAX_RESULTS_BYTES, `At most ${MAX_RESULTS_BYTES} bytes as JSON.`)
-    .optional(),
+  results: z.optional(
+    z.record(z.string(), z.unknown()).check(z.refine((r) => Buffer.byteLength(JSON.stringify(r)) <= MAX_RESULTS_BYTES, `At most ${MAX_RESULTS_BYTES} bytes as JSON.`)),
+  ),
 });
 export type VerificationInput = z.output<typeof verificationBody>;

@@ -7,6 +7,7 @@ import { abandonDelivery, claimDelivery, recordAttempt, type AttemptResult } fro
 import { readEvent } from './feed.ts';
 import { parseDeliveryMessage, postpone } from './queue.ts';
 import type { ServiceEvent } from './types.ts';
+import { failureKindOf, recordDeliveryAttempt } from '../observability/metrics.ts';
 
 /**
  * One delivery message: take the record's lease, re-check the webhook (it may have been disabled
@@ -63,7 +64,9 @@ export async function deliverMessage(record: Pick<SQSRecord, 'messageId' | 'body
   }
   const request = deliveryRequest(event, agent.webhook_secret);
   const started = Date.now();
-  const result = attemptResult(await postJson({ url: agent.webhook_url, ...request }));
+  const answer = await postJson({ url: agent.webhook_url, ...request });
+  const result = attemptResult(answer);
+  recordDeliveryAttempt(result.ok ? { ok: true, latencyMs: Date.now() - started } : { ok: false, kind: failureKindOf(answer), latencyMs: Date.now() - started });
   const settled = await recordAttempt(claim, result);
   // The record keeps the count and the last outcome; the log keeps every attempt.
   log.info('delivery attempt', {

@@ -1,25 +1,25 @@
-import { z } from 'zod';
+import * as z from '../zod.ts';
 import { ID_PATTERN } from '../ids.ts';
 
 /** Request shapes of the event and delivery routes (API.md). Strict: unknown parameters are a 400. */
-const limit = z.coerce.number().int().min(1).max(100).default(20);
+const limit = z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20);
 
-export const agentParams = z.strictObject({ id: z.string().regex(ID_PATTERN.agt) });
+export const agentParams = z.strictObject({ id: z.string().check(z.regex(ID_PATTERN.agt)) });
 
 export const eventsQuery = z.strictObject({
-  after: z.string().regex(ID_PATTERN.evt, 'Expected an event id (evt_…) or a next_cursor.').optional(),
+  after: z.optional(z.string().check(z.regex(ID_PATTERN.evt, 'Expected an event id (evt_…) or a next_cursor.'))),
   limit,
 });
 
 export const streamQuery = z.strictObject({
-  after: z.string().regex(ID_PATTERN.evt, 'Expected an event id (evt_…).').optional(),
+  after: z.optional(z.string().check(z.regex(ID_PATTERN.evt, 'Expected an event id (evt_…).'))),
 });
 
 export const deliveriesQuery = z.strictObject({
-  cursor: z.string().regex(ID_PATTERN.dlv, 'Expected a next_cursor (dlv_…).').optional(),
+  cursor: z.optional(z.string().check(z.regex(ID_PATTERN.dlv, 'Expected a next_cursor (dlv_…).'))),
   limit,
 });
 
-export const deliveryParams = z.strictObject({ id: z.string().regex(ID_PATTERN.agt), delivery_id: z.string().regex(ID_PATTERN.dlv) });
+export const deliveryParams = z.strictObject({ id: z.string().check(z.regex(ID_PATTERN.agt)), delivery_id: z.string().check(z.regex(ID_PATTERN.dlv)) });
 
 export const isEventId = (value: string): boolean => ID_PATTERN.evt.test(value);

@@ -5,8 +5,9 @@ import type { ServiceEvent } from './types.ts';
 
 /**
  * The server-sent events loop of one agent's feed: frames for every event after the cursor, then
- * a look at the table every `pollMs`, a comment heartbeat when nothing was written for
- * `heartbeatMs`, and an orderly end before the function's time runs out (the client reconnects
+ * a look at the table `minPollMs` after an event, the wait doubling up to `pollMs` while the feed
+ * is quiet (events come in bursts: a contract's transitions, a retry series), a comment heartbeat
+ * when nothing was written for `heartbeatMs`, and an orderly end before the function's time runs out (the client reconnects
  * with Last-Event-ID and loses nothing).
  */
 export interface SseSink {
@@ -18,7 +19,10 @@ export interface SseSink {
 export interface SseOptions {
   /** Time left before the runtime stops us. */
   remainingMs: () => number;
+  /** The longest wait between two looks at the table, once the feed is quiet. */
   pollMs?: number;
+  /** The shortest: right after an event, when the next one of a burst is likely near. */
+  minPollMs?: number;
   /** API.md: a heartbeat at least every 15 s; 10 s leaves room for a slow poll. */
   heartbeatMs?: number;
   /** Stop this long before the deadline. */
@@ -43,8 +47,15 @@ export function resumeAfter(lastEventIdHeader: string | undefined, afterQuery: s
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The wait before the next look at the table: short after an event, doubling while quiet (README "SSE cost"). */
+export function nextPollMs(previousMs: number, gotEvents: boolean, bounds: { minPollMs: number; pollMs: number }): number {
+  return gotEvents ? bounds.minPollMs : Math.min(bounds.pollMs, Math.max(bounds.minPollMs, previousMs * 2));
+}
+
 export async function streamEvents(agentId: string, after: string | undefined, sink: SseSink, options: SseOptions): Promise<void> {
   const { remainingMs, pollMs = 1000, heartbeatMs = 10_000, reserveMs = 5000, pageSize = 100 } = options;
+  const minPollMs = Math.min(options.minPollMs ?? 250, pollMs);
+  let waitMs = pollMs;
   let cursor = after;
   let lastWrite = Date.now();
   const write = (chunk: string) => {
@@ -60,7 +71,8 @@ export async function streamEvents(agentId: string, after: string | undefined, s
     const moved = read.cursor !== cursor;
     cursor = read.cursor;
     if (moved && read.events.length === pageSize) continue; // a backlog: drain it before waiting
+    waitMs = nextPollMs(waitMs, read.events.length > 0, { minPollMs, pollMs });
     if (Date.now() - lastWrite >= heartbeatMs) write(': heartbeat\n\n');
-    await sleep(Math.max(0, Math.min(pollMs, heartbeatMs - (Date.now() - lastWrite))));
+    await sleep(Math.max(0, Math.min(waitMs, heartbeatMs - (Date.now() - lastWrite))));
   }
 }

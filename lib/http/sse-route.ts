@@ -1,8 +1,10 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
-import type { z } from 'zod';
+import type * as z from '../zod.ts';
 import { log } from '../log.ts';
+import { startInvocation } from '../observability/lambda.ts';
+import { flushMetrics, recordRateLimited } from '../observability/metrics.ts';
 import { throttlingAsRateLimited } from '../store/throttling.ts';
 import { callerFromEvent, type Caller } from './caller.ts';
 import { AppError, errorBody, errorHeaders } from './errors.ts';
@@ -35,14 +37,15 @@ export interface SseWriter {
   closed(): boolean;
 }
 
-type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
-export function sseRoute<Q extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
+export function sseRoute<Q extends z.ZodMiniType | undefined = undefined, P extends z.ZodMiniType | undefined = undefined>(
   spec: { query?: Q; params?: P },
   prepare: (req: SseRequest<Out<Q>, Out<P>>) => Promise<(out: SseWriter) => Promise<void>>,
 ): unknown {
   const handler = awslambda.streamifyResponse(async (event, stream, context) => {
     const requestId = event.requestContext?.requestId || randomUUID();
+    startInvocation(context, requestId);
     let run: (out: SseWriter) => Promise<void>;
     try {
       const caller = callerFromEvent(event);
@@ -53,11 +56,13 @@ export function sseRoute<Q extends z.ZodType | undefined = undefined, P extends 
       const err = throttlingAsRateLimited(thrown) ?? thrown;
       const appError = err instanceof AppError ? err : new AppError('internal_error', 'Something went wrong on our side. Try again later.');
       if (!(err instanceof AppError)) log.error('unhandled error', { requestId, error: err instanceof Error ? err.message : String(err) });
+      if (appError.status === 429) recordRateLimited();
       const out = awslambda.HttpResponseStream.from(stream, {
         statusCode: appError.status,
         headers: { ...corsHeaders(originOf(event)), 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, 'cache-control': 'no-store', ...errorHeaders(appError) },
       });
       await endWith(out, JSON.stringify(errorBody(appError)));
+      flushMetrics();
       return;
     }
     const out = awslambda.HttpResponseStream.from(stream, {
@@ -74,6 +79,7 @@ export function sseRoute<Q extends z.ZodType | undefined = undefined, P extends 
       log.error('stream failed', { requestId, error: err instanceof Error ? err.message : String(err) });
     }
     if (!gone) await endWith(out);
+    flushMetrics();
   });
   return withRouteSpec(handler, spec);
 }

@@ -1,14 +1,17 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
+import type * as z from '../zod.ts';
 import { callerFromEvent, type Caller } from './caller.ts';
 import { corsHeaders } from './cors.ts';
 import { AppError, errorBody, errorHeaders, type ErrorDetail } from './errors.ts';
 import { IDEMPOTENCY_HEADER, idempotent } from './idempotency.ts';
 import { log } from '../log.ts';
+import { observability } from '../observability/lambda.ts';
+import { recordRateLimited } from '../observability/metrics.ts';
 import { throttlingAsRateLimited } from '../store/throttling.ts';
 import type { HttpResult } from './responses.ts';
+import { publicPathPrefix } from './public-path.ts';
 import { parseOrThrow } from './validation.ts';
 import { firstUnstorable } from './storable.ts';
 
@@ -21,7 +24,7 @@ export const MAX_BODY_BYTES = 256 * 1024;
  */
 export const MAX_BODY_DEPTH = 20;
 
-export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
+export interface RouteSpec<B extends z.ZodMiniType, Q extends z.ZodMiniType, P extends z.ZodMiniType> {
   body?: B;
   query?: Q;
   params?: P;
@@ -29,7 +32,7 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z
   auth?: boolean;
 }
 
-type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
 export interface HttpRequest<B, Q, P> {
   body: B;
@@ -44,9 +47,9 @@ export type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Pro
 
 /** The request shapes of a route, as its handler declares them; the OpenAPI document reads them from here. */
 export interface RouteSpecOf {
-  body?: z.ZodType;
-  query?: z.ZodType;
-  params?: z.ZodType;
+  body?: z.ZodMiniType;
+  query?: z.ZodMiniType;
+  params?: z.ZodMiniType;
   auth?: boolean;
 }
 
@@ -118,8 +121,10 @@ const isEmptyObject = (value: unknown): boolean =>
 /** The request's `Origin`, for the CORS headers of its answer. */
 export const originOf = (event: APIGatewayProxyEvent): string | undefined => lowerCaseHeaders(event.headers)['origin'];
 
-function toResponse(result: HttpResult, requestId: string, origin: string | undefined): APIGatewayProxyResult {
+function toResponse(result: HttpResult, requestId: string, origin: string | undefined, pathPrefix = ''): APIGatewayProxyResult {
   const headers: Record<string, string> = { ...corsHeaders(origin), 'x-request-id': requestId, 'cache-control': 'no-store', ...result.headers };
+  // Handlers write Location as a route path; the client needs it under the stage it called.
+  if (headers['location']?.startsWith('/')) headers['location'] = pathPrefix + headers['location'];
   if (result.body === undefined) return { statusCode: result.status, headers, body: '' };
   headers['content-type'] = 'application/json; charset=utf-8';
   return { statusCode: result.status, headers, body: JSON.stringify(result.body) };
@@ -138,6 +143,7 @@ function errorResponse(error: unknown, event: APIGatewayProxyEvent): APIGatewayP
     err = new AppError('internal_error', 'Something went wrong on our side. Try again later.');
   }
   const appError = err as AppError;
+  if (appError.status === 429) recordRateLimited();
   return toResponse({ status: appError.status, headers: errorHeaders(appError), body: errorBody(appError) }, requestId, originOf(event));
 }
 
@@ -153,14 +159,15 @@ const errorResponder: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>
  * `Idempotency-Key` on every POST (every POST of the route table creates or moves something).
  */
 export function httpRoute<
-  B extends z.ZodType | undefined = undefined,
-  Q extends z.ZodType | undefined = undefined,
-  P extends z.ZodType | undefined = undefined,
+  B extends z.ZodMiniType | undefined = undefined,
+  Q extends z.ZodMiniType | undefined = undefined,
+  P extends z.ZodMiniType | undefined = undefined,
 >(
   spec: { body?: B; query?: Q; params?: P; auth?: boolean },
   fn: (req: HttpRequest<Out<B>, Out<Q>, Out<P>>) => Promise<HttpResult>,
 ): HttpHandler {
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    .use(observability())
     .use(errorResponder)
     .handler(async (event, context: Context) => {
       const requestId = requestIdOf(event);
@@ -171,7 +178,12 @@ export function httpRoute<
       const rawBody = readJsonBody(event, headers, spec.body !== undefined);
       const body = spec.body ? parseOrThrow(spec.body, rawBody, 'request body') : undefined;
       const run = async () =>
-        toResponse(await fn({ body: body as Out<B>, query: query as Out<Q>, params: params as Out<P>, caller, headers, requestId }), requestId, headers['origin']);
+        toResponse(
+          await fn({ body: body as Out<B>, query: query as Out<Q>, params: params as Out<P>, caller, headers, requestId }),
+          requestId,
+          headers['origin'],
+          publicPathPrefix(event),
+        );
       const key = headers[IDEMPOTENCY_HEADER];
       if (event.httpMethod !== 'POST' || key === undefined || spec.auth === false) return await run();
       return await idempotent(
@@ -196,7 +208,7 @@ export function httpRoute<
  * Path parameters are ids: one that cannot name anything (wrong shape, too long for a key) is a
  * 404 like an unknown one, and never reaches the store.
  */
-export function parsePathOrNotFound<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+export function parsePathOrNotFound<S extends z.ZodMiniType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw new AppError('not_found', 'Not found.');
   return result.data;

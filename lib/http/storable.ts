@@ -13,6 +13,13 @@ import type { ErrorDetail } from './errors.ts';
  */
 const RESERVED_KEYS = new Set(['constructor', '__proto__']);
 
+/**
+ * Items an array may hold. Far above any array a route takes (100 checks, 100 variables), and low
+ * enough that validating one stays cheap and zod/mini, which gathers an array's issues with one
+ * spread call, never meets the engine's limit on arguments (about 100,000 wrong items).
+ */
+export const MAX_ARRAY_ITEMS = 10_000;
+
 /** DynamoDB stores numbers down to 1e-130; the SDK refuses those beyond ±(2^53 − 1) as imprecise. */
 const storableNumber = (n: number): boolean => n === 0 || (Math.abs(n) <= Number.MAX_SAFE_INTEGER && Math.abs(n) >= 1e-130);
 
@@ -45,6 +52,7 @@ export function firstUnstorable(value: unknown, path: readonly string[] = []): E
   }
   if (typeof value === 'string') return value.isWellFormed() ? undefined : { path: at(), message: LONE_SURROGATE };
   if (Array.isArray(value)) {
+    if (value.length > MAX_ARRAY_ITEMS) return { path: at(), message: `At most ${MAX_ARRAY_ITEMS} items in an array.` };
     for (let i = 0; i < value.length; i++) {
       const found = firstUnstorable(value[i], [...path, String(i)]);
       if (found) return found;

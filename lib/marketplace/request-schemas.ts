@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../zod.ts';
 import { UUID_PATTERN } from '../ids.ts';
 import { CATEGORIES, VISIBILITIES } from './categories.ts';
 import { templateSchema } from './template-schema.ts';
@@ -15,68 +15,64 @@ export const MAX_OFFSET = 10_000;
  */
 export const MAX_SEARCH_OFFSET = 1_000;
 
-const slug = z
-  .string()
-  .min(3)
-  .max(64)
-  .regex(SLUG_PATTERN, 'Must match ^[a-z0-9]+(-[a-z0-9]+)*$.')
+const slug = z.string().check(
+  z.minLength(3),
+  z.maxLength(64),
+  z.regex(SLUG_PATTERN, 'Must match ^[a-z0-9]+(-[a-z0-9]+)*$.'),
   // `/templates/:id` takes an id or a slug, so a slug must never be mistaken for an id.
-  .refine((s) => !UUID_PATTERN.test(s), 'Must not have the shape of a UUID.');
-const name = z.string().trim().min(1).max(100);
-const description = z.string().max(2000);
-const version = z.string().regex(VERSION_PATTERN, 'Must be MAJOR.MINOR.PATCH, e.g. 1.0.0 (no leading zeros).');
+  z.refine((s) => !UUID_PATTERN.test(s), 'Must not have the shape of a UUID.'),
+);
+const name = z.string().check(z.trim(), z.minLength(1), z.maxLength(100));
+const description = z.string().check(z.maxLength(2000));
+const version = z.string().check(z.regex(VERSION_PATTERN, 'Must be MAJOR.MINOR.PATCH, e.g. 1.0.0 (no leading zeros).'));
 
 export const publishBody = z.strictObject({
   name,
   slug,
-  description: description.default(''),
+  description: z._default(description, ''),
   category: z.enum(CATEGORIES),
   version,
   schema: templateSchema,
-  visibility: z.enum(VISIBILITIES).default('public'),
+  visibility: z._default(z.enum(VISIBILITIES), 'public'),
 });
 export type PublishInput = z.output<typeof publishBody>;
 
 export const updateBody = z
   .strictObject({
-    name: name.optional(),
-    description: description.optional(),
-    category: z.enum(CATEGORIES).optional(),
-    visibility: z.enum(VISIBILITIES).optional(),
+    name: z.optional(name),
+    description: z.optional(description),
+    category: z.optional(z.enum(CATEGORIES)),
+    visibility: z.optional(z.enum(VISIBILITIES)),
   })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), 'Send at least one of name, description, category, visibility.');
+  .check(z.refine((b) => Object.values(b).some((v) => v !== undefined), 'Send at least one of name, description, category, visibility.'));
 export type UpdateInput = z.output<typeof updateBody>;
 
 export const versionBody = z.strictObject({
   version,
   schema: templateSchema,
-  changelog: z.string().max(2000).optional(),
+  changelog: z.optional(z.string().check(z.maxLength(2000))),
 });
 export type VersionInput = z.output<typeof versionBody>;
 
 export const reviewBody = z.strictObject({
-  rating: z.number().int().min(1).max(5),
-  title: z.string().trim().min(1).max(100),
-  comment: z.string().max(2000).default(''),
+  rating: z.number().check(z.int(), z.minimum(1), z.maximum(5)),
+  title: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
+  comment: z._default(z.string().check(z.maxLength(2000)), ''),
 });
 export type ReviewInput = z.output<typeof reviewBody>;
 
 /** `:id` is a UUID or a slug; anything else cannot name a template (the HTTP stack answers 404). */
 export const templateIdParams = z.object({
-  id: z.string().refine((id) => UUID_PATTERN.test(id) || (id.length <= 64 && SLUG_PATTERN.test(id))),
+  id: z.string().check(z.refine((id) => UUID_PATTERN.test(id) || (id.length <= 64 && SLUG_PATTERN.test(id)))),
 });
 
 const wholeNumber = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d{1,7}$/, 'Must be a whole number.')
-    .transform(Number)
-    .pipe(z.number().min(min).max(max));
+  z.pipe(z.pipe(z.string().check(z.regex(/^\d{1,7}$/, 'Must be a whole number.')), z.transform(Number)), z.number().check(z.minimum(min), z.maximum(max)));
 
 const pageQuery = {
-  limit: wholeNumber(1, 100).default(20),
-  offset: wholeNumber(0, MAX_OFFSET).optional(),
-  cursor: z.string().min(1).max(2048).optional(),
+  limit: z._default(wholeNumber(1, 100), 20),
+  offset: z.optional(wholeNumber(0, MAX_OFFSET)),
+  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
 };
 
 const noOffsetWithCursor = (q: { offset?: number | undefined; cursor?: string | undefined }) => !(q.offset !== undefined && q.cursor !== undefined);
@@ -85,21 +81,23 @@ const noOffsetWithCursorIssue = { message: 'Send either offset or cursor, not bo
 export const listTemplatesQuery = z
   .strictObject({
     ...pageQuery,
-    sort: z.enum(['popular', 'recent', 'rating']).optional(),
-    category: z.enum(CATEGORIES).optional(),
-    search: z.string().trim().min(1).max(200).optional(),
+    sort: z.optional(z.enum(['popular', 'recent', 'rating'])),
+    category: z.optional(z.enum(CATEGORIES)),
+    search: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
   })
-  .refine(noOffsetWithCursor, noOffsetWithCursorIssue)
-  .refine((q) => q.search === undefined || (q.offset ?? 0) <= MAX_SEARCH_OFFSET, {
-    message: `With search, at most ${MAX_SEARCH_OFFSET}; page deeper with cursor.`,
-    path: ['offset'],
-  });
+  .check(
+    z.refine(noOffsetWithCursor, noOffsetWithCursorIssue),
+    z.refine((q) => q.search === undefined || (q.offset ?? 0) <= MAX_SEARCH_OFFSET, {
+      message: `With search, at most ${MAX_SEARCH_OFFSET}; page deeper with cursor.`,
+      path: ['offset'],
+    }),
+  );
 export type ListTemplatesQuery = z.output<typeof listTemplatesQuery>;
 
-export const pageOnlyQuery = z.strictObject(pageQuery).refine(noOffsetWithCursor, noOffsetWithCursorIssue);
+export const pageOnlyQuery = z.strictObject(pageQuery).check(z.refine(noOffsetWithCursor, noOffsetWithCursorIssue));
 export type PageQuery = z.output<typeof pageOnlyQuery>;
 
 /** GET /installed returns the whole (usually short) list in one page unless asked otherwise. */
 export const installedQuery = z
-  .strictObject({ ...pageQuery, limit: wholeNumber(1, 100).default(100) })
-  .refine(noOffsetWithCursor, noOffsetWithCursorIssue);
+  .strictObject({ ...pageQuery, limit: z._default(wholeNumber(1, 100), 100) })
+  .check(z.refine(noOffsetWithCursor, noOffsetWithCursorIssue));

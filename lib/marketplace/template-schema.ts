@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../zod.ts';
 import { MAX_VARIABLE_VALUE_BYTES } from '../contracts/variables.ts';
 
 /**
@@ -19,57 +19,59 @@ export const MAX_SCHEMA_BYTES = 32 * 1024;
 const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
 
 const variable = z.strictObject({
-  name: z
-    .string()
-    .regex(VARIABLE_NAME, 'Must match ^[a-z_][a-z0-9_]{0,63}$.')
+  name: z.string().check(
+    z.regex(VARIABLE_NAME, 'Must match ^[a-z_][a-z0-9_]{0,63}$.'),
     // `constructor`, `__proto__`: every object already has them, so values could never be kept under them.
-    .refine((name) => !(name in Object.prototype), 'This name is reserved; choose another.'),
+    z.refine((name) => !(name in Object.prototype), 'This name is reserved; choose another.'),
+  ),
   type: z.enum(VARIABLE_TYPES),
-  required: z.boolean().default(true),
-  default: z.unknown().optional(),
-  description: z.string().max(500).optional(),
-  enum: z.array(z.string().min(1).max(200)).min(1).max(100).optional(),
+  required: z._default(z.boolean(), true),
+  default: z.optional(z.unknown()),
+  description: z.optional(z.string().check(z.maxLength(500))),
+  enum: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(200))).check(z.minLength(1), z.maxLength(100))),
 });
 
 const check = z.strictObject({
-  id: z.string().min(1).max(64),
-  type: z.string().min(1).max(64),
-  description: z.string().max(500).optional(),
+  id: z.string().check(z.minLength(1), z.maxLength(64)),
+  type: z.string().check(z.minLength(1), z.maxLength(64)),
+  description: z.optional(z.string().check(z.maxLength(500))),
   config: z.record(z.string(), z.unknown()),
 });
 
 export const templateSchema = z
   .strictObject({
-    checks: z.array(check).max(100),
-    variables: z.array(variable).max(100),
+    checks: z.array(check).check(z.maxLength(100)),
+    variables: z.array(variable).check(z.maxLength(100)),
   })
-  .superRefine((schema, ctx) => {
-    const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
-    if (Buffer.byteLength(JSON.stringify(schema)) > MAX_SCHEMA_BYTES) issue([], `Must be at most ${MAX_SCHEMA_BYTES} bytes as JSON.`);
+  .check(
+    z.superRefine((schema, ctx) => {
+      const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+      if (Buffer.byteLength(JSON.stringify(schema)) > MAX_SCHEMA_BYTES) issue([], `Must be at most ${MAX_SCHEMA_BYTES} bytes as JSON.`);
 
-    const declared = new Set<string>();
-    schema.variables.forEach((v, i) => {
-      if (declared.has(v.name)) issue(['variables', i, 'name'], `Duplicate variable name "${v.name}".`);
-      declared.add(v.name);
-      if (v.enum) {
-        if (v.type !== 'string') issue(['variables', i, 'enum'], 'Only string variables may have an enum.');
-        if (new Set(v.enum).size !== v.enum.length) issue(['variables', i, 'enum'], 'Values must be unique.');
-      }
-      if (v.default !== undefined) {
-        const problem = defaultProblem(v.type, v.default, v.enum);
-        if (problem) issue(['variables', i, 'default'], problem);
-      }
-    });
+      const declared = new Set<string>();
+      schema.variables.forEach((v, i) => {
+        if (declared.has(v.name)) issue(['variables', i, 'name'], `Duplicate variable name "${v.name}".`);
+        declared.add(v.name);
+        if (v.enum) {
+          if (v.type !== 'string') issue(['variables', i, 'enum'], 'Only string variables may have an enum.');
+          if (new Set(v.enum).size !== v.enum.length) issue(['variables', i, 'enum'], 'Values must be unique.');
+        }
+        if (v.default !== undefined) {
+          const problem = defaultProblem(v.type, v.default, v.enum);
+          if (problem) issue(['variables', i, 'default'], problem);
+        }
+      });
 
-    const ids = new Set<string>();
-    schema.checks.forEach((c, i) => {
-      if (ids.has(c.id)) issue(['checks', i, 'id'], `Duplicate check id "${c.id}".`);
-      ids.add(c.id);
-      for (const { path, name } of placeholders(c.config, ['checks', i, 'config'])) {
-        if (!declared.has(name)) issue(path, `{{${name}}} is not a declared variable.`);
-      }
-    });
-  });
+      const ids = new Set<string>();
+      schema.checks.forEach((c, i) => {
+        if (ids.has(c.id)) issue(['checks', i, 'id'], `Duplicate check id "${c.id}".`);
+        ids.add(c.id);
+        for (const { path, name } of placeholders(c.config, ['checks', i, 'config'])) {
+          if (!declared.has(name)) issue(path, `{{${name}}} is not a declared variable.`);
+        }
+      });
+    }),
+  );
 
 export type TemplateSchema = z.output<typeof templateSchema>;
 

@@ -35,7 +35,7 @@ const COMMON_ERRORS: { status: number; name: string; codes: readonly ErrorCode[]
 ];
 
 
-function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
+function jsonSchemaOf(schema: z.core.$ZodType, io: 'input' | 'output'): Json {
   const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Json;
   return rest;
 }
@@ -60,7 +60,7 @@ const eventComponentName = (type: string) =>
     .join('') + 'Event';
 
 /** A JSON object schema's properties as OpenAPI parameters. */
-function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query'): Json[] {
+function parametersOf(schema: z.core.$ZodType | undefined, where: 'path' | 'query'): Json[] {
   if (!schema) return [];
   const json = jsonSchemaOf(schema, 'input') as { properties?: Record<string, Json>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
@@ -133,7 +133,7 @@ function operationOf(route: Route, spec: RouteSpecOf): Json {
   };
 }
 
-function componentNameOf(schema: z.ZodType): string {
+function componentNameOf(schema: z.core.$ZodType): string {
   const meta = componentRegistry.get(schema);
   if (!meta) throw new Error('a success schema of lib/openapi/operations.ts is not a named component of lib/openapi/schemas.ts');
   return meta.id;

@@ -11,7 +11,7 @@ import * as S from './schemas.ts';
  */
 export interface Success {
   description: string;
-  schema?: z.ZodType;
+  schema?: z.core.$ZodType;
   /** Response headers this answer always carries (besides x-request-id and the CORS ones). */
   headers?: readonly ('Location')[];
 }
@@ -24,7 +24,7 @@ export interface Operation {
   errors?: readonly ErrorCode[];
 }
 
-const ok = (schema: z.ZodType, description = 'OK'): Readonly<Record<number, Success>> => ({ 200: { description, schema } });
+const ok = (schema: z.core.$ZodType, description = 'OK'): Readonly<Record<number, Success>> => ({ 200: { description, schema } });
 
 export const operations: Readonly<Record<string, Operation>> = {
   health: { tag: 'Health', summary: 'Liveness check (no key)', success: ok(S.Health) },

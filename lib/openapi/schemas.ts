@@ -13,7 +13,7 @@ import { templateSchema } from '../marketplace/template-schema.ts';
  * Only scripts and tests import this module, never a Lambda bundle.
  */
 export const componentRegistry = z.registry<{ id: string; description?: string }>();
-const named = <S extends z.ZodType>(id: string, schema: S, description?: string): S => {
+const named = <S extends z.core.$ZodType>(id: string, schema: S, description?: string): S => {
   componentRegistry.add(schema, { id, ...(description ? { description } : {}) });
   return schema;
 };

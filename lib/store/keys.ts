@@ -3,7 +3,7 @@
  *
  * | Item              | PK                   | SK                          | Index keys (sparse unless noted)                         |
  * |-------------------|----------------------|-----------------------------|----------------------------------------------------------|
- * | API key           | APIKEY#<sha256 hex>  | APIKEY                      | –  (the user's fields are copied in: one GetItem per auth) |
+ * | API key           | APIKEY#<sha256 hex>  | APIKEY                      | GSI1: APIKEYS / <key id>  (the user's fields are copied in: one GetItem per auth; `revoked_at` once revoked) |
  * | User              | USER#<uuid>          | PROFILE                     | –                                                        |
  * | Template          | TPL#<uuid>           | META                        | list indexes + Trending while public, Featured while featured and public (table.ts) |
  * | Slug claim        | SLUG#<slug>          | SLUG                        | –  (written with the template in one transaction)        |
@@ -64,6 +64,8 @@ export interface Key {
 
 export const keys = {
   apiKey: (hash: string): Key => ({ PK: `APIKEY#${hash}`, SK: 'APIKEY' }),
+  /** Every key in one index partition: only the admin commands read it (list, revoke by key id). */
+  apiKeysIndexPk: 'APIKEYS',
   user: (userId: string): Key => ({ PK: `USER#${userId}`, SK: 'PROFILE' }),
 
   template: (templateId: string): Key => ({ PK: `TPL#${templateId}`, SK: 'META' }),

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { streamEvents } from '../../lib/events/sse.ts';
+import { nextPollMs, streamEvents } from '../../lib/events/sse.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { useLocalApi } from '../support/local-api.ts';
 import { createAgent, createContract, feedOf, publishTemplate, SIMPLE_SCHEMA, waitFor } from './support.ts';
@@ -99,6 +99,18 @@ describe('server-sent events', () => {
     const missing = await fetch(`${api.url}${streamPath()}`, { headers: { authorization: `Bearer ${mallory.apiKey}` } });
     expect(await missing.json()).toEqual({ error: { code: 'not_found', message: 'Agent not found.' } });
     expect((await fetch(`${api.url}${streamPath()}`)).status).toBe(401);
+  });
+});
+
+describe('adaptive polling', () => {
+  it('looks again soon after an event and backs off to the ceiling while the feed is quiet', () => {
+    const bounds = { minPollMs: 250, pollMs: 1000 };
+    expect(nextPollMs(1000, true, bounds)).toBe(250);
+    const quiet: number[] = [];
+    let wait = 250;
+    for (let i = 0; i < 4; i++) quiet.push((wait = nextPollMs(wait, false, bounds)));
+    expect(quiet).toEqual([500, 1000, 1000, 1000]);
+    expect(nextPollMs(0, false, bounds)).toBe(250);
   });
 });
 

@@ -1,0 +1,10 @@
+/**
+ * Memory per function where it differs from the stage's default (MB). Chosen from
+ * `npm run bench -- coldstart` (peak RSS after import and one call) and the SSE cost model in the
+ * README: Lambda bills GB-seconds, and a function that mostly waits on DynamoDB or a webhook
+ * receiver gains nothing from more memory once its cold start is paid.
+ */
+export const FUNCTION_MEMORY_MB: Record<string, number> = {
+  // Holds a connection for up to 15 minutes while it sleeps between polls: memory is the cost.
+  streamAgentEvents: 128,
+};

@@ -1,0 +1,88 @@
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { nowIso } from '../ids.ts';
+import { db, tableName } from '../store/client.ts';
+import { keys } from '../store/keys.ts';
+import { INDEXES } from '../store/table.ts';
+
+/** What the admin commands show of a key: never the key, never its hash. */
+export interface KeySummary {
+  key_id: string;
+  user_id: string;
+  name: string;
+  verified: boolean;
+  operator: boolean;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+type StoredKey = Record<string, any>;
+
+const summary = (item: StoredKey): KeySummary => ({
+  key_id: item['keyId'],
+  user_id: item['userId'],
+  name: item['name'],
+  verified: item['verified'] === true,
+  operator: item['operator'] === true,
+  created_at: item['createdAt'],
+  revoked_at: item['revokedAt'] ?? null,
+});
+
+/** Every key (or one user's), in key-id order, one index page at a time. */
+export async function* listKeys(filter: { userId?: string } = {}): AsyncGenerator<KeySummary> {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: INDEXES.gsi1.name,
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.apiKeysIndexPk, ...(filter.userId ? { ':user': filter.userId } : {}) },
+        ...(filter.userId ? { FilterExpression: 'userId = :user' } : {}),
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) yield summary(item);
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+}
+
+async function storedKeyById(keyId: string): Promise<StoredKey | undefined> {
+  const { Items } = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: INDEXES.gsi1.name,
+      KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :id',
+      ExpressionAttributeValues: { ':pk': keys.apiKeysIndexPk, ':id': keyId },
+    }),
+  );
+  return Items?.[0];
+}
+
+/** Marks a key revoked (the first revocation's time stays). Undefined when no such key exists. */
+export async function revokeKey(keyId: string): Promise<KeySummary | undefined> {
+  const stored = await storedKeyById(keyId);
+  if (!stored) return undefined;
+  const { Attributes } = await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: { PK: stored['PK'], SK: stored['SK'] },
+      UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':now': nowIso() },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return summary(Attributes!);
+}
+
+/** Revokes every key of a user; undefined when there is no such user. */
+export async function revokeUserKeys(userId: string): Promise<KeySummary[] | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.user(userId), ConsistentRead: true }));
+  if (!Item) return undefined;
+  const revoked: KeySummary[] = [];
+  for (const keyId of (Item['keyIds'] as string[] | undefined) ?? []) {
+    const done = await revokeKey(keyId);
+    if (done) revoked.push(done);
+  }
+  return revoked;
+}

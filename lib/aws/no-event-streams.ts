@@ -1,0 +1,16 @@
+/**
+ * Stands in for `@smithy/core/event-streams` in the Lambda bundles only (infra/lambda-function.ts
+ * aliases it). The SDK's HTTP protocol imports it lazily, for operations that stream events; the
+ * DynamoDB and SQS operations these functions call have none, and the module is about 15 KB of
+ * every bundle. Reaching it anyway is a bug in the bundling, said loudly.
+ */
+const unavailable = (): never => {
+  throw new Error('AWS SDK event streams are not bundled (lib/aws/no-event-streams.ts).');
+};
+
+export class EventStreamSerde {
+  constructor() {
+    unavailable();
+  }
+}
+export const eventStreamSerdeProvider = unavailable;

@@ -1,0 +1,117 @@
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AppError } from '../lib/http/errors.ts';
+import { ok } from '../lib/http/responses.ts';
+import { httpRoute } from '../lib/http/stack.ts';
+import { log } from '../lib/log.ts';
+import { flushMetrics, recordDeliveryAttempt, recordVerification } from '../lib/observability/metrics.ts';
+import { METRIC, METRICS_NAMESPACE } from '../lib/observability/names.ts';
+import { lambdaContext } from '../local/lambda-context.ts';
+import { proxyEvent } from '../local/proxy-event.ts';
+import { routeNamed } from './support/lambda.ts';
+
+/** Everything written to stdout and stderr while `fn` runs, as parsed JSON lines. */
+async function captured(fn: () => Promise<unknown>): Promise<Array<Record<string, any>>> {
+  const written: string[] = [];
+  const [out, err] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
+  process.stdout.write = ((chunk: string) => (written.push(String(chunk)), true)) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
+  try {
+    await fn();
+  } finally {
+    process.stdout.write = out;
+    process.stderr.write = err;
+  }
+  return written.join('').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+}
+
+const saved = { ...process.env };
+beforeEach(() => {
+  process.env['LOG_LEVEL'] = 'info';
+  process.env['METRICS_TO_STDOUT'] = 'true';
+});
+afterEach(() => {
+  for (const key of ['LOG_LEVEL', 'METRICS_TO_STDOUT']) {
+    if (saved[key] === undefined) delete process.env[key];
+    else process.env[key] = saved[key];
+  }
+});
+
+const call = (handler: ReturnType<typeof httpRoute>, requestId: string) => {
+  const route = routeNamed('health');
+  return handler(proxyEvent({ route, requestId }), lambdaContext('healthFunction', 10)) as Promise<APIGatewayProxyResult>;
+};
+
+describe('structured logs', () => {
+  it('carry the Lambda request id, the API request id as correlation id, the function name and cold start on every line, with secrets redacted', async () => {
+    const handler = httpRoute({ auth: false }, async () => {
+      log.info('first line', { api_key: 'mk_should_not_appear', count: 2 });
+      log.warn('second line', { nested: { webhook_secret: 'whsec_nope' } });
+      return ok({});
+    });
+    const lines = await captured(() => call(handler, 'api-req-1'));
+    const ours = lines.filter((l) => l['message'] === 'first line' || l['message'] === 'second line');
+    expect(ours).toHaveLength(2);
+    for (const line of ours) {
+      expect(line).toMatchObject({ correlation_id: 'api-req-1', function_name: 'healthFunction', service: 'template-marketplace' });
+      expect(line['function_request_id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(typeof line['cold_start']).toBe('boolean');
+    }
+    expect(ours[0]).toMatchObject({ level: 'INFO', api_key: '[redacted]', count: 2, cold_start: true });
+    expect(ours[1]).toMatchObject({ level: 'WARN', nested: { webhook_secret: '[redacted]' } });
+    expect(JSON.stringify(lines)).not.toMatch(/mk_should_not_appear|whsec_nope/);
+  });
+
+  it('do not carry the previous invocation\'s correlation id, and only the first invocation is a cold start', async () => {
+    const handler = httpRoute({ auth: false }, async () => (log.info('each'), ok({})));
+    await captured(() => call(handler, 'api-req-a'));
+    const lines = await captured(() => call(handler, 'api-req-b'));
+    expect(lines.filter((l) => l['message'] === 'each').map((l) => [l['correlation_id'], l['cold_start']])).toEqual([['api-req-b', false]]);
+  });
+});
+
+/** EMF documents among the lines: metric name → { value(s), dimensions }. */
+const emf = (lines: Array<Record<string, any>>) =>
+  lines
+    .filter((l) => l['_aws'])
+    .flatMap((l) =>
+      (l['_aws'].CloudWatchMetrics as Array<{ Namespace: string; Dimensions: string[][]; Metrics: Array<{ Name: string }> }>).flatMap((group) =>
+        group.Metrics.map((m) => ({ namespace: group.Namespace, name: m.Name, value: l[m.Name], dimensions: Object.fromEntries(group.Dimensions.flat().map((d) => [d, l[d]])) })),
+      ),
+    );
+
+describe('EMF metrics', () => {
+  it('count a 429 answer', async () => {
+    const handler = httpRoute({ auth: false }, async () => {
+      throw new AppError('rate_limited', 'slow down');
+    });
+    const lines = await captured(async () => expect((await call(handler, 'r')).statusCode).toBe(429));
+    expect(emf(lines)).toContainEqual({ namespace: METRICS_NAMESPACE, name: METRIC.rateLimited, value: 1, dimensions: { service: 'template-marketplace' } });
+  });
+
+  it('count delivery attempts, successes, failures by kind and latency; verifications by outcome', async () => {
+    const lines = await captured(async () => {
+      recordDeliveryAttempt({ ok: true, latencyMs: 120 });
+      recordDeliveryAttempt({ ok: false, kind: 'timeout', latencyMs: 10_000 });
+      recordVerification('verification_failed');
+      flushMetrics();
+    });
+    const metrics = emf(lines);
+    const service = { service: 'template-marketplace' };
+    expect(metrics).toContainEqual({ namespace: METRICS_NAMESPACE, name: METRIC.deliveryAttempts, value: [1, 1], dimensions: service });
+    expect(metrics).toContainEqual({ namespace: METRICS_NAMESPACE, name: METRIC.deliverySuccesses, value: 1, dimensions: service });
+    expect(metrics).toContainEqual({ namespace: METRICS_NAMESPACE, name: METRIC.deliveryFailures, value: 1, dimensions: service });
+    expect(metrics).toContainEqual({ namespace: METRICS_NAMESPACE, name: METRIC.deliveryFailures, value: 1, dimensions: { ...service, kind: 'timeout' } });
+    expect(metrics).toContainEqual({ namespace: METRICS_NAMESPACE, name: METRIC.deliveryLatency, value: [120, 10_000], dimensions: service });
+    expect(metrics).toContainEqual({ namespace: METRICS_NAMESPACE, name: METRIC.verifications, value: 1, dimensions: { ...service, outcome: 'verification_failed' } });
+  });
+
+  it('stay out of the output outside Lambda unless asked for', async () => {
+    delete process.env['METRICS_TO_STDOUT'];
+    const lines = await captured(async () => {
+      recordDeliveryAttempt({ ok: true, latencyMs: 5 });
+      flushMetrics();
+    });
+    expect(emf(lines)).toEqual([]);
+  });
+});
