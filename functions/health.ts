@@ -1,4 +1,4 @@
-import { httpRoute } from '../lib/http/stack.ts';
-import { ok } from '../lib/http/responses.ts';
+import { staticRoute } from '../lib/http/static-route.ts';
 
-export const handler = httpRoute({ auth: false }, async () => ok({ status: 'ok' }));
+/** GET /health: no key, no store. */
+export const handler = staticRoute(() => ({ status: 'ok' }));

@@ -40,6 +40,7 @@ export const BUNDLING = {
   alias: {
     '@aws-sdk/credential-provider-node': resolve(root, 'lib/aws/env-credentials.ts'),
     '@smithy/core/event-streams': resolve(root, 'lib/aws/no-event-streams.ts'),
+    'mnemonist/lru-cache': resolve(root, 'lib/aws/small-lru.ts'),
   } as Record<string, string>,
 };
 

@@ -6,6 +6,8 @@
  * `handler` is the module path from the repository root; it must export `handler`.
  * `access` lists the table access the function needs, so infra can grant least privilege.
  */
+import { VERIFY_FUNCTION_TIMEOUT_SECONDS } from './limits/numbers.ts';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface Route {
@@ -60,7 +62,7 @@ export const routes: readonly Route[] = [
   { name: 'disableWebhook', method: 'DELETE', path: `${a}/agents/{id}/webhook`, handler: 'functions/agents/disable-webhook.ts', auth: true, access: 'readwrite' },
   { name: 'getWebhookSecret', method: 'GET', path: `${a}/agents/{id}/webhook/secret`, handler: 'functions/agents/get-webhook-secret.ts', auth: true, access: 'read' },
   { name: 'rotateWebhookSecret', method: 'POST', path: `${a}/agents/{id}/webhook/secret/rotate`, handler: 'functions/agents/rotate-webhook-secret.ts', auth: true, access: 'readwrite' },
-  { name: 'verifyWebhook', method: 'POST', path: `${a}/agents/{id}/webhook/verify`, handler: 'functions/agents/verify-webhook.ts', auth: true, access: 'readwrite', timeoutSeconds: 15 },
+  { name: 'verifyWebhook', method: 'POST', path: `${a}/agents/{id}/webhook/verify`, handler: 'functions/agents/verify-webhook.ts', auth: true, access: 'readwrite', timeoutSeconds: VERIFY_FUNCTION_TIMEOUT_SECONDS },
   // Feed readers write too: a feed slot left empty by a writer that died is filled with a gap marker (lib/events/feed.ts).
   { name: 'listAgentEvents', method: 'GET', path: `${a}/agents/{id}/events`, handler: 'functions/events/list-agent-events.ts', auth: true, access: 'readwrite' },
   { name: 'streamAgentEvents', method: 'GET', path: `${a}/agents/{id}/events/stream`, handler: 'functions/events/stream-agent-events.ts', auth: true, access: 'readwrite', streaming: true, timeoutSeconds: 900 },

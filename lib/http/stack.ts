@@ -12,6 +12,7 @@ import { recordRateLimited } from '../observability/metrics.ts';
 import { throttlingAsRateLimited } from '../store/throttling.ts';
 import type { HttpResult } from './responses.ts';
 import { publicPathPrefix } from './public-path.ts';
+import { withRouteSpec } from './route-spec.ts';
 import { parseOrThrow } from './validation.ts';
 import { firstUnstorable } from './storable.ts';
 
@@ -45,16 +46,7 @@ export interface HttpRequest<B, Q, P> {
 
 export type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-/** The request shapes of a route, as its handler declares them; the OpenAPI document reads them from here. */
-export interface RouteSpecOf {
-  body?: z.ZodMiniType;
-  query?: z.ZodMiniType;
-  params?: z.ZodMiniType;
-  auth?: boolean;
-}
-
-/** Hangs the spec on the handler function, so a script can read what a route accepts without a second copy. */
-export const withRouteSpec = <H>(handler: H, spec: RouteSpecOf): H & { routeSpec: RouteSpecOf } => Object.assign(handler as object, { routeSpec: spec }) as H & { routeSpec: RouteSpecOf };
+export { withRouteSpec, type RouteSpecOf } from './route-spec.ts';
 
 /** Lower-cased header map: API Gateway keeps the client's casing, HTTP says case does not matter. */
 export function lowerCaseHeaders(headers: APIGatewayProxyEvent['headers'] | null | undefined): Record<string, string> {

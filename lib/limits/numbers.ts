@@ -1,5 +1,3 @@
-import { routes } from '../routes.ts';
-
 /**
  * The service's abuse limits, in one place: the CDK usage plan, the local runtime's per-key
  * throttle, the handlers and the docs (README "Decisions", docs/webhooks.md, docs/events.md) all
@@ -37,7 +35,9 @@ export const MAX_CLOCK_SKEW_MS = 5_000;
  */
 export const FUTURE_TOLERANCE_MS = 2 * MAX_CLOCK_SKEW_MS;
 
-const verifyTimeoutMs = (routes.find((r) => r.name === 'verifyWebhook')?.timeoutSeconds ?? 10) * 1000;
+/** The verify function's timeout (lib/routes.ts reads it): the 10 s handshake plus the calls around it. */
+export const VERIFY_FUNCTION_TIMEOUT_SECONDS = 15;
+const verifyTimeoutMs = VERIFY_FUNCTION_TIMEOUT_SECONDS * 1000;
 
 /** POST …/webhook/verify per agent: one handshake in flight, at most `perWindow` started per window. */
 export const VERIFY_LIMITS = {

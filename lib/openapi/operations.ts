@@ -58,7 +58,7 @@ export const operations: Readonly<Record<string, Operation>> = {
   listReviews: { tag: 'Marketplace', summary: "A template's reviews, newest first", success: ok(S.ReviewPage) },
   listCategories: { tag: 'Marketplace', summary: 'Categories with their number of public templates', success: ok(S.CategoryList) },
 
-  createAgent: { tag: 'Agents and webhooks', summary: 'Create an agent', success: { 201: { description: 'Created.', schema: S.Agent, headers: ['Location'] } } },
+  createAgent: { tag: 'Agents and webhooks', summary: 'Create an agent (at most 100 per account)', success: { 201: { description: 'Created.', schema: S.Agent, headers: ['Location'] } }, errors: ['limit_exceeded'] },
   listAgents: { tag: 'Agents and webhooks', summary: "The caller's agents, newest first", success: ok(S.AgentPage) },
   getAgent: { tag: 'Agents and webhooks', summary: 'An agent', success: ok(S.Agent) },
   configureWebhook: {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ContractStatus as ContractStatusName } from '../contracts/transitions.ts';
 import { EVENT_TYPES } from '../events/types.ts';
-import type { ErrorCode } from '../http/errors.ts';
+import { ERROR_STATUS, type ErrorCode } from '../http/errors.ts';
 import { ID_PATTERN } from '../ids.ts';
 import { CATEGORIES, VISIBILITIES } from '../marketplace/categories.ts';
 import { templateSchema } from '../marketplace/template-schema.ts';
@@ -22,12 +22,8 @@ const timestamp = z.iso.datetime();
 const count = z.int().min(0);
 const uuid = z.uuid();
 
-export const ErrorCodes = [
-  'validation_error', 'invalid_json', 'unauthorized', 'forbidden', 'not_found', 'slug_taken', 'review_exists', 'version_exists',
-  'invalid_transition', 'webhook_not_configured', 'payload_too_large', 'unsupported_media_type', 'verification_timeout',
-  'challenge_mismatch', 'endpoint_error', 'url_validation_error', 'idempotency_key_reused', 'idempotency_key_in_use',
-  'rate_limited', 'internal_error', 'bad_request',
-] as const satisfies readonly (ErrorCode | 'bad_request')[];
+/** Every code the service answers with (lib/http/errors.ts), plus the gateway's own `bad_request`. */
+export const ErrorCodes = [...(Object.keys(ERROR_STATUS) as ErrorCode[]), 'bad_request'] as const;
 
 export const ErrorBody = named(
   'Error',
