@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { corsHeaders } from './cors.ts';
+import { AppError, errorBody, errorHeaders } from './errors.ts';
 import { withRouteSpec } from './route-spec.ts';
 
 /**
@@ -11,15 +12,32 @@ import { withRouteSpec } from './route-spec.ts';
 export function staticRoute(body: () => unknown, cacheControl = 'no-store'): (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult> {
   return withRouteSpec(async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
     const origin = Object.entries(event.headers ?? {}).find(([k]) => k.toLowerCase() === 'origin')?.[1];
-    return {
-      statusCode: 200,
+    const answer = (status: number, payload: unknown, headers: Record<string, string> = {}) => ({
+      statusCode: status,
       headers: {
         ...corsHeaders(origin),
         'x-request-id': event.requestContext?.requestId || randomUUID(),
-        'cache-control': cacheControl,
+        'cache-control': status === 200 ? cacheControl : 'no-store',
         'content-type': 'application/json; charset=utf-8',
+        ...headers,
       },
-      body: JSON.stringify(body()),
-    };
+      body: JSON.stringify(payload),
+    });
+    const refused = bodyProblem(event);
+    return refused ? answer(refused.status, errorBody(refused), errorHeaders(refused)) : answer(200, body());
   }, { auth: false });
+}
+
+/** As the shared stack: no body, or an empty object, which many clients send with everything. */
+function bodyProblem(event: APIGatewayProxyEvent): AppError | undefined {
+  const raw = event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : (event.body ?? '');
+  if (raw.trim() === '') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return new AppError('invalid_json', 'The body is not valid JSON.');
+  }
+  const empty = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Object.keys(parsed).length === 0;
+  return empty ? undefined : new AppError('validation_error', 'This route takes no request body.', [{ path: '', message: 'Send no body (or an empty object).' }]);
 }

@@ -61,5 +61,5 @@ describe('end to end: client, delivery pipeline and the sample receiver', () => 
     expect(retried).toMatchObject({ event_type: 'contract.released', status: 'pending' });
     await expect.poll(() => received.map((e) => e.type), { timeout: 20_000 }).toEqual(['contract.funded', 'contract.released']);
     await expect.poll(async () => (await failed())?.status, { timeout: 10_000 }).toBe('succeeded');
-  });
+  }, 90_000); // end to end through the pipeline, with three scheduled attempts and a hand retry: more than the default 30 s when CI is busy
 });
