@@ -33,6 +33,7 @@ import { addMonitoring } from './monitoring.ts';
 import { FUNCTION_MEMORY_MB } from './sizing.ts';
 import type { StageConfig } from './stage-config.ts';
 import { createTable } from './table.ts';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 
 export interface MarketplaceStackProps extends StackProps {
   config: StageConfig;
@@ -146,38 +147,14 @@ export class MarketplaceStack extends Stack {
     const relay = fn('relay', workers.relay, { reservedConcurrency: config.reservedConcurrency.relay, env: { DELIVERY_QUEUE_URL: deliveryQueue.queueUrl } });
     grantTable(relay, table, 'readwrite');
     deliveryQueue.grantSendMessages(relay);
-    const relayFailures = new Queue(this, 'RelayFailures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
-    relay.addEventSource(
-      new DynamoEventSource(table, {
-        startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: 100,
-        bisectBatchOnError: true,
-        retryAttempts: 10,
-        reportBatchItemFailures: true,
-        onFailure: new SqsDlq(relayFailures),
-        // The same pattern the local stream poller applies (lib/events/stream-filter.ts).
-        filters: [{ pattern: JSON.stringify(RELAY_FILTER_PATTERN) }],
-      }),
-    );
-    table.grantStreamRead(relay);
+    // The same pattern the local stream poller applies (lib/events/stream-filter.ts).
+    const relayFailures = streamConsumer(this, table, relay, 'RelayFailures', RELAY_FILTER_PATTERN);
 
     // Search index: template changes → postings and prefix counters (the stream's second consumer).
     const searchIndexer = fn('searchIndexer', workers.searchIndexer, { timeout: Duration.minutes(1) });
     grantTable(searchIndexer, table, 'readwrite');
-    const searchIndexFailures = new Queue(this, 'SearchIndexFailures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
-    searchIndexer.addEventSource(
-      new DynamoEventSource(table, {
-        startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: 100,
-        bisectBatchOnError: true,
-        retryAttempts: 10,
-        reportBatchItemFailures: true,
-        onFailure: new SqsDlq(searchIndexFailures),
-        // The same pattern the local stream poller applies (lib/marketplace/search-indexer.ts).
-        filters: [{ pattern: JSON.stringify(SEARCH_INDEX_FILTER_PATTERN) }],
-      }),
-    );
-    table.grantStreamRead(searchIndexer);
+    // The same pattern the local stream poller applies (lib/marketplace/search-indexer.ts).
+    streamConsumer(this, table, searchIndexer, 'SearchIndexFailures', SEARCH_INDEX_FILTER_PATTERN);
 
     const deliver = fn('deliver', workers.deliver, { timeout: DELIVERY_TIMEOUT, reservedConcurrency: config.reservedConcurrency.deliver, env: { DELIVERY_QUEUE_URL: deliveryQueue.queueUrl } });
     grantTable(deliver, table, 'readwrite');
@@ -218,4 +195,25 @@ export class MarketplaceStack extends Stack {
     new CfnOutput(this, 'RelayFailuresUrl', { value: relayFailures.queueUrl });
     new CfnOutput(this, 'TrendRolloverFailuresUrl', { value: rolloverFailures.queueUrl });
   }
+}
+
+/**
+ * A consumer of the table's stream: records filtered by Lambda before the function runs, per-record
+ * failures reported and retried (bisecting a failing batch), and what still fails kept in a queue.
+ */
+function streamConsumer(scope: Construct, table: Table, fn: IFunction, failuresId: string, pattern: unknown): Queue {
+  const failures = new Queue(scope, failuresId, { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+  fn.addEventSource(
+    new DynamoEventSource(table, {
+      startingPosition: StartingPosition.TRIM_HORIZON,
+      batchSize: 100,
+      bisectBatchOnError: true,
+      retryAttempts: 10,
+      reportBatchItemFailures: true,
+      onFailure: new SqsDlq(failures),
+      filters: [{ pattern: JSON.stringify(pattern) }],
+    }),
+  );
+  table.grantStreamRead(fn);
+  return failures;
 }
