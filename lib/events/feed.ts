@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
+import type { AgentRecord } from '../agents/model.ts';
 import { readAgent } from './agents.ts';
 import { fillGap, GAP_GRACE_MS, lastKeyAt, positionOf } from './feed-position.ts';
 import { eventFromItem } from './outbox.ts';
@@ -41,14 +42,22 @@ async function querySlots(agentId: string, after: string | undefined, upTo: numb
   return Items.filter((item) => item['id'] !== after).slice(0, limit);
 }
 
-export async function readFeed(agentId: string, after: string | undefined, limit: number, nowMs = Date.now(), fills = 0): Promise<FeedRead> {
-  const agent = await readAgent(agentId);
+/**
+ * `agent`, when the caller has just read it (consistently, as the route's ownership check does),
+ * serves as the counter read: the slots are queried after it, which is all the guarantee needs.
+ */
+export function readFeed(agentId: string, after: string | undefined, limit: number, nowMs = Date.now(), agent?: AgentRecord): Promise<FeedRead> {
+  return readFrom(agentId, after, limit, nowMs, 0, agent);
+}
+
+async function readFrom(agentId: string, after: string | undefined, limit: number, nowMs: number, fills: number, known?: AgentRecord): Promise<FeedRead> {
+  const agent = known ?? (await readAgent(agentId));
   const head = agent?.feed_seq;
   if (head === undefined) {
     // No counter yet: only events from before positions existed, all long committed. If the
     // first numbered event commits while we read, read again with the counter.
     const items = await querySlots(agentId, after, undefined, limit);
-    if ((await readAgent(agentId))?.feed_seq !== undefined) return readFeed(agentId, after, limit, nowMs, fills);
+    if ((await readAgent(agentId))?.feed_seq !== undefined) return readFrom(agentId, after, limit, nowMs, fills);
     return { events: items.map(eventFromItem), cursor: (items.at(-1)?.['id'] as string | undefined) ?? after };
   }
   if (after !== undefined && positionOf(after) >= head) return { events: [], cursor: after };
@@ -93,7 +102,7 @@ async function passGap(
   if (nowMs - sinceMs < GAP_GRACE_MS || fills >= MAX_FILLS_PER_READ) return sofar;
   const last = Math.min(to, from + MAX_FILLS_PER_READ - fills - 1);
   for (let position = from; position <= last; position++) await fillGap(agentId, position, nowMs);
-  return readFeed(agentId, after, limit, nowMs, fills + (last - from + 1));
+  return readFrom(agentId, after, limit, nowMs, fills + (last - from + 1));
 }
 
 export interface EventPage {
@@ -102,8 +111,8 @@ export interface EventPage {
   next_cursor: string | null;
 }
 
-export async function listEvents(agentId: string, after: string | undefined, limit: number): Promise<EventPage> {
-  const read = await readFeed(agentId, after, limit);
+export async function listEvents(agent: AgentRecord, after: string | undefined, limit: number): Promise<EventPage> {
+  const read = await readFeed(agent.id, after, limit, Date.now(), agent);
   return { data: read.events, next_cursor: read.cursor ?? null };
 }
 

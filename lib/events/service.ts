@@ -8,8 +8,8 @@ import { enqueueDelivery } from './queue.ts';
 
 /** The event and delivery routes, for the owner of the agent only (404 for everyone else). */
 export async function agentEvents(caller: Caller, agentId: string, after: string | undefined, limit: number): Promise<EventPage> {
-  await ownAgent(caller, agentId);
-  return listEvents(agentId, after, limit);
+  // The ownership read is also the feed's counter read (feed.ts).
+  return listEvents(await ownAgent(caller, agentId), after, limit);
 }
 
 export async function agentDeliveries(caller: Caller, agentId: string, cursor: string | undefined, limit: number): Promise<DeliveryPage> {
