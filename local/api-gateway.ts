@@ -6,6 +6,7 @@ import { corsHeaders, preflightHeaders } from '../lib/http/cors.ts';
 import { AppError, errorBody, errorHeaders, rateLimited } from '../lib/http/errors.ts';
 import { log } from '../lib/log.ts';
 import { routes as defaultRoutes, workers, type Route } from '../lib/routes.ts';
+import { runAsRoute, runAsWorker } from './grants.ts';
 import { loadHandler } from './handlers.ts';
 import { createKeyThrottle, type KeyLimits, type KeyThrottle } from './key-throttle.ts';
 import { allValues, invokeRoute, lastValues, proxyEvent } from './proxy-event.ts';
@@ -77,7 +78,9 @@ async function authorize(req: IncomingMessage, route: Route): Promise<{ context:
   if (!token) return undefined;
   const authorizer = await loadHandler<Authorizer>(workers.authorizer);
   try {
-    const result = await authorizer({ type: 'TOKEN', authorizationToken: token, methodArn: `arn:aws:execute-api:local:000000000000:local/local/${route.method}${route.path}` });
+    const result = await runAsWorker('authorizer', () =>
+      authorizer({ type: 'TOKEN', authorizationToken: token, methodArn: `arn:aws:execute-api:local:000000000000:local/local/${route.method}${route.path}` }),
+    );
     const allowed = result.policyDocument.Statement.some((s) => s.Effect === 'Allow');
     if (!allowed || !result.usageIdentifierKey) return undefined;
     return { context: { ...result.context, principalId: result.principalId }, usageKey: result.usageIdentifierKey };
@@ -116,7 +119,7 @@ async function runStreaming(handler: (event: unknown, stream: LocalResponseStrea
   stream.setMetadata = sendHead;
   // A client that goes away ends the stream, as Lambda does when API Gateway closes the connection.
   res.on('close', () => stream.destroy());
-  await handler(event, stream, lambdaContext(route.name, route.timeoutSeconds ?? 10));
+  await runAsRoute(route, () => handler(event, stream, lambdaContext(route.name, route.timeoutSeconds ?? 10)));
 }
 
 export interface LocalApi {
