@@ -12,7 +12,7 @@ import { createKeyThrottle, type KeyLimits, type KeyThrottle } from './key-throt
 import { allValues, invokeRoute, lastValues, proxyEvent } from './proxy-event.ts';
 import { lambdaContext } from './lambda-context.ts';
 import { createRouter } from './router.ts';
-import { installAwsLambdaGlobal, isStreamingHandler, type LocalResponseStream, type StreamMetadata } from './streaming.ts';
+import { installAwsLambdaGlobal, loadStreamingHandler, type LocalResponseStream, type StreamMetadata } from './streaming.ts';
 
 /** API Gateway's own payload cap (10 MB); the handlers enforce the API's 256 KiB. */
 const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
@@ -205,8 +205,7 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes, options:
         authorizer = authorized.context;
       }
       const event = toProxyEvent(req, url, route, pathParameters, body, requestId, authorizer);
-      const handler = await loadHandler(route.handler);
-      if (isStreamingHandler(handler)) return await runStreaming(handler, event, route, res, requestId);
+      if (route.streaming) return await runStreaming(await loadStreamingHandler(route), event, route, res, requestId);
       const result = await invokeRoute(route, event);
       res.writeHead(result.statusCode, { ...(result.headers as Record<string, string>) });
       res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);

@@ -8,7 +8,6 @@ import { db, tableName } from '../../lib/store/client.ts';
 import { GrantViolation, runAsRoute, runGranted } from '../../local/grants.ts';
 import { invokeRoute, proxyEvent } from '../../local/proxy-event.ts';
 import { createTestUser, routeNamed } from '../support/lambda.ts';
-import '../support/per-file-table.ts';
 
 const key = { PK: 'GRANT#test', SK: 'X' };
 
