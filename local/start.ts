@@ -13,6 +13,7 @@ import { createLocalApi, listen } from './api-gateway.ts';
 import { localConfig } from './config.ts';
 import { startDailySchedule } from './daily-schedule.ts';
 import { seedDemoData } from './demo-seed.ts';
+import { startDemoWebhookSink } from './demo-webhook-sink.ts';
 import { startDynamoDbLocal, StartupError } from './dynamodb-local.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { startEventPipeline } from './event-pipeline.ts';
@@ -93,7 +94,9 @@ async function main(): Promise<void> {
   process.env['DYNAMODB_ENDPOINT'] = dynamoEndpoint;
   process.env['TABLE_NAME'] = config.tableName;
   await ensureTable(config.tableName);
-  const demo = await seedDemoData({ dataDir: inMemory ? undefined : config.dataDir });
+  const sink = developmentMode() ? await startDemoWebhookSink() : undefined;
+  if (sink) stops.push(sink.close);
+  const demo = await seedDemoData({ webhookSink: sink?.url });
 
   const pipeline = await startEventPipeline({ tableName: config.tableName, dynamoEndpoint, dataDir: inMemory ? undefined : config.dataDir });
   stops.push(pipeline.stop);
@@ -113,6 +116,8 @@ async function main(): Promise<void> {
       `  DynamoDB      ${dynamoEndpoint} (table ${config.tableName}${inMemory ? ', in memory' : `, data in ${config.dataDir}`})`,
       '',
       `  Demo API key  ${demo.apiKey}`,
+      ...(sink ? [`  Demo webhook  ${sink.url} (the demo agents' endpoint)`] : []),
+      '  Samples       npm run invoke -- <function> runs events/<function>.json against this runtime',
       `  Try: curl -H "Authorization: Bearer ${demo.apiKey}" ${base}${MARKETPLACE_BASE}/templates`,
       '',
       'Press Ctrl-C to stop.',
