@@ -63,6 +63,8 @@ export const routes: readonly Route[] = [
   { name: 'getWebhookSecret', method: 'GET', path: `${a}/agents/{id}/webhook/secret`, handler: 'functions/agents/get-webhook-secret.ts', auth: true, access: 'read' },
   { name: 'rotateWebhookSecret', method: 'POST', path: `${a}/agents/{id}/webhook/secret/rotate`, handler: 'functions/agents/rotate-webhook-secret.ts', auth: true, access: 'readwrite' },
   { name: 'verifyWebhook', method: 'POST', path: `${a}/agents/{id}/webhook/verify`, handler: 'functions/agents/verify-webhook.ts', auth: true, access: 'readwrite', timeoutSeconds: VERIFY_FUNCTION_TIMEOUT_SECONDS },
+  // The event catalog is the same for every caller (like /openapi.json): public, served from a build-time file.
+  { name: 'listEventTypes', method: 'GET', path: `${a}/event-types`, handler: 'functions/events/list-event-types.ts', auth: false, access: 'none' },
   // Feed readers write too: a feed slot left empty by a writer that died is filled with a gap marker (lib/events/feed.ts).
   { name: 'listAgentEvents', method: 'GET', path: `${a}/agents/{id}/events`, handler: 'functions/events/list-agent-events.ts', auth: true, access: 'readwrite' },
   { name: 'streamAgentEvents', method: 'GET', path: `${a}/agents/{id}/events/stream`, handler: 'functions/events/stream-agent-events.ts', auth: true, access: 'readwrite', streaming: true, timeoutSeconds: 900 },

@@ -9,6 +9,9 @@ export type ContractEventType = OpenApiTypes.EventType;
 
 export type Agent = OpenApiTypes.Agent;
 
+/** The event catalog: every kind with its description, whether it is configurable, and its JSON Schema. */
+export type EventTypeList = OpenApiTypes.EventTypeList;
+
 /** The first webhook configuration of an agent also returns its signing secret. */
 export type ConfiguredAgent = OpenApiTypes.ConfiguredAgent;
 

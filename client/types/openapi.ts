@@ -209,6 +209,17 @@ export type Event = {
   };
 };
 
+export type EventTypeList = {
+  data: Array<{
+    type: string;
+    description: string;
+    /** Whether a webhook subscribes to it with PATCH …/webhook `events`; service kinds are sent whatever the subscription. */
+    configurable: boolean;
+    /** JSON Schema (draft 2020-12) of the event object of this type. */
+    schema: Record<string, unknown>;
+  }>;
+};
+
 export type EventPage = {
   data: Array<Event>;
   next_cursor: string | null;

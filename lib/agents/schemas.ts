@@ -1,5 +1,5 @@
 import * as z from '../zod.ts';
-import { EVENT_TYPES } from '../events/types.ts';
+import { CONTRACT_EVENT_TYPES as EVENT_TYPES } from '../event-types/kinds.ts';
 import { checkWebhookUrl, developmentMode } from '../net/url-policy.ts';
 import { ID_PATTERN } from '../ids.ts';
 

@@ -35,7 +35,7 @@ const COMMON_ERRORS: { status: number; name: string; codes: readonly ErrorCode[]
 ];
 
 
-function jsonSchemaOf(schema: z.core.$ZodType, io: 'input' | 'output'): Json {
+export function jsonSchemaOf(schema: z.core.$ZodType, io: 'input' | 'output'): Json {
   const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Json;
   return rest;
 }

@@ -76,6 +76,11 @@ export const operations: Readonly<Record<string, Operation>> = {
     success: ok(S.Agent),
     errors: ['webhook_not_configured', 'invalid_transition', 'verification_timeout', 'challenge_mismatch', 'endpoint_error', 'url_validation_error'],
   },
+  listEventTypes: {
+    tag: 'Events and deliveries',
+    summary: 'The event catalog: every kind, whether a webhook can subscribe to it, and the JSON Schema of its event object (no key)',
+    success: ok(S.EventTypeList),
+  },
   listAgentEvents: { tag: 'Events and deliveries', summary: "The agent's events after a cursor, oldest first (polling)", success: ok(S.EventPage) },
   streamAgentEvents: {
     tag: 'Events and deliveries',

@@ -43,6 +43,7 @@ describe('client types and the OpenAPI document', () => {
     expectTypeOf<Client.AgentEvent>().toEqualTypeOf<OpenApi.Event>();
     expectTypeOf<Client.CursorPage<Client.AgentEvent>>().toEqualTypeOf<OpenApi.EventPage>();
     expectTypeOf<Client.Delivery>().toEqualTypeOf<OpenApi.Delivery>();
+    expectTypeOf<Client.EventTypeList>().toEqualTypeOf<OpenApi.EventTypeList>();
     expectTypeOf<Client.CursorPage<Client.Delivery>>().toEqualTypeOf<OpenApi.DeliveryPage>();
     expectTypeOf<Client.ContractStatus>().toEqualTypeOf<OpenApi.ContractStatus>();
     expectTypeOf<Client.Contract>().toEqualTypeOf<OpenApi.Contract>();
