@@ -32,6 +32,11 @@ export interface ConfigureWebhookInput {
 
 export type WebhookSecret = OpenApiTypes.WebhookSecret;
 
+export interface RotateSecretInput {
+  /** How long the previous secret keeps signing beside the new one: 0–86400 seconds, default 86400. */
+  expire_previous_in_seconds?: number;
+}
+
 /** One copy of a contract event, addressed to one agent. */
 /** `data` of a contract event: `passed` and `results` come with `contract.verification.completed`. */
 export type AgentEventData = OpenApiTypes.Event['data'];

@@ -88,6 +88,11 @@ export class IfAbsent {
   constructor(readonly value: unknown) {}
 }
 
+/** Set to another attribute's value as it is before this update (`SET a = b` reads b before the write). */
+export class CopyOf {
+  constructor(readonly attribute: string) {}
+}
+
 interface Change {
   set: Record<string, unknown>;
   /** Extra condition on top of ownership, with its own values. */
@@ -102,6 +107,10 @@ export async function updateOwnedAgent(agentId: string, ownerId: string, change:
   const values: Record<string, unknown> = { ':owner': ownerId, ...change.values };
   const sets = Object.entries(change.set).map(([field, value], i) => {
     names[`#f${i}`] = field;
+    if (value instanceof CopyOf) {
+      names[`#c${i}`] = value.attribute;
+      return `#f${i} = #c${i}`;
+    }
     if (value instanceof IfAbsent) {
       values[`:v${i}`] = value.value;
       return `#f${i} = if_not_exists(#f${i}, :v${i})`;

@@ -69,7 +69,14 @@ export const operations: Readonly<Record<string, Operation>> = {
   },
   disableWebhook: { tag: 'Agents and webhooks', summary: "Disable an agent's webhook (the secret is kept)", success: ok(S.Agent) },
   getWebhookSecret: { tag: 'Agents and webhooks', summary: "The webhook's signing secret", success: ok(S.WebhookSecret), errors: ['webhook_not_configured'] },
-  rotateWebhookSecret: { tag: 'Agents and webhooks', summary: 'Replace the signing secret (no overlap window)', success: ok(S.WebhookSecret), errors: ['webhook_not_configured'] },
+  rotateWebhookSecret: {
+    tag: 'Agents and webhooks',
+    summary: 'Replace the signing secret, the previous one still signing beside it for a while',
+    description:
+      'Deliveries sign with the new secret from now on. Until `expire_previous_in_seconds` (0–86400, default 86400) have passed, `webhook-signature` carries `v1,<new> v1,<previous>` so receivers holding either secret verify; `x-service-signature` is the new secret\'s alone. Rotating again during an overlap keeps only the secret that was current until then as the previous one.',
+    success: ok(S.WebhookSecret),
+    errors: ['webhook_not_configured'],
+  },
   verifyWebhook: {
     tag: 'Agents and webhooks',
     summary: 'Run the challenge handshake; ENABLED when the endpoint echoes the token within 10 seconds',
