@@ -56,8 +56,13 @@ export interface ListEventsParams {
 }
 
 export interface StreamEventsOptions {
-  /** Resume after this event id (sent as `Last-Event-ID`). */
+  /** Resume after this event id (sent as `Last-Event-ID`; wins over `since`). */
   lastEventId?: string;
+  /**
+   * Where to start without `lastEventId`: `now` (only new events), an ISO 8601 time (events
+   * created from then on) or an event id (after it). Default: the whole retained feed.
+   */
+  since?: string;
   signal?: AbortSignal;
   /** Reconnect when the stream drops, resuming after the last event seen. Default true. */
   reconnect?: boolean;

@@ -30,6 +30,12 @@ export function eventIdAt(agentId: string, position: number): string {
   return idAt('evt', position, createHash('sha256').update(`${agentId}:${position}`).digest());
 }
 
+/**
+ * A cursor after every slot at `position` or below: the highest id that sorts at `position` (no
+ * event id is greater). A stream's start point (start-point.ts) is one of these.
+ */
+export const afterPosition = (position: number): string => `${sortablePrefix('evt', Math.max(0, position))}${'Z'.repeat(16)}`;
+
 /** The highest sort key a slot at `position` or below can have in the agent's partition. */
 export const lastKeyAt = (agentId: string, position: number): string => keys.event(agentId, `${sortablePrefix('evt', position)}\uffff`).SK;
 

@@ -92,7 +92,9 @@ export const operations: Readonly<Record<string, Operation>> = {
   streamAgentEvents: {
     tag: 'Events and deliveries',
     summary: "The agent's events as server-sent events",
-    description: 'Each event is an SSE message with `id` (the event id), `event` (its type) and `data` (the Event object as JSON). A comment line every 10 s keeps the connection open; the stream ends before the function times out and `EventSource` resumes with `Last-Event-ID`.',
+    description:
+      'Each event is an SSE message with `id` (the event id), `event` (its type) and `data` (the Event object as JSON). A comment line every 10 s keeps the connection open; the stream ends before the function times out and `EventSource` resumes with `Last-Event-ID`. ' +
+      'Where it starts: after `Last-Event-ID` when sent; else `since` = `now` (only events from now on), an ISO 8601 time (events from the first one created at or after it) or an event id (after it); else `after`; with none of them it replays the whole retained feed (30 days). A start from `since` is sent first as an `id:` line without data, so a reconnect resumes from it.',
     success: { 200: { description: 'A stream of server-sent events.' } },
   },
   listDeliveries: { tag: 'Events and deliveries', summary: "The agent's webhook deliveries, newest first", success: ok(S.DeliveryPage) },
