@@ -58,6 +58,7 @@ export const routes: readonly Route[] = [
   { name: 'createAgent', method: 'POST', path: `${a}/agents`, handler: 'functions/agents/create-agent.ts', auth: true, access: 'readwrite' },
   { name: 'listAgents', method: 'GET', path: `${a}/agents`, handler: 'functions/agents/list-agents.ts', auth: true, access: 'read' },
   { name: 'getAgent', method: 'GET', path: `${a}/agents/{id}`, handler: 'functions/agents/get-agent.ts', auth: true, access: 'read' },
+  { name: 'deleteAgent', method: 'DELETE', path: `${a}/agents/{id}`, handler: 'functions/agents/delete-agent.ts', auth: true, access: 'readwrite' },
   { name: 'configureWebhook', method: 'PATCH', path: `${a}/agents/{id}/webhook`, handler: 'functions/agents/configure-webhook.ts', auth: true, access: 'readwrite' },
   { name: 'disableWebhook', method: 'DELETE', path: `${a}/agents/{id}/webhook`, handler: 'functions/agents/disable-webhook.ts', auth: true, access: 'readwrite' },
   { name: 'getWebhookSecret', method: 'GET', path: `${a}/agents/{id}/webhook/secret`, handler: 'functions/agents/get-webhook-secret.ts', auth: true, access: 'read' },

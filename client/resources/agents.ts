@@ -53,6 +53,11 @@ export class Agents {
     return this.http.body<WebhookSecret>({ method: 'GET', path: a(path`/agents/${id}/webhook/secret`), signal: options.signal });
   }
 
+  /** Deletes the agent: its webhook stops, it frees a place under the 100-agent cap, and it is 404 from then on. */
+  async delete(id: string, options: CallOptions = {}): Promise<void> {
+    await this.http.body<undefined>({ method: 'DELETE', path: a(path`/agents/${id}`), signal: options.signal });
+  }
+
   /**
    * A new secret; deliveries are signed with it from now on, and with the previous one too (in
    * `webhook-signature`) for `expire_previous_in_seconds` (0–86400, default 86400). Not retried (a

@@ -45,7 +45,7 @@ export interface Ticket {
   agent: AgentRecord;
 }
 
-/** The agent's next slot, or undefined when there is no such agent. */
+/** The agent's next slot, or undefined when there is no such agent (or it was deleted). */
 export async function takeTicket(agentId: string, nowMs = Date.now()): Promise<Ticket | undefined> {
   for (;;) {
     try {
@@ -54,7 +54,7 @@ export async function takeTicket(agentId: string, nowMs = Date.now()): Promise<T
           TableName: tableName(),
           Key: keys.agent(agentId),
           UpdateExpression: 'SET feed_ticket_at = :now ADD feed_seq :one',
-          ConditionExpression: 'attribute_exists(PK) AND attribute_exists(feed_seq)',
+          ConditionExpression: 'attribute_exists(PK) AND attribute_exists(feed_seq) AND attribute_not_exists(deleted_at)',
           ExpressionAttributeValues: { ':now': nowMs, ':one': 1 },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -64,7 +64,8 @@ export async function takeTicket(agentId: string, nowMs = Date.now()): Promise<T
       return { position: agent.feed_seq!, agent };
     } catch (err) {
       if (!(err instanceof ConditionalCheckFailedException)) throw err;
-      if (!err.Item) return undefined;
+      // No such agent, or a deleted one (DELETE /agents/:id): its feed takes no more events.
+      if (!err.Item || err.Item['deleted_at'] !== undefined) return undefined;
       await startCounter(agentId);
     }
   }

@@ -16,9 +16,4 @@ export interface ServiceEvent {
   data: { contract_id: string } & Record<string, unknown>;
 }
 
-/** Events and delivery records expire after this (TTL on `expires_at`); API.md asks for at least 30 days. */
-export const EVENT_RETENTION_DAYS = 30;
-
-export function expiresAt(createdAtIso: string): number {
-  return Math.floor(Date.parse(createdAtIso) / 1000) + EVENT_RETENTION_DAYS * 24 * 3600;
-}
+export { EVENT_RETENTION_DAYS, expiresAt } from '../event-types/retention.ts';

@@ -61,6 +61,12 @@ export const operations: Readonly<Record<string, Operation>> = {
   createAgent: { tag: 'Agents and webhooks', summary: 'Create an agent (at most 100 per account)', success: { 201: { description: 'Created.', schema: S.Agent, headers: ['Location'] } }, errors: ['limit_exceeded'] },
   listAgents: { tag: 'Agents and webhooks', summary: "The caller's agents, newest first", success: ok(S.AgentPage) },
   getAgent: { tag: 'Agents and webhooks', summary: 'An agent', success: ok(S.Agent) },
+  deleteAgent: {
+    tag: 'Agents and webhooks',
+    summary: 'Delete an agent: its webhook stops at once, it no longer counts against the 100-agent cap, and it is 404 afterwards',
+    description: 'Deliveries not yet made are not attempted. The agent gets no new events; the feed it had is kept until its events expire (30 days) but can no longer be read through the API, since every route answers 404 for the agent.',
+    success: { 204: { description: 'Deleted.' } },
+  },
   configureWebhook: {
     tag: 'Agents and webhooks',
     summary: "Set an agent's webhook URL and event kinds",
