@@ -73,6 +73,7 @@ export const routes: readonly Route[] = [
   { name: 'retryDelivery', method: 'POST', path: `${a}/agents/{id}/deliveries/{delivery_id}/retry`, handler: 'functions/events/retry-delivery.ts', auth: true, access: 'readwrite', sendsToQueue: true },
 
   // Contracts
+  { name: 'listContracts', method: 'GET', path: `${a}/contracts`, handler: 'functions/contracts/list-contracts.ts', auth: true, access: 'read' },
   { name: 'createContract', method: 'POST', path: `${a}/contracts`, handler: 'functions/contracts/create-contract.ts', auth: true, access: 'readwrite' },
   { name: 'getContract', method: 'GET', path: `${a}/contracts/{id}`, handler: 'functions/contracts/get-contract.ts', auth: true, access: 'read' },
   { name: 'fundContract', method: 'POST', path: `${a}/contracts/{id}/fund`, handler: 'functions/contracts/fund-contract.ts', auth: true, access: 'readwrite' },

@@ -264,6 +264,11 @@ export type Contract = {
   updated_at: string;
 };
 
+export type ContractPage = {
+  data: Array<Contract>;
+  next_cursor: string | null;
+};
+
 export type VerificationChallenge = {
   type: "service.webhook.verify";
   challenge: string;

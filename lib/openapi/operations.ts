@@ -111,6 +111,13 @@ export const operations: Readonly<Record<string, Operation>> = {
     errors: ['webhook_not_configured'],
   },
 
+  listContracts: {
+    tag: 'Contracts',
+    summary: "The caller's contracts (as buyer or seller), newest first",
+    description: '`status` filters by status; `agent_id` (one of the caller\'s agents, else 404) keeps the contracts that agent is a party to. Cursor paging with `next_cursor`. Contracts created before this list existed appear once they move again.',
+    success: ok(S.ContractPage),
+    errors: ['not_found'],
+  },
   createContract: {
     tag: 'Contracts',
     summary: 'Create a contract from a template',

@@ -202,6 +202,8 @@ export const Contract = named(
   }),
 );
 
+export const ContractPage = named('ContractPage', z.strictObject({ data: z.array(Contract), next_cursor: z.string().nullable() }));
+
 export const VerificationChallenge = named(
   'VerificationChallenge',
   z.strictObject({ type: z.literal('service.webhook.verify'), challenge: z.string(), agent_id: agentId, timestamp }),

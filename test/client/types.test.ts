@@ -47,6 +47,7 @@ describe('client types and the OpenAPI document', () => {
     expectTypeOf<Client.CursorPage<Client.Delivery>>().toEqualTypeOf<OpenApi.DeliveryPage>();
     expectTypeOf<Client.ContractStatus>().toEqualTypeOf<OpenApi.ContractStatus>();
     expectTypeOf<Client.Contract>().toEqualTypeOf<OpenApi.Contract>();
+    expectTypeOf<Client.CursorPage<Client.Contract>>().toEqualTypeOf<OpenApi.ContractPage>();
     // The client keeps `code: string`, so a code added later does not break a compiled client.
     expectTypeOf<OpenApi.Error>().toExtend<Client.ErrorBody>();
     expectTypeOf<Client.WebhookChallenge>().toEqualTypeOf<OpenApi.VerificationChallenge>();
