@@ -52,9 +52,9 @@ describe('infra stack', () => {
     expect(methods).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
   });
 
-  it('puts the authorizer in front of every route but /health and /openapi.json', () => {
+  it('puts the authorizer in front of every route but /health, /openapi.json and the event catalog', () => {
     const open = routes.filter((r) => !r.auth).map((r) => r.path);
-    expect(open.sort()).toEqual(['/health', '/openapi.json']);
+    expect(open.sort()).toEqual(['/api/v1/event-types', '/health', '/openapi.json']);
     for (const [, m] of ofType('AWS::ApiGateway::Method')) {
       const p = m.Properties;
       if (p['HttpMethod'] === 'OPTIONS') continue;

@@ -209,6 +209,17 @@ export type Event = {
   };
 };
 
+export type EventTypeList = {
+  data: Array<{
+    type: string;
+    description: string;
+    /** Whether a webhook subscribes to it with PATCH …/webhook `events`; service kinds are sent whatever the subscription. */
+    configurable: boolean;
+    /** JSON Schema (draft 2020-12) of the event object of this type. */
+    schema: Record<string, unknown>;
+  }>;
+};
+
 export type EventPage = {
   data: Array<Event>;
   next_cursor: string | null;
@@ -251,6 +262,11 @@ export type Contract = {
   checks: Array<Check>;
   created_at: string;
   updated_at: string;
+};
+
+export type ContractPage = {
+  data: Array<Contract>;
+  next_cursor: string | null;
 };
 
 export type VerificationChallenge = {

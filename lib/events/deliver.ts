@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { log } from '../log.ts';
 import { postJson, type OutboundResult } from '../net/outbound.ts';
+import { signingSecrets } from '../webhooks/rotation.ts';
 import { signatureHeaders } from '../webhooks/signature.ts';
 import { acceptsDelivery, readAgent } from './agents.ts';
 import { abandonDelivery, claimDelivery, recordAttempt, type AttemptResult } from './delivery-lease.ts';
@@ -18,7 +19,7 @@ import { failureKindOf, recordDeliveryAttempt } from '../observability/metrics.t
 export type Outcome = { kind: 'done' } | { kind: 'later'; seconds: number } | { kind: 'poison' };
 
 /** The delivery request of docs/api.md: the event object as the body, signed over its exact bytes (both signature schemes). */
-export function deliveryRequest(event: ServiceEvent, secret: string, now = new Date()): { body: string; headers: Record<string, string> } {
+export function deliveryRequest(event: ServiceEvent, secrets: string | readonly string[], now = new Date()): { body: string; headers: Record<string, string> } {
   const body = JSON.stringify(event);
   return {
     body,
@@ -26,7 +27,7 @@ export function deliveryRequest(event: ServiceEvent, secret: string, now = new D
       'Content-Type': 'application/json',
       'X-Service-Event': event.type,
       'x-service-event-id': event.id,
-      ...signatureHeaders(secret, body, event.id, now),
+      ...signatureHeaders(secrets, body, event.id, now),
     },
   };
 }
@@ -62,7 +63,7 @@ export async function deliverMessage(record: Pick<SQSRecord, 'messageId' | 'body
     await abandonDelivery(claim, 'event expired');
     return { kind: 'done' };
   }
-  const request = deliveryRequest(event, agent.webhook_secret);
+  const request = deliveryRequest(event, signingSecrets(agent.webhook_secret, agent));
   const started = Date.now();
   const answer = await postJson({ url: agent.webhook_url, ...request });
   const result = attemptResult(answer);

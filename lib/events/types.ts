@@ -2,14 +2,11 @@
  * The contract event kinds of the interface document (section 6) and the event object of API.md.
  * `agent_id` is the agent this copy is for: each party agent gets its own copy and its own id.
  */
-export const EVENT_TYPES = [
-  'contract.funded',
-  'contract.released',
-  'contract.refunded',
-  'contract.verification.completed',
-] as const;
+import { CONTRACT_EVENT_TYPES, type ContractEventType } from '../event-types/kinds.ts';
 
-export type EventType = (typeof EVENT_TYPES)[number];
+/** The four contract kinds: the list lives in lib/event-types/kinds.ts, below lib/agents and lib/events. */
+export const EVENT_TYPES = CONTRACT_EVENT_TYPES;
+export type EventType = ContractEventType;
 
 export interface ServiceEvent {
   id: string;
@@ -19,9 +16,4 @@ export interface ServiceEvent {
   data: { contract_id: string } & Record<string, unknown>;
 }
 
-/** Events and delivery records expire after this (TTL on `expires_at`); API.md asks for at least 30 days. */
-export const EVENT_RETENTION_DAYS = 30;
-
-export function expiresAt(createdAtIso: string): number {
-  return Math.floor(Date.parse(createdAtIso) / 1000) + EVENT_RETENTION_DAYS * 24 * 3600;
-}
+export { EVENT_RETENTION_DAYS, expiresAt } from '../event-types/retention.ts';

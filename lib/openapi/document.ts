@@ -35,7 +35,7 @@ const COMMON_ERRORS: { status: number; name: string; codes: readonly ErrorCode[]
 ];
 
 
-function jsonSchemaOf(schema: z.core.$ZodType, io: 'input' | 'output'): Json {
+export function jsonSchemaOf(schema: z.core.$ZodType, io: 'input' | 'output'): Json {
   const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Json;
   return rest;
 }
@@ -138,10 +138,13 @@ function operationOf(route: Route, spec: RouteSpecOf): Json {
     ...(doc.description ? { description: doc.description } : {}),
     security: route.auth ? [{ apiKey: [] }] : [],
     ...(parameters.length ? { parameters } : {}),
-    ...(spec.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(spec.body, 'input') } } } } : {}),
+    ...(spec.body ? { requestBody: { required: !isOptional(spec.body), content: { 'application/json': { schema: jsonSchemaOf(spec.body, 'input') } } } } : {}),
     responses,
   };
 }
+
+/** A body schema made with `z.optional`: the route also takes no body at all. */
+const isOptional = (schema: z.core.$ZodType): boolean => (schema as { _zod: { optin?: string } })._zod.optin === 'optional';
 
 function componentNameOf(schema: z.core.$ZodType): string {
   const meta = componentRegistry.get(schema);

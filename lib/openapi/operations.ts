@@ -61,6 +61,12 @@ export const operations: Readonly<Record<string, Operation>> = {
   createAgent: { tag: 'Agents and webhooks', summary: 'Create an agent (at most 100 per account)', success: { 201: { description: 'Created.', schema: S.Agent, headers: ['Location'] } }, errors: ['limit_exceeded'] },
   listAgents: { tag: 'Agents and webhooks', summary: "The caller's agents, newest first", success: ok(S.AgentPage) },
   getAgent: { tag: 'Agents and webhooks', summary: 'An agent', success: ok(S.Agent) },
+  deleteAgent: {
+    tag: 'Agents and webhooks',
+    summary: 'Delete an agent: its webhook stops at once, it no longer counts against the 100-agent cap, and it is 404 afterwards',
+    description: 'Deliveries not yet made are not attempted. The agent gets no new events; the feed it had is kept until its events expire (30 days) but can no longer be read through the API, since every route answers 404 for the agent.',
+    success: { 204: { description: 'Deleted.' } },
+  },
   configureWebhook: {
     tag: 'Agents and webhooks',
     summary: "Set an agent's webhook URL and event kinds",
@@ -69,18 +75,32 @@ export const operations: Readonly<Record<string, Operation>> = {
   },
   disableWebhook: { tag: 'Agents and webhooks', summary: "Disable an agent's webhook (the secret is kept)", success: ok(S.Agent) },
   getWebhookSecret: { tag: 'Agents and webhooks', summary: "The webhook's signing secret", success: ok(S.WebhookSecret), errors: ['webhook_not_configured'] },
-  rotateWebhookSecret: { tag: 'Agents and webhooks', summary: 'Replace the signing secret (no overlap window)', success: ok(S.WebhookSecret), errors: ['webhook_not_configured'] },
+  rotateWebhookSecret: {
+    tag: 'Agents and webhooks',
+    summary: 'Replace the signing secret, the previous one still signing beside it for a while',
+    description:
+      'Deliveries sign with the new secret from now on. Until `expire_previous_in_seconds` (0–86400, default 86400) have passed, `webhook-signature` carries `v1,<new> v1,<previous>` so receivers holding either secret verify; `x-service-signature` is the new secret\'s alone. Rotating again during an overlap keeps only the secret that was current until then as the previous one.',
+    success: ok(S.WebhookSecret),
+    errors: ['webhook_not_configured'],
+  },
   verifyWebhook: {
     tag: 'Agents and webhooks',
     summary: 'Run the challenge handshake; ENABLED when the endpoint echoes the token within 10 seconds',
     success: ok(S.Agent),
     errors: ['webhook_not_configured', 'invalid_transition', 'verification_timeout', 'challenge_mismatch', 'endpoint_error', 'url_validation_error'],
   },
+  listEventTypes: {
+    tag: 'Events and deliveries',
+    summary: 'The event catalog: every kind, whether a webhook can subscribe to it, and the JSON Schema of its event object (no key)',
+    success: ok(S.EventTypeList),
+  },
   listAgentEvents: { tag: 'Events and deliveries', summary: "The agent's events after a cursor, oldest first (polling)", success: ok(S.EventPage) },
   streamAgentEvents: {
     tag: 'Events and deliveries',
     summary: "The agent's events as server-sent events",
-    description: 'Each event is an SSE message with `id` (the event id), `event` (its type) and `data` (the Event object as JSON). A comment line every 10 s keeps the connection open; the stream ends before the function times out and `EventSource` resumes with `Last-Event-ID`.',
+    description:
+      'Each event is an SSE message with `id` (the event id), `event` (its type) and `data` (the Event object as JSON). A comment line every 10 s keeps the connection open; the stream ends before the function times out and `EventSource` resumes with `Last-Event-ID`. ' +
+      'Where it starts: after `Last-Event-ID` when sent; else `since` = `now` (only events from now on), an ISO 8601 time (events from the first one created at or after it) or an event id (after it); else `after`; with none of them it replays the whole retained feed (30 days). A start from `since` is sent first as an `id:` line without data, so a reconnect resumes from it.',
     success: { 200: { description: 'A stream of server-sent events.' } },
   },
   listDeliveries: { tag: 'Events and deliveries', summary: "The agent's webhook deliveries, newest first", success: ok(S.DeliveryPage) },
@@ -91,6 +111,13 @@ export const operations: Readonly<Record<string, Operation>> = {
     errors: ['webhook_not_configured'],
   },
 
+  listContracts: {
+    tag: 'Contracts',
+    summary: "The caller's contracts (as buyer or seller), newest first",
+    description: '`status` filters by status; `agent_id` (one of the caller\'s agents, else 404) keeps the contracts that agent is a party to. Cursor paging with `next_cursor`. Contracts created before this list existed appear once they move again.',
+    success: ok(S.ContractPage),
+    errors: ['not_found'],
+  },
   createContract: {
     tag: 'Contracts',
     summary: 'Create a contract from a template',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ContractStatus as ContractStatusName } from '../contracts/transitions.ts';
+import type { ServiceEventType } from '../event-types/kinds.ts';
 import { EVENT_TYPES } from '../events/types.ts';
 import { ERROR_STATUS, type ErrorCode } from '../http/errors.ts';
 import { ID_PATTERN } from '../ids.ts';
@@ -143,6 +144,29 @@ export const contractEvents = Object.fromEntries(
     }),
   ]),
 ) as unknown as Record<(typeof EVENT_TYPES)[number], z.ZodType>;
+/** The service's own kinds (not configurable): same envelope, their own `data`. */
+export const serviceEvents: Record<ServiceEventType, z.ZodType> = {
+  'service.webhook.test': z.strictObject({ ...eventShape, type: z.literal('service.webhook.test'), data: z.strictObject({}) }),
+  'service.webhook.disabled': z.strictObject({
+    ...eventShape,
+    type: z.literal('service.webhook.disabled'),
+    data: z.strictObject({ reason: z.string().describe('Why the webhook was disabled, for people.') }),
+  }),
+};
+export const EventTypeList = named(
+  'EventTypeList',
+  z.strictObject({
+    data: z.array(
+      z.strictObject({
+        type: z.string(),
+        description: z.string(),
+        configurable: z.boolean().describe('Whether a webhook subscribes to it with PATCH …/webhook `events`; service kinds are sent whatever the subscription.'),
+        schema: z.record(z.string(), z.unknown()).describe('JSON Schema (draft 2020-12) of the event object of this type.'),
+      }),
+    ),
+  }),
+  'Every event kind the service sends.',
+);
 export const EventPage = named('EventPage', z.strictObject({ data: z.array(Event), next_cursor: z.string().nullable() }));
 export const Delivery = named(
   'Delivery',
@@ -177,6 +201,8 @@ export const Contract = named(
     updated_at: timestamp,
   }),
 );
+
+export const ContractPage = named('ContractPage', z.strictObject({ data: z.array(Contract), next_cursor: z.string().nullable() }));
 
 export const VerificationChallenge = named(
   'VerificationChallenge',

@@ -18,6 +18,7 @@
  * | Search state      | TPL#<uuid>           | SEARCH                      | –  (what the search indexer has written for the template: its postings and counts) |
  * | Agent             | AGENT#<agt_…>        | META                        | GSI1: OWNER#<user uuid> / AGENT#<agt_…>                  |
  * | Contract          | CONTRACT#<ctr_…>     | META                        | –                                                        |
+ * | Contract link     | USER#<uuid> or AGENT#<agt_…> | CTR#<ctr_…>         | GSI1: CTRS#<uuid or agt_…>#<status> / CTR#<ctr_…>  (one per party user and party agent, status kept in the contract's transactions: GET /contracts) |
  * | Event (outbox)    | AGENT#<agt_…>        | EVT#<evt_…>                 | –  (ids sort by feed position: the polling feed is one Query) |
  * | Feed gap          | AGENT#<agt_…>        | EVT#<evt_…>                 | –  (fills a feed slot whose writer gave up; entity feedGap) |
  * | Delivery          | AGENT#<agt_…>        | DLV#<dlv_…>                 | –  (newest first = Query backwards; dlv id = evt id's suffix) |
@@ -43,6 +44,7 @@ export const ENTITY = {
   searchState: 'searchState',
   agent: 'agent',
   contract: 'contract',
+  contractLink: 'contractLink',
   event: 'event',
   feedGap: 'feedGap',
   delivery: 'delivery',
@@ -86,6 +88,11 @@ export const keys = {
   agentsIndexPk: (userId: string): string => `OWNER#${userId}`,
   agentsIndexSk: (agentId: string): string => `AGENT#${agentId}`,
   contract: (contractId: string): Key => ({ PK: `CONTRACT#${contractId}`, SK: 'META' }),
+  /** A party's link to a contract: `party` is a user id (UUID) or an agent id (agt_…). */
+  contractLink: (party: string, contractId: string): Key => ({ PK: party.startsWith('agt_') ? `AGENT#${party}` : `USER#${party}`, SK: `CTR#${contractId}` }),
+  contractLinkPrefix: 'CTR#',
+  contractLinksByStatusPk: (party: string, status: string): string => `CTRS#${party}#${status}`,
+  contractLinksIndexSk: (contractId: string): string => `CTR#${contractId}`,
   event: (agentId: string, eventId: string): Key => ({ PK: `AGENT#${agentId}`, SK: `EVT#${eventId}` }),
   eventPrefix: 'EVT#',
   delivery: (agentId: string, deliveryId: string): Key => ({ PK: `AGENT#${agentId}`, SK: `DLV#${deliveryId}` }),

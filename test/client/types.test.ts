@@ -43,9 +43,11 @@ describe('client types and the OpenAPI document', () => {
     expectTypeOf<Client.AgentEvent>().toEqualTypeOf<OpenApi.Event>();
     expectTypeOf<Client.CursorPage<Client.AgentEvent>>().toEqualTypeOf<OpenApi.EventPage>();
     expectTypeOf<Client.Delivery>().toEqualTypeOf<OpenApi.Delivery>();
+    expectTypeOf<Client.EventTypeList>().toEqualTypeOf<OpenApi.EventTypeList>();
     expectTypeOf<Client.CursorPage<Client.Delivery>>().toEqualTypeOf<OpenApi.DeliveryPage>();
     expectTypeOf<Client.ContractStatus>().toEqualTypeOf<OpenApi.ContractStatus>();
     expectTypeOf<Client.Contract>().toEqualTypeOf<OpenApi.Contract>();
+    expectTypeOf<Client.CursorPage<Client.Contract>>().toEqualTypeOf<OpenApi.ContractPage>();
     // The client keeps `code: string`, so a code added later does not break a compiled client.
     expectTypeOf<OpenApi.Error>().toExtend<Client.ErrorBody>();
     expectTypeOf<Client.WebhookChallenge>().toEqualTypeOf<OpenApi.VerificationChallenge>();

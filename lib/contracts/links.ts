@@ -1,0 +1,54 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../store/client.ts';
+import { ENTITY, keys } from '../store/keys.ts';
+import { INDEXES } from '../store/table.ts';
+import type { TransactItem } from '../store/transact.ts';
+import type { ContractRecord } from './store.ts';
+import type { ContractStatus } from './transitions.ts';
+
+/**
+ * GET /contracts without a Scan: every contract has a small link item per party user (the buyer
+ * and the template's author) and per party agent, under that party's partition, sorted by
+ * contract id (newest first), and in GSI1 under `CTRS#<party>#<status>` for the status filter.
+ * The links are written in the same transactions as the contract (creation and every move), so
+ * a link's status is the contract's. Written as upserts: a contract from before links existed
+ * gets its links at its next move.
+ */
+export function linkWrites(contract: Pick<ContractRecord, 'id' | 'agent_id' | 'seller_agent_id' | 'party_owner_ids'>, status: ContractStatus): TransactItem[] {
+  const parties = [...new Set([...contract.party_owner_ids, contract.agent_id, ...(contract.seller_agent_id ? [contract.seller_agent_id] : [])])];
+  return parties.map((party) => ({
+    Update: {
+      TableName: tableName(),
+      Key: keys.contractLink(party, contract.id),
+      UpdateExpression: 'SET entity = :entity, contract_id = :id, #status = :status, GSI1PK = :gsiPk, GSI1SK = :gsiSk',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':entity': ENTITY.contractLink,
+        ':id': contract.id,
+        ':status': status,
+        ':gsiPk': keys.contractLinksByStatusPk(party, status),
+        ':gsiSk': keys.contractLinksIndexSk(contract.id),
+      },
+    },
+  }));
+}
+
+/** Contract ids of one party, newest first, after `afterId`; reads `limit + 1` links to know whether more exist. */
+export async function contractIdsOf(party: string, status: ContractStatus | undefined, limit: number, afterId?: string): Promise<{ ids: string[]; more: boolean }> {
+  const base = keys.contractLink(party, afterId ?? '');
+  const query = status
+    ? {
+        IndexName: INDEXES.gsi1.name,
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.contractLinksByStatusPk(party, status) },
+        ...(afterId ? { ExclusiveStartKey: { ...base, GSI1PK: keys.contractLinksByStatusPk(party, status), GSI1SK: keys.contractLinksIndexSk(afterId) } } : {}),
+      }
+    : {
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': base.PK, ':prefix': keys.contractLinkPrefix },
+        ConsistentRead: true,
+        ...(afterId ? { ExclusiveStartKey: base } : {}),
+      };
+  const { Items = [] } = await db().send(new QueryCommand({ TableName: tableName(), ScanIndexForward: false, Limit: limit + 1, ...query }));
+  return { ids: Items.slice(0, limit).map((item) => item['contract_id'] as string), more: Items.length > limit };
+}
