@@ -434,6 +434,11 @@ export type ConfigureWebhookBody = {
   events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed">;
 };
 
+/** The body of POST /api/v1/agents/{id}/webhook/secret/rotate. */
+export type RotateWebhookSecretBody = {
+  expire_previous_in_seconds?: number;
+};
+
 /** The query of GET /api/v1/agents/{id}/events. */
 export type ListAgentEventsQuery = {
   after?: string;
@@ -443,12 +448,21 @@ export type ListAgentEventsQuery = {
 /** The query of GET /api/v1/agents/{id}/events/stream. */
 export type StreamAgentEventsQuery = {
   after?: string;
+  since?: string;
 };
 
 /** The query of GET /api/v1/agents/{id}/deliveries. */
 export type ListDeliveriesQuery = {
   cursor?: string;
   limit?: number;
+};
+
+/** The query of GET /api/v1/contracts. */
+export type ListContractsQuery = {
+  status?: "CREATED" | "FUNDED" | "VERIFIED" | "VERIFICATION_FAILED" | "RELEASED" | "REFUNDED";
+  agent_id?: string;
+  limit?: number;
+  cursor?: string;
 };
 
 /** The body of POST /api/v1/contracts. */

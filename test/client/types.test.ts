@@ -68,5 +68,7 @@ describe('client types and the OpenAPI document', () => {
     expectTypeOf<Client.ListAgentsParams>().toEqualTypeOf<OpenApi.ListAgentsQuery>();
     expectTypeOf<Client.ListEventsParams>().toEqualTypeOf<OpenApi.ListAgentEventsQuery>();
     expectTypeOf<Client.ListDeliveriesParams>().toEqualTypeOf<OpenApi.ListDeliveriesQuery>();
+    expectTypeOf<Client.RotateSecretInput>().toEqualTypeOf<OpenApi.RotateWebhookSecretBody>();
+    expectTypeOf<Client.ListContractsParams>().toEqualTypeOf<OpenApi.ListContractsQuery>();
   });
 });
