@@ -27,6 +27,8 @@ export const DEMO_IDS = {
   webhookAgent: 'agt_01KAKQ8A1B2C3D4E5F6G7H8J9K',
   /** The agent whose webhook the samples configure and disable. */
   configAgent: 'agt_01KAKQ8E1B2C3D4E5F6G7H8J9K',
+  /** The agent the deleteAgent sample deletes (the others stay for the other samples). */
+  agentToDelete: 'agt_01KAKQ8D1B2C3D4E5F6G7H8J9K',
   /** The buyer agent of the demo contracts, its webhook verified at the demo sink: its feed and deliveries have their events. */
   buyerAgent: 'agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BC',
   /** One contract per step a sample takes, each in the state that step starts from. */

@@ -86,7 +86,7 @@ describe('holding answers to the document', () => {
     const sse = (body: string) => openApiProblems(stream, { status: 200, headers: { 'x-request-id': 'r', 'content-type': 'text/event-stream' }, body });
 
     it('accepts documented frames, heartbeats, the retry line and a frame cut off at the end', () => {
-      expect(sse(`retry: 1000\n: connected\n\n${frame(event)}: heartbeat\n\n${frame(event).slice(0, 30)}`)).toEqual([]);
+      expect(sse(`retry: 1000\n: connected\n\nid: ${event.id}\n\n${frame(event)}: heartbeat\n\n${frame(event).slice(0, 30)}`)).toEqual([]);
     });
 
     it('refuses data that is not the documented event, a frame without data, and an id or event that is not its data’s', () => {

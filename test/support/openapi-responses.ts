@@ -82,8 +82,8 @@ export function openApiProblems(route: Route, answer: Answer): string[] {
 
 /**
  * Every complete frame of a server-sent event stream: `id`, `event` and one `data` line whose JSON
- * matches `dataSchema`, with `event` its type and `id` its id. Comments (`:`) and `retry:` pass; a
- * frame cut off by the end of the stream is not judged.
+ * matches `dataSchema`, with `event` its type and `id` its id. Comments (`:`), `retry:` and a frame of
+ * only `id:` (a start point) pass; a frame cut off by the end of the stream is not judged.
  */
 function sseProblems(where: string, body: string, dataSchema: Json): string[] {
   const problems: string[] = [];
@@ -98,7 +98,8 @@ function sseProblems(where: string, body: string, dataSchema: Json): string[] {
       const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
       fields.set(name, [...(fields.get(name) ?? []), value]);
     }
-    if (fields.size === 0 || (fields.size === 1 && fields.has('retry'))) continue;
+    // Only `retry:` or only `id:` (a start point: sets the resume id, dispatches nothing).
+    if ([...fields.keys()].every((name) => name === 'retry' || name === 'id')) continue;
     const [data, ...more] = fields.get('data') ?? [];
     let event: Json | undefined;
     try {
