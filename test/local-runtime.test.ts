@@ -69,16 +69,16 @@ async function stopWithSigterm(app: Started, ports: number[]): Promise<void> {
 
 describe('npm start', () => {
   it('serves a demo key that can publish and read; one start per DATA_DIR; SIGTERM to npm leaves no process or port behind', async () => {
-    const [port, dynamoPort] = [await freePort(), await freePort()];
     const dataDir = mkdtempSync(join(tmpdir(), 'start-'));
+    const portsOf = [[await freePort(), await freePort()], [await freePort(), await freePort()]] as const;
     // Two at the same moment on an empty folder: one runs, the other is refused at once.
-    const [first, second] = [
-      start({ PORT: String(port), LOCAL_DYNAMODB_PORT: String(dynamoPort), DATA_DIR: dataDir }),
-      start({ PORT: String(await freePort()), LOCAL_DYNAMODB_PORT: String(await freePort()), DATA_DIR: dataDir }),
-    ];
-    const loserCode = await Promise.race([first.exited, second.exited]);
+    const [first, second] = portsOf.map(([api, dynamo]) => start({ PORT: String(api), LOCAL_DYNAMODB_PORT: String(dynamo), DATA_DIR: dataDir }));
+    const loserCode = await Promise.race([first!.exited, second!.exited]);
     expect(loserCode).toBe(1);
-    const [app, refused] = first.child.exitCode === null ? [first, second] : [second, first];
+    // Either may win the lock.
+    const firstWon = first!.child.exitCode === null;
+    const [app, refused] = firstWon ? [first!, second!] : [second!, first!];
+    const [port, dynamoPort] = portsOf[firstWon ? 0 : 1];
     await waitFor(() => app.output().includes('Press Ctrl-C to stop.') || app.child.exitCode !== null, 90_000);
     const owner = JSON.parse(readFileSync(join(dataDir, 'runtime.lock'), 'utf8')) as { pid: number };
     expect(refused.output()).toContain(`DATA_DIR ${dataDir} is in use by another npm start (pid ${owner.pid}, API on port ${port}`);
