@@ -83,7 +83,7 @@ describe('npm start', () => {
     const owner = JSON.parse(readFileSync(join(dataDir, 'runtime.lock'), 'utf8')) as { pid: number };
     expect(refused.output()).toContain(`DATA_DIR ${dataDir} is in use by another npm start (pid ${owner.pid}, API on port ${port}`);
     expect(refused.output()).not.toMatch(/\n\s+at /);
-    expect(app.output()).toContain('development mode (DEVELOPMENT_MODE=true)');
+    expect(app.output()).toContain('is running in development mode (DEVELOPMENT_MODE=true');
 
     const key = /Demo API key\s+(mk_\S+)/.exec(app.output())?.[1];
     expect(key).toBeDefined();
@@ -114,7 +114,7 @@ describe('npm start', () => {
     // Data and the demo key survive a restart (the lock was released); the banner tells the mode it runs in.
     const again = start({ PORT: String(port), LOCAL_DYNAMODB_PORT: String(dynamoPort), DATA_DIR: dataDir, DEVELOPMENT_MODE: 'false' });
     await waitFor(() => again.output().includes('Press Ctrl-C to stop.') || again.child.exitCode !== null, 90_000);
-    expect(again.output()).toContain('production rules (DEVELOPMENT_MODE=false)');
+    expect(again.output()).toContain('is running with production rules (DEVELOPMENT_MODE=false');
     expect(again.output()).not.toContain('development mode');
     expect(/Demo API key\s+(mk_\S+)/.exec(again.output())?.[1]).toBe(key);
     const kept = await fetch(`${base}/v1/marketplace/templates/smoke-test`, { headers: auth });
