@@ -69,16 +69,15 @@ async function stopWithSigterm(app: Started, ports: number[]): Promise<void> {
 
 describe('npm start', () => {
   it('serves a demo key that can publish and read; one start per DATA_DIR; SIGTERM to npm leaves no process or port behind', async () => {
-    const [port, dynamoPort] = [await freePort(), await freePort()];
     const dataDir = mkdtempSync(join(tmpdir(), 'start-'));
     // Two at the same moment on an empty folder: one runs, the other is refused at once.
-    const [first, second] = [
-      start({ PORT: String(port), LOCAL_DYNAMODB_PORT: String(dynamoPort), DATA_DIR: dataDir }),
-      start({ PORT: String(await freePort()), LOCAL_DYNAMODB_PORT: String(await freePort()), DATA_DIR: dataDir }),
-    ];
-    const loserCode = await Promise.race([first.exited, second.exited]);
-    expect(loserCode).toBe(1);
-    const [app, refused] = first.child.exitCode === null ? [first, second] : [second, first];
+    const portsOf = async () => ({ port: await freePort(), dynamoPort: await freePort() });
+    const candidates = await Promise.all([portsOf(), portsOf()]);
+    const starts = candidates.map(({ port, dynamoPort }) => start({ PORT: String(port), LOCAL_DYNAMODB_PORT: String(dynamoPort), DATA_DIR: dataDir }));
+    expect(await Promise.race(starts.map((s) => s.exited))).toBe(1);
+    const winner = starts[0]!.child.exitCode === null ? 0 : 1;
+    const [app, refused] = [starts[winner]!, starts[1 - winner]!];
+    const { port, dynamoPort } = candidates[winner]!;
     await waitFor(() => app.output().includes('Press Ctrl-C to stop.') || app.child.exitCode !== null, 90_000);
     const owner = JSON.parse(readFileSync(join(dataDir, 'runtime.lock'), 'utf8')) as { pid: number };
     expect(refused.output()).toContain(`DATA_DIR ${dataDir} is in use by another npm start (pid ${owner.pid}, API on port ${port}`);
