@@ -5,7 +5,7 @@
  * a publish per request.
  */
 import { randomUUID } from 'node:crypto';
-import type { Caller } from '../lib/http/caller.ts';
+import type { Caller } from '../lib/core/caller.ts';
 import { CATEGORIES, type Category } from '../lib/marketplace/categories.ts';
 import { installMarker } from '../lib/marketplace/install.ts';
 import { reviewItem } from '../lib/marketplace/review-item.ts';

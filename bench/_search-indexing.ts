@@ -9,7 +9,7 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import type { Caller } from '../lib/http/caller.ts';
+import type { Caller } from '../lib/core/caller.ts';
 import { matchesFilter } from '../lib/events/stream-filter.ts';
 import { bucketFloor, popularityBucket } from '../lib/marketplace/popularity-bucket.ts';
 import { syncSearchIndex } from '../lib/marketplace/search-index.ts';

@@ -7,7 +7,7 @@
  * Reports, per route and variant, the consumed capacity DynamoDB reports and p50/p99 latency.
  */
 import { randomUUID } from 'node:crypto';
-import type { Caller } from '../lib/http/caller.ts';
+import type { Caller } from '../lib/core/caller.ts';
 import { rollTrendWindow } from '../lib/marketplace/trend-rollover.ts';
 import { ORDERS, postingList } from '../lib/marketplace/search-index.ts';
 import { drivingPrefix, words } from '../lib/marketplace/search-text.ts';

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createUserWithKey, findCallerByApiKey } from '../lib/accounts/api-keys.ts';
-import type { Caller } from '../lib/http/caller.ts';
+import type { Caller } from '../lib/core/caller.ts';
 import { routes } from '../lib/routes.ts';
 import { demoTemplates } from './demo-templates.ts';
 import { invokeRoute, proxyEvent } from './proxy-event.ts';

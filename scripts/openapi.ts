@@ -1,10 +1,10 @@
 /**
- * `npm run openapi`: writes docs/openapi.json from lib/openapi/document.ts. A test fails when the
+ * `npm run openapi`: writes docs/openapi.json from lib/http/openapi/document.ts. A test fails when the
  * committed file differs from what this writes; GET /openapi.json serves the committed file.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildOpenApiDocument } from '../lib/openapi/document.ts';
+import { buildOpenApiDocument } from '../lib/http/openapi/document.ts';
 
 export const OPENAPI_PATH = fileURLToPath(new URL('../docs/openapi.json', import.meta.url));
 export const serialize = (document: unknown): string => `${JSON.stringify(document, null, 2)}\n`;

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../lib/openapi/document.ts';
-import { operations } from '../lib/openapi/operations.ts';
+import { buildOpenApiDocument } from '../lib/http/openapi/document.ts';
+import { operations } from '../lib/http/openapi/operations.ts';
 import { routes } from '../lib/routes.ts';
 import { serialize } from '../scripts/openapi.ts';
 import { routeNamed } from './support/lambda.ts';

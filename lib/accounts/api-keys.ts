@@ -1,7 +1,8 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash, randomBytes } from 'node:crypto';
-import type { Caller } from '../http/caller.ts';
-import { newUuid, nowIso } from '../ids.ts';
+import type { Caller } from '../core/caller.ts';
+import { newUuid } from '../core/ids.ts';
+import { nowIso } from '../core/time.ts';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 

@@ -1,6 +1,7 @@
-import type { Caller } from '../http/caller.ts';
-import { AppError, notFound, validationError } from '../http/errors.ts';
-import { newId, nowIso } from '../ids.ts';
+import type { Caller } from '../core/caller.ts';
+import { AppError, notFound, validationError } from '../core/errors.ts';
+import { newId } from '../core/ids.ts';
+import { nowIso } from '../core/time.ts';
 import { isAgentId, toAgentView, type AgentRecord, type AgentView } from './model.ts';
 import { MAX_AGENTS_PER_ACCOUNT } from '../limits/numbers.ts';
 import { getAgent, insertAgentWithinCap, listAgentsOf } from './store.ts';

@@ -1,7 +1,7 @@
 import * as z from '../zod.ts';
-import { EVENT_TYPES } from '../events/types.ts';
+import { EVENT_TYPES } from '../core/event-types.ts';
 import { checkWebhookUrl, developmentMode } from '../net/url-policy.ts';
-import { ID_PATTERN } from '../ids.ts';
+import { ID_PATTERN } from '../core/ids.ts';
 
 /** Request shapes of the agent and webhook routes (docs/api.md). Strict: unknown fields are a 400. */
 export const agentIdParams = z.strictObject({ id: z.string().check(z.regex(ID_PATTERN.agt)) });

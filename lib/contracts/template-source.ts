@@ -1,5 +1,5 @@
-import type { Caller } from '../http/caller.ts';
-import { notFound } from '../http/errors.ts';
+import type { Caller } from '../core/caller.ts';
+import { notFound } from '../core/errors.ts';
 import { canSee, findTemplate } from '../marketplace/find-template.ts';
 import type { DeclaredVariable } from './variables.ts';
 

@@ -1,4 +1,4 @@
-import { validationError, type ErrorDetail } from '../http/errors.ts';
+import { validationError, type ErrorDetail } from '../core/errors.ts';
 import { MAX_CONTRACT_BYTES } from './schemas.ts';
 import type { TemplateCheck } from './template-source.ts';
 

@@ -1,15 +1,8 @@
 /**
- * The contract event kinds of the interface document (section 6) and the event object of API.md.
- * `agent_id` is the agent this copy is for: each party agent gets its own copy and its own id.
+ * The event object of docs/api.md and its retention. `agent_id` is the agent this copy is for:
+ * each party agent gets its own copy and its own id.
  */
-export const EVENT_TYPES = [
-  'contract.funded',
-  'contract.released',
-  'contract.refunded',
-  'contract.verification.completed',
-] as const;
-
-export type EventType = (typeof EVENT_TYPES)[number];
+import type { EventType } from '../core/event-types.ts';
 
 export interface ServiceEvent {
   id: string;

@@ -1,4 +1,4 @@
-import { validationError } from '../http/errors.ts';
+import { validationError } from '../core/errors.ts';
 import { MAX_OFFSET } from './request-schemas.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Caller } from '../http/caller.ts';
+import type { Caller } from '../core/caller.ts';
 import { visibleTemplate } from './find-template.ts';
 import { newestReviews } from './reviews.ts';
 import { toTemplate } from './template-item.ts';

@@ -1,6 +1,6 @@
-import type { Caller } from '../http/caller.ts';
-import { forbidden } from '../http/errors.ts';
-import { nowIso } from '../ids.ts';
+import type { Caller } from '../core/caller.ts';
+import { forbidden } from '../core/errors.ts';
+import { nowIso } from '../core/time.ts';
 import { db, tableName } from '../store/client.ts';
 import { keys } from '../store/keys.ts';
 import { buildUpdate } from '../store/update-expression.ts';

@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Caller } from '../http/caller.ts';
+import type { Caller } from '../core/caller.ts';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 import { transactWrite } from '../store/transact.ts';

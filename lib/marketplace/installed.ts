@@ -1,4 +1,4 @@
-import type { Caller } from '../http/caller.ts';
+import type { Caller } from '../core/caller.ts';
 import { keys } from '../store/keys.ts';
 import { INDEXES } from '../store/table.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';

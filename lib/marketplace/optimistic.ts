@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../core/errors.ts';
 
 /**
  * Read, decide, write on the condition that what was read still holds; if it no longer does,

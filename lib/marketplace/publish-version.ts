@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Caller } from '../http/caller.ts';
-import { AppError, validationError } from '../http/errors.ts';
-import { nowIso } from '../ids.ts';
+import type { Caller } from '../core/caller.ts';
+import { AppError, validationError } from '../core/errors.ts';
+import { nowIso } from '../core/time.ts';
 import { db, tableName } from '../store/client.ts';
 import { keys } from '../store/keys.ts';
 import { transactWrite } from '../store/transact.ts';

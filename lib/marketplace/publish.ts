@@ -1,6 +1,7 @@
-import type { Caller } from '../http/caller.ts';
-import { AppError } from '../http/errors.ts';
-import { newUuid, nowIso } from '../ids.ts';
+import type { Caller } from '../core/caller.ts';
+import { AppError } from '../core/errors.ts';
+import { newUuid } from '../core/ids.ts';
+import { nowIso } from '../core/time.ts';
 import { tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 import { transactWrite } from '../store/transact.ts';

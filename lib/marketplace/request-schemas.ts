@@ -1,5 +1,5 @@
 import * as z from '../zod.ts';
-import { UUID_PATTERN } from '../ids.ts';
+import { UUID_PATTERN } from '../core/ids.ts';
 import { CATEGORIES, VISIBILITIES } from './categories.ts';
 import { templateSchema } from './template-schema.ts';
 import { VERSION_PATTERN } from './version.ts';

@@ -1,4 +1,4 @@
-import type { Caller } from '../http/caller.ts';
+import type { Caller } from '../core/caller.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 import type { ReviewInput } from './request-schemas.ts';
 

@@ -1,6 +1,7 @@
-import type { Caller } from '../http/caller.ts';
-import { AppError, forbidden } from '../http/errors.ts';
-import { newUuid, nowIso } from '../ids.ts';
+import type { Caller } from '../core/caller.ts';
+import { AppError, forbidden } from '../core/errors.ts';
+import { newUuid } from '../core/ids.ts';
+import { nowIso } from '../core/time.ts';
 import { tableName } from '../store/client.ts';
 import { keys } from '../store/keys.ts';
 import { INDEXES } from '../store/table.ts';

@@ -1,8 +1,6 @@
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBRecord } from 'aws-lambda';
 import { log } from '../log.ts';
 import { ENTITY } from '../store/keys.ts';
+import { itemOfImage, sequenceOf, type TableChange } from '../store/table-change.ts';
 import { popularityBucket } from './popularity-bucket.ts';
 import { syncSearchIndex } from './search-index.ts';
 
@@ -18,14 +16,13 @@ export const SEARCH_INDEX_FILTER_PATTERN = {
 } as const;
 
 type Image = Record<string, unknown>;
-const image = (raw: unknown): Image | undefined => (raw ? unmarshall(raw as Record<string, AttributeValue>) : undefined);
 
 /** What the index is built from: a change to anything else (most installs) needs no sync. */
 const indexedView = (t: Image | undefined) =>
   t && JSON.stringify([t['visibility'], t['category'], t['name'], t['slug'], t['description'], popularityBucket(Number(t['installs'] ?? 0)), t['ratingKey']]);
 
-export function touchesSearch(record: DynamoDBRecord): boolean {
-  return record.eventName === 'INSERT' || indexedView(image(record.dynamodb?.OldImage)) !== indexedView(image(record.dynamodb?.NewImage));
+export function touchesSearch(record: TableChange): boolean {
+  return record.eventName === 'INSERT' || indexedView(itemOfImage(record.dynamodb?.OldImage)) !== indexedView(itemOfImage(record.dynamodb?.NewImage));
 }
 
 /** Templates synced at once within a batch (each template once, in the order of its records). */
@@ -37,11 +34,11 @@ const PARALLEL = 4;
  * arrives again or late is harmless. On failure the earliest record of a failed template is
  * reported: the stream hands the batch over again from there.
  */
-export async function indexSearchBatch(records: readonly DynamoDBRecord[]): Promise<string[]> {
-  const firstRecord = new Map<string, DynamoDBRecord>();
+export async function indexSearchBatch(records: readonly TableChange[]): Promise<string[]> {
+  const firstRecord = new Map<string, TableChange>();
   for (const record of records) {
     if (!touchesSearch(record)) continue;
-    const id = image(record.dynamodb?.NewImage)?.['id'];
+    const id = itemOfImage(record.dynamodb?.NewImage)?.['id'];
     if (typeof id === 'string' && !firstRecord.has(id)) firstRecord.set(id, record);
   }
   const queue = [...firstRecord.entries()];
@@ -53,7 +50,7 @@ export async function indexSearchBatch(records: readonly DynamoDBRecord[]): Prom
         await syncSearchIndex(id);
       } catch (err) {
         log.error('search indexer: sync failed', { template_id: id, error: err instanceof Error ? err.message : String(err) });
-        failed.push(record.dynamodb?.SequenceNumber ?? '');
+        failed.push(sequenceOf(record));
       }
     }
   };

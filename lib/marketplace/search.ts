@@ -1,4 +1,4 @@
-import { validationError } from '../http/errors.ts';
+import { validationError } from '../core/errors.ts';
 import { keys, type SearchOrder } from '../store/keys.ts';
 import type { Category } from './categories.ts';
 import { decodeCursor, encodeCursor, type KeyTypes, type StartKey } from './cursor.ts';

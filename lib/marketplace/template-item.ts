@@ -1,4 +1,4 @@
-import type { Caller } from '../http/caller.ts';
+import type { Caller } from '../core/caller.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 import type { Category, Visibility } from './categories.ts';
 import type { PublishInput } from './request-schemas.ts';

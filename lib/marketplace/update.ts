@@ -1,5 +1,5 @@
-import type { Caller } from '../http/caller.ts';
-import { nowIso } from '../ids.ts';
+import type { Caller } from '../core/caller.ts';
+import { nowIso } from '../core/time.ts';
 import { tableName } from '../store/client.ts';
 import { keys } from '../store/keys.ts';
 import { transactWrite } from '../store/transact.ts';

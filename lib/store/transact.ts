@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { rateLimited } from '../http/errors.ts';
+import { rateLimited } from '../core/errors.ts';
 import { backoff } from './backoff.ts';
 import { db } from './client.ts';
 

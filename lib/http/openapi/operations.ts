@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import type { ErrorCode } from '../http/errors.ts';
+import type { ErrorCode } from '../../core/errors.ts';
 import * as S from './schemas.ts';
 
 /**
  * What the OpenAPI document says about each route beyond its request shapes (which come from the
  * handlers' own zod specs): a summary, the success answers with their schemas, and the errors a
- * route can answer besides those every route shares (lib/openapi/document.ts adds 400, 401, 404,
+ * route can answer besides those every route shares (lib/http/openapi/document.ts adds 400, 401, 404,
  * 413, 415, 429, 500 where they apply). Keyed by the route's name in lib/routes.ts; a test fails
  * when a route has no entry here or an entry names no route.
  */

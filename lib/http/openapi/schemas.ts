@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import type { ContractStatus as ContractStatusName } from '../contracts/transitions.ts';
-import { EVENT_TYPES } from '../events/types.ts';
-import { ERROR_STATUS, type ErrorCode } from '../http/errors.ts';
-import { ID_PATTERN } from '../ids.ts';
-import { CATEGORIES, VISIBILITIES } from '../marketplace/categories.ts';
-import { templateSchema } from '../marketplace/template-schema.ts';
+import type { ContractStatus as ContractStatusName } from '../../contracts/transitions.ts';
+import { EVENT_TYPES } from '../../core/event-types.ts';
+import { ERROR_CODES } from '../../core/errors.ts';
+import { ID_PATTERN } from '../../core/ids.ts';
+import { CATEGORIES, VISIBILITIES } from '../../marketplace/categories.ts';
+import { templateSchema } from '../../marketplace/template-schema.ts';
 
 /**
- * The answers of the API as zod schemas, for the OpenAPI document (lib/openapi/document.ts) and the
+ * The answers of the API as zod schemas, for the OpenAPI document (lib/http/openapi/document.ts) and the
  * tests that hold every answer to it. Request shapes are not here: the document reads them from the
  * handlers' own specs. Strict objects: a field the document does not name fails the response tests.
  * Only scripts and tests import this module, never a Lambda bundle.
@@ -22,8 +22,8 @@ const timestamp = z.iso.datetime();
 const count = z.int().min(0);
 const uuid = z.uuid();
 
-/** Every code the service answers with (lib/http/errors.ts), plus the gateway's own `bad_request`. */
-export const ErrorCodes = [...(Object.keys(ERROR_STATUS) as ErrorCode[]), 'bad_request'] as const;
+/** Every code the service answers with (lib/core/errors.ts), plus the gateway's own `bad_request`. */
+export const ErrorCodes = [...ERROR_CODES, 'bad_request'] as const;
 
 export const ErrorBody = named(
   'Error',

@@ -70,6 +70,3 @@ export const ID_PATTERN = {
 export const newUuid = (): string => randomUUID();
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** ISO 8601 UTC with milliseconds, as docs/api.md writes timestamps. */
-export const nowIso = (): string => new Date().toISOString();

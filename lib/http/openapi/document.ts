@@ -2,15 +2,16 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { ERROR_STATUS, type ErrorCode } from '../http/errors.ts';
-import type { RouteSpecOf } from '../http/stack.ts';
-import { routes, type Route } from '../routes.ts';
+import type { ErrorCode } from '../../core/errors.ts';
+import { ERROR_STATUS } from '../errors.ts';
+import type { RouteSpecOf } from '../stack.ts';
+import { routes, type Route } from '../../routes.ts';
 import { operations, type Operation } from './operations.ts';
 import { componentRegistry, contractEvents } from './schemas.ts';
 
 /**
  * The OpenAPI 3.1 document, built from the route table (paths, methods, keys), the handlers' zod
- * specs (parameters and bodies), lib/openapi/schemas.ts (answers) and lib/openapi/operations.ts
+ * specs (parameters and bodies), lib/http/openapi/schemas.ts (answers) and lib/http/openapi/operations.ts
  * (summaries, success statuses, route-specific errors). `npm run openapi` writes it to
  * docs/openapi.json, which GET /openapi.json serves; a test fails when that file is stale.
  *
@@ -19,7 +20,7 @@ import { componentRegistry, contractEvents } from './schemas.ts';
  */
 type Json = Record<string, unknown>;
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const SCHEMAS = '#/components/schemas/';
 const ref = (name: string) => ({ $ref: `${SCHEMAS}${name}` });
 
@@ -97,7 +98,7 @@ const errorResponse = (description: string) => ({
 
 function operationOf(route: Route, spec: RouteSpecOf): Json {
   const doc = operations[route.name];
-  if (!doc) throw new Error(`lib/openapi/operations.ts has no entry for ${route.name}`);
+  if (!doc) throw new Error(`lib/http/openapi/operations.ts has no entry for ${route.name}`);
   const responses: Record<string, unknown> = {};
   for (const [status, success] of Object.entries(doc.success)) {
     const headers: Record<string, unknown> = { 'x-request-id': { $ref: '#/components/headers/RequestId' } };
@@ -135,7 +136,7 @@ function operationOf(route: Route, spec: RouteSpecOf): Json {
 
 function componentNameOf(schema: z.core.$ZodType): string {
   const meta = componentRegistry.get(schema);
-  if (!meta) throw new Error('a success schema of lib/openapi/operations.ts is not a named component of lib/openapi/schemas.ts');
+  if (!meta) throw new Error('a success schema of lib/http/openapi/operations.ts is not a named component of lib/http/openapi/schemas.ts');
   return meta.id;
 }
 
@@ -186,14 +187,14 @@ function packageVersion(): string {
 
 export async function buildOpenApiDocument(): Promise<Json> {
   // The streaming handler is made by Lambda's `awslambda` global; the local runtime's stand-in provides it.
-  const { installAwsLambdaGlobal } = await import('../../local/streaming.ts');
+  const { installAwsLambdaGlobal } = await import('../../../local/streaming.ts');
   installAwsLambdaGlobal();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operationOf(route, await specOf(route));
   }
   const unknown = Object.keys(operations).filter((name) => !routes.some((r) => r.name === name));
-  if (unknown.length) throw new Error(`lib/openapi/operations.ts names no route: ${unknown.join(', ')}`);
+  if (unknown.length) throw new Error(`lib/http/openapi/operations.ts names no route: ${unknown.join(', ')}`);
   return {
     openapi: '3.1.0',
     info: {
