@@ -73,7 +73,7 @@ export async function createUserWithKey(input: NewUser, register?: (issued: Issu
         {
           Put: {
             TableName: tableName(),
-            Item: { ...keys.apiKey(hash), entity: ENTITY.apiKey, ...user, createdAt, keyId, GSI1PK: keys.apiKeysIndexPk, GSI1SK: keyId },
+            Item: { ...keys.apiKey(hash), entity: ENTITY.apiKey, ...user, createdAt, keyId, ...keys.apiKeysIndex(keyId) },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },

@@ -185,10 +185,11 @@ function packageVersion(): string {
   return (JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
+/**
+ * Imports every handler to read its request shapes: the caller provides Lambda's `awslambda`
+ * global first (local/streaming.ts), which the streaming handler is made with.
+ */
 export async function buildOpenApiDocument(): Promise<Json> {
-  // The streaming handler is made by Lambda's `awslambda` global; the local runtime's stand-in provides it.
-  const { installAwsLambdaGlobal } = await import('../../../local/streaming.ts');
-  installAwsLambdaGlobal();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operationOf(route, await specOf(route));

@@ -3,8 +3,8 @@ import type { ContractStatus as ContractStatusName } from '../../contracts/trans
 import { EVENT_TYPES } from '../../core/event-types.ts';
 import { ERROR_CODES } from '../../core/errors.ts';
 import { ID_PATTERN } from '../../core/ids.ts';
-import { CATEGORIES, VISIBILITIES } from '../../marketplace/categories.ts';
-import { templateSchema } from '../../marketplace/template-schema.ts';
+import { CATEGORIES, VISIBILITIES } from '../../marketplace/templates/categories.ts';
+import { templateSchema } from '../../marketplace/templates/template-schema.ts';
 
 /**
  * The answers of the API as zod schemas, for the OpenAPI document (lib/http/openapi/document.ts) and the

@@ -1,7 +1,7 @@
-import { batchGet, keyString } from '../store/batch.ts';
-import { tableName } from '../store/client.ts';
-import { ENTITY, keys } from '../store/keys.ts';
-import type { TransactItem } from '../store/transact.ts';
+import { batchGet, keyString } from '../../store/batch.ts';
+import { tableName } from '../../store/client.ts';
+import { ENTITY, keys } from '../../store/keys.ts';
+import type { TransactItem } from '../../store/transact.ts';
 import { CATEGORIES, type Category } from './categories.ts';
 
 /**

@@ -1,6 +1,6 @@
-import { log } from '../log.ts';
-import { ENTITY } from '../store/keys.ts';
-import { itemOfImage, sequenceOf, type TableChange } from '../store/table-change.ts';
+import { log } from '../../log.ts';
+import { ENTITY } from '../../store/keys.ts';
+import { itemOfImage, sequenceOf, type TableChange } from '../../store/table-change.ts';
 import { popularityBucket } from './popularity-bucket.ts';
 import { syncSearchIndex } from './search-index.ts';
 

@@ -1,10 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Caller } from '../core/caller.ts';
-import { forbidden, notFound } from '../core/errors.ts';
-import { UUID_PATTERN } from '../core/ids.ts';
-import { db, tableName } from '../store/client.ts';
-import { keys } from '../store/keys.ts';
-import { SLUG_PATTERN } from './request-schemas.ts';
+import type { Caller } from '../../core/caller.ts';
+import { forbidden, notFound } from '../../core/errors.ts';
+import { UUID_PATTERN } from '../../core/ids.ts';
+import { db, tableName } from '../../store/client.ts';
+import { keys } from '../../store/keys.ts';
+import { SLUG_PATTERN } from '../request-schemas.ts';
 import type { TemplateItem } from './template-item.ts';
 
 /**

@@ -1,5 +1,4 @@
 import { validationError } from '../core/errors.ts';
-import { MAX_OFFSET } from './request-schemas.ts';
 
 /**
  * Opaque page cursors: base64url of the DynamoDB start key, the position of the next page, and
@@ -38,9 +37,10 @@ const fitsType = (value: unknown, type: 'S' | 'N'): boolean =>
  * `expected` names the start key's attributes with their types (an edited cursor must not reach
  * DynamoDB with a value of another type or size than the index holds); `fixed` pins those whose
  * value the query itself determines (its partition), so a cursor cannot steer a Query to another
- * partition.
+ * partition. `maxOwed` bounds the matches a cursor may say are still to skip (0: a list whose
+ * cursors never owe any).
  */
-export function decodeCursor(cursor: string, scope: string, expected: KeyTypes, fixed: Record<string, string>): { key: StartKey; position: number; owed: number } {
+export function decodeCursor(cursor: string, scope: string, expected: KeyTypes, fixed: Record<string, string>, maxOwed = 0): { key: StartKey; position: number; owed: number } {
   let body: Partial<CursorBody>;
   try {
     body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<CursorBody>;
@@ -59,7 +59,7 @@ export function decodeCursor(cursor: string, scope: string, expected: KeyTypes, 
     Object.entries(fixed).every(([k, v]) => key[k] === v) &&
     Number.isSafeInteger(body.p) &&
     (body.p as number) >= 0 &&
-    (body.o === undefined || (Number.isSafeInteger(body.o) && body.o > 0 && body.o <= MAX_OFFSET));
+    (body.o === undefined || (Number.isSafeInteger(body.o) && body.o > 0 && body.o <= maxOwed));
   if (!wellFormed) throw invalid('Not a cursor from this API.');
   return { key, position: body.p as number, owed: body.o ?? 0 };
 }

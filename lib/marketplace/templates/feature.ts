@@ -1,14 +1,14 @@
-import type { Caller } from '../core/caller.ts';
-import { forbidden } from '../core/errors.ts';
-import { nowIso } from '../core/time.ts';
-import { db, tableName } from '../store/client.ts';
-import { keys } from '../store/keys.ts';
-import { buildUpdate } from '../store/update-expression.ts';
+import type { Caller } from '../../core/caller.ts';
+import { forbidden } from '../../core/errors.ts';
+import { nowIso } from '../../core/time.ts';
+import { db, tableName } from '../../store/client.ts';
+import { keys, listPartitions } from '../../store/keys.ts';
+import { buildUpdate } from '../../store/update-expression.ts';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { visibleTemplate } from './find-template.ts';
-import { optimistic, RETRY } from './optimistic.ts';
-import { listPartitions, type TemplateItem } from './template-item.ts';
+import { optimistic, RETRY } from '../../store/optimistic.ts';
+import type { TemplateItem } from './template-item.ts';
 
 /**
  * PUT / DELETE /templates/:id/featured (operators only). Idempotent: featuring a featured template

@@ -1,6 +1,6 @@
-import type { Caller } from '../core/caller.ts';
+import type { Caller } from '../../core/caller.ts';
 import { visibleTemplate } from './find-template.ts';
-import { newestReviews } from './reviews.ts';
+import { newestReviews } from '../reviews/reviews.ts';
 import { toTemplate } from './template-item.ts';
 import { newestVersions } from './versions.ts';
 

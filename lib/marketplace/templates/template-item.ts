@@ -1,9 +1,8 @@
-import type { Caller } from '../core/caller.ts';
-import { ENTITY, keys } from '../store/keys.ts';
+import type { Caller } from '../../core/caller.ts';
+import { ENTITY, keys, listPartitions, type TemplateListAttributes } from '../../store/keys.ts';
 import type { Category, Visibility } from './categories.ts';
-import type { PublishInput } from './request-schemas.ts';
+import type { PublishInput } from '../request-schemas.ts';
 import type { TemplateSchema } from './template-schema.ts';
-import { trendPartition } from './trend.ts';
 
 /**
  * The stored template item (layout in CONTRIBUTING.md) and its projections to the API shapes.
@@ -17,7 +16,7 @@ export interface Author {
   verified: boolean;
 }
 
-export interface TemplateItem {
+export interface TemplateItem extends TemplateListAttributes {
   PK: string;
   SK: string;
   entity: typeof ENTITY.template;
@@ -50,17 +49,9 @@ export interface TemplateItem {
   recentKey: string;
   ratingKey: string;
   trendKey: number;
-  listAll?: string;
-  listCat?: string;
-  trendList?: string;
-  featuredList?: string;
-  featuredAt?: string;
   [bucket: `inst_${string}`]: number;
 }
 
-export const PUBLIC_LIST = 'PUBLIC';
-export const FEATURED_LIST = 'FEATURED';
-export const categoryList = (category: string): string => `CAT#${category}`;
 /** Smallest ratingKey of a rated template (ratings are 1–5, so an average is at least 1.00). */
 export const UNRATED_RATING_KEY = ratingKey(0, 0);
 
@@ -94,25 +85,6 @@ export function newTemplateItem(input: PublishInput, author: Author, id: string,
 }
 
 export const authorOf = (caller: Caller): Author => ({ id: caller.userId, name: caller.name, verified: caller.verified });
-
-type ListState = Pick<TemplateItem, 'visibility' | 'category' | 'featured' | 'featured_at' | 'trend_day' | 'id'>;
-
-/** The partition attributes a template in `state` must have (set) and must not have (remove). */
-export function listPartitions(state: ListState): { set: Record<string, string>; remove: string[] } {
-  const wanted: Record<string, string | undefined> = {};
-  if (state.visibility === 'public') {
-    wanted['listAll'] = PUBLIC_LIST;
-    wanted['listCat'] = categoryList(state.category);
-    if (state.trend_day) wanted['trendList'] = trendPartition(state.trend_day);
-    if (state.featured && state.featured_at) {
-      wanted['featuredList'] = FEATURED_LIST;
-      wanted['featuredAt'] = `${state.featured_at}#${state.id}`;
-    }
-  }
-  const all = ['listAll', 'listCat', 'trendList', 'featuredList', 'featuredAt'];
-  const set = Object.fromEntries(Object.entries(wanted).filter((e): e is [string, string] => e[1] !== undefined));
-  return { set, remove: all.filter((a) => !(a in set)) };
-}
 
 /** Rounded to 2 decimals, as the API shows it (0 while unrated). */
 export function ratingAverage(sum: number, count: number): number {

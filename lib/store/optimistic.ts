@@ -1,4 +1,4 @@
-import { AppError } from '../core/errors.ts';
+import { backoff, stillContended } from './backoff.ts';
 
 /**
  * Read, decide, write on the condition that what was read still holds; if it no longer does,
@@ -12,7 +12,7 @@ export async function optimistic<T>(run: (attempt: number) => Promise<T | typeof
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const result = await run(attempt);
     if (result !== RETRY) return result;
-    await new Promise((r) => setTimeout(r, Math.random() * Math.min(400, 10 * 2 ** attempt)));
+    await backoff(attempt, 400);
   }
-  throw new AppError('rate_limited', 'Too many concurrent changes to this template; try again in a moment.');
+  throw stillContended();
 }

@@ -1,12 +1,12 @@
-import type { Caller } from '../core/caller.ts';
-import { AppError } from '../core/errors.ts';
-import { newUuid } from '../core/ids.ts';
-import { nowIso } from '../core/time.ts';
-import { tableName } from '../store/client.ts';
-import { ENTITY, keys } from '../store/keys.ts';
-import { transactWrite } from '../store/transact.ts';
+import type { Caller } from '../../core/caller.ts';
+import { AppError } from '../../core/errors.ts';
+import { newUuid } from '../../core/ids.ts';
+import { nowIso } from '../../core/time.ts';
+import { tableName } from '../../store/client.ts';
+import { ENTITY, keys } from '../../store/keys.ts';
+import { transactWrite } from '../../store/transact.ts';
 import { categoryCountChanges } from './category-counts.ts';
-import type { PublishInput } from './request-schemas.ts';
+import type { PublishInput } from '../request-schemas.ts';
 import { authorOf, newTemplateItem, toTemplate } from './template-item.ts';
 import { versionItem } from './versions.ts';
 

@@ -1,11 +1,13 @@
-import { INDEXES } from '../store/table.ts';
+import { INDEXES } from '../../store/table.ts';
 import type { Category } from './categories.ts';
 import { readCategoryCounts } from './category-counts.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
-import { indexKeyTypes, readIndexPage, templateIdOf, templatesInOrder } from './index-page.ts';
-import type { ListTemplatesQuery } from './request-schemas.ts';
-import { searchTemplates } from './search.ts';
-import { categoryList, PUBLIC_LIST, toSummary } from './template-item.ts';
+import { decodeCursor, encodeCursor } from '../../store/cursor.ts';
+import { indexKeyTypes, readIndexPage } from '../../store/index-page.ts';
+import { templatesInOrder } from './store.ts';
+import { templateIdOf, templateLists } from '../../store/keys.ts';
+import type { ListTemplatesQuery } from '../request-schemas.ts';
+import { searchTemplates } from '../search/search.ts';
+import { toSummary } from './template-item.ts';
 
 type Sort = 'popular' | 'recent' | 'rating';
 
@@ -23,7 +25,7 @@ export async function listTemplates(query: ListTemplatesQuery) {
   if (query.search !== undefined) return searchTemplates({ ...query, search: query.search });
   const sort: Sort = query.sort ?? 'popular';
   const index = query.category ? INDEX_FOR.category[sort] : INDEX_FOR.all[sort];
-  const partition = query.category ? categoryList(query.category) : PUBLIC_LIST;
+  const partition = query.category ? templateLists.category(query.category) : templateLists.all;
   const scope = `templates|${sort}|${query.category ?? ''}`;
   const start = query.cursor ? decodeCursor(query.cursor, scope, indexKeyTypes(index), { [index.partitionKey]: partition }) : undefined;
   const offset = start?.position ?? query.offset ?? 0;

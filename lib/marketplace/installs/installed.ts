@@ -1,11 +1,12 @@
-import type { Caller } from '../core/caller.ts';
-import { keys } from '../store/keys.ts';
-import { INDEXES } from '../store/table.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
-import { canSee } from './find-template.ts';
-import { indexKeyTypes, readIndexPage, templatesInOrder } from './index-page.ts';
-import type { PageQuery } from './request-schemas.ts';
-import { toSummary } from './template-item.ts';
+import type { Caller } from '../../core/caller.ts';
+import { keys } from '../../store/keys.ts';
+import { INDEXES } from '../../store/table.ts';
+import { decodeCursor, encodeCursor } from '../../store/cursor.ts';
+import { canSee } from '../templates/find-template.ts';
+import { indexKeyTypes, readIndexPage } from '../../store/index-page.ts';
+import { templatesInOrder } from '../templates/store.ts';
+import type { PageQuery } from '../request-schemas.ts';
+import { toSummary } from '../templates/template-item.ts';
 
 const installsIndex = INDEXES.gsi1;
 

@@ -1,14 +1,14 @@
-import type { Caller } from '../core/caller.ts';
-import { nowIso } from '../core/time.ts';
-import { tableName } from '../store/client.ts';
-import { keys } from '../store/keys.ts';
-import { transactWrite } from '../store/transact.ts';
-import { buildUpdate } from '../store/update-expression.ts';
+import type { Caller } from '../../core/caller.ts';
+import { nowIso } from '../../core/time.ts';
+import { tableName } from '../../store/client.ts';
+import { keys, listPartitions } from '../../store/keys.ts';
+import { transactWrite } from '../../store/transact.ts';
+import { buildUpdate } from '../../store/update-expression.ts';
 import { categoryCountChanges } from './category-counts.ts';
-import { optimistic, RETRY } from './optimistic.ts';
+import { optimistic, RETRY } from '../../store/optimistic.ts';
 import { authoredTemplate } from './find-template.ts';
-import type { UpdateInput } from './request-schemas.ts';
-import { listPartitions, toTemplate, type TemplateItem } from './template-item.ts';
+import type { UpdateInput } from '../request-schemas.ts';
+import { toTemplate, type TemplateItem } from './template-item.ts';
 import { newestVersions } from './versions.ts';
 
 /**

@@ -1,13 +1,13 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Caller } from '../core/caller.ts';
-import { db, tableName } from '../store/client.ts';
-import { ENTITY, keys } from '../store/keys.ts';
-import { transactWrite } from '../store/transact.ts';
-import { buildUpdate } from '../store/update-expression.ts';
-import { visibleTemplate } from './find-template.ts';
-import { optimistic, RETRY } from './optimistic.ts';
-import type { TemplateItem } from './template-item.ts';
-import { bucketAttribute, moveToDay, utcDay } from './trend.ts';
+import type { Caller } from '../../core/caller.ts';
+import { db, tableName } from '../../store/client.ts';
+import { ENTITY, keys } from '../../store/keys.ts';
+import { transactWrite } from '../../store/transact.ts';
+import { buildUpdate } from '../../store/update-expression.ts';
+import { visibleTemplate } from '../templates/find-template.ts';
+import { optimistic, RETRY } from '../../store/optimistic.ts';
+import type { TemplateItem } from '../templates/template-item.ts';
+import { bucketAttribute, moveToDay, utcDay } from '../trending/trend.ts';
 
 export interface Installation {
   template_id: string;
@@ -40,8 +40,7 @@ export function installMarker(template: Pick<TemplateItem, 'id' | 'version'>, wo
   return {
     ...keys.install(workspaceId, template.id),
     entity: ENTITY.install,
-    GSI1PK: keys.installsIndexPk(workspaceId),
-    GSI1SK: `${installedAt}#${template.id}`,
+    ...keys.installsIndex(workspaceId, installedAt, template.id),
     template_id: template.id,
     workspace_id: workspaceId,
     version: template.version,

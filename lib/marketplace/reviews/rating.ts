@@ -1,8 +1,8 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { db, tableName } from '../store/client.ts';
-import { keys } from '../store/keys.ts';
-import { ratingAverage, ratingKey, type TemplateItem } from './template-item.ts';
+import { db, tableName } from '../../store/client.ts';
+import { keys } from '../../store/keys.ts';
+import { ratingAverage, ratingKey, type TemplateItem } from '../templates/template-item.ts';
 
 /**
  * `rating_sum` and `rating_count` move with `ADD` in the review's transaction, so they are exact.

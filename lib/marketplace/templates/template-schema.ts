@@ -1,5 +1,5 @@
-import * as z from '../zod.ts';
-import { MAX_VARIABLE_VALUE_BYTES } from '../contracts/variables.ts';
+import * as z from '../../zod.ts';
+import { MAX_VARIABLE_VALUE_BYTES } from '../../contracts/variables.ts';
 
 /**
  * The `schema` of a template (docs/api.md "Schema elements"): the shape with zod, then the rules that

@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../store/client.ts';
-import { templatesInOrder } from './index-page.ts';
-import type { TemplateItem } from './template-item.ts';
+import { db, tableName } from '../../store/client.ts';
+import { templatesInOrder } from '../templates/store.ts';
+import type { TemplateItem } from '../templates/template-item.ts';
 
 type Posting = Record<string, unknown>;
 /** Postings read at a time while finishing a popularity bucket. */

@@ -1,9 +1,10 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../store/client.ts';
-import { INDEXES } from '../store/table.ts';
-import { templateIdOf, templatesInOrder } from './index-page.ts';
-import type { TemplateItem } from './template-item.ts';
-import { installsInWindow, trendPartition, utcDay, windowDays } from './trend.ts';
+import { db, tableName } from '../../store/client.ts';
+import { INDEXES } from '../../store/table.ts';
+import { templatesInOrder } from '../templates/store.ts';
+import { templateIdOf, templateLists } from '../../store/keys.ts';
+import type { TemplateItem } from '../templates/template-item.ts';
+import { installsInWindow, utcDay, windowDays } from './trend.ts';
 
 const index = INDEXES.trending;
 const PAGE = 10;
@@ -56,7 +57,7 @@ async function readDayPage(cursor: DayCursor): Promise<string[]> {
       IndexName: index.name,
       KeyConditionExpression: '#pk = :pk',
       ExpressionAttributeNames: { '#pk': index.partitionKey },
-      ExpressionAttributeValues: { ':pk': trendPartition(cursor.day) },
+      ExpressionAttributeValues: { ':pk': templateLists.trendDay(cursor.day) },
       ScanIndexForward: false,
       Limit: PAGE,
       ExclusiveStartKey: cursor.startKey,

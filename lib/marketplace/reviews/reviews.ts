@@ -1,16 +1,16 @@
-import type { Caller } from '../core/caller.ts';
-import { AppError, forbidden } from '../core/errors.ts';
-import { newUuid } from '../core/ids.ts';
-import { nowIso } from '../core/time.ts';
-import { tableName } from '../store/client.ts';
-import { keys } from '../store/keys.ts';
-import { INDEXES } from '../store/table.ts';
-import { transactWrite } from '../store/transact.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
-import { isAuthor, visibleTemplate } from './find-template.ts';
-import { indexKeyTypes, readIndexPage } from './index-page.ts';
+import type { Caller } from '../../core/caller.ts';
+import { AppError, forbidden } from '../../core/errors.ts';
+import { newUuid } from '../../core/ids.ts';
+import { nowIso } from '../../core/time.ts';
+import { tableName } from '../../store/client.ts';
+import { keys } from '../../store/keys.ts';
+import { INDEXES } from '../../store/table.ts';
+import { transactWrite } from '../../store/transact.ts';
+import { decodeCursor, encodeCursor } from '../../store/cursor.ts';
+import { isAuthor, visibleTemplate } from '../templates/find-template.ts';
+import { indexKeyTypes, readIndexPage } from '../../store/index-page.ts';
 import { refreshRatingKey } from './rating.ts';
-import type { PageQuery, ReviewInput } from './request-schemas.ts';
+import type { PageQuery, ReviewInput } from '../request-schemas.ts';
 import { reviewItem, toReview, type Review } from './review-item.ts';
 
 /**

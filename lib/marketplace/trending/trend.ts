@@ -4,6 +4,8 @@
  * transaction; buckets older than the window are removed when a template's first install of a
  * new day moves its `trendKey` forward, so an item carries at most 8 of them.
  */
+import { templateLists } from '../../store/keys.ts';
+import { INDEXES } from '../../store/table.ts';
 export const TREND_WINDOW_DAYS = 7;
 const BUCKET_PREFIX = 'inst_';
 const DAY_MS = 86_400_000;
@@ -12,8 +14,6 @@ const DAY_MS = 86_400_000;
 export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 export const bucketAttribute = (day: string): string => BUCKET_PREFIX + day.replaceAll('-', '');
-
-export const trendPartition = (day: string): string => `TREND#${day}`;
 
 /** The window's days, newest first: `today` and the 6 before it. */
 export function windowDays(today: string): string[] {
@@ -40,6 +40,6 @@ export function bucketsOutsideWindow(item: object, today: string): string[] {
  */
 export function moveToDay(t: { visibility: string; trend_day?: string }, today: string, installingNow: 0 | 1) {
   const set: Record<string, unknown> = { trend_day: today, trendKey: installsInWindow(t, today) + installingNow };
-  if (t.visibility === 'public') set['trendList'] = trendPartition(today);
+  if (t.visibility === 'public') set[INDEXES.trending.partitionKey] = templateLists.trendDay(today);
   return { set, remove: bucketsOutsideWindow(t, today) };
 }

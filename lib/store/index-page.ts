@@ -1,10 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGet, keyString } from '../store/batch.ts';
-import { db, tableName } from '../store/client.ts';
-import { keys, type Key } from '../store/keys.ts';
-import type { IndexDefinition } from '../store/table.ts';
+import { db, tableName } from './client.ts';
+import type { Key } from './keys.ts';
+import type { IndexDefinition } from './table.ts';
 import type { KeyTypes, StartKey } from './cursor.ts';
-import type { TemplateItem } from './template-item.ts';
 
 export interface IndexPage {
   /** The page's index entries as read (whole items for an ALL index such as GSI1). */
@@ -65,11 +63,3 @@ export const indexKeyOf = (index: IndexDefinition, entry: Record<string, unknown
 
 /** The attributes of a start key in `index`, with their DynamoDB types (for decodeCursor). */
 export const indexKeyTypes = (index: IndexDefinition): KeyTypes => ({ PK: 'S', SK: 'S', [index.partitionKey]: 'S', [index.sortKey]: index.sortKeyType ?? 'S' });
-
-/** Template items for `ids` in the same order, leaving out the missing and those `keep` rejects. */
-export async function templatesInOrder(ids: readonly string[], keep: (t: TemplateItem) => boolean = () => true): Promise<TemplateItem[]> {
-  const found = await batchGet(ids.map(keys.template));
-  return ids.map((id) => found.get(keyString(keys.template(id))) as TemplateItem | undefined).filter((t): t is TemplateItem => t !== undefined && keep(t));
-}
-
-export const templateIdOf = (key: Key): string => key.PK.slice('TPL#'.length);

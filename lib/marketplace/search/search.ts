@@ -1,12 +1,13 @@
-import { validationError } from '../core/errors.ts';
-import { keys, type SearchOrder } from '../store/keys.ts';
-import type { Category } from './categories.ts';
-import { decodeCursor, encodeCursor, type KeyTypes, type StartKey } from './cursor.ts';
+import { validationError } from '../../core/errors.ts';
+import { keys, type SearchOrder } from '../../store/keys.ts';
+import type { Category } from '../templates/categories.ts';
+import { decodeCursor, encodeCursor, type KeyTypes, type StartKey } from '../../store/cursor.ts';
 import { bucketLabel, bucketOfSortKey, isRangeBucket } from './popularity-bucket.ts';
 import { walkPostings, type WalkMatch } from './posting-walk.ts';
 import { postingList, readCounts } from './search-index.ts';
 import { countedPrefixOf, drivingPrefix, matchesEveryWord, mayMatch, MIN_PREFIX, words } from './search-text.ts';
-import { toSummary, type TemplateItem } from './template-item.ts';
+import { toSummary, type TemplateItem } from '../templates/template-item.ts';
+import { MAX_OFFSET } from '../request-schemas.ts';
 
 const MAX_WORDS = 8;
 /**
@@ -156,7 +157,7 @@ function encodeResume(scope: string, sort: SearchOrder, resume: Resume, position
 }
 
 function decodeResume(cursor: string, scope: string, sort: SearchOrder): { resume: Resume; position: number; owed: number } {
-  const { key, position, owed } = decodeCursor(cursor, scope, cursorKeyTypes(sort), {});
+  const { key, position, owed } = decodeCursor(cursor, scope, cursorKeyTypes(sort), {}, MAX_OFFSET);
   const below = key['SK'] as string;
   const hasAfter = sort === 'popular' && key['AI'] !== NO_AFTER.AI;
   if (hasAfter && (!/^\d+$/.test(below) || (key['AI'] as number) < 0)) {

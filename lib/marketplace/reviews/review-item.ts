@@ -1,6 +1,6 @@
-import type { Caller } from '../core/caller.ts';
-import { ENTITY, keys } from '../store/keys.ts';
-import type { ReviewInput } from './request-schemas.ts';
+import type { Caller } from '../../core/caller.ts';
+import { ENTITY, keys } from '../../store/keys.ts';
+import type { ReviewInput } from '../request-schemas.ts';
 
 /** A review: keyed by template and reviewer (one per user), listed newest first through GSI1. */
 export interface Review {
@@ -16,8 +16,7 @@ export function reviewItem(templateId: string, input: ReviewInput, caller: Calle
   return {
     ...keys.review(templateId, caller.userId),
     entity: ENTITY.review,
-    GSI1PK: keys.reviewsIndexPk(templateId),
-    GSI1SK: `${now}#${id}`,
+    ...keys.reviewsIndex(templateId, now, id),
     id,
     template_id: templateId,
     user: { id: caller.userId, name: caller.name },

@@ -1,12 +1,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGet, batchWrite, keyString, type WriteRequest } from '../store/batch.ts';
-import { db, tableName } from '../store/client.ts';
-import { ENTITY, keys, type Key, type SearchOrder } from '../store/keys.ts';
-import { transactWrite, type TransactItem } from '../store/transact.ts';
+import { batchGet, batchWrite, keyString, type WriteRequest } from '../../store/batch.ts';
+import { db, tableName } from '../../store/client.ts';
+import { ENTITY, keys, type Key, type SearchOrder } from '../../store/keys.ts';
+import { transactWrite, type TransactItem } from '../../store/transact.ts';
 import { bucketLabel, popularityBucket } from './popularity-bucket.ts';
 import { countedPrefixes, indexedPrefixes, postingWords } from './search-text.ts';
-import type { TemplateItem } from './template-item.ts';
+import type { TemplateItem } from '../templates/template-item.ts';
 
 /**
  * The inverted index, kept by the search indexer (search-indexer.ts) from the table's stream:

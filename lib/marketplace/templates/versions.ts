@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../store/client.ts';
-import { ENTITY, keys } from '../store/keys.ts';
+import { db, tableName } from '../../store/client.ts';
+import { ENTITY, keys } from '../../store/keys.ts';
 import type { VersionEntry } from './template-item.ts';
 import type { TemplateSchema } from './template-schema.ts';
 import { sortableVersion } from './version.ts';
