@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
-import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search-indexer.ts';
+import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search/search-indexer.ts';
 import { actionsOf } from '../lib/function-grants.ts';
 import { routeGrant, routes, workerGrants, workers } from '../lib/routes.ts';
 import { indexList } from '../lib/store/table.ts';
