@@ -237,6 +237,11 @@ export type Delivery = {
   created_at: string;
 };
 
+export type ReplayAccepted = {
+  /** Events in the window when the request was made: the job sends each once. */
+  replayed: number;
+};
+
 export type DeliveryPage = {
   data: Array<Delivery>;
   next_cursor: string | null;

@@ -1,5 +1,6 @@
 import * as z from '../zod.ts';
 import { ID_PATTERN } from '../ids.ts';
+import { CONTRACT_EVENT_TYPES } from '../event-types/kinds.ts';
 
 /** Request shapes of the event and delivery routes (API.md). Strict: unknown parameters are a 400. */
 const limit = z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20);
@@ -30,3 +31,15 @@ export const deliveriesQuery = z.strictObject({
 export const deliveryParams = z.strictObject({ id: z.string().check(z.regex(ID_PATTERN.agt)), delivery_id: z.string().check(z.regex(ID_PATTERN.dlv)) });
 
 export const isEventId = (value: string): boolean => ID_PATTERN.evt.test(value);
+
+/** POST …/events/replay (lib/events/replay.ts): window and kinds; the cross-field rules (since < until, ≤ 30 days) are checked there. */
+export const replayBody = z.strictObject({
+  since: z.iso.datetime({ offset: true, error: 'Expected an ISO 8601 time with its zone.' }),
+  until: z.optional(z.iso.datetime({ offset: true, error: 'Expected an ISO 8601 time with its zone.' })),
+  types: z.optional(
+    z
+      .array(z.enum(CONTRACT_EVENT_TYPES))
+      .check(z.minLength(1, 'Give at least one kind, or leave types out for every subscribed kind.'), z.refine((t) => new Set(t).size === t.length, 'List each kind once.')),
+  ),
+});
+export type ReplayInput = z.output<typeof replayBody>;

@@ -21,7 +21,8 @@
  * | Contract link     | USER#<uuid> or AGENT#<agt_…> | CTR#<ctr_…>         | GSI1: CTRS#<uuid or agt_…>#<status> / CTR#<ctr_…>  (one per party user and party agent, status kept in the contract's transactions: GET /contracts) |
  * | Event (outbox)    | AGENT#<agt_…>        | EVT#<evt_…>                 | –  (ids sort by feed position: the polling feed is one Query) |
  * | Feed gap          | AGENT#<agt_…>        | EVT#<evt_…>                 | –  (fills a feed slot whose writer gave up; entity feedGap) |
- * | Delivery          | AGENT#<agt_…>        | DLV#<dlv_…>                 | –  (newest first = Query backwards; dlv id = evt id's suffix) |
+ * | Delivery          | AGENT#<agt_…>        | DLV#<dlv_…>                 | –  (newest first = Query backwards; dlv id = evt id's suffix, or for a replay one at the same position) |
+ * | Replay page       | AGENT#<agt_…>        | REPLAY#<job uuid>#<page, 6 digits> | –  (one page of a replay job; its INSERT reaches the relay, which writes the next; TTL 7 days) |
  * | Agent counter     | USER#<uuid>          | AGENTS                      | –  (`count`, +1 in the same transaction as each agent; the per-account cap) |
  * | Verify limiter    | AGENT#<agt_…>        | LIMIT#VERIFY                | –  (the handshake lease and the per-minute window; docs/webhooks.md) |
  * | Stream lease      | AGENT#<agt_…>        | STREAM#<slot 0…cap-1>       | –  (one concurrent SSE stream per slot, with expiry; docs/events.md) |
@@ -48,6 +49,7 @@ export const ENTITY = {
   event: 'event',
   feedGap: 'feedGap',
   delivery: 'delivery',
+  replayPage: 'replayPage',
   agentCount: 'agentCount',
   verifyLimit: 'verifyLimit',
   streamLease: 'streamLease',
@@ -97,6 +99,7 @@ export const keys = {
   eventPrefix: 'EVT#',
   delivery: (agentId: string, deliveryId: string): Key => ({ PK: `AGENT#${agentId}`, SK: `DLV#${deliveryId}` }),
   deliveryPrefix: 'DLV#',
+  replayPage: (agentId: string, jobId: string, page: number): Key => ({ PK: `AGENT#${agentId}`, SK: `REPLAY#${jobId}#${String(page).padStart(6, '0')}` }),
   agentCount: (userId: string): Key => ({ PK: `USER#${userId}`, SK: 'AGENTS' }),
   verifyLimit: (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'LIMIT#VERIFY' }),
   streamLease: (agentId: string, slot: number): Key => ({ PK: `AGENT#${agentId}`, SK: `STREAM#${slot}` }),
