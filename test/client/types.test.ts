@@ -44,6 +44,7 @@ describe('client types and the OpenAPI document', () => {
     expectTypeOf<Client.CursorPage<Client.AgentEvent>>().toEqualTypeOf<OpenApi.EventPage>();
     expectTypeOf<Client.Delivery>().toEqualTypeOf<OpenApi.Delivery>();
     expectTypeOf<Client.EventTypeList>().toEqualTypeOf<OpenApi.EventTypeList>();
+    expectTypeOf<Client.ReplayAccepted>().toEqualTypeOf<OpenApi.ReplayAccepted>();
     expectTypeOf<Client.CursorPage<Client.Delivery>>().toEqualTypeOf<OpenApi.DeliveryPage>();
     expectTypeOf<Client.ContractStatus>().toEqualTypeOf<OpenApi.ContractStatus>();
     expectTypeOf<Client.Contract>().toEqualTypeOf<OpenApi.Contract>();
