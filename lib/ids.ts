@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes, randomUUID } from 'node:crypto';
 
 /**
@@ -14,8 +15,26 @@ export type IdPrefix = 'agt' | 'ctr' | 'evt' | 'dlv';
 let lastTime = -1;
 let lastRandom: number[] = [];
 
+/**
+ * Ids chosen ahead, for the local demo seed only: the samples in events/ name the demo agents,
+ * contracts and templates, so the seed makes them through the real handlers inside
+ * `withPinnedIds` and each new id of a kind is the next pinned one of that kind. Nothing else
+ * opens this scope (never in Lambda): there every id is new.
+ */
+const pinned = new AsyncLocalStorage<string[]>();
+
+export const withPinnedIds = <T>(ids: readonly string[], fn: () => Promise<T>): Promise<T> => pinned.run([...ids], fn);
+
+function takePinned(fits: (id: string) => boolean): string | undefined {
+  const queue = pinned.getStore();
+  const at = queue?.findIndex(fits) ?? -1;
+  return at < 0 ? undefined : queue!.splice(at, 1)[0];
+}
+
 /** Monotonic within one process: two ids made in the same millisecond still sort in creation order. */
 export function newId(prefix: IdPrefix, now = Date.now()): string {
+  const chosen = takePinned((id) => ID_PATTERN[prefix].test(id));
+  if (chosen) return chosen;
   let random: number[];
   if (now <= lastTime) {
     random = increment(lastRandom);
@@ -67,7 +86,7 @@ export const ID_PATTERN = {
   dlv: /^dlv_[0-9A-Z]{26}$/,
 } as const;
 
-export const newUuid = (): string => randomUUID();
+export const newUuid = (): string => takePinned((id) => UUID_PATTERN.test(id)) ?? randomUUID();
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -38,6 +38,7 @@ type Level = 'debug' | 'info' | 'warn' | 'error';
 function write(level: Level, msg: string, fields?: Record<string, unknown>): void {
   if (process.env['LOG_LEVEL'] === 'silent') return;
   if (level === 'debug' && process.env['LOG_LEVEL'] !== 'debug') return;
+  if (level === 'info' && process.env['LOG_LEVEL'] === 'warn') return;
   const trace = process.env['_X_AMZN_TRACE_ID'];
   const line = JSON.stringify({
     level: level.toUpperCase(),

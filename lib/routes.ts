@@ -4,8 +4,10 @@
  * (`npm run routes`). Adding a route = one row here + one handler file.
  *
  * `handler` is the module path from the repository root; it must export `handler`.
- * `access` lists the table access the function needs, so infra can grant least privilege.
+ * `access` and `sendsToQueue` are the function's grants (lib/function-grants.ts): infra grants
+ * exactly those, and the local runtime refuses anything else, so a wrong row fails the tests.
  */
+import type { FunctionGrant, TableAccess } from './function-grants.ts';
 import { VERIFY_FUNCTION_TIMEOUT_SECONDS } from './limits/numbers.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -20,7 +22,7 @@ export interface Route {
   /** false only for routes that answer without an API key. */
   auth: boolean;
   /** What the function does to the table (the SSE route writes its stream lease). */
-  access: 'read' | 'readwrite' | 'none';
+  access: TableAccess;
   /** Needs the delivery queue (manual retry enqueues). */
   sendsToQueue?: boolean;
   /** Seconds; the default is 10. The verify handshake waits up to 10 s on the endpoint. */
@@ -91,6 +93,18 @@ export const workers = {
   deliver: 'functions/workers/deliver.ts',
   trendRollover: 'functions/workers/trend-rollover.ts',
 } as const;
+
+/** The workers' grants, as `access`/`sendsToQueue` are the routes'. */
+export const workerGrants: Record<keyof typeof workers, FunctionGrant> = {
+  authorizer: { table: 'read' },
+  relay: { table: 'readwrite', queue: 'send' },
+  searchIndexer: { table: 'readwrite' },
+  deliver: { table: 'readwrite', queue: 'consume' },
+  trendRollover: { table: 'readwrite' },
+};
+
+/** A route's grants. */
+export const routeGrant = (route: Route): FunctionGrant => ({ table: route.access, ...(route.sendsToQueue ? { queue: 'send' } : {}) });
 
 /** When the trend rollover runs: daily, a few minutes after the UTC day begins. */
 export const TREND_ROLLOVER_UTC = { hour: 0, minute: 5 } as const;

@@ -11,6 +11,8 @@ import { ENTITY, keys } from '../store/keys.ts';
  */
 const KEY_PREFIX = 'mk_';
 
+const newApiKey = (): string => KEY_PREFIX + randomBytes(32).toString('base64url');
+
 export const hashApiKey = (apiKey: string): string => createHash('sha256').update(apiKey, 'utf8').digest('hex');
 
 /**
@@ -43,10 +45,9 @@ export interface IssuedKey {
 /**
  * A new user with a new key. `register` runs after the key is made and before anything is stored
  * (the admin command registers the key with API Gateway's usage plan there); if it throws, nothing
- * is stored.
+ * is stored. `apiKey` is chosen only by the local demo seed, whose key the samples name.
  */
-export async function createUserWithKey(input: NewUser, register?: (issued: IssuedKey) => Promise<void>): Promise<IssuedKey> {
-  const apiKey = KEY_PREFIX + randomBytes(32).toString('base64url');
+export async function createUserWithKey(input: NewUser, register?: (issued: IssuedKey) => Promise<void>, apiKey = newApiKey()): Promise<IssuedKey> {
   const user: Caller = {
     userId: newUuid(),
     workspaceId: newUuid(),

@@ -29,8 +29,6 @@ export interface RouteSpec<B extends z.ZodMiniType, Q extends z.ZodMiniType, P e
   body?: B;
   query?: Q;
   params?: P;
-  /** false for the few routes that answer without an API key. */
-  auth?: boolean;
 }
 
 type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
@@ -155,7 +153,7 @@ export function httpRoute<
   Q extends z.ZodMiniType | undefined = undefined,
   P extends z.ZodMiniType | undefined = undefined,
 >(
-  spec: { body?: B; query?: Q; params?: P; auth?: boolean },
+  spec: { body?: B; query?: Q; params?: P },
   fn: (req: HttpRequest<Out<B>, Out<Q>, Out<P>>) => Promise<HttpResult>,
 ): HttpHandler {
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
@@ -164,7 +162,9 @@ export function httpRoute<
     .handler(async (event, context: Context) => {
       const requestId = requestIdOf(event);
       const headers = lowerCaseHeaders(event.headers);
-      const caller = spec.auth === false ? ANONYMOUS : callerFromEvent(event);
+      // Whether a key is needed is the route table's `auth`, enforced by the gateway; a keyless route
+      // uses staticRoute, which reads no caller.
+      const caller = callerFromEvent(event);
       const params = spec.params ? parsePathOrNotFound(spec.params, event.pathParameters ?? {}) : undefined;
       const query = spec.query ? parseOrThrow(spec.query, event.queryStringParameters ?? {}, 'query string') : undefined;
       const rawBody = readJsonBody(event, headers, spec.body !== undefined);
@@ -177,7 +177,7 @@ export function httpRoute<
           publicPathPrefix(event),
         );
       const key = headers[IDEMPOTENCY_HEADER];
-      if (event.httpMethod !== 'POST' || key === undefined || spec.auth === false) return await run();
+      if (event.httpMethod !== 'POST' || key === undefined) return await run();
       return await idempotent(
         {
           userId: caller.userId,
@@ -206,4 +206,3 @@ export function parsePathOrNotFound<S extends z.ZodMiniType>(schema: S, value: u
   return result.data;
 }
 
-const ANONYMOUS: Caller = { userId: '', name: '', verified: false, operator: false, workspaceId: '' };

@@ -25,7 +25,7 @@ export function staticRoute(body: () => unknown, cacheControl = 'no-store'): (ev
     });
     const refused = bodyProblem(event);
     return refused ? answer(refused.status, errorBody(refused), errorHeaders(refused)) : answer(200, body());
-  }, { auth: false });
+  }, {});
 }
 
 /** As the shared stack: no body, or an empty object, which many clients send with everything. */

@@ -95,6 +95,16 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: ref('Error') } },
 });
 
+/**
+ * OpenAPI 3.1 has no schema for the frames of a stream; `x-sse-data` names the schema of each
+ * frame's `data` (the test suite holds every streamed frame to it).
+ */
+const SSE_BODY = {
+  type: 'string',
+  description: 'Server-sent events. Each event has `id` (the event id), `event` (its type) and one `data` line: the event as JSON. A frame of only `id:` marks a start point (`since=`) to resume from; lines starting with `:` are heartbeats.',
+  'x-sse-data': ref('Event'),
+};
+
 function operationOf(route: Route, spec: RouteSpecOf): Json {
   const doc = operations[route.name];
   if (!doc) throw new Error(`lib/openapi/operations.ts has no entry for ${route.name}`);
@@ -104,7 +114,7 @@ function operationOf(route: Route, spec: RouteSpecOf): Json {
     for (const h of success.headers ?? []) headers[h] = { $ref: `#/components/headers/${h}` };
     if (route.method === 'POST') headers['Idempotency-Replayed'] = { $ref: '#/components/headers/IdempotencyReplayed' };
     const media = route.streaming ? 'text/event-stream' : 'application/json';
-    const schema = route.name === 'openApiDocument' ? { type: 'object' } : route.streaming ? { type: 'string' } : success.schema ? ref(componentNameOf(success.schema)) : undefined;
+    const schema = route.name === 'openApiDocument' ? { type: 'object' } : route.streaming ? SSE_BODY : success.schema ? ref(componentNameOf(success.schema)) : undefined;
     responses[status] = { description: success.description, headers, ...(schema ? { content: { [media]: { schema } } } : {}) };
   }
   for (const common of COMMON_ERRORS) {
