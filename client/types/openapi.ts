@@ -456,6 +456,13 @@ export type StreamAgentEventsQuery = {
   since?: string;
 };
 
+/** The body of POST /api/v1/agents/{id}/events/replay. */
+export type ReplayEventsBody = {
+  since: string;
+  until?: string;
+  types?: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed">;
+};
+
 /** The query of GET /api/v1/agents/{id}/deliveries. */
 export type ListDeliveriesQuery = {
   cursor?: string;

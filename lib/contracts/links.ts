@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../store/client.ts';
-import { ENTITY, keys } from '../store/keys.ts';
+import { contractLinkKeys as keys, ENTITY } from '../store/keys.ts';
 import { INDEXES } from '../store/table.ts';
 import type { TransactItem } from '../store/transact.ts';
 import type { ContractRecord } from './store.ts';
@@ -19,15 +19,15 @@ export function linkWrites(contract: Pick<ContractRecord, 'id' | 'agent_id' | 's
   return parties.map((party) => ({
     Update: {
       TableName: tableName(),
-      Key: keys.contractLink(party, contract.id),
+      Key: keys.link(party, contract.id),
       UpdateExpression: 'SET entity = :entity, contract_id = :id, #status = :status, GSI1PK = :gsiPk, GSI1SK = :gsiSk',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
         ':entity': ENTITY.contractLink,
         ':id': contract.id,
         ':status': status,
-        ':gsiPk': keys.contractLinksByStatusPk(party, status),
-        ':gsiSk': keys.contractLinksIndexSk(contract.id),
+        ':gsiPk': keys.byStatusPk(party, status),
+        ':gsiSk': keys.indexSk(contract.id),
       },
     },
   }));
@@ -35,17 +35,17 @@ export function linkWrites(contract: Pick<ContractRecord, 'id' | 'agent_id' | 's
 
 /** Contract ids of one party, newest first, after `afterId`; reads `limit + 1` links to know whether more exist. */
 export async function contractIdsOf(party: string, status: ContractStatus | undefined, limit: number, afterId?: string): Promise<{ ids: string[]; more: boolean }> {
-  const base = keys.contractLink(party, afterId ?? '');
+  const base = keys.link(party, afterId ?? '');
   const query = status
     ? {
         IndexName: INDEXES.gsi1.name,
         KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.contractLinksByStatusPk(party, status) },
-        ...(afterId ? { ExclusiveStartKey: { ...base, GSI1PK: keys.contractLinksByStatusPk(party, status), GSI1SK: keys.contractLinksIndexSk(afterId) } } : {}),
+        ExpressionAttributeValues: { ':pk': keys.byStatusPk(party, status) },
+        ...(afterId ? { ExclusiveStartKey: { ...base, GSI1PK: keys.byStatusPk(party, status), GSI1SK: keys.indexSk(afterId) } } : {}),
       }
     : {
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': base.PK, ':prefix': keys.contractLinkPrefix },
+        ExpressionAttributeValues: { ':pk': base.PK, ':prefix': keys.prefix },
         ConsistentRead: true,
         ...(afterId ? { ExclusiveStartKey: base } : {}),
       };

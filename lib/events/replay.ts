@@ -6,11 +6,11 @@ import type { Caller } from '../http/caller.ts';
 import { AppError, validationError } from '../http/errors.ts';
 import { idAt } from '../ids.ts';
 import { db, tableName } from '../store/client.ts';
-import { ENTITY, keys } from '../store/keys.ts';
+import { ENTITY, keys, replayPageKey } from '../store/keys.ts';
 import { acceptsDelivery, readAgent } from './agents.ts';
 import { positionOf } from './feed-position.ts';
 import { eventFromItem } from './outbox.ts';
-import type { ReplayInput } from './schemas.ts';
+import type { ReplayInput } from './replay-schema.ts';
 import { startCursor } from './start-point.ts';
 import type { ServiceEvent } from './types.ts';
 
@@ -133,7 +133,7 @@ async function putPage(page: ReplayPage): Promise<void> {
       new PutCommand({
         TableName: tableName(),
         Item: {
-          ...keys.replayPage(page.agent_id, page.job_id, page.page),
+          ...replayPageKey(page.agent_id, page.job_id, page.page),
           entity: ENTITY.replayPage,
           deliver: true,
           ...page,

@@ -1,6 +1,5 @@
 import * as z from '../zod.ts';
 import { ID_PATTERN } from '../ids.ts';
-import { CONTRACT_EVENT_TYPES } from '../event-types/kinds.ts';
 
 /** Request shapes of the event and delivery routes (API.md). Strict: unknown parameters are a 400. */
 const limit = z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20);
@@ -12,17 +11,6 @@ export const eventsQuery = z.strictObject({
   limit,
 });
 
-/** `since`: `now`, an ISO 8601 time with its zone (a real calendar date), or an event id (lib/events/start-point.ts). */
-const sinceTime = z.iso.datetime({ offset: true });
-export const streamQuery = z.strictObject({
-  after: z.optional(z.string().check(z.regex(ID_PATTERN.evt, 'Expected an event id (evt_…).'))),
-  since: z.optional(
-    z.string().check(
-      z.refine((v) => v === 'now' || ID_PATTERN.evt.test(v) || z.safeParse(sinceTime, v).success, 'Expected `now`, an ISO 8601 time with its zone (2026-11-23T10:00:00Z) or an event id (evt_…).'),
-    ),
-  ),
-});
-
 export const deliveriesQuery = z.strictObject({
   cursor: z.optional(z.string().check(z.regex(ID_PATTERN.dlv, 'Expected a next_cursor (dlv_…).'))),
   limit,
@@ -32,14 +20,3 @@ export const deliveryParams = z.strictObject({ id: z.string().check(z.regex(ID_P
 
 export const isEventId = (value: string): boolean => ID_PATTERN.evt.test(value);
 
-/** POST …/events/replay (lib/events/replay.ts): window and kinds; the cross-field rules (since < until, ≤ 30 days) are checked there. */
-export const replayBody = z.strictObject({
-  since: z.iso.datetime({ offset: true, error: 'Expected an ISO 8601 time with its zone.' }),
-  until: z.optional(z.iso.datetime({ offset: true, error: 'Expected an ISO 8601 time with its zone.' })),
-  types: z.optional(
-    z
-      .array(z.enum(CONTRACT_EVENT_TYPES))
-      .check(z.minLength(1, 'Give at least one kind, or leave types out for every subscribed kind.'), z.refine((t) => new Set(t).size === t.length, 'List each kind once.')),
-  ),
-});
-export type ReplayInput = z.output<typeof replayBody>;

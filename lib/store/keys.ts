@@ -90,21 +90,29 @@ export const keys = {
   agentsIndexPk: (userId: string): string => `OWNER#${userId}`,
   agentsIndexSk: (agentId: string): string => `AGENT#${agentId}`,
   contract: (contractId: string): Key => ({ PK: `CONTRACT#${contractId}`, SK: 'META' }),
-  /** A party's link to a contract: `party` is a user id (UUID) or an agent id (agt_…). */
-  contractLink: (party: string, contractId: string): Key => ({ PK: party.startsWith('agt_') ? `AGENT#${party}` : `USER#${party}`, SK: `CTR#${contractId}` }),
-  contractLinkPrefix: 'CTR#',
-  contractLinksByStatusPk: (party: string, status: string): string => `CTRS#${party}#${status}`,
-  contractLinksIndexSk: (contractId: string): string => `CTR#${contractId}`,
   event: (agentId: string, eventId: string): Key => ({ PK: `AGENT#${agentId}`, SK: `EVT#${eventId}` }),
   eventPrefix: 'EVT#',
   delivery: (agentId: string, deliveryId: string): Key => ({ PK: `AGENT#${agentId}`, SK: `DLV#${deliveryId}` }),
   deliveryPrefix: 'DLV#',
-  replayPage: (agentId: string, jobId: string, page: number): Key => ({ PK: `AGENT#${agentId}`, SK: `REPLAY#${jobId}#${String(page).padStart(6, '0')}` }),
   agentCount: (userId: string): Key => ({ PK: `USER#${userId}`, SK: 'AGENTS' }),
   verifyLimit: (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'LIMIT#VERIFY' }),
   streamLease: (agentId: string, slot: number): Key => ({ PK: `AGENT#${agentId}`, SK: `STREAM#${slot}` }),
   idempotency: (userId: string, keyHash: string): Key => ({ PK: `IDEMPOTENCY#${userId}#${keyHash}`, SK: 'IDEMPOTENCY' }),
 } as const;
+
+/**
+ * Keys of the item kinds that only one module uses, apart from `keys` so that every other
+ * function's bundle does not carry them (an object's members are never tree-shaken).
+ */
+export const contractLinkKeys = {
+  /** A party's link to a contract: `party` is a user id (UUID) or an agent id (agt_…). */
+  link: (party: string, contractId: string): Key => ({ PK: party.startsWith('agt_') ? `AGENT#${party}` : `USER#${party}`, SK: `CTR#${contractId}` }),
+  prefix: 'CTR#',
+  byStatusPk: (party: string, status: string): string => `CTRS#${party}#${status}`,
+  indexSk: (contractId: string): string => `CTR#${contractId}`,
+} as const;
+
+export const replayPageKey = (agentId: string, jobId: string, page: number): Key => ({ PK: `AGENT#${agentId}`, SK: `REPLAY#${jobId}#${String(page).padStart(6, '0')}` });
 
 /** Strips the key attributes and index attributes so stored items never leak into responses. */
 export function withoutKeys<T extends Record<string, unknown>>(item: T): Omit<T, 'PK' | 'SK' | 'GSI1PK' | 'GSI1SK' | 'entity'> {

@@ -71,5 +71,6 @@ describe('client types and the OpenAPI document', () => {
     expectTypeOf<Client.ListDeliveriesParams>().toEqualTypeOf<OpenApi.ListDeliveriesQuery>();
     expectTypeOf<Client.RotateSecretInput>().toEqualTypeOf<OpenApi.RotateWebhookSecretBody>();
     expectTypeOf<Client.ListContractsParams>().toEqualTypeOf<OpenApi.ListContractsQuery>();
+    expectTypeOf<Client.ReplayEventsInput>().toEqualTypeOf<OpenApi.ReplayEventsBody>();
   });
 });
