@@ -71,6 +71,7 @@ export const routes: readonly Route[] = [
   // Feed readers write too: a feed slot left empty by a writer that died is filled with a gap marker (lib/events/feed.ts).
   { name: 'listAgentEvents', method: 'GET', path: `${a}/agents/{id}/events`, handler: 'functions/events/list-agent-events.ts', auth: true, access: 'readwrite' },
   { name: 'streamAgentEvents', method: 'GET', path: `${a}/agents/{id}/events/stream`, handler: 'functions/events/stream-agent-events.ts', auth: true, access: 'readwrite', streaming: true, timeoutSeconds: 900 },
+  { name: 'replayEvents', method: 'POST', path: `${a}/agents/{id}/events/replay`, handler: 'functions/events/replay-events.ts', auth: true, access: 'readwrite' },
   { name: 'listDeliveries', method: 'GET', path: `${a}/agents/{id}/deliveries`, handler: 'functions/events/list-deliveries.ts', auth: true, access: 'read' },
   { name: 'retryDelivery', method: 'POST', path: `${a}/agents/{id}/deliveries/{delivery_id}/retry`, handler: 'functions/events/retry-delivery.ts', auth: true, access: 'readwrite', sendsToQueue: true },
 

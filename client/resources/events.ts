@@ -5,7 +5,7 @@ import { sleep } from '../http/sleep.ts';
 import type { Transport } from '../http/transport.ts';
 import { AGENTS_BASE, path } from '../http/url.ts';
 import { paginate } from '../pagination.ts';
-import type { AgentEvent, ListEventsParams, StreamedEvent, StreamEventsOptions } from '../types/agents.ts';
+import type { AgentEvent, ListEventsParams, ReplayAccepted, ReplayEventsInput, StreamedEvent, StreamEventsOptions } from '../types/agents.ts';
 import type { CursorPage } from '../types/common.ts';
 import type { CallOptions } from './call-options.ts';
 
@@ -25,6 +25,15 @@ export class Events {
   /** One page, oldest first. Keep `next_cursor` and pass it as `after` to poll for newer events. */
   async list(agentId: string, params: ListEventsParams = {}, options: CallOptions = {}): Promise<CursorPage<AgentEvent>> {
     return this.http.body<CursorPage<AgentEvent>>({ method: 'GET', path: this.pathOf(agentId), query: { ...params }, signal: options.signal });
+  }
+
+  /**
+   * Sends the events created in [`since`, `until`) (of `types`, default every subscribed kind) to
+   * the ENABLED webhook again, as new deliveries with the same event ids. `replayed` is how many;
+   * a background job sends them. 409 `webhook_not_configured` without an ENABLED webhook.
+   */
+  async replay(agentId: string, input: ReplayEventsInput, options: CallOptions = {}): Promise<ReplayAccepted> {
+    return this.http.body<ReplayAccepted>({ method: 'POST', path: `${this.pathOf(agentId)}/replay`, body: input, signal: options.signal });
   }
 
   /** Every event so far (after `after`), oldest first; ends when caught up. */

@@ -75,6 +75,17 @@ export interface StreamedEvent {
   data: AgentEvent;
 }
 
+export interface ReplayEventsInput {
+  /** ISO 8601 time: events created at or after it. */
+  since: string;
+  /** ISO 8601 time, default now: events created before it. At most 30 days after `since`. */
+  until?: string;
+  /** Default: every kind the webhook subscribes to. */
+  types?: ContractEventType[];
+}
+
+export type ReplayAccepted = OpenApiTypes.ReplayAccepted;
+
 export type DeliveryStatus = OpenApiTypes.Delivery['status'];
 
 export type Delivery = OpenApiTypes.Delivery;

@@ -237,6 +237,11 @@ export type Delivery = {
   created_at: string;
 };
 
+export type ReplayAccepted = {
+  /** Events in the window when the request was made: the job sends each once. */
+  replayed: number;
+};
+
 export type DeliveryPage = {
   data: Array<Delivery>;
   next_cursor: string | null;
@@ -449,6 +454,13 @@ export type ListAgentEventsQuery = {
 export type StreamAgentEventsQuery = {
   after?: string;
   since?: string;
+};
+
+/** The body of POST /api/v1/agents/{id}/events/replay. */
+export type ReplayEventsBody = {
+  since: string;
+  until?: string;
+  types?: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed">;
 };
 
 /** The query of GET /api/v1/agents/{id}/deliveries. */

@@ -1,5 +1,6 @@
 import { ownAgent } from '../../lib/agents/agents.ts';
-import { agentParams, streamQuery } from '../../lib/events/schemas.ts';
+import { agentParams } from '../../lib/events/schemas.ts';
+import { streamQuery } from '../../lib/events/stream-query.ts';
 import { streamEvents, streamStart } from '../../lib/events/sse.ts';
 import { startCursor } from '../../lib/events/start-point.ts';
 import { sseRoute } from '../../lib/http/sse-route.ts';

@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../store/client.ts';
-import { ENTITY, keys } from '../store/keys.ts';
+import { contractLinkKeys as keys, ENTITY } from '../store/keys.ts';
 import { INDEXES } from '../store/table.ts';
 import type { TransactItem } from '../store/transact.ts';
 import { buildUpdate } from '../store/update-expression.ts';
@@ -27,26 +27,26 @@ export function linkWrites(contract: ContractParties, status: ContractStatus): T
   return parties.map((party) => ({
     Update: {
       TableName: tableName(),
-      Key: keys.contractLink(party, contract.id),
-      ...buildUpdate({ set: { entity: ENTITY.contractLink, contract_id: contract.id, status, ...keys.contractLinksIndex(party, status, contract.id) } }),
+      Key: keys.link(party, contract.id),
+      ...buildUpdate({ set: { entity: ENTITY.contractLink, contract_id: contract.id, status, ...keys.index(party, status, contract.id) } }),
     },
   }));
 }
 
 /** Contract ids of one party, newest first, after `afterId`; reads `limit + 1` links to know whether more exist. */
 export async function contractIdsOf(party: string, status: ContractStatus | undefined, limit: number, afterId?: string): Promise<{ ids: string[]; more: boolean }> {
-  const base = keys.contractLink(party, afterId ?? '');
+  const base = keys.link(party, afterId ?? '');
   const query = status
     ? {
         IndexName: INDEXES.gsi1.name,
         KeyConditionExpression: '#pk = :pk',
         ExpressionAttributeNames: { '#pk': INDEXES.gsi1.partitionKey },
-        ExpressionAttributeValues: { ':pk': keys.contractLinksIndexPk(party, status) },
-        ...(afterId ? { ExclusiveStartKey: { ...base, ...keys.contractLinksIndex(party, status, afterId) } } : {}),
+        ExpressionAttributeValues: { ':pk': keys.byStatusPk(party, status) },
+        ...(afterId ? { ExclusiveStartKey: { ...base, ...keys.index(party, status, afterId) } } : {}),
       }
     : {
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': base.PK, ':prefix': keys.contractLinkPrefix },
+        ExpressionAttributeValues: { ':pk': base.PK, ':prefix': keys.prefix },
         ConsistentRead: true,
         ...(afterId ? { ExclusiveStartKey: base } : {}),
       };

@@ -49,11 +49,15 @@ export async function readDelivery(agentId: string, deliveryId: string): Promise
   return Item ? (withoutKeys(Item) as unknown as DeliveryRecord) : undefined;
 }
 
-/** Creates the record of an event's delivery unless it exists; returns the record either way. */
-export async function ensureDelivery(event: ServiceEvent): Promise<{ record: DeliveryRecord; created: boolean }> {
+/**
+ * Creates the record of an event's delivery unless it exists; returns the record either way. The
+ * relay's delivery of an event has the id derived from the event's; a replay (replay.ts) passes
+ * its own id, so the same event can be delivered again as another record.
+ */
+export async function ensureDelivery(event: ServiceEvent, deliveryId: string = deliveryIdFor(event.id)): Promise<{ record: DeliveryRecord; created: boolean }> {
   const now = nowIso();
   const record: DeliveryRecord = {
-    id: deliveryIdFor(event.id),
+    id: deliveryId,
     event_id: event.id,
     event_type: event.type,
     agent_id: event.agent_id,

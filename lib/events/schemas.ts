@@ -11,17 +11,6 @@ export const eventsQuery = z.strictObject({
   limit,
 });
 
-/** `since`: `now`, an ISO 8601 time with its zone (a real calendar date), or an event id (lib/events/start-point.ts). */
-const sinceTime = z.iso.datetime({ offset: true });
-export const streamQuery = z.strictObject({
-  after: z.optional(z.string().check(z.regex(ID_PATTERN.evt, 'Expected an event id (evt_…).'))),
-  since: z.optional(
-    z.string().check(
-      z.refine((v) => v === 'now' || ID_PATTERN.evt.test(v) || z.safeParse(sinceTime, v).success, 'Expected `now`, an ISO 8601 time with its zone (2026-11-23T10:00:00Z) or an event id (evt_…).'),
-    ),
-  ),
-});
-
 export const deliveriesQuery = z.strictObject({
   cursor: z.optional(z.string().check(z.regex(ID_PATTERN.dlv, 'Expected a next_cursor (dlv_…).'))),
   limit,
@@ -30,3 +19,4 @@ export const deliveriesQuery = z.strictObject({
 export const deliveryParams = z.strictObject({ id: z.string().check(z.regex(ID_PATTERN.agt)), delivery_id: z.string().check(z.regex(ID_PATTERN.dlv)) });
 
 export const isEventId = (value: string): boolean => ID_PATTERN.evt.test(value);
+

@@ -21,7 +21,8 @@
  * | Contract link     | USER#<uuid> or AGENT#<agt_…> | CTR#<ctr_…>         | GSI1: CTRS#<uuid or agt_…>#<status> / CTR#<ctr_…>  (one per party user and party agent, status kept in the contract's transactions: GET /contracts) |
  * | Event (outbox)    | AGENT#<agt_…>        | EVT#<evt_…>                 | –  (ids sort by feed position: the polling feed is one Query) |
  * | Feed gap          | AGENT#<agt_…>        | EVT#<evt_…>                 | –  (fills a feed slot whose writer gave up; entity feedGap) |
- * | Delivery          | AGENT#<agt_…>        | DLV#<dlv_…>                 | –  (newest first = Query backwards; dlv id = evt id's suffix) |
+ * | Delivery          | AGENT#<agt_…>        | DLV#<dlv_…>                 | –  (newest first = Query backwards; dlv id = evt id's suffix, or for a replay one at the same position) |
+ * | Replay page       | AGENT#<agt_…>        | REPLAY#<job uuid>#<page, 6 digits> | –  (one page of a replay job; its INSERT reaches the relay, which writes the next; TTL 7 days) |
  * | Agent counter     | USER#<uuid>          | AGENTS                      | –  (`count`, +1 in the same transaction as each agent; the per-account cap) |
  * | Verify limiter    | AGENT#<agt_…>        | LIMIT#VERIFY                | –  (the handshake lease and the per-minute window; docs/webhooks.md) |
  * | Stream lease      | AGENT#<agt_…>        | STREAM#<slot 0…cap-1>       | –  (one concurrent SSE stream per slot, with expiry; docs/events.md) |
@@ -50,6 +51,7 @@ export const ENTITY = {
   event: 'event',
   feedGap: 'feedGap',
   delivery: 'delivery',
+  replayPage: 'replayPage',
   agentCount: 'agentCount',
   verifyLimit: 'verifyLimit',
   streamLease: 'streamLease',
@@ -98,12 +100,6 @@ export const keys = {
   /** GSI1 entry of an agent: its owner's agents, newest first. */
   agentsIndex: (userId: string, agentId: string) => ({ GSI1PK: `OWNER#${userId}`, GSI1SK: `AGENT#${agentId}` }),
   contract: (contractId: string): Key => ({ PK: `CONTRACT#${contractId}`, SK: 'META' }),
-  /** A party's link to a contract: `party` is a user id (UUID) or an agent id (agt_…). */
-  contractLink: (party: string, contractId: string): Key => ({ PK: party.startsWith('agt_') ? `AGENT#${party}` : `USER#${party}`, SK: `CTR#${contractId}` }),
-  contractLinkPrefix: 'CTR#',
-  /** GSI1 entry of a contract link: one party's contracts in one status, newest first. */
-  contractLinksIndex: (party: string, status: string, contractId: string) => ({ GSI1PK: keys.contractLinksIndexPk(party, status), GSI1SK: `CTR#${contractId}` }),
-  contractLinksIndexPk: (party: string, status: string): string => `CTRS#${party}#${status}`,
   event: (agentId: string, eventId: string): Key => ({ PK: `AGENT#${agentId}`, SK: `EVT#${eventId}` }),
   eventPrefix: 'EVT#',
   delivery: (agentId: string, deliveryId: string): Key => ({ PK: `AGENT#${agentId}`, SK: `DLV#${deliveryId}` }),
@@ -163,6 +159,21 @@ export function listPartitions(state: ListState): { set: Record<string, string>;
 
 /** The template id of a template item's key (as read from a KEYS_ONLY list index). */
 export const templateIdOf = (key: Key): string => key.PK.slice('TPL#'.length);
+
+/**
+ * Keys of the item kinds that only one module uses, apart from `keys` so that every other
+ * function's bundle does not carry them (an object's members are never tree-shaken).
+ */
+export const contractLinkKeys = {
+  /** A party's link to a contract: `party` is a user id (UUID) or an agent id (agt_…). */
+  link: (party: string, contractId: string): Key => ({ PK: party.startsWith('agt_') ? `AGENT#${party}` : `USER#${party}`, SK: `CTR#${contractId}` }),
+  prefix: 'CTR#',
+  /** GSI1 entry of a link: one party's contracts in one status, newest first. */
+  index: (party: string, status: string, contractId: string) => ({ GSI1PK: contractLinkKeys.byStatusPk(party, status), GSI1SK: `CTR#${contractId}` }),
+  byStatusPk: (party: string, status: string): string => `CTRS#${party}#${status}`,
+} as const;
+
+export const replayPageKey = (agentId: string, jobId: string, page: number): Key => ({ PK: `AGENT#${agentId}`, SK: `REPLAY#${jobId}#${String(page).padStart(6, '0')}` });
 
 /** Strips the key attributes and index attributes so stored items never leak into responses. */
 export function withoutKeys<T extends Record<string, unknown>>(item: T): Omit<T, 'PK' | 'SK' | 'GSI1PK' | 'GSI1SK' | 'entity'> {

@@ -42,6 +42,12 @@ describe('client: agents and webhook configuration against the local API', () =>
     expect((await client.agents.get(agent.id)).webhook_status).toBe('DISABLED');
   });
 
+  it('asks for a replay: 409 webhook_not_configured until the webhook is ENABLED', async () => {
+    const { client } = await clientForNewUser(api.url);
+    const agent = await client.agents.create({ name: 'replayer' });
+    await expect(client.events.replay(agent.id, { since: new Date(Date.now() - 60_000).toISOString() })).rejects.toMatchObject({ status: 409, code: 'webhook_not_configured' });
+  });
+
   it('deletes an agent: 404 afterwards', async () => {
     const { client } = await clientForNewUser(api.url);
     const agent = await client.agents.create({ name: 'short-lived' });

@@ -44,6 +44,7 @@ describe('client types and the OpenAPI document', () => {
     expectTypeOf<Client.CursorPage<Client.AgentEvent>>().toEqualTypeOf<OpenApi.EventPage>();
     expectTypeOf<Client.Delivery>().toEqualTypeOf<OpenApi.Delivery>();
     expectTypeOf<Client.EventTypeList>().toEqualTypeOf<OpenApi.EventTypeList>();
+    expectTypeOf<Client.ReplayAccepted>().toEqualTypeOf<OpenApi.ReplayAccepted>();
     expectTypeOf<Client.CursorPage<Client.Delivery>>().toEqualTypeOf<OpenApi.DeliveryPage>();
     expectTypeOf<Client.ContractStatus>().toEqualTypeOf<OpenApi.ContractStatus>();
     expectTypeOf<Client.Contract>().toEqualTypeOf<OpenApi.Contract>();
@@ -70,5 +71,6 @@ describe('client types and the OpenAPI document', () => {
     expectTypeOf<Client.ListDeliveriesParams>().toEqualTypeOf<OpenApi.ListDeliveriesQuery>();
     expectTypeOf<Client.RotateSecretInput>().toEqualTypeOf<OpenApi.RotateWebhookSecretBody>();
     expectTypeOf<Client.ListContractsParams>().toEqualTypeOf<OpenApi.ListContractsQuery>();
+    expectTypeOf<Client.ReplayEventsInput>().toEqualTypeOf<OpenApi.ReplayEventsBody>();
   });
 });

@@ -103,6 +103,15 @@ export const operations: Readonly<Record<string, Operation>> = {
       'Where it starts: after `Last-Event-ID` when sent; else `since` = `now` (only events from now on), an ISO 8601 time (events from the first one created at or after it) or an event id (after it); else `after`; with none of them it replays the whole retained feed (30 days). A start from `since` is sent first as an `id:` line without data, so a reconnect resumes from it.',
     success: { 200: { description: 'A stream of server-sent events.' } },
   },
+  replayEvents: {
+    tag: 'Events and deliveries',
+    summary: "Send the agent's events of a time window to its ENABLED webhook again",
+    description:
+      'Every event created in [`since`, `until`) (default until: now; at most 30 days) of the kinds in `types` (default: every kind the webhook subscribes to; an unsubscribed kind is 400) goes to the webhook again as a new delivery with the same event id, including events from before the webhook was enabled. ' +
+      '`replayed` is the number of those events when the request was made; they are sent by a background job, a page of 100 at a time, and show in the delivery list. The job stops if the webhook stops being ENABLED.',
+    success: { 202: { description: 'Accepted: the job sends the events.', schema: S.ReplayAccepted } },
+    errors: ['webhook_not_configured'],
+  },
   listDeliveries: { tag: 'Events and deliveries', summary: "The agent's webhook deliveries, newest first", success: ok(S.DeliveryPage) },
   retryDelivery: {
     tag: 'Events and deliveries',

@@ -182,6 +182,7 @@ export const Delivery = named(
     created_at: timestamp,
   }),
 );
+export const ReplayAccepted = named('ReplayAccepted', z.strictObject({ replayed: count.describe('Events in the window when the request was made: the job sends each once.') }));
 export const DeliveryPage = named('DeliveryPage', z.strictObject({ data: z.array(Delivery), next_cursor: z.string().nullable() }));
 
 const Check = named('Check', z.strictObject({ id: z.string(), type: z.string(), description: z.string().optional(), config: z.record(z.string(), z.unknown()) }));
