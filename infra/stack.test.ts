@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
-import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search-indexer.ts';
+import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search/search-indexer.ts';
 import { actionsOf } from '../lib/function-grants.ts';
 import { routeGrant, routes, workerGrants, workers } from '../lib/routes.ts';
 import { indexList } from '../lib/store/table.ts';
@@ -53,9 +53,9 @@ describe('infra stack', () => {
     expect(methods).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
   });
 
-  it('puts the authorizer in front of every route but /health and /openapi.json', () => {
+  it('puts the authorizer in front of every route but /health, /openapi.json and the event catalog', () => {
     const open = routes.filter((r) => !r.auth).map((r) => r.path);
-    expect(open.sort()).toEqual(['/health', '/openapi.json']);
+    expect(open.sort()).toEqual(['/api/v1/event-types', '/health', '/openapi.json']);
     for (const [, m] of ofType('AWS::ApiGateway::Method')) {
       const p = m.Properties;
       if (p['HttpMethod'] === 'OPTIONS') continue;

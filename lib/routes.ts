@@ -60,11 +60,14 @@ export const routes: readonly Route[] = [
   { name: 'createAgent', method: 'POST', path: `${a}/agents`, handler: 'functions/agents/create-agent.ts', auth: true, access: 'readwrite' },
   { name: 'listAgents', method: 'GET', path: `${a}/agents`, handler: 'functions/agents/list-agents.ts', auth: true, access: 'read' },
   { name: 'getAgent', method: 'GET', path: `${a}/agents/{id}`, handler: 'functions/agents/get-agent.ts', auth: true, access: 'read' },
+  { name: 'deleteAgent', method: 'DELETE', path: `${a}/agents/{id}`, handler: 'functions/agents/delete-agent.ts', auth: true, access: 'readwrite' },
   { name: 'configureWebhook', method: 'PATCH', path: `${a}/agents/{id}/webhook`, handler: 'functions/agents/configure-webhook.ts', auth: true, access: 'readwrite' },
   { name: 'disableWebhook', method: 'DELETE', path: `${a}/agents/{id}/webhook`, handler: 'functions/agents/disable-webhook.ts', auth: true, access: 'readwrite' },
   { name: 'getWebhookSecret', method: 'GET', path: `${a}/agents/{id}/webhook/secret`, handler: 'functions/agents/get-webhook-secret.ts', auth: true, access: 'read' },
   { name: 'rotateWebhookSecret', method: 'POST', path: `${a}/agents/{id}/webhook/secret/rotate`, handler: 'functions/agents/rotate-webhook-secret.ts', auth: true, access: 'readwrite' },
   { name: 'verifyWebhook', method: 'POST', path: `${a}/agents/{id}/webhook/verify`, handler: 'functions/agents/verify-webhook.ts', auth: true, access: 'readwrite', timeoutSeconds: VERIFY_FUNCTION_TIMEOUT_SECONDS },
+  // The event catalog is the same for every caller (like /openapi.json): public, served from a build-time file.
+  { name: 'listEventTypes', method: 'GET', path: `${a}/event-types`, handler: 'functions/events/list-event-types.ts', auth: false, access: 'none' },
   // Feed readers write too: a feed slot left empty by a writer that died is filled with a gap marker (lib/events/feed.ts).
   { name: 'listAgentEvents', method: 'GET', path: `${a}/agents/{id}/events`, handler: 'functions/events/list-agent-events.ts', auth: true, access: 'readwrite' },
   { name: 'streamAgentEvents', method: 'GET', path: `${a}/agents/{id}/events/stream`, handler: 'functions/events/stream-agent-events.ts', auth: true, access: 'readwrite', streaming: true, timeoutSeconds: 900 },
@@ -72,6 +75,7 @@ export const routes: readonly Route[] = [
   { name: 'retryDelivery', method: 'POST', path: `${a}/agents/{id}/deliveries/{delivery_id}/retry`, handler: 'functions/events/retry-delivery.ts', auth: true, access: 'readwrite', sendsToQueue: true },
 
   // Contracts
+  { name: 'listContracts', method: 'GET', path: `${a}/contracts`, handler: 'functions/contracts/list-contracts.ts', auth: true, access: 'read' },
   { name: 'createContract', method: 'POST', path: `${a}/contracts`, handler: 'functions/contracts/create-contract.ts', auth: true, access: 'readwrite' },
   { name: 'getContract', method: 'GET', path: `${a}/contracts/{id}`, handler: 'functions/contracts/get-contract.ts', auth: true, access: 'read' },
   { name: 'fundContract', method: 'POST', path: `${a}/contracts/{id}/fund`, handler: 'functions/contracts/fund-contract.ts', auth: true, access: 'readwrite' },

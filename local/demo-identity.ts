@@ -8,7 +8,7 @@
  */
 import { deliveryIdFor } from '../lib/events/deliveries.ts';
 import { eventIdAt } from '../lib/events/feed-position.ts';
-import type { Caller } from '../lib/http/caller.ts';
+import type { Caller } from '../lib/core/caller.ts';
 
 export const DEMO_CALLER: Caller = {
   userId: '3f9c2a4e-8b1d-4c6f-9e2a-7d5b1c0a9e11',
@@ -27,6 +27,8 @@ export const DEMO_IDS = {
   webhookAgent: 'agt_01KAKQ8A1B2C3D4E5F6G7H8J9K',
   /** The agent whose webhook the samples configure and disable. */
   configAgent: 'agt_01KAKQ8E1B2C3D4E5F6G7H8J9K',
+  /** The agent the deleteAgent sample deletes (the others stay for the other samples). */
+  agentToDelete: 'agt_01KAKQ8D1B2C3D4E5F6G7H8J9K',
   /** The buyer agent of the demo contracts, its webhook verified at the demo sink: its feed and deliveries have their events. */
   buyerAgent: 'agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BC',
   /** One contract per step a sample takes, each in the state that step starts from. */

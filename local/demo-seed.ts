@@ -1,15 +1,18 @@
 /**
  * The demo data of `npm start`, made once through the real handlers (a restart on the same
  * DATA_DIR finds it and leaves it alone): the demo user and key, the demo catalog (one template
- * by a second user, so the demo user has one to review), three agents and their webhooks, and one
+ * by a second user, so the demo user has one to review), four agents (one for the deleteAgent sample) and their webhooks, and one
  * contract in each state a contract sample starts from. Ids come from local/demo-identity.ts, which the
  * samples in events/ name.
  */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createUserWithKey, findCallerByApiKey } from '../lib/accounts/api-keys.ts';
-import type { Caller } from '../lib/http/caller.ts';
-import { EVENT_TYPES } from '../lib/events/types.ts';
-import { withPinnedIds } from '../lib/ids.ts';
+import type { Caller } from '../lib/core/caller.ts';
+import { EVENT_TYPES } from '../lib/core/event-types.ts';
+import { withPinnedIds } from '../lib/core/ids.ts';
 import { routes } from '../lib/routes.ts';
+import { db, tableName } from '../lib/store/client.ts';
+import { keys } from '../lib/store/keys.ts';
 import { DEMO_API_KEY, DEMO_CALLER, DEMO_IDS, DEMO_WEBHOOK } from './demo-identity.ts';
 import { COMMUNITY_TEMPLATE_SLUG, demoTemplates } from './demo-templates.ts';
 import { invokeRoute, proxyEvent } from './proxy-event.ts';
@@ -85,6 +88,9 @@ export async function seedDemoData(options: { webhookSink?: string | undefined }
     [DEMO_IDS.buyerAgent, 'Demo buyer agent'],
   ];
   for (const [id, name] of agents) await once(name, agentExists(id), () => callRoute('createAgent', demo, { body: { name } }), id);
+  // Once the deleteAgent sample has run, its agent stays deleted: a restart does not make it again.
+  const agentItemExists = async () => (await db().send(new GetCommand({ TableName: tableName(), Key: keys.agent(DEMO_IDS.agentToDelete) }))).Item !== undefined;
+  await once('Demo agent to delete', agentItemExists, () => callRoute('createAgent', demo, { body: { name: 'Demo agent to delete' } }), DEMO_IDS.agentToDelete);
   if (options.webhookSink) {
     await pointWebhook(demo, DEMO_IDS.configAgent, DEMO_WEBHOOK, false);
     await pointWebhook(demo, DEMO_IDS.webhookAgent, { webhook_url: options.webhookSink, events: [...EVENT_TYPES] }, false);

@@ -53,11 +53,13 @@ export class Events {
           path: `${this.pathOf(agentId)}/stream`,
           accept: 'text/event-stream',
           headers: lastEventId ? { 'last-event-id': lastEventId } : {},
+          // Ignored by the service once Last-Event-ID is sent: a reconnect resumes, never re-maps `since`.
+          query: options.since === undefined ? {} : { since: options.since },
           signal,
         });
         failures = 0;
         if (!response.body) throw new Error('the event stream has no body');
-        for await (const frame of parseSse(response.body)) {
+        for await (const frame of parseSse(response.body, (id) => (lastEventId = id))) {
           lastEventId = frame.lastEventId ?? lastEventId;
           serverRetryMs = frame.retryMs ?? serverRetryMs;
           yield { id: frame.lastEventId ?? '', event: frame.event, data: JSON.parse(frame.data) as AgentEvent };

@@ -13,6 +13,13 @@ export interface DeliveryMessage {
   event_id: string;
 }
 
+/** A message as the queue hands it over (an SQS event record or a ReceiveMessage result). */
+export interface ReceivedMessage {
+  messageId: string;
+  body: string;
+  receiptHandle: string;
+}
+
 let client: SQSClient | undefined;
 let clientEndpoint: string | undefined;
 

@@ -1,7 +1,5 @@
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBRecord } from 'aws-lambda';
 import { log } from '../log.ts';
+import { itemOfImage, sequenceOf, type TableChange } from '../store/table-change.ts';
 import { acceptsDelivery, readAgent } from './agents.ts';
 import { ensureDelivery } from './deliveries.ts';
 import { eventFromItem } from './outbox.ts';
@@ -15,10 +13,9 @@ import { matchesFilter } from './stream-filter.ts';
  * twice; a record that is still untouched is sent again, which at worst makes a duplicate
  * message that the delivery worker drops.
  */
-export async function relayRecord(record: DynamoDBRecord): Promise<'enqueued' | 'skipped'> {
+export async function relayRecord(record: TableChange): Promise<'enqueued' | 'skipped'> {
   if (!matchesFilter(record)) return 'skipped';
-  const image = unmarshall(record.dynamodb!.NewImage as Record<string, AttributeValue>);
-  const event = eventFromItem(image);
+  const event = eventFromItem(itemOfImage(record.dynamodb?.NewImage)!);
   const agent = await readAgent(event.agent_id);
   // Disabled or unsubscribed since the event: not delivered (the event stays in the feed).
   if (!acceptsDelivery(agent, event.type)) return 'skipped';
@@ -29,12 +26,12 @@ export async function relayRecord(record: DynamoDBRecord): Promise<'enqueued' | 
 }
 
 /** A batch, with the sequence numbers that failed (the stream is retried from the earliest one). */
-export async function relayBatch(records: readonly DynamoDBRecord[]): Promise<string[]> {
+export async function relayBatch(records: readonly TableChange[]): Promise<string[]> {
   const results = await Promise.allSettled(records.map(relayRecord));
   const failed: string[] = [];
   results.forEach((result, i) => {
     if (result.status === 'fulfilled') return;
-    const sequence = records[i]!.dynamodb?.SequenceNumber ?? '';
+    const sequence = sequenceOf(records[i]!);
     log.error('relay: record failed', { sequence, error: result.reason instanceof Error ? result.reason.message : String(result.reason) });
     failed.push(sequence);
   });

@@ -1,15 +1,8 @@
 /**
- * The contract event kinds of the interface document (section 6) and the event object of API.md.
- * `agent_id` is the agent this copy is for: each party agent gets its own copy and its own id.
+ * The event object of docs/api.md. `agent_id` is the agent this copy is for: each party agent
+ * gets its own copy and its own id. Its retention is in lib/core/event-retention.ts.
  */
-export const EVENT_TYPES = [
-  'contract.funded',
-  'contract.released',
-  'contract.refunded',
-  'contract.verification.completed',
-] as const;
-
-export type EventType = (typeof EVENT_TYPES)[number];
+import type { EventType } from '../core/event-types.ts';
 
 export interface ServiceEvent {
   id: string;
@@ -19,9 +12,4 @@ export interface ServiceEvent {
   data: { contract_id: string } & Record<string, unknown>;
 }
 
-/** Events and delivery records expire after this (TTL on `expires_at`); API.md asks for at least 30 days. */
-export const EVENT_RETENTION_DAYS = 30;
-
-export function expiresAt(createdAtIso: string): number {
-  return Math.floor(Date.parse(createdAtIso) / 1000) + EVENT_RETENTION_DAYS * 24 * 3600;
-}
+export { EVENT_RETENTION_DAYS, expiresAt } from '../core/event-retention.ts';
