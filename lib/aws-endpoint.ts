@@ -1,3 +1,5 @@
+import * as settings from './core/settings.ts';
+import { LOCAL_DEFAULTS } from './core/settings.ts';
 /**
  * SDK client settings for an endpoint override (DynamoDB Local, fauxqs): a fixed region and
  * dummy credentials, since emulators check neither. In AWS the override is unset and the SDK's
@@ -6,7 +8,7 @@
 export function endpointOverride(endpoint: string | undefined) {
   return {
     ...(endpoint
-      ? { endpoint, region: process.env['AWS_REGION'] ?? 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      ? { endpoint, region: settings.region() ?? LOCAL_DEFAULTS.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
       : {}),
     maxAttempts: 5,
   };

@@ -7,6 +7,7 @@
  * `access` lists the table access the function needs, so infra can grant least privilege.
  */
 import { VERIFY_FUNCTION_TIMEOUT_SECONDS } from './limits/numbers.ts';
+import { BASE_PATHS } from './core/settings.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -29,8 +30,8 @@ export interface Route {
   streaming?: boolean;
 }
 
-export const MARKETPLACE_BASE = '/v1/marketplace';
-export const AGENTS_BASE = '/api/v1';
+export const MARKETPLACE_BASE = BASE_PATHS.marketplace;
+export const AGENTS_BASE = BASE_PATHS.agents;
 
 const m = MARKETPLACE_BASE;
 const a = AGENTS_BASE;

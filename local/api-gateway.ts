@@ -13,6 +13,7 @@ import { allValues, invokeRoute, lastValues, proxyEvent } from './proxy-event.ts
 import { lambdaContext } from './lambda-context.ts';
 import { createRouter } from './router.ts';
 import { installAwsLambdaGlobal, isStreamingHandler, type LocalResponseStream, type StreamMetadata } from './streaming.ts';
+import { ROUTE_TIMEOUTS } from '../lib/core/settings.ts';
 
 /** API Gateway's own payload cap (10 MB); the handlers enforce the API's 256 KiB. */
 const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
@@ -117,7 +118,7 @@ async function runStreaming(handler: (event: unknown, stream: LocalResponseStrea
   stream.setMetadata = sendHead;
   // A client that goes away ends the stream, as Lambda does when API Gateway closes the connection.
   res.on('close', () => stream.destroy());
-  await handler(event, stream, lambdaContext(route.name, route.timeoutSeconds ?? 10));
+  await handler(event, stream, lambdaContext(route.name, route.timeoutSeconds ?? ROUTE_TIMEOUTS.defaultTimeoutSeconds));
 }
 
 export interface LocalApi {

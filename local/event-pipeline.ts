@@ -1,6 +1,6 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { join } from 'node:path';
-import { DELIVERY_FUNCTION_TIMEOUT_SECONDS, DELIVERY_VISIBILITY_TIMEOUT_SECONDS } from '../lib/events/schedule.ts';
+import { DELIVERY, STREAM } from '../lib/core/settings.ts';
 import { streamArn } from '../lib/store/create-table.ts';
 import { matchesFilter } from '../lib/events/stream-filter.ts';
 import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search/search-indexer.ts';
@@ -28,7 +28,7 @@ export interface EventPipelineOptions {
   sqsEndpoint?: string;
   /** undefined or ':memory:' keeps queue and checkpoint in memory. */
   dataDir?: string;
-  /** Defaults are AWS's (lib/events/schedule.ts): 25 s and 20 receives. */
+  /** Defaults are the deployed queue's (DELIVERY). */
   visibilityTimeoutSeconds?: number;
   maxReceiveCount?: number;
   /** Concurrent delivery batches. */
@@ -46,8 +46,8 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
   const dataDir = options.dataDir && options.dataDir !== ':memory:' ? options.dataDir : undefined;
   const sqs = await startLocalSqs({ ...(options.sqsEndpoint ? { endpoint: options.sqsEndpoint } : {}), ...(dataDir ? { dataDir: fauxqsDataDir(dataDir) } : {}) });
   const queues = await createDeliveryQueues(sqs.client, options.tableName, {
-    visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? DELIVERY_VISIBILITY_TIMEOUT_SECONDS,
-    maxReceiveCount: options.maxReceiveCount ?? 20,
+    visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? DELIVERY.visibilityTimeoutSeconds,
+    maxReceiveCount: options.maxReceiveCount ?? DELIVERY.maxReceiveCount,
   });
   process.env['SQS_ENDPOINT'] = sqs.endpoint;
   process.env['DELIVERY_QUEUE_URL'] = queues.queueUrl;
@@ -57,7 +57,7 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
   const stream = startStreamPoller({
     endpoint: options.dynamoEndpoint,
     streamArn: await streamArn(options.tableName),
-    handler: (event) => relay(event, lambdaContext('relay', 60)),
+    handler: (event) => relay(event, lambdaContext('relay', STREAM.workerTimeoutSeconds)),
     ...(dataDir ? { checkpointFile: join(dataDir, `stream-checkpoint-${options.tableName}.json`) } : {}),
   });
   // The second consumer of the stream, beside the relay: template changes → search index.
@@ -65,7 +65,7 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
   const searchStream = startStreamPoller({
     endpoint: options.dynamoEndpoint,
     streamArn: await streamArn(options.tableName),
-    handler: (event) => searchIndexer(event, lambdaContext('searchIndexer', 60)),
+    handler: (event) => searchIndexer(event, lambdaContext('searchIndexer', STREAM.workerTimeoutSeconds)),
     filter: (record) => matchesFilter(record, SEARCH_INDEX_FILTER_PATTERN),
     ...(dataDir ? { checkpointFile: join(dataDir, `search-index-checkpoint-${options.tableName}.json`) } : {}),
   });
@@ -73,7 +73,7 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
     client: sqs.client,
     queueUrl: queues.queueUrl,
     queueArn: queues.queueArn,
-    handler: (event) => deliver(event, lambdaContext('deliver', DELIVERY_FUNCTION_TIMEOUT_SECONDS)),
+    handler: (event) => deliver(event, lambdaContext('deliver', DELIVERY.functionTimeoutSeconds)),
     concurrency: options.concurrency ?? 2,
   });
   return {

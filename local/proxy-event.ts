@@ -5,6 +5,7 @@ import type { Caller } from '../lib/core/caller.ts';
 import type { Route } from '../lib/routes.ts';
 import { loadHandler } from './handlers.ts';
 import { lambdaContext } from './lambda-context.ts';
+import { ROUTE_TIMEOUTS } from '../lib/core/settings.ts';
 
 export interface ProxyEventInit {
   route: Route;
@@ -80,5 +81,5 @@ type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<A
 /** Runs a (non-streaming) route's handler with an event, as Lambda would. */
 export async function invokeRoute(route: Route, event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
   const handler = await loadHandler<ProxyHandler>(route.handler);
-  return handler(event, lambdaContext(route.name, route.timeoutSeconds ?? 10));
+  return handler(event, lambdaContext(route.name, route.timeoutSeconds ?? ROUTE_TIMEOUTS.defaultTimeoutSeconds));
 }

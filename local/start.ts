@@ -6,9 +6,10 @@
  */
 import { join } from 'node:path';
 import { ensureTable } from '../lib/store/create-table.ts';
-import { MARKETPLACE_BASE, AGENTS_BASE } from '../lib/routes.ts';
 import { createLocalApi, listen } from './api-gateway.ts';
 import { localConfig } from './config.ts';
+import { BASE_PATHS, LOCAL_DEFAULTS } from '../lib/core/settings.ts';
+import { assertSettings, SettingsError } from '../lib/core/settings-check.ts';
 import { startDailySchedule } from './daily-schedule.ts';
 import { seedDemoData } from './demo-seed.ts';
 import { startDynamoDbLocal, StartupError } from './dynamodb-local.ts';
@@ -45,9 +46,15 @@ function onSignal(): void {
 async function main(): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  try {
+    assertSettings();
+  } catch (err) {
+    if (err instanceof SettingsError) throw new StartupError(err.message);
+    throw err;
+  }
   const config = localConfig();
   process.env['DEVELOPMENT_MODE'] ??= 'true';
-  process.env['AWS_REGION'] ??= 'us-east-1';
+  process.env['AWS_REGION'] ??= LOCAL_DEFAULTS.region;
 
   if (await portInUse(config.port)) {
     throw new StartupError(`Port ${config.port} is already in use. Stop what uses it or start with PORT=<another port>.`);
@@ -76,13 +83,13 @@ async function main(): Promise<void> {
     [
       '',
       'Template marketplace is running (development mode: http://localhost webhooks allowed).',
-      `  Marketplace   ${base}${MARKETPLACE_BASE}`,
-      `  Agents API    ${base}${AGENTS_BASE}`,
+      `  Marketplace   ${base}${BASE_PATHS.marketplace}`,
+      `  Agents API    ${base}${BASE_PATHS.agents}`,
       `  Health        ${base}/health`,
       `  DynamoDB      ${dynamoEndpoint} (table ${config.tableName}${inMemory ? ', in memory' : `, data in ${config.dataDir}`})`,
       '',
       `  Demo API key  ${demo.apiKey}`,
-      `  Try: curl -H "Authorization: Bearer ${demo.apiKey}" ${base}${MARKETPLACE_BASE}/templates`,
+      `  Try: curl -H "Authorization: Bearer ${demo.apiKey}" ${base}${BASE_PATHS.marketplace}/templates`,
       '',
       'Press Ctrl-C to stop.',
       '',

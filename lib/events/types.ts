@@ -12,7 +12,7 @@ export interface ServiceEvent {
   data: { contract_id: string } & Record<string, unknown>;
 }
 
-/** Events and delivery records expire after this (TTL on `expires_at`); API.md asks for at least 30 days. */
+/** Events and delivery records expire after this (TTL on `expires_at`); the contract asks for at least 30 days. */
 export const EVENT_RETENTION_DAYS = 30;
 
 export function expiresAt(createdAtIso: string): number {

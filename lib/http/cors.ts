@@ -1,3 +1,4 @@
+import * as settings from '../core/settings.ts';
 /**
  * CORS for browsers calling the API. The API authenticates with a bearer key, never a cookie, so
  * no answer allows credentials and `*` (the default) exposes nothing a page could not already
@@ -15,13 +16,7 @@ export const CORS_EXPOSED_HEADERS = ['x-request-id', 'location', 'retry-after', 
 export const CORS_MAX_AGE_SECONDS = 600;
 
 /** The configured origins: `['*']` when unset or `*`. */
-export function allowedOrigins(env: Record<string, string | undefined> = process.env): string[] {
-  const list = (env['CORS_ALLOWED_ORIGINS'] ?? '*')
-    .split(',')
-    .map((o) => o.trim())
-    .filter(Boolean);
-  return list.length === 0 || list.includes('*') ? ['*'] : list;
-}
+export const allowedOrigins = (env?: Record<string, string | undefined>): string[] => settings.corsAllowedOrigins(env);
 
 /** Headers every answer carries; `origin` is the request's `Origin` header (any case already folded). */
 export function corsHeaders(origin: string | undefined, origins: readonly string[] = allowedOrigins()): Record<string, string> {

@@ -1,5 +1,6 @@
 import type { OutboundResult } from '../net/outbound.ts';
 import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from './names.ts';
+import * as settings from '../core/settings.ts';
 
 /**
  * CloudWatch metrics in the Embedded Metric Format: JSON lines in the function's log that
@@ -17,7 +18,7 @@ interface Pending {
 }
 
 let pending: Pending[] = [];
-const emitting = (): boolean => process.env['AWS_LAMBDA_FUNCTION_NAME'] !== undefined || process.env['METRICS_TO_STDOUT'] === 'true';
+const emitting = (): boolean => settings.lambdaFunctionName() !== undefined || settings.metricsToStdout();
 
 function add(name: string, unit: Unit, value: number, extra: Record<string, string> = {}): void {
   const dimensions = { service: SERVICE_NAME, ...extra };

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { endpointOverride } from '../aws-endpoint.ts';
+import * as settings from '../core/settings.ts';
 
 /**
  * One DynamoDB document client per endpoint and process, made on first use (Lambda reuses it
@@ -11,7 +12,7 @@ import { endpointOverride } from '../aws-endpoint.ts';
 const clients = new Map<string, DynamoDBDocumentClient>();
 
 export function db(): DynamoDBDocumentClient {
-  const endpoint = process.env['DYNAMODB_ENDPOINT'] || undefined;
+  const endpoint = settings.dynamoEndpoint();
   let client = clients.get(endpoint ?? '');
   if (!client) {
     const raw = new DynamoDBClient(endpointOverride(endpoint));
@@ -25,7 +26,7 @@ export function db(): DynamoDBDocumentClient {
 
 /** Read per call so tests can give each file its own table. */
 export function tableName(): string {
-  const name = process.env['TABLE_NAME'];
+  const name = settings.tableName();
   if (!name) throw new Error('TABLE_NAME is not set');
   return name;
 }
