@@ -1,10 +1,10 @@
-import * as settings from './core/settings.ts';
-import { LOCAL_DEFAULTS } from './core/settings.ts';
 /**
  * SDK client settings for an endpoint override (DynamoDB Local, fauxqs): a fixed region and
  * dummy credentials, since emulators check neither. In AWS the override is unset and the SDK's
  * own region and credential chain apply.
  */
+import * as settings from './core/settings.ts';
+import { LOCAL_DEFAULTS } from './core/settings.ts';
 export function endpointOverride(endpoint: string | undefined) {
   return {
     ...(endpoint

@@ -1,6 +1,3 @@
-import { SERVICE_NAME } from './observability/names.ts';
-import * as settings from './core/settings.ts';
-
 /**
  * One-line JSON logs. Inside a handler (lib/observability/lambda.ts) every line carries the Lambda
  * request id, the API request id as `correlation_id`, the function name and `cold_start`, with the
@@ -8,6 +5,9 @@ import * as settings from './core/settings.ts';
  * "Logs, metrics, traces"). Field names that can carry credentials are redacted here, in one
  * place, so a careless call cannot leak an API key or a webhook secret.
  */
+import { SERVICE_NAME } from './observability/names.ts';
+import * as settings from './core/settings.ts';
+
 const SECRET_FIELD = /secret|api_?key|authorization|signature|password|token|challenge/i;
 
 function redact(value: unknown, depth = 0): unknown {

@@ -1,3 +1,7 @@
+/**
+ * The demo key is kept in DATA_DIR (local development only) because the store keeps only its
+ * hash; with DATA_DIR=:memory: a new one is made at every start.
+ */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createUserWithKey, findCallerByApiKey } from '../lib/accounts/api-keys.ts';
@@ -6,10 +10,6 @@ import { routes } from '../lib/routes.ts';
 import { demoTemplates } from './demo-templates.ts';
 import { invokeRoute, proxyEvent } from './proxy-event.ts';
 
-/**
- * The demo key is kept in DATA_DIR (local development only) because the store keeps only its
- * hash; with DATA_DIR=:memory: a new one is made at every start.
- */
 async function demoCaller(dataDir: string | undefined): Promise<{ caller: Caller; apiKey: string }> {
   const file = dataDir ? join(dataDir, 'demo-api-key.json') : undefined;
   if (file && existsSync(file)) {

@@ -1,3 +1,13 @@
+/**
+ * The local outbox pipeline: table stream → relay → SQS (fauxqs) → delivery, and table stream →
+ * search indexer, with the very
+ * handlers Lambda runs (functions/workers/*) behind event-source pollers. With a data folder the
+ * queue (fauxqs persistence) and the stream position (a checkpoint file) survive a restart, so an
+ * event committed while the process was down is still delivered.
+ *
+ * It sets SQS_ENDPOINT and DELIVERY_QUEUE_URL for the handlers of this process; the handlers
+ * read TABLE_NAME and DYNAMODB_ENDPOINT as usual.
+ */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { join } from 'node:path';
 import { DELIVERY, STREAM } from '../lib/core/settings.ts';
@@ -11,16 +21,6 @@ import { startSqsPoller } from './sqs-poller.ts';
 import { createDeliveryQueues, fauxqsDataDir, startLocalSqs } from './sqs.ts';
 import { startStreamPoller } from './stream-poller.ts';
 
-/**
- * The local outbox pipeline: table stream → relay → SQS (fauxqs) → delivery, and table stream →
- * search indexer, with the very
- * handlers Lambda runs (functions/workers/*) behind event-source pollers. With a data folder the
- * queue (fauxqs persistence) and the stream position (a checkpoint file) survive a restart, so an
- * event committed while the process was down is still delivered.
- *
- * It sets SQS_ENDPOINT and DELIVERY_QUEUE_URL for the handlers of this process; the handlers
- * read TABLE_NAME and DYNAMODB_ENDPOINT as usual.
- */
 export interface EventPipelineOptions {
   tableName: string;
   dynamoEndpoint: string;

@@ -1,14 +1,14 @@
-import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { log } from '../lib/log.ts';
-import { DELIVERY } from '../lib/core/settings.ts';
-
 /**
  * The local SQS event source mapping: long-polls the queue, invokes the handler with a real
  * SQSEvent, deletes the messages that are not reported in `batchItemFailures` (partial batch
  * responses), and leaves the failures to come back when their visibility runs out. A handler
  * that throws fails the whole batch, as in Lambda.
  */
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { log } from '../lib/log.ts';
+import { DELIVERY } from '../lib/core/settings.ts';
+
 export interface SqsPollerOptions {
   client: SQSClient;
   queueUrl: string;

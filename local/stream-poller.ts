@@ -1,3 +1,10 @@
+/**
+ * The local event source mapping of the table's stream (DynamoDB Local's streams API): reads each
+ * shard in order, hands the handler real DynamoDBStreamEvent batches filtered like the CDK event
+ * source, retries a failed batch from its earliest failed record, and checkpoints the last
+ * processed sequence number per shard in a file, so a restarted process resumes where it
+ * stopped (and starts at TRIM_HORIZON when it has no checkpoint).
+ */
 import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
@@ -14,13 +21,6 @@ import { matchesFilter } from '../lib/events/stream-filter.ts';
 import { endpointOverride } from '../lib/aws-endpoint.ts';
 import { STREAM } from '../lib/core/settings.ts';
 
-/**
- * The local event source mapping of the table's stream (DynamoDB Local's streams API): reads each
- * shard in order, hands the handler real DynamoDBStreamEvent batches filtered like the CDK event
- * source, retries a failed batch from its earliest failed record, and checkpoints the last
- * processed sequence number per shard in a file, so a restarted process resumes where it
- * stopped (and starts at TRIM_HORIZON when it has no checkpoint).
- */
 export interface StreamPollerOptions {
   endpoint: string;
   streamArn: string;

@@ -1,14 +1,14 @@
+/**
+ * GET /api/v1/agents/:id/events/stream: server-sent events with Lambda response streaming. The
+ * stream runs while it holds one of the agent's stream leases (429 when all are taken) and ends
+ * if it loses it.
+ */
 import { ownAgent } from '../../lib/agents/agents.ts';
 import { agentParams, streamQuery } from '../../lib/events/schemas.ts';
 import { resumeAfter, streamEvents } from '../../lib/events/sse.ts';
 import { sseRoute } from '../../lib/http/sse-route.ts';
 import { acquireStreamLease } from '../../lib/limits/stream-leases.ts';
 
-/**
- * GET /api/v1/agents/:id/events/stream: server-sent events with Lambda response streaming. The
- * stream runs while it holds one of the agent's stream leases (429 when all are taken) and ends
- * if it loses it.
- */
 export const handler = sseRoute({ params: agentParams, query: streamQuery }, async ({ caller, params, query, headers, context }) => {
   await ownAgent(caller, params.id);
   const after = resumeAfter(headers['last-event-id'], query.after);

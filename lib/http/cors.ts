@@ -1,4 +1,3 @@
-import * as settings from '../core/settings.ts';
 /**
  * CORS for browsers calling the API. The API authenticates with a bearer key, never a cookie, so
  * no answer allows credentials and `*` (the default) exposes nothing a page could not already
@@ -10,6 +9,7 @@ import * as settings from '../core/settings.ts';
  * answers and its preflights; in AWS the preflights and gateway responses get the same lists from
  * infra/stack.ts.
  */
+import * as settings from '../core/settings.ts';
 export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'Last-Event-ID'] as const;
 /** Response headers a browser page may read beyond the CORS-safelisted ones. */
 export const CORS_EXPOSED_HEADERS = ['x-request-id', 'location', 'retry-after', 'idempotency-replayed'] as const;

@@ -1,7 +1,3 @@
-import type { OutboundResult } from '../net/outbound.ts';
-import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from './names.ts';
-import * as settings from '../core/settings.ts';
-
 /**
  * CloudWatch metrics in the Embedded Metric Format: JSON lines in the function's log that
  * CloudWatch turns into metrics (no API call, no latency). Written here in a few lines rather than
@@ -9,6 +5,10 @@ import * as settings from '../core/settings.ts';
  * (or with METRICS_TO_STDOUT=true), so the local runtime and tests keep their output;
  * `flushMetrics()` runs after every invocation (lib/observability/lambda.ts).
  */
+import type { OutboundResult } from '../net/outbound.ts';
+import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from './names.ts';
+import * as settings from '../core/settings.ts';
+
 type Unit = 'Count' | 'Milliseconds';
 interface Pending {
   dimensions: Record<string, string>;

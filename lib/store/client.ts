@@ -1,14 +1,14 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { endpointOverride } from '../aws-endpoint.ts';
-import * as settings from '../core/settings.ts';
-
 /**
  * One DynamoDB document client per endpoint and process, made on first use (Lambda reuses it
  * across invocations). DYNAMODB_ENDPOINT points it at DynamoDB Local; in AWS it is unset. A
  * process that alternates between endpoints (the marketplace benchmark's two DynamoDB Local
  * processes) keeps one warm client, with its open connections, per endpoint.
  */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { endpointOverride } from '../aws-endpoint.ts';
+import * as settings from '../core/settings.ts';
+
 const clients = new Map<string, DynamoDBDocumentClient>();
 
 export function db(): DynamoDBDocumentClient {

@@ -1,3 +1,8 @@
+/**
+ * PUT / DELETE /templates/:id/featured (operators only). Idempotent: featuring a featured template
+ * keeps its original date. A featured template appears in the featured list only while public;
+ * the flag itself survives a detour through private.
+ */
 import type { Caller } from '../../core/caller.ts';
 import { forbidden } from '../../core/errors.ts';
 import { nowIso } from '../../core/time.ts';
@@ -10,11 +15,6 @@ import { visibleTemplate } from './find-template.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
 import type { TemplateItem } from './template-item.ts';
 
-/**
- * PUT / DELETE /templates/:id/featured (operators only). Idempotent: featuring a featured template
- * keeps its original date. A featured template appears in the featured list only while public;
- * the flag itself survives a detour through private.
- */
 export async function setFeatured(idOrSlug: string, featured: boolean, caller: Caller): Promise<void> {
   if (!caller.operator) throw forbidden('Only operators may feature templates.');
   await optimistic(async () => {

@@ -1,3 +1,7 @@
+/**
+ * `:id` in a path is a template UUID or its slug. Whatever is neither, or names a template the
+ * caller may not see (someone else's private one), is the same 404: no existence leaks.
+ */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../../core/caller.ts';
 import { forbidden, notFound } from '../../core/errors.ts';
@@ -7,10 +11,6 @@ import { keys } from '../../store/keys.ts';
 import { SLUG_PATTERN } from '../request-schemas.ts';
 import type { TemplateItem } from './template-item.ts';
 
-/**
- * `:id` in a path is a template UUID or its slug. Whatever is neither, or names a template the
- * caller may not see (someone else's private one), is the same 404: no existence leaks.
- */
 export async function findTemplate(idOrSlug: string, consistent = false): Promise<TemplateItem | undefined> {
   let id: string | undefined;
   if (UUID_PATTERN.test(idOrSlug)) id = idOrSlug.toLowerCase();
