@@ -1,14 +1,14 @@
-import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
-import { bearerToken, findCallerByApiKey, usageIdentifierFor } from '../lib/accounts/api-keys.ts';
-import { callerToContext } from '../lib/http/caller.ts';
-import { observed } from '../lib/observability/lambda.ts';
-
 /**
  * TOKEN authorizer: API key → user. API Gateway caches the answer per key, so the policy allows
  * every route of the API (the ARN up to the stage, then `*`), not just the one first called.
  * Throwing 'Unauthorized' is API Gateway's contract for a 401. `usageIdentifierKey` names the API
  * Gateway API key whose usage plan limits this caller (the API's key source is AUTHORIZER).
  */
+import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import { bearerToken, findCallerByApiKey, usageIdentifierFor } from '../lib/accounts/api-keys.ts';
+import { callerToContext } from '../lib/http/caller.ts';
+import { observed } from '../lib/observability/lambda.ts';
+
 export const handler = observed(async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
   const key = bearerToken(event.authorizationToken);
   const caller = key ? await findCallerByApiKey(key) : undefined;

@@ -1,14 +1,14 @@
+/**
+ * With a custom domain the API is served at the domain's root (base path mapping ''), so URLs
+ * carry no stage; the DNS record (a CNAME or alias to the output's target) is left to whoever
+ * owns the zone.
+ */
 import { BasePathMapping, DomainName, EndpointType, SecurityPolicy, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { CfnOutput } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { StageConfig } from './stage-config.ts';
 
-/**
- * With a custom domain the API is served at the domain's root (base path mapping ''), so URLs
- * carry no stage; the DNS record (a CNAME or alias to the output's target) is left to whoever
- * owns the zone.
- */
 export function addCustomDomain(scope: Construct, api: RestApi, config: StageConfig): void {
   if (!config.domain) return;
   const domain = new DomainName(scope, 'ApiDomain', {

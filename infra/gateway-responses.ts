@@ -1,6 +1,3 @@
-import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
-import { CORS_EXPOSED_HEADERS } from '../lib/http/cors.ts';
-
 /**
  * Answers API Gateway gives on its own (no key, unknown route, throttling, too large) in the
  * service's error format. Gateway response headers can map only request parameters and static
@@ -11,6 +8,9 @@ import { CORS_EXPOSED_HEADERS } from '../lib/http/cors.ts';
  * request's `Origin` (a gateway response cannot test membership), which is harmless because these
  * answers carry no account data, only the error.
  */
+import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { CORS_EXPOSED_HEADERS } from '../lib/http/cors.ts';
+
 const body = (code: string, message: string) => ({
   'application/json': JSON.stringify({ error: { code, message } }),
 });

@@ -1,10 +1,10 @@
-import { Validations, type App, type Stack } from 'aws-cdk-lib';
-import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
-
 /**
  * AWS Solutions and Serverless checks run on every synth; a new finding fails `npm run synth`. These are the
  * findings accepted on purpose, each with its reason.
  */
+import { Validations, type App, type Stack } from 'aws-cdk-lib';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
+
 const ACCEPTED: Array<{ id: string; reason: string }> = [
   { id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]', reason: 'The standard Lambda logging policy: writes to the function\'s own log group only in practice.' },
   { id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]', reason: 'API Gateway\'s own role for execution and access logs.' },

@@ -20,7 +20,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { routeGrant, routes, TREND_ROLLOVER_UTC, workerGrants, workers } from '../lib/routes.ts';
-import { DELIVERY_FUNCTION_TIMEOUT_SECONDS, DELIVERY_VISIBILITY_TIMEOUT_SECONDS } from '../lib/events/schedule.ts';
+import { BASE_PATHS, DELIVERY, ROUTE_TIMEOUTS, STREAM, TREND_ROLLOVER } from '../lib/core/settings.ts';
 import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '../lib/http/cors.ts';
 import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search/search-indexer.ts';
@@ -39,8 +39,8 @@ export interface MarketplaceStackProps extends StackProps {
   config: StageConfig;
 }
 
-/** lib/events/schedule.ts: a batch's 10 s endpoint deadlines plus bookkeeping; a dead worker's messages come back within 25 s. */
-const DELIVERY_TIMEOUT = Duration.seconds(DELIVERY_FUNCTION_TIMEOUT_SECONDS);
+/** DELIVERY: a batch's 10 s endpoint deadlines plus bookkeeping; a dead worker's messages come back within 25 s. */
+const DELIVERY_TIMEOUT = Duration.seconds(DELIVERY.functionTimeoutSeconds);
 
 export class MarketplaceStack extends Stack {
   constructor(scope: Construct, id: string, props: MarketplaceStackProps) {
@@ -58,13 +58,13 @@ export class MarketplaceStack extends Stack {
       // worker died is attempted again within 25 s. AWS advises 6 × the timeout to absorb throttled
       // invocations; here a throttled receive costs one of the 20 receives the DLQ allows, which the
       // schedule's 9 attempts leave room for.
-      visibilityTimeout: Duration.seconds(DELIVERY_VISIBILITY_TIMEOUT_SECONDS),
+      visibilityTimeout: Duration.seconds(DELIVERY.visibilityTimeoutSeconds),
       retentionPeriod: Duration.days(4),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       // Retries are driven by the handler (visibility per attempt); the DLQ is for poison messages only,
       // so the receive count must outlast the whole retry schedule.
-      deadLetterQueue: { queue: deadLetters, maxReceiveCount: 20 },
+      deadLetterQueue: { queue: deadLetters, maxReceiveCount: DELIVERY.maxReceiveCount },
     });
 
     const common = {
@@ -125,7 +125,7 @@ export class MarketplaceStack extends Stack {
 
     for (const route of routes) {
       const handler = fn(route.name, route.handler, {
-        timeout: Duration.seconds(route.timeoutSeconds ?? 10),
+        timeout: Duration.seconds(route.timeoutSeconds ?? ROUTE_TIMEOUTS.defaultTimeoutSeconds),
         ...(route.streaming ? { reservedConcurrency: config.reservedConcurrency.stream } : {}),
         ...(route.sendsToQueue ? { env: { DELIVERY_QUEUE_URL: deliveryQueue.queueUrl } } : {}),
       });
@@ -134,7 +134,7 @@ export class MarketplaceStack extends Stack {
         route.method,
         new LambdaIntegration(handler, {
           allowTestInvoke: false,
-          ...(route.streaming ? { responseTransferMode: ResponseTransferMode.STREAM, timeout: Duration.minutes(15) } : {}),
+          ...(route.streaming ? { responseTransferMode: ResponseTransferMode.STREAM, timeout: Duration.seconds(ROUTE_TIMEOUTS.streamingTimeoutSeconds) } : {}),
         }),
         route.auth ? { authorizer, authorizationType: AuthorizationType.CUSTOM } : { authorizationType: AuthorizationType.NONE },
       );
@@ -149,17 +149,17 @@ export class MarketplaceStack extends Stack {
     const relayFailures = streamConsumer(this, table, relay, 'RelayFailures', RELAY_FILTER_PATTERN);
 
     // Search index: template changes → postings and prefix counters (the stream's second consumer).
-    const searchIndexer = fn('searchIndexer', workers.searchIndexer, { timeout: Duration.minutes(1) });
+    const searchIndexer = fn('searchIndexer', workers.searchIndexer, { timeout: Duration.seconds(STREAM.workerTimeoutSeconds) });
     grantFunction(searchIndexer, table, deliveryQueue, workerGrants.searchIndexer);
     // The same pattern the local stream poller applies (lib/marketplace/search/search-indexer.ts).
     streamConsumer(this, table, searchIndexer, 'SearchIndexFailures', SEARCH_INDEX_FILTER_PATTERN);
 
     const deliver = fn('deliver', workers.deliver, { timeout: DELIVERY_TIMEOUT, reservedConcurrency: config.reservedConcurrency.deliver, env: { DELIVERY_QUEUE_URL: deliveryQueue.queueUrl } });
     grantFunction(deliver, table, deliveryQueue, workerGrants.deliver);
-    deliver.addEventSource(new SqsEventSource(deliveryQueue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: config.reservedConcurrency.deliver }));
+    deliver.addEventSource(new SqsEventSource(deliveryQueue, { batchSize: DELIVERY.batchSize, reportBatchItemFailures: true, maxConcurrency: config.reservedConcurrency.deliver }));
 
     // Trending's daily rollover: one read and one write per template installed in the last week.
-    const trendRollover = fn('trendRollover', workers.trendRollover, { timeout: Duration.minutes(15) });
+    const trendRollover = fn('trendRollover', workers.trendRollover, { timeout: Duration.seconds(TREND_ROLLOVER.timeoutSeconds) });
     grantFunction(trendRollover, table, deliveryQueue, workerGrants.trendRollover);
     // A run that still fails after Lambda's own retries lands here instead of vanishing; a missed day
     // only costs the trending reads extra rounds until the next run.
@@ -184,7 +184,7 @@ export class MarketplaceStack extends Stack {
     });
 
     new CfnOutput(this, 'ApiUrl', { value: api.url });
-    new CfnOutput(this, 'MarketplaceBaseUrl', { value: `${api.url.replace(/\/$/, '')}/v1/marketplace` });
+    new CfnOutput(this, 'MarketplaceBaseUrl', { value: `${api.url.replace(/\/$/, '')}${BASE_PATHS.marketplace}` });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'DeliveryQueueUrl', { value: deliveryQueue.queueUrl });
     // For `npm run admin -- redrive delivery` (DELIVERY_DLQ_URL) and a look at the failure queues.
@@ -203,9 +203,9 @@ function streamConsumer(scope: Construct, table: Table, fn: IFunction, failuresI
   fn.addEventSource(
     new DynamoEventSource(table, {
       startingPosition: StartingPosition.TRIM_HORIZON,
-      batchSize: 100,
+      batchSize: STREAM.batchSize,
       bisectBatchOnError: true,
-      retryAttempts: 10,
+      retryAttempts: STREAM.retryAttempts,
       reportBatchItemFailures: true,
       onFailure: new SqsDlq(failures),
       filters: [{ pattern: JSON.stringify(pattern) }],

@@ -1,12 +1,12 @@
-import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { allowedOrigins } from '../lib/http/cors.ts';
-
 /**
  * Everything that differs between stages, in one typed table. `cdk synth -c stage=<name>` picks a
  * row; the stack id is `TemplateMarketplace-<name>`, so stages never overwrite one another.
  * Account and region come from the environment (CDK_DEFAULT_ACCOUNT / CDK_DEFAULT_REGION, i.e.
  * the credentials `cdk deploy` runs with) unless the row pins them.
  */
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { allowedOrigins } from '../lib/http/cors.ts';
+
 export interface StageConfig {
   name: string;
   /** Pin the stage to one account / region; unset = the deploying credentials' own. */

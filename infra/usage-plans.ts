@@ -1,8 +1,3 @@
-import { CfnOutput } from 'aws-cdk-lib';
-import { ApiKeySourceType, AuthorizationType, Period, type CfnMethod, type CfnRestApi, type RestApi, type UsagePlan } from 'aws-cdk-lib/aws-apigateway';
-import type { Construct } from 'constructs';
-import { API_KEY_LIMITS } from '../lib/limits/numbers.ts';
-
 /**
  * Per-key limits that API Gateway enforces itself: every method behind the authorizer requires an
  * API key, the key comes from the authorizer (`usageIdentifierKey`, never from a client header),
@@ -10,6 +5,11 @@ import { API_KEY_LIMITS } from '../lib/limits/numbers.ts';
  * (lib/limits/numbers.ts). The admin command attaches each new key to this plan (UsagePlanId output).
  * Called once the routes' methods exist.
  */
+import { CfnOutput } from 'aws-cdk-lib';
+import { ApiKeySourceType, AuthorizationType, Period, type CfnMethod, type CfnRestApi, type RestApi, type UsagePlan } from 'aws-cdk-lib/aws-apigateway';
+import type { Construct } from 'constructs';
+import { API_KEY_LIMITS } from '../lib/limits/numbers.ts';
+
 export function perKeyUsagePlan(scope: Construct, api: RestApi, stage: string): UsagePlan {
   (api.node.defaultChild as CfnRestApi).apiKeySourceType = ApiKeySourceType.AUTHORIZER;
   for (const method of api.methods) {

@@ -8,8 +8,10 @@
  * transactions on one hot item (50 installs of one template) on a busy machine provoke. The SDK
  * retries 500s with backoff; five attempts were not always enough there.
  */
+import * as settings from './core/settings.ts';
+import { LOCAL_DEFAULTS } from './core/settings.ts';
 export function endpointOverride(endpoint: string | undefined) {
   return endpoint
-    ? { endpoint, region: process.env['AWS_REGION'] ?? 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 12 }
+    ? { endpoint, region: settings.region() ?? LOCAL_DEFAULTS.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 12 }
     : { maxAttempts: 5 };
 }

@@ -1,5 +1,3 @@
-import { SERVICE_NAME } from './observability/names.ts';
-
 /**
  * One-line JSON logs. Inside a handler (lib/observability/lambda.ts) every line carries the Lambda
  * request id, the API request id as `correlation_id`, the function name and `cold_start`, with the
@@ -7,6 +5,9 @@ import { SERVICE_NAME } from './observability/names.ts';
  * "Logs, metrics, traces"). Field names that can carry credentials are redacted here, in one
  * place, so a careless call cannot leak an API key or a webhook secret.
  */
+import { SERVICE_NAME } from './observability/names.ts';
+import * as settings from './core/settings.ts';
+
 const SECRET_FIELD = /secret|api_?key|authorization|signature|password|token|challenge/i;
 
 function redact(value: unknown, depth = 0): unknown {
@@ -20,7 +21,7 @@ function redact(value: unknown, depth = 0): unknown {
 /** What the current invocation adds to every line; replaced as a whole when the next one starts. */
 let invocation: Record<string, unknown> = {};
 /** Provisioned concurrency initialises ahead of any request: no invocation of it is a cold start. */
-let coldStart = process.env['AWS_LAMBDA_INITIALIZATION_TYPE'] !== 'provisioned-concurrency';
+let coldStart = !settings.provisionedConcurrency();
 
 /** What a log line needs of the runtime's invocation context (Lambda's `Context` has these fields). */
 export interface InvocationContext {
@@ -42,10 +43,11 @@ export function setLogContext(context: InvocationContext | undefined, correlatio
 type Level = 'debug' | 'info' | 'warn' | 'error';
 
 function write(level: Level, msg: string, fields?: Record<string, unknown>): void {
-  if (process.env['LOG_LEVEL'] === 'silent') return;
-  if (level === 'debug' && process.env['LOG_LEVEL'] !== 'debug') return;
-  if (level === 'info' && process.env['LOG_LEVEL'] === 'warn') return;
-  const trace = process.env['_X_AMZN_TRACE_ID'];
+  const threshold = settings.logLevel();
+  if (threshold === 'silent') return;
+  if (level === 'debug' && threshold !== 'debug') return;
+  if (level === 'info' && threshold === 'warn') return;
+  const trace = settings.traceId();
   const line = JSON.stringify({
     level: level.toUpperCase(),
     message: msg,

@@ -9,6 +9,7 @@
  */
 import type { FunctionGrant, TableAccess } from './function-grants.ts';
 import { VERIFY_FUNCTION_TIMEOUT_SECONDS } from './limits/numbers.ts';
+import { BASE_PATHS } from './core/settings.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -31,8 +32,8 @@ export interface Route {
   streaming?: boolean;
 }
 
-export const MARKETPLACE_BASE = '/v1/marketplace';
-export const AGENTS_BASE = '/api/v1';
+export const MARKETPLACE_BASE = BASE_PATHS.marketplace;
+export const AGENTS_BASE = BASE_PATHS.agents;
 
 const m = MARKETPLACE_BASE;
 const a = AGENTS_BASE;

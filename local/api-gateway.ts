@@ -14,6 +14,7 @@ import { allValues, invokeRoute, lastValues, proxyEvent } from './proxy-event.ts
 import { lambdaContext } from './lambda-context.ts';
 import { createRouter } from './router.ts';
 import { installAwsLambdaGlobal, loadStreamingHandler, type LocalResponseStream, type StreamMetadata } from './streaming.ts';
+import { ROUTE_TIMEOUTS } from '../lib/core/settings.ts';
 
 /** API Gateway's own payload cap (10 MB); the handlers enforce the API's 256 KiB. */
 const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
@@ -120,7 +121,7 @@ async function runStreaming(handler: (event: unknown, stream: LocalResponseStrea
   stream.setMetadata = sendHead;
   // A client that goes away ends the stream, as Lambda does when API Gateway closes the connection.
   res.on('close', () => stream.destroy());
-  await runAsRoute(route, () => handler(event, stream, lambdaContext(route.name, route.timeoutSeconds ?? 10)));
+  await runAsRoute(route, () => handler(event, stream, lambdaContext(route.name, route.timeoutSeconds ?? ROUTE_TIMEOUTS.defaultTimeoutSeconds)));
 }
 
 export interface LocalApi {

@@ -1,8 +1,9 @@
 /**
- * The local runtime's configuration, from the environment (docs/api.md "Local runtime").
- * The admin and invoke commands read the same values, so they find the store `npm start` runs.
+ * The local runtime's configuration, from the settings (lib/core/settings.ts; docs/api.md "Local
+ * runtime"). The admin and invoke commands read the same values, so they find the store `npm start` runs.
  */
-export const DEFAULT_TABLE_NAME = 'marketplace';
+import { LOCAL_DEFAULTS } from '../lib/core/settings.ts';
+import { assertSettings } from '../lib/core/settings-check.ts';
 
 export interface LocalConfig {
   port: number;
@@ -15,24 +16,15 @@ export interface LocalConfig {
   tableName: string;
 }
 
-function portFrom(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`${name} must be a port number (0–65535), not "${raw}".`);
-  }
-  return port;
-}
-
 export function localConfig(): LocalConfig {
+  const s = assertSettings();
   return {
-    port: portFrom('PORT', 3000),
-    host: process.env['HOST'] || '127.0.0.1',
-    dataDir: process.env['DATA_DIR'] || '.data',
-    dynamoPort: portFrom('LOCAL_DYNAMODB_PORT', 8000),
-    externalDynamoEndpoint: process.env['DYNAMODB_ENDPOINT'] || undefined,
-    tableName: process.env['TABLE_NAME'] || DEFAULT_TABLE_NAME,
+    port: s.port,
+    host: s.host,
+    dataDir: s.dataDir,
+    dynamoPort: s.dynamoPort,
+    externalDynamoEndpoint: s.dynamoEndpoint,
+    tableName: s.tableName ?? LOCAL_DEFAULTS.tableName,
   };
 }
 
@@ -42,8 +34,8 @@ export function localConfig(): LocalConfig {
  * DynamoDB Local that `npm start` runs.
  */
 export function useStoreFromEnvironment(): { target: 'aws' | 'local'; endpoint?: string; tableName: string } {
-  const deployed = process.env['TABLE_NAME'] && !process.env['DYNAMODB_ENDPOINT'];
-  if (deployed) return { target: 'aws', tableName: process.env['TABLE_NAME']! };
+  const { tableName, dynamoEndpoint } = assertSettings();
+  if (tableName && !dynamoEndpoint) return { target: 'aws', tableName };
   const config = localConfig();
   const endpoint = config.externalDynamoEndpoint ?? `http://127.0.0.1:${config.dynamoPort}`;
   process.env['DYNAMODB_ENDPOINT'] = endpoint;

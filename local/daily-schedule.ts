@@ -2,6 +2,8 @@ import type { ScheduledEvent } from 'aws-lambda';
 import { TREND_ROLLOVER_UTC, workers } from '../lib/routes.ts';
 import { runAsWorker } from './grants.ts';
 import { loadHandler } from './handlers.ts';
+import * as settings from '../lib/core/settings.ts';
+import { LOCAL_DEFAULTS } from '../lib/core/settings.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -19,7 +21,7 @@ const scheduledEvent = (time: number): ScheduledEvent => ({
   source: 'aws.events',
   account: '000000000000',
   time: new Date(time).toISOString(),
-  region: process.env['AWS_REGION'] ?? 'us-east-1',
+  region: settings.region() ?? LOCAL_DEFAULTS.region,
   resources: ['local:TrendRolloverSchedule'],
   detail: {},
 });

@@ -1,6 +1,16 @@
+/**
+ * The local outbox pipeline: table stream → relay → SQS (fauxqs) → delivery, and table stream →
+ * search indexer, with the very
+ * handlers Lambda runs (functions/workers/*) behind event-source pollers. With a data folder the
+ * queue (fauxqs persistence) and the stream position (a checkpoint file) survive a restart, so an
+ * event committed while the process was down is still delivered.
+ *
+ * It sets SQS_ENDPOINT and DELIVERY_QUEUE_URL for the handlers of this process; the handlers
+ * read TABLE_NAME and DYNAMODB_ENDPOINT as usual.
+ */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { join } from 'node:path';
-import { DELIVERY_FUNCTION_TIMEOUT_SECONDS, DELIVERY_VISIBILITY_TIMEOUT_SECONDS } from '../lib/events/schedule.ts';
+import { DELIVERY, STREAM } from '../lib/core/settings.ts';
 import { streamArn } from '../lib/store/create-table.ts';
 import { matchesFilter } from '../lib/events/stream-filter.ts';
 import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search/search-indexer.ts';
@@ -12,16 +22,6 @@ import { startSqsPoller } from './sqs-poller.ts';
 import { createDeliveryQueues, fauxqsDataDir, startLocalSqs } from './sqs.ts';
 import { startStreamPoller } from './stream-poller.ts';
 
-/**
- * The local outbox pipeline: table stream → relay → SQS (fauxqs) → delivery, and table stream →
- * search indexer, with the very
- * handlers Lambda runs (functions/workers/*) behind event-source pollers. With a data folder the
- * queue (fauxqs persistence) and the stream position (a checkpoint file) survive a restart, so an
- * event committed while the process was down is still delivered.
- *
- * It sets SQS_ENDPOINT and DELIVERY_QUEUE_URL for the handlers of this process; the handlers
- * read TABLE_NAME and DYNAMODB_ENDPOINT as usual.
- */
 export interface EventPipelineOptions {
   tableName: string;
   dynamoEndpoint: string;
@@ -29,7 +29,7 @@ export interface EventPipelineOptions {
   sqsEndpoint?: string;
   /** undefined or ':memory:' keeps queue and checkpoint in memory. */
   dataDir?: string;
-  /** Defaults are AWS's (lib/events/schedule.ts): 25 s and 20 receives. */
+  /** Defaults are the deployed queue's (DELIVERY). */
   visibilityTimeoutSeconds?: number;
   maxReceiveCount?: number;
   /** Concurrent delivery batches. */
@@ -47,8 +47,8 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
   const dataDir = options.dataDir && options.dataDir !== ':memory:' ? options.dataDir : undefined;
   const sqs = await startLocalSqs({ ...(options.sqsEndpoint ? { endpoint: options.sqsEndpoint } : {}), ...(dataDir ? { dataDir: fauxqsDataDir(dataDir) } : {}) });
   const queues = await createDeliveryQueues(sqs.client, options.tableName, {
-    visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? DELIVERY_VISIBILITY_TIMEOUT_SECONDS,
-    maxReceiveCount: options.maxReceiveCount ?? 20,
+    visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? DELIVERY.visibilityTimeoutSeconds,
+    maxReceiveCount: options.maxReceiveCount ?? DELIVERY.maxReceiveCount,
   });
   process.env['SQS_ENDPOINT'] = sqs.endpoint;
   process.env['DELIVERY_QUEUE_URL'] = queues.queueUrl;
@@ -58,7 +58,7 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
   const stream = startStreamPoller({
     endpoint: options.dynamoEndpoint,
     streamArn: await streamArn(options.tableName),
-    handler: (event) => runAsWorker('relay', () => relay(event, lambdaContext('relay', 60))),
+    handler: (event) => runAsWorker('relay', () => relay(event, lambdaContext('relay', STREAM.workerTimeoutSeconds))),
     ...(dataDir ? { checkpointFile: join(dataDir, `stream-checkpoint-${options.tableName}.json`) } : {}),
   });
   // The second consumer of the stream, beside the relay: template changes → search index.
@@ -66,7 +66,7 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
   const searchStream = startStreamPoller({
     endpoint: options.dynamoEndpoint,
     streamArn: await streamArn(options.tableName),
-    handler: (event) => runAsWorker('searchIndexer', () => searchIndexer(event, lambdaContext('searchIndexer', 60))),
+    handler: (event) => runAsWorker('searchIndexer', () => searchIndexer(event, lambdaContext('searchIndexer', STREAM.workerTimeoutSeconds))),
     filter: (record) => matchesFilter(record, SEARCH_INDEX_FILTER_PATTERN),
     ...(dataDir ? { checkpointFile: join(dataDir, `search-index-checkpoint-${options.tableName}.json`) } : {}),
   });
@@ -74,7 +74,7 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
     client: sqs.client,
     queueUrl: queues.queueUrl,
     queueArn: queues.queueArn,
-    handler: (event) => runAsWorker('deliver', () => deliver(event, lambdaContext('deliver', DELIVERY_FUNCTION_TIMEOUT_SECONDS))),
+    handler: (event) => runAsWorker('deliver', () => deliver(event, lambdaContext('deliver', DELIVERY.functionTimeoutSeconds))),
     concurrency: options.concurrency ?? 2,
   });
   return {

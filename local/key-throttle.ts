@@ -1,11 +1,11 @@
-import { API_KEY_LIMITS } from '../lib/limits/numbers.ts';
-
 /**
  * The local runtime's stand-in for API Gateway's usage plan: per usage key, a token bucket (refill
  * `ratePerSecond`, size `burst`) and a count per UTC day against `dailyQuota`. A refused request
  * uses no token and no quota. In memory, like API Gateway's own counters are to a function: the
  * local runtime is one process.
  */
+import { API_KEY_LIMITS } from '../lib/limits/numbers.ts';
+
 export interface KeyLimits {
   ratePerSecond: number;
   burst: number;

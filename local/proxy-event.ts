@@ -7,6 +7,7 @@ import { runAsRoute } from './grants.ts';
 import { loadHandler } from './handlers.ts';
 import { isStreamingHandler } from './streaming.ts';
 import { lambdaContext } from './lambda-context.ts';
+import { ROUTE_TIMEOUTS } from '../lib/core/settings.ts';
 
 export interface ProxyEventInit {
   route: Route;
@@ -83,5 +84,5 @@ type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<A
 export async function invokeRoute(route: Route, event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
   const handler = await loadHandler<ProxyHandler>(route.handler);
   if (route.streaming || isStreamingHandler(handler)) throw new Error(`${route.name}: a streaming route is run with loadStreamingHandler, and only a route the table marks streaming may stream.`);
-  return runAsRoute(route, () => handler(event, lambdaContext(route.name, route.timeoutSeconds ?? 10)));
+  return runAsRoute(route, () => handler(event, lambdaContext(route.name, route.timeoutSeconds ?? ROUTE_TIMEOUTS.defaultTimeoutSeconds)));
 }

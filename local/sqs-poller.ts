@@ -1,13 +1,14 @@
-import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { log } from '../lib/log.ts';
-
 /**
  * The local SQS event source mapping: long-polls the queue, invokes the handler with a real
  * SQSEvent, deletes the messages that are not reported in `batchItemFailures` (partial batch
  * responses), and leaves the failures to come back when their visibility runs out. A handler
  * that throws fails the whole batch, as in Lambda.
  */
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { log } from '../lib/log.ts';
+import { DELIVERY } from '../lib/core/settings.ts';
+
 export interface SqsPollerOptions {
   client: SQSClient;
   queueUrl: string;
@@ -41,7 +42,7 @@ export function toSqsRecord(message: Message, queueArn: string): SQSRecord {
 }
 
 export function startSqsPoller(options: SqsPollerOptions): { stop(): Promise<void> } {
-  const { client, queueUrl, queueArn, handler, batchSize = 10, concurrency = 2, waitSeconds = 1 } = options;
+  const { client, queueUrl, queueArn, handler, batchSize = DELIVERY.batchSize, concurrency = 2, waitSeconds = 1 } = options;
   const abort = new AbortController();
 
   async function once(): Promise<void> {

@@ -8,9 +8,10 @@
  */
 import { join } from 'node:path';
 import { ensureTable } from '../lib/store/create-table.ts';
-import { MARKETPLACE_BASE, AGENTS_BASE } from '../lib/routes.ts';
 import { createLocalApi, listen } from './api-gateway.ts';
 import { localConfig } from './config.ts';
+import { BASE_PATHS, LOCAL_DEFAULTS } from '../lib/core/settings.ts';
+import { assertSettings, SettingsError } from '../lib/core/settings-check.ts';
 import { startDailySchedule } from './daily-schedule.ts';
 import { seedDemoData } from './demo-seed.ts';
 import { startDemoWebhookSink } from './demo-webhook-sink.ts';
@@ -73,9 +74,15 @@ async function main(): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   stopWhenOrphaned();
+  try {
+    assertSettings();
+  } catch (err) {
+    if (err instanceof SettingsError) throw new StartupError(err.message);
+    throw err;
+  }
   const config = localConfig();
   process.env['DEVELOPMENT_MODE'] ??= 'true';
-  process.env['AWS_REGION'] ??= 'us-east-1';
+  process.env['AWS_REGION'] ??= LOCAL_DEFAULTS.region;
 
   if (await portInUse(config.port)) {
     throw new StartupError(`Port ${config.port} is already in use. Stop what uses it or start with PORT=<another port>.`);
@@ -113,15 +120,15 @@ async function main(): Promise<void> {
     [
       '',
       `Template marketplace is running ${modeLine()}.`,
-      `  Marketplace   ${base}${MARKETPLACE_BASE}`,
-      `  Agents API    ${base}${AGENTS_BASE}`,
+      `  Marketplace   ${base}${BASE_PATHS.marketplace}`,
+      `  Agents API    ${base}${BASE_PATHS.agents}`,
       `  Health        ${base}/health`,
       `  DynamoDB      ${dynamoEndpoint} (table ${config.tableName}${inMemory ? ', in memory' : `, data in ${config.dataDir}`})`,
       '',
       `  Demo API key  ${demo.apiKey}`,
       ...(sink ? [`  Demo webhook  ${sink.url} (the demo agents' endpoint)`] : []),
       '  Samples       npm run invoke -- <function> runs events/<function>.json against this runtime',
-      `  Try: curl -H "Authorization: Bearer ${demo.apiKey}" ${base}${MARKETPLACE_BASE}/templates`,
+      `  Try: curl -H "Authorization: Bearer ${demo.apiKey}" ${base}${BASE_PATHS.marketplace}/templates`,
       '',
       'Press Ctrl-C to stop.',
       '',

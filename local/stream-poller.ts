@@ -1,3 +1,10 @@
+/**
+ * The local event source mapping of the table's stream (DynamoDB Local's streams API): reads each
+ * shard in order, hands the handler real DynamoDBStreamEvent batches filtered like the CDK event
+ * source, retries a failed batch from its earliest failed record, and checkpoints the last
+ * processed sequence number per shard in a file, so a restarted process resumes where it
+ * stopped (and starts at TRIM_HORIZON when it has no checkpoint).
+ */
 import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
@@ -12,14 +19,8 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { log } from '../lib/log.ts';
 import { matchesFilter } from '../lib/events/stream-filter.ts';
 import { endpointOverride } from '../lib/aws-endpoint.ts';
+import { STREAM } from '../lib/core/settings.ts';
 
-/**
- * The local event source mapping of the table's stream (DynamoDB Local's streams API): reads each
- * shard in order, hands the handler real DynamoDBStreamEvent batches filtered like the CDK event
- * source, retries a failed batch from its earliest failed record, and checkpoints the last
- * processed sequence number per shard in a file, so a restarted process resumes where it
- * stopped (and starts at TRIM_HORIZON when it has no checkpoint).
- */
 export interface StreamPollerOptions {
   endpoint: string;
   streamArn: string;
@@ -83,7 +84,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
   });
 
 export function startStreamPoller(options: StreamPollerOptions): { stop(): Promise<void> } {
-  const { streamArn, handler, checkpointFile, batchSize = 100, idleMs = 100, retryAttempts = 10, filter = (r) => matchesFilter(r) } = options;
+  const { streamArn, handler, checkpointFile, batchSize = STREAM.batchSize, idleMs = 100, retryAttempts = STREAM.retryAttempts, filter = (r) => matchesFilter(r) } = options;
   const client = new DynamoDBStreamsClient(endpointOverride(options.endpoint));
   const checkpoints = loadCheckpoints(checkpointFile, streamArn);
   const iterators = new Map<string, string | null>(); // null = shard closed and fully read

@@ -1,12 +1,12 @@
-import type { Writable } from 'node:stream';
-import type { Route } from '../lib/routes.ts';
-import { loadHandler } from './handlers.ts';
-
 /**
  * The `awslambda` global that Lambda's Node.js runtime gives response-streaming handlers, for
  * the local runtime and tests. A streamed handler is `awslambda.streamifyResponse(fn)`; it writes
  * its status and headers with `awslambda.HttpResponseStream.from(stream, metadata)`.
  */
+import type { Writable } from 'node:stream';
+import type { Route } from '../lib/routes.ts';
+import { loadHandler } from './handlers.ts';
+
 export interface StreamMetadata {
   statusCode: number;
   headers?: Record<string, string>;

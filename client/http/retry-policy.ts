@@ -1,5 +1,3 @@
-import { ApiError } from '../errors.ts';
-
 /**
  * When a failed request is sent again, and after how long.
  *
@@ -8,6 +6,8 @@ import { ApiError } from '../errors.ts';
  * repeated key instead of acting twice). PATCH may have taken effect before the failure showed
  * and carries no key, so it is never retried automatically.
  */
+import { ApiError } from '../errors.ts';
+
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);

@@ -1,3 +1,8 @@
+/**
+ * GET /api/v1/agents/:id/events/stream: server-sent events with Lambda response streaming. The
+ * stream runs while it holds one of the agent's stream leases (429 when all are taken) and ends
+ * if it loses it.
+ */
 import { ownAgent } from '../../lib/agents/agents.ts';
 import { agentParams } from '../../lib/events/schemas.ts';
 import { streamQuery } from '../../lib/events/stream-query.ts';
@@ -6,11 +11,6 @@ import { startCursor } from '../../lib/events/start-point.ts';
 import { sseRoute } from '../../lib/http/sse-route.ts';
 import { acquireStreamLease } from '../../lib/limits/stream-leases.ts';
 
-/**
- * GET /api/v1/agents/:id/events/stream: server-sent events with Lambda response streaming. The
- * stream runs while it holds one of the agent's stream leases (429 when all are taken) and ends
- * if it loses it.
- */
 export const handler = sseRoute({ params: agentParams, query: streamQuery }, async ({ caller, params, query, headers, context }) => {
   const agent = await ownAgent(caller, params.id);
   const start = streamStart(headers['last-event-id'], query);

@@ -1,3 +1,7 @@
+/**
+ * API keys are 32 random bytes; only their SHA-256 is stored. A slow password hash buys nothing
+ * for a 256-bit random secret, and a fast one keeps the authorizer at one GetItem.
+ */
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Caller } from '../core/caller.ts';
@@ -6,10 +10,6 @@ import { nowIso } from '../core/time.ts';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 
-/**
- * API keys are 32 random bytes; only their SHA-256 is stored. A slow password hash buys nothing
- * for a 256-bit random secret, and a fast one keeps the authorizer at one GetItem.
- */
 const KEY_PREFIX = 'mk_';
 
 const newApiKey = (): string => KEY_PREFIX + randomBytes(32).toString('base64url');

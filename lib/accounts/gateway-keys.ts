@@ -1,6 +1,3 @@
-import { APIGatewayClient, CreateApiKeyCommand, CreateUsagePlanKeyCommand, DeleteApiKeyCommand } from '@aws-sdk/client-api-gateway';
-import { usageIdentifierFor, type IssuedKey } from './api-keys.ts';
-
 /**
  * Registers a new service key with the stage's usage plan, so API Gateway limits it on its own:
  * one API Gateway API key per service key, its value the key's usage identifier (what the
@@ -8,6 +5,9 @@ import { usageIdentifierFor, type IssuedKey } from './api-keys.ts';
  * before the key is stored; a key the plan does not know would be refused by API Gateway.
  * If attaching fails, the API Gateway key just made is deleted again.
  */
+import { APIGatewayClient, CreateApiKeyCommand, CreateUsagePlanKeyCommand, DeleteApiKeyCommand } from '@aws-sdk/client-api-gateway';
+import { usageIdentifierFor, type IssuedKey } from './api-keys.ts';
+
 export async function registerWithUsagePlan(client: APIGatewayClient, usagePlanId: string, issued: IssuedKey): Promise<void> {
   const created = await client.send(
     new CreateApiKeyCommand({

@@ -1,5 +1,3 @@
-import { fromEnv } from '@aws-sdk/credential-provider-env';
-
 /**
  * Stands in for `@aws-sdk/credential-provider-node` in the Lambda bundles only (infra/lambda-function.ts
  * aliases it): Lambda always hands a function its role's credentials in AWS_ACCESS_KEY_ID,
@@ -7,6 +5,8 @@ import { fromEnv } from '@aws-sdk/credential-provider-env';
  * of the chain (SSO, profiles, web identity, IMDS and the nested STS/SSO clients) is about 90 KB
  * of every bundle that a function never runs.
  */
+import { fromEnv } from '@aws-sdk/credential-provider-env';
+
 export const defaultProvider = (init?: Parameters<typeof fromEnv>[0]) => fromEnv(init);
 /** Re-exported names of the module this replaces; environment credentials never need a refresh check. */
 export const credentialsWillNeedRefresh = (): boolean => false;

@@ -1,3 +1,8 @@
+/**
+ * DynamoDB access for contracts. Creation is one transaction (the contract and the template's
+ * `contracts_created` counter); a move is one conditional update that lib/events commits in one
+ * transaction with its events.
+ */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
@@ -7,11 +12,6 @@ import { buildUpdate } from '../store/update-expression.ts';
 import { batchGet, keyString } from '../store/batch.ts';
 import { linkWrites } from './links.ts';
 
-/**
- * DynamoDB access for contracts. Creation is one transaction (the contract and the template's
- * `contracts_created` counter); a move is one conditional update that lib/events commits in one
- * transaction with its events.
- */
 export interface ContractRecord {
   id: string;
   template_id: string;

@@ -1,13 +1,13 @@
-import type { Caller } from '../core/caller.ts';
-import { notFound } from '../core/errors.ts';
-import { canSee, findTemplate } from '../marketplace/templates/find-template.ts';
-import type { DeclaredVariable, TemplateCheck } from './variables.ts';
-
 /**
  * The template a contract is made from, read from the stored template item (CONTRIBUTING.md
  * layout; lib/marketplace writes it). A private template is visible to its author only; for
  * everyone else it does not exist.
  */
+import type { Caller } from '../core/caller.ts';
+import { notFound } from '../core/errors.ts';
+import { canSee, findTemplate } from '../marketplace/templates/find-template.ts';
+import type { DeclaredVariable, TemplateCheck } from './variables.ts';
+
 export interface TemplateForContract {
   id: string;
   version: string;

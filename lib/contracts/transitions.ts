@@ -1,5 +1,3 @@
-import type { EventType } from '../core/event-types.ts';
-
 /**
  * The minimal contract life, and who may take each step. Every move not in this table is a 409
  * invalid_transition; a party whose role the table does not list for the step gets 403.
@@ -9,6 +7,8 @@ import type { EventType } from '../core/event-types.ts';
  * contract (money back to the buyer); after a failed verification, which only the seller can
  * record, either party may refund. No party moves money towards itself without the other.
  */
+import type { EventType } from '../core/event-types.ts';
+
 export type ContractStatus = 'CREATED' | 'FUNDED' | 'VERIFIED' | 'VERIFICATION_FAILED' | 'RELEASED' | 'REFUNDED';
 
 export type ContractAction = 'fund' | 'verification' | 'release' | 'refund';

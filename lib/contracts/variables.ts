@@ -1,5 +1,5 @@
 /**
- * A contract's variables against its template's declared ones (API.md "Schema elements"):
+ * A contract's variables against its template's declared ones (docs/api.md "Marketplace", a template's `schema`):
  * every required one present, types and enums respected, no unknown names, defaults filled in.
  * Then `{{name}}` in the template's checks is replaced by the values.
  */

@@ -8,7 +8,7 @@ import type { AgentRecord } from '../agents/model.ts';
  */
 export const readAgent = getAgent;
 
-/** Interface document, section 6: delivery only while ENABLED, and only for subscribed kinds. */
+/** docs/api.md "Webhook requests": delivery only while ENABLED, and only for subscribed kinds. */
 export function acceptsDelivery(agent: AgentRecord | undefined, type: string): agent is AgentRecord & { webhook_url: string } {
   return agent?.webhook_status === 'ENABLED' && typeof agent.webhook_url === 'string' && (agent.events as string[]).includes(type);
 }

@@ -6,7 +6,8 @@ import { nowIso } from '../core/time.ts';
 import { db, tableName } from '../store/client.ts';
 import { keys, withoutKeys } from '../store/keys.ts';
 import { readDelivery, type DeliveryRecord, type DeliveryStatus } from './deliveries.ts';
-import { delayAfter, DELIVERY_LEASE_MS, retryDelays } from './schedule.ts';
+import { delayAfter, retryDelays } from './schedule.ts';
+import { DELIVERY } from '../core/settings.ts';
 import { buildUpdate } from '../store/update-expression.ts';
 
 /**
@@ -16,7 +17,7 @@ import { buildUpdate } from '../store/update-expression.ts';
  */
 
 /** As long as the delivery function may run (schedule.ts): a live attempt is never overtaken. */
-const LEASE_MS = DELIVERY_LEASE_MS;
+const LEASE_MS = DELIVERY.leaseMs;
 
 const key = (agentId: string, deliveryId: string) => keys.delivery(agentId, deliveryId);
 

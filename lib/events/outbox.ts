@@ -62,7 +62,7 @@ export async function commitWithEvents(
   }
 }
 
-/** The event object of API.md from a stored row (or a stream image of one). */
+/** The event object of docs/api.md from a stored row (or a stream image of one). */
 export function eventFromItem(item: Record<string, unknown>): ServiceEvent {
   return {
     id: item['id'] as string,

@@ -1,6 +1,7 @@
 import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { endpointOverride } from '../aws-endpoint.ts';
 import { awsClientMade } from '../aws/client-hooks.ts';
+import * as settings from '../core/settings.ts';
 
 /**
  * The delivery queue. A message names one delivery record; the record, not the message, holds the
@@ -24,7 +25,7 @@ let client: SQSClient | undefined;
 let clientEndpoint: string | undefined;
 
 export function sqs(): SQSClient {
-  const endpoint = process.env['SQS_ENDPOINT'] || undefined;
+  const endpoint = settings.sqsEndpoint();
   if (!client || clientEndpoint !== endpoint) {
     client = new SQSClient(endpointOverride(endpoint));
     awsClientMade(client, 'sqs');
@@ -34,7 +35,7 @@ export function sqs(): SQSClient {
 }
 
 export function deliveryQueueUrl(): string {
-  const url = process.env['DELIVERY_QUEUE_URL'];
+  const url = settings.deliveryQueueUrl();
   if (!url) throw new Error('DELIVERY_QUEUE_URL is not set');
   return url;
 }

@@ -24,7 +24,7 @@ export interface SseOptions {
   pollMs?: number;
   /** The shortest: right after an event, when the next one of a burst is likely near. */
   minPollMs?: number;
-  /** API.md: a heartbeat at least every 15 s; 10 s leaves room for a slow poll. */
+  /** docs/api.md: a heartbeat at least every 15 s; 10 s leaves room for a slow poll. */
   heartbeatMs?: number;
   /** Stop this long before the deadline. */
   reserveMs?: number;

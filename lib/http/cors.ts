@@ -9,19 +9,14 @@
  * answers and its preflights; in AWS the preflights and gateway responses get the same lists from
  * infra/stack.ts.
  */
+import * as settings from '../core/settings.ts';
 export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'Last-Event-ID'] as const;
 /** Response headers a browser page may read beyond the CORS-safelisted ones. */
 export const CORS_EXPOSED_HEADERS = ['x-request-id', 'location', 'retry-after', 'idempotency-replayed'] as const;
 export const CORS_MAX_AGE_SECONDS = 600;
 
 /** The configured origins: `['*']` when unset or `*`. */
-export function allowedOrigins(env: Record<string, string | undefined> = process.env): string[] {
-  const list = (env['CORS_ALLOWED_ORIGINS'] ?? '*')
-    .split(',')
-    .map((o) => o.trim())
-    .filter(Boolean);
-  return list.length === 0 || list.includes('*') ? ['*'] : list;
-}
+export const allowedOrigins = (env?: Record<string, string | undefined>): string[] => settings.corsAllowedOrigins(env);
 
 /** Headers every answer carries; `origin` is the request's `Origin` header (any case already folded). */
 export function corsHeaders(origin: string | undefined, origins: readonly string[] = allowedOrigins()): Record<string, string> {

@@ -1,14 +1,14 @@
-import type { APIGatewayProxyResult } from 'aws-lambda';
-import { createHash, randomUUID } from 'node:crypto';
-import { claimKey, completeKey, readKey, releaseKey, type Claim, type StoredAnswer } from '../idempotency/records.ts';
-import { AppError, validationError } from '../core/errors.ts';
-
 /**
  * `Idempotency-Key` on POST (docs/api.md "Idempotency"): the first answer to a caller's key is
  * stored and replayed for the same method, path and body; another request under the same key is
  * 422 `idempotency_key_reused`; a twin that arrives while the first still runs waits for its answer.
  * Answers worth retrying (5xx, 429) are not kept, so a retry runs again.
  */
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { createHash, randomUUID } from 'node:crypto';
+import { claimKey, completeKey, readKey, releaseKey, type Claim, type StoredAnswer } from '../idempotency/records.ts';
+import { AppError, validationError } from '../core/errors.ts';
+
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotency-replayed';
 /** Printable ASCII, like Stripe's and the IETF draft's keys; UUIDs fit comfortably. */

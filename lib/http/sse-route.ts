@@ -1,3 +1,9 @@
+/**
+ * The HTTP stack of a response-streaming route (server-sent events). `prepare` runs first and may
+ * throw an AppError, which is answered as a normal JSON error; what it returns then writes the
+ * stream. `awslambda` is the global of Lambda's Node.js runtime (local/streaming.ts installs it
+ * for the local runtime and tests).
+ */
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
@@ -14,12 +20,6 @@ import { corsHeaders } from './cors.ts';
 import { lowerCaseHeaders, originOf, parsePathOrNotFound, withRouteSpec } from './stack.ts';
 import { parseOrThrow } from './validation.ts';
 
-/**
- * The HTTP stack of a response-streaming route (server-sent events). `prepare` runs first and may
- * throw an AppError, which is answered as a normal JSON error; what it returns then writes the
- * stream. `awslambda` is the global of Lambda's Node.js runtime (local/streaming.ts installs it
- * for the local runtime and tests).
- */
 type ResponseStream = Writable;
 declare const awslambda: {
   streamifyResponse(fn: (event: APIGatewayProxyEvent, stream: ResponseStream, context: Context) => Promise<void>): unknown;

@@ -27,12 +27,6 @@ export const MAX_BODY_BYTES = 256 * 1024;
  */
 export const MAX_BODY_DEPTH = 20;
 
-export interface RouteSpec<B extends z.ZodMiniType, Q extends z.ZodMiniType, P extends z.ZodMiniType> {
-  body?: B;
-  query?: Q;
-  params?: P;
-}
-
 type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
 export interface HttpRequest<B, Q, P> {

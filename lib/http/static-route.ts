@@ -1,3 +1,8 @@
+/**
+ * The stack of a route that needs no key, no input and no store (`/health`, `/openapi.json`): the
+ * same common headers as every answer (`x-request-id`, CORS, JSON) without the parsing,
+ * idempotency and store modules of stack.ts, so its function bundles none of the AWS SDK.
+ */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { corsHeaders } from './cors.ts';
@@ -5,11 +10,6 @@ import { errorBody, errorHeaders, statusOf } from './errors.ts';
 import { AppError } from '../core/errors.ts';
 import { withRouteSpec } from './route-spec.ts';
 
-/**
- * The stack of a route that needs no key, no input and no store (`/health`, `/openapi.json`): the
- * same common headers as every answer (`x-request-id`, CORS, JSON) without the parsing,
- * idempotency and store modules of stack.ts, so its function bundles none of the AWS SDK.
- */
 export function staticRoute(body: () => unknown, cacheControl = 'no-store'): (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult> {
   return withRouteSpec(async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
     const origin = Object.entries(event.headers ?? {}).find(([k]) => k.toLowerCase() === 'origin')?.[1];

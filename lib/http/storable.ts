@@ -1,11 +1,11 @@
-import type { ErrorDetail } from '../core/errors.ts';
-
 /**
  * What a JSON body may hold so that any part of it can be stored in a DynamoDB item as sent. Every
  * body goes through `firstUnstorable` before its schema, so a document a route stores (a check's
  * `config`, verification `results`, anything to come) can never reach DynamoDB with something it
  * refuses, which would be a 500 for the client's mistake.
  */
+import type { ErrorDetail } from '../core/errors.ts';
+
 
 /**
  * Object keys no body may use, at any depth: DynamoDB's marshaller reads a value's kind from

@@ -1,15 +1,15 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../store/client.ts';
-import { ENTITY, keys } from '../store/keys.ts';
-import { TTL_ATTRIBUTE } from '../store/table.ts';
-
 /**
  * The stored side of `Idempotency-Key` (docs/api.md "Idempotency"): one item per caller and key,
  * claimed with a conditional put before the route runs, completed with the answer afterwards.
  * DynamoDB's TTL removes it 24 hours after the claim (TTL deletes lag, so an expired item still
  * present counts as absent).
  */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../store/client.ts';
+import { ENTITY, keys } from '../store/keys.ts';
+import { TTL_ATTRIBUTE } from '../store/table.ts';
+
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 
 export interface StoredAnswer {

@@ -1,10 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { rateLimited } from '../core/errors.ts';
-import { log } from '../log.ts';
-import { conditionalDelete, conditionalUpdate } from '../store/conditional.ts';
-import { ENTITY, keys } from '../store/keys.ts';
-import { FUTURE_TOLERANCE_MS, MAX_STREAMS_PER_AGENT, STREAM_LEASE } from './numbers.ts';
-
 /**
  * Concurrent server-sent-event streams per agent, exact across function instances: an agent has
  * MAX_STREAMS_PER_AGENT slot items (`keys.streamLease`), and a stream runs only while it holds one.
@@ -18,6 +11,13 @@ import { FUTURE_TOLERANCE_MS, MAX_STREAMS_PER_AGENT, STREAM_LEASE } from './numb
  * further in the future than any in-bound clock could have written counts as lapsed, so a broken
  * clock cannot block an agent's streams.
  */
+import { randomUUID } from 'node:crypto';
+import { rateLimited } from '../core/errors.ts';
+import { log } from '../log.ts';
+import { conditionalDelete, conditionalUpdate } from '../store/conditional.ts';
+import { ENTITY, keys } from '../store/keys.ts';
+import { FUTURE_TOLERANCE_MS, MAX_STREAMS_PER_AGENT, STREAM_LEASE } from './numbers.ts';
+
 export interface StreamSink {
   write(chunk: string): void;
   closed(): boolean;

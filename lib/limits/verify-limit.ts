@@ -1,10 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { rateLimited } from '../core/errors.ts';
-import { log } from '../log.ts';
-import { conditionalUpdate } from '../store/conditional.ts';
-import { ENTITY, keys } from '../store/keys.ts';
-import { FUTURE_TOLERANCE_MS, VERIFY_LIMITS } from './numbers.ts';
-
 /**
  * The verify limiter of one agent: at most one handshake in flight and at most
  * `VERIFY_LIMITS.perWindow` started per window, across any number of function instances. The
@@ -18,6 +11,13 @@ import { FUTURE_TOLERANCE_MS, VERIFY_LIMITS } from './numbers.ts';
  * as `perWindow` per (window − bound). A value further in the future than any in-bound clock could
  * have written (FUTURE_TOLERANCE_MS: a broken clock) counts as stale, so it can never lock an agent out.
  */
+import { randomUUID } from 'node:crypto';
+import { rateLimited } from '../core/errors.ts';
+import { log } from '../log.ts';
+import { conditionalUpdate } from '../store/conditional.ts';
+import { ENTITY, keys } from '../store/keys.ts';
+import { FUTURE_TOLERANCE_MS, VERIFY_LIMITS } from './numbers.ts';
+
 export interface HandshakeLease {
   /** Frees the agent for the next handshake; never throws (the lease lapses on its own anyway). */
   release(): Promise<void>;

@@ -1,4 +1,5 @@
 import { isForbiddenIPv4, isForbiddenIPv6, parseIp } from './ip.ts';
+import * as settings from '../core/settings.ts';
 
 /**
  * The one webhook URL policy (docs/api.md, PATCH …/webhook): used as written by PATCH and verify, and
@@ -22,7 +23,7 @@ export interface PolicyOptions {
 }
 
 /** Read per call: the local runtime and tests set it at run time. */
-export const developmentMode = (): boolean => process.env['DEVELOPMENT_MODE'] === 'true';
+export const developmentMode = (): boolean => settings.developmentMode();
 
 /** True for every address that is not public unicast, in any spelling; unreadable text counts as forbidden. */
 export function isForbiddenAddress(ip: string): boolean {

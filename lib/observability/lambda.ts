@@ -1,12 +1,12 @@
-import type { MiddlewareObj } from '@middy/core';
-import { setLogContext, type InvocationContext } from '../log.ts';
-import { flushMetrics } from './metrics.ts';
-
 /**
  * Puts the invocation on every log line (Lambda request id, function name, cold start, and the API
  * request id as `correlation_id`) and flushes the metrics when it ends. The local runtime calls the
  * workers without a context; then the lines simply go without it.
  */
+import type { MiddlewareObj } from '@middy/core';
+import { setLogContext, type InvocationContext } from '../log.ts';
+import { flushMetrics } from './metrics.ts';
+
 export function startInvocation(context: InvocationContext | undefined, correlationId?: string): void {
   setLogContext(context, correlationId);
 }

@@ -1,6 +1,3 @@
-import type { OutboundResult } from '../net/outbound.ts';
-import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from './names.ts';
-
 /**
  * CloudWatch metrics in the Embedded Metric Format: JSON lines in the function's log that
  * CloudWatch turns into metrics (no API call, no latency). Written here in a few lines rather than
@@ -8,6 +5,10 @@ import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from './names.ts';
  * (or with METRICS_TO_STDOUT=true), so the local runtime and tests keep their output;
  * `flushMetrics()` runs after every invocation (lib/observability/lambda.ts).
  */
+import type { OutboundResult } from '../net/outbound.ts';
+import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from './names.ts';
+import * as settings from '../core/settings.ts';
+
 type Unit = 'Count' | 'Milliseconds';
 interface Pending {
   dimensions: Record<string, string>;
@@ -17,7 +18,7 @@ interface Pending {
 }
 
 let pending: Pending[] = [];
-const emitting = (): boolean => process.env['AWS_LAMBDA_FUNCTION_NAME'] !== undefined || process.env['METRICS_TO_STDOUT'] === 'true';
+const emitting = (): boolean => settings.lambdaFunctionName() !== undefined || settings.metricsToStdout();
 
 function add(name: string, unit: Unit, value: number, extra: Record<string, string> = {}): void {
   const dimensions = { service: SERVICE_NAME, ...extra };

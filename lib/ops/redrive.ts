@@ -1,11 +1,11 @@
-import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageBatchCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
-
 /**
  * Moves every message of a dead-letter queue back to its source queue, ten at a time: each batch
  * is sent first and deleted from the DLQ only once SQS accepted it, so a crash in between can
  * duplicate a message (deliveries are idempotent per record) but never lose one. Messages the
  * source refused stay in the DLQ and are counted apart.
  */
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageBatchCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+
 export interface RedriveResult {
   moved: number;
   failed: number;

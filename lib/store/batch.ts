@@ -1,11 +1,11 @@
-import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
-import type { Key } from './keys.ts';
-
 /**
  * BatchGetItem / BatchWriteItem in chunks of the API's limits, re-sending whatever DynamoDB hands
  * back unprocessed (it does that under throttling) with a short growing pause.
  */
+import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from './client.ts';
+import type { Key } from './keys.ts';
+
 const GET_CHUNK = 100;
 const WRITE_CHUNK = 25;
 const MAX_ROUNDS = 8;

@@ -1,9 +1,9 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-
 /**
  * Asks DynamoDB for ReturnConsumedCapacity=TOTAL on every call of a client and adds up what it
  * reports, split into reads and writes, so a benchmark or a test can charge each request its real cost.
  */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
 export interface CapacityMeter {
   reset(): void;
   read: number;

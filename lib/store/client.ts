@@ -1,18 +1,19 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { endpointOverride } from '../aws-endpoint.ts';
-import { awsClientMade } from '../aws/client-hooks.ts';
-
 /**
  * One DynamoDB document client per endpoint and process, made on first use (Lambda reuses it
  * across invocations). DYNAMODB_ENDPOINT points it at DynamoDB Local; in AWS it is unset. A
  * process that alternates between endpoints (the marketplace benchmark's two DynamoDB Local
  * processes) keeps one warm client, with its open connections, per endpoint.
  */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { endpointOverride } from '../aws-endpoint.ts';
+import { awsClientMade } from '../aws/client-hooks.ts';
+import * as settings from '../core/settings.ts';
+
 const clients = new Map<string, DynamoDBDocumentClient>();
 
 export function db(): DynamoDBDocumentClient {
-  const endpoint = process.env['DYNAMODB_ENDPOINT'] || undefined;
+  const endpoint = settings.dynamoEndpoint();
   let client = clients.get(endpoint ?? '');
   if (!client) {
     const raw = new DynamoDBClient(endpointOverride(endpoint));
@@ -27,7 +28,7 @@ export function db(): DynamoDBDocumentClient {
 
 /** Read per call so tests can give each file its own table. */
 export function tableName(): string {
-  const name = process.env['TABLE_NAME'];
+  const name = settings.tableName();
   if (!name) throw new Error('TABLE_NAME is not set');
   return name;
 }

@@ -1,13 +1,13 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, UpdateCommand, type DeleteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { db, tableName } from './client.ts';
-
 /**
  * One conditional write whose failed condition is an answer, not an error: `ok`, or the item as
  * it was when the condition failed (asked for with ReturnValuesOnConditionCheckFailure, so no
  * second read). Any other error is thrown.
  */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, UpdateCommand, type DeleteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { db, tableName } from './client.ts';
+
 export type ConditionalResult = { ok: true } | { ok: false; current: Record<string, unknown> | undefined };
 
 type Input<T> = Omit<T, 'TableName' | 'ReturnValuesOnConditionCheckFailure'>;

@@ -1,3 +1,7 @@
+/**
+ * Creates the table and its indexes if missing (local runtime, tests, benchmarks). In AWS the CDK
+ * stack creates it from the same definition. Returns true when it made a new table.
+ */
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -8,10 +12,6 @@ import {
 import { db } from './client.ts';
 import { TABLE_KEYS, TTL_ATTRIBUTE, indexList } from './table.ts';
 
-/**
- * Creates the table and its indexes if missing (local runtime, tests, benchmarks). In AWS the CDK
- * stack creates it from the same definition. Returns true when it made a new table.
- */
 export async function ensureTable(name: string): Promise<boolean> {
   const attributes = new Map<string, 'S' | 'N'>([
     [TABLE_KEYS.partitionKey, 'S'],

@@ -1,10 +1,10 @@
-import { validationError } from '../core/errors.ts';
-
 /**
  * Opaque page cursors: base64url of the DynamoDB start key, the position of the next page, and
  * the scope (sort, filter, search) it was made for. A cursor used with another scope, or one that
  * was edited, is a 400 rather than a silently wrong page.
  */
+import { validationError } from '../core/errors.ts';
+
 export type StartKey = Record<string, string | number>;
 
 interface CursorBody {

@@ -1,10 +1,10 @@
-import { backoff, stillContended } from './backoff.ts';
-
 /**
  * Read, decide, write on the condition that what was read still holds; if it no longer does,
  * pause a random moment and start over. Used where the write depends on the state read (list
  * partitions, the current version, a day rollover), never for plain counters (those use ADD).
  */
+import { backoff, stillContended } from './backoff.ts';
+
 export const RETRY = Symbol('retry');
 const MAX_ATTEMPTS = 12;
 

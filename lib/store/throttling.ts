@@ -1,10 +1,10 @@
-import { rateLimited, type AppError } from '../core/errors.ts';
-
 /**
  * DynamoDB refuses work it cannot take right now with these errors, after the SDK has already
  * retried with backoff. Nothing was written, the request itself was fine: 429 with Retry-After
  * rather than a 500.
  */
+import { rateLimited, type AppError } from '../core/errors.ts';
+
 const THROTTLING_ERRORS = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
 
 export function throttlingAsRateLimited(err: unknown): AppError | undefined {

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DELIVERY_VISIBILITY_TIMEOUT_SECONDS } from '../../lib/events/schedule.ts';
+import { DELIVERY } from '../../lib/core/settings.ts';
 import { freePort } from '../../local/ports.ts';
 import { startWebhookReceiver, waitFor } from './support.ts';
 
@@ -90,7 +90,7 @@ describe('crash recovery of the delivery pipeline', () => {
     const second = startRuntime(env);
     await second.ready;
     const answered = () => new Set(receiver.deliveries.slice(before).map((d) => d.json.id));
-    await waitFor(() => feed.every((id: string) => answered().has(id)) || undefined, 'every event after the restart', DELIVERY_VISIBILITY_TIMEOUT_SECONDS * 1000 + 5000);
+    await waitFor(() => feed.every((id: string) => answered().has(id)) || undefined, 'every event after the restart', DELIVERY.visibilityTimeoutSeconds * 1000 + 5000);
     await new Promise((r) => setTimeout(r, 1000));
 
     const posts = new Map<string, number>();

@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_DELAYS_SECONDS, MAX_DELAY_SECONDS, delayAfter, retryDelays, scheduledAttempts } from '../../lib/events/schedule.ts';
+import { DELIVERY } from '../../lib/core/settings.ts';
+import { delayAfter, retryDelays, scheduledAttempts } from '../../lib/events/schedule.ts';
+
+const DEFAULT_RETRY_DELAYS_SECONDS = DELIVERY.retryDelaysSeconds;
+const MAX_DELAY_SECONDS = DELIVERY.maxDelaySeconds;
 
 afterEach(() => {
   delete process.env['DELIVERY_RETRY_DELAYS_SECONDS'];

@@ -1,3 +1,12 @@
+/**
+ * The OpenAPI 3.1 document, built from the route table (paths, methods, keys), the handlers' zod
+ * specs (parameters and bodies), lib/http/openapi/schemas.ts (answers) and lib/http/openapi/operations.ts
+ * (summaries, success statuses, route-specific errors). `npm run openapi` writes it to
+ * docs/openapi.json, which GET /openapi.json serves; a test fails when that file is stale.
+ *
+ * JSON Schema comes from zod's own `z.toJSONSchema` (draft 2020-12, which OpenAPI 3.1 uses), so
+ * nothing here depends on how a schema was built (zod or zod/mini).
+ */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -9,15 +18,6 @@ import { routes, type Route } from '../../routes.ts';
 import { operations, type Operation } from './operations.ts';
 import { componentRegistry, contractEvents } from './schemas.ts';
 
-/**
- * The OpenAPI 3.1 document, built from the route table (paths, methods, keys), the handlers' zod
- * specs (parameters and bodies), lib/http/openapi/schemas.ts (answers) and lib/http/openapi/operations.ts
- * (summaries, success statuses, route-specific errors). `npm run openapi` writes it to
- * docs/openapi.json, which GET /openapi.json serves; a test fails when that file is stale.
- *
- * JSON Schema comes from zod's own `z.toJSONSchema` (draft 2020-12, which OpenAPI 3.1 uses), so
- * nothing here depends on how a schema was built (zod or zod/mini).
- */
 type Json = Record<string, unknown>;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');

@@ -1,7 +1,3 @@
-import type { z } from 'zod';
-import type { ErrorCode } from '../../core/errors.ts';
-import * as S from './schemas.ts';
-
 /**
  * What the OpenAPI document says about each route beyond its request shapes (which come from the
  * handlers' own zod specs): a summary, the success answers with their schemas, and the errors a
@@ -9,6 +5,10 @@ import * as S from './schemas.ts';
  * 413, 415, 429, 500 where they apply). Keyed by the route's name in lib/routes.ts; a test fails
  * when a route has no entry here or an entry names no route.
  */
+import type { z } from 'zod';
+import type { ErrorCode } from '../../core/errors.ts';
+import * as S from './schemas.ts';
+
 export interface Success {
   description: string;
   schema?: z.core.$ZodType;

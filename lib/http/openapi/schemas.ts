@@ -1,3 +1,9 @@
+/**
+ * The answers of the API as zod schemas, for the OpenAPI document (lib/http/openapi/document.ts) and the
+ * tests that hold every answer to it. Request shapes are not here: the document reads them from the
+ * handlers' own specs. Strict objects: a field the document does not name fails the response tests.
+ * Only scripts and tests import this module, never a Lambda bundle.
+ */
 import { z } from 'zod';
 import type { ContractStatus as ContractStatusName } from '../../contracts/transitions.ts';
 import { EVENT_TYPES } from '../../core/event-types.ts';
@@ -7,12 +13,6 @@ import { CATEGORIES, VISIBILITIES } from '../../marketplace/templates/categories
 import { templateSchema } from '../../marketplace/templates/template-schema.ts';
 import type { ServiceEventType } from '../../core/event-types.ts';
 
-/**
- * The answers of the API as zod schemas, for the OpenAPI document (lib/http/openapi/document.ts) and the
- * tests that hold every answer to it. Request shapes are not here: the document reads them from the
- * handlers' own specs. Strict objects: a field the document does not name fails the response tests.
- * Only scripts and tests import this module, never a Lambda bundle.
- */
 export const componentRegistry = z.registry<{ id: string; description?: string }>();
 const named = <S extends z.core.$ZodType>(id: string, schema: S, description?: string): S => {
   componentRegistry.add(schema, { id, ...(description ? { description } : {}) });

@@ -1,12 +1,12 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../../core/caller.ts';
-import { db, tableName } from '../../store/client.ts';
+import { tableName } from '../../store/client.ts';
 import { ENTITY, keys } from '../../store/keys.ts';
 import { transactWrite } from '../../store/transact.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
 import { visibleTemplate } from '../templates/find-template.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
 import type { TemplateItem } from '../templates/template-item.ts';
+import { readInstallMarker } from './store.ts';
 import { bucketAttribute, moveToDay, utcDay } from '../trending/trend.ts';
 
 export interface Installation {
@@ -69,7 +69,7 @@ function counterUpdate(t: TemplateItem, clockDay: string) {
 }
 
 async function existingInstallation(workspaceId: string, templateId: string): Promise<Installation> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.install(workspaceId, templateId), ConsistentRead: true }));
+  const Item = await readInstallMarker(workspaceId, templateId);
   if (!Item) throw new Error('install marker vanished');
   return toInstallation(Item);
 }

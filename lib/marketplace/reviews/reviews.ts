@@ -1,3 +1,8 @@
+/**
+ * One review per user and template: the review item's key is (template, user), and its
+ * "does not exist" condition sits in the same transaction as the counters, so a second review,
+ * a concurrent one or a retried request never counts twice.
+ */
 import type { Caller } from '../../core/caller.ts';
 import { AppError, forbidden } from '../../core/errors.ts';
 import { newUuid } from '../../core/ids.ts';
@@ -13,11 +18,6 @@ import { refreshRatingKey } from './rating.ts';
 import type { PageQuery, ReviewInput } from '../request-schemas.ts';
 import { reviewItem, toReview, type Review } from './review-item.ts';
 
-/**
- * One review per user and template: the review item's key is (template, user), and its
- * "does not exist" condition sits in the same transaction as the counters, so a second review,
- * a concurrent one or a retried request never counts twice.
- */
 export async function createReview(idOrSlug: string, input: ReviewInput, caller: Caller): Promise<Review> {
   const template = await visibleTemplate(idOrSlug, caller);
   if (isAuthor(template, caller)) throw forbidden('You cannot review your own template.');

@@ -1,13 +1,3 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGet, batchWrite, keyString, type WriteRequest } from '../../store/batch.ts';
-import { db, tableName } from '../../store/client.ts';
-import { ENTITY, keys, type Key, type SearchOrder } from '../../store/keys.ts';
-import { transactWrite, type TransactItem } from '../../store/transact.ts';
-import { bucketLabel, popularityBucket } from './popularity-bucket.ts';
-import { countedPrefixes, indexedPrefixes, postingWords } from './search-text.ts';
-import type { TemplateItem } from '../templates/template-item.ts';
-
 /**
  * The inverted index, kept by the search indexer (search-indexer.ts) from the table's stream:
  *
@@ -24,6 +14,16 @@ import type { TemplateItem } from '../templates/template-item.ts';
  * posting it may write (`dirty`), so the next one deletes whatever is no longer wanted; counters
  * move in transactions with the state's list of what is counted, so each is applied exactly once.
  */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet, batchWrite, keyString, type WriteRequest } from '../../store/batch.ts';
+import { db, tableName } from '../../store/client.ts';
+import { ENTITY, keys, type Key, type SearchOrder } from '../../store/keys.ts';
+import { transactWrite, type TransactItem } from '../../store/transact.ts';
+import { bucketLabel, popularityBucket } from './popularity-bucket.ts';
+import { countedPrefixes, indexedPrefixes, postingWords } from './search-text.ts';
+import type { TemplateItem } from '../templates/template-item.ts';
+
 export const ORDERS: readonly SearchOrder[] = ['recent', 'popular', 'rating'];
 
 /**

@@ -1,15 +1,15 @@
-import { log } from '../../log.ts';
-import { ENTITY } from '../../store/keys.ts';
-import { itemOfImage, sequenceOf, type TableChange } from '../../store/table-change.ts';
-import { popularityBucket } from './popularity-bucket.ts';
-import { syncSearchIndex } from './search-index.ts';
-
 /**
  * Which stream records reach the search indexer: template items, written or changed. The CDK event
  * source uses this pattern as its filter criteria and the local stream poller applies it with
  * `matchesFilter` (lib/events/stream-filter.ts). Templates are never deleted (no route does), so
  * REMOVE records are not asked for.
  */
+import { log } from '../../log.ts';
+import { ENTITY } from '../../store/keys.ts';
+import { itemOfImage, sequenceOf, type TableChange } from '../../store/table-change.ts';
+import { popularityBucket } from './popularity-bucket.ts';
+import { syncSearchIndex } from './search-index.ts';
+
 export const SEARCH_INDEX_FILTER_PATTERN = {
   eventName: ['INSERT', 'MODIFY'],
   dynamodb: { NewImage: { entity: { S: [ENTITY.template] } } },

@@ -1,26 +1,21 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Caller } from '../../core/caller.ts';
-import { forbidden, notFound } from '../../core/errors.ts';
-import { UUID_PATTERN } from '../../core/ids.ts';
-import { db, tableName } from '../../store/client.ts';
-import { keys } from '../../store/keys.ts';
-import { SLUG_PATTERN } from '../request-schemas.ts';
-import type { TemplateItem } from './template-item.ts';
-
 /**
  * `:id` in a path is a template UUID or its slug. Whatever is neither, or names a template the
  * caller may not see (someone else's private one), is the same 404: no existence leaks.
  */
+import type { Caller } from '../../core/caller.ts';
+import { forbidden, notFound } from '../../core/errors.ts';
+import { UUID_PATTERN } from '../../core/ids.ts';
+import { SLUG_PATTERN } from '../request-schemas.ts';
+import { readTemplate, templateIdOfSlug } from './store.ts';
+import type { TemplateItem } from './template-item.ts';
+
 export async function findTemplate(idOrSlug: string, consistent = false): Promise<TemplateItem | undefined> {
   let id: string | undefined;
   if (UUID_PATTERN.test(idOrSlug)) id = idOrSlug.toLowerCase();
   else if (idOrSlug.length <= 64 && SLUG_PATTERN.test(idOrSlug)) {
-    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.slug(idOrSlug), ConsistentRead: consistent }));
-    id = Item?.['template_id'] as string | undefined;
+    id = await templateIdOfSlug(idOrSlug, consistent);
   }
-  if (!id) return undefined;
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.template(id), ConsistentRead: consistent }));
-  return Item as TemplateItem | undefined;
+  return id ? readTemplate(id, consistent) : undefined;
 }
 
 export const isAuthor = (item: TemplateItem, caller: Caller): boolean => item.author.id === caller.userId;

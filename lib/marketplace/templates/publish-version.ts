@@ -1,15 +1,15 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../../core/caller.ts';
 import { AppError, validationError } from '../../core/errors.ts';
 import { nowIso } from '../../core/time.ts';
-import { db, tableName } from '../../store/client.ts';
+import { tableName } from '../../store/client.ts';
 import { keys } from '../../store/keys.ts';
 import { transactWrite } from '../../store/transact.ts';
 import { authoredTemplate } from './find-template.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
 import type { VersionInput } from '../request-schemas.ts';
+import { versionStored } from './store.ts';
 import { toTemplate } from './template-item.ts';
-import { compareVersions, sortableVersion } from './version.ts';
+import { compareVersions } from './version.ts';
 import { newestVersions, versionItem } from './versions.ts';
 
 const versionExists = (v: string) => new AppError('version_exists', `Version ${v} already exists.`);
@@ -25,8 +25,7 @@ export async function publishVersion(idOrSlug: string, input: VersionInput, call
     const order = compareVersions(input.version, template.version);
     if (order === 0) throw versionExists(input.version);
     if (order < 0) {
-      const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.version(template.id, sortableVersion(input.version)) }));
-      if (Item) throw versionExists(input.version);
+      if (await versionStored(template.id, input.version)) throw versionExists(input.version);
       throw validationError([{ path: 'version', message: `Must be greater than the current version ${template.version}.` }]);
     }
     const now = nowIso();

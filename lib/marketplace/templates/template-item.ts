@@ -1,15 +1,15 @@
-import type { Caller } from '../../core/caller.ts';
-import { ENTITY, keys, listPartitions, type TemplateListAttributes } from '../../store/keys.ts';
-import type { Category, Visibility } from './categories.ts';
-import type { PublishInput } from '../request-schemas.ts';
-import type { TemplateSchema } from './template-schema.ts';
-
 /**
  * The stored template item (layout in CONTRIBUTING.md) and its projections to the API shapes.
  * Sort keys (`popKey`, `recentKey`, `ratingKey`, `trendKey`) are always present; the partition
  * attributes that put a template into a list index exist only while it is public, which is what
  * keeps private and unlisted templates out of every list.
  */
+import type { Caller } from '../../core/caller.ts';
+import { ENTITY, keys, listPartitions, type TemplateListAttributes } from '../../store/keys.ts';
+import type { Category, Visibility } from './categories.ts';
+import type { PublishInput } from '../request-schemas.ts';
+import type { TemplateSchema } from './template-schema.ts';
+
 export interface Author {
   id: string;
   name: string;

@@ -1,11 +1,11 @@
-import * as z from '../../zod.ts';
-import { MAX_VARIABLE_VALUE_BYTES } from '../../contracts/variables.ts';
-
 /**
  * The `schema` of a template (docs/api.md "Schema elements"): the shape with zod, then the rules that
  * span elements (unique names and ids, defaults that fit their type, `{{name}}` references) as
  * issues with exact paths, so a publisher sees every problem at once.
  */
+import * as z from '../../zod.ts';
+import { MAX_VARIABLE_VALUE_BYTES } from '../../contracts/variables.ts';
+
 export const VARIABLE_NAME = /^[a-z_][a-z0-9_]{0,63}$/;
 export const VARIABLE_TYPES = ['string', 'number', 'integer', 'boolean', 'url'] as const;
 type VariableType = (typeof VARIABLE_TYPES)[number];

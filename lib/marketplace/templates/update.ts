@@ -1,3 +1,8 @@
+/**
+ * PATCH /templates/:id (author only). The template's list partitions and the category counters
+ * change in one transaction, conditional on the revision read, so lists and counts stay exact
+ * even when a feature toggle or another PATCH races this one (the loser reads again and redoes).
+ */
 import type { Caller } from '../../core/caller.ts';
 import { nowIso } from '../../core/time.ts';
 import { tableName } from '../../store/client.ts';
@@ -11,11 +16,6 @@ import type { UpdateInput } from '../request-schemas.ts';
 import { toTemplate, type TemplateItem } from './template-item.ts';
 import { newestVersions } from './versions.ts';
 
-/**
- * PATCH /templates/:id (author only). The template's list partitions and the category counters
- * change in one transaction, conditional on the revision read, so lists and counts stay exact
- * even when a feature toggle or another PATCH races this one (the loser reads again and redoes).
- */
 export async function updateTemplate(idOrSlug: string, input: UpdateInput, caller: Caller) {
   return optimistic(async () => {
     const before = await authoredTemplate(idOrSlug, caller);

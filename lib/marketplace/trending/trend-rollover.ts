@@ -1,12 +1,9 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../../store/client.ts';
-import { keys, templateIdOf, templateLists } from '../../store/keys.ts';
+import { templateIdOf, templateLists } from '../../store/keys.ts';
 import { INDEXES } from '../../store/table.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
 import type { StartKey } from '../../store/cursor.ts';
 import { readIndexPage } from '../../store/index-page.ts';
-import { templatesInOrder } from '../templates/store.ts';
+import { templatesInOrder, updateTemplateIf } from '../templates/store.ts';
 import type { TemplateItem } from '../templates/template-item.ts';
 import { bucketsOutsideWindow, installsInWindow, moveToDay, utcDay, windowDays } from './trend.ts';
 
@@ -49,24 +46,17 @@ async function rollTemplate(t: TemplateItem, today: string): Promise<'moved' | '
   const retire = installsInWindow(t, today) === 0;
   // A retired template keeps its trend_day (long past): its next install takes the new-day path and puts it back.
   const parts = retire ? { set: { trendKey: 0 }, remove: [INDEXES.trending.partitionKey, ...bucketsOutsideWindow(t, today)] } : moveToDay(t, today, 0);
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.template(t.id),
-        ...buildUpdate(
-          { ...parts, add: { rev: 1 } },
-          {
-            condition: '#vis = :vis AND #day = :day AND #key = :key',
-            names: { '#vis': 'visibility', '#day': 'trend_day', '#key': 'trendKey' },
-            values: { ':vis': t.visibility, ':day': t.trend_day, ':key': t.trendKey },
-          },
-        ),
-      }),
-    );
-    return retire ? 'retired' : 'moved';
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return 'skipped';
-    throw err;
-  }
+  const done = await updateTemplateIf(
+    t.id,
+    buildUpdate(
+      { ...parts, add: { rev: 1 } },
+      {
+        condition: '#vis = :vis AND #day = :day AND #key = :key',
+        names: { '#vis': 'visibility', '#day': 'trend_day', '#key': 'trendKey' },
+        values: { ':vis': t.visibility, ':day': t.trend_day, ':key': t.trendKey },
+      },
+    ),
+  );
+  if (!done) return 'skipped';
+  return retire ? 'retired' : 'moved';
 }

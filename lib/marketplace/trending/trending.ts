@@ -1,12 +1,9 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../../store/client.ts';
-import { INDEXES } from '../../store/table.ts';
 import { templatesInOrder } from '../templates/store.ts';
-import { templateIdOf, templateLists } from '../../store/keys.ts';
+import { templateIdOf } from '../../store/keys.ts';
+import { readTrendDay } from './store.ts';
 import type { TemplateItem } from '../templates/template-item.ts';
 import { installsInWindow, utcDay, windowDays } from './trend.ts';
 
-const index = INDEXES.trending;
 const PAGE = 10;
 const MAX_ROUNDS = 5;
 
@@ -51,21 +48,9 @@ function nthBest(counted: Map<string, { count: number }>, n: number): number {
 }
 
 async function readDayPage(cursor: DayCursor): Promise<string[]> {
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: index.name,
-      KeyConditionExpression: '#pk = :pk',
-      ExpressionAttributeNames: { '#pk': index.partitionKey },
-      ExpressionAttributeValues: { ':pk': templateLists.trendDay(cursor.day) },
-      ScanIndexForward: false,
-      Limit: PAGE,
-      ExclusiveStartKey: cursor.startKey,
-    }),
-  );
-  const items = res.Items ?? [];
-  cursor.startKey = res.LastEvaluatedKey;
-  cursor.done = !res.LastEvaluatedKey;
-  cursor.floor = Number(items.at(-1)?.[index.sortKey] ?? 0);
-  return items.map((i) => templateIdOf({ PK: i['PK'] as string, SK: i['SK'] as string }));
+  const { entries, nextKey, floor } = await readTrendDay(cursor.day, PAGE, cursor.startKey);
+  cursor.startKey = nextKey;
+  cursor.done = !nextKey;
+  cursor.floor = floor;
+  return entries.map((i) => templateIdOf({ PK: i['PK'] as string, SK: i['SK'] as string }));
 }

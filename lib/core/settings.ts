@@ -1,0 +1,127 @@
+/**
+ * The service's settings, in one place: the fixed numbers every runtime shares (base paths,
+ * timeouts, the delivery retry schedule, event-source batch sizes and retries), which infra/,
+ * local/ and lib/ all read from the constants below, and the environment (CONTRIBUTING.md "Settings
+ * and environment variables"), which only the functions at the end read. `assertSettings()` (settings-check.ts) checks every
+ * value: a wrong one is a SettingsError naming the variable and what it takes, which `npm start`
+ * prints before it starts anything. Read during a request, a flag is on only for the exact value
+ * "true" and an unknown log level is `info`, so a typo can never switch a safety off mid-flight.
+ *
+ * The environment is read on every call, not once: the local runtime and the tests set variables
+ * at run time (the queue URL once the emulator is up, a table per test file, a fast retry schedule).
+ */
+
+const DELIVERY_FUNCTION_TIMEOUT_SECONDS = 20;
+
+// Separate constants rather than one object, so a function bundle keeps only the ones it reads.
+
+/** Where each API lives on the one host (docs/api.md). */
+export const BASE_PATHS = { marketplace: '/v1/marketplace', agents: '/api/v1' } as const;
+
+export const ROUTE_TIMEOUTS = {
+    /** A route's function timeout unless its row in lib/routes.ts says otherwise. */
+    defaultTimeoutSeconds: 10,
+    /** A streaming route (SSE) may run this long: Lambda's maximum. */
+    streamingTimeoutSeconds: 15 * 60,
+} as const;
+
+/**
+   * Webhook deliveries (docs/events.md, "After a crash"). The function's timeout covers a batch:
+   * the 10 s endpoint deadline of every message at once, plus the store calls around it. A claim's
+   * lease lasts as long as the function may run, so a live worker is never overtaken; the queue's
+   * visibility timeout is just longer than that, so a message whose worker died is received again
+   * within 25 s, finds the lease over, and is attempted.
+   */
+export const DELIVERY = {
+    functionTimeoutSeconds: DELIVERY_FUNCTION_TIMEOUT_SECONDS,
+    leaseMs: DELIVERY_FUNCTION_TIMEOUT_SECONDS * 1000,
+    visibilityTimeoutSeconds: 25,
+    /** Receives before a message that keeps failing moves to the DLQ. */
+    maxReceiveCount: 20,
+    batchSize: 10,
+    /**
+     * Entry i is the wait before attempt i + 1, so entry 0 (always 0) is the first attempt:
+     * Svix-like, 9 attempts over about 37.6 h, first retry after 30 s. Each wait must fit one SQS
+     * visibility timeout, because the worker parks a failed message by changing its visibility.
+     */
+    retryDelaysSeconds: [0, 30, 300, 1800, 7200, 18000, 36000, 36000, 36000] as readonly number[],
+    /** SQS's maximum visibility timeout. */
+    maxDelaySeconds: 12 * 3600,
+} as const;
+
+/** The table's stream, read by the relay and the search indexer. */
+export const STREAM = {
+    batchSize: 100,
+    /** A batch that keeps failing is skipped (and logged) after this many attempts. */
+    retryAttempts: 10,
+    workerTimeoutSeconds: 60,
+} as const;
+
+export const TREND_ROLLOVER = { timeoutSeconds: 15 * 60 } as const;
+
+/** The local runtime's defaults. */
+export const LOCAL_DEFAULTS = { port: 3000, host: '127.0.0.1', dynamoPort: 8000, dataDir: '.data', tableName: 'marketplace', region: 'us-east-1' } as const;
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'silent';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+const text = (env: Env, name: string): string | undefined => env[name] || undefined;
+
+function port(env: Env, name: string, fallback: number): number {
+  const value = Number(env[name] || fallback);
+  return Number.isInteger(value) && value >= 0 && value <= 65535 ? value : fallback;
+}
+
+function retryDelays(env: Env): readonly number[] {
+  const raw = env['DELIVERY_RETRY_DELAYS_SECONDS'];
+  if (!raw) return DELIVERY.retryDelaysSeconds;
+  const parsed = raw.split(',').map((s) => Number(s.trim()));
+  if (!parsed.every((n) => Number.isInteger(n) && n >= 0 && n <= DELIVERY.maxDelaySeconds)) {
+    // Thrown on every read, not only at start: a delivery must not run on a schedule nobody meant.
+    throw new Error(`DELIVERY_RETRY_DELAYS_SECONDS must be a comma-separated list of whole seconds (0 to ${DELIVERY.maxDelaySeconds}), not "${raw}".`);
+  }
+  return parsed;
+}
+
+export function corsOrigins(raw: string | undefined): string[] {
+  const list = (raw ?? '*')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  return list.length === 0 || list.includes('*') ? ['*'] : list;
+}
+
+/*
+ * The environment, one function per variable (tree-shaken like the constants): a value is read
+ * when asked for, so one bad variable fails only its readers. Leniently: a flag is on only for the
+ * exact value "true", an unknown log level is `info`, a port that is not one is the default; the
+ * strict check is `assertSettings()` (settings-check.ts), kept out of the function bundles.
+ */
+export const tableName = (env: Env = process.env) => text(env, 'TABLE_NAME');
+export const dynamoEndpoint = (env: Env = process.env) => text(env, 'DYNAMODB_ENDPOINT');
+export const sqsEndpoint = (env: Env = process.env) => text(env, 'SQS_ENDPOINT');
+export const deliveryQueueUrl = (env: Env = process.env) => text(env, 'DELIVERY_QUEUE_URL');
+export const deliveryDlqUrl = (env: Env = process.env) => text(env, 'DELIVERY_DLQ_URL');
+/** The delivery retry schedule: DELIVERY_RETRY_DELAYS_SECONDS, or DELIVERY.retryDelaysSeconds. */
+export const retryDelaysSeconds = (env: Env = process.env) => retryDelays(env);
+/** Feature flag: http://localhost webhooks allowed. */
+export const developmentMode = (env: Env = process.env) => env['DEVELOPMENT_MODE'] === 'true';
+/** Feature flag: EMF metric lines outside Lambda too (always inside). */
+export const metricsToStdout = (env: Env = process.env) => env['METRICS_TO_STDOUT'] === 'true';
+export function logLevel(env: Env = process.env): LogLevel {
+  const raw = env['LOG_LEVEL'];
+  return raw === 'debug' || raw === 'warn' || raw === 'silent' ? raw : 'info';
+}
+/** `['*']` when unset or `*`. */
+export const corsAllowedOrigins = (env: Env = process.env) => corsOrigins(env['CORS_ALLOWED_ORIGINS']);
+export const region = (env: Env = process.env) => text(env, 'AWS_REGION');
+export const localPort = (env: Env = process.env) => port(env, 'PORT', LOCAL_DEFAULTS.port);
+/** Where `npm start` listens: loopback unless HOST says otherwise (the demo key is public). */
+export const localHost = (env: Env = process.env) => text(env, 'HOST') ?? LOCAL_DEFAULTS.host;
+export const dataDir = (env: Env = process.env) => text(env, 'DATA_DIR') ?? LOCAL_DEFAULTS.dataDir;
+export const dynamoPort = (env: Env = process.env) => port(env, 'LOCAL_DYNAMODB_PORT', LOCAL_DEFAULTS.dynamoPort);
+/** Facts of the Lambda runtime, not settings: read here so no other file reads the environment. */
+export const lambdaFunctionName = (env: Env = process.env) => env['AWS_LAMBDA_FUNCTION_NAME'];
+export const provisionedConcurrency = (env: Env = process.env) => env['AWS_LAMBDA_INITIALIZATION_TYPE'] === 'provisioned-concurrency';
+export const traceId = (env: Env = process.env) => text(env, '_X_AMZN_TRACE_ID');
