@@ -41,6 +41,7 @@ function snapshot(env: Env) {
     deliveryQueueUrl: settings.deliveryQueueUrl(env),
     deliveryDlqUrl: settings.deliveryDlqUrl(env),
     retryDelaysSeconds: settings.retryDelaysSeconds(env),
+    replayPageItems: settings.replayPageItems(env),
     developmentMode: settings.developmentMode(env),
     metricsToStdout: settings.metricsToStdout(env),
     logLevel: settings.logLevel(env),

@@ -105,6 +105,11 @@ export const deliveryQueueUrl = (env: Env = process.env) => text(env, 'DELIVERY_
 export const deliveryDlqUrl = (env: Env = process.env) => text(env, 'DELIVERY_DLQ_URL');
 /** The delivery retry schedule: DELIVERY_RETRY_DELAYS_SECONDS, or DELIVERY.retryDelaysSeconds. */
 export const retryDelaysSeconds = (env: Env = process.env) => retryDelays(env);
+/** Feed slots one replay page reads (REPLAY_PAGE_ITEMS; tests set it small to cross pages). */
+export const replayPageItems = (env: Env = process.env) => {
+  const n = Number(text(env, 'REPLAY_PAGE_ITEMS') ?? 100);
+  return Number.isInteger(n) && n > 0 ? n : 100;
+};
 /** Feature flag: http://localhost webhooks allowed. */
 export const developmentMode = (env: Env = process.env) => env['DEVELOPMENT_MODE'] === 'true';
 /** Feature flag: EMF metric lines outside Lambda too (always inside). */

@@ -5,6 +5,7 @@ import { ownAgent } from '../agents/agents.ts';
 import type { Caller } from '../core/caller.ts';
 import { AppError, validationError } from '../core/errors.ts';
 import { idAt } from '../core/ids.ts';
+import * as settings from '../core/settings.ts';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys, replayPageKey } from '../store/keys.ts';
 import { acceptsDelivery, readAgent } from './agents.ts';
@@ -29,7 +30,7 @@ import type { ServiceEvent } from './types.ts';
  * and the event, and the next page is a conditional put.
  */
 /** Slots one page reads (REPLAY_PAGE_ITEMS only makes tests cross pages with a few events). */
-const pageItems = (): number => Number(process.env['REPLAY_PAGE_ITEMS'] || 100);
+const pageItems = (): number => settings.replayPageItems();
 const WINDOW_DAYS = 30;
 const PAGE_TTL_SECONDS = 7 * 24 * 3600;
 
