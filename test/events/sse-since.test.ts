@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parseSse } from '../../client/http/sse.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { useLocalApi } from '../support/local-api.ts';
 import { createAgent, createContract, feedOf, publishTemplate, SIMPLE_SCHEMA, waitFor } from './support.ts';
@@ -14,34 +15,23 @@ beforeAll(async () => {
 });
 
 interface Frame {
-  id?: string;
-  event?: string;
-  data?: string;
+  id: string | undefined;
+  data: string | undefined;
 }
 
+/** Frames as the client package's parser reads them; an `id:` line without data is a frame without data. */
 async function open(agentId: string, query: string, headers: Record<string, string> = {}) {
   const controller = new AbortController();
   const res = await fetch(`${api.url}/api/v1/agents/${agentId}/events/stream${query}`, { headers: { authorization: `Bearer ${alice.apiKey}`, ...headers }, signal: controller.signal });
   const frames: Frame[] = [];
+  let announced: string | undefined;
   const reading = (async () => {
     if (res.status !== 200) return;
-    const decoder = new TextDecoder();
-    let buffer = '';
     try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const frame: Frame = {};
-          for (const line of buffer.slice(0, end).split('\n')) {
-            if (line.startsWith(':') || line.startsWith('retry:')) continue;
-            const [field, ...rest] = line.split(':');
-            (frame as Record<string, string>)[field!] = rest.join(':').trimStart();
-          }
-          if (Object.keys(frame).length) frames.push(frame);
-          buffer = buffer.slice(end + 2);
-        }
-      }
+      const onId = (id: string) => {
+        if (frames.length === 0 && announced === undefined) frames.push({ id: (announced = id), data: undefined });
+      };
+      for await (const frame of parseSse(res.body!, onId)) frames.push({ id: frame.lastEventId, data: frame.data });
     } catch {
       // aborted
     }
