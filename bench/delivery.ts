@@ -16,7 +16,7 @@ import { ensureDelivery } from '../lib/events/deliveries.ts';
 import { eventIdAt } from '../lib/events/feed-position.ts';
 import type { ServiceEvent } from '../lib/events/types.ts';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { nowIso } from '../lib/ids.ts';
+import { nowIso } from '../lib/core/time.ts';
 import { workers } from '../lib/routes.ts';
 import { db, tableName } from '../lib/store/client.ts';
 import { keys } from '../lib/store/keys.ts';

@@ -23,7 +23,7 @@ import { routeGrant, routes, TREND_ROLLOVER_UTC, workerGrants, workers } from '.
 import { DELIVERY_FUNCTION_TIMEOUT_SECONDS, DELIVERY_VISIBILITY_TIMEOUT_SECONDS } from '../lib/events/schedule.ts';
 import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '../lib/http/cors.ts';
-import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search-indexer.ts';
+import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search/search-indexer.ts';
 import { grantFunction } from './grants.ts';
 import { gatewayResponses } from './gateway-responses.ts';
 import { perKeyUsagePlan } from './usage-plans.ts';
@@ -151,7 +151,7 @@ export class MarketplaceStack extends Stack {
     // Search index: template changes → postings and prefix counters (the stream's second consumer).
     const searchIndexer = fn('searchIndexer', workers.searchIndexer, { timeout: Duration.minutes(1) });
     grantFunction(searchIndexer, table, deliveryQueue, workerGrants.searchIndexer);
-    // The same pattern the local stream poller applies (lib/marketplace/search-indexer.ts).
+    // The same pattern the local stream poller applies (lib/marketplace/search/search-indexer.ts).
     streamConsumer(this, table, searchIndexer, 'SearchIndexFailures', SEARCH_INDEX_FILTER_PATTERN);
 
     const deliver = fn('deliver', workers.deliver, { timeout: DELIVERY_TIMEOUT, reservedConcurrency: config.reservedConcurrency.deliver, env: { DELIVERY_QUEUE_URL: deliveryQueue.queueUrl } });

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import { corsHeaders, preflightHeaders } from '../lib/http/cors.ts';
-import { AppError, errorBody, errorHeaders, rateLimited } from '../lib/http/errors.ts';
+import { errorBody, errorHeaders, statusOf } from '../lib/http/errors.ts';
+import { AppError, rateLimited } from '../lib/core/errors.ts';
 import { log } from '../lib/log.ts';
 import { routes as defaultRoutes, workers, type Route } from '../lib/routes.ts';
 import { runAsRoute, runAsWorker } from './grants.ts';
@@ -21,7 +22,7 @@ type Authorizer = (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayA
 
 /** The gateway's own answers (no route, no key, too large, throttled) carry CORS too, as API Gateway's gateway responses do. */
 function sendError(req: IncomingMessage, res: ServerResponse, err: AppError, requestId: string): void {
-  res.writeHead(err.status, { ...corsHeaders(req.headers.origin), 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, ...errorHeaders(err) });
+  res.writeHead(statusOf(err), { ...corsHeaders(req.headers.origin), 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, ...errorHeaders(err) });
   res.end(JSON.stringify(errorBody(err)));
 }
 

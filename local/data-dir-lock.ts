@@ -53,16 +53,20 @@ function readOwner(path: string): LockOwner | 'missing' | 'unreadable' {
 const sameOwner = (a: LockOwner | string, b: LockOwner): boolean =>
   typeof a === 'object' && a.pid === b.pid && a.host === b.host && a.started_at === b.started_at;
 
-/** True when the process may still be running. Another host's pid cannot be checked: assume it runs. */
-export function ownerAlive(owner: LockOwner): boolean {
-  if (owner.host !== hostname()) return true;
+/** True when a process with this pid runs on this host. */
+export function pidAlive(pid: number): boolean {
   try {
-    process.kill(owner.pid, 0);
+    process.kill(pid, 0);
     return true;
   } catch (err) {
     // EPERM: it exists but belongs to another user.
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** True when the lock's process may still be running. Another host's pid cannot be checked: assume it runs. */
+function ownerAlive(owner: LockOwner): boolean {
+  return owner.host !== hostname() || pidAlive(owner.pid);
 }
 
 function describe(owner: LockOwner, dataDir: string): string {

@@ -8,7 +8,7 @@
  */
 import { deliveryIdFor } from '../lib/events/deliveries.ts';
 import { eventIdAt } from '../lib/events/feed-position.ts';
-import type { Caller } from '../lib/http/caller.ts';
+import type { Caller } from '../lib/core/caller.ts';
 
 export const DEMO_CALLER: Caller = {
   userId: '3f9c2a4e-8b1d-4c6f-9e2a-7d5b1c0a9e11',

@@ -7,9 +7,9 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createUserWithKey, findCallerByApiKey } from '../lib/accounts/api-keys.ts';
-import type { Caller } from '../lib/http/caller.ts';
-import { EVENT_TYPES } from '../lib/events/types.ts';
-import { withPinnedIds } from '../lib/ids.ts';
+import type { Caller } from '../lib/core/caller.ts';
+import { EVENT_TYPES } from '../lib/core/event-types.ts';
+import { withPinnedIds } from '../lib/core/ids.ts';
 import { routes } from '../lib/routes.ts';
 import { db, tableName } from '../lib/store/client.ts';
 import { keys } from '../lib/store/keys.ts';

@@ -1,6 +1,14 @@
 /** The demo template by another author, so the demo user has one to review (events/createReview.json). */
 export const COMMUNITY_TEMPLATE_SLUG = 'ai-summary-quality';
 
+const uptimeSchema = {
+  variables: [
+    { name: 'url', type: 'url', description: 'Endpoint to probe' },
+    { name: 'expected_status', type: 'integer', required: false, default: 200 },
+  ],
+  checks: [{ id: 'status', type: 'http_status', description: 'Endpoint answers', config: { url: '{{url}}', status: '{{expected_status}}' } }],
+} as const;
+
 /**
  * Demo catalog for `npm start`: a few templates across categories, published by the demo user
  * (the community one by a second user). `sample-uptime-check` is the one the update and new-version
@@ -14,13 +22,7 @@ export const demoTemplates = [
     category: 'http',
     version: '1.0.0',
     visibility: 'public',
-    schema: {
-      variables: [
-        { name: 'url', type: 'url', description: 'Endpoint to probe' },
-        { name: 'expected_status', type: 'integer', required: false, default: 200 },
-      ],
-      checks: [{ id: 'status', type: 'http_status', description: 'Endpoint answers', config: { url: '{{url}}', status: '{{expected_status}}' } }],
-    },
+    schema: uptimeSchema,
   },
   {
     name: 'Code review delivered',
@@ -90,12 +92,6 @@ export const demoTemplates = [
     category: 'http',
     version: '1.0.0',
     visibility: 'public',
-    schema: {
-      variables: [
-        { name: 'url', type: 'url', description: 'Endpoint to probe' },
-        { name: 'expected_status', type: 'integer', required: false, default: 200 },
-      ],
-      checks: [{ id: 'status', type: 'http_status', config: { url: '{{url}}', status: '{{expected_status}}' } }],
-    },
+    schema: uptimeSchema,
   },
 ] as const;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { DELIVERY_FUNCTION_TIMEOUT_SECONDS, DELIVERY_VISIBILITY_TIMEOUT_SECONDS } from '../lib/events/schedule.ts';
 import { streamArn } from '../lib/store/create-table.ts';
 import { matchesFilter } from '../lib/events/stream-filter.ts';
-import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search-indexer.ts';
+import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search/search-indexer.ts';
 import { workers } from '../lib/routes.ts';
 import { runAsWorker } from './grants.ts';
 import { loadHandler } from './handlers.ts';

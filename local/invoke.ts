@@ -6,6 +6,7 @@ import { DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from 
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { Writable } from 'node:stream';
 import { endpointOverride } from '../lib/aws-endpoint.ts';
+import type { FunctionGrant } from '../lib/function-grants.ts';
 import { routeGrant, routes, workerGrants, workers } from '../lib/routes.ts';
 import { runAsRoute, runAsWorker } from './grants.ts';
 import { loadHandler } from './handlers.ts';
@@ -17,12 +18,16 @@ export const functionNames: readonly string[] = [...routes.map((r) => r.name), .
 
 const isWorker = (name: string): name is keyof typeof workers => Object.hasOwn(workers, name);
 
-/** True when the function reads or writes the table (health and /openapi.json do not). */
-export function usesTable(name: string): boolean {
+function grantOf(name: string): FunctionGrant | undefined {
   const route = routes.find((r) => r.name === name);
-  const grant = route ? routeGrant(route) : isWorker(name) ? workerGrants[name] : undefined;
-  return grant !== undefined && grant.table !== 'none';
+  return route ? routeGrant(route) : isWorker(name) ? workerGrants[name] : undefined;
 }
+
+/** True when the function reads or writes the table (health and /openapi.json do not). */
+export const usesTable = (name: string): boolean => (grantOf(name)?.table ?? 'none') !== 'none';
+
+/** True when the function sends to or takes from the delivery queue. */
+export const usesQueue = (name: string): boolean => grantOf(name)?.queue !== undefined;
 
 /**
  * Runs `name` with `event`. A streaming route writes to `stream` and resolves when its handler

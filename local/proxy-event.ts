@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { callerToContext, type Caller } from '../lib/http/caller.ts';
+import { callerToContext } from '../lib/http/caller.ts';
+import type { Caller } from '../lib/core/caller.ts';
 import type { Route } from '../lib/routes.ts';
 import { runAsRoute } from './grants.ts';
 import { loadHandler } from './handlers.ts';

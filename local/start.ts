@@ -18,6 +18,7 @@ import { startDynamoDbLocal, StartupError } from './dynamodb-local.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { startEventPipeline } from './event-pipeline.ts';
 import { portInUse } from './ports.ts';
+import { publishRuntime } from './runtime-file.ts';
 import { developmentMode } from '../lib/net/url-policy.ts';
 
 const stops: Array<() => Promise<void>> = [];
@@ -55,8 +56,8 @@ function stopWhenOrphaned(): void {
 /** What the banner says about webhooks: the truth of this process's DEVELOPMENT_MODE. */
 function modeLine(): string {
   return developmentMode()
-    ? 'development mode (DEVELOPMENT_MODE=true): http://localhost webhooks allowed'
-    : `production rules (DEVELOPMENT_MODE=${process.env['DEVELOPMENT_MODE']}): webhooks must be public https URLs`;
+    ? 'in development mode (DEVELOPMENT_MODE=true: http://localhost webhooks allowed)'
+    : `with production rules (DEVELOPMENT_MODE=${process.env['DEVELOPMENT_MODE']}: webhooks must be public https URLs)`;
 }
 
 function onSignal(): void {
@@ -101,15 +102,17 @@ async function main(): Promise<void> {
   const pipeline = await startEventPipeline({ tableName: config.tableName, dynamoEndpoint, dataDir: inMemory ? undefined : config.dataDir });
   stops.push(pipeline.stop);
   process.env['DELIVERY_QUEUE_URL'] = pipeline.queueUrl;
+  const withdraw = publishRuntime(dynamoEndpoint, { sqs_endpoint: pipeline.sqsEndpoint, queue_url: pipeline.queueUrl });
+  stops.push(async () => withdraw());
   stops.push(startDailySchedule().stop);
 
-  const api = await listen(createLocalApi(), config.port, '0.0.0.0');
+  const api = await listen(createLocalApi(), config.port, config.host);
   stops.push(api.close);
   const base = `http://localhost:${config.port}`;
   process.stdout.write(
     [
       '',
-      `Template marketplace is running (${modeLine()}).`,
+      `Template marketplace is running ${modeLine()}.`,
       `  Marketplace   ${base}${MARKETPLACE_BASE}`,
       `  Agents API    ${base}${AGENTS_BASE}`,
       `  Health        ${base}/health`,

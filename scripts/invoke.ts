@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { useStoreFromEnvironment } from '../local/config.ts';
 import { repoRoot } from '../local/handlers.ts';
-import { functionNames, invokeFunction, localStoreProblem, usesTable } from '../local/invoke.ts';
+import { functionNames, invokeFunction, localStoreProblem, usesQueue, usesTable } from '../local/invoke.ts';
+import { findRuntime } from '../local/runtime-file.ts';
 
 const [name, file] = process.argv.slice(2);
 if (!name || !functionNames.includes(name)) {
@@ -20,12 +21,20 @@ if (!name || !functionNames.includes(name)) {
 
 const store = useStoreFromEnvironment();
 process.env['DEVELOPMENT_MODE'] ??= 'true';
+const refuse = (sentence: string): never => {
+  process.stderr.write(`${sentence}\n`);
+  process.exit(1);
+};
 if (store.target === 'local' && usesTable(name)) {
   const problem = await localStoreProblem(store.endpoint!, store.tableName);
-  if (problem) {
-    process.stderr.write(`${problem}\n`);
-    process.exit(1);
-  }
+  if (problem) refuse(problem);
+}
+if (store.target === 'local' && usesQueue(name)) {
+  // The queue is fauxqs inside the running `npm start`, which says where it is.
+  const runtime = findRuntime(store.endpoint!);
+  if (!runtime) refuse(`${name} uses the delivery queue, and no npm start serving ${store.endpoint} publishes one: start the local runtime first (npm start).`);
+  process.env['SQS_ENDPOINT'] = runtime!.sqs_endpoint;
+  process.env['DELIVERY_QUEUE_URL'] = runtime!.queue_url;
 }
 const event: unknown = JSON.parse(readFileSync(file ?? join(repoRoot, 'events', `${name}.json`), 'utf8'));
 // Streamed answers are printed as they arrive; the stream ends when the handler does (or Ctrl-C).

@@ -69,21 +69,20 @@ async function stopWithSigterm(app: Started, ports: number[]): Promise<void> {
 
 describe('npm start', () => {
   it('serves a demo key that can publish and read; one start per DATA_DIR; SIGTERM to npm leaves no process or port behind', async () => {
-    const [port, dynamoPort] = [await freePort(), await freePort()];
     const dataDir = mkdtempSync(join(tmpdir(), 'start-'));
     // Two at the same moment on an empty folder: one runs, the other is refused at once.
-    const [first, second] = [
-      start({ PORT: String(port), LOCAL_DYNAMODB_PORT: String(dynamoPort), DATA_DIR: dataDir }),
-      start({ PORT: String(await freePort()), LOCAL_DYNAMODB_PORT: String(await freePort()), DATA_DIR: dataDir }),
-    ];
-    const loserCode = await Promise.race([first.exited, second.exited]);
-    expect(loserCode).toBe(1);
-    const [app, refused] = first.child.exitCode === null ? [first, second] : [second, first];
+    const portsOf = async () => ({ port: await freePort(), dynamoPort: await freePort() });
+    const candidates = await Promise.all([portsOf(), portsOf()]);
+    const starts = candidates.map(({ port, dynamoPort }) => start({ PORT: String(port), LOCAL_DYNAMODB_PORT: String(dynamoPort), DATA_DIR: dataDir }));
+    expect(await Promise.race(starts.map((s) => s.exited))).toBe(1);
+    const winner = starts[0]!.child.exitCode === null ? 0 : 1;
+    const [app, refused] = [starts[winner]!, starts[1 - winner]!];
+    const { port, dynamoPort } = candidates[winner]!;
     await waitFor(() => app.output().includes('Press Ctrl-C to stop.') || app.child.exitCode !== null, 90_000);
     const owner = JSON.parse(readFileSync(join(dataDir, 'runtime.lock'), 'utf8')) as { pid: number };
     expect(refused.output()).toContain(`DATA_DIR ${dataDir} is in use by another npm start (pid ${owner.pid}, API on port ${port}`);
     expect(refused.output()).not.toMatch(/\n\s+at /);
-    expect(app.output()).toContain('development mode (DEVELOPMENT_MODE=true)');
+    expect(app.output()).toContain('is running in development mode (DEVELOPMENT_MODE=true');
 
     const key = /Demo API key\s+(mk_\S+)/.exec(app.output())?.[1];
     expect(key).toBeDefined();
@@ -114,7 +113,7 @@ describe('npm start', () => {
     // Data and the demo key survive a restart (the lock was released); the banner tells the mode it runs in.
     const again = start({ PORT: String(port), LOCAL_DYNAMODB_PORT: String(dynamoPort), DATA_DIR: dataDir, DEVELOPMENT_MODE: 'false' });
     await waitFor(() => again.output().includes('Press Ctrl-C to stop.') || again.child.exitCode !== null, 90_000);
-    expect(again.output()).toContain('production rules (DEVELOPMENT_MODE=false)');
+    expect(again.output()).toContain('is running with production rules (DEVELOPMENT_MODE=false');
     expect(again.output()).not.toContain('development mode');
     expect(/Demo API key\s+(mk_\S+)/.exec(again.output())?.[1]).toBe(key);
     const kept = await fetch(`${base}/v1/marketplace/templates/smoke-test`, { headers: auth });
@@ -124,6 +123,18 @@ describe('npm start', () => {
     await waitFor(() => !groupAlive(again.child), 30_000);
     expect(await portInUse(dynamoPort)).toBe(false);
   }, 300_000);
+
+  it('stops everything it started when npm dies without passing a signal on (SIGKILL)', async () => {
+    const [port, dynamoPort] = [await freePort(), await freePort()];
+    const app = start({ PORT: String(port), LOCAL_DYNAMODB_PORT: String(dynamoPort), DATA_DIR: ':memory:' });
+    await waitFor(() => app.output().includes('Press Ctrl-C to stop.') || app.child.exitCode !== null, 90_000);
+    expect(await portInUse(dynamoPort)).toBe(true);
+    app.child.kill('SIGKILL');
+    // The orphaned runtime notices its parent is gone and stops DynamoDB Local and the API.
+    await waitFor(() => !groupAlive(app.child), 60_000);
+    expect(await portInUse(dynamoPort)).toBe(false);
+    expect(await portInUse(port)).toBe(false);
+  }, 180_000);
 
   it('says in one sentence that a port is taken', async () => {
     const blocker = createServer().listen(0, '0.0.0.0');

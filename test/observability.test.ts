@@ -1,6 +1,6 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AppError } from '../lib/http/errors.ts';
+import { AppError } from '../lib/core/errors.ts';
 import { ok } from '../lib/http/responses.ts';
 import { httpRoute } from '../lib/http/stack.ts';
 import { log } from '../lib/log.ts';

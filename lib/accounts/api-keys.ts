@@ -1,7 +1,8 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash, randomBytes } from 'node:crypto';
-import type { Caller } from '../http/caller.ts';
-import { newUuid, nowIso } from '../ids.ts';
+import type { Caller } from '../core/caller.ts';
+import { newUuid } from '../core/ids.ts';
+import { nowIso } from '../core/time.ts';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 
@@ -73,7 +74,7 @@ export async function createUserWithKey(input: NewUser, register?: (issued: Issu
         {
           Put: {
             TableName: tableName(),
-            Item: { ...keys.apiKey(hash), entity: ENTITY.apiKey, ...user, createdAt, keyId, GSI1PK: keys.apiKeysIndexPk, GSI1SK: keyId },
+            Item: { ...keys.apiKey(hash), entity: ENTITY.apiKey, ...user, createdAt, keyId, ...keys.apiKeysIndex(keyId) },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },

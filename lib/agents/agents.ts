@@ -1,9 +1,10 @@
-import type { Caller } from '../http/caller.ts';
-import { AppError, notFound, validationError } from '../http/errors.ts';
-import { newId, nowIso } from '../ids.ts';
+import type { Caller } from '../core/caller.ts';
+import { AppError, notFound, validationError } from '../core/errors.ts';
+import { newId } from '../core/ids.ts';
+import { nowIso } from '../core/time.ts';
 import { isAgentId, toAgentView, type AgentRecord, type AgentView } from './model.ts';
 import { MAX_AGENTS_PER_ACCOUNT } from '../limits/numbers.ts';
-import { expiresAt } from '../event-types/retention.ts';
+import { expiresAt } from '../core/event-retention.ts';
 import { deleteOwnedAgent, getAgent, insertAgentWithinCap, listAgentsOf } from './store.ts';
 
 /** Agents: create, list and read, always scoped to the caller (docs/api.md, "Agents, webhooks and events"). */

@@ -1,5 +1,5 @@
-import { ID_PATTERN } from '../ids.ts';
-import type { ContractEventType as EventType } from '../event-types/kinds.ts';
+import { ID_PATTERN } from '../core/ids.ts';
+import type { EventType } from '../core/event-types.ts';
 
 /** webhook_status of docs/api.md. */
 export type WebhookStatus = 'DISABLED' | 'PENDING_VERIFICATION' | 'ENABLED';

@@ -1,8 +1,8 @@
 import * as z from '../zod.ts';
-import { CONTRACT_EVENT_TYPES as EVENT_TYPES } from '../event-types/kinds.ts';
+import { EVENT_TYPES } from '../core/event-types.ts';
 import { MAX_OVERLAP_SECONDS } from '../webhooks/rotation.ts';
 import { checkWebhookUrl, developmentMode } from '../net/url-policy.ts';
-import { ID_PATTERN } from '../ids.ts';
+import { ID_PATTERN } from '../core/ids.ts';
 
 /** Request shapes of the agent and webhook routes (docs/api.md). Strict: unknown fields are a 400. */
 export const agentIdParams = z.strictObject({ id: z.string().check(z.regex(ID_PATTERN.agt)) });

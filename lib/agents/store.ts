@@ -39,8 +39,7 @@ export async function insertAgentWithinCap(agent: AgentRecord, maxPerOwner: numb
         Item: {
           ...keys.agent(agent.id),
           entity: ENTITY.agent,
-          GSI1PK: keys.agentsIndexPk(agent.owner_id),
-          GSI1SK: keys.agentsIndexSk(agent.id),
+          ...keys.agentsIndex(agent.owner_id, agent.id),
           ...agent,
         },
         ConditionExpression: 'attribute_not_exists(PK)',
@@ -101,17 +100,17 @@ export async function listAgentsOf(
   limit: number,
   afterId?: string,
 ): Promise<{ agents: AgentRecord[]; nextAfterId: string | null }> {
-  const gsi1PK = keys.agentsIndexPk(ownerId);
   const { Items = [] } = await db().send(
     new QueryCommand({
       TableName: tableName(),
       IndexName: INDEXES.gsi1.name,
-      KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': gsi1PK, ':prefix': keys.agentsIndexSk('') },
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+      ExpressionAttributeNames: { '#pk': INDEXES.gsi1.partitionKey, '#sk': INDEXES.gsi1.sortKey },
+      ExpressionAttributeValues: { ':pk': keys.agentsIndexPk(ownerId), ':prefix': keys.agentsIndexSk('') },
       ScanIndexForward: false,
       Limit: limit + 1,
       ...(afterId
-        ? { ExclusiveStartKey: { ...keys.agent(afterId), GSI1PK: gsi1PK, GSI1SK: keys.agentsIndexSk(afterId) } }
+        ? { ExclusiveStartKey: { ...keys.agent(afterId), ...keys.agentsIndex(ownerId, afterId) } }
         : {}),
     }),
   );

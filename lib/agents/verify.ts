@@ -1,6 +1,6 @@
-import type { Caller } from '../http/caller.ts';
-import { AppError, notFound } from '../http/errors.ts';
-import { nowIso } from '../ids.ts';
+import type { Caller } from '../core/caller.ts';
+import { AppError, notFound } from '../core/errors.ts';
+import { nowIso } from '../core/time.ts';
 import { startHandshake, type LimiterOptions } from '../limits/verify-limit.ts';
 import { log } from '../log.ts';
 import { recordVerification } from '../observability/metrics.ts';

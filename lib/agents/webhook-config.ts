@@ -1,6 +1,6 @@
-import type { Caller } from '../http/caller.ts';
-import { AppError, notFound } from '../http/errors.ts';
-import { nowIso } from '../ids.ts';
+import type { Caller } from '../core/caller.ts';
+import { AppError, notFound } from '../core/errors.ts';
+import { nowIso } from '../core/time.ts';
 import { newWebhookSecret } from '../webhooks/secret.ts';
 import { ownAgent } from './agents.ts';
 import { isAgentId, toAgentView, type AgentRecord, type AgentView } from './model.ts';

@@ -3,8 +3,16 @@ import { db, tableName } from '../store/client.ts';
 import { contractLinkKeys as keys, ENTITY } from '../store/keys.ts';
 import { INDEXES } from '../store/table.ts';
 import type { TransactItem } from '../store/transact.ts';
-import type { ContractRecord } from './store.ts';
+import { buildUpdate } from '../store/update-expression.ts';
 import type { ContractStatus } from './transitions.ts';
+
+/** The parties of a contract (a ContractRecord has them; not imported, since store.ts imports this module). */
+interface ContractParties {
+  id: string;
+  agent_id: string;
+  seller_agent_id?: string | null | undefined;
+  party_owner_ids: readonly string[];
+}
 
 /**
  * GET /contracts without a Scan: every contract has a small link item per party user (the buyer
@@ -14,21 +22,13 @@ import type { ContractStatus } from './transitions.ts';
  * a link's status is the contract's. Written as upserts: a contract from before links existed
  * gets its links at its next move.
  */
-export function linkWrites(contract: Pick<ContractRecord, 'id' | 'agent_id' | 'seller_agent_id' | 'party_owner_ids'>, status: ContractStatus): TransactItem[] {
+export function linkWrites(contract: ContractParties, status: ContractStatus): TransactItem[] {
   const parties = [...new Set([...contract.party_owner_ids, contract.agent_id, ...(contract.seller_agent_id ? [contract.seller_agent_id] : [])])];
   return parties.map((party) => ({
     Update: {
       TableName: tableName(),
       Key: keys.link(party, contract.id),
-      UpdateExpression: 'SET entity = :entity, contract_id = :id, #status = :status, GSI1PK = :gsiPk, GSI1SK = :gsiSk',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ':entity': ENTITY.contractLink,
-        ':id': contract.id,
-        ':status': status,
-        ':gsiPk': keys.byStatusPk(party, status),
-        ':gsiSk': keys.indexSk(contract.id),
-      },
+      ...buildUpdate({ set: { entity: ENTITY.contractLink, contract_id: contract.id, status, ...keys.index(party, status, contract.id) } }),
     },
   }));
 }
@@ -39,9 +39,10 @@ export async function contractIdsOf(party: string, status: ContractStatus | unde
   const query = status
     ? {
         IndexName: INDEXES.gsi1.name,
-        KeyConditionExpression: 'GSI1PK = :pk',
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': INDEXES.gsi1.partitionKey },
         ExpressionAttributeValues: { ':pk': keys.byStatusPk(party, status) },
-        ...(afterId ? { ExclusiveStartKey: { ...base, GSI1PK: keys.byStatusPk(party, status), GSI1SK: keys.indexSk(afterId) } } : {}),
+        ...(afterId ? { ExclusiveStartKey: { ...base, ...keys.index(party, status, afterId) } } : {}),
       }
     : {
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',

@@ -1,5 +1,5 @@
 import * as z from '../zod.ts';
-import { ID_PATTERN } from '../ids.ts';
+import { ID_PATTERN } from '../core/ids.ts';
 import type { ContractStatus } from './transitions.ts';
 
 /** Request shapes of the contract routes (API.md "Contracts"). Strict: unknown fields are a 400. */

@@ -1,9 +1,10 @@
 import { getAgent } from '../agents/store.ts';
 import { ownAgent } from '../agents/agents.ts';
 import { commitWithEvents } from '../events/outbox.ts';
-import type { Caller } from '../http/caller.ts';
-import { AppError, forbidden, notFound, validationError } from '../http/errors.ts';
-import { newId, nowIso } from '../ids.ts';
+import type { Caller } from '../core/caller.ts';
+import { AppError, forbidden, notFound, validationError } from '../core/errors.ts';
+import { newId } from '../core/ids.ts';
+import { nowIso } from '../core/time.ts';
 import { rolesOf } from './parties.ts';
 import { contractIdsOf } from './links.ts';
 import type { CreateContractInput, ListContractsQuery, VerificationInput } from './schemas.ts';

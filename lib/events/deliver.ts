@@ -1,4 +1,3 @@
-import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { log } from '../log.ts';
 import { postJson, type OutboundResult } from '../net/outbound.ts';
 import { signingSecrets } from '../webhooks/rotation.ts';
@@ -6,7 +5,7 @@ import { signatureHeaders } from '../webhooks/signature.ts';
 import { acceptsDelivery, readAgent } from './agents.ts';
 import { abandonDelivery, claimDelivery, recordAttempt, type AttemptResult } from './delivery-lease.ts';
 import { readEvent } from './feed.ts';
-import { parseDeliveryMessage, postpone } from './queue.ts';
+import { parseDeliveryMessage, postpone, type ReceivedMessage } from './queue.ts';
 import type { ServiceEvent } from './types.ts';
 import { failureKindOf, recordDeliveryAttempt } from '../observability/metrics.ts';
 
@@ -47,7 +46,7 @@ export function attemptResult(result: OutboundResult): AttemptResult {
   }
 }
 
-export async function deliverMessage(record: Pick<SQSRecord, 'messageId' | 'body'>): Promise<Outcome> {
+export async function deliverMessage(record: Pick<ReceivedMessage, 'messageId' | 'body'>): Promise<Outcome> {
   const message = parseDeliveryMessage(record.body);
   if (!message) return { kind: 'poison' };
   const claim = await claimDelivery(message.agent_id, message.delivery_id, record.messageId);
@@ -84,8 +83,11 @@ export async function deliverMessage(record: Pick<SQSRecord, 'messageId' | 'body
   return { kind: 'done' };
 }
 
-/** A batch from the SQS event source; messages not listed as failures are deleted by Lambda. */
-export async function deliverBatch(records: readonly SQSRecord[]): Promise<SQSBatchResponse> {
+/**
+ * A batch from the queue → the ids of the messages to keep (due again later, failed, or poison for
+ * the DLQ); the others are done and may be deleted.
+ */
+export async function deliverBatch(records: readonly ReceivedMessage[]): Promise<string[]> {
   const outcomes = await Promise.all(
     records.map(async (record): Promise<Outcome | 'error'> => {
       try {
@@ -104,5 +106,5 @@ export async function deliverBatch(records: readonly SQSRecord[]): Promise<SQSBa
     if (outcome !== 'error' && outcome.kind === 'poison') log.warn('deliver: unreadable message left for the DLQ', { messageId: record.messageId });
     return outcome === 'error' || outcome.kind !== 'done';
   });
-  return { batchItemFailures: failed.map((r) => ({ itemIdentifier: r.messageId })) };
+  return failed.map((r) => r.messageId);
 }

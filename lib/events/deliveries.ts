@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { nowIso } from '../ids.ts';
+import { nowIso } from '../core/time.ts';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys, withoutKeys } from '../store/keys.ts';
 import { scheduledAttempts } from './schedule.ts';

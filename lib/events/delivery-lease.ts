@@ -1,8 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { notFound } from '../http/errors.ts';
-import { nowIso } from '../ids.ts';
+import { notFound } from '../core/errors.ts';
+import { nowIso } from '../core/time.ts';
 import { db, tableName } from '../store/client.ts';
 import { keys, withoutKeys } from '../store/keys.ts';
 import { readDelivery, type DeliveryRecord, type DeliveryStatus } from './deliveries.ts';

@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import type { AgentRecord } from '../agents/model.ts';
-import { idAt, sortablePrefix, sortValueOf } from '../ids.ts';
+import { idAt, sortablePrefix, sortValueOf } from '../core/ids.ts';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 import { expiresAt } from './types.ts';

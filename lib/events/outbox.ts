@@ -1,10 +1,11 @@
-import { nowIso } from '../ids.ts';
+import { nowIso } from '../core/time.ts';
 import { tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 import { transactWrite, type TransactItem } from '../store/transact.ts';
 import { acceptsDelivery } from './agents.ts';
 import { eventIdAt, fillGap, takeTicket } from './feed-position.ts';
-import { expiresAt, type EventType, type ServiceEvent } from './types.ts';
+import { expiresAt, type ServiceEvent } from './types.ts';
+import type { EventType } from '../core/event-types.ts';
 
 /**
  * The outbox: a state change and one event row per party agent in one transaction. The table's

@@ -1,7 +1,6 @@
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBRecord } from 'aws-lambda';
 import { log } from '../log.ts';
+import { ENTITY } from '../store/keys.ts';
+import { itemOfImage, sequenceOf, type TableChange } from '../store/table-change.ts';
 import { acceptsDelivery, readAgent } from './agents.ts';
 import { ensureDelivery } from './deliveries.ts';
 import { eventFromItem } from './outbox.ts';
@@ -9,7 +8,6 @@ import { enqueueDelivery } from './queue.ts';
 import { pageFromImage, replayPage } from './replay.ts';
 import { matchesFilter } from './stream-filter.ts';
 import type { ServiceEvent } from './types.ts';
-import { ENTITY } from '../store/keys.ts';
 
 /**
  * Outbox rows → delivery messages, and replay pages (replay.ts) → a page of them. A row passes the filter only if its agent's webhook was
@@ -18,9 +16,9 @@ import { ENTITY } from '../store/keys.ts';
  * twice; a record that is still untouched is sent again, which at worst makes a duplicate
  * message that the delivery worker drops.
  */
-export async function relayRecord(record: DynamoDBRecord): Promise<'enqueued' | 'skipped'> {
+export async function relayRecord(record: TableChange): Promise<'enqueued' | 'skipped'> {
   if (!matchesFilter(record)) return 'skipped';
-  const image = unmarshall(record.dynamodb!.NewImage as Record<string, AttributeValue>);
+  const image = itemOfImage(record.dynamodb?.NewImage)!;
   if (image['entity'] === ENTITY.replayPage) return (await replayPage(pageFromImage(image), sendToDelivery)) > 0 ? 'enqueued' : 'skipped';
   const event = eventFromItem(image);
   const agent = await readAgent(event.agent_id);
@@ -42,12 +40,12 @@ async function sendToDelivery(event: ServiceEvent, deliveryId?: string): Promise
 }
 
 /** A batch, with the sequence numbers that failed (the stream is retried from the earliest one). */
-export async function relayBatch(records: readonly DynamoDBRecord[]): Promise<string[]> {
+export async function relayBatch(records: readonly TableChange[]): Promise<string[]> {
   const results = await Promise.allSettled(records.map(relayRecord));
   const failed: string[] = [];
   results.forEach((result, i) => {
     if (result.status === 'fulfilled') return;
-    const sequence = records[i]!.dynamodb?.SequenceNumber ?? '';
+    const sequence = sequenceOf(records[i]!);
     log.error('relay: record failed', { sequence, error: result.reason instanceof Error ? result.reason.message : String(result.reason) });
     failed.push(sequence);
   });

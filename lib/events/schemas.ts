@@ -1,5 +1,5 @@
 import * as z from '../zod.ts';
-import { ID_PATTERN } from '../ids.ts';
+import { ID_PATTERN } from '../core/ids.ts';
 
 /** Request shapes of the event and delivery routes (API.md). Strict: unknown parameters are a 400. */
 const limit = z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20);

@@ -1,4 +1,4 @@
-import { validationError } from '../http/errors.ts';
+import { validationError } from '../core/errors.ts';
 import { readFeed } from './feed.ts';
 import { isEventId } from './schemas.ts';
 import type { StartPoint } from './start-point.ts';

@@ -1,5 +1,5 @@
 import * as z from '../zod.ts';
-import { ID_PATTERN } from '../ids.ts';
+import { ID_PATTERN } from '../core/ids.ts';
 
 /**
  * The query of GET …/events/stream, in its own module: only the stream's bundle carries zod's

@@ -1,12 +1,8 @@
 /**
- * The contract event kinds of the interface document (section 6) and the event object of API.md.
- * `agent_id` is the agent this copy is for: each party agent gets its own copy and its own id.
+ * The event object of docs/api.md. `agent_id` is the agent this copy is for: each party agent
+ * gets its own copy and its own id. Its retention is in lib/core/event-retention.ts.
  */
-import { CONTRACT_EVENT_TYPES, type ContractEventType } from '../event-types/kinds.ts';
-
-/** The four contract kinds: the list lives in lib/event-types/kinds.ts, below lib/agents and lib/events. */
-export const EVENT_TYPES = CONTRACT_EVENT_TYPES;
-export type EventType = ContractEventType;
+import type { EventType } from '../core/event-types.ts';
 
 export interface ServiceEvent {
   id: string;
@@ -16,4 +12,4 @@ export interface ServiceEvent {
   data: { contract_id: string } & Record<string, unknown>;
 }
 
-export { EVENT_RETENTION_DAYS, expiresAt } from '../event-types/retention.ts';
+export { EVENT_RETENTION_DAYS, expiresAt } from '../core/event-retention.ts';

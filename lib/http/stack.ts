@@ -2,9 +2,11 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import type * as z from '../zod.ts';
-import { callerFromEvent, type Caller } from './caller.ts';
+import { callerFromEvent } from './caller.ts';
+import type { Caller } from '../core/caller.ts';
 import { corsHeaders } from './cors.ts';
-import { AppError, errorBody, errorHeaders, type ErrorDetail } from './errors.ts';
+import { errorBody, errorHeaders, statusOf } from './errors.ts';
+import { AppError, type ErrorDetail } from '../core/errors.ts';
 import { IDEMPOTENCY_HEADER, idempotent } from './idempotency.ts';
 import { log } from '../log.ts';
 import { observability } from '../observability/lambda.ts';
@@ -133,8 +135,8 @@ function errorResponse(error: unknown, event: APIGatewayProxyEvent): APIGatewayP
     err = new AppError('internal_error', 'Something went wrong on our side. Try again later.');
   }
   const appError = err as AppError;
-  if (appError.status === 429) recordRateLimited();
-  return toResponse({ status: appError.status, headers: errorHeaders(appError), body: errorBody(appError) }, requestId, originOf(event));
+  if (appError.code === 'rate_limited') recordRateLimited();
+  return toResponse({ status: statusOf(appError), headers: errorHeaders(appError), body: errorBody(appError) }, requestId, originOf(event));
 }
 
 const errorResponder: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> = {

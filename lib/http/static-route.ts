@@ -1,7 +1,8 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { corsHeaders } from './cors.ts';
-import { AppError, errorBody, errorHeaders } from './errors.ts';
+import { errorBody, errorHeaders, statusOf } from './errors.ts';
+import { AppError } from '../core/errors.ts';
 import { withRouteSpec } from './route-spec.ts';
 
 /**
@@ -24,7 +25,7 @@ export function staticRoute(body: () => unknown, cacheControl = 'no-store'): (ev
       body: JSON.stringify(payload),
     });
     const refused = bodyProblem(event);
-    return refused ? answer(refused.status, errorBody(refused), errorHeaders(refused)) : answer(200, body());
+    return refused ? answer(statusOf(refused), errorBody(refused), errorHeaders(refused)) : answer(200, body());
   }, {});
 }
 

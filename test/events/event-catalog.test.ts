@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CONTRACT_EVENT_TYPES, SERVICE_EVENT_TYPES } from '../../lib/event-types/kinds.ts';
-import { buildEventCatalog } from '../../lib/openapi/event-catalog.ts';
+import { EVENT_TYPES, SERVICE_EVENT_TYPES } from '../../lib/core/event-types.ts';
+import { buildEventCatalog } from '../../lib/http/openapi/event-catalog.ts';
 import { serialize } from '../../scripts/openapi.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { useLocalApi } from '../support/local-api.ts';
@@ -25,7 +25,7 @@ describe('the event catalog', () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { data: { type: string; configurable: boolean; description: string; schema: Record<string, unknown> }[] };
     expect(body).toEqual(JSON.parse(committed));
-    expect(body.data.filter((t) => t.configurable).map((t) => t.type)).toEqual([...CONTRACT_EVENT_TYPES]);
+    expect(body.data.filter((t) => t.configurable).map((t) => t.type)).toEqual([...EVENT_TYPES]);
     expect(body.data.filter((t) => !t.configurable).map((t) => t.type)).toEqual([...SERVICE_EVENT_TYPES]);
     for (const t of body.data) expect(t.description.length, t.type).toBeGreaterThan(10);
   });
@@ -59,11 +59,11 @@ describe('the event catalog', () => {
 
     it('each contract kind’s schema accepts the events the service really emits, and refuses them under another type', async () => {
       const events = await feedOf(alice, agentId);
-      expect(new Set(events.map((e) => e.type))).toEqual(new Set(CONTRACT_EVENT_TYPES));
+      expect(new Set(events.map((e) => e.type))).toEqual(new Set(EVENT_TYPES));
       for (const event of events) {
         const validate = ajv.compile(schemaOf(event.type));
         expect(validate(event), `${event.type}: ${ajv.errorsText(validate.errors)}`).toBe(true);
-        const other = CONTRACT_EVENT_TYPES.find((t) => t !== event.type)!;
+        const other = EVENT_TYPES.find((t) => t !== event.type)!;
         expect(ajv.compile(schemaOf(other))(event), `${event.type} under ${other}`).toBe(false);
       }
     });

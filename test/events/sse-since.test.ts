@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseSse } from '../../client/http/sse.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { useLocalApi } from '../support/local-api.ts';
+import { openSse } from '../support/sse-client.ts';
 import { createAgent, createContract, feedOf, publishTemplate, SIMPLE_SCHEMA, waitFor } from './support.ts';
 
 /** `GET …/events/stream?since=now|<ISO time>|<event id>` through the local API, and Last-Event-ID over it. */
@@ -14,34 +14,9 @@ beforeAll(async () => {
   templateId = await publishTemplate(alice, SIMPLE_SCHEMA);
 });
 
-interface Frame {
-  id: string | undefined;
-  data: string | undefined;
-}
-
-/** Frames as the client package's parser reads them; an `id:` line without data is a frame without data. */
 async function open(agentId: string, query: string, headers: Record<string, string> = {}) {
-  const controller = new AbortController();
-  const res = await fetch(`${api.url}/api/v1/agents/${agentId}/events/stream${query}`, { headers: { authorization: `Bearer ${alice.apiKey}`, ...headers }, signal: controller.signal });
-  const frames: Frame[] = [];
-  let announced: string | undefined;
-  const reading = (async () => {
-    if (res.status !== 200) return;
-    try {
-      const onId = (id: string) => {
-        if (frames.length === 0 && announced === undefined) frames.push({ id: (announced = id), data: undefined });
-      };
-      for await (const frame of parseSse(res.body!, onId)) frames.push({ id: frame.lastEventId, data: frame.data });
-    } catch {
-      // aborted
-    }
-  })();
-  return {
-    res,
-    frames,
-    eventIds: () => frames.filter((f) => f.data).map((f) => f.id!),
-    close: async () => (controller.abort(), await reading),
-  };
+  const stream = await openSse(`${api.url}/api/v1/agents/${agentId}/events/stream${query}`, { authorization: `Bearer ${alice.apiKey}`, ...headers });
+  return { ...stream, eventIds: () => stream.frames.filter((f) => f.data).map((f) => f.id!) };
 }
 
 async function fundNew(agentId: string, count: number): Promise<void> {

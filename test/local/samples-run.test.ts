@@ -14,6 +14,7 @@ import { startDemoWebhookSink } from '../../local/demo-webhook-sink.ts';
 import { startEventPipeline } from '../../local/event-pipeline.ts';
 import { invokeFunction } from '../../local/invoke.ts';
 import { freePort } from '../../local/ports.ts';
+import { publishRuntime } from '../../local/runtime-file.ts';
 import type { LocalResponseStream, StreamMetadata } from '../../local/streaming.ts';
 
 const root = join(import.meta.dirname, '../..');
@@ -41,6 +42,8 @@ beforeAll(async () => {
   await seedDemoData({ webhookSink: sink.url });
   const pipeline = await startEventPipeline({ tableName: tableName(), dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']! });
   stops.push(pipeline.stop);
+  const withdraw = publishRuntime(process.env['DYNAMODB_ENDPOINT']!, { sqs_endpoint: pipeline.sqsEndpoint, queue_url: pipeline.queueUrl });
+  stops.push(async () => withdraw());
   // The delivery events/retryDelivery.json names is made by the relay from the seeded events.
   const deadline = Date.now() + 90_000;
   while ((await readDelivery(DEMO_DELIVERY.agentId, DEMO_DELIVERY.deliveryId))?.status !== 'succeeded') {
@@ -87,6 +90,11 @@ describe('npm run invoke', () => {
   it('-- authorizer uses the demo key of events/authorizer.json', async () => {
     const { stdout } = await run(['authorizer'], {});
     expect(JSON.parse(stdout)).toMatchObject({ principalId: DEMO_CALLER.userId, policyDocument: { Statement: [{ Effect: 'Allow' }] } });
+  }, 60_000);
+
+  it('-- retryDelivery finds the delivery queue of the running runtime', async () => {
+    const { stdout } = await run(['retryDelivery'], {});
+    expect(JSON.parse(stdout)).toMatchObject({ statusCode: 202 });
   }, 60_000);
 
   it('without a running store says so in one sentence and exits 1', async () => {
