@@ -121,7 +121,8 @@ async function countEvents(agentId: string, after: string | undefined, end: stri
 
 /** Up to `limit` slots read after `after`; `last` is the last slot read when more may follow. */
 async function eventsIn(agentId: string, after: string | undefined, end: string, types: readonly string[], limit: number): Promise<{ items: Record<string, unknown>[]; last: string | undefined }> {
-  const res = await db().send(new QueryCommand({ ...windowQuery(agentId, after, end, types), Limit: limit }));
+  // BETWEEN includes `after` itself when it is a slot: one more read, so `limit` slots follow it.
+  const res = await db().send(new QueryCommand({ ...windowQuery(agentId, after, end, types), Limit: after === undefined ? limit : limit + 1 }));
   const items = (res.Items ?? []).filter((item) => item['id'] !== after);
   const lastKey = res.LastEvaluatedKey?.['SK'] as string | undefined;
   return { items, last: lastKey === undefined ? undefined : lastKey.slice(keys.eventPrefix.length) };
