@@ -7,6 +7,7 @@ import { AppError, validationError } from '../core/errors.ts';
 import { idAt } from '../core/ids.ts';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys, replayPageKey } from '../store/keys.ts';
+import { takeReplaySlot } from '../limits/replay-limit.ts';
 import { acceptsDelivery, readAgent } from './agents.ts';
 import { positionOf } from './feed-position.ts';
 import { eventFromItem } from './outbox.ts';
@@ -60,6 +61,8 @@ export async function startReplay(caller: Caller, agentId: string, input: Replay
   if (notSubscribed.length) throw validationError([{ path: 'types', message: `The webhook does not subscribe to ${notSubscribed.join(', ')}.` }]);
   const types = input.types ?? subscribed;
 
+  // Taken once the request is known to be valid, before the window is read.
+  await takeReplaySlot(agent.id);
   const after = await startCursor(agent, { kind: 'time', at: since });
   const end = await startCursor(agent, { kind: 'time', at: until });
   if (end === undefined) return { replayed: 0 }; // every retained event is from `until` on

@@ -3,6 +3,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPLAY_LIMITS } from '../../lib/limits/numbers.ts';
 import { workers } from '../../lib/routes.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';
@@ -86,5 +87,19 @@ describe('the replay job', () => {
     await relayPage(written[2]!);
     expect(await deliveriesOf(owner, agentId)).toHaveLength(4);
     expect(await pages(agentId)).toHaveLength(3);
+  });
+
+  it(`lets an agent start ${REPLAY_LIMITS.perWindow} replays per window; the next is 429 with Retry-After, another agent is not held up`, async () => {
+    const receiver = await startWebhookReceiver();
+    const [agentId, other] = [await createAgent(owner), await createAgent(owner)];
+    for (const id of [agentId, other]) await enableWebhook(owner, id, receiver.url, ['contract.funded']);
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const replay = (id: string) => invoke('replayEvents', { caller: owner, params: { id }, body: { since } });
+    const answers = await Promise.all(Array.from({ length: REPLAY_LIMITS.perWindow + 3 }, () => replay(agentId)));
+    expect(answers.filter((a) => a.status === 202)).toHaveLength(REPLAY_LIMITS.perWindow);
+    const refused = answers.filter((a) => a.status !== 202);
+    expect(refused.map((a) => a.status)).toEqual([429, 429, 429]);
+    for (const a of refused) expect(Number(a.headers['retry-after'] ?? a.headers['Retry-After'])).toBeGreaterThan(3000);
+    expect((await replay(other)).status).toBe(202);
   });
 });
