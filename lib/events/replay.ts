@@ -8,6 +8,7 @@ import { idAt } from '../core/ids.ts';
 import * as settings from '../core/settings.ts';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys, replayPageKey } from '../store/keys.ts';
+import { takeReplaySlot } from '../limits/replay-limit.ts';
 import { acceptsDelivery, readAgent } from './agents.ts';
 import { positionOf } from './feed-position.ts';
 import { eventFromItem } from './outbox.ts';
@@ -61,6 +62,8 @@ export async function startReplay(caller: Caller, agentId: string, input: Replay
   if (notSubscribed.length) throw validationError([{ path: 'types', message: `The webhook does not subscribe to ${notSubscribed.join(', ')}.` }]);
   const types = input.types ?? subscribed;
 
+  // Taken once the request is known to be valid, before the window is read.
+  await takeReplaySlot(agent.id);
   const after = await startCursor(agent, { kind: 'time', at: since });
   const end = await startCursor(agent, { kind: 'time', at: until });
   if (end === undefined) return { replayed: 0 }; // every retained event is from `until` on
@@ -122,7 +125,8 @@ async function countEvents(agentId: string, after: string | undefined, end: stri
 
 /** Up to `limit` slots read after `after`; `last` is the last slot read when more may follow. */
 async function eventsIn(agentId: string, after: string | undefined, end: string, types: readonly string[], limit: number): Promise<{ items: Record<string, unknown>[]; last: string | undefined }> {
-  const res = await db().send(new QueryCommand({ ...windowQuery(agentId, after, end, types), Limit: limit }));
+  // BETWEEN includes `after` itself when it is a slot: one more read, so `limit` slots follow it.
+  const res = await db().send(new QueryCommand({ ...windowQuery(agentId, after, end, types), Limit: after === undefined ? limit : limit + 1 }));
   const items = (res.Items ?? []).filter((item) => item['id'] !== after);
   const lastKey = res.LastEvaluatedKey?.['SK'] as string | undefined;
   return { items, last: lastKey === undefined ? undefined : lastKey.slice(keys.eventPrefix.length) };

@@ -51,6 +51,12 @@ export const VERIFY_LIMITS = {
   leaseMs: verifyTimeoutMs + MAX_CLOCK_SKEW_MS,
 } as const;
 
+/**
+ * Replays one agent may start per window (POST …/events/replay): each can send up to 30 days of the
+ * agent's events again, so a loop of requests must not multiply that without bound.
+ */
+export const REPLAY_LIMITS = { perWindow: 5, windowMs: 3_600_000 } as const;
+
 /** SSE stream leases: renewed every `renewMs` while the stream runs; a crashed stream's lease lapses after `leaseMs`. */
 export const STREAM_LEASE = {
   leaseMs: 60_000,

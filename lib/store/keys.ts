@@ -25,6 +25,7 @@
  * | Replay page       | AGENT#<agt_…>        | REPLAY#<job uuid>#<page, 6 digits> | –  (one page of a replay job; its INSERT reaches the relay, which writes the next; TTL 7 days) |
  * | Agent counter     | USER#<uuid>          | AGENTS                      | –  (`count`, +1 in the same transaction as each agent; the per-account cap) |
  * | Verify limiter    | AGENT#<agt_…>        | LIMIT#VERIFY                | –  (the handshake lease and the per-minute window; docs/webhooks.md) |
+ * | Replay limiter    | AGENT#<agt_…>        | LIMIT#REPLAY                | –  (replays started in the current window; docs/limits.md) |
  * | Stream lease      | AGENT#<agt_…>        | STREAM#<slot 0…cap-1>       | –  (one concurrent SSE stream per slot, with expiry; docs/events.md) |
  * | Idempotency key   | IDEMPOTENCY#<user uuid>#<sha256 hex of the key> | IDEMPOTENCY | –  (the first answer to a POST with `Idempotency-Key`; TTL 24 h) |
  *
@@ -54,6 +55,7 @@ export const ENTITY = {
   replayPage: 'replayPage',
   agentCount: 'agentCount',
   verifyLimit: 'verifyLimit',
+  replayLimit: 'replayLimit',
   streamLease: 'streamLease',
   idempotency: 'idempotency',
 } as const;
@@ -172,6 +174,8 @@ export const contractLinkKeys = {
   index: (party: string, status: string, contractId: string) => ({ GSI1PK: contractLinkKeys.byStatusPk(party, status), GSI1SK: `CTR#${contractId}` }),
   byStatusPk: (party: string, status: string): string => `CTRS#${party}#${status}`,
 } as const;
+
+export const replayLimitKey = (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'LIMIT#REPLAY' });
 
 export const replayPageKey = (agentId: string, jobId: string, page: number): Key => ({ PK: `AGENT#${agentId}`, SK: `REPLAY#${jobId}#${String(page).padStart(6, '0')}` });
 

@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_AGENTS_PER_ACCOUNT } from '../../lib/limits/numbers.ts';
 import { db, tableName } from '../../lib/store/client.ts';
@@ -78,6 +78,17 @@ describe('DELETE /agents/:id', () => {
     expect((await invoke('refundContract', { caller: bob, params: { id: contractId } })).status).toBe(200);
     expect(await storedEventCount(seller)).toBe(1);
     expect((await feedOf(alice, buyer)).map((e) => e.type)).toEqual(['contract.funded', 'contract.refunded']);
+  });
+
+  it('racing deletes of one agent: exactly one 204, and the counter goes down once', async () => {
+    const owner = await createTestUser();
+    const agentId = await createAgent(owner);
+    await createAgent(owner); // another agent stays counted
+    const count = async () => (await db().send(new GetCommand({ TableName: tableName(), Key: keys.agentCount(owner.userId), ConsistentRead: true }))).Item?.['count'];
+    expect(await count()).toBe(2);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => remove(agentId, owner)));
+    expect(answers.map((a) => a.status).sort()).toEqual([204, 404, 404, 404, 404, 404, 404, 404]);
+    expect(await count()).toBe(1);
   });
 
   it('frees its place under the per-account cap', async () => {

@@ -1,3 +1,4 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,6 +6,8 @@ import { verifyWebhook } from '../../client/index.ts';
 import { startEventPipeline, type EventPipeline } from '../../local/event-pipeline.ts';
 import { signingSecrets } from '../../lib/webhooks/rotation.ts';
 import { newWebhookSecret } from '../../lib/webhooks/secret.ts';
+import { db, tableName } from '../../lib/store/client.ts';
+import { keys } from '../../lib/store/keys.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { createAgent, createContract, enableWebhook, publishTemplate, SIMPLE_SCHEMA, startWebhookReceiver, waitFor, type Delivered } from './support.ts';
 
@@ -78,6 +81,18 @@ describe('POST …/webhook/secret/rotate with an overlap', () => {
       expect(await clientOk(old, released)).toBe(false);
     }
   }, 90_000);
+
+  it('two rotations at once: the current secret is one answer, and the previous is the other, which was current until then', async () => {
+    const agentId = await createAgentWithSecret();
+    const answers = await Promise.all([rotate(agentId), rotate(agentId)]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    const issued = answers.map((a) => a.body.webhook_secret as string);
+    const current = (await invoke('getWebhookSecret', { caller: owner, params: { id: agentId } })).body.webhook_secret as string;
+    expect(issued).toContain(current);
+    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.agent(agentId), ConsistentRead: true }));
+    expect(Item?.['previous_webhook_secret']).toBe(issued.find((s) => s !== current));
+    expect(Item?.['previous_secret_expires_at']).toBeGreaterThan(Date.now() / 1000 + 86_000);
+  });
 
   it('takes 0–86400 whole seconds and nothing else; another account’s agent is 404', async () => {
     const agentId = await createAgentWithSecret();

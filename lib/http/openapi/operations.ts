@@ -108,7 +108,7 @@ export const operations: Readonly<Record<string, Operation>> = {
     summary: "Send the agent's events of a time window to its ENABLED webhook again",
     description:
       'Every event created in [`since`, `until`) (default until: now; at most 30 days) of the kinds in `types` (default: every kind the webhook subscribes to; an unsubscribed kind is 400) goes to the webhook again as a new delivery with the same event id, including events from before the webhook was enabled. ' +
-      '`replayed` is the number of those events when the request was made; they are sent by a background job, a page of 100 at a time, and show in the delivery list. The job stops if the webhook stops being ENABLED.',
+      '`replayed` is the number of those events when the request was made; they are sent by a background job, a page of 100 at a time, and show in the delivery list. The job stops if the webhook stops being ENABLED. At most 5 replays per agent per hour (429 beyond).',
     success: { 202: { description: 'Accepted: the job sends the events.', schema: S.ReplayAccepted } },
     errors: ['webhook_not_configured'],
   },
