@@ -9,7 +9,7 @@
  *
  * The service's own signature is required; the standard one is checked too whenever it is present.
  */
-import type { AgentEvent } from './types/agents.ts';
+import type { AgentEvent, TestEvent } from './types/agents.ts';
 
 export type WebhookVerificationErrorCode = 'missing_header' | 'invalid_timestamp' | 'timestamp_out_of_tolerance' | 'invalid_signature' | 'invalid_body';
 
@@ -32,7 +32,7 @@ export interface WebhookChallenge {
   timestamp: string;
 }
 
-export type WebhookPayload = AgentEvent | WebhookChallenge;
+export type WebhookPayload = AgentEvent | TestEvent | WebhookChallenge;
 
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
 

@@ -209,21 +209,77 @@ export type Event = {
   };
 };
 
+export type FeedEventType = "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "service.webhook.test" | "service.webhook.disabled";
+
+export type TestEvent = {
+  id: string;
+  created_at: string;
+  agent_id: string;
+  type: "service.webhook.test";
+  data: Record<string, never>;
+};
+
+export type WebhookDisabledEvent = {
+  id: string;
+  created_at: string;
+  agent_id: string;
+  type: "service.webhook.disabled";
+  data: {
+    reason: "consecutive_failures";
+    message: string;
+    failing_since: string;
+    webhook_url: string | null;
+  };
+};
+
+export type FeedEvent = Event | TestEvent | WebhookDisabledEvent;
+
 export type EventPage = {
-  data: Array<Event>;
+  data: Array<FeedEvent>;
   next_cursor: string | null;
 };
 
 export type Delivery = {
   id: string;
   event_id: string;
-  event_type: EventType;
+  event_type: FeedEventType;
   status: "pending" | "succeeded" | "failed";
   attempts: number;
   last_status_code: number | null;
   last_error: string | null;
   next_attempt_at: string | null;
   created_at: string;
+};
+
+export type DeliveryAttempt = {
+  attempt: number;
+  started_at: string;
+  duration_ms: number;
+  /** The endpoint's HTTP status; null without an answer. */
+  status_code: number | null;
+  /** Null on success, otherwise what went wrong. */
+  error: "http_status" | "redirect" | "timeout" | "connection_refused" | "connection_reset" | "dns" | "tls" | "url_policy" | "network" | null;
+  /** The first 1 KiB of the answer, as text; null without an answer. */
+  response_body: string | null;
+};
+
+export type DeliveryDetail = {
+  id: string;
+  event_id: string;
+  event_type: FeedEventType;
+  status: "pending" | "succeeded" | "failed";
+  /** Every attempt made; the history keeps the newest 50. */
+  attempt_count: number;
+  /** Oldest first. */
+  attempts: Array<DeliveryAttempt>;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+};
+
+export type TestEventAccepted = {
+  event_id: string;
 };
 
 export type DeliveryPage = {

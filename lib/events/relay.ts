@@ -1,42 +1,71 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
+import type { AgentRecord } from '../agents/model.ts';
 import { log } from '../log.ts';
-import { acceptsDelivery, readAgent } from './agents.ts';
+import { batchGet, keyString } from '../store/batch.ts';
+import { keys } from '../store/keys.ts';
+import { acceptsDelivery } from './agents.ts';
 import { ensureDelivery } from './deliveries.ts';
 import { eventFromItem } from './outbox.ts';
-import { enqueueDelivery } from './queue.ts';
+import { enqueueDeliveries, type DeliveryMessage } from './queue.ts';
 import { matchesFilter } from './stream-filter.ts';
+import type { ServiceEvent } from './types.ts';
 
 /**
  * Outbox rows → delivery messages. A row passes the filter only if its agent's webhook was
  * ENABLED and subscribed when the event happened (`deliver`); if it still is, the delivery record
- * is created (once, conditionally) and a message is sent. The stream may hand a record over
- * twice; a record that is still untouched is sent again, which at worst makes a duplicate
- * message that the delivery worker drops.
+ * is created (once, conditionally, carrying the event) and a message is sent.
+ *
+ * Per stream batch: one BatchGetItem for the agents, one conditional PutItem per record (a
+ * BatchWriteItem cannot be conditional, and an unconditional put of a record the stream hands
+ * over twice would wipe attempts already made), and SendMessageBatch in groups of 10. A record
+ * that is still untouched is sent again, which at worst makes a duplicate message (two POSTs of
+ * one event, counted as two attempts; receivers dedupe on the event id).
  */
-export async function relayRecord(record: DynamoDBRecord): Promise<'enqueued' | 'skipped'> {
-  if (!matchesFilter(record)) return 'skipped';
-  const image = unmarshall(record.dynamodb!.NewImage as Record<string, AttributeValue>);
-  const event = eventFromItem(image);
-  const agent = await readAgent(event.agent_id);
-  // Disabled or unsubscribed since the event: not delivered (the event stays in the feed).
-  if (!acceptsDelivery(agent, event.type)) return 'skipped';
-  const { record: delivery, created } = await ensureDelivery(event);
-  if (!created && (delivery.status !== 'pending' || delivery.attempts > 0 || delivery.owner_message)) return 'skipped';
-  await enqueueDelivery({ agent_id: event.agent_id, delivery_id: delivery.id, event_id: event.id });
-  return 'enqueued';
+export async function relayBatch(records: readonly DynamoDBRecord[]): Promise<string[]> {
+  const rows = records.map((record) => (matchesFilter(record) ? eventFromItem(unmarshall(record.dynamodb!.NewImage as Record<string, AttributeValue>)) : undefined));
+  const failed = new Set<number>();
+  const fail = (i: number, err: unknown) => {
+    log.error('relay: record failed', { sequence: records[i]!.dynamodb?.SequenceNumber ?? '', error: err instanceof Error ? err.message : String(err) });
+    failed.add(i);
+  };
+
+  let agents: Map<string, Record<string, unknown>>;
+  try {
+    agents = await batchGet([...new Set(rows.flatMap((e) => (e ? [e.agent_id] : [])))].map(keys.agent), { consistent: true });
+  } catch (err) {
+    records.forEach((_, i) => fail(i, err));
+    return sequencesOf(records, failed);
+  }
+
+  const messages = await Promise.all(
+    rows.map(async (event, i): Promise<DeliveryMessage | undefined> => {
+      if (!event) return undefined;
+      try {
+        return await deliveryFor(event, agents.get(keyString(keys.agent(event.agent_id))) as AgentRecord | undefined);
+      } catch (err) {
+        fail(i, err);
+        return undefined;
+      }
+    }),
+  );
+  const toSend = messages.flatMap((message, i) => (message ? [{ message, i }] : []));
+  const unsent = await enqueueDeliveries(toSend.map((m) => m.message));
+  for (const index of unsent.failed) fail(toSend[index]!.i, new Error(unsent.errors.get(index) ?? 'not sent'));
+  return sequencesOf(records, failed);
 }
 
-/** A batch, with the sequence numbers that failed (the stream is retried from the earliest one). */
-export async function relayBatch(records: readonly DynamoDBRecord[]): Promise<string[]> {
-  const results = await Promise.allSettled(records.map(relayRecord));
-  const failed: string[] = [];
-  results.forEach((result, i) => {
-    if (result.status === 'fulfilled') return;
-    const sequence = records[i]!.dynamodb?.SequenceNumber ?? '';
-    log.error('relay: record failed', { sequence, error: result.reason instanceof Error ? result.reason.message : String(result.reason) });
-    failed.push(sequence);
-  });
-  return failed;
+/** The message to send for an event, if it is to be delivered and nothing has happened to it yet. */
+async function deliveryFor(event: ServiceEvent, agent: AgentRecord | undefined): Promise<DeliveryMessage | undefined> {
+  // Disabled or unsubscribed since the event: not delivered (the event stays in the feed).
+  if (!acceptsDelivery(agent, event.type)) return undefined;
+  const { record: delivery, created } = await ensureDelivery(event);
+  if (!created && (delivery.status !== 'pending' || delivery.attempts > 0)) return undefined;
+  return { agent_id: event.agent_id, delivery_id: delivery.id, event_id: event.id };
+}
+
+/** The sequence numbers that failed (the stream is retried from the earliest one). */
+function sequencesOf(records: readonly DynamoDBRecord[], failed: Set<number>): string[] {
+  return [...failed].sort((a, b) => a - b).map((i) => records[i]!.dynamodb?.SequenceNumber ?? '');
 }

@@ -1,5 +1,6 @@
 import * as z from '../zod.ts';
 import { ID_PATTERN } from '../ids.ts';
+import { DELIVERY_STATUSES } from './types.ts';
 
 /** Request shapes of the event and delivery routes (API.md). Strict: unknown parameters are a 400. */
 const limit = z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20);
@@ -17,8 +18,12 @@ export const streamQuery = z.strictObject({
 
 export const deliveriesQuery = z.strictObject({
   cursor: z.optional(z.string().check(z.regex(ID_PATTERN.dlv, 'Expected a next_cursor (dlv_…).'))),
+  status: z.optional(z.enum(DELIVERY_STATUSES)),
   limit,
 });
+
+/** POST …/retry: no body, `{}`, or `{ "force": true }` to send a delivery that already succeeded again. */
+export const retryBody = z.optional(z.strictObject({ force: z.optional(z.boolean()) }));
 
 export const deliveryParams = z.strictObject({ id: z.string().check(z.regex(ID_PATTERN.agt)), delivery_id: z.string().check(z.regex(ID_PATTERN.dlv)) });
 

@@ -11,13 +11,23 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** Kinds the service itself emits; never in a webhook's `events` (not configurable). */
+export const SERVICE_EVENT_TYPES = ['service.webhook.test', 'service.webhook.disabled'] as const;
+
+export type FeedEventType = EventType | (typeof SERVICE_EVENT_TYPES)[number];
+
 export interface ServiceEvent {
   id: string;
-  type: EventType;
+  type: FeedEventType;
   created_at: string;
   agent_id: string;
-  data: { contract_id: string } & Record<string, unknown>;
+  /** Contract kinds carry `contract_id`; the `service.*` kinds their own fields. */
+  data: Record<string, unknown>;
 }
+
+/** A delivery's status (docs/api.md): `?status=` of the deliveries list takes these. */
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** Events and delivery records expire after this (TTL on `expires_at`); API.md asks for at least 30 days. */
 export const EVENT_RETENTION_DAYS = 30;

@@ -17,7 +17,7 @@ export type OutboundResult =
   | { kind: 'response'; status: number; headers: Record<string, string>; body: string; truncated?: boolean }
   | { kind: 'timeout' }
   | { kind: 'blocked'; reason: string }
-  | { kind: 'network_error'; message: string };
+  | { kind: 'network_error'; message: string; code?: string };
 
 export interface OutboundRequest {
   url: string;
@@ -126,7 +126,7 @@ function send(url: URL, request: OutboundRequest, lookup: LookupFunction, signal
         'content-length': String(Buffer.byteLength(request.body)),
       },
     });
-    req.on('error', (err) => resolve({ kind: 'network_error', message: errorText(err) }));
+    req.on('error', (err) => resolve(networkError(err)));
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -151,7 +151,7 @@ function send(url: URL, request: OutboundRequest, lookup: LookupFunction, signal
         }
       });
       res.on('end', finish);
-      res.on('error', (err) => resolve({ kind: 'network_error', message: errorText(err) }));
+      res.on('error', (err) => resolve(networkError(err)));
     });
     req.end(request.body);
   });
@@ -165,6 +165,11 @@ function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, strin
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
   return out;
+}
+
+function networkError(err: unknown): OutboundResult {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return { kind: 'network_error', message: errorText(err), ...(typeof code === 'string' ? { code } : {}) };
 }
 
 function errorText(err: unknown): string {

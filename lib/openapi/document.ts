@@ -35,6 +35,9 @@ const COMMON_ERRORS: { status: number; name: string; codes: readonly ErrorCode[]
 ];
 
 
+/** A body schema that also takes no body at all (the route's body is optional). */
+const acceptsUndefined = (schema: z.core.$ZodType): boolean => z.safeParse(schema, undefined).success;
+
 function jsonSchemaOf(schema: z.core.$ZodType, io: 'input' | 'output'): Json {
   const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Json;
   return rest;
@@ -128,7 +131,7 @@ function operationOf(route: Route, spec: RouteSpecOf): Json {
     ...(doc.description ? { description: doc.description } : {}),
     security: route.auth ? [{ apiKey: [] }] : [],
     ...(parameters.length ? { parameters } : {}),
-    ...(spec.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(spec.body, 'input') } } } } : {}),
+    ...(spec.body ? { requestBody: { required: !acceptsUndefined(spec.body), content: { 'application/json': { schema: jsonSchemaOf(spec.body, 'input') } } } } : {}),
     responses,
   };
 }

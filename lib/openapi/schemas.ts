@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ContractStatus as ContractStatusName } from '../contracts/transitions.ts';
-import { EVENT_TYPES } from '../events/types.ts';
+import { DELIVERY_STATUSES, EVENT_TYPES, SERVICE_EVENT_TYPES } from '../events/types.ts';
+import { ATTEMPT_ERRORS } from '../events/attempt-log.ts';
 import { ERROR_STATUS, type ErrorCode } from '../http/errors.ts';
 import { ID_PATTERN } from '../ids.ts';
 import { CATEGORIES, VISIBILITIES } from '../marketplace/categories.ts';
@@ -143,14 +144,36 @@ export const contractEvents = Object.fromEntries(
     }),
   ]),
 ) as unknown as Record<(typeof EVENT_TYPES)[number], z.ZodType>;
-export const EventPage = named('EventPage', z.strictObject({ data: z.array(Event), next_cursor: z.string().nullable() }));
+/** Kinds the service emits itself: in the feed and the stream; `service.webhook.test` is also delivered. */
+const FeedEventType = named('FeedEventType', z.enum([...EVENT_TYPES, ...SERVICE_EVENT_TYPES]));
+export const TestEvent = named(
+  'TestEvent',
+  z.strictObject({ ...eventShape, type: z.literal('service.webhook.test'), data: z.strictObject({}) }),
+  'Sent by POST …/webhook/test to the ENABLED webhook, whatever kinds it subscribes to.',
+);
+export const WebhookDisabledEvent = named(
+  'WebhookDisabledEvent',
+  z.strictObject({
+    ...eventShape,
+    type: z.literal('service.webhook.disabled'),
+    data: z.strictObject({
+      reason: z.literal('consecutive_failures'),
+      message: z.string(),
+      failing_since: timestamp,
+      webhook_url: z.string().nullable(),
+    }),
+  }),
+  'The webhook was disabled after every attempt failed for 5 days. In the feed and the stream only (the webhook is disabled).',
+);
+export const FeedEvent = named('FeedEvent', z.union([Event, TestEvent, WebhookDisabledEvent]), 'An item of the feed and the stream: a contract event or one of the service.* events.');
+export const EventPage = named('EventPage', z.strictObject({ data: z.array(FeedEvent), next_cursor: z.string().nullable() }));
 export const Delivery = named(
   'Delivery',
   z.strictObject({
     id: z.string().regex(ID_PATTERN.dlv),
     event_id: z.string().regex(ID_PATTERN.evt),
-    event_type: EventType,
-    status: z.enum(['pending', 'succeeded', 'failed']),
+    event_type: FeedEventType,
+    status: z.enum(DELIVERY_STATUSES),
     attempts: count,
     last_status_code: z.int().nullable(),
     last_error: z.string().nullable(),
@@ -158,6 +181,33 @@ export const Delivery = named(
     created_at: timestamp,
   }),
 );
+export const DeliveryAttempt = named(
+  'DeliveryAttempt',
+  z.strictObject({
+    attempt: z.int().min(1),
+    started_at: timestamp,
+    duration_ms: count,
+    status_code: z.int().nullable().describe('The endpoint\'s HTTP status; null without an answer.'),
+    error: z.enum(ATTEMPT_ERRORS).nullable().describe('Null on success, otherwise what went wrong.'),
+    response_body: z.string().nullable().describe('The first 1 KiB of the answer, as text; null without an answer.'),
+  }),
+);
+export const DeliveryDetail = named(
+  'DeliveryDetail',
+  z.strictObject({
+    id: z.string().regex(ID_PATTERN.dlv),
+    event_id: z.string().regex(ID_PATTERN.evt),
+    event_type: FeedEventType,
+    status: z.enum(DELIVERY_STATUSES),
+    attempt_count: count.describe('Every attempt made; the history keeps the newest 50.'),
+    attempts: z.array(DeliveryAttempt).describe('Oldest first.'),
+    last_status_code: z.int().nullable(),
+    last_error: z.string().nullable(),
+    next_attempt_at: timestamp.nullable(),
+    created_at: timestamp,
+  }),
+);
+export const TestEventAccepted = named('TestEventAccepted', z.strictObject({ event_id: z.string().regex(ID_PATTERN.evt) }));
 export const DeliveryPage = named('DeliveryPage', z.strictObject({ data: z.array(Delivery), next_cursor: z.string().nullable() }));
 
 const Check = named('Check', z.strictObject({ id: z.string(), type: z.string(), description: z.string().optional(), config: z.record(z.string(), z.unknown()) }));

@@ -21,6 +21,7 @@
  * | Event (outbox)    | AGENT#<agt_…>        | EVT#<evt_…>                 | –  (ids sort by feed position: the polling feed is one Query) |
  * | Feed gap          | AGENT#<agt_…>        | EVT#<evt_…>                 | –  (fills a feed slot whose writer gave up; entity feedGap) |
  * | Delivery          | AGENT#<agt_…>        | DLV#<dlv_…>                 | –  (newest first = Query backwards; dlv id = evt id's suffix) |
+ *   (index DeliveriesByStatus, KEYS_ONLY: `dlvStatus` = AGENT#<agt_…>#<status> / SK: one agent's deliveries of one status, newest first)
  * | Agent counter     | USER#<uuid>          | AGENTS                      | –  (`count`, +1 in the same transaction as each agent; the per-account cap) |
  * | Verify limiter    | AGENT#<agt_…>        | LIMIT#VERIFY                | –  (the handshake lease and the per-minute window; docs/webhooks.md) |
  * | Stream lease      | AGENT#<agt_…>        | STREAM#<slot 0…cap-1>       | –  (one concurrent SSE stream per slot, with expiry; docs/events.md) |
@@ -90,6 +91,8 @@ export const keys = {
   eventPrefix: 'EVT#',
   delivery: (agentId: string, deliveryId: string): Key => ({ PK: `AGENT#${agentId}`, SK: `DLV#${deliveryId}` }),
   deliveryPrefix: 'DLV#',
+  /** Partition of the DeliveriesByStatus index (table.ts): an agent's deliveries in one status. */
+  deliveryStatusIndexPk: (agentId: string, status: string): string => `AGENT#${agentId}#${status}`,
   agentCount: (userId: string): Key => ({ PK: `USER#${userId}`, SK: 'AGENTS' }),
   verifyLimit: (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'LIMIT#VERIFY' }),
   streamLease: (agentId: string, slot: number): Key => ({ PK: `AGENT#${agentId}`, SK: `STREAM#${slot}` }),
