@@ -9,7 +9,7 @@ import { signatureHeaders } from '../webhooks/signature.ts';
 import { acceptsDelivery } from './agents.ts';
 import { attemptEntry } from './attempt-log.ts';
 import { deliveryFromItem, scheduledMade, type DeliveryRecord } from './deliveries.ts';
-import { abandonDelivery, recordAttempt } from './delivery-attempt.ts';
+import { abandonDelivery, recordAttempt, type Recorded } from './delivery-attempt.ts';
 import { readEvent } from './feed.ts';
 import { parseDeliveryMessage, postpone, type DeliveryMessage } from './queue.ts';
 import type { ServiceEvent } from './types.ts';
@@ -83,6 +83,7 @@ async function loadBatch(messages: readonly DeliveryMessage[]): Promise<Loaded> 
 
 /** One message, with what the batch read for it. `attempted` is set when a POST was made. */
 export async function deliverMessage(
+  messageId: string,
   message: DeliveryMessage,
   delivery: DeliveryRecord | undefined,
   agent: AgentRecord | undefined,
@@ -114,7 +115,7 @@ export async function deliverMessage(
   const lastError = lastErrorOf(answer);
   const ok = lastError === null;
   recordDeliveryAttempt(ok ? { ok: true, latencyMs: durationMs } : { ok: false, kind: failureKindOf(answer), latencyMs: durationMs });
-  const recorded = await recordAttempt(delivery, { extra: message.manual === true, ok, lastError, entry: attemptEntry(started, durationMs, answer) }, nowMs);
+  const recorded = await recordAttempt(delivery, { extra: message.manual === true, messageId, ok, lastError, entry: attemptEntry(started, durationMs, answer) }, nowMs);
   // The record keeps every attempt (newest MAX_ATTEMPT_LOG); the log line is for operators.
   log.info('delivery attempt', {
     deliveryId: delivery.id,
@@ -126,8 +127,17 @@ export async function deliverMessage(
     ms: durationMs,
     outcome: recorded ? `${recorded.record.status}${recorded.extra ? ' (extra attempt)' : ''}` : 'record expired',
   });
-  const later = recorded?.retryInSeconds !== undefined && !message.manual && !recorded.extra;
-  return { outcome: later ? { kind: 'later', seconds: recorded.retryInSeconds! } : { kind: 'done' }, attempted: { ok } };
+  return { outcome: nextStep(message, recorded, nowMs), attempted: { ok } };
+}
+
+/** What becomes of the message after its attempt was recorded. */
+function nextStep(message: DeliveryMessage, recorded: Recorded | undefined, nowMs: number): Outcome {
+  if (!recorded || message.manual) return { kind: 'done' };
+  if (recorded.takenBySameMessage && recorded.record.status === 'pending' && recorded.record.next_attempt_at) {
+    return { kind: 'later', seconds: Math.max(1, Math.ceil((Date.parse(recorded.record.next_attempt_at) - nowMs) / 1000)) };
+  }
+  if (recorded.extra || recorded.retryInSeconds === undefined) return { kind: 'done' };
+  return { kind: 'later', seconds: recorded.retryInSeconds };
 }
 
 /** A batch from the SQS event source; messages not listed as failures are deleted by Lambda. */
@@ -144,7 +154,7 @@ export async function deliverBatch(records: readonly SQSRecord[], options: Deliv
       if (!message) return { kind: 'poison' };
       try {
         const agent = loaded.agents.get(message.agent_id);
-        const { outcome, attempted } = await deliverMessage(message, loaded.deliveries.get(message.delivery_id), agent, clock());
+        const { outcome, attempted } = await deliverMessage(record.messageId, message, loaded.deliveries.get(message.delivery_id), agent, clock());
         if (attempted && agent) {
           const entry = health.get(agent.id) ?? { agent, anySucceeded: false, anyFailed: false };
           if (attempted.ok) entry.anySucceeded = true;

@@ -36,6 +36,8 @@ export interface DeliveryRecord {
   updated_at: string;
   /** The event as delivered; absent on records made before it was carried (read from the feed then). */
   event?: ServiceEvent;
+  /** The SQS message id that recorded the latest attempt (tells a message received twice from a copy). */
+  carrier?: string;
   /** Attempt history keyed by attemptLogKey (a map, so one update can add an entry and drop the oldest). */
   attempt_log?: Record<string, AttemptEntry>;
 }

@@ -19,6 +19,8 @@ import { delayAfter, retryDelays } from './schedule.ts';
 export interface AttemptWrite {
   /** A manual retry, or a copy that lost its schedule slot: does not use up the schedule. */
   extra: boolean;
+  /** The SQS message that made the attempt (kept as `carrier`). */
+  messageId: string;
   ok: boolean;
   /** The short text kept as `last_error` (null on success). */
   lastError: string | null;
@@ -31,6 +33,11 @@ export interface Recorded {
   retryInSeconds?: number;
   /** This attempt ended up as an extra one (its schedule slot was taken by another copy). */
   extra: boolean;
+  /**
+   * The slot was taken by this same SQS message, received twice at once: that other receipt
+   * parks it for the next attempt, so this one must not delete it (SQS may honour either receipt).
+   */
+  takenBySameMessage?: boolean;
 }
 
 const MAX_WRITE_TRIES = 8;
@@ -56,6 +63,7 @@ export function nextState(current: DeliveryRecord, write: Pick<AttemptWrite, 'ok
 export async function recordAttempt(seen: DeliveryRecord, write: AttemptWrite, nowMs = Date.now()): Promise<Recorded | undefined> {
   let current = seen;
   let extra = write.extra;
+  let takenBySameMessage = false;
   for (let tries = 0; tries < MAX_WRITE_TRIES; tries++) {
     const number = current.attempts + 1;
     const state = nextState(current, { ok: write.ok, extra }, nowMs);
@@ -68,7 +76,7 @@ export async function recordAttempt(seen: DeliveryRecord, write: AttemptWrite, n
       ConditionExpression: 'attempts = :seen',
       UpdateExpression:
         `SET attempts = :n, extra_attempts = :extra, #status = :status, dlvStatus = :index, last_status_code = :code, last_error = :error, ` +
-        `next_attempt_at = :next, updated_at = :now, ${logPath} = :entry${dropOldest ? ' REMOVE #log.#oldest' : ''}`,
+        `next_attempt_at = :next, updated_at = :now, carrier = :carrier, ${logPath} = :entry${dropOldest ? ' REMOVE #log.#oldest' : ''}`,
       ExpressionAttributeNames: {
         '#status': 'status',
         '#log': 'attempt_log',
@@ -85,6 +93,7 @@ export async function recordAttempt(seen: DeliveryRecord, write: AttemptWrite, n
         ':error': write.lastError,
         ':next': state.next_attempt_at,
         ':now': nowIso(),
+        ':carrier': write.messageId,
         ':entry': current.attempt_log === undefined ? { [attemptLogKey(number)]: entry } : entry,
       },
     });
@@ -99,12 +108,15 @@ export async function recordAttempt(seen: DeliveryRecord, write: AttemptWrite, n
         next_attempt_at: state.next_attempt_at,
         attempt_log: { ...current.attempt_log, [attemptLogKey(number)]: entry },
       };
-      return { record, extra, ...(state.retryInSeconds !== undefined ? { retryInSeconds: state.retryInSeconds } : {}) };
+      return { record, extra, ...(takenBySameMessage ? { takenBySameMessage } : {}), ...(state.retryInSeconds !== undefined ? { retryInSeconds: state.retryInSeconds } : {}) };
     }
     if (!result.current) return undefined;
     const latest = deliveryFromItem(result.current);
     // Another scheduled attempt took this slot: this POST was a duplicate's, and the schedule is theirs to carry on.
-    if (!extra && scheduledMade(latest) > scheduledMade(current)) extra = true;
+    if (!extra && scheduledMade(latest) > scheduledMade(current)) {
+      extra = true;
+      takenBySameMessage = latest.carrier === write.messageId;
+    }
     current = latest;
   }
   throw new Error(`delivery ${seen.id}: the attempt count kept changing under ${MAX_WRITE_TRIES} writes`);

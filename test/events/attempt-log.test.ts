@@ -30,7 +30,9 @@ describe('attempt error kinds from real exchanges', () => {
 
   it('non-2xx: http_status; 3xx: redirect', async () => {
     const failing = await startReceiver((_req, res) => json(res, 503, { busy: true }));
-    const redirecting = await startReceiver((_req, res) => (res.writeHead(301, { location: 'https://elsewhere.example.com/' }), res.end()));
+    const redirecting = await startReceiver((_req, res) => {
+      res.writeHead(301, { location: 'https://elsewhere.example.com/' }).end();
+    });
     expect(attemptEntry(0, 1, await post(failing.url))).toMatchObject({ status_code: 503, error: 'http_status', response_body: '{"busy":true}' });
     expect(attemptEntry(0, 1, await post(redirecting.url))).toMatchObject({ status_code: 301, error: 'redirect', response_body: '' });
   });
