@@ -32,11 +32,10 @@ export function delayAfter(attemptsMade: number): number | undefined {
 /**
  * How long one delivery may take and how soon a message comes back after its worker died
  * (docs/events.md, "After a crash"). The function's timeout covers a batch: the 10 s endpoint
- * deadline of every message at once, plus the store calls around it. A claim's lease lasts as long
- * as the function may run, so a live worker is never overtaken; the queue's visibility timeout
- * is just longer than that, so a message whose worker died is received again within 25 s, finds
- * the lease over, and is attempted. infra/stack.ts and the local pipeline read these numbers.
+ * deadline of every message at once, plus the store calls around it. The queue's visibility
+ * timeout is just longer, so a live worker's message does not come back while it runs, and a
+ * message whose worker died is received again within 25 s and attempted. infra/stack.ts and the
+ * local pipeline read these numbers.
  */
 export const DELIVERY_FUNCTION_TIMEOUT_SECONDS = 20;
-export const DELIVERY_LEASE_MS = DELIVERY_FUNCTION_TIMEOUT_SECONDS * 1000;
 export const DELIVERY_VISIBILITY_TIMEOUT_SECONDS = 25;
