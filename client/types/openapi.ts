@@ -244,11 +244,11 @@ export type Delivery = {
   event_id: string;
   event_type: FeedEventType;
   status: "pending" | "succeeded" | "failed";
-  attempts: number;
   last_status_code: number | null;
   last_error: string | null;
   next_attempt_at: string | null;
   created_at: string;
+  attempts: number;
 };
 
 export type DeliveryAttempt = {
@@ -268,14 +268,14 @@ export type DeliveryDetail = {
   event_id: string;
   event_type: FeedEventType;
   status: "pending" | "succeeded" | "failed";
-  /** Every attempt made; the history keeps the newest 50. */
-  attempt_count: number;
-  /** Oldest first. */
-  attempts: Array<DeliveryAttempt>;
   last_status_code: number | null;
   last_error: string | null;
   next_attempt_at: string | null;
   created_at: string;
+  /** Every attempt made; the history keeps the newest 50. */
+  attempt_count: number;
+  /** Oldest first. */
+  attempts: Array<DeliveryAttempt>;
 };
 
 export type TestEventAccepted = {

@@ -167,20 +167,18 @@ export const WebhookDisabledEvent = named(
 );
 export const FeedEvent = named('FeedEvent', z.union([Event, TestEvent, WebhookDisabledEvent]), 'An item of the feed and the stream: a contract event or one of the service.* events.');
 export const EventPage = named('EventPage', z.strictObject({ data: z.array(FeedEvent), next_cursor: z.string().nullable() }));
-export const Delivery = named(
-  'Delivery',
-  z.strictObject({
-    id: z.string().regex(ID_PATTERN.dlv),
-    event_id: z.string().regex(ID_PATTERN.evt),
-    event_type: FeedEventType,
-    status: z.enum(DELIVERY_STATUSES),
-    attempts: count,
-    last_status_code: z.int().nullable(),
-    last_error: z.string().nullable(),
-    next_attempt_at: timestamp.nullable(),
-    created_at: timestamp,
-  }),
-);
+/** The fields a delivery shows everywhere; the list adds `attempts` (a count), the single read the history. */
+const deliveryShape = {
+  id: z.string().regex(ID_PATTERN.dlv),
+  event_id: z.string().regex(ID_PATTERN.evt),
+  event_type: FeedEventType,
+  status: z.enum(DELIVERY_STATUSES),
+  last_status_code: z.int().nullable(),
+  last_error: z.string().nullable(),
+  next_attempt_at: timestamp.nullable(),
+  created_at: timestamp,
+};
+export const Delivery = named('Delivery', z.strictObject({ ...deliveryShape, attempts: count }));
 export const DeliveryAttempt = named(
   'DeliveryAttempt',
   z.strictObject({
@@ -195,16 +193,9 @@ export const DeliveryAttempt = named(
 export const DeliveryDetail = named(
   'DeliveryDetail',
   z.strictObject({
-    id: z.string().regex(ID_PATTERN.dlv),
-    event_id: z.string().regex(ID_PATTERN.evt),
-    event_type: FeedEventType,
-    status: z.enum(DELIVERY_STATUSES),
+    ...deliveryShape,
     attempt_count: count.describe('Every attempt made; the history keeps the newest 50.'),
     attempts: z.array(DeliveryAttempt).describe('Oldest first.'),
-    last_status_code: z.int().nullable(),
-    last_error: z.string().nullable(),
-    next_attempt_at: timestamp.nullable(),
-    created_at: timestamp,
   }),
 );
 export const TestEventAccepted = named('TestEventAccepted', z.strictObject({ event_id: z.string().regex(ID_PATTERN.evt) }));
