@@ -12,6 +12,7 @@
  *     a child process (so its CPU is not counted).
  */
 import http from 'node:http';
+import https from 'node:https';
 import type net from 'node:net';
 import { fork } from 'node:child_process';
 import { writeFileSync, mkdtempSync } from 'node:fs';
@@ -270,14 +271,20 @@ async function measureThroughput(receiver: Receiver): Promise<Throughput> {
     const forHandler = await prepareDeliveries(receiver.url, THROUGHPUT_DELIVERIES);
     const forFloor = await prepareDeliveries(receiver.url, THROUGHPUT_DELIVERIES);
     const forPrevious = await prepareDeliveries(receiver.url, THROUGHPUT_DELIVERIES);
-    const handler = await perSecond(forHandler, BATCH, CONCURRENT_BATCHES, async (batch) => {
-      const result = await deliver({ Records: batch });
-      if (result.batchItemFailures.length) throw new Error('a delivery failed during the benchmark');
-    });
-    runs.handler.push(handler.perSecond);
-    runs.ms.push(handler.msPerChunk);
-    runs.floor.push((await perSecond(forFloor, BATCH, CONCURRENT_BATCHES, (batch) => floorBatch(batch, receiver.url))).perSecond);
-    runs.previous.push((await perSecond(forPrevious, BATCH, CONCURRENT_BATCHES, (batch) => previousDesignBatch(batch, receiver.url))).perSecond);
+    const variants: Array<() => Promise<void>> = [
+      async () => {
+        const handler = await perSecond(forHandler, BATCH, CONCURRENT_BATCHES, async (batch) => {
+          const result = await deliver({ Records: batch });
+          if (result.batchItemFailures.length) throw new Error('a delivery failed during the benchmark');
+        });
+        runs.handler.push(handler.perSecond);
+        runs.ms.push(handler.msPerChunk);
+      },
+      async () => void runs.floor.push((await perSecond(forFloor, BATCH, CONCURRENT_BATCHES, (batch) => floorBatch(batch, receiver.url))).perSecond),
+      async () => void runs.previous.push((await perSecond(forPrevious, BATCH, CONCURRENT_BATCHES, (batch) => previousDesignBatch(batch, receiver.url))).perSecond),
+    ];
+    // Each round starts with another variant, so none always runs on the freshest store.
+    for (let i = 0; i < variants.length; i++) await variants[(i + round) % variants.length]!();
   }
   return { handler: median(runs.handler), floor: median(runs.floor), previous: median(runs.previous), handlerMsPerBatch: median(runs.ms) };
 }
@@ -362,29 +369,38 @@ server.listen(0, '127.0.0.1', () => process.send(server.address().port));`,
   return { port, stop: () => child.kill() };
 }
 
-/** Client CPU (user + system) per POST, sequential, through postJson, with and without reuse. */
-async function httpsCpuPerPost(): Promise<{ reuse: number; fresh: number }> {
+/** Client CPU (user + system) per POST, sequential, through postJson with and without reuse, and a bare keep-alive request (no URL policy, no lookup). */
+async function httpsCpuPerPost(): Promise<{ reuse: number; fresh: number; bare: number }> {
   const receiver = await startTlsReceiver();
   try {
     const url = `https://localhost:${receiver.port}/hooks`;
     const options = (reuse: boolean) => ({ developmentMode: true, ca: TEST_TLS_CERT, reuseConnections: reuse });
-    const measure = async (reuse: boolean) => {
-      for (let i = 0; i < 20; i++) await postJson({ url, body: '{"warm":true}', headers: {} }, options(reuse)); // JIT and the first handshake
+    const viaPostJson = (reuse: boolean) => async (i: number) => {
+      const result = await postJson({ url, body: `{"n":${i},"pad":"${'x'.repeat(200)}"}`, headers: {} }, options(reuse));
+      if (result.kind !== 'response' || result.status !== 200) throw new Error(`https POST failed: ${JSON.stringify(result)}`);
+    };
+    const agent = new https.Agent({ keepAlive: true, ca: TEST_TLS_CERT });
+    const bare = (i: number) =>
+      new Promise<void>((resolve, reject) => {
+        const req = https.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => (res.resume(), res.on('end', resolve)));
+        req.on('error', reject);
+        req.end(`{"n":${i},"pad":"${'x'.repeat(200)}"}`);
+      });
+    const measure = async (post: (i: number) => Promise<void>) => {
+      for (let i = 0; i < 20; i++) await post(i); // JIT and the first handshake
       const before = process.cpuUsage();
-      for (let i = 0; i < HTTPS_POSTS; i++) {
-        const result = await postJson({ url, body: `{"n":${i},"pad":"${'x'.repeat(200)}"}`, headers: {} }, options(reuse));
-        if (result.kind !== 'response' || result.status !== 200) throw new Error(`https POST failed: ${JSON.stringify(result)}`);
-      }
+      for (let i = 0; i < HTTPS_POSTS; i++) await post(i);
       const used = process.cpuUsage(before);
       return (used.user + used.system) / 1000 / HTTPS_POSTS;
     };
-    const fresh: number[] = [];
-    const reuse: number[] = [];
+    const runs = { fresh: [] as number[], reuse: [] as number[], bare: [] as number[] };
     for (let round = 0; round < ROUNDS; round++) {
-      fresh.push(await measure(false));
-      reuse.push(await measure(true));
+      runs.fresh.push(await measure(viaPostJson(false)));
+      runs.reuse.push(await measure(viaPostJson(true)));
+      runs.bare.push(await measure(bare));
     }
-    return { reuse: median(reuse), fresh: median(fresh) };
+    agent.destroy();
+    return { reuse: median(runs.reuse), fresh: median(runs.fresh), bare: median(runs.bare) };
   } finally {
     closeAllPools();
     receiver.stop();
@@ -439,6 +455,7 @@ export async function run(): Promise<string> {
       `| client CPU per https POST, new connection each (${HTTPS_POSTS} sequential POSTs, receiver in another process) | ${cpu.fresh.toFixed(2)} ms |`,
       `| client CPU per https POST, pooled connection | ${cpu.reuse.toFixed(2)} ms |`,
       `| pooled / new connection | ${(cpu.reuse / cpu.fresh).toFixed(2)} |`,
+      `| a bare keep-alive https request (no URL policy, no DNS lookup), for scale | ${cpu.bare.toFixed(2)} ms |`,
       '',
       'DynamoDB Local serialises writes, so every column here is bound by it; the ratios compare designs on the same store in the same run. Prices used for the cost per million deliveries (README): ' +
         `DynamoDB on-demand $${(PRICES.writeRequestUnit * 1e6).toFixed(3)}/M write units, $${(PRICES.readRequestUnit * 1e6).toFixed(3)}/M read units; SQS $${(PRICES.sqsRequest * 1e6).toFixed(2)}/M requests; Lambda $${(PRICES.lambdaRequest * 1e6).toFixed(2)}/M requests, $${PRICES.lambdaArmGbSecond}/GB-s (arm64); measured batch ${throughput.handlerMsPerBatch.toFixed(0)} ms at ${DELIVER_MEMORY_GB * 1024} MB = ${((throughput.handlerMsPerBatch / 1000) * DELIVER_MEMORY_GB / BATCH).toFixed(5)} GB-s per delivery.`,

@@ -24,12 +24,21 @@ import type { ServiceEvent } from './types.ts';
  * one event, counted as two attempts; receivers dedupe on the event id).
  */
 export async function relayBatch(records: readonly DynamoDBRecord[]): Promise<string[]> {
-  const rows = records.map((record) => (matchesFilter(record) ? eventFromItem(unmarshall(record.dynamodb!.NewImage as Record<string, AttributeValue>)) : undefined));
   const failed = new Set<number>();
   const fail = (i: number, err: unknown) => {
     log.error('relay: record failed', { sequence: records[i]!.dynamodb?.SequenceNumber ?? '', error: err instanceof Error ? err.message : String(err) });
     failed.add(i);
   };
+  // An image that cannot be read fails its own record, not the batch.
+  const rows = records.map((record, i) => {
+    if (!matchesFilter(record)) return undefined;
+    try {
+      return eventFromItem(unmarshall(record.dynamodb!.NewImage as Record<string, AttributeValue>));
+    } catch (err) {
+      fail(i, err);
+      return undefined;
+    }
+  });
 
   let agents: Map<string, Record<string, unknown>>;
   try {

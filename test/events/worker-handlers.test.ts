@@ -145,6 +145,15 @@ describe('duplicates never make two records, and every post is counted once', ()
     ]);
   });
 
+  it('an unreadable image fails its own record only; the others in the batch are sent', async () => {
+    const good = await fundedAgent();
+    const bad = await fundedAgent();
+    // An attribute value without a type: unmarshall refuses it.
+    const broken = { ...bad.record, dynamodb: { ...bad.record.dynamodb, SequenceNumber: '2000', NewImage: { ...bad.record.dynamodb!.NewImage, data: {} } } } as DynamoDBRecord;
+    expect(await relay({ Records: [broken, good.record] })).toEqual({ batchItemFailures: [{ itemIdentifier: '2000' }] });
+    expect((await receiveAll()).map((m) => JSON.parse(m.Body!).event_id)).toEqual([good.event.id]);
+  });
+
   it('records that are not new event rows are not relayed', async () => {
     const { record } = await fundedAgent();
     const modify = { ...record, eventName: 'MODIFY' as const };
