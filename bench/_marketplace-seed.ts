@@ -5,16 +5,16 @@
  * a publish per request.
  */
 import { randomUUID } from 'node:crypto';
-import type { Caller } from '../lib/http/caller.ts';
-import { CATEGORIES, type Category } from '../lib/marketplace/categories.ts';
-import { installMarker } from '../lib/marketplace/install.ts';
-import { reviewItem } from '../lib/marketplace/review-item.ts';
-import { searchIndexItems } from '../lib/marketplace/search-index.ts';
-import { listPartitions, newTemplateItem, ratingAverage, ratingKey, type TemplateItem } from '../lib/marketplace/template-item.ts';
-import { bucketAttribute, installsInWindow, utcDay, windowDays } from '../lib/marketplace/trend.ts';
-import { versionItem } from '../lib/marketplace/versions.ts';
+import type { Caller } from '../lib/core/caller.ts';
+import { CATEGORIES, type Category } from '../lib/marketplace/templates/categories.ts';
+import { installMarker } from '../lib/marketplace/installs/install.ts';
+import { reviewItem } from '../lib/marketplace/reviews/review-item.ts';
+import { searchIndexItems } from '../lib/marketplace/search/search-index.ts';
+import { newTemplateItem, ratingAverage, ratingKey, type TemplateItem } from '../lib/marketplace/templates/template-item.ts';
+import { bucketAttribute, installsInWindow, utcDay, windowDays } from '../lib/marketplace/trending/trend.ts';
+import { versionItem } from '../lib/marketplace/templates/versions.ts';
 import { batchWrite, type WriteRequest } from '../lib/store/batch.ts';
-import { ENTITY, keys } from '../lib/store/keys.ts';
+import { ENTITY, keys, listPartitions } from '../lib/store/keys.ts';
 
 /**
  * Templates are written about a theme, the way real catalogs cluster: the theme's two words make

@@ -9,11 +9,11 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import type { Caller } from '../lib/http/caller.ts';
+import type { Caller } from '../lib/core/caller.ts';
 import { matchesFilter } from '../lib/events/stream-filter.ts';
-import { bucketFloor, popularityBucket } from '../lib/marketplace/popularity-bucket.ts';
-import { syncSearchIndex } from '../lib/marketplace/search-index.ts';
-import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search-indexer.ts';
+import { bucketFloor, popularityBucket } from '../lib/marketplace/search/popularity-bucket.ts';
+import { syncSearchIndex } from '../lib/marketplace/search/search-index.ts';
+import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search/search-indexer.ts';
 import type { CapacityMeter } from '../lib/store/capacity-meter.ts';
 import { db, tableName } from '../lib/store/client.ts';
 import { streamArn } from '../lib/store/create-table.ts';

@@ -31,7 +31,7 @@ import type { ServiceEvent } from '../lib/events/types.ts';
 import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { closeAllPools } from '../lib/net/connection-pool.ts';
 import { postJson } from '../lib/net/outbound.ts';
-import { nowIso } from '../lib/ids.ts';
+import { nowIso } from '../lib/core/time.ts';
 import { workers } from '../lib/routes.ts';
 import { batchWrite } from '../lib/store/batch.ts';
 import { db, tableName } from '../lib/store/client.ts';

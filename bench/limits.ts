@@ -7,7 +7,7 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { percentile } from './_api.ts';
-import { newId } from '../lib/ids.ts';
+import { newId } from '../lib/core/ids.ts';
 import { MAX_STREAMS_PER_AGENT } from '../lib/limits/numbers.ts';
 import { acquireStreamLease } from '../lib/limits/stream-leases.ts';
 import { startHandshake } from '../lib/limits/verify-limit.ts';

@@ -7,10 +7,10 @@
  * Reports, per route and variant, the consumed capacity DynamoDB reports and p50/p99 latency.
  */
 import { randomUUID } from 'node:crypto';
-import type { Caller } from '../lib/http/caller.ts';
-import { rollTrendWindow } from '../lib/marketplace/trend-rollover.ts';
-import { ORDERS, postingList } from '../lib/marketplace/search-index.ts';
-import { drivingPrefix, words } from '../lib/marketplace/search-text.ts';
+import type { Caller } from '../lib/core/caller.ts';
+import { rollTrendWindow } from '../lib/marketplace/trending/trend-rollover.ts';
+import { ORDERS, postingList } from '../lib/marketplace/search/search-index.ts';
+import { drivingPrefix, words } from '../lib/marketplace/search/search-text.ts';
 import { keys } from '../lib/store/keys.ts';
 import { routes } from '../lib/routes.ts';
 import { db } from '../lib/store/client.ts';

@@ -10,7 +10,7 @@ import { createUserWithKey, findCallerByApiKey } from '../lib/accounts/api-keys.
 import { createAgent } from '../lib/agents/agents.ts';
 import { commitWithEvents } from '../lib/events/outbox.ts';
 import { streamEvents, type SseOptions } from '../lib/events/sse.ts';
-import { newUuid } from '../lib/ids.ts';
+import { newUuid } from '../lib/core/ids.ts';
 import { tableName } from '../lib/store/client.ts';
 import { ensureTable } from '../lib/store/create-table.ts';
 import { startDynamoDbLocal } from '../local/dynamodb-local.ts';

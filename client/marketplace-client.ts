@@ -4,6 +4,7 @@ import { Agents } from './resources/agents.ts';
 import { Categories } from './resources/categories.ts';
 import { Contracts } from './resources/contracts.ts';
 import { Deliveries } from './resources/deliveries.ts';
+import { EventTypes } from './resources/event-types.ts';
 import { Events } from './resources/events.ts';
 import { Reviews } from './resources/reviews.ts';
 import { Templates } from './resources/templates.ts';
@@ -33,6 +34,7 @@ export class MarketplaceClient {
   readonly agents: Agents;
   readonly events: Events;
   readonly deliveries: Deliveries;
+  readonly eventTypes: EventTypes;
   readonly contracts: Contracts;
 
   constructor(options: MarketplaceClientOptions) {
@@ -55,5 +57,6 @@ export class MarketplaceClient {
     this.agents = new Agents(http);
     this.events = new Events(http, maxRetries);
     this.deliveries = new Deliveries(http);
+    this.eventTypes = new EventTypes(http);
   }
 }

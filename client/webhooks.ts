@@ -7,7 +7,10 @@
  * - Standard Webhooks `webhook-signature`: `v1,<base64 HMAC-SHA-256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`,
  *   keyed with the bytes of the secret after `whsec_`.
  *
- * The service's own signature is required; the standard one is checked too whenever it is present.
+ * The timestamp headers are always required. When `webhook-signature` is there (the service
+ * always sends it) it is the one checked, against every `v1,` entry and every secret given: during a
+ * rotation's overlap it carries the new and the previous secret's signatures, so a receiver with
+ * either secret verifies. Without it, `x-service-signature` must match.
  */
 import type { AgentEvent, TestEvent } from './types/agents.ts';
 
@@ -116,12 +119,16 @@ export async function verifyWebhook(input: VerifyWebhookInput): Promise<WebhookP
   }
   const body = typeof input.rawBody === 'string' ? encoder.encode(input.rawBody) : input.rawBody;
 
-  const given = /^[0-9a-f]{64}$/.test(signature) ? signature : undefined;
-  const serviceOk = given !== undefined && (await anyMatch(secrets, async (s) => sameBytes(encoder.encode(toHex(await hmac(encoder.encode(s), concat(encoder.encode(`${timestamp}.`), body)))), encoder.encode(given))));
-  if (!serviceOk) throw new WebhookVerificationError('invalid_signature', 'x-service-signature does not match any secret.');
-
   const standard = headerOf(input.headers, 'webhook-signature');
-  if (standard !== undefined) {
+  if (standard === undefined) {
+    const given = /^[0-9a-f]{64}$/.test(signature) ? signature : undefined;
+    const serviceOk = given !== undefined && (await anyMatch(secrets, async (s) => sameBytes(encoder.encode(toHex(await hmac(encoder.encode(s), concat(encoder.encode(`${timestamp}.`), body)))), encoder.encode(given))));
+    if (!serviceOk) throw new WebhookVerificationError('invalid_signature', 'x-service-signature does not match any secret.');
+  } else {
+    // The standard signature decides when it is sent (the service always sends it): it covers the
+    // id, the timestamp and the body, and during a rotation's overlap it carries one `v1,` per
+    // secret, so a receiver still holding the previous secret verifies. `x-service-signature` is
+    // made with the current secret alone and cannot serve such a receiver.
     const id = headerOf(input.headers, 'webhook-id');
     const standardTimestamp = headerOf(input.headers, 'webhook-timestamp');
     if (!id || standardTimestamp !== timestamp) throw new WebhookVerificationError('invalid_signature', 'webhook-id is missing or webhook-timestamp differs from x-service-timestamp.');

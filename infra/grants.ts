@@ -1,20 +1,14 @@
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { QUEUE_ACTIONS, TABLE_ACTIONS, type FunctionGrant } from '../lib/function-grants.ts';
 
-/**
- * Least privilege on the table. CDK's grantReadData includes Scan; no request path may scan,
- * so IAM refuses it too.
- */
-const READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
-const WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
-
-export function grantTable(fn: IFunction, table: ITable, access: 'read' | 'readwrite' | 'none'): void {
-  if (access === 'none') return;
-  fn.addToRolePolicy(
-    new PolicyStatement({
-      actions: access === 'read' ? READ : [...READ, ...WRITE],
-      resources: [table.tableArn, `${table.tableArn}/index/*`],
-    }),
-  );
+/** Least privilege, from the same action lists the local runtime enforces (lib/function-grants.ts). */
+export function grantFunction(fn: IFunction, table: ITable, queue: IQueue, grant: FunctionGrant): void {
+  const tableActions = TABLE_ACTIONS[grant.table];
+  if (tableActions.length > 0) {
+    fn.addToRolePolicy(new PolicyStatement({ actions: [...tableActions], resources: [table.tableArn, `${table.tableArn}/index/*`] }));
+  }
+  if (grant.queue) queue.grant(fn, ...QUEUE_ACTIONS[grant.queue]);
 }

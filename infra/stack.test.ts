@@ -2,8 +2,9 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
-import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search-indexer.ts';
-import { routes, workers } from '../lib/routes.ts';
+import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search/search-indexer.ts';
+import { actionsOf } from '../lib/function-grants.ts';
+import { routeGrant, routes, workerGrants, workers } from '../lib/routes.ts';
 import { indexList } from '../lib/store/table.ts';
 import { applyNagChecks } from './nag.ts';
 import { MarketplaceStack } from './stack.ts';
@@ -52,9 +53,9 @@ describe('infra stack', () => {
     expect(methods).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
   });
 
-  it('puts the authorizer in front of every route but /health and /openapi.json', () => {
+  it('puts the authorizer in front of every route but /health, /openapi.json and the event catalog', () => {
     const open = routes.filter((r) => !r.auth).map((r) => r.path);
-    expect(open.sort()).toEqual(['/health', '/openapi.json']);
+    expect(open.sort()).toEqual(['/api/v1/event-types', '/health', '/openapi.json']);
     for (const [, m] of ofType('AWS::ApiGateway::Method')) {
       const p = m.Properties;
       if (p['HttpMethod'] === 'OPTIONS') continue;
@@ -74,6 +75,24 @@ describe('infra stack', () => {
       const granted = (policy.Properties['PolicyDocument'].Statement as Array<{ Action: string | string[] }>).flatMap((s) => s.Action);
       expect(granted, logicalId).not.toContain('dynamodb:PutItem');
       expect(granted, logicalId).not.toContain('dynamodb:UpdateItem');
+    }
+  });
+
+  it("grants each function exactly its row's actions on the table and the delivery queue, from the list the local runtime enforces (lib/function-grants.ts)", () => {
+    type Statement = { Action: string | string[]; Resource: unknown };
+    const functions = [...routes.map((r) => [r.name, routeGrant(r)] as const), ...Object.entries(workerGrants)];
+    // The stream's read actions come with the event source, not with the row.
+    const streamActions = ['dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:DescribeStream', 'dynamodb:ListStreams'];
+    for (const [name, grant] of functions) {
+      const prefix = `${name[0]!.toUpperCase()}${name.slice(1)}Function`;
+      const statements = ofType('AWS::IAM::Policy')
+        .filter(([logicalId]) => logicalId.startsWith(prefix))
+        .flatMap(([, p]) => p.Properties['PolicyDocument'].Statement as Statement[]);
+      const actionsOn = (fits: (resource: string) => boolean) =>
+        statements.filter((st) => fits(JSON.stringify(st.Resource))).flatMap((st) => (Array.isArray(st.Action) ? st.Action : [st.Action]));
+      const table = actionsOn((r) => r.includes('Table')).filter((a) => a.startsWith('dynamodb:') && !streamActions.includes(a));
+      const queue = actionsOn((r) => r.includes('"DeliveryQueue')).filter((a) => a.startsWith('sqs:'));
+      expect(new Set([...table, ...queue]), name).toEqual(new Set(actionsOf(grant)));
     }
   });
 

@@ -19,12 +19,12 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { routes, TREND_ROLLOVER_UTC, workers } from '../lib/routes.ts';
+import { routeGrant, routes, TREND_ROLLOVER_UTC, workerGrants, workers } from '../lib/routes.ts';
 import { DELIVERY_FUNCTION_TIMEOUT_SECONDS, DELIVERY_VISIBILITY_TIMEOUT_SECONDS } from '../lib/events/schedule.ts';
 import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '../lib/http/cors.ts';
-import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search-indexer.ts';
-import { grantTable } from './grants.ts';
+import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search/search-indexer.ts';
+import { grantFunction } from './grants.ts';
 import { gatewayResponses } from './gateway-responses.ts';
 import { perKeyUsagePlan } from './usage-plans.ts';
 import { addCustomDomain } from './domain.ts';
@@ -81,7 +81,7 @@ export class MarketplaceStack extends Stack {
     };
 
     const authorizerFn = fn('authorizer', workers.authorizer);
-    grantTable(authorizerFn, table, 'read');
+    grantFunction(authorizerFn, table, deliveryQueue, workerGrants.authorizer);
     const authorizer = new TokenAuthorizer(this, 'ApiKeyAuthorizer', {
       handler: authorizerFn,
       identitySource: 'method.request.header.Authorization',
@@ -129,8 +129,7 @@ export class MarketplaceStack extends Stack {
         ...(route.streaming ? { reservedConcurrency: config.reservedConcurrency.stream } : {}),
         ...(route.sendsToQueue ? { env: { DELIVERY_QUEUE_URL: deliveryQueue.queueUrl } } : {}),
       });
-      grantTable(handler, table, route.access);
-      if (route.sendsToQueue) deliveryQueue.grantSendMessages(handler);
+      grantFunction(handler, table, deliveryQueue, routeGrant(route));
       resourceFor(route.path).addMethod(
         route.method,
         new LambdaIntegration(handler, {
@@ -145,25 +144,23 @@ export class MarketplaceStack extends Stack {
 
     // Outbox relay: only new event rows, filtered by Lambda before the function is even invoked.
     const relay = fn('relay', workers.relay, { reservedConcurrency: config.reservedConcurrency.relay, env: { DELIVERY_QUEUE_URL: deliveryQueue.queueUrl } });
-    grantTable(relay, table, 'readwrite');
-    deliveryQueue.grantSendMessages(relay);
+    grantFunction(relay, table, deliveryQueue, workerGrants.relay);
     // The same pattern the local stream poller applies (lib/events/stream-filter.ts).
     const relayFailures = streamConsumer(this, table, relay, 'RelayFailures', RELAY_FILTER_PATTERN);
 
     // Search index: template changes → postings and prefix counters (the stream's second consumer).
     const searchIndexer = fn('searchIndexer', workers.searchIndexer, { timeout: Duration.minutes(1) });
-    grantTable(searchIndexer, table, 'readwrite');
-    // The same pattern the local stream poller applies (lib/marketplace/search-indexer.ts).
+    grantFunction(searchIndexer, table, deliveryQueue, workerGrants.searchIndexer);
+    // The same pattern the local stream poller applies (lib/marketplace/search/search-indexer.ts).
     streamConsumer(this, table, searchIndexer, 'SearchIndexFailures', SEARCH_INDEX_FILTER_PATTERN);
 
     const deliver = fn('deliver', workers.deliver, { timeout: DELIVERY_TIMEOUT, reservedConcurrency: config.reservedConcurrency.deliver, env: { DELIVERY_QUEUE_URL: deliveryQueue.queueUrl } });
-    grantTable(deliver, table, 'readwrite');
-    deliveryQueue.grantConsumeMessages(deliver);
+    grantFunction(deliver, table, deliveryQueue, workerGrants.deliver);
     deliver.addEventSource(new SqsEventSource(deliveryQueue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: config.reservedConcurrency.deliver }));
 
     // Trending's daily rollover: one read and one write per template installed in the last week.
     const trendRollover = fn('trendRollover', workers.trendRollover, { timeout: Duration.minutes(15) });
-    grantTable(trendRollover, table, 'readwrite');
+    grantFunction(trendRollover, table, deliveryQueue, workerGrants.trendRollover);
     // A run that still fails after Lambda's own retries lands here instead of vanishing; a missed day
     // only costs the trending reads extra rounds until the next run.
     const rolloverFailures = new Queue(this, 'TrendRolloverFailures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });

@@ -1,4 +1,3 @@
-import type { Context } from 'aws-lambda';
 import { SERVICE_NAME } from './observability/names.ts';
 
 /**
@@ -23,7 +22,14 @@ let invocation: Record<string, unknown> = {};
 /** Provisioned concurrency initialises ahead of any request: no invocation of it is a cold start. */
 let coldStart = process.env['AWS_LAMBDA_INITIALIZATION_TYPE'] !== 'provisioned-concurrency';
 
-export function setLogContext(context: Context | undefined, correlationId: string | undefined): void {
+/** What a log line needs of the runtime's invocation context (Lambda's `Context` has these fields). */
+export interface InvocationContext {
+  awsRequestId: string;
+  functionName: string;
+  memoryLimitInMB: string;
+}
+
+export function setLogContext(context: InvocationContext | undefined, correlationId: string | undefined): void {
   invocation = {
     ...(context?.awsRequestId
       ? { cold_start: coldStart, function_name: context.functionName, function_memory_size: context.memoryLimitInMB, function_request_id: context.awsRequestId }
@@ -38,6 +44,7 @@ type Level = 'debug' | 'info' | 'warn' | 'error';
 function write(level: Level, msg: string, fields?: Record<string, unknown>): void {
   if (process.env['LOG_LEVEL'] === 'silent') return;
   if (level === 'debug' && process.env['LOG_LEVEL'] !== 'debug') return;
+  if (level === 'info' && process.env['LOG_LEVEL'] === 'warn') return;
   const trace = process.env['_X_AMZN_TRACE_ID'];
   const line = JSON.stringify({
     level: level.toUpperCase(),

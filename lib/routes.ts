@@ -4,8 +4,10 @@
  * (`npm run routes`). Adding a route = one row here + one handler file.
  *
  * `handler` is the module path from the repository root; it must export `handler`.
- * `access` lists the table access the function needs, so infra can grant least privilege.
+ * `access` and `sendsToQueue` are the function's grants (lib/function-grants.ts): infra grants
+ * exactly those, and the local runtime refuses anything else, so a wrong row fails the tests.
  */
+import type { FunctionGrant, TableAccess } from './function-grants.ts';
 import { VERIFY_FUNCTION_TIMEOUT_SECONDS } from './limits/numbers.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -20,7 +22,7 @@ export interface Route {
   /** false only for routes that answer without an API key. */
   auth: boolean;
   /** What the function does to the table (the SSE route writes its stream lease). */
-  access: 'read' | 'readwrite' | 'none';
+  access: TableAccess;
   /** Needs the delivery queue (manual retry enqueues). */
   sendsToQueue?: boolean;
   /** Seconds; the default is 10. The verify handshake waits up to 10 s on the endpoint. */
@@ -58,6 +60,7 @@ export const routes: readonly Route[] = [
   { name: 'createAgent', method: 'POST', path: `${a}/agents`, handler: 'functions/agents/create-agent.ts', auth: true, access: 'readwrite' },
   { name: 'listAgents', method: 'GET', path: `${a}/agents`, handler: 'functions/agents/list-agents.ts', auth: true, access: 'read' },
   { name: 'getAgent', method: 'GET', path: `${a}/agents/{id}`, handler: 'functions/agents/get-agent.ts', auth: true, access: 'read' },
+  { name: 'deleteAgent', method: 'DELETE', path: `${a}/agents/{id}`, handler: 'functions/agents/delete-agent.ts', auth: true, access: 'readwrite' },
   { name: 'configureWebhook', method: 'PATCH', path: `${a}/agents/{id}/webhook`, handler: 'functions/agents/configure-webhook.ts', auth: true, access: 'readwrite' },
   { name: 'disableWebhook', method: 'DELETE', path: `${a}/agents/{id}/webhook`, handler: 'functions/agents/disable-webhook.ts', auth: true, access: 'readwrite' },
   { name: 'getWebhookSecret', method: 'GET', path: `${a}/agents/{id}/webhook/secret`, handler: 'functions/agents/get-webhook-secret.ts', auth: true, access: 'read' },
@@ -65,14 +68,18 @@ export const routes: readonly Route[] = [
   { name: 'verifyWebhook', method: 'POST', path: `${a}/agents/{id}/webhook/verify`, handler: 'functions/agents/verify-webhook.ts', auth: true, access: 'readwrite', timeoutSeconds: VERIFY_FUNCTION_TIMEOUT_SECONDS },
   // A test event is committed through the outbox (feed slot + event row), like every event.
   { name: 'sendTestEvent', method: 'POST', path: `${a}/agents/{id}/webhook/test`, handler: 'functions/events/send-test-event.ts', auth: true, access: 'readwrite' },
+  // The event catalog is the same for every caller (like /openapi.json): public, served from a build-time file.
+  { name: 'listEventTypes', method: 'GET', path: `${a}/event-types`, handler: 'functions/events/list-event-types.ts', auth: false, access: 'none' },
   // Feed readers write too: a feed slot left empty by a writer that died is filled with a gap marker (lib/events/feed.ts).
   { name: 'listAgentEvents', method: 'GET', path: `${a}/agents/{id}/events`, handler: 'functions/events/list-agent-events.ts', auth: true, access: 'readwrite' },
   { name: 'streamAgentEvents', method: 'GET', path: `${a}/agents/{id}/events/stream`, handler: 'functions/events/stream-agent-events.ts', auth: true, access: 'readwrite', streaming: true, timeoutSeconds: 900 },
+  { name: 'replayEvents', method: 'POST', path: `${a}/agents/{id}/events/replay`, handler: 'functions/events/replay-events.ts', auth: true, access: 'readwrite' },
   { name: 'listDeliveries', method: 'GET', path: `${a}/agents/{id}/deliveries`, handler: 'functions/events/list-deliveries.ts', auth: true, access: 'read' },
   { name: 'getDelivery', method: 'GET', path: `${a}/agents/{id}/deliveries/{delivery_id}`, handler: 'functions/events/get-delivery.ts', auth: true, access: 'read' },
   { name: 'retryDelivery', method: 'POST', path: `${a}/agents/{id}/deliveries/{delivery_id}/retry`, handler: 'functions/events/retry-delivery.ts', auth: true, access: 'readwrite', sendsToQueue: true },
 
   // Contracts
+  { name: 'listContracts', method: 'GET', path: `${a}/contracts`, handler: 'functions/contracts/list-contracts.ts', auth: true, access: 'read' },
   { name: 'createContract', method: 'POST', path: `${a}/contracts`, handler: 'functions/contracts/create-contract.ts', auth: true, access: 'readwrite' },
   { name: 'getContract', method: 'GET', path: `${a}/contracts/{id}`, handler: 'functions/contracts/get-contract.ts', auth: true, access: 'read' },
   { name: 'fundContract', method: 'POST', path: `${a}/contracts/{id}/fund`, handler: 'functions/contracts/fund-contract.ts', auth: true, access: 'readwrite' },
@@ -89,6 +96,18 @@ export const workers = {
   deliver: 'functions/workers/deliver.ts',
   trendRollover: 'functions/workers/trend-rollover.ts',
 } as const;
+
+/** The workers' grants, as `access`/`sendsToQueue` are the routes'. */
+export const workerGrants: Record<keyof typeof workers, FunctionGrant> = {
+  authorizer: { table: 'read' },
+  relay: { table: 'readwrite', queue: 'send' },
+  searchIndexer: { table: 'readwrite' },
+  deliver: { table: 'readwrite', queue: 'consume' },
+  trendRollover: { table: 'readwrite' },
+};
+
+/** A route's grants. */
+export const routeGrant = (route: Route): FunctionGrant => ({ table: route.access, ...(route.sendsToQueue ? { queue: 'send' } : {}) });
 
 /** When the trend rollover runs: daily, a few minutes after the UTC day begins. */
 export const TREND_ROLLOVER_UTC = { hour: 0, minute: 5 } as const;

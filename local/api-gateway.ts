@@ -3,15 +3,17 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import { corsHeaders, preflightHeaders } from '../lib/http/cors.ts';
-import { AppError, errorBody, errorHeaders, rateLimited } from '../lib/http/errors.ts';
+import { errorBody, errorHeaders, statusOf } from '../lib/http/errors.ts';
+import { AppError, rateLimited } from '../lib/core/errors.ts';
 import { log } from '../lib/log.ts';
 import { routes as defaultRoutes, workers, type Route } from '../lib/routes.ts';
+import { runAsRoute, runAsWorker } from './grants.ts';
 import { loadHandler } from './handlers.ts';
 import { createKeyThrottle, type KeyLimits, type KeyThrottle } from './key-throttle.ts';
 import { allValues, invokeRoute, lastValues, proxyEvent } from './proxy-event.ts';
 import { lambdaContext } from './lambda-context.ts';
 import { createRouter } from './router.ts';
-import { installAwsLambdaGlobal, isStreamingHandler, type LocalResponseStream, type StreamMetadata } from './streaming.ts';
+import { installAwsLambdaGlobal, loadStreamingHandler, type LocalResponseStream, type StreamMetadata } from './streaming.ts';
 
 /** API Gateway's own payload cap (10 MB); the handlers enforce the API's 256 KiB. */
 const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
@@ -20,7 +22,7 @@ type Authorizer = (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayA
 
 /** The gateway's own answers (no route, no key, too large, throttled) carry CORS too, as API Gateway's gateway responses do. */
 function sendError(req: IncomingMessage, res: ServerResponse, err: AppError, requestId: string): void {
-  res.writeHead(err.status, { ...corsHeaders(req.headers.origin), 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, ...errorHeaders(err) });
+  res.writeHead(statusOf(err), { ...corsHeaders(req.headers.origin), 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, ...errorHeaders(err) });
   res.end(JSON.stringify(errorBody(err)));
 }
 
@@ -77,7 +79,9 @@ async function authorize(req: IncomingMessage, route: Route): Promise<{ context:
   if (!token) return undefined;
   const authorizer = await loadHandler<Authorizer>(workers.authorizer);
   try {
-    const result = await authorizer({ type: 'TOKEN', authorizationToken: token, methodArn: `arn:aws:execute-api:local:000000000000:local/local/${route.method}${route.path}` });
+    const result = await runAsWorker('authorizer', () =>
+      authorizer({ type: 'TOKEN', authorizationToken: token, methodArn: `arn:aws:execute-api:local:000000000000:local/local/${route.method}${route.path}` }),
+    );
     const allowed = result.policyDocument.Statement.some((s) => s.Effect === 'Allow');
     if (!allowed || !result.usageIdentifierKey) return undefined;
     return { context: { ...result.context, principalId: result.principalId }, usageKey: result.usageIdentifierKey };
@@ -116,7 +120,7 @@ async function runStreaming(handler: (event: unknown, stream: LocalResponseStrea
   stream.setMetadata = sendHead;
   // A client that goes away ends the stream, as Lambda does when API Gateway closes the connection.
   res.on('close', () => stream.destroy());
-  await handler(event, stream, lambdaContext(route.name, route.timeoutSeconds ?? 10));
+  await runAsRoute(route, () => handler(event, stream, lambdaContext(route.name, route.timeoutSeconds ?? 10)));
 }
 
 export interface LocalApi {
@@ -202,8 +206,7 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes, options:
         authorizer = authorized.context;
       }
       const event = toProxyEvent(req, url, route, pathParameters, body, requestId, authorizer);
-      const handler = await loadHandler(route.handler);
-      if (isStreamingHandler(handler)) return await runStreaming(handler, event, route, res, requestId);
+      if (route.streaming) return await runStreaming(await loadStreamingHandler(route), event, route, res, requestId);
       const result = await invokeRoute(route, event);
       res.writeHead(result.statusCode, { ...(result.headers as Record<string, string>) });
       res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);

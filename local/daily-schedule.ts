@@ -1,5 +1,6 @@
 import type { ScheduledEvent } from 'aws-lambda';
 import { TREND_ROLLOVER_UTC, workers } from '../lib/routes.ts';
+import { runAsWorker } from './grants.ts';
 import { loadHandler } from './handlers.ts';
 
 const DAY_MS = 86_400_000;
@@ -33,7 +34,7 @@ export function startDailySchedule(): { stop(): Promise<void> } {
   let stopped = false;
   const run = () => {
     running = loadHandler<(e: ScheduledEvent) => Promise<unknown>>(workers.trendRollover)
-      .then((handler) => handler(scheduledEvent(Date.now())))
+      .then((handler) => runAsWorker('trendRollover', () => handler(scheduledEvent(Date.now()))))
       .then(
         () => undefined,
         (err: unknown) => void process.stderr.write(`trend rollover failed: ${err instanceof Error ? err.message : String(err)}\n`),

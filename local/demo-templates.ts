@@ -1,4 +1,19 @@
-/** Demo catalog for `npm start`: a few templates across categories, published by the demo user. */
+/** The demo template by another author, so the demo user has one to review (events/createReview.json). */
+export const COMMUNITY_TEMPLATE_SLUG = 'ai-summary-quality';
+
+const uptimeSchema = {
+  variables: [
+    { name: 'url', type: 'url', description: 'Endpoint to probe' },
+    { name: 'expected_status', type: 'integer', required: false, default: 200 },
+  ],
+  checks: [{ id: 'status', type: 'http_status', description: 'Endpoint answers', config: { url: '{{url}}', status: '{{expected_status}}' } }],
+} as const;
+
+/**
+ * Demo catalog for `npm start`: a few templates across categories, published by the demo user
+ * (the community one by a second user). `sample-uptime-check` is the one the update and new-version
+ * samples change.
+ */
 export const demoTemplates = [
   {
     name: 'HTTP uptime check',
@@ -7,13 +22,7 @@ export const demoTemplates = [
     category: 'http',
     version: '1.0.0',
     visibility: 'public',
-    schema: {
-      variables: [
-        { name: 'url', type: 'url', description: 'Endpoint to probe' },
-        { name: 'expected_status', type: 'integer', required: false, default: 200 },
-      ],
-      checks: [{ id: 'status', type: 'http_status', description: 'Endpoint answers', config: { url: '{{url}}', status: '{{expected_status}}' } }],
-    },
+    schema: uptimeSchema,
   },
   {
     name: 'Code review delivered',
@@ -75,5 +84,14 @@ export const demoTemplates = [
       ],
       checks: [{ id: 'score', type: 'llm_judge', config: { source: '{{document_url}}', threshold: '{{min_score}}' } }],
     },
+  },
+  {
+    name: 'Sample uptime check',
+    slug: 'sample-uptime-check',
+    description: 'Pays out when an endpoint answers 200.',
+    category: 'http',
+    version: '1.0.0',
+    visibility: 'public',
+    schema: uptimeSchema,
   },
 ] as const;

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { DELIVERY_FUNCTION_TIMEOUT_SECONDS, DELIVERY_VISIBILITY_TIMEOUT_SECONDS } from '../lib/events/schedule.ts';
 import { streamArn } from '../lib/store/create-table.ts';
 import { matchesFilter } from '../lib/events/stream-filter.ts';
-import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search-indexer.ts';
+import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search/search-indexer.ts';
 import { workers } from '../lib/routes.ts';
+import { runAsWorker } from './grants.ts';
 import { loadHandler } from './handlers.ts';
 import { lambdaContext } from './lambda-context.ts';
 import { startSqsPoller } from './sqs-poller.ts';
@@ -57,7 +58,7 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
   const stream = startStreamPoller({
     endpoint: options.dynamoEndpoint,
     streamArn: await streamArn(options.tableName),
-    handler: (event) => relay(event, lambdaContext('relay', 60)),
+    handler: (event) => runAsWorker('relay', () => relay(event, lambdaContext('relay', 60))),
     ...(dataDir ? { checkpointFile: join(dataDir, `stream-checkpoint-${options.tableName}.json`) } : {}),
   });
   // The second consumer of the stream, beside the relay: template changes → search index.
@@ -65,7 +66,7 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
   const searchStream = startStreamPoller({
     endpoint: options.dynamoEndpoint,
     streamArn: await streamArn(options.tableName),
-    handler: (event) => searchIndexer(event, lambdaContext('searchIndexer', 60)),
+    handler: (event) => runAsWorker('searchIndexer', () => searchIndexer(event, lambdaContext('searchIndexer', 60))),
     filter: (record) => matchesFilter(record, SEARCH_INDEX_FILTER_PATTERN),
     ...(dataDir ? { checkpointFile: join(dataDir, `search-index-checkpoint-${options.tableName}.json`) } : {}),
   });
@@ -73,7 +74,7 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
     client: sqs.client,
     queueUrl: queues.queueUrl,
     queueArn: queues.queueArn,
-    handler: (event) => deliver(event, lambdaContext('deliver', DELIVERY_FUNCTION_TIMEOUT_SECONDS)),
+    handler: (event) => runAsWorker('deliver', () => deliver(event, lambdaContext('deliver', DELIVERY_FUNCTION_TIMEOUT_SECONDS))),
     concurrency: options.concurrency ?? 2,
   });
   return {

@@ -1,8 +1,11 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { callerToContext, type Caller } from '../lib/http/caller.ts';
+import { callerToContext } from '../lib/http/caller.ts';
+import type { Caller } from '../lib/core/caller.ts';
 import type { Route } from '../lib/routes.ts';
+import { runAsRoute } from './grants.ts';
 import { loadHandler } from './handlers.ts';
+import { isStreamingHandler } from './streaming.ts';
 import { lambdaContext } from './lambda-context.ts';
 
 export interface ProxyEventInit {
@@ -76,8 +79,9 @@ export function proxyEvent(init: ProxyEventInit): APIGatewayProxyEvent {
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-/** Runs a (non-streaming) route's handler with an event, as Lambda would. */
+/** Runs a (non-streaming) route's handler with an event, as Lambda would, with the route's grants only. */
 export async function invokeRoute(route: Route, event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
   const handler = await loadHandler<ProxyHandler>(route.handler);
-  return handler(event, lambdaContext(route.name, route.timeoutSeconds ?? 10));
+  if (route.streaming || isStreamingHandler(handler)) throw new Error(`${route.name}: a streaming route is run with loadStreamingHandler, and only a route the table marks streaming may stream.`);
+  return runAsRoute(route, () => handler(event, lambdaContext(route.name, route.timeoutSeconds ?? 10)));
 }

@@ -2,7 +2,9 @@
  * `npm start`: the whole service on one machine, with the same handlers Lambda runs.
  * DynamoDB Local (child process) → table + indexes → demo data (once) → event pipeline
  * (stream → relay → SQS → delivery) → the daily trend rollover → API Gateway stand-in on PORT.
- * Ctrl-C / SIGTERM stops everything it started, in reverse order.
+ * Ctrl-C / SIGTERM stops everything it started, in reverse order. `npm start` execs this process
+ * (package.json), so a signal to the npm process reaches it; should its parent die without a
+ * signal, it stops too. One runtime per DATA_DIR (local/data-dir-lock.ts).
  */
 import { join } from 'node:path';
 import { ensureTable } from '../lib/store/create-table.ts';
@@ -11,9 +13,13 @@ import { createLocalApi, listen } from './api-gateway.ts';
 import { localConfig } from './config.ts';
 import { startDailySchedule } from './daily-schedule.ts';
 import { seedDemoData } from './demo-seed.ts';
+import { startDemoWebhookSink } from './demo-webhook-sink.ts';
 import { startDynamoDbLocal, StartupError } from './dynamodb-local.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 import { startEventPipeline } from './event-pipeline.ts';
 import { portInUse } from './ports.ts';
+import { publishRuntime } from './runtime-file.ts';
+import { developmentMode } from '../lib/net/url-policy.ts';
 
 const stops: Array<() => Promise<void>> = [];
 let stopping = false;
@@ -33,6 +39,27 @@ async function shutdown(code: number): Promise<never> {
   process.exit(code);
 }
 
+/**
+ * A parent that dies without passing a signal on (npm killed with SIGKILL, a closed terminal)
+ * leaves this process orphaned: it notices its new parent and stops what it started.
+ */
+function stopWhenOrphaned(): void {
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent && !stopping) {
+      process.stderr.write(`The parent process (pid ${parent}) is gone; stopping.\n`);
+      void shutdown(0);
+    }
+  }, 1000).unref();
+}
+
+/** What the banner says about webhooks: the truth of this process's DEVELOPMENT_MODE. */
+function modeLine(): string {
+  return developmentMode()
+    ? 'in development mode (DEVELOPMENT_MODE=true: http://localhost webhooks allowed)'
+    : `with production rules (DEVELOPMENT_MODE=${process.env['DEVELOPMENT_MODE']}: webhooks must be public https URLs)`;
+}
+
 function onSignal(): void {
   if (stopping) {
     process.stderr.write('Forced exit.\n');
@@ -45,6 +72,7 @@ function onSignal(): void {
 async function main(): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  stopWhenOrphaned();
   const config = localConfig();
   process.env['DEVELOPMENT_MODE'] ??= 'true';
   process.env['AWS_REGION'] ??= 'us-east-1';
@@ -53,6 +81,11 @@ async function main(): Promise<void> {
     throw new StartupError(`Port ${config.port} is already in use. Stop what uses it or start with PORT=<another port>.`);
   }
   const inMemory = config.dataDir === ':memory:';
+  // Before any port or child: a second start on the same folder is refused at once, naming the first.
+  if (!inMemory) {
+    const lock = await lockDataDir(config.dataDir, config.port);
+    stops.push(async () => lock.release());
+  }
   let dynamoEndpoint = config.externalDynamoEndpoint;
   if (!dynamoEndpoint) {
     const dynamo = await startDynamoDbLocal({ port: config.dynamoPort, dataDir: inMemory ? ':memory:' : join(config.dataDir, 'dynamodb') });
@@ -62,11 +95,15 @@ async function main(): Promise<void> {
   process.env['DYNAMODB_ENDPOINT'] = dynamoEndpoint;
   process.env['TABLE_NAME'] = config.tableName;
   await ensureTable(config.tableName);
-  const demo = await seedDemoData({ dataDir: inMemory ? undefined : config.dataDir });
+  const sink = developmentMode() ? await startDemoWebhookSink() : undefined;
+  if (sink) stops.push(sink.close);
+  const demo = await seedDemoData({ webhookSink: sink?.url });
 
   const pipeline = await startEventPipeline({ tableName: config.tableName, dynamoEndpoint, dataDir: inMemory ? undefined : config.dataDir });
   stops.push(pipeline.stop);
   process.env['DELIVERY_QUEUE_URL'] = pipeline.queueUrl;
+  const withdraw = publishRuntime(dynamoEndpoint, { sqs_endpoint: pipeline.sqsEndpoint, queue_url: pipeline.queueUrl });
+  stops.push(async () => withdraw());
   stops.push(startDailySchedule().stop);
 
   const api = await listen(createLocalApi(), config.port, '0.0.0.0');
@@ -75,13 +112,15 @@ async function main(): Promise<void> {
   process.stdout.write(
     [
       '',
-      'Template marketplace is running (development mode: http://localhost webhooks allowed).',
+      `Template marketplace is running ${modeLine()}.`,
       `  Marketplace   ${base}${MARKETPLACE_BASE}`,
       `  Agents API    ${base}${AGENTS_BASE}`,
       `  Health        ${base}/health`,
       `  DynamoDB      ${dynamoEndpoint} (table ${config.tableName}${inMemory ? ', in memory' : `, data in ${config.dataDir}`})`,
       '',
       `  Demo API key  ${demo.apiKey}`,
+      ...(sink ? [`  Demo webhook  ${sink.url} (the demo agents' endpoint)`] : []),
+      '  Samples       npm run invoke -- <function> runs events/<function>.json against this runtime',
       `  Try: curl -H "Authorization: Bearer ${demo.apiKey}" ${base}${MARKETPLACE_BASE}/templates`,
       '',
       'Press Ctrl-C to stop.',

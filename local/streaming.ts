@@ -1,4 +1,6 @@
 import type { Writable } from 'node:stream';
+import type { Route } from '../lib/routes.ts';
+import { loadHandler } from './handlers.ts';
 
 /**
  * The `awslambda` global that Lambda's Node.js runtime gives response-streaming handlers, for
@@ -26,6 +28,16 @@ export function isStreamingHandler(fn: unknown): fn is StreamingHandler {
 interface AwsLambdaGlobal {
   streamifyResponse(fn: StreamingHandler): StreamingHandler;
   HttpResponseStream: { from(stream: LocalResponseStream, metadata: StreamMetadata): LocalResponseStream };
+}
+
+/**
+ * The handler of a route the table marks `streaming` (as infra configures its integration). A
+ * handler that is not streamified would fail in Lambda under that mode, so it fails here too.
+ */
+export async function loadStreamingHandler(route: Route): Promise<StreamingHandler> {
+  const handler = await loadHandler(route.handler);
+  if (!isStreamingHandler(handler)) throw new Error(`${route.name} is streaming in lib/routes.ts, but ${route.handler} is not made with awslambda.streamifyResponse (sseRoute).`);
+  return handler;
 }
 
 export function installAwsLambdaGlobal(): void {

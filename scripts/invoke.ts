@@ -1,38 +1,44 @@
 /**
- * `npm run invoke -- <function> <events/fixture.json>`: runs one handler with one event and prints
+ * `npm run invoke -- <function> [events/fixture.json]`: runs one handler with one event and prints
  * its result, like `sam local invoke`. <function> is a route name from lib/routes.ts or a worker
- * (authorizer, relay, deliver). It uses the store `npm start` runs (or TABLE_NAME in AWS).
+ * (authorizer, relay, deliver, searchIndexer, trendRollover); the event defaults to
+ * events/<function>.json, whose ids the demo seed of `npm start` makes. It uses the store
+ * `npm start` runs (or TABLE_NAME in AWS).
  */
 import { readFileSync } from 'node:fs';
-import { routes, workers } from '../lib/routes.ts';
-import { useStoreFromEnvironment } from '../local/config.ts';
-import { loadHandler } from '../local/handlers.ts';
-import { lambdaContext } from '../local/lambda-context.ts';
-import { installAwsLambdaGlobal, isStreamingHandler } from '../local/streaming.ts';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { useStoreFromEnvironment } from '../local/config.ts';
+import { repoRoot } from '../local/handlers.ts';
+import { functionNames, invokeFunction, localStoreProblem, usesQueue, usesTable } from '../local/invoke.ts';
+import { findRuntime } from '../local/runtime-file.ts';
 
 const [name, file] = process.argv.slice(2);
-const names = [...routes.map((r) => r.name), ...Object.keys(workers)];
-if (!name || !file || !names.includes(name)) {
-  process.stderr.write(`usage: npm run invoke -- <function> <event.json>\nfunctions: ${names.join(', ')}\n`);
+if (!name || !functionNames.includes(name)) {
+  process.stderr.write(`usage: npm run invoke -- <function> [event.json]\nfunctions: ${functionNames.join(', ')}\n`);
   process.exit(1);
 }
 
-useStoreFromEnvironment();
+const store = useStoreFromEnvironment();
 process.env['DEVELOPMENT_MODE'] ??= 'true';
-installAwsLambdaGlobal();
-const route = routes.find((r) => r.name === name);
-const modulePath = route?.handler ?? workers[name as keyof typeof workers];
-const event: unknown = JSON.parse(readFileSync(file, 'utf8'));
-const handler = await loadHandler<(event: unknown, ...rest: unknown[]) => Promise<unknown>>(modulePath);
-const context = lambdaContext(name, route?.timeoutSeconds ?? 10);
-
-if (isStreamingHandler(handler)) {
-  // Streamed responses are printed as they arrive; the stream ends when the handler does.
-  const out = new Writable({ write: (chunk, _e, cb) => (process.stdout.write(chunk), cb()) });
-  await handler(event, out, context);
-} else {
-  const result = await handler(event, context);
-  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+const refuse = (sentence: string): never => {
+  process.stderr.write(`${sentence}\n`);
+  process.exit(1);
+};
+if (store.target === 'local' && usesTable(name)) {
+  const problem = await localStoreProblem(store.endpoint!, store.tableName);
+  if (problem) refuse(problem);
 }
+if (store.target === 'local' && usesQueue(name)) {
+  // The queue is fauxqs inside the running `npm start`, which says where it is.
+  const runtime = findRuntime(store.endpoint!);
+  if (!runtime) refuse(`${name} uses the delivery queue, and no npm start serving ${store.endpoint} publishes one: start the local runtime first (npm start).`);
+  process.env['SQS_ENDPOINT'] = runtime!.sqs_endpoint;
+  process.env['DELIVERY_QUEUE_URL'] = runtime!.queue_url;
+}
+const event: unknown = JSON.parse(readFileSync(file ?? join(repoRoot, 'events', `${name}.json`), 'utf8'));
+// Streamed answers are printed as they arrive; the stream ends when the handler does (or Ctrl-C).
+const out = new Writable({ write: (chunk, _e, cb) => (process.stdout.write(chunk), cb()) });
+const result = await invokeFunction(name, event, out);
+if (result !== undefined) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 process.exit(0);

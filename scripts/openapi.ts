@@ -1,15 +1,29 @@
 /**
- * `npm run openapi`: writes docs/openapi.json from lib/openapi/document.ts. A test fails when the
- * committed file differs from what this writes; GET /openapi.json serves the committed file.
+ * `npm run openapi`: writes docs/openapi.json from lib/http/openapi/document.ts and
+ * docs/event-types.json (the answer of GET /api/v1/event-types) from
+ * lib/http/openapi/event-catalog.ts. A test fails when a committed file differs from what this
+ * writes; the routes serve the committed files.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildOpenApiDocument } from '../lib/openapi/document.ts';
+import { buildOpenApiDocument } from '../lib/http/openapi/document.ts';
+import { buildEventCatalog } from '../lib/http/openapi/event-catalog.ts';
+import { installAwsLambdaGlobal } from '../local/streaming.ts';
 
 export const OPENAPI_PATH = fileURLToPath(new URL('../docs/openapi.json', import.meta.url));
+export const EVENT_CATALOG_PATH = fileURLToPath(new URL('../docs/event-types.json', import.meta.url));
 export const serialize = (document: unknown): string => `${JSON.stringify(document, null, 2)}\n`;
 
+/** The document as the route table and the handlers make it now (the streaming handler needs Lambda's global). */
+export async function currentDocument() {
+  installAwsLambdaGlobal();
+  return buildOpenApiDocument();
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(OPENAPI_PATH, serialize(await buildOpenApiDocument()));
+  // The catalog first: its route's handler imports the file, and the document loads every handler.
+  writeFileSync(EVENT_CATALOG_PATH, serialize(buildEventCatalog()));
+  console.log(`wrote ${EVENT_CATALOG_PATH}`);
+  writeFileSync(OPENAPI_PATH, serialize(await currentDocument()));
   console.log(`wrote ${OPENAPI_PATH}`);
 }

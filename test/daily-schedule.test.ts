@@ -1,10 +1,10 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { listPartitions, newTemplateItem } from '../lib/marketplace/template-item.ts';
-import { bucketAttribute, trendPartition, utcDay } from '../lib/marketplace/trend.ts';
+import { newTemplateItem } from '../lib/marketplace/templates/template-item.ts';
+import { bucketAttribute, utcDay } from '../lib/marketplace/trending/trend.ts';
 import { db, tableName } from '../lib/store/client.ts';
-import { keys } from '../lib/store/keys.ts';
+import { keys, listPartitions, templateLists } from '../lib/store/keys.ts';
 import { startDailySchedule, untilNextUtc } from '../local/daily-schedule.ts';
 
 describe('local daily schedule', () => {
@@ -35,6 +35,6 @@ describe('local daily schedule', () => {
     const schedule = startDailySchedule();
     await schedule.stop();
     const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.template(item.id), ConsistentRead: true }));
-    expect(Item).toMatchObject({ trend_day: utcDay(Date.now()), trendList: trendPartition(utcDay(Date.now())), trendKey: 2 });
+    expect(Item).toMatchObject({ trend_day: utcDay(Date.now()), trendList: templateLists.trendDay(utcDay(Date.now())), trendKey: 2 });
   });
 });

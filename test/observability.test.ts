@@ -1,6 +1,6 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AppError } from '../lib/http/errors.ts';
+import { AppError } from '../lib/core/errors.ts';
 import { ok } from '../lib/http/responses.ts';
 import { httpRoute } from '../lib/http/stack.ts';
 import { log } from '../lib/log.ts';
@@ -39,12 +39,14 @@ afterEach(() => {
 
 const call = (handler: ReturnType<typeof httpRoute>, requestId: string) => {
   const route = routeNamed('health');
-  return handler(proxyEvent({ route, requestId }), lambdaContext('healthFunction', 10)) as Promise<APIGatewayProxyResult>;
+  // A caller as the authorizer would pass it (the stack reads no store for it).
+  const caller = { userId: 'u-1', workspaceId: 'w-1', name: 'n', verified: false, operator: false };
+  return handler(proxyEvent({ route, requestId, caller }), lambdaContext('healthFunction', 10)) as Promise<APIGatewayProxyResult>;
 };
 
 describe('structured logs', () => {
   it('carry the Lambda request id, the API request id as correlation id, the function name and cold start on every line, with secrets redacted', async () => {
-    const handler = httpRoute({ auth: false }, async () => {
+    const handler = httpRoute({}, async () => {
       log.info('first line', { api_key: 'mk_should_not_appear', count: 2 });
       log.warn('second line', { nested: { webhook_secret: 'whsec_nope' } });
       return ok({});
@@ -63,7 +65,7 @@ describe('structured logs', () => {
   });
 
   it('do not carry the previous invocation\'s correlation id, and only the first invocation is a cold start', async () => {
-    const handler = httpRoute({ auth: false }, async () => (log.info('each'), ok({})));
+    const handler = httpRoute({}, async () => (log.info('each'), ok({})));
     await captured(() => call(handler, 'api-req-a'));
     const lines = await captured(() => call(handler, 'api-req-b'));
     expect(lines.filter((l) => l['message'] === 'each').map((l) => [l['correlation_id'], l['cold_start']])).toEqual([['api-req-b', false]]);
@@ -82,7 +84,7 @@ const emf = (lines: Array<Record<string, any>>) =>
 
 describe('EMF metrics', () => {
   it('count a 429 answer', async () => {
-    const handler = httpRoute({ auth: false }, async () => {
+    const handler = httpRoute({}, async () => {
       throw new AppError('rate_limited', 'slow down');
     });
     const lines = await captured(async () => expect((await call(handler, 'r')).statusCode).toBe(429));

@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../lib/openapi/document.ts';
-import { operations } from '../lib/openapi/operations.ts';
+import { operations } from '../lib/http/openapi/operations.ts';
 import { routes } from '../lib/routes.ts';
-import { serialize } from '../scripts/openapi.ts';
+import { currentDocument, serialize } from '../scripts/openapi.ts';
 import { routeNamed } from './support/lambda.ts';
 import { useLocalApi } from './support/local-api.ts';
 import { openApiProblems } from './support/openapi-responses.ts';
@@ -14,7 +13,7 @@ const api = useLocalApi();
 
 describe('the OpenAPI document', () => {
   it('is up to date: docs/openapi.json is what `npm run openapi` writes now', async () => {
-    expect(committed, 'run `npm run openapi` and commit docs/openapi.json').toBe(serialize(await buildOpenApiDocument()));
+    expect(committed, 'run `npm run openapi` and commit docs/openapi.json').toBe(serialize(await currentDocument()));
   });
 
   it('has every route of the table with its method, and documents each exactly once', async () => {
@@ -77,5 +76,24 @@ describe('holding answers to the document', () => {
     expect(openApiProblems(route, answer(201, agent, { location: undefined as unknown as string })).join()).toMatch(/Location missing/);
     expect(openApiProblems(route, answer(201, agent, { 'content-type': 'text/plain' })).join()).toMatch(/content-type text\/plain/);
     expect(openApiProblems(route, answer(400, { error: { code: 'no_such_code', message: 'x' } })).join()).toMatch(/code/);
+  });
+
+  describe('a server-sent event stream', () => {
+    const stream = routeNamed('streamAgentEvents');
+    const event = { id: 'evt_01J00000000000000000000000', type: 'contract.funded', created_at: '2026-01-01T00:00:00.000Z', agent_id: 'agt_01J00000000000000000000000', data: { contract_id: 'ctr_01J00000000000000000000000', status: 'FUNDED', amount_cents: 1 } };
+    const frame = (e: Record<string, unknown>, id = e['id'], type = e['type']) => `id: ${String(id)}\nevent: ${String(type)}\ndata: ${JSON.stringify(e)}\n\n`;
+    const sse = (body: string) => openApiProblems(stream, { status: 200, headers: { 'x-request-id': 'r', 'content-type': 'text/event-stream' }, body });
+
+    it('accepts documented frames, heartbeats, the retry line and a frame cut off at the end', () => {
+      expect(sse(`retry: 1000\n: connected\n\nid: ${event.id}\n\n${frame(event)}: heartbeat\n\n${frame(event).slice(0, 30)}`)).toEqual([]);
+    });
+
+    it('refuses data that is not the documented event, a frame without data, and an id or event that is not its data’s', () => {
+      expect(sse(frame({ ...event, secret: 'x' })).join()).toMatch(/stream data does not match/);
+      expect(sse(frame({ ...event, type: 'contract.exploded' }, event.id, 'contract.exploded')).join()).toMatch(/stream data does not match/);
+      expect(sse('id: 1\nevent: x\n\n').join()).toMatch(/without one JSON data line/);
+      expect(sse(frame(event, 'evt_other')).join()).toMatch(/id\/event are not/);
+      expect(sse(frame(event, event.id, 'contract.released')).join()).toMatch(/id\/event are not/);
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../lib/ids.ts';
+import { newId } from '../lib/core/ids.ts';
 import { routes, type Route } from '../lib/routes.ts';
 import { createAgent, publishTemplate, SIMPLE_SCHEMA } from './events/support.ts';
 import { createTestUser, invoke, type TestUser } from './support/lambda.ts';

@@ -14,8 +14,12 @@ export interface SseFrame {
   retryMs: number | undefined;
 }
 
-/** Frames as they arrive; cancelling the iteration cancels the body. */
-export async function* parseSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseFrame, void, undefined> {
+/**
+ * Frames as they arrive; cancelling the iteration cancels the body. `onLastEventId` hears every
+ * `id:` when its block ends, also of a block without data (not dispatched): the service sends its
+ * start point so (stream `since`), and a reconnect must resume from it.
+ */
+export async function* parseSse(body: ReadableStream<Uint8Array>, onLastEventId?: (id: string) => void): AsyncGenerator<SseFrame, void, undefined> {
   // The DOM typings declare the decoder's input as BufferSource, a wider type than the body's bytes.
   const reader = body.pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>).getReader();
   let buffer = '';
@@ -35,6 +39,7 @@ export async function* parseSse(body: ReadableStream<Uint8Array>): AsyncGenerato
         const line = buffer.slice(0, end);
         buffer = buffer.slice(end + (buffer.startsWith('\r\n', end) ? 2 : 1));
         if (line === '') {
+          if (lastEventId !== undefined) onLastEventId?.(lastEventId);
           if (data.length > 0) yield { event: event || 'message', data: data.join('\n'), lastEventId, retryMs };
           event = '';
           data = [];

@@ -1,7 +1,7 @@
 import type { Transport } from '../http/transport.ts';
 import { AGENTS_BASE, path } from '../http/url.ts';
 import { paginate } from '../pagination.ts';
-import type { Agent, ConfiguredAgent, ConfigureWebhookInput, CreateAgentInput, ListAgentsParams, TestEventAccepted, WebhookSecret } from '../types/agents.ts';
+import type { Agent, ConfiguredAgent, ConfigureWebhookInput, CreateAgentInput, ListAgentsParams, RotateSecretInput, TestEventAccepted, WebhookSecret } from '../types/agents.ts';
 import type { CursorPage } from '../types/common.ts';
 import type { CallOptions } from './call-options.ts';
 
@@ -53,9 +53,18 @@ export class Agents {
     return this.http.body<WebhookSecret>({ method: 'GET', path: a(path`/agents/${id}/webhook/secret`), signal: options.signal });
   }
 
-  /** A new secret; deliveries are signed with it from now on. Not retried (a repeat would rotate twice). */
-  async rotateWebhookSecret(id: string, options: CallOptions = {}): Promise<WebhookSecret> {
-    return this.http.body<WebhookSecret>({ method: 'POST', path: a(path`/agents/${id}/webhook/secret/rotate`), signal: options.signal });
+  /** Deletes the agent: its webhook stops, it frees a place under the 100-agent cap, and it is 404 from then on. */
+  async delete(id: string, options: CallOptions = {}): Promise<void> {
+    await this.http.body<undefined>({ method: 'DELETE', path: a(path`/agents/${id}`), signal: options.signal });
+  }
+
+  /**
+   * A new secret; deliveries are signed with it from now on, and with the previous one too (in
+   * `webhook-signature`) for `expire_previous_in_seconds` (0–86400, default 86400). Not retried (a
+   * repeat would rotate twice).
+   */
+  async rotateWebhookSecret(id: string, input: RotateSecretInput = {}, options: CallOptions = {}): Promise<WebhookSecret> {
+    return this.http.body<WebhookSecret>({ method: 'POST', path: a(path`/agents/${id}/webhook/secret/rotate`), body: input, signal: options.signal });
   }
 
   /**

@@ -1,6 +1,8 @@
 import type { Transport } from '../http/transport.ts';
 import { AGENTS_BASE, path } from '../http/url.ts';
-import type { Contract, CreateContractInput, RecordVerificationInput } from '../types/contracts.ts';
+import { paginate } from '../pagination.ts';
+import type { CursorPage } from '../types/common.ts';
+import type { Contract, CreateContractInput, ListContractsParams, RecordVerificationInput } from '../types/contracts.ts';
 import type { CallOptions } from './call-options.ts';
 
 /** `/api/v1/contracts`: create a contract from a template and move it through its states. */
@@ -14,6 +16,19 @@ export class Contracts {
   /** Instantiates a template into a contract (also `templates.instantiate`). Not retried: a repeat would create a second contract. */
   async create(input: CreateContractInput, options: CallOptions = {}): Promise<Contract> {
     return this.post(`/contracts`, input, options);
+  }
+
+  /** One page of the caller's contracts (as buyer or seller), newest first. */
+  async list(params: ListContractsParams = {}, options: CallOptions = {}): Promise<CursorPage<Contract>> {
+    return this.http.body<CursorPage<Contract>>({ method: 'GET', path: `${AGENTS_BASE}/contracts`, query: { ...params }, signal: options.signal });
+  }
+
+  /** Every contract of the caller, newest first, a page at a time. */
+  iterate(params: Omit<ListContractsParams, 'cursor'> = {}, options: CallOptions = {}): AsyncGenerator<Contract, void, undefined> {
+    return paginate(async (cursor) => {
+      const page = await this.list({ ...params, cursor }, options);
+      return { items: page.data, nextCursor: page.next_cursor };
+    });
   }
 
   async get(id: string, options: CallOptions = {}): Promise<Contract> {

@@ -5,7 +5,7 @@ import { sleep } from '../http/sleep.ts';
 import type { Transport } from '../http/transport.ts';
 import { AGENTS_BASE, path } from '../http/url.ts';
 import { paginate } from '../pagination.ts';
-import type { FeedEvent, ListEventsParams, StreamedEvent, StreamEventsOptions } from '../types/agents.ts';
+import type { FeedEvent, ListEventsParams, ReplayAccepted, ReplayEventsInput, StreamedEvent, StreamEventsOptions } from '../types/agents.ts';
 import type { CursorPage } from '../types/common.ts';
 import type { CallOptions } from './call-options.ts';
 
@@ -25,6 +25,15 @@ export class Events {
   /** One page, oldest first. Keep `next_cursor` and pass it as `after` to poll for newer events. */
   async list(agentId: string, params: ListEventsParams = {}, options: CallOptions = {}): Promise<CursorPage<FeedEvent>> {
     return this.http.body<CursorPage<FeedEvent>>({ method: 'GET', path: this.pathOf(agentId), query: { ...params }, signal: options.signal });
+  }
+
+  /**
+   * Sends the events created in [`since`, `until`) (of `types`, default every subscribed kind) to
+   * the ENABLED webhook again, as new deliveries with the same event ids. `replayed` is how many;
+   * a background job sends them. 409 `webhook_not_configured` without an ENABLED webhook.
+   */
+  async replay(agentId: string, input: ReplayEventsInput, options: CallOptions = {}): Promise<ReplayAccepted> {
+    return this.http.body<ReplayAccepted>({ method: 'POST', path: `${this.pathOf(agentId)}/replay`, body: input, signal: options.signal });
   }
 
   /** Every event so far (after `after`), oldest first; ends when caught up. */
@@ -53,11 +62,13 @@ export class Events {
           path: `${this.pathOf(agentId)}/stream`,
           accept: 'text/event-stream',
           headers: lastEventId ? { 'last-event-id': lastEventId } : {},
+          // Ignored by the service once Last-Event-ID is sent: a reconnect resumes, never re-maps `since`.
+          query: options.since === undefined ? {} : { since: options.since },
           signal,
         });
         failures = 0;
         if (!response.body) throw new Error('the event stream has no body');
-        for await (const frame of parseSse(response.body)) {
+        for await (const frame of parseSse(response.body, (id) => (lastEventId = id))) {
           lastEventId = frame.lastEventId ?? lastEventId;
           serverRetryMs = frame.retryMs ?? serverRetryMs;
           yield { id: frame.lastEventId ?? '', event: frame.event, data: JSON.parse(frame.data) as FeedEvent };

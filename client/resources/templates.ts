@@ -1,12 +1,13 @@
 import { paginate } from '../pagination.ts';
 import type { Transport } from '../http/transport.ts';
 import { MARKETPLACE_BASE, path } from '../http/url.ts';
-import type { DataList } from '../types/common.ts';
+import type { CursorPage } from '../types/common.ts';
 import type { Contract, InstantiateTemplateInput } from '../types/contracts.ts';
 import type {
   FeaturedTemplates,
   InstallResult,
   Installation,
+  ListInstalledParams,
   ListTemplatesParams,
   PublishTemplateInput,
   PublishVersionInput,
@@ -80,9 +81,18 @@ export class Templates {
     return { ...res.body, created: res.status === 201 };
   }
 
-  /** The templates installed in the caller's workspace. */
-  async installed(options: CallOptions = {}): Promise<DataList<TemplateSummary>> {
-    return this.http.body<DataList<TemplateSummary>>({ method: 'GET', path: m('/installed'), signal: options.signal });
+  /** One page of the templates installed in the caller's workspace, newest install first. */
+  async installed(params: ListInstalledParams = {}, options: CallOptions = {}): Promise<CursorPage<TemplateSummary>> {
+    return this.http.body<CursorPage<TemplateSummary>>({ method: 'GET', path: m('/installed'), query: { ...params }, signal: options.signal });
+  }
+
+  /** Every template installed in the caller's workspace, a page at a time. */
+  iterateInstalled(params: Omit<ListInstalledParams, 'cursor'> = {}, options: CallOptions = {}): AsyncGenerator<TemplateSummary, void, undefined> {
+    const { offset: _firstPageOnly, ...rest } = params;
+    return paginate(async (cursor) => {
+      const page = await this.installed(cursor ? { ...rest, cursor } : params, options);
+      return { items: page.data, nextCursor: page.next_cursor };
+    });
   }
 
   /** Operators only (403 otherwise). */

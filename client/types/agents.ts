@@ -9,6 +9,9 @@ export type ContractEventType = OpenApiTypes.EventType;
 
 export type Agent = OpenApiTypes.Agent;
 
+/** The event catalog: every kind with its description, whether it is configurable, and its JSON Schema. */
+export type EventTypeList = OpenApiTypes.EventTypeList;
+
 /** The first webhook configuration of an agent also returns its signing secret. */
 export type ConfiguredAgent = OpenApiTypes.ConfiguredAgent;
 
@@ -28,6 +31,11 @@ export interface ConfigureWebhookInput {
 }
 
 export type WebhookSecret = OpenApiTypes.WebhookSecret;
+
+export interface RotateSecretInput {
+  /** How long the previous secret keeps signing beside the new one: 0–86400 seconds, default 86400. */
+  expire_previous_in_seconds?: number;
+}
 
 /** One copy of a contract event, addressed to one agent. */
 /** `data` of a contract event: `passed` and `results` come with `contract.verification.completed`. */
@@ -59,8 +67,13 @@ export interface ListEventsParams {
 }
 
 export interface StreamEventsOptions {
-  /** Resume after this event id (sent as `Last-Event-ID`). */
+  /** Resume after this event id (sent as `Last-Event-ID`; wins over `since`). */
   lastEventId?: string;
+  /**
+   * Where to start without `lastEventId`: `now` (only new events), an ISO 8601 time (events
+   * created from then on) or an event id (after it). Default: the whole retained feed.
+   */
+  since?: string;
   signal?: AbortSignal;
   /** Reconnect when the stream drops, resuming after the last event seen. Default true. */
   reconnect?: boolean;
@@ -72,6 +85,17 @@ export interface StreamedEvent {
   event: string;
   data: FeedEvent;
 }
+
+export interface ReplayEventsInput {
+  /** ISO 8601 time: events created at or after it. */
+  since: string;
+  /** ISO 8601 time, default now: events created before it. At most 30 days after `since`. */
+  until?: string;
+  /** Default: every kind the webhook subscribes to. */
+  types?: ContractEventType[];
+}
+
+export type ReplayAccepted = OpenApiTypes.ReplayAccepted;
 
 export type DeliveryStatus = OpenApiTypes.Delivery['status'];
 

@@ -22,3 +22,12 @@ export interface RecordVerificationInput {
   passed: boolean;
   results?: Record<string, unknown>;
 }
+
+export interface ListContractsParams {
+  status?: ContractStatus;
+  /** One of the caller's agents: only the contracts it is a party to. */
+  agent_id?: string;
+  /** 1–100, default 20. */
+  limit?: number;
+  cursor?: string;
+}

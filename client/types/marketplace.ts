@@ -71,6 +71,13 @@ export interface ListTemplatesParams {
   cursor?: string;
 }
 
+export interface ListInstalledParams {
+  limit?: number;
+  offset?: number;
+  /** `next_cursor` of the previous page; replaces `offset`. */
+  cursor?: string;
+}
+
 export interface ListReviewsParams {
   limit?: number;
   offset?: number;

@@ -226,10 +226,22 @@ export type WebhookDisabledEvent = {
   type: "service.webhook.disabled";
   data: {
     reason: "consecutive_failures";
+    /** Why the webhook was disabled, for people. */
     message: string;
     failing_since: string;
     webhook_url: string | null;
   };
+};
+
+export type EventTypeList = {
+  data: Array<{
+    type: string;
+    description: string;
+    /** Whether a webhook subscribes to it with PATCH …/webhook `events`; service kinds are sent whatever the subscription. */
+    configurable: boolean;
+    /** JSON Schema (draft 2020-12) of the event object of this type. */
+    schema: Record<string, unknown>;
+  }>;
 };
 
 export type FeedEvent = Event | TestEvent | WebhookDisabledEvent;
@@ -282,6 +294,11 @@ export type TestEventAccepted = {
   event_id: string;
 };
 
+export type ReplayAccepted = {
+  /** Events in the window when the request was made: the job sends each once. */
+  replayed: number;
+};
+
 export type DeliveryPage = {
   data: Array<Delivery>;
   next_cursor: string | null;
@@ -307,6 +324,11 @@ export type Contract = {
   checks: Array<Check>;
   created_at: string;
   updated_at: string;
+};
+
+export type ContractPage = {
+  data: Array<Contract>;
+  next_cursor: string | null;
 };
 
 export type VerificationChallenge = {
@@ -368,4 +390,167 @@ export type ContractVerificationCompletedEvent = {
     passed: boolean;
     results?: Record<string, unknown>;
   };
+};
+
+/** The query of GET /v1/marketplace/templates. */
+export type ListTemplatesQuery = {
+  limit?: number;
+  offset?: number;
+  cursor?: string;
+  sort?: "popular" | "recent" | "rating";
+  category?: "http" | "artifact" | "code" | "data" | "document" | "ai" | "other";
+  search?: string;
+};
+
+/** The body of POST /v1/marketplace/templates. */
+export type PublishTemplateBody = {
+  name: string;
+  slug: string;
+  description?: string;
+  category: "http" | "artifact" | "code" | "data" | "document" | "ai" | "other";
+  version: string;
+  schema: {
+    checks: Array<{
+      id: string;
+      type: string;
+      description?: string;
+      config: Record<string, unknown>;
+    }>;
+    variables: Array<{
+      name: string;
+      type: "string" | "number" | "integer" | "boolean" | "url";
+      required?: boolean;
+      default?: unknown;
+      description?: string;
+      enum?: Array<string>;
+    }>;
+  };
+  visibility?: "public" | "private" | "unlisted";
+};
+
+/** The body of PATCH /v1/marketplace/templates/{id}. */
+export type UpdateTemplateBody = {
+  name?: string;
+  description?: string;
+  category?: "http" | "artifact" | "code" | "data" | "document" | "ai" | "other";
+  visibility?: "public" | "private" | "unlisted";
+};
+
+/** The body of POST /v1/marketplace/templates/{id}/versions. */
+export type PublishVersionBody = {
+  version: string;
+  schema: {
+    checks: Array<{
+      id: string;
+      type: string;
+      description?: string;
+      config: Record<string, unknown>;
+    }>;
+    variables: Array<{
+      name: string;
+      type: "string" | "number" | "integer" | "boolean" | "url";
+      required?: boolean;
+      default?: unknown;
+      description?: string;
+      enum?: Array<string>;
+    }>;
+  };
+  changelog?: string;
+};
+
+/** The query of GET /v1/marketplace/installed. */
+export type ListInstalledQuery = {
+  limit?: number;
+  offset?: number;
+  cursor?: string;
+};
+
+/** The body of POST /v1/marketplace/templates/{id}/reviews. */
+export type CreateReviewBody = {
+  rating: number;
+  title: string;
+  comment?: string;
+};
+
+/** The query of GET /v1/marketplace/templates/{id}/reviews. */
+export type ListReviewsQuery = {
+  limit?: number;
+  offset?: number;
+  cursor?: string;
+};
+
+/** The body of POST /api/v1/agents. */
+export type CreateAgentBody = {
+  name: string;
+};
+
+/** The query of GET /api/v1/agents. */
+export type ListAgentsQuery = {
+  limit?: number;
+  cursor?: string;
+};
+
+/** The body of PATCH /api/v1/agents/{id}/webhook. */
+export type ConfigureWebhookBody = {
+  webhook_url: string;
+  events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed">;
+};
+
+/** The body of POST /api/v1/agents/{id}/webhook/secret/rotate. */
+export type RotateWebhookSecretBody = {
+  expire_previous_in_seconds?: number;
+};
+
+/** The query of GET /api/v1/agents/{id}/events. */
+export type ListAgentEventsQuery = {
+  after?: string;
+  limit?: number;
+};
+
+/** The query of GET /api/v1/agents/{id}/events/stream. */
+export type StreamAgentEventsQuery = {
+  after?: string;
+  since?: string;
+};
+
+/** The body of POST /api/v1/agents/{id}/events/replay. */
+export type ReplayEventsBody = {
+  since: string;
+  until?: string;
+  types?: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed">;
+};
+
+/** The query of GET /api/v1/agents/{id}/deliveries. */
+export type ListDeliveriesQuery = {
+  cursor?: string;
+  status?: "pending" | "succeeded" | "failed";
+  limit?: number;
+};
+
+/** The body of POST /api/v1/agents/{id}/deliveries/{delivery_id}/retry. */
+export type RetryDeliveryBody = {
+  force?: boolean;
+};
+
+/** The query of GET /api/v1/contracts. */
+export type ListContractsQuery = {
+  status?: "CREATED" | "FUNDED" | "VERIFIED" | "VERIFICATION_FAILED" | "RELEASED" | "REFUNDED";
+  agent_id?: string;
+  limit?: number;
+  cursor?: string;
+};
+
+/** The body of POST /api/v1/contracts. */
+export type CreateContractBody = {
+  template_id: string;
+  variables: Record<string, unknown>;
+  amount_cents: number;
+  agent_id: string;
+  seller_agent_id?: string;
+};
+
+/** The body of POST /api/v1/contracts/{id}/verification. */
+export type RecordVerificationBody = {
+  passed: boolean;
+  results?: Record<string, unknown>;
 };

@@ -1,6 +1,8 @@
 import { ownAgent } from '../../lib/agents/agents.ts';
-import { agentParams, streamQuery } from '../../lib/events/schemas.ts';
-import { resumeAfter, streamEvents } from '../../lib/events/sse.ts';
+import { agentParams } from '../../lib/events/schemas.ts';
+import { streamQuery } from '../../lib/events/stream-query.ts';
+import { streamEvents, streamStart } from '../../lib/events/sse.ts';
+import { startCursor } from '../../lib/events/start-point.ts';
 import { sseRoute } from '../../lib/http/sse-route.ts';
 import { acquireStreamLease } from '../../lib/limits/stream-leases.ts';
 
@@ -10,12 +12,13 @@ import { acquireStreamLease } from '../../lib/limits/stream-leases.ts';
  * if it loses it.
  */
 export const handler = sseRoute({ params: agentParams, query: streamQuery }, async ({ caller, params, query, headers, context }) => {
-  await ownAgent(caller, params.id);
-  const after = resumeAfter(headers['last-event-id'], query.after);
+  const agent = await ownAgent(caller, params.id);
+  const start = streamStart(headers['last-event-id'], query);
+  const after = start ? await startCursor(agent, start) : undefined;
   const lease = await acquireStreamLease(params.id);
   return async (out) => {
     try {
-      await streamEvents(params.id, after, lease.guard(out), { remainingMs: () => context.getRemainingTimeInMillis() });
+      await streamEvents(params.id, after, lease.guard(out), { remainingMs: () => context.getRemainingTimeInMillis(), announceStart: start?.kind === 'now' || start?.kind === 'time' });
     } finally {
       await lease.release();
     }

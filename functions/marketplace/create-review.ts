@@ -1,7 +1,7 @@
 import { httpRoute } from '../../lib/http/stack.ts';
 import { created } from '../../lib/http/responses.ts';
 import { reviewBody, templateIdParams } from '../../lib/marketplace/request-schemas.ts';
-import { createReview } from '../../lib/marketplace/reviews.ts';
+import { createReview } from '../../lib/marketplace/reviews/reviews.ts';
 
 /** POST /templates/:id/reviews: 201 review; 409 review_exists; 403 on your own template. */
 export const handler = httpRoute({ params: templateIdParams, body: reviewBody }, async ({ params, body, caller }) =>

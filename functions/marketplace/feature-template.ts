@@ -1,6 +1,6 @@
 import { httpRoute } from '../../lib/http/stack.ts';
 import { noContent } from '../../lib/http/responses.ts';
-import { setFeatured } from '../../lib/marketplace/feature.ts';
+import { setFeatured } from '../../lib/marketplace/templates/feature.ts';
 import { templateIdParams } from '../../lib/marketplace/request-schemas.ts';
 
 /** PUT /templates/:id/featured: operators only, 204, idempotent. */

@@ -1,6 +1,6 @@
 import { httpRoute } from '../../lib/http/stack.ts';
 import { ok } from '../../lib/http/responses.ts';
-import { templateDetails } from '../../lib/marketplace/details.ts';
+import { templateDetails } from '../../lib/marketplace/templates/details.ts';
 import { templateIdParams } from '../../lib/marketplace/request-schemas.ts';
 
 /** GET /templates/:id (id or slug): template, versions, newest reviews. */

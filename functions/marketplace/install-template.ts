@@ -1,6 +1,6 @@
 import { httpRoute } from '../../lib/http/stack.ts';
 import { created, ok } from '../../lib/http/responses.ts';
-import { installTemplate } from '../../lib/marketplace/install.ts';
+import { installTemplate } from '../../lib/marketplace/installs/install.ts';
 import { templateIdParams } from '../../lib/marketplace/request-schemas.ts';
 
 /** POST /templates/:id/install: 201 on the workspace's first install, 200 (nothing counted) after. */

@@ -1,6 +1,6 @@
 import { httpRoute } from '../../lib/http/stack.ts';
 import { ok } from '../../lib/http/responses.ts';
-import { listCategories } from '../../lib/marketplace/categories-list.ts';
+import { listCategories } from '../../lib/marketplace/templates/categories-list.ts';
 
 /** GET /categories: every category with its count of public templates. */
 export const handler = httpRoute({}, async () => ok(await listCategories()));

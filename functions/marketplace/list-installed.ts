@@ -1,6 +1,6 @@
 import { httpRoute } from '../../lib/http/stack.ts';
 import { ok } from '../../lib/http/responses.ts';
-import { listInstalled } from '../../lib/marketplace/installed.ts';
+import { listInstalled } from '../../lib/marketplace/installs/installed.ts';
 import { installedQuery } from '../../lib/marketplace/request-schemas.ts';
 
 /** GET /installed: the caller's workspace's templates, most recently installed first. */

@@ -1,7 +1,7 @@
 import { httpRoute } from '../../lib/http/stack.ts';
 import { ok } from '../../lib/http/responses.ts';
 import { pageOnlyQuery, templateIdParams } from '../../lib/marketplace/request-schemas.ts';
-import { listReviews } from '../../lib/marketplace/reviews.ts';
+import { listReviews } from '../../lib/marketplace/reviews/reviews.ts';
 
 /** GET /templates/:id/reviews: newest first, paginated. */
 export const handler = httpRoute({ params: templateIdParams, query: pageOnlyQuery }, async ({ params, query, caller }) =>

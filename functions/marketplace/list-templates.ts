@@ -1,6 +1,6 @@
 import { httpRoute } from '../../lib/http/stack.ts';
 import { ok } from '../../lib/http/responses.ts';
-import { listTemplates } from '../../lib/marketplace/list-templates.ts';
+import { listTemplates } from '../../lib/marketplace/templates/list-templates.ts';
 import { listTemplatesQuery } from '../../lib/marketplace/request-schemas.ts';
 
 /** GET /templates: public templates by sort, category or search; offset or cursor paging. */

@@ -1,6 +1,6 @@
 import { httpRoute } from '../../lib/http/stack.ts';
 import { created } from '../../lib/http/responses.ts';
-import { publishTemplate } from '../../lib/marketplace/publish.ts';
+import { publishTemplate } from '../../lib/marketplace/templates/publish.ts';
 import { publishBody } from '../../lib/marketplace/request-schemas.ts';
 import { MARKETPLACE_BASE } from '../../lib/routes.ts';
 

@@ -1,6 +1,6 @@
 import { httpRoute } from '../../lib/http/stack.ts';
 import { created } from '../../lib/http/responses.ts';
-import { publishVersion } from '../../lib/marketplace/publish-version.ts';
+import { publishVersion } from '../../lib/marketplace/templates/publish-version.ts';
 import { templateIdParams, versionBody } from '../../lib/marketplace/request-schemas.ts';
 
 /** POST /templates/:id/versions: author only; a greater version with its schema. */

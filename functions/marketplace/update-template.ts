@@ -1,7 +1,7 @@
 import { httpRoute } from '../../lib/http/stack.ts';
 import { ok } from '../../lib/http/responses.ts';
 import { templateIdParams, updateBody } from '../../lib/marketplace/request-schemas.ts';
-import { updateTemplate } from '../../lib/marketplace/update.ts';
+import { updateTemplate } from '../../lib/marketplace/templates/update.ts';
 
 /** PATCH /templates/:id: author only; name, description, category, visibility. */
 export const handler = httpRoute({ params: templateIdParams, body: updateBody }, async ({ params, body, caller }) =>

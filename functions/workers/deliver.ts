@@ -4,6 +4,9 @@ import { observed } from '../../lib/observability/lambda.ts';
 
 /**
  * Delivery queue → the agents' webhook endpoints. Messages due again later are reported as
- * batch item failures after their visibility was set to the next retry delay.
+ * batch item failures after their visibility was set to the next retry delay; Lambda deletes the rest.
  */
-export const handler = observed(async (event: SQSEvent): Promise<SQSBatchResponse> => deliverBatch(event.Records));
+export const handler = observed(async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  const keep = await deliverBatch(event.Records);
+  return { batchItemFailures: keep.map((itemIdentifier) => ({ itemIdentifier })) };
+});

@@ -1,5 +1,5 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { indexSearchBatch } from '../../lib/marketplace/search-indexer.ts';
+import { indexSearchBatch } from '../../lib/marketplace/search/search-indexer.ts';
 
 /**
  * Table stream → search index (postings in three orders, prefix counters). The event source filters

@@ -1,6 +1,6 @@
 import type { ScheduledEvent } from 'aws-lambda';
 import { log } from '../../lib/log.ts';
-import { rollTrendWindow } from '../../lib/marketplace/trend-rollover.ts';
+import { rollTrendWindow } from '../../lib/marketplace/trending/trend-rollover.ts';
 import { observed } from '../../lib/observability/lambda.ts';
 
 /** EventBridge schedule (00:05 UTC daily; the local runtime runs it too) → trending's day rollover. */

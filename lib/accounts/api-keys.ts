@@ -1,7 +1,8 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash, randomBytes } from 'node:crypto';
-import type { Caller } from '../http/caller.ts';
-import { newUuid, nowIso } from '../ids.ts';
+import type { Caller } from '../core/caller.ts';
+import { newUuid } from '../core/ids.ts';
+import { nowIso } from '../core/time.ts';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 
@@ -10,6 +11,8 @@ import { ENTITY, keys } from '../store/keys.ts';
  * for a 256-bit random secret, and a fast one keeps the authorizer at one GetItem.
  */
 const KEY_PREFIX = 'mk_';
+
+const newApiKey = (): string => KEY_PREFIX + randomBytes(32).toString('base64url');
 
 export const hashApiKey = (apiKey: string): string => createHash('sha256').update(apiKey, 'utf8').digest('hex');
 
@@ -43,10 +46,9 @@ export interface IssuedKey {
 /**
  * A new user with a new key. `register` runs after the key is made and before anything is stored
  * (the admin command registers the key with API Gateway's usage plan there); if it throws, nothing
- * is stored.
+ * is stored. `apiKey` is chosen only by the local demo seed, whose key the samples name.
  */
-export async function createUserWithKey(input: NewUser, register?: (issued: IssuedKey) => Promise<void>): Promise<IssuedKey> {
-  const apiKey = KEY_PREFIX + randomBytes(32).toString('base64url');
+export async function createUserWithKey(input: NewUser, register?: (issued: IssuedKey) => Promise<void>, apiKey = newApiKey()): Promise<IssuedKey> {
   const user: Caller = {
     userId: newUuid(),
     workspaceId: newUuid(),
@@ -72,7 +74,7 @@ export async function createUserWithKey(input: NewUser, register?: (issued: Issu
         {
           Put: {
             TableName: tableName(),
-            Item: { ...keys.apiKey(hash), entity: ENTITY.apiKey, ...user, createdAt, keyId, GSI1PK: keys.apiKeysIndexPk, GSI1SK: keyId },
+            Item: { ...keys.apiKey(hash), entity: ENTITY.apiKey, ...user, createdAt, keyId, ...keys.apiKeysIndex(keyId) },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },

@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { nowIso } from '../ids.ts';
+import { nowIso } from '../core/time.ts';
 import { db, tableName } from '../store/client.ts';
 import { keys } from '../store/keys.ts';
 import { INDEXES } from '../store/table.ts';
@@ -35,7 +35,8 @@ export async function* listKeys(filter: { userId?: string } = {}): AsyncGenerato
       new QueryCommand({
         TableName: tableName(),
         IndexName: INDEXES.gsi1.name,
-        KeyConditionExpression: 'GSI1PK = :pk',
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': INDEXES.gsi1.partitionKey },
         ExpressionAttributeValues: { ':pk': keys.apiKeysIndexPk, ...(filter.userId ? { ':user': filter.userId } : {}) },
         ...(filter.userId ? { FilterExpression: 'userId = :user' } : {}),
         ExclusiveStartKey: startKey,
@@ -51,7 +52,8 @@ async function storedKeyById(keyId: string): Promise<StoredKey | undefined> {
     new QueryCommand({
       TableName: tableName(),
       IndexName: INDEXES.gsi1.name,
-      KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :id',
+      KeyConditionExpression: '#pk = :pk AND #sk = :id',
+      ExpressionAttributeNames: { '#pk': INDEXES.gsi1.partitionKey, '#sk': INDEXES.gsi1.sortKey },
       ExpressionAttributeValues: { ':pk': keys.apiKeysIndexPk, ':id': keyId },
     }),
   );

@@ -1,9 +1,11 @@
-import type { Caller } from '../http/caller.ts';
-import { AppError, notFound, validationError } from '../http/errors.ts';
-import { newId, nowIso } from '../ids.ts';
+import type { Caller } from '../core/caller.ts';
+import { AppError, notFound, validationError } from '../core/errors.ts';
+import { newId } from '../core/ids.ts';
+import { nowIso } from '../core/time.ts';
 import { isAgentId, toAgentView, type AgentRecord, type AgentView } from './model.ts';
 import { MAX_AGENTS_PER_ACCOUNT } from '../limits/numbers.ts';
-import { getAgent, insertAgentWithinCap, listAgentsOf } from './store.ts';
+import { expiresAt } from '../core/event-retention.ts';
+import { deleteOwnedAgent, getAgent, insertAgentWithinCap, listAgentsOf } from './store.ts';
 
 /** Agents: create, list and read, always scoped to the caller (docs/api.md, "Agents, webhooks and events"). */
 export async function createAgent(caller: Caller, input: { name: string }): Promise<AgentView> {
@@ -45,3 +47,9 @@ export async function ownAgent(caller: Caller, agentId: string): Promise<AgentRe
 }
 
 export const getAgentView = async (caller: Caller, agentId: string): Promise<AgentView> => toAgentView(await ownAgent(caller, agentId));
+
+/** Gone for good: 404 afterwards on every route; its feed items expire with their TTL (docs/api.md). */
+export async function deleteAgent(caller: Caller, agentId: string): Promise<void> {
+  const now = nowIso();
+  if (!(await deleteOwnedAgent(agentId, caller.userId, now, expiresAt(now)))) throw notFound('Agent');
+}

@@ -1,5 +1,5 @@
-import { ID_PATTERN } from '../ids.ts';
-import type { EventType } from '../events/types.ts';
+import { ID_PATTERN } from '../core/ids.ts';
+import type { EventType } from '../core/event-types.ts';
 
 /** webhook_status of docs/api.md. */
 export type WebhookStatus = 'DISABLED' | 'PENDING_VERIFICATION' | 'ENABLED';
@@ -14,6 +14,9 @@ export interface AgentRecord {
   webhook_status: WebhookStatus;
   /** Absent until the first configuration. */
   webhook_secret?: string;
+  /** The secret before the last rotation, signing beside the current one until `previous_secret_expires_at` (unix s); lib/webhooks/rotation.ts. */
+  previous_webhook_secret?: string | null;
+  previous_secret_expires_at?: number | null;
   /** +1 on every PATCH / DELETE / rotate: a handshake may only enable the configuration it checked. */
   config_version: number;
   /**

@@ -1,7 +1,8 @@
 import * as z from '../zod.ts';
-import { EVENT_TYPES } from '../events/types.ts';
+import { EVENT_TYPES } from '../core/event-types.ts';
+import { MAX_OVERLAP_SECONDS } from '../webhooks/rotation.ts';
 import { checkWebhookUrl, developmentMode } from '../net/url-policy.ts';
-import { ID_PATTERN } from '../ids.ts';
+import { ID_PATTERN } from '../core/ids.ts';
 
 /** Request shapes of the agent and webhook routes (docs/api.md). Strict: unknown fields are a 400. */
 export const agentIdParams = z.strictObject({ id: z.string().check(z.regex(ID_PATTERN.agt)) });
@@ -34,3 +35,13 @@ export const configureWebhookBody = z.strictObject({
     ),
 });
 export type ConfigureWebhookInput = z.output<typeof configureWebhookBody>;
+
+/** Optional: no body rotates with the default overlap (lib/webhooks/rotation.ts). */
+export const rotateSecretBody = z.optional(
+  z.strictObject({
+    expire_previous_in_seconds: z.optional(
+      z.int('Expected whole seconds.').check(z.minimum(0, 'At least 0 (the previous secret stops at once).'), z.maximum(MAX_OVERLAP_SECONDS, `At most ${MAX_OVERLAP_SECONDS} (24 hours).`)),
+    ),
+  }),
+);
+export type RotateSecretInput = z.output<typeof rotateSecretBody>;

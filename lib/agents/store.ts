@@ -39,8 +39,7 @@ export async function insertAgentWithinCap(agent: AgentRecord, maxPerOwner: numb
         Item: {
           ...keys.agent(agent.id),
           entity: ENTITY.agent,
-          GSI1PK: keys.agentsIndexPk(agent.owner_id),
-          GSI1SK: keys.agentsIndexSk(agent.id),
+          ...keys.agentsIndex(agent.owner_id, agent.id),
           ...agent,
         },
         ConditionExpression: 'attribute_not_exists(PK)',
@@ -52,11 +51,47 @@ export async function insertAgentWithinCap(agent: AgentRecord, maxPerOwner: numb
   throw new Error(`agent insert cancelled: ${result.reasons.join(', ')}`);
 }
 
-/** An id that cannot be an agent's (from a body, a path or a message) names no agent and never reaches a key. */
+/**
+ * An id that cannot be an agent's (from a body, a path or a message) names no agent and never
+ * reaches a key. A deleted agent is no agent: every reader (routes, relay, delivery) sees none.
+ */
 export async function getAgent(agentId: string): Promise<AgentRecord | undefined> {
   if (!isAgentId(agentId)) return undefined;
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.agent(agentId), ConsistentRead: true }));
-  return Item as AgentRecord | undefined;
+  return Item && Item['deleted_at'] === undefined ? (Item as AgentRecord) : undefined;
+}
+
+/**
+ * DELETE /agents/:id: the agent item stays (its feed keeps its TTL and ids are never reused) but is
+ * marked deleted, its webhook disabled, taken out of the owner's list, and it stops counting
+ * against the per-account cap, in one transaction. The item itself expires with the last event it
+ * could have. False when there is no such agent of this owner (or it is deleted already).
+ */
+export async function deleteOwnedAgent(agentId: string, ownerId: string, now: string, expiresAtSeconds: number): Promise<boolean> {
+  if (!isAgentId(agentId)) return false;
+  const result = await transactWrite([
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.agent(agentId),
+        UpdateExpression: 'SET deleted_at = :now, updated_at = :now, webhook_status = :disabled, webhook_url = :null, events = :none, expires_at = :expires REMOVE GSI1PK, GSI1SK ADD config_version :one',
+        ConditionExpression: 'attribute_exists(PK) AND owner_id = :owner AND attribute_not_exists(deleted_at)',
+        ExpressionAttributeValues: { ':now': now, ':disabled': 'DISABLED', ':null': null, ':none': [], ':expires': expiresAtSeconds, ':one': 1, ':owner': ownerId },
+      },
+    },
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.agentCount(ownerId),
+        UpdateExpression: 'ADD #count :minus',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':minus': -1 },
+      },
+    },
+  ]);
+  if (result.ok) return true;
+  if (result.reasons[0] === 'ConditionalCheckFailed') return false;
+  throw new Error(`agent delete cancelled: ${result.reasons.join(', ')}`);
 }
 
 /** Newest first (agent ids sort by creation time); reads `limit + 1` items to know whether more exist. */
@@ -65,17 +100,17 @@ export async function listAgentsOf(
   limit: number,
   afterId?: string,
 ): Promise<{ agents: AgentRecord[]; nextAfterId: string | null }> {
-  const gsi1PK = keys.agentsIndexPk(ownerId);
   const { Items = [] } = await db().send(
     new QueryCommand({
       TableName: tableName(),
       IndexName: INDEXES.gsi1.name,
-      KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': gsi1PK, ':prefix': keys.agentsIndexSk('') },
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+      ExpressionAttributeNames: { '#pk': INDEXES.gsi1.partitionKey, '#sk': INDEXES.gsi1.sortKey },
+      ExpressionAttributeValues: { ':pk': keys.agentsIndexPk(ownerId), ':prefix': keys.agentsIndexSk('') },
       ScanIndexForward: false,
       Limit: limit + 1,
       ...(afterId
-        ? { ExclusiveStartKey: { ...keys.agent(afterId), GSI1PK: gsi1PK, GSI1SK: keys.agentsIndexSk(afterId) } }
+        ? { ExclusiveStartKey: { ...keys.agent(afterId), ...keys.agentsIndex(ownerId, afterId) } }
         : {}),
     }),
   );
@@ -86,6 +121,11 @@ export async function listAgentsOf(
 /** Written only if the attribute is absent (`if_not_exists`): a concurrent first PATCH may have stored a secret already. */
 export class IfAbsent {
   constructor(readonly value: unknown) {}
+}
+
+/** Set to another attribute's value as it is before this update (`SET a = b` reads b before the write). */
+export class CopyOf {
+  constructor(readonly attribute: string) {}
 }
 
 interface Change {
@@ -102,6 +142,10 @@ export async function updateOwnedAgent(agentId: string, ownerId: string, change:
   const values: Record<string, unknown> = { ':owner': ownerId, ...change.values };
   const sets = Object.entries(change.set).map(([field, value], i) => {
     names[`#f${i}`] = field;
+    if (value instanceof CopyOf) {
+      names[`#c${i}`] = value.attribute;
+      return `#f${i} = #c${i}`;
+    }
     if (value instanceof IfAbsent) {
       values[`:v${i}`] = value.value;
       return `#f${i} = if_not_exists(#f${i}, :v${i})`;
@@ -116,7 +160,7 @@ export async function updateOwnedAgent(agentId: string, ownerId: string, change:
         TableName: tableName(),
         Key: keys.agent(agentId),
         UpdateExpression: `SET ${sets.join(', ')}${change.bumpVersion ? ' ADD config_version :one' : ''}`,
-        ConditionExpression: `attribute_exists(PK) AND owner_id = :owner${change.condition ? ` AND (${change.condition})` : ''}`,
+        ConditionExpression: `attribute_exists(PK) AND owner_id = :owner AND attribute_not_exists(deleted_at)${change.condition ? ` AND (${change.condition})` : ''}`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',

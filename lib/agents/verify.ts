@@ -1,10 +1,11 @@
-import type { Caller } from '../http/caller.ts';
-import { AppError, notFound } from '../http/errors.ts';
-import { nowIso } from '../ids.ts';
+import type { Caller } from '../core/caller.ts';
+import { AppError, notFound } from '../core/errors.ts';
+import { nowIso } from '../core/time.ts';
 import { startHandshake, type LimiterOptions } from '../limits/verify-limit.ts';
 import { log } from '../log.ts';
 import { recordVerification } from '../observability/metrics.ts';
 import { postJson, type OutboundOptions } from '../net/outbound.ts';
+import { signingSecrets } from '../webhooks/rotation.ts';
 import { buildChallengeRequest, judgeChallengeReply, newChallengeToken } from '../webhooks/handshake.ts';
 import { ownAgent } from './agents.ts';
 import { toAgentView, type AgentView } from './model.ts';
@@ -26,7 +27,7 @@ export async function verifyWebhook(caller: Caller, agentId: string, outbound: O
 
   const token = newChallengeToken();
   const started = Date.now();
-  const request = buildChallengeRequest({ agentId: agent.id, url: agent.webhook_url, secret: agent.webhook_secret, token });
+  const request = buildChallengeRequest({ agentId: agent.id, url: agent.webhook_url, secret: signingSecrets(agent.webhook_secret, agent), token });
   const lease = await startHandshake(agent.id, limiter);
   let reply;
   try {

@@ -1,11 +1,12 @@
-import type { Caller } from '../http/caller.ts';
-import { AppError, notFound } from '../http/errors.ts';
-import { nowIso } from '../ids.ts';
+import type { Caller } from '../core/caller.ts';
+import { AppError, notFound } from '../core/errors.ts';
+import { nowIso } from '../core/time.ts';
 import { newWebhookSecret } from '../webhooks/secret.ts';
 import { ownAgent } from './agents.ts';
 import { isAgentId, toAgentView, type AgentRecord, type AgentView } from './model.ts';
-import type { ConfigureWebhookInput } from './schemas.ts';
-import { IfAbsent, isFailed, updateOwnedAgent, type WriteResult } from './store.ts';
+import { DEFAULT_OVERLAP_SECONDS, overlapEnd } from '../webhooks/rotation.ts';
+import type { ConfigureWebhookInput, RotateSecretInput } from './schemas.ts';
+import { CopyOf, IfAbsent, isFailed, updateOwnedAgent, type WriteResult } from './store.ts';
 
 /**
  * Webhook configuration of an agent (docs/api.md): PATCH moves any
@@ -54,11 +55,21 @@ export async function getWebhookSecret(caller: Caller, agentId: string): Promise
   return { webhook_secret: agent.webhook_secret };
 }
 
-/** Deliveries sign with the new secret from the next request on; there is no overlap window. */
-export async function rotateWebhookSecret(caller: Caller, agentId: string): Promise<{ webhook_secret: string }> {
+/**
+ * Deliveries sign with the new secret from the next request on; the previous one keeps signing
+ * beside it (`webhook-signature` only) for `expire_previous_in_seconds` (default 24 h), copied in
+ * the same conditional update, so concurrent rotations never lose track of which secret was last.
+ */
+export async function rotateWebhookSecret(caller: Caller, agentId: string, input: RotateSecretInput = {}): Promise<{ webhook_secret: string }> {
   const secret = newWebhookSecret();
+  const expiresAt = overlapEnd(input.expire_previous_in_seconds ?? DEFAULT_OVERLAP_SECONDS);
   const result = await update(caller, agentId, {
-    set: { webhook_secret: secret, updated_at: nowIso() },
+    set: {
+      webhook_secret: secret,
+      previous_webhook_secret: expiresAt === null ? null : new CopyOf('webhook_secret'),
+      previous_secret_expires_at: expiresAt,
+      updated_at: nowIso(),
+    },
     condition: 'attribute_exists(webhook_secret)',
     bumpVersion: true,
   });

@@ -1,4 +1,4 @@
-import type { Caller } from '../http/caller.ts';
+import type { Caller } from '../core/caller.ts';
 import type { ContractRecord } from './store.ts';
 import type { Role } from './transitions.ts';
 

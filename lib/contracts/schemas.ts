@@ -1,5 +1,6 @@
 import * as z from '../zod.ts';
-import { ID_PATTERN } from '../ids.ts';
+import { ID_PATTERN } from '../core/ids.ts';
+import type { ContractStatus } from './transitions.ts';
 
 /** Request shapes of the contract routes (API.md "Contracts"). Strict: unknown fields are a 400. */
 export const MAX_AMOUNT_CENTS = 1_000_000_000_000;
@@ -31,3 +32,14 @@ export const verificationBody = z.strictObject({
   ),
 });
 export type VerificationInput = z.output<typeof verificationBody>;
+
+export const CONTRACT_STATUSES = ['CREATED', 'FUNDED', 'VERIFIED', 'VERIFICATION_FAILED', 'RELEASED', 'REFUNDED'] as const satisfies readonly ContractStatus[];
+
+/** GET /contracts: the caller's contracts, newest first; `agent_id` must be one of the caller's agents. */
+export const listContractsQuery = z.strictObject({
+  status: z.optional(z.enum(CONTRACT_STATUSES)),
+  agent_id: z.optional(z.string().check(z.regex(ID_PATTERN.agt, 'Expected an agent id (agt_…).'))),
+  limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20),
+  cursor: z.optional(z.string().check(z.regex(ID_PATTERN.ctr, 'Expected a next_cursor.'))),
+});
+export type ListContractsQuery = z.output<typeof listContractsQuery>;

@@ -1,12 +1,14 @@
 import { getAgent } from '../agents/store.ts';
 import { ownAgent } from '../agents/agents.ts';
 import { commitWithEvents } from '../events/outbox.ts';
-import type { Caller } from '../http/caller.ts';
-import { AppError, forbidden, notFound, validationError } from '../http/errors.ts';
-import { newId, nowIso } from '../ids.ts';
+import type { Caller } from '../core/caller.ts';
+import { AppError, forbidden, notFound, validationError } from '../core/errors.ts';
+import { newId } from '../core/ids.ts';
+import { nowIso } from '../core/time.ts';
 import { rolesOf } from './parties.ts';
-import type { CreateContractInput, VerificationInput } from './schemas.ts';
-import { contractMove, insertContract, readContract, type ContractRecord } from './store.ts';
+import { contractIdsOf } from './links.ts';
+import type { CreateContractInput, ListContractsQuery, VerificationInput } from './schemas.ts';
+import { contractMove, insertContract, readContract, readContracts, type ContractRecord } from './store.ts';
 import { templateForContract, type TemplateForContract } from './template-source.ts';
 import { canMove, mayTake, startStatuses, targetStatus, TRANSITIONS, type ContractAction } from './transitions.ts';
 import { fillChecks, resolveVariables } from './variables.ts';
@@ -67,6 +69,19 @@ async function visibleContract(caller: Caller, contractId: string): Promise<Cont
   const contract = await readContract(contractId);
   if (!contract || !contract.party_owner_ids.includes(caller.userId)) throw notFound('Contract');
   return contract;
+}
+
+/**
+ * The caller's contracts (or those of one of the caller's agents), newest first, a page of links
+ * then one BatchGetItem. The status index is eventually consistent, so each contract's own status
+ * is checked again: a contract that moved a moment ago can be missing from a filtered page, never
+ * shown under the wrong status.
+ */
+export async function listContracts(caller: Caller, query: ListContractsQuery): Promise<{ data: ContractView[]; next_cursor: string | null }> {
+  const party = query.agent_id === undefined ? caller.userId : (await ownAgent(caller, query.agent_id)).id;
+  const page = await contractIdsOf(party, query.status, query.limit, query.cursor);
+  const contracts = (await readContracts(page.ids)).filter((c) => c.party_owner_ids.includes(caller.userId) && (query.status === undefined || c.status === query.status));
+  return { data: contracts.map(toContractView), next_cursor: page.more ? page.ids[page.ids.length - 1]! : null };
 }
 
 export async function getContract(caller: Caller, contractId: string): Promise<ContractView> {

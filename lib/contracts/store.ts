@@ -4,6 +4,8 @@ import { ENTITY, keys } from '../store/keys.ts';
 import { transactWrite, type TransactItem } from '../store/transact.ts';
 import type { ContractStatus } from './transitions.ts';
 import { buildUpdate } from '../store/update-expression.ts';
+import { batchGet, keyString } from '../store/batch.ts';
+import { linkWrites } from './links.ts';
 
 /**
  * DynamoDB access for contracts. Creation is one transaction (the contract and the template's
@@ -51,17 +53,27 @@ export async function insertContract(contract: ContractRecord): Promise<boolean>
         ExpressionAttributeValues: { ':one': 1 },
       },
     },
+    ...linkWrites(contract, contract.status),
   ]);
   if (result.ok) return true;
   if (result.reasons[1] === 'ConditionalCheckFailed') return false;
   throw new Error(`contract insert refused: ${result.reasons.join(', ')}`);
 }
 
-/** The move from the status read to `to`, as a transaction item that fails if the status changed meanwhile. */
-export function contractMove(contract: ContractRecord, to: ContractStatus, extra: Partial<ContractRecord>, now: string): TransactItem {
+/**
+ * The move from the status read to `to`, as transaction items: the contract's update first (it
+ * fails if the status changed meanwhile), then its links' new status (links.ts).
+ */
+export function contractMove(contract: ContractRecord, to: ContractStatus, extra: Partial<ContractRecord>, now: string): TransactItem[] {
   const update = buildUpdate(
     { set: { ...extra, status: to, updated_at: now } },
     { condition: '#from = :from', names: { '#from': 'status' }, values: { ':from': contract.status } },
   );
-  return { Update: { TableName: tableName(), Key: keys.contract(contract.id), ...update } };
+  return [{ Update: { TableName: tableName(), Key: keys.contract(contract.id), ...update } }, ...linkWrites(contract, to)];
+}
+
+/** The contracts for `ids`, in that order (a missing one is left out). */
+export async function readContracts(ids: readonly string[]): Promise<ContractRecord[]> {
+  const found = await batchGet(ids.map((id) => keys.contract(id)));
+  return ids.map((id) => found.get(keyString(keys.contract(id))) as ContractRecord | undefined).filter((c): c is ContractRecord => c !== undefined);
 }

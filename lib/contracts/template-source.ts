@@ -1,7 +1,7 @@
-import type { Caller } from '../http/caller.ts';
-import { notFound } from '../http/errors.ts';
-import { canSee, findTemplate } from '../marketplace/find-template.ts';
-import type { DeclaredVariable } from './variables.ts';
+import type { Caller } from '../core/caller.ts';
+import { notFound } from '../core/errors.ts';
+import { canSee, findTemplate } from '../marketplace/templates/find-template.ts';
+import type { DeclaredVariable, TemplateCheck } from './variables.ts';
 
 /**
  * The template a contract is made from, read from the stored template item (CONTRIBUTING.md
@@ -15,13 +15,6 @@ export interface TemplateForContract {
   authorId: string;
   variables: DeclaredVariable[];
   checks: TemplateCheck[];
-}
-
-export interface TemplateCheck {
-  id: string;
-  type: string;
-  description?: string;
-  config: Record<string, unknown>;
 }
 
 export async function templateForContract(caller: Caller, templateIdOrSlug: string): Promise<TemplateForContract> {

@@ -1,4 +1,4 @@
-import type { EventType } from '../events/types.ts';
+import type { EventType } from '../core/event-types.ts';
 
 /**
  * The minimal contract life, and who may take each step. Every move not in this table is a 409

@@ -1,12 +1,19 @@
-import { validationError, type ErrorDetail } from '../http/errors.ts';
-import { MAX_CONTRACT_BYTES } from './schemas.ts';
-import type { TemplateCheck } from './template-source.ts';
-
 /**
  * A contract's variables against its template's declared ones (API.md "Schema elements"):
  * every required one present, types and enums respected, no unknown names, defaults filled in.
  * Then `{{name}}` in the template's checks is replaced by the values.
  */
+import { validationError, type ErrorDetail } from '../core/errors.ts';
+import { MAX_CONTRACT_BYTES } from './schemas.ts';
+
+/** A check of a template, whose `config` may hold `{{variable}}` placeholders. */
+export interface TemplateCheck {
+  id: string;
+  type: string;
+  description?: string;
+  config: Record<string, unknown>;
+}
+
 export interface DeclaredVariable {
   name: string;
   type: 'string' | 'number' | 'integer' | 'boolean' | 'url';

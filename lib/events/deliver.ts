@@ -1,17 +1,17 @@
-import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import type { AgentRecord } from '../agents/model.ts';
 import { log } from '../log.ts';
 import { postJson, type OutboundResult } from '../net/outbound.ts';
 import { failureKindOf, recordDeliveryAttempt } from '../observability/metrics.ts';
 import { batchGet, keyString } from '../store/batch.ts';
 import { keys } from '../store/keys.ts';
+import { signingSecrets } from '../webhooks/rotation.ts';
 import { signatureHeaders } from '../webhooks/signature.ts';
 import { acceptsDelivery } from './agents.ts';
 import { attemptEntry } from './attempt-log.ts';
 import { deliveryFromItem, scheduledMade, type DeliveryRecord } from './deliveries.ts';
 import { abandonDelivery, recordAttempt, type Recorded } from './delivery-attempt.ts';
 import { readEvent } from './feed.ts';
-import { parseDeliveryMessage, postpone, type DeliveryMessage } from './queue.ts';
+import { parseDeliveryMessage, postpone, type DeliveryMessage, type ReceivedMessage } from './queue.ts';
 import type { ServiceEvent } from './types.ts';
 import { noteAttempts, type AgentAttempts, type HealthRecord } from './webhook-health.ts';
 
@@ -33,7 +33,7 @@ export interface DeliverOptions {
 const EARLY_TOLERANCE_MS = 1000;
 
 /** The delivery request of docs/api.md: the event object as the body, signed over its exact bytes (both signature schemes). */
-export function deliveryRequest(event: ServiceEvent, secret: string, now = new Date()): { body: string; headers: Record<string, string> } {
+export function deliveryRequest(event: ServiceEvent, secrets: string | readonly string[], now = new Date()): { body: string; headers: Record<string, string> } {
   const body = JSON.stringify(event);
   return {
     body,
@@ -41,7 +41,7 @@ export function deliveryRequest(event: ServiceEvent, secret: string, now = new D
       'Content-Type': 'application/json',
       'X-Service-Event': event.type,
       'x-service-event-id': event.id,
-      ...signatureHeaders(secret, body, event.id, now),
+      ...signatureHeaders(secrets, body, event.id, now),
     },
   };
 }
@@ -110,7 +110,7 @@ export async function deliverMessage(
     return done;
   }
   const started = Date.now();
-  const answer = await postJson({ url: agent.webhook_url, ...deliveryRequest(event, agent.webhook_secret) });
+  const answer = await postJson({ url: agent.webhook_url, ...deliveryRequest(event, signingSecrets(agent.webhook_secret, agent)) });
   const durationMs = Date.now() - started;
   const lastError = lastErrorOf(answer);
   const ok = lastError === null;
@@ -140,8 +140,11 @@ function nextStep(message: DeliveryMessage, recorded: Recorded | undefined, nowM
   return { kind: 'later', seconds: recorded.retryInSeconds };
 }
 
-/** A batch from the SQS event source; messages not listed as failures are deleted by Lambda. */
-export async function deliverBatch(records: readonly SQSRecord[], options: DeliverOptions = {}): Promise<SQSBatchResponse> {
+/**
+ * A batch from the queue → the ids of the messages to keep (due again later, failed, or poison for
+ * the DLQ); the others are done and may be deleted.
+ */
+export async function deliverBatch(records: readonly ReceivedMessage[], options: DeliverOptions = {}): Promise<string[]> {
   const clock = options.now ?? Date.now;
   const messages = records.map((record) => parseDeliveryMessage(record.body));
   const valid = messages.filter((m) => m !== undefined);
@@ -183,5 +186,5 @@ export async function deliverBatch(records: readonly SQSRecord[], options: Deliv
     if (outcome !== 'error' && outcome.kind === 'poison') log.warn('deliver: unreadable message left for the DLQ', { messageId: record.messageId });
     return outcome === 'error' || outcome.kind !== 'done';
   });
-  return { batchItemFailures: failed.map((r) => ({ itemIdentifier: r.messageId })) };
+  return failed.map((r) => r.messageId);
 }

@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { nowIso } from '../ids.ts';
+import { nowIso } from '../core/time.ts';
 import { batchGet, keyString } from '../store/batch.ts';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys, withoutKeys } from '../store/keys.ts';
@@ -77,10 +77,10 @@ export async function readDelivery(agentId: string, deliveryId: string): Promise
   return Item ? deliveryFromItem(Item) : undefined;
 }
 
-/** A new record for an event (not written). */
-export function newDelivery(event: ServiceEvent, now = nowIso()): DeliveryRecord {
+/** A new record for an event (not written); a replay (replay.ts) gives its own id, so the same event can be delivered again. */
+export function newDelivery(event: ServiceEvent, deliveryId: string = deliveryIdFor(event.id), now = nowIso()): DeliveryRecord {
   return {
-    id: deliveryIdFor(event.id),
+    id: deliveryId,
     event_id: event.id,
     event_type: event.type,
     agent_id: event.agent_id,
@@ -109,9 +109,13 @@ export function deliveryItem(record: DeliveryRecord): Record<string, unknown> {
   };
 }
 
-/** Creates the record of an event's delivery unless it exists; returns the record either way. */
-export async function ensureDelivery(event: ServiceEvent): Promise<{ record: DeliveryRecord; created: boolean }> {
-  const record = newDelivery(event);
+/**
+ * Creates the record of an event's delivery unless it exists; returns the record either way. The
+ * relay's delivery of an event has the id derived from the event's; a replay (replay.ts) passes
+ * its own id, so the same event can be delivered again as another record.
+ */
+export async function ensureDelivery(event: ServiceEvent, deliveryId: string = deliveryIdFor(event.id)): Promise<{ record: DeliveryRecord; created: boolean }> {
+  const record = newDelivery(event, deliveryId);
   try {
     await db().send(new PutCommand({ TableName: tableName(), Item: deliveryItem(record), ConditionExpression: 'attribute_not_exists(PK)' }));
     return { record, created: true };

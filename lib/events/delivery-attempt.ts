@@ -1,4 +1,4 @@
-import { nowIso } from '../ids.ts';
+import { nowIso } from '../core/time.ts';
 import { conditionalUpdate } from '../store/conditional.ts';
 import { keys } from '../store/keys.ts';
 import { attemptLogKey, MAX_ATTEMPT_LOG, type AttemptEntry } from './attempt-log.ts';

@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import type { AgentRecord } from '../agents/model.ts';
-import { idAt, sortablePrefix, sortValueOf } from '../ids.ts';
+import { idAt, sortablePrefix, sortValueOf } from '../core/ids.ts';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 import { expiresAt } from './types.ts';
@@ -30,6 +30,12 @@ export function eventIdAt(agentId: string, position: number): string {
   return idAt('evt', position, createHash('sha256').update(`${agentId}:${position}`).digest());
 }
 
+/**
+ * A cursor after every slot at `position` or below: the highest id that sorts at `position` (no
+ * event id is greater). A stream's start point (start-point.ts) is one of these.
+ */
+export const afterPosition = (position: number): string => `${sortablePrefix('evt', Math.max(0, position))}${'Z'.repeat(16)}`;
+
 /** The highest sort key a slot at `position` or below can have in the agent's partition. */
 export const lastKeyAt = (agentId: string, position: number): string => keys.event(agentId, `${sortablePrefix('evt', position)}\uffff`).SK;
 
@@ -39,7 +45,7 @@ export interface Ticket {
   agent: AgentRecord;
 }
 
-/** The agent's next slot, or undefined when there is no such agent. */
+/** The agent's next slot, or undefined when there is no such agent (or it was deleted). */
 export async function takeTicket(agentId: string, nowMs = Date.now()): Promise<Ticket | undefined> {
   for (;;) {
     try {
@@ -48,7 +54,7 @@ export async function takeTicket(agentId: string, nowMs = Date.now()): Promise<T
           TableName: tableName(),
           Key: keys.agent(agentId),
           UpdateExpression: 'SET feed_ticket_at = :now ADD feed_seq :one',
-          ConditionExpression: 'attribute_exists(PK) AND attribute_exists(feed_seq)',
+          ConditionExpression: 'attribute_exists(PK) AND attribute_exists(feed_seq) AND attribute_not_exists(deleted_at)',
           ExpressionAttributeValues: { ':now': nowMs, ':one': 1 },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -58,7 +64,8 @@ export async function takeTicket(agentId: string, nowMs = Date.now()): Promise<T
       return { position: agent.feed_seq!, agent };
     } catch (err) {
       if (!(err instanceof ConditionalCheckFailedException)) throw err;
-      if (!err.Item) return undefined;
+      // No such agent, or a deleted one (DELETE /agents/:id): its feed takes no more events.
+      if (!err.Item || err.Item['deleted_at'] !== undefined) return undefined;
       await startCounter(agentId);
     }
   }

@@ -1,4 +1,4 @@
-import { nowIso } from '../ids.ts';
+import { nowIso } from '../core/time.ts';
 import { tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 import { transactWrite, type TransactItem } from '../store/transact.ts';
@@ -27,9 +27,12 @@ export interface EventsToAppend {
 /** A writer whose slots were given away (it was slower than GAP_GRACE_MS) starts again; twice is already rare. */
 const MAX_ATTEMPTS = 3;
 
-/** `change(now)` is the state change, with the time its events carry; its own condition decides whether it may happen. */
+/**
+ * `change(now)` is the state change, with the time its events carry; its own condition (of its
+ * first item, when it is several) decides whether it may happen.
+ */
 export async function commitWithEvents(
-  change: (now: string) => TransactItem,
+  change: (now: string) => TransactItem | TransactItem[],
   events: EventsToAppend,
 ): Promise<{ committed: true; events: ServiceEvent[] } | { committed: false }> {
   const parties = [...new Set(events.agentIds)];
@@ -45,7 +48,7 @@ export async function commitWithEvents(
     const releaseSlots = () => Promise.all(rows.map((row) => fillGap(row.event.agent_id, row.position)));
     let result: Awaited<ReturnType<typeof transactWrite>>;
     try {
-      result = await transactWrite([change(now), ...rows.map((row) => row.put)]);
+      result = await transactWrite([...[change(now)].flat(), ...rows.map((row) => row.put)]);
     } catch (err) {
       // Committed or not, the slots end filled: a gap marker cannot replace a committed event.
       await releaseSlots().catch(() => undefined);

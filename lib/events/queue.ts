@@ -1,5 +1,6 @@
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { endpointOverride } from '../aws-endpoint.ts';
+import { guardClient } from '../aws/grant-guard.ts';
 
 /**
  * The delivery queue. A message names one delivery record; the record, not the message, holds the
@@ -16,6 +17,13 @@ export interface DeliveryMessage {
   force?: true;
 }
 
+/** A message as the queue hands it over (an SQS event record or a ReceiveMessage result). */
+export interface ReceivedMessage {
+  messageId: string;
+  body: string;
+  receiptHandle: string;
+}
+
 let client: SQSClient | undefined;
 let clientEndpoint: string | undefined;
 
@@ -23,6 +31,7 @@ export function sqs(): SQSClient {
   const endpoint = process.env['SQS_ENDPOINT'] || undefined;
   if (!client || clientEndpoint !== endpoint) {
     client = new SQSClient(endpointOverride(endpoint));
+    guardClient(client, 'sqs');
     clientEndpoint = endpoint;
   }
   return client;

@@ -1,5 +1,5 @@
 import * as z from '../zod.ts';
-import { ID_PATTERN } from '../ids.ts';
+import { ID_PATTERN } from '../core/ids.ts';
 import { DELIVERY_STATUSES } from './types.ts';
 
 /** Request shapes of the event and delivery routes (API.md). Strict: unknown parameters are a 400. */
@@ -10,10 +10,6 @@ export const agentParams = z.strictObject({ id: z.string().check(z.regex(ID_PATT
 export const eventsQuery = z.strictObject({
   after: z.optional(z.string().check(z.regex(ID_PATTERN.evt, 'Expected an event id (evt_…) or a next_cursor.'))),
   limit,
-});
-
-export const streamQuery = z.strictObject({
-  after: z.optional(z.string().check(z.regex(ID_PATTERN.evt, 'Expected an event id (evt_…).'))),
 });
 
 export const deliveriesQuery = z.strictObject({
@@ -28,3 +24,4 @@ export const retryBody = z.optional(z.strictObject({ force: z.optional(z.boolean
 export const deliveryParams = z.strictObject({ id: z.string().check(z.regex(ID_PATTERN.agt)), delivery_id: z.string().check(z.regex(ID_PATTERN.dlv)) });
 
 export const isEventId = (value: string): boolean => ID_PATTERN.evt.test(value);
+

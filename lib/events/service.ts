@@ -1,5 +1,5 @@
-import type { Caller } from '../http/caller.ts';
-import { AppError, notFound } from '../http/errors.ts';
+import type { Caller } from '../core/caller.ts';
+import { AppError, notFound } from '../core/errors.ts';
 import { ownAgent } from '../agents/agents.ts';
 import { tableName } from '../store/client.ts';
 import { keys } from '../store/keys.ts';

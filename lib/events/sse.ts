@@ -1,6 +1,7 @@
-import { validationError } from '../http/errors.ts';
+import { validationError } from '../core/errors.ts';
 import { readFeed } from './feed.ts';
 import { isEventId } from './schemas.ts';
+import type { StartPoint } from './start-point.ts';
 import type { ServiceEvent } from './types.ts';
 
 /**
@@ -28,6 +29,11 @@ export interface SseOptions {
   /** Stop this long before the deadline. */
   reserveMs?: number;
   pageSize?: number;
+  /**
+   * Send the start cursor as an `id:` line before any event: a start given by `since` then
+   * survives a reconnect (EventSource sends it back as Last-Event-ID) instead of being mapped again.
+   */
+  announceStart?: boolean;
 }
 
 export function sseFrame(event: ServiceEvent): string {
@@ -35,14 +41,25 @@ export function sseFrame(event: ServiceEvent): string {
   return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
-/** Where a (re)connecting client resumes: Last-Event-ID (what EventSource sends) wins over ?after. */
-export function resumeAfter(lastEventIdHeader: string | undefined, afterQuery: string | undefined): string | undefined {
+/**
+ * Where a (re)connecting client starts: `Last-Event-ID` (what EventSource sends) wins over
+ * `since`, which wins over `after` (the two query forms together are refused as ambiguous).
+ * Undefined: from the oldest retained event.
+ */
+export function streamStart(lastEventIdHeader: string | undefined, query: { after?: string | undefined; since?: string | undefined }): StartPoint | undefined {
   const lastEventId = lastEventIdHeader?.trim() || undefined;
-  if (lastEventId === undefined) return afterQuery;
-  if (!isEventId(lastEventId)) {
-    throw validationError([{ path: 'Last-Event-ID', message: 'Expected an event id (evt_…).' }], 'The Last-Event-ID header is not valid.');
+  if (lastEventId !== undefined) {
+    if (!isEventId(lastEventId)) {
+      throw validationError([{ path: 'Last-Event-ID', message: 'Expected an event id (evt_…).' }], 'The Last-Event-ID header is not valid.');
+    }
+    return { kind: 'after', eventId: lastEventId };
   }
-  return lastEventId;
+  if (query.since !== undefined && query.after !== undefined) {
+    throw validationError([{ path: 'since', message: 'Give `since` or `after`, not both.' }], 'The query string is not valid.');
+  }
+  if (query.since === 'now') return { kind: 'now' };
+  if (query.since !== undefined) return isEventId(query.since) ? { kind: 'after', eventId: query.since } : { kind: 'time', at: new Date(query.since) };
+  return query.after === undefined ? undefined : { kind: 'after', eventId: query.after };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -64,6 +81,7 @@ export async function streamEvents(agentId: string, after: string | undefined, s
   };
   // Tells EventSource clients how long to wait before reconnecting, and flushes the headers.
   write(`retry: 1000\n: connected\n\n`);
+  if (options.announceStart && cursor !== undefined) write(`id: ${cursor}\n\n`);
   while (!sink.closed() && remainingMs() > reserveMs) {
     const read = await readFeed(agentId, cursor, pageSize);
     if (sink.closed()) break;

@@ -1,20 +1,13 @@
 /**
- * The contract event kinds of the interface document (section 6) and the event object of API.md.
- * `agent_id` is the agent this copy is for: each party agent gets its own copy and its own id.
+ * The event object of docs/api.md. `agent_id` is the agent this copy is for: each party agent
+ * gets its own copy and its own id. Its retention is in lib/core/event-retention.ts.
  */
-export const EVENT_TYPES = [
-  'contract.funded',
-  'contract.released',
-  'contract.refunded',
-  'contract.verification.completed',
-] as const;
+import type { AnyEventType } from '../core/event-types.ts';
 
-export type EventType = (typeof EVENT_TYPES)[number];
+export { SERVICE_EVENT_TYPES } from '../core/event-types.ts';
 
-/** Kinds the service itself emits; never in a webhook's `events` (not configurable). */
-export const SERVICE_EVENT_TYPES = ['service.webhook.test', 'service.webhook.disabled'] as const;
-
-export type FeedEventType = EventType | (typeof SERVICE_EVENT_TYPES)[number];
+/** Any kind in an agent's feed: the contract kinds and the `service.*` kinds. */
+export type FeedEventType = AnyEventType;
 
 export interface ServiceEvent {
   id: string;
@@ -29,9 +22,4 @@ export interface ServiceEvent {
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-/** Events and delivery records expire after this (TTL on `expires_at`); API.md asks for at least 30 days. */
-export const EVENT_RETENTION_DAYS = 30;
-
-export function expiresAt(createdAtIso: string): number {
-  return Math.floor(Date.parse(createdAtIso) / 1000) + EVENT_RETENTION_DAYS * 24 * 3600;
-}
+export { EVENT_RETENTION_DAYS, expiresAt } from '../core/event-retention.ts';

@@ -1,14 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { AppError } from './errors.ts';
-
-/** The user behind the API key, as the authorizer put it into the request context. */
-export interface Caller {
-  userId: string;
-  name: string;
-  verified: boolean;
-  operator: boolean;
-  workspaceId: string;
-}
+import { AppError } from '../core/errors.ts';
+import type { Caller } from '../core/caller.ts';
 
 /** API Gateway passes authorizer context values as strings; this is the one place that reads them. */
 export function callerFromEvent(event: APIGatewayProxyEvent): Caller {

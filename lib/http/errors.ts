@@ -1,30 +1,10 @@
 /**
- * The service's error vocabulary (docs/api.md "Errors"). Domain code throws these; the HTTP stack turns
- * them into `{"error": {code, message, details?}}` with the status below. Anything else becomes a
- * 500 `internal_error` whose message never carries the original text.
+ * The HTTP meaning of the error vocabulary (lib/core/errors.ts; docs/api.md "Errors"): the status
+ * of each code, the `{"error": {code, message, details?}}` body and the `Retry-After` header of a
+ * 429. The stack turns anything that is not an AppError into a 500 `internal_error` whose message
+ * never carries the original text.
  */
-export type ErrorCode =
-  | 'validation_error'
-  | 'invalid_json'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not_found'
-  | 'slug_taken'
-  | 'review_exists'
-  | 'version_exists'
-  | 'invalid_transition'
-  | 'webhook_not_configured'
-  | 'limit_exceeded'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'verification_timeout'
-  | 'challenge_mismatch'
-  | 'endpoint_error'
-  | 'url_validation_error'
-  | 'idempotency_key_reused'
-  | 'idempotency_key_in_use'
-  | 'rate_limited'
-  | 'internal_error';
+import type { AppError, ErrorCode, ErrorDetail } from '../core/errors.ts';
 
 export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   validation_error: 400,
@@ -50,43 +30,8 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   internal_error: 500,
 };
 
-export interface ErrorDetail {
-  path: string;
-  message: string;
-}
-
-/**
- * Every 429 tells the client when to come back: a `rate_limited` error without its own wait gets
- * one second, so no code path can produce a 429 without `Retry-After`.
- */
-const DEFAULT_RETRY_AFTER_SECONDS = 1;
-
-export class AppError extends Error {
-  readonly status: number;
-  /** Whole seconds for the `Retry-After` header; set on every `rate_limited` error. */
-  readonly retryAfterSeconds: number | undefined;
-
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: ErrorDetail[],
-    options: { retryAfterSeconds?: number } = {},
-  ) {
-    super(message);
-    this.name = 'AppError';
-    this.status = ERROR_STATUS[code];
-    const wait = options.retryAfterSeconds ?? (code === 'rate_limited' ? DEFAULT_RETRY_AFTER_SECONDS : undefined);
-    this.retryAfterSeconds = wait === undefined ? undefined : Math.max(1, Math.ceil(wait));
-  }
-}
-
-export const notFound = (what = 'Resource') => new AppError('not_found', `${what} not found.`);
-export const forbidden = (message: string) => new AppError('forbidden', message);
-/** 429 `rate_limited`: `retryAfterSeconds` is when the limit that refused the request lets it through again. */
-export const rateLimited = (message: string, retryAfterSeconds: number) =>
-  new AppError('rate_limited', message, undefined, { retryAfterSeconds });
-export const validationError = (details: ErrorDetail[], message = 'The request is not valid.') =>
-  new AppError('validation_error', message, details);
+/** The HTTP status an error answers with. */
+export const statusOf = (err: AppError): number => ERROR_STATUS[err.code];
 
 export interface ErrorBody {
   error: { code: ErrorCode; message: string; details?: ErrorDetail[] };
@@ -115,7 +60,7 @@ export function errorBody(err: AppError): ErrorBody {
   };
 }
 
-/** The headers an error answer carries besides the body: `Retry-After` on a 429. */
+/** The headers an error answer carries besides the body: `Retry-After` on a 429 (every rate_limited error has a wait). */
 export function errorHeaders(err: AppError): Record<string, string> {
   return err.retryAfterSeconds === undefined ? {} : { 'retry-after': String(err.retryAfterSeconds) };
 }

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { createHash, randomUUID } from 'node:crypto';
 import { claimKey, completeKey, readKey, releaseKey, type Claim, type StoredAnswer } from '../idempotency/records.ts';
-import { AppError, validationError } from './errors.ts';
+import { AppError, validationError } from '../core/errors.ts';
 
 /**
  * `Idempotency-Key` on POST (docs/api.md "Idempotency"): the first answer to a caller's key is

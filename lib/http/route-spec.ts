@@ -5,7 +5,6 @@ export interface RouteSpecOf {
   body?: z.ZodMiniType;
   query?: z.ZodMiniType;
   params?: z.ZodMiniType;
-  auth?: boolean;
 }
 
 /** Hangs the spec on the handler function, so a script can read what a route accepts without a second copy. */

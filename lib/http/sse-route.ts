@@ -6,8 +6,10 @@ import { log } from '../log.ts';
 import { startInvocation } from '../observability/lambda.ts';
 import { flushMetrics, recordRateLimited } from '../observability/metrics.ts';
 import { throttlingAsRateLimited } from '../store/throttling.ts';
-import { callerFromEvent, type Caller } from './caller.ts';
-import { AppError, errorBody, errorHeaders } from './errors.ts';
+import { callerFromEvent } from './caller.ts';
+import type { Caller } from '../core/caller.ts';
+import { errorBody, errorHeaders, statusOf } from './errors.ts';
+import { AppError } from '../core/errors.ts';
 import { corsHeaders } from './cors.ts';
 import { lowerCaseHeaders, originOf, parsePathOrNotFound, withRouteSpec } from './stack.ts';
 import { parseOrThrow } from './validation.ts';
@@ -56,9 +58,9 @@ export function sseRoute<Q extends z.ZodMiniType | undefined = undefined, P exte
       const err = throttlingAsRateLimited(thrown) ?? thrown;
       const appError = err instanceof AppError ? err : new AppError('internal_error', 'Something went wrong on our side. Try again later.');
       if (!(err instanceof AppError)) log.error('unhandled error', { requestId, error: err instanceof Error ? err.message : String(err) });
-      if (appError.status === 429) recordRateLimited();
+      if (appError.code === 'rate_limited') recordRateLimited();
       const out = awslambda.HttpResponseStream.from(stream, {
-        statusCode: appError.status,
+        statusCode: statusOf(appError),
         headers: { ...corsHeaders(originOf(event)), 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, 'cache-control': 'no-store', ...errorHeaders(appError) },
       });
       await endWith(out, JSON.stringify(errorBody(appError)));

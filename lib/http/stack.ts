@@ -2,9 +2,11 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import type * as z from '../zod.ts';
-import { callerFromEvent, type Caller } from './caller.ts';
+import { callerFromEvent } from './caller.ts';
+import type { Caller } from '../core/caller.ts';
 import { corsHeaders } from './cors.ts';
-import { AppError, errorBody, errorHeaders, type ErrorDetail } from './errors.ts';
+import { errorBody, errorHeaders, statusOf } from './errors.ts';
+import { AppError, type ErrorDetail } from '../core/errors.ts';
 import { IDEMPOTENCY_HEADER, idempotent } from './idempotency.ts';
 import { log } from '../log.ts';
 import { observability } from '../observability/lambda.ts';
@@ -29,8 +31,6 @@ export interface RouteSpec<B extends z.ZodMiniType, Q extends z.ZodMiniType, P e
   body?: B;
   query?: Q;
   params?: P;
-  /** false for the few routes that answer without an API key. */
-  auth?: boolean;
 }
 
 type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
@@ -135,8 +135,8 @@ function errorResponse(error: unknown, event: APIGatewayProxyEvent): APIGatewayP
     err = new AppError('internal_error', 'Something went wrong on our side. Try again later.');
   }
   const appError = err as AppError;
-  if (appError.status === 429) recordRateLimited();
-  return toResponse({ status: appError.status, headers: errorHeaders(appError), body: errorBody(appError) }, requestId, originOf(event));
+  if (appError.code === 'rate_limited') recordRateLimited();
+  return toResponse({ status: statusOf(appError), headers: errorHeaders(appError), body: errorBody(appError) }, requestId, originOf(event));
 }
 
 const errorResponder: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> = {
@@ -155,7 +155,7 @@ export function httpRoute<
   Q extends z.ZodMiniType | undefined = undefined,
   P extends z.ZodMiniType | undefined = undefined,
 >(
-  spec: { body?: B; query?: Q; params?: P; auth?: boolean },
+  spec: { body?: B; query?: Q; params?: P },
   fn: (req: HttpRequest<Out<B>, Out<Q>, Out<P>>) => Promise<HttpResult>,
 ): HttpHandler {
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
@@ -164,7 +164,9 @@ export function httpRoute<
     .handler(async (event, context: Context) => {
       const requestId = requestIdOf(event);
       const headers = lowerCaseHeaders(event.headers);
-      const caller = spec.auth === false ? ANONYMOUS : callerFromEvent(event);
+      // Whether a key is needed is the route table's `auth`, enforced by the gateway; a keyless route
+      // uses staticRoute, which reads no caller.
+      const caller = callerFromEvent(event);
       const params = spec.params ? parsePathOrNotFound(spec.params, event.pathParameters ?? {}) : undefined;
       const query = spec.query ? parseOrThrow(spec.query, event.queryStringParameters ?? {}, 'query string') : undefined;
       const rawBody = readJsonBody(event, headers, spec.body !== undefined);
@@ -177,7 +179,7 @@ export function httpRoute<
           publicPathPrefix(event),
         );
       const key = headers[IDEMPOTENCY_HEADER];
-      if (event.httpMethod !== 'POST' || key === undefined || spec.auth === false) return await run();
+      if (event.httpMethod !== 'POST' || key === undefined) return await run();
       return await idempotent(
         {
           userId: caller.userId,
@@ -206,4 +208,3 @@ export function parsePathOrNotFound<S extends z.ZodMiniType>(schema: S, value: u
   return result.data;
 }
 
-const ANONYMOUS: Caller = { userId: '', name: '', verified: false, operator: false, workspaceId: '' };

@@ -1,7 +1,8 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { corsHeaders } from './cors.ts';
-import { AppError, errorBody, errorHeaders } from './errors.ts';
+import { errorBody, errorHeaders, statusOf } from './errors.ts';
+import { AppError } from '../core/errors.ts';
 import { withRouteSpec } from './route-spec.ts';
 
 /**
@@ -24,8 +25,8 @@ export function staticRoute(body: () => unknown, cacheControl = 'no-store'): (ev
       body: JSON.stringify(payload),
     });
     const refused = bodyProblem(event);
-    return refused ? answer(refused.status, errorBody(refused), errorHeaders(refused)) : answer(200, body());
-  }, { auth: false });
+    return refused ? answer(statusOf(refused), errorBody(refused), errorHeaders(refused)) : answer(200, body());
+  }, {});
 }
 
 /** As the shared stack: no body, or an empty object, which many clients send with everything. */

@@ -1,4 +1,4 @@
-import type { ErrorDetail } from './errors.ts';
+import type { ErrorDetail } from '../core/errors.ts';
 
 /**
  * What a JSON body may hold so that any part of it can be stored in a DynamoDB item as sent. Every

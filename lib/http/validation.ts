@@ -1,5 +1,5 @@
 import type * as z from '../zod.ts';
-import { validationError, type ErrorDetail } from './errors.ts';
+import { validationError, type ErrorDetail } from '../core/errors.ts';
 
 /** Turns zod issues into docs/api.md `details`: one entry per problem, `path` dotted from the input's root. */
 export function issuesToDetails(issues: readonly z.core.$ZodIssue[]): ErrorDetail[] {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { rateLimited } from '../http/errors.ts';
+import { rateLimited } from '../core/errors.ts';
 import { log } from '../log.ts';
 import { conditionalUpdate } from '../store/conditional.ts';
 import { ENTITY, keys } from '../store/keys.ts';

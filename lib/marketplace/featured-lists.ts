@@ -1,7 +1,9 @@
 import { INDEXES } from '../store/table.ts';
-import { readIndexPage, templateIdOf, templatesInOrder } from './index-page.ts';
-import { FEATURED_LIST, PUBLIC_LIST, UNRATED_RATING_KEY, toSummary, type TemplateItem } from './template-item.ts';
-import { trendingTemplates } from './trending.ts';
+import { readIndexPage } from '../store/index-page.ts';
+import { templatesInOrder } from './templates/store.ts';
+import { templateIdOf, templateLists } from '../store/keys.ts';
+import { UNRATED_RATING_KEY, toSummary, type TemplateItem } from './templates/template-item.ts';
+import { trendingTemplates } from './trending/trending.ts';
 
 const SIZE = 10;
 
@@ -12,9 +14,9 @@ const SIZE = 10;
  */
 export async function featuredLists(now = Date.now()) {
   const [featured, recent, rated, trending] = await Promise.all([
-    readIndexPage(INDEXES.featured, FEATURED_LIST, { skip: 0, limit: SIZE }),
-    readIndexPage(INDEXES.allByRecent, PUBLIC_LIST, { skip: 0, limit: SIZE }),
-    readIndexPage(INDEXES.allByRating, PUBLIC_LIST, { skip: 0, limit: SIZE, sortKeyAbove: UNRATED_RATING_KEY }),
+    readIndexPage(INDEXES.featured, templateLists.featured, { skip: 0, limit: SIZE }),
+    readIndexPage(INDEXES.allByRecent, templateLists.all, { skip: 0, limit: SIZE }),
+    readIndexPage(INDEXES.allByRating, templateLists.all, { skip: 0, limit: SIZE, sortKeyAbove: UNRATED_RATING_KEY }),
     trendingTemplates(now, SIZE),
   ]);
   const ids = (page: { keys: { PK: string; SK: string }[] }) => page.keys.map(templateIdOf);

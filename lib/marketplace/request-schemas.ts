@@ -1,8 +1,8 @@
 import * as z from '../zod.ts';
-import { UUID_PATTERN } from '../ids.ts';
-import { CATEGORIES, VISIBILITIES } from './categories.ts';
-import { templateSchema } from './template-schema.ts';
-import { VERSION_PATTERN } from './version.ts';
+import { UUID_PATTERN } from '../core/ids.ts';
+import { CATEGORIES, VISIBILITIES } from './templates/categories.ts';
+import { templateSchema } from './templates/template-schema.ts';
+import { VERSION_PATTERN } from './templates/version.ts';
 
 /** The zod schemas of the marketplace's bodies and query strings (strict: unknown fields are 400). */
 export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;

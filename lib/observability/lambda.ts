@@ -1,6 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import type { Context } from 'aws-lambda';
-import { setLogContext } from '../log.ts';
+import { setLogContext, type InvocationContext } from '../log.ts';
 import { flushMetrics } from './metrics.ts';
 
 /**
@@ -8,7 +7,7 @@ import { flushMetrics } from './metrics.ts';
  * request id as `correlation_id`) and flushes the metrics when it ends. The local runtime calls the
  * workers without a context; then the lines simply go without it.
  */
-export function startInvocation(context: Context | undefined, correlationId?: string): void {
+export function startInvocation(context: InvocationContext | undefined, correlationId?: string): void {
   setLogContext(context, correlationId);
 }
 
@@ -19,14 +18,14 @@ export const apiRequestIdOf = (event: unknown): string | undefined => (event as 
 export function observability<E, R>(): MiddlewareObj<E, R> {
   const end = async () => flushMetrics();
   return {
-    before: async (request) => startInvocation(request.context as Context | undefined, apiRequestIdOf(request.event)),
+    before: async (request) => startInvocation(request.context as InvocationContext | undefined, apiRequestIdOf(request.event)),
     after: end,
     onError: end,
   };
 }
 
 /** The same for a plain handler (the workers and the authorizer). */
-export function observed<E, R>(fn: (event: E, context?: Context) => Promise<R>): (event: E, context?: Context) => Promise<R> {
+export function observed<E, R>(fn: (event: E, context?: InvocationContext) => Promise<R>): (event: E, context?: InvocationContext) => Promise<R> {
   return async (event, context) => {
     startInvocation(context, apiRequestIdOf(event));
     try {

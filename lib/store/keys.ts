@@ -12,16 +12,18 @@
  * | Install marker    | WS#<workspace uuid>  | INSTALL#<template uuid>     | GSI1: WSINST#<ws> / <installed_at>#<tpl>                 |
  * | Category counter  | CATEGORY#<name>      | COUNT                       | –  (`count` = public templates; changed in the same transaction as the template) |
  * | Search posting    | TOKEN#[<category>/]<word prefix> | <created_at>#<template uuid> | –  (per 2-, 4- and 6-character prefix of each word of a public template, in the catalog-wide list and its category's; newest first) |
- * | … by popularity   | TOKPOP#[<category>/]<word prefix> | <popularity bucket, 3 digits>#<created_at>#<uuid> | –  (same lists; bucket of installs, see popularity-bucket.ts) |
+ * | … by popularity   | TOKPOP#[<category>/]<word prefix> | <popularity bucket, 3 digits>#<created_at>#<uuid> | –  (same lists; bucket of installs, see lib/marketplace/search/popularity-bucket.ts) |
  * | … by rating       | TOKRATE#[<category>/]<word prefix> | <ratingKey>#<created_at>#<uuid> | –  (same lists; rating_avg, then rating_count) |
  * | Search count      | TOKCOUNT#[<category>/]<word prefix> | COUNT                    | –  (`count` = public templates with a word starting so; every prefix of 2–16 characters) |
  * | Search state      | TPL#<uuid>           | SEARCH                      | –  (what the search indexer has written for the template: its postings and counts) |
  * | Agent             | AGENT#<agt_…>        | META                        | GSI1: OWNER#<user uuid> / AGENT#<agt_…>                  |
  * | Contract          | CONTRACT#<ctr_…>     | META                        | –                                                        |
+ * | Contract link     | USER#<uuid> or AGENT#<agt_…> | CTR#<ctr_…>         | GSI1: CTRS#<uuid or agt_…>#<status> / CTR#<ctr_…>  (one per party user and party agent, status kept in the contract's transactions: GET /contracts) |
  * | Event (outbox)    | AGENT#<agt_…>        | EVT#<evt_…>                 | –  (ids sort by feed position: the polling feed is one Query) |
  * | Feed gap          | AGENT#<agt_…>        | EVT#<evt_…>                 | –  (fills a feed slot whose writer gave up; entity feedGap) |
- * | Delivery          | AGENT#<agt_…>        | DLV#<dlv_…>                 | –  (newest first = Query backwards; dlv id = evt id's suffix) |
+ * | Delivery          | AGENT#<agt_…>        | DLV#<dlv_…>                 | –  (newest first = Query backwards; dlv id = evt id's suffix, or for a replay one at the same position) |
  *   (index DeliveriesByStatus, KEYS_ONLY: `dlvStatus` = AGENT#<agt_…>#<status> / SK: one agent's deliveries of one status, newest first)
+ * | Replay page       | AGENT#<agt_…>        | REPLAY#<job uuid>#<page, 6 digits> | –  (one page of a replay job; its INSERT reaches the relay, which writes the next; TTL 7 days) |
  * | Agent counter     | USER#<uuid>          | AGENTS                      | –  (`count`, +1 in the same transaction as each agent; the per-account cap) |
  * | Verify limiter    | AGENT#<agt_…>        | LIMIT#VERIFY                | –  (the handshake lease and the per-minute window; docs/webhooks.md) |
  * | Stream lease      | AGENT#<agt_…>        | STREAM#<slot 0…cap-1>       | –  (one concurrent SSE stream per slot, with expiry; docs/events.md) |
@@ -29,6 +31,8 @@
  *
  * Every item has `entity` (its kind), so stream filters and debugging never parse keys.
  */
+
+import { INDEXES } from './table.ts';
 
 export const ENTITY = {
   apiKey: 'apiKey',
@@ -44,9 +48,11 @@ export const ENTITY = {
   searchState: 'searchState',
   agent: 'agent',
   contract: 'contract',
+  contractLink: 'contractLink',
   event: 'event',
   feedGap: 'feedGap',
   delivery: 'delivery',
+  replayPage: 'replayPage',
   agentCount: 'agentCount',
   verifyLimit: 'verifyLimit',
   streamLease: 'streamLease',
@@ -67,6 +73,8 @@ export const keys = {
   apiKey: (hash: string): Key => ({ PK: `APIKEY#${hash}`, SK: 'APIKEY' }),
   /** Every key in one index partition: only the admin commands read it (list, revoke by key id). */
   apiKeysIndexPk: 'APIKEYS',
+  /** GSI1 entry of an API key: every key, by key id. */
+  apiKeysIndex: (keyId: string) => ({ GSI1PK: 'APIKEYS', GSI1SK: keyId }),
   user: (userId: string): Key => ({ PK: `USER#${userId}`, SK: 'PROFILE' }),
 
   template: (templateId: string): Key => ({ PK: `TPL#${templateId}`, SK: 'META' }),
@@ -75,8 +83,12 @@ export const keys = {
   versionPrefix: 'VER#',
   review: (templateId: string, userId: string): Key => ({ PK: `TPL#${templateId}`, SK: `REVIEW#${userId}` }),
   reviewsIndexPk: (templateId: string): string => `TPLREV#${templateId}`,
+  /** GSI1 entry of a review: the template's reviews, newest first. */
+  reviewsIndex: (templateId: string, createdAt: string, reviewId: string) => ({ GSI1PK: `TPLREV#${templateId}`, GSI1SK: `${createdAt}#${reviewId}` }),
   install: (workspaceId: string, templateId: string): Key => ({ PK: `WS#${workspaceId}`, SK: `INSTALL#${templateId}` }),
   installsIndexPk: (workspaceId: string): string => `WSINST#${workspaceId}`,
+  /** GSI1 entry of an install marker: the workspace's installs, newest first. */
+  installsIndex: (workspaceId: string, installedAt: string, templateId: string) => ({ GSI1PK: `WSINST#${workspaceId}`, GSI1SK: `${installedAt}#${templateId}` }),
   categoryCount: (category: string): Key => ({ PK: `CATEGORY#${category}`, SK: 'COUNT' }),
   searchPosting: (order: SearchOrder, list: string, sortKey: string): Key => ({ PK: searchPostingPk(order, list), SK: sortKey }),
   searchPostingPk: (order: SearchOrder, list: string): string => searchPostingPk(order, list),
@@ -86,6 +98,8 @@ export const keys = {
   agent: (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'META' }),
   agentsIndexPk: (userId: string): string => `OWNER#${userId}`,
   agentsIndexSk: (agentId: string): string => `AGENT#${agentId}`,
+  /** GSI1 entry of an agent: its owner's agents, newest first. */
+  agentsIndex: (userId: string, agentId: string) => ({ GSI1PK: `OWNER#${userId}`, GSI1SK: `AGENT#${agentId}` }),
   contract: (contractId: string): Key => ({ PK: `CONTRACT#${contractId}`, SK: 'META' }),
   event: (agentId: string, eventId: string): Key => ({ PK: `AGENT#${agentId}`, SK: `EVT#${eventId}` }),
   eventPrefix: 'EVT#',
@@ -98,6 +112,71 @@ export const keys = {
   streamLease: (agentId: string, slot: number): Key => ({ PK: `AGENT#${agentId}`, SK: `STREAM#${slot}` }),
   idempotency: (userId: string, keyHash: string): Key => ({ PK: `IDEMPOTENCY#${userId}#${keyHash}`, SK: 'IDEMPOTENCY' }),
 } as const;
+
+/** The partitions of the public template lists (table.ts INDEXES). */
+export const templateLists = {
+  all: 'PUBLIC',
+  featured: 'FEATURED',
+  category: (category: string): string => `CAT#${category}`,
+  /** Trending: the UTC day of the template's last install. */
+  trendDay: (day: string): string => `TREND#${day}`,
+} as const;
+
+/** The list-index attributes of a template item: present only while it is in that list. */
+export interface TemplateListAttributes {
+  listAll?: string;
+  listCat?: string;
+  trendList?: string;
+  featuredList?: string;
+  featuredAt?: string;
+}
+
+interface ListState {
+  id: string;
+  visibility: string;
+  category: string;
+  featured?: boolean | undefined;
+  featured_at?: string | undefined;
+  trend_day?: string | undefined;
+}
+
+/**
+ * The list-index attributes a template in `state` must have (set) and must not have (remove): a
+ * template is in the lists only while public, in Trending once installed, in Featured while featured.
+ */
+export function listPartitions(state: ListState): { set: Record<string, string>; remove: string[] } {
+  const wanted: Record<string, string | undefined> = {};
+  if (state.visibility === 'public') {
+    wanted[INDEXES.allByRecent.partitionKey] = templateLists.all;
+    wanted[INDEXES.catByRecent.partitionKey] = templateLists.category(state.category);
+    if (state.trend_day) wanted[INDEXES.trending.partitionKey] = templateLists.trendDay(state.trend_day);
+    if (state.featured && state.featured_at) {
+      wanted[INDEXES.featured.partitionKey] = templateLists.featured;
+      wanted[INDEXES.featured.sortKey] = `${state.featured_at}#${state.id}`;
+    }
+  }
+  const all = [INDEXES.allByRecent.partitionKey, INDEXES.catByRecent.partitionKey, INDEXES.trending.partitionKey, INDEXES.featured.partitionKey, INDEXES.featured.sortKey];
+  const set = Object.fromEntries(Object.entries(wanted).filter((e): e is [string, string] => e[1] !== undefined));
+  return { set, remove: all.filter((a) => !(a in set)) };
+}
+
+/** The template id of a template item's key (as read from a KEYS_ONLY list index). */
+export const templateIdOf = (key: Key): string => key.PK.slice('TPL#'.length);
+
+/**
+ * Keys of the item kinds that only one module uses, apart from `keys` so that every other
+ * function's bundle does not carry them (an object's members are never tree-shaken).
+ */
+export const contractLinkKeys = {
+  /** A party's link to a contract: `party` is a user id (UUID) or an agent id (agt_…). */
+  link: (party: string, contractId: string): Key => ({ PK: party.startsWith('agt_') ? `AGENT#${party}` : `USER#${party}`, SK: `CTR#${contractId}` }),
+  prefix: 'CTR#',
+  /** GSI1 entry of a link: one party's contracts in one status, newest first. */
+  index: (party: string, status: string, contractId: string) => ({ GSI1PK: contractLinkKeys.byStatusPk(party, status), GSI1SK: `CTR#${contractId}` }),
+  byStatusPk: (party: string, status: string): string => `CTRS#${party}#${status}`,
+} as const;
+
+export const replayPageKey = (agentId: string, jobId: string, page: number): Key => ({ PK: `AGENT#${agentId}`, SK: `REPLAY#${jobId}#${String(page).padStart(6, '0')}` });
 
 /** Strips the key attributes and index attributes so stored items never leak into responses. */
 export function withoutKeys<T extends Record<string, unknown>>(item: T): Omit<T, 'PK' | 'SK' | 'GSI1PK' | 'GSI1SK' | 'entity'> {

@@ -1,4 +1,4 @@
-import { rateLimited, type AppError } from '../http/errors.ts';
+import { rateLimited, type AppError } from '../core/errors.ts';
 
 /**
  * DynamoDB refuses work it cannot take right now with these errors, after the SDK has already

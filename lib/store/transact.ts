@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { rateLimited } from '../http/errors.ts';
-import { backoff } from './backoff.ts';
+import { rateLimited } from '../core/errors.ts';
+import { backoff, stillContended } from './backoff.ts';
 import { db } from './client.ts';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -31,8 +31,7 @@ export async function transactWrite(items: TransactItem[]): Promise<TransactResu
       }
       const conflictOnly = reasons.some((r) => r === 'TransactionConflict') && !reasons.includes('ConditionalCheckFailed');
       if (!conflictOnly) return { ok: false, reasons };
-      // Still contended after every retry: nothing was written, and the client may try again shortly.
-      if (attempt >= CONFLICT_ATTEMPTS) throw rateLimited('Too many concurrent changes to the same item; try again in a moment.', 1);
+      if (attempt >= CONFLICT_ATTEMPTS) throw stillContended();
       await backoff(attempt);
     }
   }

@@ -18,7 +18,8 @@ export const newChallengeToken = (): string => randomBytes(32).toString('base64'
 export interface ChallengeInput {
   agentId: string;
   url: string;
-  secret: string;
+  /** The current secret, then the previous one during a rotation's overlap (signature.ts). */
+  secret: string | readonly string[];
   token: string;
   now?: Date;
 }

@@ -32,15 +32,23 @@ export function computeStandardSignature(secret: string, id: string, timestamp: 
   return 'v1,' + createHmac('sha256', standardSigningKey(secret)).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64');
 }
 
-/** Both schemes' headers for one request; `id` is the event id (the handshake's own id for a challenge). */
-export function signatureHeaders(secret: string, body: string, id: string, now: Date = new Date()): SignatureHeaders {
+/**
+ * Both schemes' headers for one request; `id` is the event id (the handshake's own id for a
+ * challenge). `secrets` is the current secret, or the current one first and then the previous one
+ * while a rotation's overlap lasts (lib/webhooks/rotation.ts): `webhook-signature` then carries one
+ * `v1,…` per secret, space-separated as Standard Webhooks allows, and `x-service-signature` stays
+ * the current secret's alone.
+ */
+export function signatureHeaders(secrets: string | readonly string[], body: string, id: string, now: Date = new Date()): SignatureHeaders {
+  const [current, ...previous] = typeof secrets === 'string' ? [secrets] : secrets;
+  if (current === undefined) throw new Error('signatureHeaders needs a secret');
   const timestamp = String(Math.floor(now.getTime() / 1000));
   return {
     [TIMESTAMP_HEADER]: timestamp,
-    [SIGNATURE_HEADER]: computeSignature(secret, timestamp, body),
+    [SIGNATURE_HEADER]: computeSignature(current, timestamp, body),
     'webhook-id': id,
     'webhook-timestamp': timestamp,
-    'webhook-signature': computeStandardSignature(secret, id, timestamp, body),
+    'webhook-signature': [current, ...previous].map((secret) => computeStandardSignature(secret, id, timestamp, body)).join(' '),
   };
 }
 

@@ -212,7 +212,7 @@ describe('verify and DNS (scripted resolver)', () => {
     setDevelopmentMode(false);
     for (const address of ['10.0.0.7', '169.254.169.254', 'fd00:ec2::254']) {
       const resolver = resolving(address);
-      await expect(verifyWebhook(setup.owner, setup.id, { resolver })).rejects.toMatchObject({ code: 'url_validation_error', status: 422 });
+      await expect(verifyWebhook(setup.owner, setup.id, { resolver })).rejects.toMatchObject({ code: 'url_validation_error' });
       expect(resolver.names).toEqual(['hooks.example.com']);
     }
     expect(await statusOf(setup)).toBe('PENDING_VERIFICATION');

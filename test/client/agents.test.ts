@@ -42,6 +42,33 @@ describe('client: agents and webhook configuration against the local API', () =>
     expect((await client.agents.get(agent.id)).webhook_status).toBe('DISABLED');
   });
 
+  it('asks for a replay: 409 webhook_not_configured until the webhook is ENABLED', async () => {
+    const { client } = await clientForNewUser(api.url);
+    const agent = await client.agents.create({ name: 'replayer' });
+    await expect(client.events.replay(agent.id, { since: new Date(Date.now() - 60_000).toISOString() })).rejects.toMatchObject({ status: 409, code: 'webhook_not_configured' });
+  });
+
+  it('deletes an agent: 404 afterwards', async () => {
+    const { client } = await clientForNewUser(api.url);
+    const agent = await client.agents.create({ name: 'short-lived' });
+    expect(await client.agents.delete(agent.id)).toBeUndefined();
+    await expect(client.agents.get(agent.id)).rejects.toMatchObject({ status: 404, code: 'not_found' });
+  });
+
+  it('reads the event catalog', async () => {
+    const { client } = await clientForNewUser(api.url);
+    const catalog = await client.eventTypes.list();
+    expect(catalog.data.map((t) => [t.type, t.configurable])).toEqual([
+      ['contract.funded', true],
+      ['contract.released', true],
+      ['contract.refunded', true],
+      ['contract.verification.completed', true],
+      ['service.webhook.test', false],
+      ['service.webhook.disabled', false],
+    ]);
+    expect(catalog.data[0]!.schema).toMatchObject({ type: 'object', properties: { type: { const: 'contract.funded' } } });
+  });
+
   it('lists an agent’s events and deliveries (empty before any contract)', async () => {
     const { client } = await clientForNewUser(api.url);
     const agent = await client.agents.create({ name: 'quiet' });

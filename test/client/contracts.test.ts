@@ -57,6 +57,18 @@ describe('client: contracts and their events against the local API', () => {
     }
   });
 
+  it('lists the caller’s contracts with filters, page by page', async () => {
+    const { buyer, template, buyerAgent } = await contractParties();
+    const first = await buyer.templates.instantiate(template.id, { variables: { url: 'https://a.example' }, amount_cents: 1, agent_id: buyerAgent.id });
+    const second = await buyer.templates.instantiate(template.id, { variables: { url: 'https://b.example' }, amount_cents: 2, agent_id: buyerAgent.id });
+    await buyer.contracts.fund(first.id);
+    expect((await buyer.contracts.list()).data.map((c) => c.id)).toEqual([second.id, first.id]);
+    expect((await buyer.contracts.list({ status: 'FUNDED', agent_id: buyerAgent.id })).data.map((c) => [c.id, c.status])).toEqual([[first.id, 'FUNDED']]);
+    const all = [];
+    for await (const contract of buyer.contracts.iterate({ limit: 1 })) all.push(contract.id);
+    expect(all).toEqual([second.id, first.id]);
+  });
+
   it('creates with contracts.create too, and refunds after a failed verification', async () => {
     const { buyer, seller, template, buyerAgent } = await contractParties();
     const contract = await buyer.contracts.create({ template_id: template.id, variables: { url: 'https://a.example' }, amount_cents: 1, agent_id: buyerAgent.id });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseSse } from '../../client/http/sse.ts';
 import type { StreamedEvent } from '../../client/index.ts';
 import { useLocalApi } from '../support/local-api.ts';
 import { clientForNewUser } from './support/local-client.ts';
@@ -50,5 +51,32 @@ describe('client: events.stream against the local API', () => {
     const { value } = await first;
     controller.abort();
     expect(value).toMatchObject({ event: 'contract.funded', data: { data: { contract_id: contract.id } } });
+  });
+
+  it('starts where `since` says (an event id, or a time), and the parser hears an id-only start line', async () => {
+    const { client } = await clientForNewUser(api.url);
+    const agent = await client.agents.create({ name: 'since' });
+    const template = await client.templates.publish(templateInput());
+    const contract = await client.templates.instantiate(template.id, { variables: { url: 'https://e.example' }, amount_cents: 100, agent_id: agent.id });
+    await client.contracts.fund(contract.id);
+    await client.contracts.release(contract.id);
+    const [funded, released] = (await client.events.list(agent.id)).data;
+
+    for (const since of [funded!.id, released!.created_at]) {
+      const controller = new AbortController();
+      const got: string[] = [];
+      for await (const item of client.events.stream(agent.id, { since, signal: controller.signal })) {
+        got.push(item.id);
+        controller.abort();
+      }
+      expect(got, since).toEqual([released!.id]);
+    }
+
+    const heard: string[] = [];
+    const body = new Response('retry: 1000\n: connected\n\nid: evt_start\n\nid: evt_1\nevent: x\ndata: {}\n\n').body!;
+    const frames = [];
+    for await (const frame of parseSse(body, (id) => heard.push(id))) frames.push(frame.lastEventId);
+    expect(frames).toEqual(['evt_1']);
+    expect(heard).toEqual(['evt_start', 'evt_1']);
   });
 });

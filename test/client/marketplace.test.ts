@@ -83,6 +83,25 @@ describe('client: marketplace against the local API', () => {
     expect((await client.templates.installed()).data.map((t) => t.id)).toEqual([template.id]);
   });
 
+  it('pages the installed templates: one page with its cursor, and every one through iterateInstalled', async () => {
+    const { client: author } = await clientForNewUser(api.url);
+    const { client } = await clientForNewUser(api.url);
+    const installed: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const template = await author.templates.publish(templateInput());
+      await client.templates.install(template.id);
+      installed.unshift(template.id); // newest install first
+    }
+    const first = await client.templates.installed({ limit: 2 });
+    expect(first.data.map((t) => t.id)).toEqual(installed.slice(0, 2));
+    expect(first.next_cursor).toEqual(expect.any(String));
+    const second = await client.templates.installed({ limit: 2, cursor: first.next_cursor! });
+    expect(second).toMatchObject({ data: [{ id: installed[2] }], next_cursor: null });
+    const all: string[] = [];
+    for await (const template of client.templates.iterateInstalled({ limit: 1 })) all.push(template.id);
+    expect(all).toEqual(installed);
+  });
+
   it('takes one review per user, never on your own template, and updates the rating', async () => {
     const { client: author } = await clientForNewUser(api.url);
     const { client: alice, user: aliceUser } = await clientForNewUser(api.url, { name: 'Alice' });

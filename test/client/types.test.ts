@@ -45,11 +45,34 @@ describe('client types and the OpenAPI document', () => {
     expectTypeOf<Client.Delivery>().toEqualTypeOf<OpenApi.Delivery>();
     expectTypeOf<Client.DeliveryDetail>().toEqualTypeOf<OpenApi.DeliveryDetail>();
     expectTypeOf<Client.TestEventAccepted>().toEqualTypeOf<OpenApi.TestEventAccepted>();
+    expectTypeOf<Client.EventTypeList>().toEqualTypeOf<OpenApi.EventTypeList>();
+    expectTypeOf<Client.ReplayAccepted>().toEqualTypeOf<OpenApi.ReplayAccepted>();
     expectTypeOf<Client.CursorPage<Client.Delivery>>().toEqualTypeOf<OpenApi.DeliveryPage>();
     expectTypeOf<Client.ContractStatus>().toEqualTypeOf<OpenApi.ContractStatus>();
     expectTypeOf<Client.Contract>().toEqualTypeOf<OpenApi.Contract>();
+    expectTypeOf<Client.CursorPage<Client.Contract>>().toEqualTypeOf<OpenApi.ContractPage>();
     // The client keeps `code: string`, so a code added later does not break a compiled client.
     expectTypeOf<OpenApi.Error>().toExtend<Client.ErrorBody>();
     expectTypeOf<Client.WebhookChallenge>().toEqualTypeOf<OpenApi.VerificationChallenge>();
+  });
+
+  it('every request body and query the client sends is the document’s', () => {
+    expectTypeOf<Client.PublishTemplateInput>().toEqualTypeOf<OpenApi.PublishTemplateBody>();
+    expectTypeOf<Client.UpdateTemplateInput>().toEqualTypeOf<OpenApi.UpdateTemplateBody>();
+    expectTypeOf<Client.PublishVersionInput>().toEqualTypeOf<OpenApi.PublishVersionBody>();
+    expectTypeOf<Client.CreateReviewInput>().toEqualTypeOf<OpenApi.CreateReviewBody>();
+    expectTypeOf<Client.CreateAgentInput>().toEqualTypeOf<OpenApi.CreateAgentBody>();
+    expectTypeOf<Client.ConfigureWebhookInput>().toEqualTypeOf<OpenApi.ConfigureWebhookBody>();
+    expectTypeOf<Client.CreateContractInput>().toEqualTypeOf<OpenApi.CreateContractBody>();
+    expectTypeOf<Client.RecordVerificationInput>().toEqualTypeOf<OpenApi.RecordVerificationBody>();
+    expectTypeOf<Client.ListTemplatesParams>().toEqualTypeOf<OpenApi.ListTemplatesQuery>();
+    expectTypeOf<Client.ListReviewsParams>().toEqualTypeOf<OpenApi.ListReviewsQuery>();
+    expectTypeOf<Client.ListInstalledParams>().toEqualTypeOf<OpenApi.ListInstalledQuery>();
+    expectTypeOf<Client.ListAgentsParams>().toEqualTypeOf<OpenApi.ListAgentsQuery>();
+    expectTypeOf<Client.ListEventsParams>().toEqualTypeOf<OpenApi.ListAgentEventsQuery>();
+    expectTypeOf<Client.ListDeliveriesParams>().toEqualTypeOf<OpenApi.ListDeliveriesQuery>();
+    expectTypeOf<Client.RotateSecretInput>().toEqualTypeOf<OpenApi.RotateWebhookSecretBody>();
+    expectTypeOf<Client.ListContractsParams>().toEqualTypeOf<OpenApi.ListContractsQuery>();
+    expectTypeOf<Client.ReplayEventsInput>().toEqualTypeOf<OpenApi.ReplayEventsBody>();
   });
 });

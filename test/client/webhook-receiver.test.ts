@@ -34,6 +34,13 @@ describe('sample webhook receiver', async () => {
     expect(received.some((e) => e.id === event.id)).toBe(false);
   });
 
+  it('during a rotation overlap accepts a delivery whose x-service-signature is the new secret’s, as webhook-signature carries the old one too', async () => {
+    const event = contractEvent('evt_rotation_overlap_000001');
+    const res = await signedPost(url, JSON.stringify(event), { secret: ['whsec_the_new_secret_after_rotation', secret], headers: deliveryHeaders(event) });
+    expect(res.status).toBe(200);
+    expect(received.filter((e) => e.id === event.id)).toEqual([event]);
+  });
+
   it('refuses a body changed after signing', async () => {
     const event = contractEvent('evt_tampered_body_00000001');
     const tampered = JSON.stringify({ ...event, data: { ...event.data, amount_cents: 1 } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../lib/http/errors.ts';
+import { AppError } from '../../lib/core/errors.ts';
 import { MAX_CONTRACT_BYTES } from '../../lib/contracts/schemas.ts';
 import { fillChecks, filledJsonBytes, fillPlaceholders, MAX_VARIABLE_VALUE_BYTES, resolveVariables, type DeclaredVariable } from '../../lib/contracts/variables.ts';
 

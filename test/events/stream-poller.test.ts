@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../lib/ids.ts';
+import { newId } from '../../lib/core/ids.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { streamArn } from '../../lib/store/create-table.ts';
 import { ENTITY, keys } from '../../lib/store/keys.ts';

@@ -149,7 +149,7 @@ describe('duplicates never make two records, and every post is counted once', ()
     const good = await fundedAgent();
     const bad = await fundedAgent();
     // An attribute value without a type: unmarshall refuses it.
-    const broken = { ...bad.record, dynamodb: { ...bad.record.dynamodb, SequenceNumber: '2000', NewImage: { ...bad.record.dynamodb!.NewImage, data: {} } } } as DynamoDBRecord;
+    const broken = { ...bad.record, dynamodb: { ...bad.record.dynamodb, SequenceNumber: '2000', NewImage: { ...bad.record.dynamodb!.NewImage, data: {} } } } as unknown as DynamoDBRecord;
     expect(await relay({ Records: [broken, good.record] })).toEqual({ batchItemFailures: [{ itemIdentifier: '2000' }] });
     expect((await receiveAll()).map((m) => JSON.parse(m.Body!).event_id)).toEqual([good.event.id]);
   });

@@ -1,7 +1,7 @@
 import { ProvisionedThroughputExceededException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppError, rateLimited } from '../../lib/http/errors.ts';
+import { AppError, rateLimited } from '../../lib/core/errors.ts';
 import { ok } from '../../lib/http/responses.ts';
 import { httpRoute } from '../../lib/http/stack.ts';
 import { db } from '../../lib/store/client.ts';
@@ -14,10 +14,13 @@ import { lambdaContext } from '../../local/lambda-context.ts';
 /** Every 429 a handler produces carries Retry-After, set once in the HTTP stack's error mapping. */
 afterEach(() => vi.restoreAllMocks());
 
+/** A caller as the authorizer would pass it (the stack reads no store for it). */
+const caller = { userId: 'u-1', workspaceId: 'w-1', name: 'n', verified: false, operator: false };
+
 async function answerOf(fn: () => Promise<never>): Promise<APIGatewayProxyResult> {
-  const handler = httpRoute({ auth: false }, fn);
+  const handler = httpRoute({}, fn);
   const route = routeNamed('health');
-  return handler(proxyEvent({ route }), lambdaContext(route.name, 10));
+  return handler(proxyEvent({ route, caller }), lambdaContext(route.name, 10));
 }
 
 const header = (res: APIGatewayProxyResult, name: string) => (res.headers as Record<string, string>)[name];
@@ -46,7 +49,7 @@ describe('Retry-After on 429', () => {
     });
     expect(res.statusCode).toBe(404);
     expect(header(res, 'retry-after')).toBeUndefined();
-    const fine = await httpRoute({ auth: false }, async () => ok({}))(proxyEvent({ route: routeNamed('health') }), lambdaContext('health', 10));
+    const fine = await httpRoute({}, async () => ok({}))(proxyEvent({ route: routeNamed('health'), caller }), lambdaContext('health', 10));
     expect(header(fine, 'retry-after')).toBeUndefined();
   });
 
@@ -66,12 +69,12 @@ describe('Retry-After on 429', () => {
 
   it("gives transactWrite's throttling error a Retry-After", async () => {
     vi.spyOn(db(), 'send').mockRejectedValue(cancelled('ThrottlingError') as never);
-    await expect(transactWrite([item])).rejects.toMatchObject({ status: 429, code: 'rate_limited', retryAfterSeconds: 1 });
+    await expect(transactWrite([item])).rejects.toMatchObject({ code: 'rate_limited', retryAfterSeconds: 1 });
   });
 
   it('answers a transaction still conflicted after every retry with 429 and Retry-After, not a 500', async () => {
     const send = vi.spyOn(db(), 'send').mockRejectedValue(cancelled('TransactionConflict') as never);
-    await expect(transactWrite([item])).rejects.toMatchObject({ status: 429, code: 'rate_limited', retryAfterSeconds: 1 });
+    await expect(transactWrite([item])).rejects.toMatchObject({ code: 'rate_limited', retryAfterSeconds: 1 });
     expect(send).toHaveBeenCalledTimes(12);
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { AppError } from '../../lib/http/errors.ts';
+import type { AppError } from '../../lib/core/errors.ts';
 import { MAX_CLOCK_SKEW_MS, VERIFY_LIMITS } from '../../lib/limits/numbers.ts';
 import { startHandshake } from '../../lib/limits/verify-limit.ts';
-import { newId } from '../../lib/ids.ts';
+import { newId } from '../../lib/core/ids.ts';
 import { useDevelopmentModeSwitch } from '../agents/env.ts';
 import { createTestUser, invoke } from '../support/lambda.ts';
 import { echoChallenge, startReceiver, type Respond } from '../net/receiver.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { installTemplate } from '../../lib/marketplace/install.ts';
-import { trendingTemplates } from '../../lib/marketplace/trending.ts';
+import { installTemplate } from '../../lib/marketplace/installs/install.ts';
+import { trendingTemplates } from '../../lib/marketplace/trending/trending.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { expectError, publish } from './helpers.ts';
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor } from '../../lib/marketplace/cursor.ts';
-import { countedPrefixes, countedPrefixOf, drivingPrefix, indexedPrefixes, matchesEveryWord, mayMatch, POSTING_WORDS_MAX, postingWords, words } from '../../lib/marketplace/search-text.ts';
-import { bucketFloor, bucketLabel, bucketOfSortKey, isRangeBucket, popularityBucket } from '../../lib/marketplace/popularity-bucket.ts';
-import { placeholders } from '../../lib/marketplace/template-schema.ts';
-import { ratingAverage, ratingKey } from '../../lib/marketplace/template-item.ts';
-import { bucketAttribute, bucketsOutsideWindow, installsInWindow, windowDays } from '../../lib/marketplace/trend.ts';
-import { compareVersions, sortableVersion } from '../../lib/marketplace/version.ts';
+import { decodeCursor, encodeCursor } from '../../lib/store/cursor.ts';
+import { countedPrefixes, countedPrefixOf, drivingPrefix, indexedPrefixes, matchesEveryWord, mayMatch, POSTING_WORDS_MAX, postingWords, words } from '../../lib/marketplace/search/search-text.ts';
+import { bucketFloor, bucketLabel, bucketOfSortKey, isRangeBucket, popularityBucket } from '../../lib/marketplace/search/popularity-bucket.ts';
+import { placeholders } from '../../lib/marketplace/templates/template-schema.ts';
+import { ratingAverage, ratingKey } from '../../lib/marketplace/templates/template-item.ts';
+import { bucketAttribute, bucketsOutsideWindow, installsInWindow, windowDays } from '../../lib/marketplace/trending/trend.ts';
+import { compareVersions, sortableVersion } from '../../lib/marketplace/templates/version.ts';
 
 describe('versions', () => {
   it('compare numerically, part by part, and sort as strings in the same order', () => {
@@ -158,8 +158,8 @@ describe('cursor', () => {
 
   it('carries the offset a search page still owes, and refuses an edited one', () => {
     const types = { PK: 'S', SK: 'S' } as const;
-    expect(decodeCursor(encodeCursor('s', { PK: 'a', SK: 'b' }, 30, 25), 's', types, {})).toEqual({ key: { PK: 'a', SK: 'b' }, position: 30, owed: 25 });
+    expect(decodeCursor(encodeCursor('s', { PK: 'a', SK: 'b' }, 30, 25), 's', types, {}, 10_000)).toEqual({ key: { PK: 'a', SK: 'b' }, position: 30, owed: 25 });
     const edited = (o: unknown) => Buffer.from(JSON.stringify({ s: 's', k: { PK: 'a', SK: 'b' }, p: 30, o })).toString('base64url');
-    for (const o of [-1, 0, 1.5, 10_001, '3']) expect(() => decodeCursor(edited(o), 's', types, {}), String(o)).toThrow();
+    for (const o of [-1, 0, 1.5, 10_001, '3']) expect(() => decodeCursor(edited(o), 's', types, {}, 10_000), String(o)).toThrow();
   });
 });

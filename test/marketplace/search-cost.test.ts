@@ -1,9 +1,9 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { ORDERS, searchIndexItems, syncSearchIndex } from '../../lib/marketplace/search-index.ts';
-import type { Category } from '../../lib/marketplace/categories.ts';
-import { newTemplateItem, type TemplateItem } from '../../lib/marketplace/template-item.ts';
+import { ORDERS, searchIndexItems, syncSearchIndex } from '../../lib/marketplace/search/search-index.ts';
+import type { Category } from '../../lib/marketplace/templates/categories.ts';
+import { newTemplateItem, type TemplateItem } from '../../lib/marketplace/templates/template-item.ts';
 import { batchWrite } from '../../lib/store/batch.ts';
 import { meterCapacity, type CapacityMeter } from '../../lib/store/capacity-meter.ts';
 import { db, tableName } from '../../lib/store/client.ts';

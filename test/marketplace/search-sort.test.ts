@@ -1,8 +1,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { searchIndexItems } from '../../lib/marketplace/search-index.ts';
-import { newTemplateItem, ratingAverage, ratingKey, type TemplateItem } from '../../lib/marketplace/template-item.ts';
+import { searchIndexItems } from '../../lib/marketplace/search/search-index.ts';
+import { newTemplateItem, ratingAverage, ratingKey, type TemplateItem } from '../../lib/marketplace/templates/template-item.ts';
 import { batchWrite } from '../../lib/store/batch.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { ENTITY, keys } from '../../lib/store/keys.ts';

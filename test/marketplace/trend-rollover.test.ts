@@ -1,15 +1,15 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { installTemplate } from '../../lib/marketplace/install.ts';
-import { listPartitions, newTemplateItem, type TemplateItem } from '../../lib/marketplace/template-item.ts';
-import { rollTrendWindow } from '../../lib/marketplace/trend-rollover.ts';
-import { bucketAttribute, installsInWindow, trendPartition } from '../../lib/marketplace/trend.ts';
-import { trendingTemplates } from '../../lib/marketplace/trending.ts';
+import { installTemplate } from '../../lib/marketplace/installs/install.ts';
+import { newTemplateItem, type TemplateItem } from '../../lib/marketplace/templates/template-item.ts';
+import { rollTrendWindow } from '../../lib/marketplace/trending/trend-rollover.ts';
+import { bucketAttribute, installsInWindow } from '../../lib/marketplace/trending/trend.ts';
+import { trendingTemplates } from '../../lib/marketplace/trending/trending.ts';
 import { batchWrite } from '../../lib/store/batch.ts';
 import { meterCapacity, type CapacityMeter } from '../../lib/store/capacity-meter.ts';
 import { db, tableName } from '../../lib/store/client.ts';
-import { keys } from '../../lib/store/keys.ts';
+import { keys, listPartitions, templateLists } from '../../lib/store/keys.ts';
 import { createTestUser, type TestUser } from '../support/lambda.ts';
 
 const NOW = Date.UTC(2026, 10, 22, 0, 10); // 2026-11-22 00:10 UTC: the window is 11-16 … 11-22
@@ -79,7 +79,7 @@ describe('daily trend rollover', () => {
       }
       expect(now.trend_day, t.name).toBe(TODAY);
       expect(now.trendKey, t.name).toBe(installsInWindow(t, TODAY));
-      expect(now.trendList, t.name).toBe(trendPartition(TODAY));
+      expect(now.trendList, t.name).toBe(templateLists.trendDay(TODAY));
       expect(now.rev, t.name).toBe(old.rev + 1);
       expect(Object.keys(now).filter((k) => k.startsWith('inst_') && k < bucketAttribute('2026-11-16')), t.name).toEqual([]);
       expect(now.installs, t.name).toBe(old.installs);
@@ -120,7 +120,7 @@ describe('daily trend rollover', () => {
     // 11-23 … 11-28: still in the window (11-22 is in it), moved each day.
     for (let n = 1; n <= 6; n++) {
       await rollTrendWindow(day(n));
-      expect(await stored(once.id)).toMatchObject({ trendList: trendPartition(`2026-11-${22 + n}`), trendKey: 1 });
+      expect(await stored(once.id)).toMatchObject({ trendList: templateLists.trendDay(`2026-11-${22 + n}`), trendKey: 1 });
     }
     // 11-29: 11-22 left the window; the template leaves the index and nothing is left to move the day after.
     const retiring = await rollTrendWindow(day(7));
@@ -133,7 +133,7 @@ describe('daily trend rollover', () => {
     expect(await rollTrendWindow(day(8))).toEqual({ moved: 0, retired: 0, skipped: 0 });
     // Its next install puts it back, in that day's partition, counting 1.
     await installTemplate(once.id, await createTestUser(), day(8));
-    expect(await stored(once.id)).toMatchObject({ trendList: trendPartition('2026-11-30'), trend_day: '2026-11-30', trendKey: 1 });
+    expect(await stored(once.id)).toMatchObject({ trendList: templateLists.trendDay('2026-11-30'), trend_day: '2026-11-30', trendKey: 1 });
     expect((await trendingTemplates(day(8))).map((t) => t.id)).toContain(once.id);
   });
 });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_VARIABLE_VALUE_BYTES } from '../../lib/contracts/variables.ts';
-import { placeholders } from '../../lib/marketplace/template-schema.ts';
+import { placeholders } from '../../lib/marketplace/templates/template-schema.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { templateBody } from '../marketplace/helpers.ts';
 import { expectRefusedAt } from './support.ts';

@@ -3,7 +3,7 @@
  * template's postings: `tsx index-then-die.ts <template id> <writes before the kill>`. The crash
  * test runs it as a child process against its own table (TABLE_NAME, DYNAMODB_ENDPOINT).
  */
-import { syncSearchIndex } from '../../lib/marketplace/search-index.ts';
+import { syncSearchIndex } from '../../lib/marketplace/search/search-index.ts';
 import { batchWrite } from '../../lib/store/batch.ts';
 
 const [templateId, before] = process.argv.slice(2);

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { createUserWithKey, findCallerByApiKey, type NewUser } from '../../lib/accounts/api-keys.ts';
-import type { Caller } from '../../lib/http/caller.ts';
+import type { Caller } from '../../lib/core/caller.ts';
 import { routes, type Route } from '../../lib/routes.ts';
 import { invokeRoute, proxyEvent } from '../../local/proxy-event.ts';
 import { assertMatchesOpenApi } from './openapi-responses.ts';

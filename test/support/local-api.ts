@@ -13,10 +13,9 @@ export function useLocalApi(options: Omit<LocalApiOptions, 'onExchange'> = {}): 
   let api: LocalApi | undefined;
   const problems: string[] = [];
   const check = (exchange: Exchange) => {
-    // Unknown paths and preflights have no operation; streams are checked for status and headers only.
+    // Unknown paths and preflights have no operation.
     if (!exchange.route || exchange.method === 'OPTIONS') return;
-    const body = exchange.route.streaming && exchange.status === 200 ? '' : exchange.body.toString('utf8');
-    problems.push(...openApiProblems(exchange.route, { status: exchange.status, headers: exchange.headers, body }));
+    problems.push(...openApiProblems(exchange.route, { status: exchange.status, headers: exchange.headers, body: exchange.body.toString('utf8') }));
   };
   beforeAll(async () => {
     api = await listen(createLocalApi(undefined, { ...options, onExchange: check }), 0);

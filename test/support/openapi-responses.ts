@@ -65,6 +65,7 @@ export function openApiProblems(route: Route, answer: Answer): string[] {
   const [mediaType, media] = Object.entries(content)[0]!;
   const sent = (answer.headers['content-type'] ?? '').split(';')[0]!.trim();
   if (sent !== mediaType) problems.push(`${where}: content-type ${sent || '(none)'}, documented ${mediaType}`);
+  if (mediaType === 'text/event-stream' && media['schema']?.['x-sse-data']) return [...problems, ...sseProblems(where, answer.body, media['schema']['x-sse-data'] as Json)];
   if (mediaType !== 'application/json' || !media['schema']) return problems;
   let body: unknown;
   try {
@@ -75,6 +76,45 @@ export function openApiProblems(route: Route, answer: Answer): string[] {
   const validate = validatorFor(media['schema'] as Json);
   if (!validate(body)) {
     problems.push(`${where}: body does not match the document: ${ajv.errorsText(validate.errors, { separator: '; ' })}\n${answer.body.slice(0, 500)}`);
+  }
+  return problems;
+}
+
+/**
+ * Every complete frame of a server-sent event stream: `id`, `event` and one `data` line whose JSON
+ * matches `dataSchema`, with `event` its type and `id` its id. Comments (`:`), `retry:` and a frame of
+ * only `id:` (a start point) pass; a frame cut off by the end of the stream is not judged.
+ */
+function sseProblems(where: string, body: string, dataSchema: Json): string[] {
+  const problems: string[] = [];
+  const validate = validatorFor(dataSchema);
+  const frames = body.split('\n\n').slice(0, -1);
+  for (const frame of frames) {
+    const fields = new Map<string, string[]>();
+    for (const line of frame.split('\n')) {
+      if (line === '' || line.startsWith(':')) continue;
+      const colon = line.indexOf(':');
+      const name = colon < 0 ? line : line.slice(0, colon);
+      const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+      fields.set(name, [...(fields.get(name) ?? []), value]);
+    }
+    // Only `retry:` or only `id:` (a start point: sets the resume id, dispatches nothing).
+    if ([...fields.keys()].every((name) => name === 'retry' || name === 'id')) continue;
+    const [data, ...more] = fields.get('data') ?? [];
+    let event: Json | undefined;
+    try {
+      event = data === undefined || more.length > 0 ? undefined : (JSON.parse(data) as Json);
+    } catch {
+      event = undefined;
+    }
+    if (!event) {
+      problems.push(`${where}: a stream frame without one JSON data line: ${frame.slice(0, 200)}`);
+      continue;
+    }
+    if (!validate(event)) problems.push(`${where}: stream data does not match the document: ${ajv.errorsText(validate.errors, { separator: '; ' })}\n${data!.slice(0, 500)}`);
+    if (fields.get('event')?.[0] !== event['type'] || fields.get('id')?.[0] !== event['id']) {
+      problems.push(`${where}: a stream frame whose id/event are not its data's id/type: ${frame.slice(0, 200)}`);
+    }
   }
   return problems;
 }

@@ -2,7 +2,7 @@ import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetSha
 import type { DynamoDBRecord } from 'aws-lambda';
 import { endpointOverride } from '../../lib/aws-endpoint.ts';
 import { matchesFilter } from '../../lib/events/stream-filter.ts';
-import { SEARCH_INDEX_FILTER_PATTERN } from '../../lib/marketplace/search-indexer.ts';
+import { SEARCH_INDEX_FILTER_PATTERN } from '../../lib/marketplace/search/search-indexer.ts';
 import { streamArn } from '../../lib/store/create-table.ts';
 import { handler } from '../../functions/workers/search-indexer.ts';
 import { toLambdaRecord } from '../../local/stream-poller.ts';

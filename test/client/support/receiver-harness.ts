@@ -18,7 +18,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<string> {
 }
 
 export interface SignedPostOptions {
-  secret: string;
+  secret: string | readonly string[];
   /** When the request claims to be signed; default now. */
   signedAt?: Date;
   headers?: Record<string, string>;

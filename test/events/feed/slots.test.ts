@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventIdAt, fillGap, GAP_GRACE_MS, positionOf, takeTicket } from '../../../lib/events/feed-position.ts';
 import { readFeed } from '../../../lib/events/feed.ts';
-import { ID_PATTERN, newId } from '../../../lib/ids.ts';
+import { ID_PATTERN, newId } from '../../../lib/core/ids.ts';
 import { db, tableName } from '../../../lib/store/client.ts';
 import { keys } from '../../../lib/store/keys.ts';
 import { createTestUser, invoke, type TestUser } from '../../support/lambda.ts';

@@ -2,7 +2,8 @@
  * One "handler instance" for the feed-integrity test: a separate process with its own DynamoDB
  * client, its own id generator and a clock skewed by SKEW_MS, running contract transitions through
  * the real route handlers. It says "ready" once warm, waits for "go" on stdin, runs every job of
- * the wave at once and prints one JSON line of statuses.
+ * the wave at once and prints one JSON line of answers (status, and the body of any non-200).
+ * Its warnings and errors go to the test's stderr, so a 500 shows its cause.
  *
  * Input (argv[2]): {"skewMs", "caller", "jobs": [{"route", "contractId", "body"?}]}.
  */
@@ -11,6 +12,7 @@ const input = JSON.parse(process.argv[2]!) as {
   caller: Record<string, unknown>;
   jobs: Array<{ route: string; contractId: string; body?: unknown }>;
 };
+process.env['LOG_LEVEL'] = 'warn';
 const realNow = Date.now.bind(Date);
 Date.now = () => realNow() + input.skewMs;
 
@@ -21,7 +23,10 @@ await db().send(new DescribeTableCommand({ TableName: tableName() })); // warm t
 process.stdout.write('ready\n');
 await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
 const results = await Promise.all(
-  input.jobs.map(async (job) => (await invoke(job.route, { caller: input.caller as never, params: { id: job.contractId }, ...(job.body ? { body: job.body } : {}) })).status),
+  input.jobs.map(async (job) => {
+    const { status, body } = await invoke(job.route, { caller: input.caller as never, params: { id: job.contractId }, ...(job.body ? { body: job.body } : {}) });
+    return status === 200 ? { status } : { status, body };
+  }),
 );
 process.stdout.write(`${JSON.stringify(results)}\n`);
 process.exit(0);

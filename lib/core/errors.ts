@@ -1,0 +1,67 @@
+/**
+ * The service's error vocabulary: codes, not statuses. Domain code throws an AppError with one of
+ * these codes; each edge decides what a code means for it (lib/http/errors.ts maps codes to HTTP
+ * statuses and the `{"error": {code, message, details?}}` body; a worker retries or records a
+ * failure). Anything that is not an AppError is an internal error whose text is never shown.
+ */
+export const ERROR_CODES = [
+  'validation_error',
+  'invalid_json',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'slug_taken',
+  'review_exists',
+  'version_exists',
+  'invalid_transition',
+  'webhook_not_configured',
+  'limit_exceeded',
+  'payload_too_large',
+  'unsupported_media_type',
+  'verification_timeout',
+  'challenge_mismatch',
+  'endpoint_error',
+  'url_validation_error',
+  'idempotency_key_reused',
+  'idempotency_key_in_use',
+  'rate_limited',
+  'internal_error',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/**
+ * Every `rate_limited` error tells the client when to come back: one without its own wait gets
+ * one second, so no code path can refuse for load without a wait.
+ */
+const DEFAULT_RETRY_AFTER_SECONDS = 1;
+
+export class AppError extends Error {
+  /** Whole seconds until the refused work may be tried again; set on every `rate_limited` error. */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+    options: { retryAfterSeconds?: number } = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+    const wait = options.retryAfterSeconds ?? (code === 'rate_limited' ? DEFAULT_RETRY_AFTER_SECONDS : undefined);
+    this.retryAfterSeconds = wait === undefined ? undefined : Math.max(1, Math.ceil(wait));
+  }
+}
+
+export const notFound = (what = 'Resource') => new AppError('not_found', `${what} not found.`);
+export const forbidden = (message: string) => new AppError('forbidden', message);
+/** `rate_limited`: `retryAfterSeconds` is when the limit that refused the work lets it through again. */
+export const rateLimited = (message: string, retryAfterSeconds: number) =>
+  new AppError('rate_limited', message, undefined, { retryAfterSeconds });
+export const validationError = (details: ErrorDetail[], message = 'The request is not valid.') =>
+  new AppError('validation_error', message, details);

@@ -1,0 +1,7 @@
+/** Events and delivery records expire after this (TTL on `expires_at`); API.md asks for at least 30 days. */
+export const EVENT_RETENTION_DAYS = 30;
+
+/** The TTL (unix seconds) of something made at `createdAtIso` that lives as long as an event. */
+export function expiresAt(createdAtIso: string): number {
+  return Math.floor(Date.parse(createdAtIso) / 1000) + EVENT_RETENTION_DAYS * 24 * 3600;
+}

@@ -1,0 +1,33 @@
+/**
+ * Every kind of event the service sends, with the words the catalog (`GET /api/v1/event-types`)
+ * shows. In the core: lib/agents (which kinds a webhook may subscribe to) and lib/events (what an
+ * event is) both import it, so neither depends on the other for it.
+ *
+ * Contract kinds are configurable: a webhook subscribes to them with PATCH …/webhook `events`.
+ * Service kinds are not: they go to an agent whatever it subscribes to (the test event to the
+ * webhook, the disable notice to the feed).
+ */
+export const EVENT_TYPES = [
+  'contract.funded',
+  'contract.released',
+  'contract.refunded',
+  'contract.verification.completed',
+] as const;
+
+export const SERVICE_EVENT_TYPES = ['service.webhook.test', 'service.webhook.disabled'] as const;
+
+/** A contract kind: what a webhook subscribes to. */
+export type EventType = (typeof EVENT_TYPES)[number];
+export type ServiceEventType = (typeof SERVICE_EVENT_TYPES)[number];
+export type AnyEventType = EventType | ServiceEventType;
+
+export const EVENT_DESCRIPTIONS: Readonly<Record<AnyEventType, string>> = {
+  'contract.funded': 'A contract the agent is a party to moved from CREATED to FUNDED.',
+  'contract.released': 'A VERIFIED contract was released to the seller.',
+  'contract.refunded': 'A contract was refunded to the buyer.',
+  'contract.verification.completed': 'The checks of a FUNDED contract were run; `data.passed` says whether they all passed.',
+  'service.webhook.test': 'Sent on demand by POST /api/v1/agents/{id}/webhook/test to check a receiver; `data` is empty.',
+  'service.webhook.disabled': 'The webhook was disabled because its deliveries kept failing; `data.reason` says why. Goes to the feed and the stream.',
+};
+
+export const isConfigurable = (type: string): type is EventType => (EVENT_TYPES as readonly string[]).includes(type);

@@ -1,0 +1,36 @@
+/**
+ * What a function may do to the table and the delivery queue, as IAM actions. The route table
+ * (lib/routes.ts) says `access` and `sendsToQueue` per function; infra grants exactly these
+ * actions (infra/grants.ts) and the local runtime refuses any other (lib/aws/grant-guard.ts), so
+ * a grant that is too small fails `npm test`, not the deployment.
+ */
+
+/** No Scan anywhere: no request path may scan (CDK's grantReadData would include it). */
+const READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'] as const;
+const WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] as const;
+
+export const TABLE_ACTIONS = {
+  none: [],
+  read: READ,
+  readwrite: [...READ, ...WRITE],
+} as const satisfies Record<string, readonly string[]>;
+
+export type TableAccess = keyof typeof TABLE_ACTIONS;
+
+/** The same lists as CDK's `grantSendMessages` / `grantConsumeMessages` (the queues use SQS-managed keys: no KMS grant). */
+export const QUEUE_ACTIONS = {
+  send: ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'],
+  consume: ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type QueueUse = keyof typeof QUEUE_ACTIONS;
+
+export interface FunctionGrant {
+  table: TableAccess;
+  queue?: QueueUse;
+}
+
+/** Every action a grant allows. */
+export function actionsOf(grant: FunctionGrant): string[] {
+  return [...TABLE_ACTIONS[grant.table], ...(grant.queue ? QUEUE_ACTIONS[grant.queue] : [])];
+}

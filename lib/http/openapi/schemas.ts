@@ -1,0 +1,251 @@
+import { z } from 'zod';
+import type { ContractStatus as ContractStatusName } from '../../contracts/transitions.ts';
+import { EVENT_TYPES, SERVICE_EVENT_TYPES } from '../../core/event-types.ts';
+import { ERROR_CODES } from '../../core/errors.ts';
+import { ID_PATTERN } from '../../core/ids.ts';
+import { CATEGORIES, VISIBILITIES } from '../../marketplace/templates/categories.ts';
+import { templateSchema } from '../../marketplace/templates/template-schema.ts';
+import type { ServiceEventType } from '../../core/event-types.ts';
+import { DELIVERY_STATUSES } from '../../events/types.ts';
+import { ATTEMPT_ERRORS } from '../../events/attempt-log.ts';
+
+/**
+ * The answers of the API as zod schemas, for the OpenAPI document (lib/http/openapi/document.ts) and the
+ * tests that hold every answer to it. Request shapes are not here: the document reads them from the
+ * handlers' own specs. Strict objects: a field the document does not name fails the response tests.
+ * Only scripts and tests import this module, never a Lambda bundle.
+ */
+export const componentRegistry = z.registry<{ id: string; description?: string }>();
+const named = <S extends z.core.$ZodType>(id: string, schema: S, description?: string): S => {
+  componentRegistry.add(schema, { id, ...(description ? { description } : {}) });
+  return schema;
+};
+
+const timestamp = z.iso.datetime();
+const count = z.int().min(0);
+const uuid = z.uuid();
+
+/** Every code the service answers with (lib/core/errors.ts), plus the gateway's own `bad_request`. */
+export const ErrorCodes = [...ERROR_CODES, 'bad_request'] as const;
+
+export const ErrorBody = named(
+  'Error',
+  z.strictObject({
+    error: z.strictObject({
+      code: z.enum(ErrorCodes),
+      message: z.string(),
+      details: z.array(z.strictObject({ path: z.string(), message: z.string() })).optional(),
+    }),
+  }),
+  'Every error: a stable machine-readable code, a message for people, and for validation errors one detail per problem.',
+);
+
+export const Health = named('Health', z.strictObject({ status: z.literal('ok') }));
+
+const Category = named('Category', z.enum(CATEGORIES));
+const Visibility = named('Visibility', z.enum(VISIBILITIES));
+const Author = named('Author', z.strictObject({ id: uuid, name: z.string(), verified: z.boolean() }));
+const TemplateStats = named(
+  'TemplateStats',
+  z.strictObject({ installs: count, rating_avg: z.number().min(0).max(5), rating_count: count, contracts_created: count }),
+);
+export const TemplateSchema = named('TemplateSchema', templateSchema);
+
+const summaryShape = {
+  id: uuid,
+  name: z.string(),
+  slug: z.string(),
+  description: z.string(),
+  category: Category,
+  author: Author,
+  version: z.string(),
+  stats: TemplateStats,
+  visibility: Visibility,
+  created_at: timestamp,
+  updated_at: timestamp,
+};
+export const TemplateSummary = named('TemplateSummary', z.strictObject(summaryShape), 'A template in lists: without its schema and versions.');
+const TemplateVersion = named('TemplateVersion', z.strictObject({ version: z.string(), changelog: z.string(), created_at: timestamp }));
+const templateShape = { ...summaryShape, schema: TemplateSchema, versions: z.array(TemplateVersion) };
+export const Template = named('Template', z.strictObject(templateShape), 'A template in full, newest version first.');
+export const Review = named(
+  'Review',
+  z.strictObject({
+    id: uuid,
+    user: z.strictObject({ id: uuid, name: z.string() }),
+    rating: z.int().min(1).max(5),
+    title: z.string(),
+    comment: z.string(),
+    created_at: timestamp,
+  }),
+);
+export const TemplateDetails = named('TemplateDetails', z.strictObject({ ...templateShape, reviews: z.array(Review) }), 'A template with its newest reviews.');
+const Pagination = named(
+  'Pagination',
+  z.strictObject({
+    limit: z.int(),
+    offset: count,
+    total: count.describe('Exact for every list and one-word search; an upper bound when total_exact is false.'),
+    total_exact: z.literal(false).optional().describe('Present (false) only for a multi-word search cut short by its budget: total is then the count of its rarest word.'),
+    has_more: z.boolean(),
+    next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page.'),
+  }),
+);
+export const TemplatePage = named('TemplatePage', z.strictObject({ data: z.array(TemplateSummary), pagination: Pagination }));
+export const ReviewPage = named('ReviewPage', z.strictObject({ data: z.array(Review), pagination: Pagination }));
+export const FeaturedTemplates = named(
+  'FeaturedTemplates',
+  z.strictObject({ featured: z.array(TemplateSummary), trending: z.array(TemplateSummary), new: z.array(TemplateSummary), top_rated: z.array(TemplateSummary) }),
+);
+export const CategoryList = named('CategoryList', z.strictObject({ data: z.array(z.strictObject({ name: Category, count })) }));
+export const Installation = named('Installation', z.strictObject({ template_id: uuid, workspace_id: uuid, version: z.string(), installed_at: timestamp }));
+export const InstalledPage = named('InstalledPage', z.strictObject({ data: z.array(TemplateSummary), next_cursor: z.string().nullable() }));
+
+const agentId = z.string().regex(ID_PATTERN.agt);
+const EventType = named('EventType', z.enum(EVENT_TYPES));
+const agentShape = {
+  id: agentId,
+  name: z.string(),
+  webhook_url: z.string().nullable(),
+  events: z.array(EventType),
+  webhook_status: z.enum(['DISABLED', 'PENDING_VERIFICATION', 'ENABLED']),
+  created_at: timestamp,
+};
+export const Agent = named('Agent', z.strictObject(agentShape));
+export const ConfiguredAgent = named(
+  'ConfiguredAgent',
+  z.strictObject({ ...agentShape, webhook_secret: z.string().optional().describe('Only in the answer to the first configuration.') }),
+);
+export const AgentPage = named('AgentPage', z.strictObject({ data: z.array(Agent), next_cursor: z.string().nullable() }));
+export const WebhookSecret = named('WebhookSecret', z.strictObject({ webhook_secret: z.string() }), '`whsec_` + 32 random bytes in standard base64 (Standard Webhooks format).');
+
+const CONTRACT_STATUSES = ['CREATED', 'FUNDED', 'VERIFIED', 'VERIFICATION_FAILED', 'RELEASED', 'REFUNDED'] as const satisfies readonly ContractStatusName[];
+// Fails to compile when lib/contracts gains a status this list lacks.
+const everyStatus: Record<ContractStatusName, true> = Object.fromEntries(CONTRACT_STATUSES.map((s) => [s, true])) as Record<(typeof CONTRACT_STATUSES)[number], true>;
+void everyStatus;
+const ContractStatus = named('ContractStatus', z.enum(CONTRACT_STATUSES));
+const eventDataShape = { contract_id: z.string().regex(ID_PATTERN.ctr), status: ContractStatus, amount_cents: z.int() };
+const eventShape = { id: z.string().regex(ID_PATTERN.evt), created_at: timestamp, agent_id: agentId };
+export const Event = named(
+  'Event',
+  z.strictObject({
+    ...eventShape,
+    type: EventType,
+    data: z.strictObject({ ...eventDataShape, passed: z.boolean().optional(), results: z.record(z.string(), z.unknown()).optional() }),
+  }),
+  'One copy of a contract event, for one agent: the body of a webhook delivery, an item of the feed and of the stream.',
+);
+/** The four contract events, each with its own `type`, for the document's `webhooks`. */
+export const contractEvents = Object.fromEntries(
+  EVENT_TYPES.map((type) => [
+    type,
+    z.strictObject({
+      ...eventShape,
+      type: z.literal(type),
+      data: z.strictObject(type === 'contract.verification.completed' ? { ...eventDataShape, passed: z.boolean(), results: z.record(z.string(), z.unknown()).optional() } : eventDataShape),
+    }),
+  ]),
+) as unknown as Record<(typeof EVENT_TYPES)[number], z.ZodType>;
+/** Kinds the service emits itself: in the feed and the stream; `service.webhook.test` is also delivered. */
+const FeedEventType = named('FeedEventType', z.enum([...EVENT_TYPES, ...SERVICE_EVENT_TYPES]));
+const TestEvent = named(
+  'TestEvent',
+  z.strictObject({ ...eventShape, type: z.literal('service.webhook.test'), data: z.strictObject({}) }),
+  'Sent by POST …/webhook/test to the ENABLED webhook, whatever kinds it subscribes to.',
+);
+const WebhookDisabledEvent = named(
+  'WebhookDisabledEvent',
+  z.strictObject({
+    ...eventShape,
+    type: z.literal('service.webhook.disabled'),
+    data: z.strictObject({
+      reason: z.literal('consecutive_failures'),
+      message: z.string().describe('Why the webhook was disabled, for people.'),
+      failing_since: timestamp,
+      webhook_url: z.string().nullable(),
+    }),
+  }),
+  'The webhook was disabled after every attempt failed for 5 days. In the feed and the stream only (the webhook is disabled).',
+);
+/** The service's own kinds (not configurable): same envelope, their own `data`. */
+export const serviceEvents: Record<ServiceEventType, z.ZodType> = {
+  'service.webhook.test': TestEvent,
+  'service.webhook.disabled': WebhookDisabledEvent,
+};
+export const EventTypeList = named(
+  'EventTypeList',
+  z.strictObject({
+    data: z.array(
+      z.strictObject({
+        type: z.string(),
+        description: z.string(),
+        configurable: z.boolean().describe('Whether a webhook subscribes to it with PATCH …/webhook `events`; service kinds are sent whatever the subscription.'),
+        schema: z.record(z.string(), z.unknown()).describe('JSON Schema (draft 2020-12) of the event object of this type.'),
+      }),
+    ),
+  }),
+  'Every event kind the service sends.',
+);
+export const FeedEvent = named('FeedEvent', z.union([Event, TestEvent, WebhookDisabledEvent]), 'An item of the feed and the stream: a contract event or one of the service.* events.');
+export const EventPage = named('EventPage', z.strictObject({ data: z.array(FeedEvent), next_cursor: z.string().nullable() }));
+/** The fields a delivery shows everywhere; the list adds `attempts` (a count), the single read the history. */
+const deliveryShape = {
+  id: z.string().regex(ID_PATTERN.dlv),
+  event_id: z.string().regex(ID_PATTERN.evt),
+  event_type: FeedEventType,
+  status: z.enum(DELIVERY_STATUSES),
+  last_status_code: z.int().nullable(),
+  last_error: z.string().nullable(),
+  next_attempt_at: timestamp.nullable(),
+  created_at: timestamp,
+};
+export const Delivery = named('Delivery', z.strictObject({ ...deliveryShape, attempts: count }));
+export const DeliveryAttempt = named(
+  'DeliveryAttempt',
+  z.strictObject({
+    attempt: z.int().min(1),
+    started_at: timestamp,
+    duration_ms: count,
+    status_code: z.int().nullable().describe('The endpoint\'s HTTP status; null without an answer.'),
+    error: z.enum(ATTEMPT_ERRORS).nullable().describe('Null on success, otherwise what went wrong.'),
+    response_body: z.string().nullable().describe('The first 1 KiB of the answer, as text; null without an answer.'),
+  }),
+);
+export const DeliveryDetail = named(
+  'DeliveryDetail',
+  z.strictObject({
+    ...deliveryShape,
+    attempt_count: count.describe('Every attempt made; the history keeps the newest 50.'),
+    attempts: z.array(DeliveryAttempt).describe('Oldest first.'),
+  }),
+);
+export const TestEventAccepted = named('TestEventAccepted', z.strictObject({ event_id: z.string().regex(ID_PATTERN.evt) }));
+export const ReplayAccepted = named('ReplayAccepted', z.strictObject({ replayed: count.describe('Events in the window when the request was made: the job sends each once.') }));
+export const DeliveryPage = named('DeliveryPage', z.strictObject({ data: z.array(Delivery), next_cursor: z.string().nullable() }));
+
+const Check = named('Check', z.strictObject({ id: z.string(), type: z.string(), description: z.string().optional(), config: z.record(z.string(), z.unknown()) }));
+export const Contract = named(
+  'Contract',
+  z.strictObject({
+    id: z.string().regex(ID_PATTERN.ctr),
+    template_id: uuid,
+    template_version: z.string(),
+    agent_id: agentId,
+    seller_agent_id: agentId.nullable(),
+    variables: z.record(z.string(), z.unknown()),
+    amount_cents: z.int(),
+    status: ContractStatus,
+    checks: z.array(Check).describe('The template checks with `{{variable}}` filled in.'),
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+);
+
+export const ContractPage = named('ContractPage', z.strictObject({ data: z.array(Contract), next_cursor: z.string().nullable() }));
+
+export const VerificationChallenge = named(
+  'VerificationChallenge',
+  z.strictObject({ type: z.literal('service.webhook.verify'), challenge: z.string(), agent_id: agentId, timestamp }),
+  'Sent by POST /api/v1/agents/{id}/webhook/verify; the endpoint answers 200 with {"challenge": <the token, byte for byte>} within 10 seconds.',
+);
+export const ChallengeReply = named('ChallengeReply', z.object({ challenge: z.string() }));

@@ -1,0 +1,82 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Caller } from '../../core/caller.ts';
+import { db, tableName } from '../../store/client.ts';
+import { ENTITY, keys } from '../../store/keys.ts';
+import { transactWrite } from '../../store/transact.ts';
+import { buildUpdate } from '../../store/update-expression.ts';
+import { visibleTemplate } from '../templates/find-template.ts';
+import { optimistic, RETRY } from '../../store/optimistic.ts';
+import type { TemplateItem } from '../templates/template-item.ts';
+import { bucketAttribute, moveToDay, utcDay } from '../trending/trend.ts';
+
+export interface Installation {
+  template_id: string;
+  workspace_id: string;
+  version: string;
+  installed_at: string;
+}
+
+/**
+ * Installs into the caller's workspace. The marker's "does not exist" condition and the counters
+ * are one transaction: the first install counts once (201), every later one, concurrent or
+ * retried, finds the marker and counts nothing (200).
+ */
+export async function installTemplate(idOrSlug: string, caller: Caller, now = Date.now()): Promise<{ created: boolean; installation: Installation }> {
+  return optimistic(async (attempt) => {
+    const template = await visibleTemplate(idOrSlug, caller, attempt > 1);
+    const marker = installMarker(template, caller.workspaceId, new Date(now).toISOString());
+    const result = await transactWrite([
+      { Put: { TableName: tableName(), Item: marker, ConditionExpression: 'attribute_not_exists(PK)' } },
+      { Update: { TableName: tableName(), Key: keys.template(template.id), ...counterUpdate(template, utcDay(now)) } },
+    ]);
+    if (result.ok) return { created: true, installation: toInstallation(marker) };
+    if (result.reasons[0] === 'ConditionalCheckFailed') return { created: false, installation: await existingInstallation(caller.workspaceId, template.id) };
+    // The template changed under us (first install of a new day, or a visibility change): read it again.
+    return RETRY;
+  });
+}
+
+export function installMarker(template: Pick<TemplateItem, 'id' | 'version'>, workspaceId: string, installedAt: string) {
+  return {
+    ...keys.install(workspaceId, template.id),
+    entity: ENTITY.install,
+    ...keys.installsIndex(workspaceId, installedAt, template.id),
+    template_id: template.id,
+    workspace_id: workspaceId,
+    version: template.version,
+    installed_at: installedAt,
+  };
+}
+
+/**
+ * Counters by `ADD` (no read-modify-write, so concurrent installs never lose one). On a day the
+ * template was already installed, the trending key is bumped the same way. The first install of
+ * a new day recomputes it from the buckets read, drops buckets that left the window and moves the
+ * template to today's trending partition; that path is conditional on the day read, so exactly
+ * one concurrent install takes it and the rest retry onto the cheap path.
+ */
+function counterUpdate(t: TemplateItem, clockDay: string) {
+  const today = t.trend_day && t.trend_day > clockDay ? t.trend_day : clockDay; // never move back on a slower clock
+  const add: Record<string, number> = { installs: 1, popKey: 1, [bucketAttribute(today)]: 1 };
+  const names = { '#vis': 'visibility', '#day': 'trend_day' };
+  if (t.trend_day === today) {
+    return buildUpdate({ add: { ...add, trendKey: 1 } }, { condition: '#vis = :vis AND #day = :day', names, values: { ':vis': t.visibility, ':day': today } });
+  }
+  const parts = { ...moveToDay(t, today, 1), add: { ...add, rev: 1 } };
+  return t.trend_day
+    ? buildUpdate(parts, { condition: '#vis = :vis AND #day = :day', names, values: { ':vis': t.visibility, ':day': t.trend_day } })
+    : buildUpdate(parts, { condition: '#vis = :vis AND attribute_not_exists(#day)', names, values: { ':vis': t.visibility } });
+}
+
+async function existingInstallation(workspaceId: string, templateId: string): Promise<Installation> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.install(workspaceId, templateId), ConsistentRead: true }));
+  if (!Item) throw new Error('install marker vanished');
+  return toInstallation(Item);
+}
+
+const toInstallation = (item: Record<string, unknown>): Installation => ({
+  template_id: item['template_id'] as string,
+  workspace_id: item['workspace_id'] as string,
+  version: item['version'] as string,
+  installed_at: item['installed_at'] as string,
+});

@@ -1,0 +1,37 @@
+import type { Caller } from '../../core/caller.ts';
+import { ENTITY, keys } from '../../store/keys.ts';
+import type { ReviewInput } from '../request-schemas.ts';
+
+/** A review: keyed by template and reviewer (one per user), listed newest first through GSI1. */
+export interface Review {
+  id: string;
+  user: { id: string; name: string };
+  rating: number;
+  title: string;
+  comment: string;
+  created_at: string;
+}
+
+export function reviewItem(templateId: string, input: ReviewInput, caller: Caller, id: string, now: string) {
+  return {
+    ...keys.review(templateId, caller.userId),
+    entity: ENTITY.review,
+    ...keys.reviewsIndex(templateId, now, id),
+    id,
+    template_id: templateId,
+    user: { id: caller.userId, name: caller.name },
+    rating: input.rating,
+    title: input.title,
+    comment: input.comment,
+    created_at: now,
+  };
+}
+
+export const toReview = (item: Record<string, unknown>): Review => ({
+  id: item['id'] as string,
+  user: item['user'] as Review['user'],
+  rating: item['rating'] as number,
+  title: item['title'] as string,
+  comment: item['comment'] as string,
+  created_at: item['created_at'] as string,
+});

@@ -1,0 +1,70 @@
+import type { Caller } from '../../core/caller.ts';
+import { AppError, forbidden } from '../../core/errors.ts';
+import { newUuid } from '../../core/ids.ts';
+import { nowIso } from '../../core/time.ts';
+import { tableName } from '../../store/client.ts';
+import { keys } from '../../store/keys.ts';
+import { INDEXES } from '../../store/table.ts';
+import { transactWrite } from '../../store/transact.ts';
+import { decodeCursor, encodeCursor } from '../../store/cursor.ts';
+import { isAuthor, visibleTemplate } from '../templates/find-template.ts';
+import { indexKeyTypes, readIndexPage } from '../../store/index-page.ts';
+import { refreshRatingKey } from './rating.ts';
+import type { PageQuery, ReviewInput } from '../request-schemas.ts';
+import { reviewItem, toReview, type Review } from './review-item.ts';
+
+/**
+ * One review per user and template: the review item's key is (template, user), and its
+ * "does not exist" condition sits in the same transaction as the counters, so a second review,
+ * a concurrent one or a retried request never counts twice.
+ */
+export async function createReview(idOrSlug: string, input: ReviewInput, caller: Caller): Promise<Review> {
+  const template = await visibleTemplate(idOrSlug, caller);
+  if (isAuthor(template, caller)) throw forbidden('You cannot review your own template.');
+  const item = reviewItem(template.id, input, caller, newUuid(), nowIso());
+  const result = await transactWrite([
+    { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.template(template.id),
+        UpdateExpression: 'ADD rating_sum :rating, rating_count :one',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':rating': input.rating, ':one': 1 },
+      },
+    },
+  ]);
+  if (!result.ok) {
+    if (result.reasons[0] === 'ConditionalCheckFailed') throw new AppError('review_exists', 'You have already reviewed this template.');
+    throw new Error(`review transaction cancelled: ${result.reasons.join(',')}`);
+  }
+  await refreshRatingKey(template.id);
+  return toReview(item);
+}
+
+const reviewsIndex = INDEXES.gsi1;
+
+export async function newestReviews(templateId: string, limit: number): Promise<Review[]> {
+  const page = await readIndexPage(reviewsIndex, keys.reviewsIndexPk(templateId), { skip: 0, limit });
+  return page.entries.map(toReview);
+}
+
+/** GET /templates/:id/reviews: newest first; total is the template's exact review count. */
+export async function listReviews(idOrSlug: string, query: PageQuery, caller: Caller) {
+  const template = await visibleTemplate(idOrSlug, caller);
+  const partition = keys.reviewsIndexPk(template.id);
+  const scope = `reviews|${template.id}`;
+  const start = query.cursor ? decodeCursor(query.cursor, scope, indexKeyTypes(reviewsIndex), { [reviewsIndex.partitionKey]: partition }) : undefined;
+  const offset = start?.position ?? query.offset ?? 0;
+  const page = await readIndexPage(reviewsIndex, partition, { skip: start ? 0 : offset, limit: query.limit, startKey: start?.key });
+  return {
+    data: page.entries.map(toReview),
+    pagination: {
+      limit: query.limit,
+      offset,
+      total: Number(template.rating_count ?? 0),
+      has_more: page.hasMore,
+      next_cursor: page.nextKey ? encodeCursor(scope, page.nextKey, offset + page.entries.length) : null,
+    },
+  };
+}

@@ -1,0 +1,115 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../../store/client.ts';
+import { templatesInOrder } from '../templates/store.ts';
+import type { TemplateItem } from '../templates/template-item.ts';
+
+type Posting = Record<string, unknown>;
+/** Postings read at a time while finishing a popularity bucket. */
+const GROUP_LOOKAHEAD = 8;
+const sortKeyOf = (p: Posting): string => p['SK'] as string;
+
+export interface PostingWalk {
+  partition: string;
+  /** Read only postings whose sort key is below this (where a cursor resumes). */
+  below?: string;
+  /** Matches wanted (the page, what it skips, and one more to answer has_more). */
+  want: number;
+  /** Most read units to spend on postings (as DynamoDB reports them: a posting's size varies with its template's words). */
+  postingUnits: number;
+  /** Most templates to read. */
+  checkBudget: number;
+  /**
+   * The group of a posting whose members are only in order once sorted by their templates (a
+   * popularity bucket spanning several install counts), or undefined when the posting order is
+   * the order. The walk reads a group whole before it stops, budgets or not.
+   */
+  groupOf: (sortKey: string) => string | undefined;
+  /** False when a posting's words (`w`) rule its template out; postings without words are read. */
+  mayMatch: (words: string) => boolean;
+  /** Whether a template read is a match. */
+  keep: (t: TemplateItem, sortKey: string) => boolean;
+}
+
+export interface WalkMatch {
+  item: TemplateItem;
+  sortKey: string;
+  group: string | undefined;
+}
+
+/**
+ * Reads one posting list from the top (highest sort key first) until `want` matches, the end of
+ * the list, or a budget, stopping only between groups. Templates are read (one BatchGetItem per
+ * round) only once the candidates taken could complete the page, so no template is read past it;
+ * `lastSeen` is the last posting taken: the walk resumes right below it.
+ */
+export async function walkPostings(walk: PostingWalk): Promise<{ matches: WalkMatch[]; unread: boolean; lastSeen?: string }> {
+  const matches: WalkMatch[] = [];
+  let buffer: Posting[] = [];
+  let pending: Posting[] = [];
+  let next: Record<string, unknown> | undefined;
+  let ended = false;
+  let lastSeen: string | undefined;
+  let group: string | undefined;
+  let read = 0;
+  let units = 0;
+  let checked = 0;
+  let overBudget = false;
+
+  const flush = async () => {
+    const byId = new Map(pending.map((p) => [p['template_id'] as string, sortKeyOf(p)]));
+    checked += pending.length;
+    pending = [];
+    for (const item of await templatesInOrder([...byId.keys()])) {
+      const sortKey = byId.get(item.id)!;
+      if (walk.keep(item, sortKey)) matches.push({ item, sortKey, group: walk.groupOf(sortKey) });
+    }
+  };
+
+  for (;;) {
+    const inGroup = group !== undefined;
+    if (buffer.length === 0 && !ended) {
+      if (!inGroup && units >= walk.postingUnits) break;
+      overBudget = units >= walk.postingUnits;
+      // Size the page from the share of postings that matched so far (postings are cheap, round trips
+      // are not) and from what a posting has cost so far, so one page cannot overrun the budget by much.
+      const perPosting = read === 0 ? 1 : Math.max(matches.length, 1) / read;
+      const affordable = read === 0 ? 100 : Math.max(1, Math.floor(((walk.postingUnits - units) * read) / Math.max(units, 0.5)));
+      const missing = Math.max(1, walk.want - matches.length - pending.length);
+      const res = await db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: walk.below === undefined ? 'PK = :pk' : 'PK = :pk AND SK < :below',
+          ExpressionAttributeValues: { ':pk': walk.partition, ...(walk.below === undefined ? {} : { ':below': walk.below }) },
+          ScanIndexForward: false,
+          // Inside a bucket only its end is missing: usually a posting or two, so read a few at a time.
+          Limit: inGroup ? GROUP_LOOKAHEAD : Math.min(100, affordable, Math.ceil(missing / perPosting)),
+          ExclusiveStartKey: next,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      buffer = res.Items ?? [];
+      read += buffer.length;
+      // DynamoDB always reports it when asked; the fallback (a 4 KB read) only keeps the walk finite.
+      units += res.ConsumedCapacity?.CapacityUnits ?? 0.5;
+      next = res.LastEvaluatedKey;
+      ended = next === undefined;
+      continue;
+    }
+    const posting = buffer[0];
+    const postingGroup = posting ? walk.groupOf(sortKeyOf(posting)) : undefined;
+    const boundary = !posting || postingGroup === undefined || postingGroup !== group;
+    if (boundary) {
+      group = undefined;
+      if (!posting) break;
+      if (matches.length + pending.length >= walk.want) await flush();
+      // Postings read past the budget only to finish a bucket end the walk at the bucket's end.
+      if (matches.length >= walk.want || checked + pending.length >= walk.checkBudget || overBudget) break;
+    }
+    buffer.shift();
+    lastSeen = sortKeyOf(posting!);
+    group = postingGroup;
+    if (typeof posting!['w'] !== 'string' || walk.mayMatch(posting!['w'])) pending.push(posting!);
+  }
+  await flush();
+  return { matches, unread: buffer.length > 0 || !ended, ...(lastSeen ? { lastSeen } : {}) };
+}

@@ -1,0 +1,231 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet, batchWrite, keyString, type WriteRequest } from '../../store/batch.ts';
+import { db, tableName } from '../../store/client.ts';
+import { ENTITY, keys, type Key, type SearchOrder } from '../../store/keys.ts';
+import { transactWrite, type TransactItem } from '../../store/transact.ts';
+import { bucketLabel, popularityBucket } from './popularity-bucket.ts';
+import { countedPrefixes, indexedPrefixes, postingWords } from './search-text.ts';
+import type { TemplateItem } from '../templates/template-item.ts';
+
+/**
+ * The inverted index, kept by the search indexer (search-indexer.ts) from the table's stream:
+ *
+ * - a posting per (word prefix list, public template) in each of three orders: `recent`
+ *   (`<created_at>#<id>`), `popular` (`<installs bucket>#<created_at>#<id>`, popularity-bucket.ts)
+ *   and `rating` (`<ratingKey>#<created_at>#<id>`); each carries the template's words cut to 6
+ *   characters (`w`, see postingWords) so most non-matches are dropped without a template read;
+ * - a counter per word prefix of 2–16 characters (exact totals of one-word searches);
+ * - a state item per template (`TPL#<id>` / `SEARCH`) recording what has been written for it.
+ *
+ * Every sync reads the template as it is now (strongly consistent) and moves the index from the
+ * recorded state to it, so records arriving twice, late or out of order change nothing: the last
+ * sync leaves the index matching the template. A sync that dies halfway has first recorded every
+ * posting it may write (`dirty`), so the next one deletes whatever is no longer wanted; counters
+ * move in transactions with the state's list of what is counted, so each is applied exactly once.
+ */
+export const ORDERS: readonly SearchOrder[] = ['recent', 'popular', 'rating'];
+
+/**
+ * Each prefix has a list over the whole catalog and one per category (`<category>/<prefix>`), so a
+ * search within a category walks postings that are all in it instead of filtering them out.
+ */
+export const postingList = (prefix: string, category?: string): string => (category ? `${category}/${prefix}` : prefix);
+
+const inBothLists = (prefixes: Set<string>, category: string): string[] => [...prefixes].flatMap((p) => [postingList(p), postingList(p, category)]);
+
+/** What the index holds for a template: nothing unless it is public. */
+export interface Indexed {
+  recent: string;
+  lists: string[];
+  w: string | null;
+  pop: number;
+  rating: string;
+}
+
+type Searchable = Pick<TemplateItem, 'id' | 'visibility' | 'category' | 'name' | 'slug' | 'description' | 'recentKey' | 'installs' | 'ratingKey'>;
+
+export function indexedState(t: Searchable): Indexed {
+  const isPublic = t.visibility === 'public';
+  return {
+    recent: t.recentKey,
+    lists: isPublic ? inBothLists(indexedPrefixes(t), t.category) : [],
+    w: isPublic ? (postingWords(t) ?? null) : null,
+    pop: popularityBucket(Number(t.installs ?? 0)),
+    rating: t.ratingKey,
+  };
+}
+
+export const countedLists = (t: Searchable): string[] => (t.visibility === 'public' ? inBothLists(countedPrefixes(t), t.category) : []);
+
+const sortKey = (order: SearchOrder, state: Pick<Indexed, 'recent' | 'pop' | 'rating'>): string =>
+  order === 'recent' ? state.recent : order === 'popular' ? `${bucketLabel(state.pop)}#${state.recent}` : `${state.rating}#${state.recent}`;
+
+const posting = (order: SearchOrder, list: string, templateId: string, state: Indexed) => ({
+  ...keys.searchPosting(order, list, sortKey(order, state)),
+  entity: ENTITY.searchPosting,
+  template_id: templateId,
+  ...(state.w === null ? {} : { w: state.w }),
+});
+
+/** Every index item of one template, as a sync from nothing would write them (the benchmark seeds with these). */
+export function searchIndexItems(t: Searchable): { postings: Record<string, unknown>[]; state: Record<string, unknown>; counted: string[] } {
+  const want = indexedState(t);
+  const counted = countedLists(t);
+  return {
+    postings: ORDERS.flatMap((order) => want.lists.map((list) => posting(order, list, t.id, want))),
+    state: { ...keys.searchState(t.id), entity: ENTITY.searchState, template_id: t.id, ver: 1, cur: want, counted },
+    counted,
+  };
+}
+
+interface Dirty {
+  lists: string[];
+  pop: number[];
+  rating: string[];
+}
+
+interface SearchState {
+  ver: number;
+  cur?: Indexed;
+  dirty?: Dirty;
+  counted?: string[];
+}
+
+export interface SyncOptions {
+  /** Writes postings (tests pass one that dies halfway, as a crashed indexer would). */
+  write?: (requests: WriteRequest[]) => Promise<void>;
+}
+
+const MAX_ROUNDS = 5;
+/** TransactWriteItems takes 100 actions: the state item and 99 counters. */
+const COUNTERS_PER_TRANSACTION = 99;
+
+/** Brings the index of one template in line with the template as it is now. */
+export async function syncSearchIndex(templateId: string, options: SyncOptions = {}): Promise<void> {
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const [template, state] = await Promise.all([readConsistent(keys.template(templateId)), readConsistent(keys.searchState(templateId))]);
+    if (!template && !state) return;
+    const t = template as TemplateItem | undefined;
+    const have: SearchState = (state as SearchState | undefined) ?? { ver: 0 };
+    const want = t ? indexedState(t) : undefined;
+    const ver = await syncPostings(templateId, have, want, options.write ?? batchWrite);
+    if (ver === undefined) continue;
+    if (await syncCounts(templateId, ver, new Set(have.counted ?? []), new Set(t ? countedLists(t) : []))) return;
+  }
+  throw new Error(`search index of ${templateId}: the template kept changing during ${MAX_ROUNDS} syncs`);
+}
+
+/** Same postings: same lists and, when there are any, the same words and sort keys. */
+function samePostings(a: Indexed | undefined, b: Indexed | undefined): boolean {
+  const lists = (s: Indexed | undefined) => [...(s?.lists ?? [])].sort().join();
+  if (lists(a) !== lists(b)) return false;
+  return !a?.lists.length || (a.w === b?.w && a.pop === b?.pop && a.rating === b?.rating);
+}
+
+const unique = <T>(values: T[]): T[] => [...new Set(values)];
+
+/** The state's new version, or undefined when another sync changed it first (start over). */
+async function syncPostings(templateId: string, have: SearchState, want: Indexed | undefined, write: (r: WriteRequest[]) => Promise<void>): Promise<number | undefined> {
+  const recent = want?.recent ?? have.cur?.recent;
+  if (!recent) return have.ver; // never indexed and nothing to index
+  const target: Indexed = want ?? { recent, lists: [], w: null, pop: 0, rating: '' };
+  if (!have.dirty && samePostings(have.cur ?? { ...target, lists: [] }, target)) return have.ver;
+  // 1. Record everything this sync may leave behind before writing any of it.
+  const dirty: Dirty = {
+    lists: unique([...(have.cur?.lists ?? []), ...(have.dirty?.lists ?? []), ...target.lists]),
+    pop: unique([have.cur?.pop, ...(have.dirty?.pop ?? []), target.pop].filter((p): p is number => p !== undefined)),
+    rating: unique([have.cur?.rating, ...(have.dirty?.rating ?? []), target.rating].filter((r): r is string => r !== undefined && r !== '')),
+  };
+  if (!(await putState(templateId, have.ver, { dirty }))) return undefined;
+  // 2. Put what is wanted (all of it after an interrupted sync), delete every other posting that may exist.
+  const wanted = new Set<string>();
+  const requests: WriteRequest[] = [];
+  const cur = have.dirty ? undefined : have.cur;
+  for (const order of ORDERS) {
+    for (const list of target.lists) {
+      const item = posting(order, list, templateId, target);
+      wanted.add(`${item.PK}|${item.SK}`);
+      const unchanged = cur && cur.lists.includes(list) && cur.w === target.w && sortKey(order, cur) === sortKey(order, target);
+      if (!unchanged) requests.push({ put: item });
+    }
+  }
+  for (const list of dirty.lists) {
+    const candidates: Key[] = [
+      keys.searchPosting('recent', list, recent),
+      ...dirty.pop.map((pop) => keys.searchPosting('popular', list, sortKey('popular', { recent, pop, rating: '' }))),
+      ...dirty.rating.map((rating) => keys.searchPosting('rating', list, sortKey('rating', { recent, pop: 0, rating }))),
+    ];
+    for (const key of candidates) if (!wanted.has(`${key.PK}|${key.SK}`)) requests.push({ delete: key });
+  }
+  if (requests.length) await write(requests);
+  // 3. Clean: the postings are exactly `want`.
+  return (await putState(templateId, have.ver + 1, { cur: target })) ? have.ver + 2 : undefined;
+}
+
+async function syncCounts(templateId: string, ver: number, counted: Set<string>, wanted: Set<string>): Promise<boolean> {
+  const changes = [...[...wanted].filter((l) => !counted.has(l)).map((list) => ({ list, by: 1 })), ...[...counted].filter((l) => !wanted.has(l)).map((list) => ({ list, by: -1 }))];
+  for (let i = 0; i < changes.length; i += COUNTERS_PER_TRANSACTION) {
+    const chunk = changes.slice(i, i + COUNTERS_PER_TRANSACTION);
+    for (const { list, by } of chunk) (by > 0 ? counted.add(list) : counted.delete(list));
+    const result = await transactWrite([
+      stateUpdate(templateId, ver, { counted: [...counted] }),
+      ...chunk.map(({ list, by }): TransactItem => ({
+        Update: {
+          TableName: tableName(),
+          Key: keys.searchCount(list),
+          UpdateExpression: 'SET entity = :entity, #list = :list ADD #count :by',
+          ExpressionAttributeNames: { '#list': 'list', '#count': 'count' },
+          ExpressionAttributeValues: { ':entity': ENTITY.searchCount, ':list': list, ':by': by },
+        },
+      })),
+    ]);
+    if (!result.ok) return false;
+    ver++;
+  }
+  return true;
+}
+
+function stateUpdate(templateId: string, ver: number, set: { dirty?: Dirty; cur?: Indexed; counted?: string[] }): TransactItem {
+  const names: Record<string, string> = { '#ver': 'ver' };
+  const values: Record<string, unknown> = { ...(ver === 0 ? {} : { ':ver': ver }), ':next': ver + 1, ':entity': ENTITY.searchState, ':id': templateId };
+  const sets = ['#ver = :next', 'entity = :entity', 'template_id = :id'];
+  for (const [name, value] of Object.entries(set)) {
+    names[`#${name}`] = name;
+    values[`:${name}`] = value;
+    sets.push(`#${name} = :${name}`);
+  }
+  // A clean state drops the record of what an interrupted sync may have written.
+  const remove = set.cur ? ' REMOVE dirty' : '';
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.searchState(templateId),
+      UpdateExpression: `SET ${sets.join(', ')}${remove}`,
+      ConditionExpression: ver === 0 ? 'attribute_not_exists(#ver)' : '#ver = :ver',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+async function putState(templateId: string, ver: number, set: { dirty?: Dirty; cur?: Indexed }): Promise<boolean> {
+  try {
+    await db().send(new UpdateCommand(stateUpdate(templateId, ver, set).Update!));
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+
+async function readConsistent(key: Key): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+  return Item;
+}
+
+/** The exact number of public templates with a word starting with each prefix list (0 when none). */
+export async function readCounts(lists: readonly string[]): Promise<Map<string, number>> {
+  const found = await batchGet(lists.map(keys.searchCount));
+  return new Map(lists.map((l) => [l, Number(found.get(keyString(keys.searchCount(l)))?.['count'] ?? 0)]));
+}

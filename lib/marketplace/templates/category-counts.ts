@@ -1,0 +1,35 @@
+import { batchGet, keyString } from '../../store/batch.ts';
+import { tableName } from '../../store/client.ts';
+import { ENTITY, keys } from '../../store/keys.ts';
+import type { TransactItem } from '../../store/transact.ts';
+import { CATEGORIES, type Category } from './categories.ts';
+
+/**
+ * Public templates per category, one counter item each, changed inside the same transaction as
+ * every change that moves a template into or out of "public in category X". The all-public total
+ * is their sum: 7 small reads, whatever the catalog size.
+ */
+export async function readCategoryCounts(): Promise<Record<Category, number>> {
+  const found = await batchGet(CATEGORIES.map(keys.categoryCount));
+  return Object.fromEntries(CATEGORIES.map((c) => [c, Number(found.get(keyString(keys.categoryCount(c)))?.['count'] ?? 0)])) as Record<Category, number>;
+}
+
+export function categoryCountChange(category: Category, delta: number): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.categoryCount(category),
+      UpdateExpression: 'ADD #count :delta SET entity = :entity, #name = :name',
+      ExpressionAttributeNames: { '#count': 'count', '#name': 'name' },
+      ExpressionAttributeValues: { ':delta': delta, ':entity': ENTITY.categoryCount, ':name': category },
+    },
+  };
+}
+
+/** The counter moves a change needs: -1 where the template stops counting, +1 where it starts. */
+export function categoryCountChanges(before: { visibility: string; category: Category } | undefined, after: { visibility: string; category: Category }): TransactItem[] {
+  const was = before?.visibility === 'public' ? before.category : undefined;
+  const is = after.visibility === 'public' ? after.category : undefined;
+  if (was === is) return [];
+  return [...(was ? [categoryCountChange(was, -1)] : []), ...(is ? [categoryCountChange(is, +1)] : [])];
+}

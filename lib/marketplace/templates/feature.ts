@@ -1,0 +1,37 @@
+import type { Caller } from '../../core/caller.ts';
+import { forbidden } from '../../core/errors.ts';
+import { nowIso } from '../../core/time.ts';
+import { db, tableName } from '../../store/client.ts';
+import { keys, listPartitions } from '../../store/keys.ts';
+import { buildUpdate } from '../../store/update-expression.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { visibleTemplate } from './find-template.ts';
+import { optimistic, RETRY } from '../../store/optimistic.ts';
+import type { TemplateItem } from './template-item.ts';
+
+/**
+ * PUT / DELETE /templates/:id/featured (operators only). Idempotent: featuring a featured template
+ * keeps its original date. A featured template appears in the featured list only while public;
+ * the flag itself survives a detour through private.
+ */
+export async function setFeatured(idOrSlug: string, featured: boolean, caller: Caller): Promise<void> {
+  if (!caller.operator) throw forbidden('Only operators may feature templates.');
+  await optimistic(async () => {
+    const before = await visibleTemplate(idOrSlug, caller, true);
+    if (Boolean(before.featured) === featured) return undefined;
+    const after: TemplateItem = { ...before, featured, ...(featured ? { featured_at: nowIso() } : { featured_at: undefined }) };
+    const partitions = listPartitions(after);
+    const update = buildUpdate(
+      { set: { featured, featured_at: after.featured_at, ...partitions.set }, add: { rev: 1 }, remove: [...partitions.remove, ...(featured ? [] : ['featured_at'])] },
+      { condition: '#rev = :rev', names: { '#rev': 'rev' }, values: { ':rev': before.rev } },
+    );
+    try {
+      await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.template(before.id), ...update }));
+      return undefined;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return RETRY;
+      throw err;
+    }
+  });
+}

@@ -1,0 +1,42 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Caller } from '../../core/caller.ts';
+import { forbidden, notFound } from '../../core/errors.ts';
+import { UUID_PATTERN } from '../../core/ids.ts';
+import { db, tableName } from '../../store/client.ts';
+import { keys } from '../../store/keys.ts';
+import { SLUG_PATTERN } from '../request-schemas.ts';
+import type { TemplateItem } from './template-item.ts';
+
+/**
+ * `:id` in a path is a template UUID or its slug. Whatever is neither, or names a template the
+ * caller may not see (someone else's private one), is the same 404: no existence leaks.
+ */
+export async function findTemplate(idOrSlug: string, consistent = false): Promise<TemplateItem | undefined> {
+  let id: string | undefined;
+  if (UUID_PATTERN.test(idOrSlug)) id = idOrSlug.toLowerCase();
+  else if (idOrSlug.length <= 64 && SLUG_PATTERN.test(idOrSlug)) {
+    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.slug(idOrSlug), ConsistentRead: consistent }));
+    id = Item?.['template_id'] as string | undefined;
+  }
+  if (!id) return undefined;
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.template(id), ConsistentRead: consistent }));
+  return Item as TemplateItem | undefined;
+}
+
+export const isAuthor = (item: TemplateItem, caller: Caller): boolean => item.author.id === caller.userId;
+
+/** Private templates exist for their author only; public and unlisted ones for anyone with the id. */
+export const canSee = (item: TemplateItem, caller: Caller): boolean => item.visibility !== 'private' || isAuthor(item, caller);
+
+export async function visibleTemplate(idOrSlug: string, caller: Caller, consistent = false): Promise<TemplateItem> {
+  const item = await findTemplate(idOrSlug, consistent);
+  if (!item || !canSee(item, caller)) throw notFound('Template');
+  return item;
+}
+
+/** For author-only changes: 404 when the caller cannot see it, 403 when they can but did not write it. */
+export async function authoredTemplate(idOrSlug: string, caller: Caller): Promise<TemplateItem> {
+  const item = await visibleTemplate(idOrSlug, caller, true);
+  if (!isAuthor(item, caller)) throw forbidden('Only the author of this template may change it.');
+  return item;
+}

@@ -1,0 +1,63 @@
+/**
+ * One function, one event, as `sam local invoke` does: a route's or a worker's handler, with its
+ * grants (local/grants.ts) and a Lambda context. `npm run invoke` and the samples test share it.
+ */
+import { DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { Writable } from 'node:stream';
+import { endpointOverride } from '../lib/aws-endpoint.ts';
+import type { FunctionGrant } from '../lib/function-grants.ts';
+import { routeGrant, routes, workerGrants, workers } from '../lib/routes.ts';
+import { runAsRoute, runAsWorker } from './grants.ts';
+import { loadHandler } from './handlers.ts';
+import { lambdaContext } from './lambda-context.ts';
+import { invokeRoute } from './proxy-event.ts';
+import { installAwsLambdaGlobal, loadStreamingHandler } from './streaming.ts';
+
+export const functionNames: readonly string[] = [...routes.map((r) => r.name), ...Object.keys(workers)];
+
+const isWorker = (name: string): name is keyof typeof workers => Object.hasOwn(workers, name);
+
+function grantOf(name: string): FunctionGrant | undefined {
+  const route = routes.find((r) => r.name === name);
+  return route ? routeGrant(route) : isWorker(name) ? workerGrants[name] : undefined;
+}
+
+/** True when the function reads or writes the table (health and /openapi.json do not). */
+export const usesTable = (name: string): boolean => (grantOf(name)?.table ?? 'none') !== 'none';
+
+/** True when the function sends to or takes from the delivery queue. */
+export const usesQueue = (name: string): boolean => grantOf(name)?.queue !== undefined;
+
+/**
+ * Runs `name` with `event`. A streaming route writes to `stream` and resolves when its handler
+ * ends (destroy the stream to end it early, as a client that goes away does); others resolve to
+ * the handler's result.
+ */
+export async function invokeFunction(name: string, event: unknown, stream?: Writable): Promise<unknown> {
+  installAwsLambdaGlobal();
+  const route = routes.find((r) => r.name === name);
+  if (route?.streaming) {
+    if (!stream) throw new Error(`${name} streams its answer: give it a stream.`);
+    const handler = await loadStreamingHandler(route);
+    return runAsRoute(route, () => handler(event, stream, lambdaContext(name, route.timeoutSeconds ?? 10)));
+  }
+  if (route) return invokeRoute(route, event as APIGatewayProxyEvent);
+  if (!isWorker(name)) throw new Error(`No function named ${name}.`);
+  const handler = await loadHandler<(event: unknown, context: unknown) => Promise<unknown>>(workers[name]);
+  return runAsWorker(name, () => handler(event, lambdaContext(name, 10)));
+}
+
+/** One sentence when the local store is not there to invoke against; undefined when it is. */
+export async function localStoreProblem(endpoint: string, tableName: string): Promise<string | undefined> {
+  const client = new DynamoDBClient({ ...endpointOverride(endpoint), maxAttempts: 1 });
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return undefined;
+  } catch (err) {
+    if (err instanceof ResourceNotFoundException) return `The DynamoDB at ${endpoint} has no table ${tableName}: npm start creates it (or set TABLE_NAME to the one you use).`;
+    return `No DynamoDB answers at ${endpoint}: start the local runtime first (npm start), or set LOCAL_DYNAMODB_PORT to the port it uses.`;
+  } finally {
+    client.destroy();
+  }
+}
