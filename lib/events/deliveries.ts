@@ -51,8 +51,11 @@ export const deliveryIdFor = (eventId: string): string => `dlv_${eventId.slice('
 
 const key = (agentId: string, deliveryId: string) => keys.delivery(agentId, deliveryId);
 
-/** The index attribute that goes with a status; every write of `status` writes it too. */
-export const statusIndexValue = (agentId: string, status: DeliveryStatus): string => keys.deliveryStatusIndexPk(agentId, status);
+/** The index attribute that goes with a status (name and value); every write of `status` writes it too. */
+export function statusPlacement(agentId: string, status: DeliveryStatus): { name: string; value: string } {
+  const [[name, value]] = Object.entries(keys.deliveryStatusPlacement(agentId, status)) as [[string, string]];
+  return { name, value };
+}
 
 /** Scheduled attempts made so far (the rest were manual or duplicates). */
 export const scheduledMade = (record: Pick<DeliveryRecord, 'attempts' | 'extra_attempts'>): number => record.attempts - (record.extra_attempts ?? 0);
@@ -68,7 +71,7 @@ export function toDetail(record: DeliveryRecord): DeliveryDetail {
 }
 
 export const deliveryFromItem = (item: Record<string, unknown>): DeliveryRecord => {
-  const { dlvStatus: _index, expires_at: _ttl, ...rest } = withoutKeys(item);
+  const { [INDEXES.deliveriesByStatus.partitionKey]: _index, expires_at: _ttl, ...rest } = withoutKeys(item);
   return rest as unknown as DeliveryRecord;
 };
 
@@ -104,7 +107,7 @@ export function deliveryItem(record: DeliveryRecord): Record<string, unknown> {
     ...key(record.agent_id, record.id),
     entity: ENTITY.delivery,
     ...record,
-    dlvStatus: statusIndexValue(record.agent_id, record.status),
+    ...keys.deliveryStatusPlacement(record.agent_id, record.status),
     expires_at: expiresAt(record.event?.created_at ?? record.created_at),
   };
 }
@@ -138,10 +141,10 @@ export interface DeliveryPage {
  * BatchGetItem the records: O(limit) items either way.
  */
 export async function listDeliveries(agentId: string, cursor: string | undefined, limit: number, status?: DeliveryStatus): Promise<DeliveryPage> {
-  return status ? listByStatus(agentId, status, cursor, limit) : listAll(agentId, cursor, limit);
+  return status ? listByStatus(agentId, status, cursor, limit) : listNewestFirst(agentId, cursor, limit);
 }
 
-async function listAll(agentId: string, cursor: string | undefined, limit: number): Promise<DeliveryPage> {
+async function listNewestFirst(agentId: string, cursor: string | undefined, limit: number): Promise<DeliveryPage> {
   const prefix = keys.deliveryPrefix;
   const { Items = [] } = await db().send(
     new QueryCommand({
@@ -161,7 +164,7 @@ async function listAll(agentId: string, cursor: string | undefined, limit: numbe
 
 async function listByStatus(agentId: string, status: DeliveryStatus, cursor: string | undefined, limit: number): Promise<DeliveryPage> {
   const index = INDEXES.deliveriesByStatus;
-  const partition = statusIndexValue(agentId, status);
+  const partition = statusPlacement(agentId, status).value;
   const { Items = [] } = await db().send(
     new QueryCommand({
       TableName: tableName(),

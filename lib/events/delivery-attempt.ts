@@ -2,7 +2,7 @@ import { nowIso } from '../core/time.ts';
 import { conditionalUpdate } from '../store/conditional.ts';
 import { keys } from '../store/keys.ts';
 import { attemptLogKey, MAX_ATTEMPT_LOG, type AttemptEntry } from './attempt-log.ts';
-import { deliveryFromItem, scheduledMade, statusIndexValue, type DeliveryRecord, type DeliveryStatus } from './deliveries.ts';
+import { deliveryFromItem, scheduledMade, statusPlacement, type DeliveryRecord, type DeliveryStatus } from './deliveries.ts';
 import { delayAfter, retryDelays } from './schedule.ts';
 
 /**
@@ -75,10 +75,11 @@ export async function recordAttempt(seen: DeliveryRecord, write: AttemptWrite, n
       Key: keys.delivery(current.agent_id, current.id),
       ConditionExpression: 'attempts = :seen',
       UpdateExpression:
-        `SET attempts = :n, extra_attempts = :extra, #status = :status, dlvStatus = :index, last_status_code = :code, last_error = :error, ` +
+        `SET attempts = :n, extra_attempts = :extra, #status = :status, #index = :index, last_status_code = :code, last_error = :error, ` +
         `next_attempt_at = :next, updated_at = :now, carrier = :carrier, ${logPath} = :entry${dropOldest ? ' REMOVE #log.#oldest' : ''}`,
       ExpressionAttributeNames: {
         '#status': 'status',
+        '#index': statusPlacement(current.agent_id, state.status).name,
         '#log': 'attempt_log',
         ...(current.attempt_log === undefined ? {} : { '#entry': attemptLogKey(number) }),
         ...(dropOldest ? { '#oldest': attemptLogKey(number - MAX_ATTEMPT_LOG) } : {}),
@@ -88,7 +89,7 @@ export async function recordAttempt(seen: DeliveryRecord, write: AttemptWrite, n
         ':n': number,
         ':extra': extraAttempts,
         ':status': state.status,
-        ':index': statusIndexValue(current.agent_id, state.status),
+        ':index': statusPlacement(current.agent_id, state.status).value,
         ':code': entry.status_code,
         ':error': write.lastError,
         ':next': state.next_attempt_at,
@@ -127,13 +128,13 @@ export async function abandonDelivery(seen: DeliveryRecord, reason: string): Pro
   await conditionalUpdate({
     Key: keys.delivery(seen.agent_id, seen.id),
     ConditionExpression: 'attempts = :seen AND #status = :pending',
-    UpdateExpression: 'SET #status = :failed, dlvStatus = :index, last_error = :reason, next_attempt_at = :null, updated_at = :now',
-    ExpressionAttributeNames: { '#status': 'status' },
+    UpdateExpression: 'SET #status = :failed, #index = :index, last_error = :reason, next_attempt_at = :null, updated_at = :now',
+    ExpressionAttributeNames: { '#status': 'status', '#index': statusPlacement(seen.agent_id, 'failed').name },
     ExpressionAttributeValues: {
       ':seen': seen.attempts,
       ':pending': 'pending',
       ':failed': 'failed',
-      ':index': statusIndexValue(seen.agent_id, 'failed'),
+      ':index': statusPlacement(seen.agent_id, 'failed').value,
       ':reason': reason,
       ':null': null,
       ':now': nowIso(),
@@ -150,9 +151,9 @@ export async function reopenFailed(agentId: string, deliveryId: string): Promise
   const result = await conditionalUpdate({
     Key: keys.delivery(agentId, deliveryId),
     ConditionExpression: '#status = :failed',
-    UpdateExpression: 'SET #status = :pending, dlvStatus = :index, next_attempt_at = :now, updated_at = :now',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: { ':failed': 'failed', ':pending': 'pending', ':index': statusIndexValue(agentId, 'pending'), ':now': now },
+    UpdateExpression: 'SET #status = :pending, #index = :index, next_attempt_at = :now, updated_at = :now',
+    ExpressionAttributeNames: { '#status': 'status', '#index': statusPlacement(agentId, 'pending').name },
+    ExpressionAttributeValues: { ':failed': 'failed', ':pending': 'pending', ':index': statusPlacement(agentId, 'pending').value, ':now': now },
     ReturnValues: 'ALL_NEW',
   });
   return result.ok && result.attributes ? deliveryFromItem(result.attributes) : undefined;

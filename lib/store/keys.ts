@@ -105,8 +105,8 @@ export const keys = {
   eventPrefix: 'EVT#',
   delivery: (agentId: string, deliveryId: string): Key => ({ PK: `AGENT#${agentId}`, SK: `DLV#${deliveryId}` }),
   deliveryPrefix: 'DLV#',
-  /** Partition of the DeliveriesByStatus index (table.ts): an agent's deliveries in one status. */
-  deliveryStatusIndexPk: (agentId: string, status: string): string => `AGENT#${agentId}#${status}`,
+  /** A delivery record's place in the DeliveriesByStatus index (table.ts): written with its status, in the same write. */
+  deliveryStatusPlacement: (agentId: string, status: string): { dlvStatus: string } => ({ dlvStatus: `AGENT#${agentId}#${status}` }),
   agentCount: (userId: string): Key => ({ PK: `USER#${userId}`, SK: 'AGENTS' }),
   verifyLimit: (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'LIMIT#VERIFY' }),
   streamLease: (agentId: string, slot: number): Key => ({ PK: `AGENT#${agentId}`, SK: `STREAM#${slot}` }),
