@@ -6,6 +6,8 @@ export const DEFAULT_TABLE_NAME = 'marketplace';
 
 export interface LocalConfig {
   port: number;
+  /** Where the API listens: loopback unless HOST says otherwise (the demo key is public). */
+  host: string;
   dataDir: string;
   dynamoPort: number;
   /** An existing DynamoDB to use instead of starting DynamoDB Local. */
@@ -26,6 +28,7 @@ function portFrom(name: string, fallback: number): number {
 export function localConfig(): LocalConfig {
   return {
     port: portFrom('PORT', 3000),
+    host: process.env['HOST'] || '127.0.0.1',
     dataDir: process.env['DATA_DIR'] || '.data',
     dynamoPort: portFrom('LOCAL_DYNAMODB_PORT', 8000),
     externalDynamoEndpoint: process.env['DYNAMODB_ENDPOINT'] || undefined,

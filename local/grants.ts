@@ -1,10 +1,10 @@
 /**
  * Runs a handler as Lambda would under its role: inside a grant scope made from its row of the
  * route table, so the DynamoDB and SQS clients refuse what infra would not grant
- * (lib/aws/grant-guard.ts). A refusal fails the call even when the handler caught the error: in
+ * (local/grant-guard.ts). A refusal fails the call even when the handler caught the error: in
  * AWS that would be a silent fault (a gap never filled, a retry never sent).
  */
-import { runInGrantScope, type GrantScope } from '../lib/aws/grant-guard.ts';
+import { runInGrantScope, type GrantScope } from './grant-guard.ts';
 import { actionsOf, type FunctionGrant } from '../lib/function-grants.ts';
 import { routeGrant, workerGrants, type Route, type workers } from '../lib/routes.ts';
 

@@ -106,7 +106,7 @@ async function main(): Promise<void> {
   stops.push(async () => withdraw());
   stops.push(startDailySchedule().stop);
 
-  const api = await listen(createLocalApi(), config.port, '0.0.0.0');
+  const api = await listen(createLocalApi(), config.port, config.host);
   stops.push(api.close);
   const base = `http://localhost:${config.port}`;
   process.stdout.write(

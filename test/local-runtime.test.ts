@@ -124,6 +124,18 @@ describe('npm start', () => {
     expect(await portInUse(dynamoPort)).toBe(false);
   }, 300_000);
 
+  it('stops everything it started when npm dies without passing a signal on (SIGKILL)', async () => {
+    const [port, dynamoPort] = [await freePort(), await freePort()];
+    const app = start({ PORT: String(port), LOCAL_DYNAMODB_PORT: String(dynamoPort), DATA_DIR: ':memory:' });
+    await waitFor(() => app.output().includes('Press Ctrl-C to stop.') || app.child.exitCode !== null, 90_000);
+    expect(await portInUse(dynamoPort)).toBe(true);
+    app.child.kill('SIGKILL');
+    // The orphaned runtime notices its parent is gone and stops DynamoDB Local and the API.
+    await waitFor(() => !groupAlive(app.child), 60_000);
+    expect(await portInUse(dynamoPort)).toBe(false);
+    expect(await portInUse(port)).toBe(false);
+  }, 180_000);
+
   it('says in one sentence that a port is taken', async () => {
     const blocker = createServer().listen(0, '0.0.0.0');
     await new Promise((r) => blocker.once('listening', r));

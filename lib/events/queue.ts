@@ -1,6 +1,6 @@
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { endpointOverride } from '../aws-endpoint.ts';
-import { guardClient } from '../aws/grant-guard.ts';
+import { awsClientMade } from '../aws/client-hooks.ts';
 
 /**
  * The delivery queue. A message names one delivery record; the record, not the message, holds the
@@ -31,7 +31,7 @@ export function sqs(): SQSClient {
   const endpoint = process.env['SQS_ENDPOINT'] || undefined;
   if (!client || clientEndpoint !== endpoint) {
     client = new SQSClient(endpointOverride(endpoint));
-    guardClient(client, 'sqs');
+    awsClientMade(client, 'sqs');
     clientEndpoint = endpoint;
   }
   return client;

@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { endpointOverride } from '../aws-endpoint.ts';
-import { guardClient } from '../aws/grant-guard.ts';
+import { awsClientMade } from '../aws/client-hooks.ts';
 
 /**
  * One DynamoDB document client per endpoint and process, made on first use (Lambda reuses it
@@ -16,7 +16,7 @@ export function db(): DynamoDBDocumentClient {
   let client = clients.get(endpoint ?? '');
   if (!client) {
     const raw = new DynamoDBClient(endpointOverride(endpoint));
-    guardClient(raw, 'dynamodb');
+    awsClientMade(raw, 'dynamodb');
     client = DynamoDBDocumentClient.from(raw, {
       marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
     });

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { useLocalApi } from '../support/local-api.ts';
+import { openSse } from '../support/sse-client.ts';
 import { createAgent, createContract, feedOf, publishTemplate, SIMPLE_SCHEMA, waitFor } from './support.ts';
 
 /** `GET …/events/stream?since=now|<ISO time>|<event id>` through the local API, and Last-Event-ID over it. */
@@ -13,45 +14,9 @@ beforeAll(async () => {
   templateId = await publishTemplate(alice, SIMPLE_SCHEMA);
 });
 
-interface Frame {
-  id?: string;
-  event?: string;
-  data?: string;
-}
-
 async function open(agentId: string, query: string, headers: Record<string, string> = {}) {
-  const controller = new AbortController();
-  const res = await fetch(`${api.url}/api/v1/agents/${agentId}/events/stream${query}`, { headers: { authorization: `Bearer ${alice.apiKey}`, ...headers }, signal: controller.signal });
-  const frames: Frame[] = [];
-  const reading = (async () => {
-    if (res.status !== 200) return;
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const frame: Frame = {};
-          for (const line of buffer.slice(0, end).split('\n')) {
-            if (line.startsWith(':') || line.startsWith('retry:')) continue;
-            const [field, ...rest] = line.split(':');
-            (frame as Record<string, string>)[field!] = rest.join(':').trimStart();
-          }
-          if (Object.keys(frame).length) frames.push(frame);
-          buffer = buffer.slice(end + 2);
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  return {
-    res,
-    frames,
-    eventIds: () => frames.filter((f) => f.data).map((f) => f.id!),
-    close: async () => (controller.abort(), await reading),
-  };
+  const stream = await openSse(`${api.url}/api/v1/agents/${agentId}/events/stream${query}`, { authorization: `Bearer ${alice.apiKey}`, ...headers });
+  return { ...stream, eventIds: () => stream.frames.filter((f) => f.data).map((f) => f.id!) };
 }
 
 async function fundNew(agentId: string, count: number): Promise<void> {

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { nextPollMs, streamEvents } from '../../lib/events/sse.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { useLocalApi } from '../support/local-api.ts';
+import { openSse } from '../support/sse-client.ts';
 import { createAgent, createContract, feedOf, publishTemplate, SIMPLE_SCHEMA, waitFor } from './support.ts';
 
 /** GET /agents/:id/events/stream through the local API Gateway with Lambda response streaming. */
@@ -18,43 +19,9 @@ beforeAll(async () => {
   for (let i = 0; i < 2; i++) await invoke('fundContract', { caller: alice, params: { id: await createContract(alice, agentId, templateId) } });
 });
 
-interface Frame {
-  id?: string;
-  event?: string;
-  data?: string;
-  comment?: string;
-}
-
-/** An SSE client reduced to what the test needs: frames as they arrive. */
 async function open(path: string, headers: Record<string, string> = {}, user = alice) {
-  const controller = new AbortController();
-  const res = await fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${user.apiKey}`, ...headers }, signal: controller.signal });
-  const frames: Frame[] = [];
-  let buffer = '';
-  const reading = (async () => {
-    const decoder = new TextDecoder();
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const frame: Frame = {};
-          for (const line of buffer.slice(0, end).split('\n')) {
-            if (line.startsWith(':')) frame.comment = line.slice(1).trim();
-            else {
-              const [field, ...rest] = line.split(':');
-              (frame as Record<string, string>)[field!] = rest.join(':').trimStart();
-            }
-          }
-          frames.push(frame);
-          buffer = buffer.slice(end + 2);
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  return { res, frames, events: () => frames.filter((f) => f.id), close: async () => (controller.abort(), await reading) };
+  const stream = await openSse(`${api.url}${path}`, { authorization: `Bearer ${user.apiKey}`, ...headers });
+  return { ...stream, events: () => stream.frames.filter((f) => f.id) };
 }
 
 const streamPath = (id = agentId, query = '') => `/api/v1/agents/${id}/events/stream${query}`;

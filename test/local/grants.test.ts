@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynam
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { enqueueDelivery } from '../../lib/events/queue.ts';
-import { AccessDeniedException } from '../../lib/aws/grant-guard.ts';
+import { AccessDeniedException } from '../../local/grant-guard.ts';
 import { routes } from '../../lib/routes.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { GrantViolation, runAsRoute, runGranted } from '../../local/grants.ts';

@@ -33,7 +33,7 @@ export const operations: Readonly<Record<string, Operation>> = {
   listTemplates: {
     tag: 'Marketplace',
     summary: 'Browse, search and sort public templates',
-    description: 'Offset up to 10,000 or a cursor for deeper pages. `search` matches every word as a prefix of a word of name, slug, description or category; with `search` the order is newest first and `sort=popular|rating` is 400.',
+    description: 'Offset up to 10,000 or a cursor for deeper pages. `search` matches every word as a prefix of a word of name, slug, description or category, and combines with every `sort` (default `popular`) and with `category`; ties are broken newest first. `pagination.total` is exact, except for a multi-word search cut short by its read budget: then it is an upper bound and `total_exact` is false.',
     success: ok(S.TemplatePage),
   },
   featuredTemplates: { tag: 'Marketplace', summary: 'The featured, trending, new and top-rated lists', success: ok(S.FeaturedTemplates) },

@@ -1,12 +1,14 @@
 /**
  * The local stand-in for IAM: a middleware on the DynamoDB and SQS clients that refuses, inside a
  * grant scope, any action the scope's grant does not list. The local runtime and the tests run
- * each handler in a scope made from its row of the route table (local/grants.ts); in Lambda no
- * scope is ever opened, so the middleware passes everything on and IAM does the refusing.
+ * each handler in a scope made from its row of the route table (local/grants.ts). Installed on
+ * every client by importing this module (lib/aws/client-hooks.ts); Lambda never imports it, and
+ * IAM does the refusing there.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import { decorateAwsClients } from '../lib/aws/client-hooks.ts';
 
 export interface GrantScope {
   /** The function's name, for the message. */
@@ -41,7 +43,7 @@ export function actionsOfCall(service: 'dynamodb' | 'sqs', operation: string, in
 }
 
 /** Adds the guard to a client once, when it is made. */
-export function guardClient(client: DynamoDBClient | SQSClient, service: 'dynamodb' | 'sqs'): void {
+function guardClient(client: DynamoDBClient | SQSClient, service: 'dynamodb' | 'sqs'): void {
   (client as DynamoDBClient).middlewareStack.add(
     (next, context) => async (args) => {
       const scope = scopes.getStore();
@@ -58,3 +60,5 @@ export function guardClient(client: DynamoDBClient | SQSClient, service: 'dynamo
     { step: 'initialize', name: 'localGrantGuard', override: true },
   );
 }
+
+decorateAwsClients(guardClient);

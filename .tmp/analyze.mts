@@ -1,0 +1,12 @@
+import { build } from 'esbuild';
+import { resolve } from 'node:path';
+import { BUNDLING } from '/work/main/infra/lambda-function.ts';
+import { routes } from '/work/main/lib/routes.ts';
+const name = process.argv[2]!;
+const r = routes.find((x) => x.name === name)!;
+const res = await build({ entryPoints: [resolve('/work/main', r.handler)], bundle: true, platform: 'node', target: BUNDLING.target, format: 'esm', minify: true, write: false, metafile: true, mainFields: BUNDLING.mainFields, external: BUNDLING.externalModules, alias: BUNDLING.alias, outfile: '/tmp/x.mjs', logLevel: 'error' });
+const out = Object.values(res.metafile.outputs)[0]!;
+const rows = Object.entries(out.inputs).map(([k, v]) => [k, v.bytesInOutput] as const).sort((a, b) => b[1] - a[1]);
+const ours = rows.filter(([k]) => !k.includes('node_modules'));
+console.log('total', out.bytes, 'ours', ours.reduce((a, [, b]) => a + b, 0));
+for (const [k, b] of ours.slice(0, 25)) console.log(b, k);

@@ -1,0 +1,25 @@
+/**
+ * Decorators for the AWS SDK clients this process makes. Lambda installs none (IAM refuses what a
+ * role lacks); the local runtime installs its stand-in for IAM here (local/grant-guard.ts), so
+ * that code stays out of the function bundles.
+ */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+
+export type AwsService = 'dynamodb' | 'sqs';
+type Decorate = (client: DynamoDBClient | SQSClient, service: AwsService) => void;
+
+const decorators: Decorate[] = [];
+const made: Array<[DynamoDBClient | SQSClient, AwsService]> = [];
+
+/** Applies `decorate` to every client made so far and to every one made later. */
+export function decorateAwsClients(decorate: Decorate): void {
+  decorators.push(decorate);
+  for (const [client, service] of made) decorate(client, service);
+}
+
+/** Called once by the module that makes a client. */
+export function awsClientMade(client: DynamoDBClient | SQSClient, service: AwsService): void {
+  made.push([client, service]);
+  for (const decorate of decorators) decorate(client, service);
+}
