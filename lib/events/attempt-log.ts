@@ -83,7 +83,9 @@ export function attemptEntry(startedAtMs: number, durationMs: number, result: Ou
   };
 }
 
-/** The stored map as the API's list, oldest first. */
+/** The stored map as the API's list, oldest first, each entry's fields in the documented order (DynamoDB keeps no map order). */
 export function attemptList(log: Record<string, AttemptEntry> | undefined): AttemptEntry[] {
-  return Object.values(log ?? {}).sort((a, b) => a.attempt - b.attempt);
+  return Object.values(log ?? {})
+    .sort((a, b) => a.attempt - b.attempt)
+    .map(({ attempt, started_at, duration_ms, status_code, error, response_body }) => ({ attempt, started_at, duration_ms, status_code, error, response_body }));
 }

@@ -87,6 +87,14 @@ describe('response body kept in the history', () => {
     const entry = (attempt: number) => ({ attempt, started_at: '', duration_ms: 0, status_code: 500, error: 'http_status' as const, response_body: '' });
     const stored = { [attemptLogKey(10)]: entry(10), [attemptLogKey(2)]: entry(2), [attemptLogKey(9)]: entry(9) };
     expect(attemptList(stored).map((e) => e.attempt)).toEqual([2, 9, 10]);
+    expect(Object.keys(attemptList({ [attemptLogKey(1)]: { response_body: null, error: null, status_code: 200, duration_ms: 1, started_at: '', attempt: 1 } })[0]!)).toEqual([
+      'attempt',
+      'started_at',
+      'duration_ms',
+      'status_code',
+      'error',
+      'response_body',
+    ]);
     expect(attemptList(undefined)).toEqual([]);
   });
 });
