@@ -1,20 +1,13 @@
 import * as z from '../zod.ts';
 import { ID_PATTERN } from '../core/ids.ts';
-import { DELIVERY_STATUSES } from './types.ts';
 
 /** Request shapes of the event and delivery routes (API.md). Strict: unknown parameters are a 400. */
-const limit = z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20);
+export const limit = z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20);
 
 export const agentParams = z.strictObject({ id: z.string().check(z.regex(ID_PATTERN.agt)) });
 
 export const eventsQuery = z.strictObject({
   after: z.optional(z.string().check(z.regex(ID_PATTERN.evt, 'Expected an event id (evt_…) or a next_cursor.'))),
-  limit,
-});
-
-export const deliveriesQuery = z.strictObject({
-  cursor: z.optional(z.string().check(z.regex(ID_PATTERN.dlv, 'Expected a next_cursor (dlv_…).'))),
-  status: z.optional(z.enum(DELIVERY_STATUSES)),
   limit,
 });
 

@@ -1,13 +1,9 @@
 import type { Caller } from '../core/caller.ts';
 import { AppError, notFound } from '../core/errors.ts';
 import { ownAgent } from '../agents/agents.ts';
-import { tableName } from '../store/client.ts';
-import { keys } from '../store/keys.ts';
-import { TEST_EVENT_TYPE } from './agents.ts';
 import { listDeliveries, readDelivery, toDetail, toView, type DeliveryDetail, type DeliveryPage, type DeliveryStatus, type DeliveryView } from './deliveries.ts';
 import { reopenFailed } from './delivery-attempt.ts';
 import { listEvents, type EventPage } from './feed.ts';
-import { commitWithEvents } from './outbox.ts';
 import { enqueueDelivery } from './queue.ts';
 
 /** The event and delivery routes, for the owner of the agent only (404 for everyone else). */
@@ -28,7 +24,7 @@ export async function agentDelivery(caller: Caller, agentId: string, deliveryId:
   return toDetail(record);
 }
 
-const notEnabled = (what: string) =>
+export const notEnabled = (what: string) =>
   new AppError('webhook_not_configured', `The agent has no enabled webhook: configure and verify it before ${what}.`);
 
 /**
@@ -48,27 +44,4 @@ export async function retryAgentDelivery(caller: Caller, agentId: string, delive
   if (record.status === 'failed') record = (await reopenFailed(agentId, deliveryId)) ?? (await readDelivery(agentId, deliveryId)) ?? record;
   await enqueueDelivery({ agent_id: agentId, delivery_id: record.id, event_id: record.event_id, manual: true, ...(force ? { force: true } : {}) });
   return toView(record);
-}
-
-/**
- * POST …/webhook/test: a `service.webhook.test` event through the outbox like every event (so it
- * is in the feed, the stream and the delivery list), committed only while the webhook is
- * ENABLED; the relay sends it whatever kinds the webhook subscribes to.
- */
-export async function sendTestEvent(caller: Caller, agentId: string): Promise<{ event_id: string }> {
-  const agent = await ownAgent(caller, agentId);
-  if (agent.webhook_status !== 'ENABLED') throw notEnabled('sending a test event');
-  const result = await commitWithEvents(
-    () => ({
-      ConditionCheck: {
-        TableName: tableName(),
-        Key: keys.agent(agentId),
-        ConditionExpression: 'webhook_status = :enabled AND owner_id = :owner',
-        ExpressionAttributeValues: { ':enabled': 'ENABLED', ':owner': caller.userId },
-      },
-    }),
-    { agentIds: [agentId], type: TEST_EVENT_TYPE, data: {} },
-  );
-  if (!result.committed) throw notEnabled('sending a test event');
-  return { event_id: result.events[0]!.id };
 }
