@@ -12,7 +12,7 @@
  * rotation's overlap it carries the new and the previous secret's signatures, so a receiver with
  * either secret verifies. Without it, `x-service-signature` must match.
  */
-import type { AgentEvent } from './types/agents.ts';
+import type { AgentEvent, TestEvent } from './types/agents.ts';
 
 export type WebhookVerificationErrorCode = 'missing_header' | 'invalid_timestamp' | 'timestamp_out_of_tolerance' | 'invalid_signature' | 'invalid_body';
 
@@ -35,7 +35,7 @@ export interface WebhookChallenge {
   timestamp: string;
 }
 
-export type WebhookPayload = AgentEvent | WebhookChallenge;
+export type WebhookPayload = AgentEvent | TestEvent | WebhookChallenge;
 
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
 

@@ -67,6 +67,8 @@ export const routes: readonly Route[] = [
   { name: 'getWebhookSecret', method: 'GET', path: `${a}/agents/{id}/webhook/secret`, handler: 'functions/agents/get-webhook-secret.ts', auth: true, access: 'read' },
   { name: 'rotateWebhookSecret', method: 'POST', path: `${a}/agents/{id}/webhook/secret/rotate`, handler: 'functions/agents/rotate-webhook-secret.ts', auth: true, access: 'readwrite' },
   { name: 'verifyWebhook', method: 'POST', path: `${a}/agents/{id}/webhook/verify`, handler: 'functions/agents/verify-webhook.ts', auth: true, access: 'readwrite', timeoutSeconds: VERIFY_FUNCTION_TIMEOUT_SECONDS },
+  // A test event is committed through the outbox (feed slot + event row), like every event.
+  { name: 'sendTestEvent', method: 'POST', path: `${a}/agents/{id}/webhook/test`, handler: 'functions/events/send-test-event.ts', auth: true, access: 'readwrite' },
   // The event catalog is the same for every caller (like /openapi.json): public, served from a build-time file.
   { name: 'listEventTypes', method: 'GET', path: `${a}/event-types`, handler: 'functions/events/list-event-types.ts', auth: false, access: 'none' },
   // Feed readers write too: a feed slot left empty by a writer that died is filled with a gap marker (lib/events/feed.ts).
@@ -74,6 +76,7 @@ export const routes: readonly Route[] = [
   { name: 'streamAgentEvents', method: 'GET', path: `${a}/agents/{id}/events/stream`, handler: 'functions/events/stream-agent-events.ts', auth: true, access: 'readwrite', streaming: true, timeoutSeconds: 900 },
   { name: 'replayEvents', method: 'POST', path: `${a}/agents/{id}/events/replay`, handler: 'functions/events/replay-events.ts', auth: true, access: 'readwrite' },
   { name: 'listDeliveries', method: 'GET', path: `${a}/agents/{id}/deliveries`, handler: 'functions/events/list-deliveries.ts', auth: true, access: 'read' },
+  { name: 'getDelivery', method: 'GET', path: `${a}/agents/{id}/deliveries/{delivery_id}`, handler: 'functions/events/get-delivery.ts', auth: true, access: 'read' },
   { name: 'retryDelivery', method: 'POST', path: `${a}/agents/{id}/deliveries/{delivery_id}/retry`, handler: 'functions/events/retry-delivery.ts', auth: true, access: 'readwrite', sendsToQueue: true },
 
   // Contracts

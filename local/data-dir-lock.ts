@@ -57,10 +57,24 @@ const sameOwner = (a: LockOwner | string, b: LockOwner): boolean =>
 export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     // EPERM: it exists but belongs to another user.
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+/**
+ * A process killed with -9 whose parent died with it stays a zombie until init reaps it, and a
+ * container's pid 1 may never do so: it answers signal 0 but runs nothing. Linux only (/proc);
+ * elsewhere it counts as running.
+ */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
   }
 }
 

@@ -56,6 +56,24 @@ function saveCheckpoints(file: string | undefined, checkpoints: Checkpoints): vo
   renameSync(`${file}.tmp`, file); // atomic: a crash never leaves half a file
 }
 
+/**
+ * The SDK's stream client deserialises an empty map attribute (`{"M": {}}` on the wire) as `{}`,
+ * which unmarshall refuses ("No value defined"); Lambda hands the wire form over, so restore it.
+ * Only an attribute value with no type at all is touched.
+ */
+function withEmptyMaps(image: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!image) return image;
+  const fix = (value: unknown): unknown => {
+    if (!value || typeof value !== 'object') return value;
+    const av = value as Record<string, unknown>;
+    if (Object.keys(av).length === 0) return { M: {} };
+    if (av['M'] && typeof av['M'] === 'object') return { M: withEmptyMaps(av['M'] as Record<string, unknown>) };
+    if (Array.isArray(av['L'])) return { L: (av['L'] as unknown[]).map(fix) };
+    return value;
+  };
+  return Object.fromEntries(Object.entries(image).map(([k, v]) => [k, fix(v)]));
+}
+
 export function toLambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
   const d = record.dynamodb ?? {};
   return {
@@ -68,8 +86,8 @@ export function toLambdaRecord(record: StreamRecord, streamArn: string): DynamoD
     dynamodb: {
       ApproximateCreationDateTime: d.ApproximateCreationDateTime ? Math.floor(d.ApproximateCreationDateTime.getTime() / 1000) : undefined,
       Keys: d.Keys as never,
-      NewImage: d.NewImage as never,
-      OldImage: d.OldImage as never,
+      NewImage: withEmptyMaps(d.NewImage) as never,
+      OldImage: withEmptyMaps(d.OldImage) as never,
       SequenceNumber: d.SequenceNumber,
       SizeBytes: d.SizeBytes,
       StreamViewType: d.StreamViewType as never,

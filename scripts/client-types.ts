@@ -42,7 +42,8 @@ function single(type: string, schema: Schema, indent: string): string {
       return `Array<${typeOf(schema['items'] ?? {}, indent)}>`;
     case 'object': {
       const properties = Object.entries((schema['properties'] ?? {}) as Record<string, Schema>);
-      if (properties.length === 0) return `Record<string, ${typeOf(schema['additionalProperties'] ?? {}, indent)}>`;
+      // `additionalProperties: false` with no properties: the empty object (`data: {}` of the test event).
+      if (properties.length === 0) return schema['additionalProperties'] === false ? 'Record<string, never>' : `Record<string, ${typeOf(schema['additionalProperties'] ?? {}, indent)}>`;
       const required = new Set((schema['required'] ?? []) as string[]);
       const inner = indent + '  ';
       const lines = properties.map(([key, value]) => {

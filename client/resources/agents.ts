@@ -1,7 +1,7 @@
 import type { Transport } from '../http/transport.ts';
 import { AGENTS_BASE, path } from '../http/url.ts';
 import { paginate } from '../pagination.ts';
-import type { Agent, ConfiguredAgent, ConfigureWebhookInput, CreateAgentInput, ListAgentsParams, RotateSecretInput, WebhookSecret } from '../types/agents.ts';
+import type { Agent, ConfiguredAgent, ConfigureWebhookInput, CreateAgentInput, ListAgentsParams, RotateSecretInput, TestEventAccepted, WebhookSecret } from '../types/agents.ts';
 import type { CursorPage } from '../types/common.ts';
 import type { CallOptions } from './call-options.ts';
 
@@ -74,5 +74,14 @@ export class Agents {
    */
   async verifyWebhook(id: string, options: CallOptions = {}): Promise<Agent> {
     return this.http.body<Agent>({ method: 'POST', path: a(path`/agents/${id}/webhook/verify`), signal: options.signal });
+  }
+
+  /**
+   * Sends a signed `service.webhook.test` event (`data: {}`) to the ENABLED webhook, whatever kinds
+   * it subscribes to; it is in the feed and the delivery list. 409 `webhook_not_configured` unless
+   * ENABLED. Not retried automatically (a repeat sends a second test event).
+   */
+  async sendTestEvent(id: string, options: CallOptions = {}): Promise<TestEventAccepted> {
+    return this.http.body<TestEventAccepted>({ method: 'POST', path: a(path`/agents/${id}/webhook/test`), signal: options.signal });
   }
 }

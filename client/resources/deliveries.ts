@@ -1,7 +1,7 @@
 import { paginate } from '../pagination.ts';
 import type { Transport } from '../http/transport.ts';
 import { AGENTS_BASE, path } from '../http/url.ts';
-import type { Delivery, ListDeliveriesParams } from '../types/agents.ts';
+import type { Delivery, DeliveryDetail, ListDeliveriesParams, RetryDeliveryInput } from '../types/agents.ts';
 import type { CursorPage } from '../types/common.ts';
 import type { CallOptions } from './call-options.ts';
 
@@ -26,8 +26,22 @@ export class Deliveries {
     });
   }
 
-  /** Sends the delivery's event again now (202, the delivery back to `pending`); 409 `webhook_not_configured` unless the webhook is ENABLED. Not retried automatically: a repeat sends it twice. */
-  async retry(agentId: string, deliveryId: string, options: CallOptions = {}): Promise<Delivery> {
-    return this.http.body<Delivery>({ method: 'POST', path: AGENTS_BASE + path`/agents/${agentId}/deliveries/${deliveryId}/retry`, signal: options.signal });
+  /** One delivery with every attempt (status code, error kind, the first 1 KiB of the answer), oldest first. */
+  async get(agentId: string, deliveryId: string, options: CallOptions = {}): Promise<DeliveryDetail> {
+    return this.http.body<DeliveryDetail>({ method: 'GET', path: AGENTS_BASE + path`/agents/${agentId}/deliveries/${deliveryId}`, signal: options.signal });
+  }
+
+  /**
+   * One extra attempt now (202): a pending delivery keeps its scheduled attempts, a failed one goes
+   * back to `pending` for it, a succeeded one is 409 `invalid_transition` unless `{ force: true }`.
+   * 409 `webhook_not_configured` unless the webhook is ENABLED. Not retried automatically: a repeat sends it twice.
+   */
+  async retry(agentId: string, deliveryId: string, input: RetryDeliveryInput = {}, options: CallOptions = {}): Promise<Delivery> {
+    return this.http.body<Delivery>({
+      method: 'POST',
+      path: AGENTS_BASE + path`/agents/${agentId}/deliveries/${deliveryId}/retry`,
+      ...(input.force ? { body: { force: true } } : {}),
+      signal: options.signal,
+    });
   }
 }

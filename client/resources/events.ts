@@ -5,7 +5,7 @@ import { sleep } from '../http/sleep.ts';
 import type { Transport } from '../http/transport.ts';
 import { AGENTS_BASE, path } from '../http/url.ts';
 import { paginate } from '../pagination.ts';
-import type { AgentEvent, ListEventsParams, ReplayAccepted, ReplayEventsInput, StreamedEvent, StreamEventsOptions } from '../types/agents.ts';
+import type { FeedEvent, ListEventsParams, ReplayAccepted, ReplayEventsInput, StreamedEvent, StreamEventsOptions } from '../types/agents.ts';
 import type { CursorPage } from '../types/common.ts';
 import type { CallOptions } from './call-options.ts';
 
@@ -23,8 +23,8 @@ export class Events {
   }
 
   /** One page, oldest first. Keep `next_cursor` and pass it as `after` to poll for newer events. */
-  async list(agentId: string, params: ListEventsParams = {}, options: CallOptions = {}): Promise<CursorPage<AgentEvent>> {
-    return this.http.body<CursorPage<AgentEvent>>({ method: 'GET', path: this.pathOf(agentId), query: { ...params }, signal: options.signal });
+  async list(agentId: string, params: ListEventsParams = {}, options: CallOptions = {}): Promise<CursorPage<FeedEvent>> {
+    return this.http.body<CursorPage<FeedEvent>>({ method: 'GET', path: this.pathOf(agentId), query: { ...params }, signal: options.signal });
   }
 
   /**
@@ -37,7 +37,7 @@ export class Events {
   }
 
   /** Every event so far (after `after`), oldest first; ends when caught up. */
-  iterate(agentId: string, params: ListEventsParams = {}, options: CallOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
+  iterate(agentId: string, params: ListEventsParams = {}, options: CallOptions = {}): AsyncGenerator<FeedEvent, void, undefined> {
     return paginate(async (cursor) => {
       const page = await this.list(agentId, { ...params, after: cursor ?? params.after }, options);
       return { items: page.data, nextCursor: page.next_cursor };
@@ -71,7 +71,7 @@ export class Events {
         for await (const frame of parseSse(response.body, (id) => (lastEventId = id))) {
           lastEventId = frame.lastEventId ?? lastEventId;
           serverRetryMs = frame.retryMs ?? serverRetryMs;
-          yield { id: frame.lastEventId ?? '', event: frame.event, data: JSON.parse(frame.data) as AgentEvent };
+          yield { id: frame.lastEventId ?? '', event: frame.event, data: JSON.parse(frame.data) as FeedEvent };
         }
       } catch (err) {
         if (signal?.aborted) return;

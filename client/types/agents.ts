@@ -49,6 +49,17 @@ export interface AgentEvent<TData extends Record<string, unknown> = AgentEventDa
   data: TData;
 }
 
+/** The test event (POST …/webhook/test), delivered like a contract event. */
+export type TestEvent = OpenApiTypes.TestEvent;
+
+/** In the feed and the stream when the service disabled a failing webhook. */
+export type WebhookDisabledEvent = OpenApiTypes.WebhookDisabledEvent;
+
+/** An item of the feed and the stream: a contract event or a `service.*` event. */
+export type FeedEvent = OpenApiTypes.FeedEvent;
+
+export type FeedEventType = OpenApiTypes.FeedEventType;
+
 export interface ListEventsParams {
   /** A cursor (`next_cursor`) or an event id: events after it. */
   after?: string;
@@ -72,7 +83,7 @@ export interface StreamEventsOptions {
 export interface StreamedEvent {
   id: string;
   event: string;
-  data: AgentEvent;
+  data: FeedEvent;
 }
 
 export interface ReplayEventsInput {
@@ -90,7 +101,21 @@ export type DeliveryStatus = OpenApiTypes.Delivery['status'];
 
 export type Delivery = OpenApiTypes.Delivery;
 
+/** One delivery with its attempt history (`deliveries.get`). */
+export type DeliveryDetail = OpenApiTypes.DeliveryDetail;
+
+export type DeliveryAttempt = OpenApiTypes.DeliveryAttempt;
+
 export interface ListDeliveriesParams {
   cursor?: string;
   limit?: number;
+  /** Only the deliveries in this status. */
+  status?: DeliveryStatus;
 }
+
+export interface RetryDeliveryInput {
+  /** Send a delivery that already succeeded again (otherwise 409 `invalid_transition`). */
+  force?: boolean;
+}
+
+export type TestEventAccepted = OpenApiTypes.TestEventAccepted;

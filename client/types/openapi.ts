@@ -209,6 +209,30 @@ export type Event = {
   };
 };
 
+export type FeedEventType = "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "service.webhook.test" | "service.webhook.disabled";
+
+export type TestEvent = {
+  id: string;
+  created_at: string;
+  agent_id: string;
+  type: "service.webhook.test";
+  data: Record<string, never>;
+};
+
+export type WebhookDisabledEvent = {
+  id: string;
+  created_at: string;
+  agent_id: string;
+  type: "service.webhook.disabled";
+  data: {
+    reason: "consecutive_failures";
+    /** Why the webhook was disabled, for people. */
+    message: string;
+    failing_since: string;
+    webhook_url: string | null;
+  };
+};
+
 export type EventTypeList = {
   data: Array<{
     type: string;
@@ -220,21 +244,54 @@ export type EventTypeList = {
   }>;
 };
 
+export type FeedEvent = Event | TestEvent | WebhookDisabledEvent;
+
 export type EventPage = {
-  data: Array<Event>;
+  data: Array<FeedEvent>;
   next_cursor: string | null;
 };
 
 export type Delivery = {
   id: string;
   event_id: string;
-  event_type: EventType;
+  event_type: FeedEventType;
   status: "pending" | "succeeded" | "failed";
-  attempts: number;
   last_status_code: number | null;
   last_error: string | null;
   next_attempt_at: string | null;
   created_at: string;
+  attempts: number;
+};
+
+export type DeliveryAttempt = {
+  attempt: number;
+  started_at: string;
+  duration_ms: number;
+  /** The endpoint's HTTP status; null without an answer. */
+  status_code: number | null;
+  /** Null on success, otherwise what went wrong. */
+  error: "http_status" | "redirect" | "timeout" | "connection_refused" | "connection_reset" | "dns" | "tls" | "url_policy" | "network" | null;
+  /** The first 1 KiB of the answer, as text; null without an answer. */
+  response_body: string | null;
+};
+
+export type DeliveryDetail = {
+  id: string;
+  event_id: string;
+  event_type: FeedEventType;
+  status: "pending" | "succeeded" | "failed";
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  /** Every attempt made; the history keeps the newest 50. */
+  attempt_count: number;
+  /** Oldest first. */
+  attempts: Array<DeliveryAttempt>;
+};
+
+export type TestEventAccepted = {
+  event_id: string;
 };
 
 export type ReplayAccepted = {
@@ -466,7 +523,13 @@ export type ReplayEventsBody = {
 /** The query of GET /api/v1/agents/{id}/deliveries. */
 export type ListDeliveriesQuery = {
   cursor?: string;
+  status?: "pending" | "succeeded" | "failed";
   limit?: number;
+};
+
+/** The body of POST /api/v1/agents/{id}/deliveries/{delivery_id}/retry. */
+export type RetryDeliveryBody = {
+  force?: boolean;
 };
 
 /** The query of GET /api/v1/contracts. */

@@ -1,9 +1,10 @@
 import { ok } from '../../lib/http/responses.ts';
 import { httpRoute } from '../../lib/http/stack.ts';
 import { agentDeliveries } from '../../lib/events/service.ts';
-import { agentParams, deliveriesQuery } from '../../lib/events/schemas.ts';
+import { agentParams } from '../../lib/events/schemas.ts';
+import { deliveriesQuery } from '../../lib/events/deliveries-query.ts';
 
-/** GET /api/v1/agents/:id/deliveries: every delivery and its attempts, newest first. */
+/** GET /api/v1/agents/:id/deliveries: every delivery (or those of one `status`), newest first. */
 export const handler = httpRoute({ params: agentParams, query: deliveriesQuery }, async ({ caller, params, query }) =>
-  ok(await agentDeliveries(caller, params.id, query.cursor, query.limit)),
+  ok(await agentDeliveries(caller, params.id, query)),
 );

@@ -42,6 +42,7 @@ function snapshot(env: Env) {
     deliveryDlqUrl: settings.deliveryDlqUrl(env),
     retryDelaysSeconds: settings.retryDelaysSeconds(env),
     replayPageItems: settings.replayPageItems(env),
+    webhookAutoDisableAfterSeconds: settings.webhookAutoDisableAfterSeconds(env),
     developmentMode: settings.developmentMode(env),
     metricsToStdout: settings.metricsToStdout(env),
     logLevel: settings.logLevel(env),

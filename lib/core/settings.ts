@@ -26,15 +26,15 @@ export const ROUTE_TIMEOUTS = {
 } as const;
 
 /**
-   * Webhook deliveries (docs/events.md, "After a crash"). The function's timeout covers a batch:
-   * the 10 s endpoint deadline of every message at once, plus the store calls around it. A claim's
-   * lease lasts as long as the function may run, so a live worker is never overtaken; the queue's
-   * visibility timeout is just longer than that, so a message whose worker died is received again
-   * within 25 s, finds the lease over, and is attempted.
-   */
+ * Webhook deliveries (docs/events.md, "After a crash"). The function's timeout covers a batch: the
+ * 10 s endpoint deadline of every message at once, plus the store calls around it; the queue's
+ * visibility timeout is just longer, so a live worker's message does not come back while it runs,
+ * and a message whose worker died is received again within 25 s and attempted.
+ */
 export const DELIVERY = {
     functionTimeoutSeconds: DELIVERY_FUNCTION_TIMEOUT_SECONDS,
-    leaseMs: DELIVERY_FUNCTION_TIMEOUT_SECONDS * 1000,
+    /** A webhook whose attempts have all failed this long is disabled (WEBHOOK_AUTO_DISABLE_AFTER_SECONDS overrides). */
+    autoDisableAfterSeconds: 5 * 24 * 3600,
     visibilityTimeoutSeconds: 25,
     /** Receives before a message that keeps failing moves to the DLQ. */
     maxReceiveCount: 20,
@@ -105,6 +105,14 @@ export const deliveryQueueUrl = (env: Env = process.env) => text(env, 'DELIVERY_
 export const deliveryDlqUrl = (env: Env = process.env) => text(env, 'DELIVERY_DLQ_URL');
 /** The delivery retry schedule: DELIVERY_RETRY_DELAYS_SECONDS, or DELIVERY.retryDelaysSeconds. */
 export const retryDelaysSeconds = (env: Env = process.env) => retryDelays(env);
+/** How long a webhook's attempts must all have failed before it is disabled, in seconds. */
+export function webhookAutoDisableAfterSeconds(env: Env = process.env): number {
+  const raw = text(env, 'WEBHOOK_AUTO_DISABLE_AFTER_SECONDS');
+  if (raw === undefined) return DELIVERY.autoDisableAfterSeconds;
+  const seconds = Number(raw);
+  if (!Number.isInteger(seconds) || seconds < 1) throw new Error('WEBHOOK_AUTO_DISABLE_AFTER_SECONDS must be a whole number of seconds, at least 1');
+  return seconds;
+}
 /** Feed slots one replay page reads (REPLAY_PAGE_ITEMS; tests set it small to cross pages). */
 export const replayPageItems = (env: Env = process.env) => {
   const n = Number(text(env, 'REPLAY_PAGE_ITEMS') ?? 100);

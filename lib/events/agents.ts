@@ -8,7 +8,10 @@ import type { AgentRecord } from '../agents/model.ts';
  */
 export const readAgent = getAgent;
 
-/** docs/api.md "Webhook requests": delivery only while ENABLED, and only for subscribed kinds. */
+/** The test event goes to an ENABLED webhook whatever kinds it subscribes to (POST …/webhook/test). */
+export const TEST_EVENT_TYPE = 'service.webhook.test';
+
+/** docs/api.md "Webhook requests": delivery only while ENABLED, and only for subscribed kinds (and the test event). */
 export function acceptsDelivery(agent: AgentRecord | undefined, type: string): agent is AgentRecord & { webhook_url: string } {
-  return agent?.webhook_status === 'ENABLED' && typeof agent.webhook_url === 'string' && (agent.events as string[]).includes(type);
+  return agent?.webhook_status === 'ENABLED' && typeof agent.webhook_url === 'string' && (type === TEST_EVENT_TYPE || (agent.events as string[]).includes(type));
 }

@@ -1,21 +1,36 @@
+import type { AgentRecord } from '../agents/model.ts';
 import { log } from '../log.ts';
 import { postJson, type OutboundResult } from '../net/outbound.ts';
+import { failureKindOf, recordDeliveryAttempt } from '../observability/metrics.ts';
+import { batchGet, keyString } from '../store/batch.ts';
+import { keys } from '../store/keys.ts';
 import { signingSecrets } from '../webhooks/rotation.ts';
 import { signatureHeaders } from '../webhooks/signature.ts';
-import { acceptsDelivery, readAgent } from './agents.ts';
-import { abandonDelivery, claimDelivery, recordAttempt, type AttemptResult } from './delivery-lease.ts';
+import { acceptsDelivery } from './agents.ts';
+import { attemptEntry } from './attempt-log.ts';
+import { deliveryFromItem, scheduledMade, type DeliveryRecord } from './deliveries.ts';
+import { abandonDelivery, recordAttempt, type Recorded } from './delivery-attempt.ts';
 import { readEvent } from './feed.ts';
-import { parseDeliveryMessage, postpone, type ReceivedMessage } from './queue.ts';
+import { parseDeliveryMessage, postpone, type DeliveryMessage, type ReceivedMessage } from './queue.ts';
 import type { ServiceEvent } from './types.ts';
-import { failureKindOf, recordDeliveryAttempt } from '../observability/metrics.ts';
+import { noteAttempts, type AgentAttempts, type HealthRecord } from './webhook-health.ts';
 
 /**
- * One delivery message: take the record's lease, re-check the webhook (it may have been disabled
- * or unsubscribed since the relay ran), sign, post, record the attempt. The retry schedule is
- * carried by the message itself: a failed attempt leaves it in the queue, invisible until the
- * next attempt is due.
+ * A batch of delivery messages: one BatchGetItem (strongly consistent) for every agent and
+ * delivery record the batch names, then per message: re-check the webhook (it may have been
+ * disabled or unsubscribed since the relay ran), sign, POST, and record the attempt with one
+ * conditional write (delivery-attempt.ts). The retry schedule is carried by the message itself:
+ * a failed attempt leaves it in the queue, invisible until the next attempt is due.
  */
 export type Outcome = { kind: 'done' } | { kind: 'later'; seconds: number } | { kind: 'poison' };
+
+export interface DeliverOptions {
+  /** The clock (ms); tests move it to reach the auto-disable threshold. */
+  now?: () => number;
+}
+
+/** A duplicate copy that arrives this much before its attempt is due waits for it instead. */
+const EARLY_TOLERANCE_MS = 1000;
 
 /** The delivery request of docs/api.md: the event object as the body, signed over its exact bytes (both signature schemes). */
 export function deliveryRequest(event: ServiceEvent, secrets: string | readonly string[], now = new Date()): { body: string; headers: Record<string, string> } {
@@ -31,67 +46,124 @@ export function deliveryRequest(event: ServiceEvent, secrets: string | readonly 
   };
 }
 
-export function attemptResult(result: OutboundResult): AttemptResult {
+/** `last_error` of the record: a sentence, where the attempt history has the short kind. */
+export function lastErrorOf(result: OutboundResult): string | null {
   switch (result.kind) {
     case 'response':
-      return result.status >= 200 && result.status < 300
-        ? { ok: true, statusCode: result.status }
-        : { ok: false, statusCode: result.status, error: `endpoint answered HTTP ${result.status}` };
+      return result.status >= 200 && result.status < 300 ? null : `endpoint answered HTTP ${result.status}`;
     case 'timeout':
-      return { ok: false, statusCode: null, error: 'no answer within 10 seconds' };
+      return 'no answer within 10 seconds';
     case 'blocked':
-      return { ok: false, statusCode: null, error: `URL refused: ${result.reason}` };
+      return `URL refused: ${result.reason}`;
     case 'network_error':
-      return { ok: false, statusCode: null, error: `network error: ${result.message}` };
+      return `network error: ${result.message}`;
   }
 }
 
-export async function deliverMessage(record: Pick<ReceivedMessage, 'messageId' | 'body'>): Promise<Outcome> {
-  const message = parseDeliveryMessage(record.body);
-  if (!message) return { kind: 'poison' };
-  const claim = await claimDelivery(message.agent_id, message.delivery_id, record.messageId);
-  if (claim.kind === 'drop') return { kind: 'done' };
-  if (claim.kind === 'busy') return { kind: 'later', seconds: claim.retryInSeconds };
+interface Loaded {
+  agents: Map<string, AgentRecord & HealthRecord>;
+  deliveries: Map<string, DeliveryRecord>;
+}
 
-  const [agent, event] = await Promise.all([readAgent(message.agent_id), readEvent(message.agent_id, message.event_id)]);
-  if (!acceptsDelivery(agent, claim.record.event_type) || !agent.webhook_secret) {
-    await abandonDelivery(claim, 'webhook not enabled or not subscribed to this event type when the attempt was due');
-    return { kind: 'done' };
+async function loadBatch(messages: readonly DeliveryMessage[]): Promise<Loaded> {
+  const found = await batchGet(
+    messages.flatMap((m) => [keys.agent(m.agent_id), keys.delivery(m.agent_id, m.delivery_id)]),
+    { consistent: true },
+  );
+  const agents = new Map<string, AgentRecord & HealthRecord>();
+  const deliveries = new Map<string, DeliveryRecord>();
+  for (const m of messages) {
+    const agent = found.get(keyString(keys.agent(m.agent_id)));
+    if (agent) agents.set(m.agent_id, agent as unknown as AgentRecord & HealthRecord);
+    const delivery = found.get(keyString(keys.delivery(m.agent_id, m.delivery_id)));
+    if (delivery) deliveries.set(m.delivery_id, deliveryFromItem(delivery));
   }
+  return { agents, deliveries };
+}
+
+/** One message, with what the batch read for it. `attempted` is set when a POST was made. */
+export async function deliverMessage(
+  messageId: string,
+  message: DeliveryMessage,
+  delivery: DeliveryRecord | undefined,
+  agent: AgentRecord | undefined,
+  nowMs: number,
+): Promise<{ outcome: Outcome; attempted?: { ok: boolean } }> {
+  const done = { outcome: { kind: 'done' } } as const;
+  if (!delivery) return done;
+  if (message.manual) {
+    // Delivered since the retry was asked for; a forced resend goes anyway.
+    if (delivery.status === 'succeeded' && !message.force) return done;
+  } else {
+    if (delivery.status !== 'pending' || scheduledMade(delivery) >= delivery.max_attempts) return done;
+    const dueInMs = Date.parse(delivery.next_attempt_at ?? '') - nowMs;
+    // A copy of the message that arrives before the attempt is due (the relay sent it twice) waits for it.
+    if (dueInMs > EARLY_TOLERANCE_MS) return { outcome: { kind: 'later', seconds: Math.ceil(dueInMs / 1000) } };
+  }
+  if (!acceptsDelivery(agent, delivery.event_type) || !agent.webhook_secret) {
+    await abandonDelivery(delivery, 'webhook not enabled or not subscribed to this event type when the attempt was due');
+    return done;
+  }
+  const event = delivery.event ?? (await readEvent(delivery.agent_id, delivery.event_id));
   if (!event) {
-    await abandonDelivery(claim, 'event expired');
-    return { kind: 'done' };
+    await abandonDelivery(delivery, 'event expired');
+    return done;
   }
-  const request = deliveryRequest(event, signingSecrets(agent.webhook_secret, agent));
   const started = Date.now();
-  const answer = await postJson({ url: agent.webhook_url, ...request });
-  const result = attemptResult(answer);
-  recordDeliveryAttempt(result.ok ? { ok: true, latencyMs: Date.now() - started } : { ok: false, kind: failureKindOf(answer), latencyMs: Date.now() - started });
-  const settled = await recordAttempt(claim, result);
-  // The record keeps the count and the last outcome; the log keeps every attempt.
+  const answer = await postJson({ url: agent.webhook_url, ...deliveryRequest(event, signingSecrets(agent.webhook_secret, agent)) });
+  const durationMs = Date.now() - started;
+  const lastError = lastErrorOf(answer);
+  const ok = lastError === null;
+  recordDeliveryAttempt(ok ? { ok: true, latencyMs: durationMs } : { ok: false, kind: failureKindOf(answer), latencyMs: durationMs });
+  const recorded = await recordAttempt(delivery, { extra: message.manual === true, messageId, ok, lastError, entry: attemptEntry(started, durationMs, answer) }, nowMs);
+  // The record keeps every attempt (newest MAX_ATTEMPT_LOG); the log line is for operators.
   log.info('delivery attempt', {
-    deliveryId: claim.record.id,
+    deliveryId: delivery.id,
     eventId: event.id,
     agentId: event.agent_id,
-    attempt: claim.record.attempts + 1,
-    statusCode: result.statusCode,
-    error: result.ok ? undefined : result.error,
-    ms: Date.now() - started,
-    outcome: settled?.status ?? 'lease lost',
+    attempt: recorded?.record.attempts,
+    statusCode: answer.kind === 'response' ? answer.status : null,
+    error: lastError ?? undefined,
+    ms: durationMs,
+    outcome: recorded ? `${recorded.record.status}${recorded.extra ? ' (extra attempt)' : ''}` : 'record expired',
   });
-  if (settled?.retryInSeconds !== undefined) return { kind: 'later', seconds: settled.retryInSeconds };
-  return { kind: 'done' };
+  return { outcome: nextStep(message, recorded, nowMs), attempted: { ok } };
+}
+
+/** What becomes of the message after its attempt was recorded. */
+function nextStep(message: DeliveryMessage, recorded: Recorded | undefined, nowMs: number): Outcome {
+  if (!recorded || message.manual) return { kind: 'done' };
+  if (recorded.takenBySameMessage && recorded.record.status === 'pending' && recorded.record.next_attempt_at) {
+    return { kind: 'later', seconds: Math.max(1, Math.ceil((Date.parse(recorded.record.next_attempt_at) - nowMs) / 1000)) };
+  }
+  if (recorded.extra || recorded.retryInSeconds === undefined) return { kind: 'done' };
+  return { kind: 'later', seconds: recorded.retryInSeconds };
 }
 
 /**
  * A batch from the queue → the ids of the messages to keep (due again later, failed, or poison for
  * the DLQ); the others are done and may be deleted.
  */
-export async function deliverBatch(records: readonly ReceivedMessage[]): Promise<string[]> {
+export async function deliverBatch(records: readonly ReceivedMessage[], options: DeliverOptions = {}): Promise<string[]> {
+  const clock = options.now ?? Date.now;
+  const messages = records.map((record) => parseDeliveryMessage(record.body));
+  const valid = messages.filter((m) => m !== undefined);
+  const loaded = valid.length > 0 ? await loadBatch(valid) : { agents: new Map(), deliveries: new Map() };
+  const health = new Map<string, AgentAttempts>();
+
   const outcomes = await Promise.all(
-    records.map(async (record): Promise<Outcome | 'error'> => {
+    records.map(async (record, i): Promise<Outcome | 'error'> => {
+      const message = messages[i];
+      if (!message) return { kind: 'poison' };
       try {
-        const outcome = await deliverMessage(record);
+        const agent = loaded.agents.get(message.agent_id);
+        const { outcome, attempted } = await deliverMessage(record.messageId, message, loaded.deliveries.get(message.delivery_id), agent, clock());
+        if (attempted && agent) {
+          const entry = health.get(agent.id) ?? { agent, anySucceeded: false, anyFailed: false };
+          if (attempted.ok) entry.anySucceeded = true;
+          else entry.anyFailed = true;
+          health.set(agent.id, entry);
+        }
         if (outcome.kind === 'later') await postpone(record.receiptHandle, outcome.seconds);
         return outcome;
       } catch (err) {
@@ -100,6 +172,14 @@ export async function deliverBatch(records: readonly ReceivedMessage[]): Promise
         return 'error';
       }
     }),
+  );
+  await Promise.all(
+    [...health.values()].map((attempts) =>
+      noteAttempts(attempts, clock()).catch((err: unknown) =>
+        // The next batch for this agent notes it again: health is a judgement over days, not one write.
+        log.error('deliver: webhook health not recorded', { agentId: attempts.agent.id, error: err instanceof Error ? err.message : String(err) }),
+      ),
+    ),
   );
   const failed = records.filter((record, i) => {
     const outcome = outcomes[i]!;

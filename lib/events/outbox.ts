@@ -4,8 +4,7 @@ import { ENTITY, keys } from '../store/keys.ts';
 import { transactWrite, type TransactItem } from '../store/transact.ts';
 import { acceptsDelivery } from './agents.ts';
 import { eventIdAt, fillGap, takeTicket } from './feed-position.ts';
-import { expiresAt, type ServiceEvent } from './types.ts';
-import type { EventType } from '../core/event-types.ts';
+import { expiresAt, type FeedEventType, type ServiceEvent } from './types.ts';
 
 /**
  * The outbox: a state change and one event row per party agent in one transaction. The table's
@@ -21,7 +20,7 @@ import type { EventType } from '../core/event-types.ts';
  */
 export interface EventsToAppend {
   agentIds: readonly string[];
-  type: EventType;
+  type: FeedEventType;
   data: ServiceEvent['data'];
 }
 
@@ -66,7 +65,7 @@ export async function commitWithEvents(
 export function eventFromItem(item: Record<string, unknown>): ServiceEvent {
   return {
     id: item['id'] as string,
-    type: item['type'] as EventType,
+    type: item['type'] as FeedEventType,
     created_at: item['created_at'] as string,
     agent_id: item['agent_id'] as string,
     data: item['data'] as ServiceEvent['data'],

@@ -2,7 +2,7 @@ import * as z from '../zod.ts';
 import { ID_PATTERN } from '../core/ids.ts';
 
 /** Request shapes of the event and delivery routes (docs/api.md "Agents, webhooks and events"). Strict: unknown parameters are a 400. */
-const limit = z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20);
+export const limit = z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20);
 
 export const agentParams = z.strictObject({ id: z.string().check(z.regex(ID_PATTERN.agt)) });
 
@@ -11,10 +11,8 @@ export const eventsQuery = z.strictObject({
   limit,
 });
 
-export const deliveriesQuery = z.strictObject({
-  cursor: z.optional(z.string().check(z.regex(ID_PATTERN.dlv, 'Expected a next_cursor (dlv_…).'))),
-  limit,
-});
+/** POST …/retry: no body, `{}`, or `{ "force": true }` to send a delivery that already succeeded again. */
+export const retryBody = z.optional(z.strictObject({ force: z.optional(z.boolean()) }));
 
 export const deliveryParams = z.strictObject({ id: z.string().check(z.regex(ID_PATTERN.agt)), delivery_id: z.string().check(z.regex(ID_PATTERN.dlv)) });
 

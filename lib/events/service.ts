@@ -1,8 +1,8 @@
 import type { Caller } from '../core/caller.ts';
 import { AppError, notFound } from '../core/errors.ts';
 import { ownAgent } from '../agents/agents.ts';
-import { listDeliveries, readDelivery, toView, type DeliveryPage, type DeliveryView } from './deliveries.ts';
-import { resetForRetry } from './delivery-lease.ts';
+import { listDeliveries, readDelivery, toDetail, toView, type DeliveryDetail, type DeliveryPage, type DeliveryStatus, type DeliveryView } from './deliveries.ts';
+import { reopenFailed } from './delivery-attempt.ts';
 import { listEvents, type EventPage } from './feed.ts';
 import { enqueueDelivery } from './queue.ts';
 
@@ -12,20 +12,36 @@ export async function agentEvents(caller: Caller, agentId: string, after: string
   return listEvents(await ownAgent(caller, agentId), after, limit);
 }
 
-export async function agentDeliveries(caller: Caller, agentId: string, cursor: string | undefined, limit: number): Promise<DeliveryPage> {
+export async function agentDeliveries(caller: Caller, agentId: string, query: { cursor?: string | undefined; limit: number; status?: DeliveryStatus | undefined }): Promise<DeliveryPage> {
   await ownAgent(caller, agentId);
-  return listDeliveries(agentId, cursor, limit);
+  return listDeliveries(agentId, query.cursor, query.limit, query.status);
 }
 
-/** A manual retry: back to pending with one more attempt, and a fresh message that is due now. */
-export async function retryAgentDelivery(caller: Caller, agentId: string, deliveryId: string): Promise<DeliveryView> {
+export async function agentDelivery(caller: Caller, agentId: string, deliveryId: string): Promise<DeliveryDetail> {
+  await ownAgent(caller, agentId);
+  const record = await readDelivery(agentId, deliveryId);
+  if (!record) throw notFound('Delivery');
+  return toDetail(record);
+}
+
+export const notEnabled = (what: string) =>
+  new AppError('webhook_not_configured', `The agent has no enabled webhook: configure and verify it before ${what}.`);
+
+/**
+ * A manual retry (docs/webhooks.md, "Manual retry"): one extra attempt now, which never uses up
+ * or moves the scheduled ones. A failed delivery goes back to pending for it; a succeeded one is
+ * refused unless `force`.
+ */
+export async function retryAgentDelivery(caller: Caller, agentId: string, deliveryId: string, force: boolean): Promise<DeliveryView> {
   const agent = await ownAgent(caller, agentId);
-  const existing = await readDelivery(agentId, deliveryId);
-  if (!existing) throw notFound('Delivery');
-  if (agent.webhook_status !== 'ENABLED') {
-    throw new AppError('webhook_not_configured', 'The agent has no enabled webhook: configure and verify it before retrying a delivery.');
+  let record = await readDelivery(agentId, deliveryId);
+  if (!record) throw notFound('Delivery');
+  if (agent.webhook_status !== 'ENABLED') throw notEnabled('retrying a delivery');
+  if (record.status === 'succeeded' && !force) {
+    throw new AppError('invalid_transition', 'This delivery already succeeded; send {"force": true} to send it again.');
   }
-  const record = await resetForRetry(agentId, deliveryId);
-  await enqueueDelivery({ agent_id: agentId, delivery_id: record.id, event_id: record.event_id });
+  // Failed a moment ago, or still failed: back to pending. Another request may have reopened it first.
+  if (record.status === 'failed') record = (await reopenFailed(agentId, deliveryId)) ?? (await readDelivery(agentId, deliveryId)) ?? record;
+  await enqueueDelivery({ agent_id: agentId, delivery_id: record.id, event_id: record.event_id, manual: true, ...(force ? { force: true } : {}) });
   return toView(record);
 }

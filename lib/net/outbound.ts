@@ -1,14 +1,17 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { connectionFor, hasPool, type PoolTarget } from './connection-pool.ts';
 import { systemResolver, type Resolver } from './resolver.ts';
 import { checkWebhookUrl, developmentMode as developmentModeFromEnv, hostOf, isAllowedAddress } from './url-policy.ts';
 
 /**
  * The one way the service talks to webhook endpoints (verify and delivery). It re-applies the URL
- * policy at connect time: the name is resolved once, every address is checked, and the socket
- * is handed exactly those checked addresses through its `lookup` hook, so a DNS answer that
- * changes between check and connect (rebinding) never reaches a socket. TLS still verifies the
+ * policy at connect time: the name is resolved on every request, every address is checked, and
+ * the request goes to one of those checked addresses through a keep-alive pool that can only
+ * connect to that address (lib/net/connection-pool.ts), so a DNS answer that changes between
+ * check and connect (rebinding) never reaches a socket, and a pooled socket is reused only while a
+ * fresh answer still contains its address. The address: one with a warm pool, else the first
+ * IPv4 one (Lambda outside a VPC has no IPv6 route), else the first. TLS still verifies the
  * certificate against the name (servername stays the hostname). Redirects are not followed: a
  * 3xx is returned like any other status. One deadline covers resolve + connect + send + the
  * whole response body.
@@ -17,7 +20,7 @@ export type OutboundResult =
   | { kind: 'response'; status: number; headers: Record<string, string>; body: string; truncated?: boolean }
   | { kind: 'timeout' }
   | { kind: 'blocked'; reason: string }
-  | { kind: 'network_error'; message: string };
+  | { kind: 'network_error'; message: string; code?: string };
 
 export interface OutboundRequest {
   url: string;
@@ -31,6 +34,10 @@ export interface OutboundOptions {
   resolver?: Resolver;
   /** Defaults to the DEVELOPMENT_MODE environment variable. */
   developmentMode?: boolean;
+  /** False: a new connection for this request, closed after it (the benchmark's baseline). Default true. */
+  reuseConnections?: boolean;
+  /** An extra trusted certificate authority (tests and benchmarks with a local self-signed receiver). */
+  ca?: string;
 }
 
 export const DEFAULT_DEADLINE_MS = 10_000;
@@ -55,7 +62,7 @@ export async function postJson(request: OutboundRequest, options: OutboundOption
     }, request.deadlineMs ?? DEFAULT_DEADLINE_MS);
   });
   try {
-    return await Promise.race([deadline, exchange(url, request, options.resolver ?? systemResolver, policy, controller.signal)]);
+    return await Promise.race([deadline, exchange(url, request, options, policy, controller.signal)]);
   } finally {
     clearTimeout(timer);
     controller.abort(); // frees the socket if the deadline won or the body was cut short
@@ -65,14 +72,23 @@ export async function postJson(request: OutboundRequest, options: OutboundOption
 async function exchange(
   url: URL,
   request: OutboundRequest,
-  resolver: Resolver,
+  options: OutboundOptions,
   policy: { developmentMode: boolean },
   signal: AbortSignal,
 ): Promise<OutboundResult> {
-  const addresses = await resolveChecked(url, resolver, policy);
+  const addresses = await resolveChecked(url, options.resolver ?? systemResolver, policy);
   if (!Array.isArray(addresses)) return addresses;
   if (signal.aborted) return { kind: 'timeout' };
-  return send(url, request, pinnedLookup(addresses), signal);
+  const targets = addresses.map((a): PoolTarget => ({
+    protocol: url.protocol === 'https:' ? 'https:' : 'http:',
+    address: a.address,
+    family: a.family,
+    port: Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
+    servername: hostOf(url).kind === 'name' ? url.hostname : '',
+    ...(options.ca ? { ca: options.ca } : {}),
+  }));
+  const target = targets.find(hasPool) ?? targets.find((t) => t.family === 4) ?? targets[0]!;
+  return send(url, request, connectionFor(target, options.reuseConnections !== false), signal);
 }
 
 /** Resolves the host (a literal address resolves to itself) and refuses the lot if any address is not allowed. */
@@ -99,25 +115,12 @@ async function resolveChecked(
   return addresses;
 }
 
-/** A `lookup` for the socket that can only ever answer with the addresses already checked. */
-function pinnedLookup(addresses: Address[]): LookupFunction {
-  return ((_hostname: string, opts: { all?: boolean; family?: number | string }, callback: (...args: unknown[]) => void) => {
-    const family = opts.family === 6 || opts.family === 'IPv6' ? 6 : opts.family === 4 || opts.family === 'IPv4' ? 4 : 0;
-    const usable = family ? addresses.filter((a) => a.family === family) : addresses;
-    if (usable.length === 0) {
-      callback(Object.assign(new Error('no checked address of the requested family'), { code: 'ENOTFOUND' }));
-    } else if (opts.all) callback(null, usable);
-    else callback(null, usable[0]!.address, usable[0]!.family);
-  }) as LookupFunction;
-}
-
-function send(url: URL, request: OutboundRequest, lookup: LookupFunction, signal: AbortSignal): Promise<OutboundResult> {
+function send(url: URL, request: OutboundRequest, connection: http.RequestOptions, signal: AbortSignal): Promise<OutboundResult> {
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
     const req = client.request(url, {
       method: 'POST',
-      agent: false, // a pooled socket could have been opened to another address
-      lookup,
+      ...connection,
       signal,
       headers: {
         'user-agent': USER_AGENT,
@@ -126,7 +129,7 @@ function send(url: URL, request: OutboundRequest, lookup: LookupFunction, signal
         'content-length': String(Buffer.byteLength(request.body)),
       },
     });
-    req.on('error', (err) => resolve({ kind: 'network_error', message: errorText(err) }));
+    req.on('error', (err) => resolve(networkError(err)));
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -151,7 +154,7 @@ function send(url: URL, request: OutboundRequest, lookup: LookupFunction, signal
         }
       });
       res.on('end', finish);
-      res.on('error', (err) => resolve({ kind: 'network_error', message: errorText(err) }));
+      res.on('error', (err) => resolve(networkError(err)));
     });
     req.end(request.body);
   });
@@ -165,6 +168,11 @@ function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, strin
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
   return out;
+}
+
+function networkError(err: unknown): OutboundResult {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return { kind: 'network_error', message: errorText(err), ...(typeof code === 'string' ? { code } : {}) };
 }
 
 function errorText(err: unknown): string {

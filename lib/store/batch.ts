@@ -19,7 +19,7 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 /** The items for `keys` (missing ones are absent), keyed by `PK|SK`. Duplicate keys are read once. */
-export async function batchGet(keys: readonly Key[]): Promise<Map<string, Record<string, unknown>>> {
+export async function batchGet(keys: readonly Key[], options: { consistent?: boolean } = {}): Promise<Map<string, Record<string, unknown>>> {
   const unique = [...new Map(keys.map((k) => [keyString(k), k])).values()];
   const found = new Map<string, Record<string, unknown>>();
   await Promise.all(
@@ -29,7 +29,7 @@ export async function batchGet(keys: readonly Key[]): Promise<Map<string, Record
         if (round >= MAX_ROUNDS) throw new Error('BatchGetItem kept returning unprocessed keys');
         if (round > 0) await pause(round);
         const table = tableName();
-        const res = await db().send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending } } }));
+        const res = await db().send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ...(options.consistent ? { ConsistentRead: true } : {}) } } }));
         for (const item of res.Responses?.[table] ?? []) found.set(keyString(item as unknown as Key), item);
         pending = (res.UnprocessedKeys?.[table]?.Keys as Record<string, unknown>[] | undefined) ?? [];
       }

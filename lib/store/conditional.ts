@@ -8,7 +8,7 @@ import { DeleteCommand, UpdateCommand, type DeleteCommandInput, type UpdateComma
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { db, tableName } from './client.ts';
 
-export type ConditionalResult = { ok: true } | { ok: false; current: Record<string, unknown> | undefined };
+export type ConditionalResult = { ok: true; attributes?: Record<string, unknown> } | { ok: false; current: Record<string, unknown> | undefined };
 
 type Input<T> = Omit<T, 'TableName' | 'ReturnValuesOnConditionCheckFailure'>;
 
@@ -20,8 +20,8 @@ export const conditionalDelete = (input: Input<DeleteCommandInput>): Promise<Con
 
 async function conditional(command: UpdateCommand | DeleteCommand): Promise<ConditionalResult> {
   try {
-    await db().send(command as UpdateCommand);
-    return { ok: true };
+    const { Attributes } = await db().send(command as UpdateCommand);
+    return Attributes ? { ok: true, attributes: Attributes } : { ok: true };
   } catch (err) {
     if (!(err instanceof ConditionalCheckFailedException)) throw err;
     return { ok: false, current: err.Item ? unmarshall(err.Item) : undefined };

@@ -42,6 +42,12 @@ export const INDEXES = {
    * nobody reads any more, so the trending read stays at 7 small queries however old the catalog.
    */
   trending: { name: 'Trending', partitionKey: 'trendList', sortKey: 'trendKey', projection: 'KEYS_ONLY', sortKeyType: 'N' },
+  /**
+   * An agent's deliveries of one status (`?status=` on the deliveries list): `dlvStatus` is set with
+   * the status in the same write. KEYS_ONLY, so recording an attempt (which changes other
+   * attributes) writes the index only when the status changes.
+   */
+  deliveriesByStatus: { name: 'DeliveriesByStatus', partitionKey: 'dlvStatus', sortKey: 'SK', projection: 'KEYS_ONLY' },
 } as const satisfies Record<string, IndexDefinition>;
 
 export const indexList: IndexDefinition[] = Object.values(INDEXES);

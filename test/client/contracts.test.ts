@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, type AgentEvent } from '../../client/index.ts';
+import { ApiError, type FeedEvent } from '../../client/index.ts';
 import { useLocalApi } from '../support/local-api.ts';
 import { clientForNewUser } from './support/local-client.ts';
 import { templateInput } from './support/template-input.ts';
@@ -49,10 +49,10 @@ describe('client: contracts and their events against the local API', () => {
 
     // Each party agent has its own copy of every event.
     for (const [client, agent] of [[buyer, buyerAgent], [seller, sellerAgent]] as const) {
-      const events: AgentEvent[] = [];
+      const events: FeedEvent[] = [];
       for await (const e of client.events.iterate(agent.id, { limit: 2 })) events.push(e);
       expect(events.map((e) => e.type)).toEqual(['contract.funded', 'contract.verification.completed', 'contract.released']);
-      expect(events.every((e) => e.agent_id === agent.id && e.data.contract_id === contract.id)).toBe(true);
+      expect(events.every((e) => e.agent_id === agent.id && 'contract_id' in e.data && e.data.contract_id === contract.id)).toBe(true);
       expect(events[0]!.data).toMatchObject({ amount_cents: 12_500 });
     }
   });

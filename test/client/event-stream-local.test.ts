@@ -22,7 +22,7 @@ describe('client: events.stream against the local API', () => {
       streamed.push(item);
       if (streamed.length === 2) controller.abort();
     }
-    expect(streamed.map((s) => [s.event, s.data.type, s.data.data.contract_id])).toEqual([
+    expect(streamed.map((s) => [s.event, s.data.type, 'contract_id' in s.data.data ? s.data.data.contract_id : undefined])).toEqual([
       ['contract.funded', 'contract.funded', contract.id],
       ['contract.released', 'contract.released', contract.id],
     ]);

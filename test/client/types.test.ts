@@ -41,8 +41,10 @@ describe('client types and the OpenAPI document', () => {
     expectTypeOf<Client.WebhookSecret>().toEqualTypeOf<OpenApi.WebhookSecret>();
     expectTypeOf<Client.ContractEventType>().toEqualTypeOf<OpenApi.EventType>();
     expectTypeOf<Client.AgentEvent>().toEqualTypeOf<OpenApi.Event>();
-    expectTypeOf<Client.CursorPage<Client.AgentEvent>>().toEqualTypeOf<OpenApi.EventPage>();
+    expectTypeOf<Client.CursorPage<Client.FeedEvent>>().toEqualTypeOf<OpenApi.EventPage>();
     expectTypeOf<Client.Delivery>().toEqualTypeOf<OpenApi.Delivery>();
+    expectTypeOf<Client.DeliveryDetail>().toEqualTypeOf<OpenApi.DeliveryDetail>();
+    expectTypeOf<Client.TestEventAccepted>().toEqualTypeOf<OpenApi.TestEventAccepted>();
     expectTypeOf<Client.EventTypeList>().toEqualTypeOf<OpenApi.EventTypeList>();
     expectTypeOf<Client.ReplayAccepted>().toEqualTypeOf<OpenApi.ReplayAccepted>();
     expectTypeOf<Client.CursorPage<Client.Delivery>>().toEqualTypeOf<OpenApi.DeliveryPage>();

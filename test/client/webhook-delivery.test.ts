@@ -63,5 +63,19 @@ describe('end to end: client, delivery pipeline and the sample receiver', () => 
     expect(retried).toMatchObject({ event_type: 'contract.released', status: 'pending' });
     await expect.poll(() => received.map((e) => e.type), { timeout: 20_000 }).toEqual(['contract.funded', 'contract.released']);
     await expect.poll(async () => (await failed())?.status, { timeout: 10_000 }).toBe('succeeded');
-  }, 90_000); // end to end through the pipeline, with three scheduled attempts and a hand retry: more than the default 30 s when CI is busy
+
+    // The history shows the three refusals and the hand retry; a succeeded delivery needs `force`.
+    const released = (await client.deliveries.list(agent.id, { status: 'succeeded' })).data.find((d) => d.event_type === 'contract.released')!;
+    const detail = await client.deliveries.get(agent.id, released.id);
+    expect(detail.attempts.map((a) => [a.attempt, a.status_code, a.error])).toEqual([[1, 401, 'http_status'], [2, 401, 'http_status'], [3, 401, 'http_status'], [4, 200, null]]);
+    await expect(client.deliveries.retry(agent.id, released.id)).rejects.toMatchObject({ status: 409, code: 'invalid_transition' });
+    expect(await client.deliveries.retry(agent.id, released.id, { force: true })).toMatchObject({ status: 'succeeded' });
+    // Sent again (the sample receiver acknowledges it as a duplicate of an event it has handled).
+    await expect.poll(async () => (await client.deliveries.get(agent.id, released.id)).attempt_count, { timeout: 20_000 }).toBe(5);
+    expect(received.filter((e) => e.type === 'contract.released')).toHaveLength(1);
+
+    // A test event reaches the receiver although the webhook does not subscribe to its kind.
+    const { event_id } = await client.agents.sendTestEvent(agent.id);
+    await expect.poll(() => received.find((e) => e.id === event_id)?.type, { timeout: 20_000 }).toBe('service.webhook.test');
+  }, 120_000); // end to end through the pipeline, with three scheduled attempts, hand retries and a test event: more than the default 30 s when CI is busy
 });

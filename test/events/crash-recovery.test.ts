@@ -82,7 +82,10 @@ describe('crash recovery of the delivery pipeline', () => {
     const feed = (await call(base, key, 'GET', `/api/v1/agents/${agent.id}/events?limit=100`)).data.map((e: { id: string }) => e.id);
     expect(feed).toHaveLength(8);
     await waitFor(() => held.size >= 3 || undefined, 'deliveries in flight', 20_000);
+    const exited = new Promise((resolve) => first.child.once('exit', resolve));
     killGroup(first.child);
+    // Until the killed child is reaped its pid still answers, and the DATA_DIR lock would count it as running.
+    await exited;
     const cutOff = new Set(held);
 
     receiver.answer = () => 200;

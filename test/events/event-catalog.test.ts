@@ -74,7 +74,9 @@ describe('the event catalog', () => {
       expect(test({ ...envelope, type: 'service.webhook.test', data: {} })).toBe(true);
       expect(test({ ...envelope, type: 'service.webhook.test', data: { contract_id: 'x' } })).toBe(false);
       const disabled = ajv.compile(schemaOf('service.webhook.disabled'));
-      expect(disabled({ ...envelope, type: 'service.webhook.disabled', data: { reason: 'every delivery failed for 5 days' } })).toBe(true);
+      const notice = { reason: 'consecutive_failures', message: 'Every delivery attempt failed since …', failing_since: '2026-11-18T00:00:00.000Z', webhook_url: 'https://hooks.example.com/' };
+      expect(disabled({ ...envelope, type: 'service.webhook.disabled', data: notice })).toBe(true);
+      expect(disabled({ ...envelope, type: 'service.webhook.disabled', data: { reason: 'every delivery failed for 5 days' } })).toBe(false);
       expect(disabled({ ...envelope, type: 'service.webhook.disabled', data: {} })).toBe(false);
     });
   });

@@ -70,8 +70,8 @@ async function fundedAgent(answerDelayMs = 0) {
   return { receiver, agentId, event, record: await streamRecordOf(agentId, event.id) };
 }
 
-describe('duplicates never make two records, and never two posts at once', () => {
-  it('the same stream record relayed twice: one delivery record; racing copies of its message: one post', async () => {
+describe('duplicates never make two records, and every post is counted once', () => {
+  it('the same stream record relayed twice: one delivery record; racing copies of its message: each post is one attempt in the history', async () => {
     const { receiver, agentId, event, record } = await fundedAgent(200);
     const results = await Promise.all([relay({ Records: [record] }), relay({ Records: [record] })]);
     expect(results).toEqual([{ batchItemFailures: [] }, { batchItemFailures: [] }]);
@@ -84,10 +84,19 @@ describe('duplicates never make two records, and never two posts at once', () =>
     const responses = await Promise.all(copies.map((copy) => deliver({ Records: [copy] })));
     expect(responses.every((r) => r.batchItemFailures.length === 0)).toBe(true);
 
-    expect(receiver.deliveries.map((d) => d.json.id)).toEqual([event.id]);
+    // No lease any more (docs/webhooks.md, "Duplicates"): copies that overlap may each POST, and
+    // the one conditional write per attempt counts every POST exactly once.
+    const posts = receiver.deliveries.length;
+    expect(posts).toBeGreaterThanOrEqual(1);
+    expect(posts).toBeLessThanOrEqual(copies.length);
+    expect(new Set(receiver.deliveries.map((d) => d.json.id))).toEqual(new Set([event.id]));
     const list = await deliveriesOf(owner, agentId);
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ status: 'succeeded', attempts: 1, event_id: event.id });
+    expect(list[0]).toMatchObject({ status: 'succeeded', attempts: posts, event_id: event.id });
+    const detail = await invoke('getDelivery', { caller: owner, params: { id: agentId, delivery_id: list[0].id } });
+    expect(detail.body.attempts.map((a: { attempt: number; status_code: number }) => [a.attempt, a.status_code])).toEqual(
+      Array.from({ length: posts }, (_, i) => [i + 1, 200]),
+    );
   });
 
   it('a webhook disabled after the relay ran: no post, the record ends failed with the reason', async () => {
@@ -130,6 +139,19 @@ describe('duplicates never make two records, and never two posts at once', () =>
     expect(elsewhere.deliveries).toHaveLength(0);
     const [pending] = await deliveriesOf(owner, agentId);
     expect(pending).toMatchObject({ status: 'pending', attempts: 1, last_status_code: 302, last_error: 'endpoint answered HTTP 302' });
+    const detail = await invoke('getDelivery', { caller: owner, params: { id: agentId, delivery_id: pending.id } });
+    expect(detail.body.attempts).toEqual([
+      { attempt: 1, started_at: expect.any(String), duration_ms: expect.any(Number), status_code: 302, error: 'redirect', response_body: '{"received":false}' },
+    ]);
+  });
+
+  it('an unreadable image fails its own record only; the others in the batch are sent', async () => {
+    const good = await fundedAgent();
+    const bad = await fundedAgent();
+    // An attribute value without a type: unmarshall refuses it.
+    const broken = { ...bad.record, dynamodb: { ...bad.record.dynamodb, SequenceNumber: '2000', NewImage: { ...bad.record.dynamodb!.NewImage, data: {} } } } as unknown as DynamoDBRecord;
+    expect(await relay({ Records: [broken, good.record] })).toEqual({ batchItemFailures: [{ itemIdentifier: '2000' }] });
+    expect((await receiveAll()).map((m) => JSON.parse(m.Body!).event_id)).toEqual([good.event.id]);
   });
 
   it('records that are not new event rows are not relayed', async () => {

@@ -16,6 +16,8 @@ export interface Receiver {
   url: string;
   port: number;
   requests: ReceivedRequest[];
+  /** TCP connections accepted so far (keep-alive reuse shows as fewer connections than requests). */
+  connections: () => number;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,8 @@ export async function startReceiver(respond: Respond): Promise<Receiver> {
       void Promise.resolve(respond(received, res)).catch(() => res.destroy());
     });
   });
+  let connections = 0;
+  server.on('connection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as net.AddressInfo).port;
   const close = () =>
@@ -45,7 +49,7 @@ export async function startReceiver(respond: Respond): Promise<Receiver> {
       server.close(() => resolve());
     });
   open.push(close);
-  return { url: `http://127.0.0.1:${port}/webhook`, port, requests, close };
+  return { url: `http://127.0.0.1:${port}/webhook`, port, requests, connections: () => connections, close };
 }
 
 /** The reply docs/api.md asks for: 200, JSON, the challenge echoed. */

@@ -113,10 +113,20 @@ export const operations: Readonly<Record<string, Operation>> = {
     errors: ['webhook_not_configured'],
   },
   listDeliveries: { tag: 'Events and deliveries', summary: "The agent's webhook deliveries, newest first", success: ok(S.DeliveryPage) },
+  getDelivery: { tag: 'Events and deliveries', summary: 'One delivery with its attempt history', success: ok(S.DeliveryDetail) },
   retryDelivery: {
     tag: 'Events and deliveries',
-    summary: 'Attempt a delivery once more',
+    summary: 'One extra attempt now, outside the retry schedule',
+    description:
+      'A pending delivery keeps its scheduled attempts (none is used up or moved); a failed one goes back to pending for this attempt; a succeeded one is 409 `invalid_transition` unless the body is `{"force": true}`.',
     success: { 202: { description: 'Queued.', schema: S.Delivery } },
+    errors: ['webhook_not_configured', 'invalid_transition'],
+  },
+  sendTestEvent: {
+    tag: 'Agents and webhooks',
+    summary: 'Send a signed service.webhook.test event to the ENABLED webhook',
+    description: 'Same envelope and headers as contract events, `data: {}`, whatever kinds the webhook subscribes to; in the feed and recorded as a delivery.',
+    success: { 202: { description: 'Queued.', schema: S.TestEventAccepted } },
     errors: ['webhook_not_configured'],
   },
 

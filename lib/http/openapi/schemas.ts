@@ -6,12 +6,14 @@
  */
 import { z } from 'zod';
 import type { ContractStatus as ContractStatusName } from '../../contracts/transitions.ts';
-import { EVENT_TYPES } from '../../core/event-types.ts';
+import { EVENT_TYPES, SERVICE_EVENT_TYPES } from '../../core/event-types.ts';
 import { ERROR_CODES } from '../../core/errors.ts';
 import { ID_PATTERN } from '../../core/ids.ts';
 import { CATEGORIES, VISIBILITIES } from '../../marketplace/templates/categories.ts';
 import { templateSchema } from '../../marketplace/templates/template-schema.ts';
 import type { ServiceEventType } from '../../core/event-types.ts';
+import { DELIVERY_STATUSES } from '../../events/types.ts';
+import { ATTEMPT_ERRORS } from '../../events/attempt-log.ts';
 
 export const componentRegistry = z.registry<{ id: string; description?: string }>();
 const named = <S extends z.core.$ZodType>(id: string, schema: S, description?: string): S => {
@@ -144,14 +146,31 @@ export const contractEvents = Object.fromEntries(
     }),
   ]),
 ) as unknown as Record<(typeof EVENT_TYPES)[number], z.ZodType>;
-/** The service's own kinds (not configurable): same envelope, their own `data`. */
-export const serviceEvents: Record<ServiceEventType, z.ZodType> = {
-  'service.webhook.test': z.strictObject({ ...eventShape, type: z.literal('service.webhook.test'), data: z.strictObject({}) }),
-  'service.webhook.disabled': z.strictObject({
+/** Kinds the service emits itself: in the feed and the stream; `service.webhook.test` is also delivered. */
+const FeedEventType = named('FeedEventType', z.enum([...EVENT_TYPES, ...SERVICE_EVENT_TYPES]));
+const TestEvent = named(
+  'TestEvent',
+  z.strictObject({ ...eventShape, type: z.literal('service.webhook.test'), data: z.strictObject({}) }),
+  'Sent by POST …/webhook/test to the ENABLED webhook, whatever kinds it subscribes to.',
+);
+const WebhookDisabledEvent = named(
+  'WebhookDisabledEvent',
+  z.strictObject({
     ...eventShape,
     type: z.literal('service.webhook.disabled'),
-    data: z.strictObject({ reason: z.string().describe('Why the webhook was disabled, for people.') }),
+    data: z.strictObject({
+      reason: z.literal('consecutive_failures'),
+      message: z.string().describe('Why the webhook was disabled, for people.'),
+      failing_since: timestamp,
+      webhook_url: z.string().nullable(),
+    }),
   }),
+  'The webhook was disabled after every attempt failed for 5 days. In the feed and the stream only (the webhook is disabled).',
+);
+/** The service's own kinds (not configurable): same envelope, their own `data`. */
+export const serviceEvents: Record<ServiceEventType, z.ZodType> = {
+  'service.webhook.test': TestEvent,
+  'service.webhook.disabled': WebhookDisabledEvent,
 };
 export const EventTypeList = named(
   'EventTypeList',
@@ -167,21 +186,40 @@ export const EventTypeList = named(
   }),
   'Every event kind the service sends.',
 );
-export const EventPage = named('EventPage', z.strictObject({ data: z.array(Event), next_cursor: z.string().nullable() }));
-export const Delivery = named(
-  'Delivery',
+export const FeedEvent = named('FeedEvent', z.union([Event, TestEvent, WebhookDisabledEvent]), 'An item of the feed and the stream: a contract event or one of the service.* events.');
+export const EventPage = named('EventPage', z.strictObject({ data: z.array(FeedEvent), next_cursor: z.string().nullable() }));
+/** The fields a delivery shows everywhere; the list adds `attempts` (a count), the single read the history. */
+const deliveryShape = {
+  id: z.string().regex(ID_PATTERN.dlv),
+  event_id: z.string().regex(ID_PATTERN.evt),
+  event_type: FeedEventType,
+  status: z.enum(DELIVERY_STATUSES),
+  last_status_code: z.int().nullable(),
+  last_error: z.string().nullable(),
+  next_attempt_at: timestamp.nullable(),
+  created_at: timestamp,
+};
+export const Delivery = named('Delivery', z.strictObject({ ...deliveryShape, attempts: count }));
+export const DeliveryAttempt = named(
+  'DeliveryAttempt',
   z.strictObject({
-    id: z.string().regex(ID_PATTERN.dlv),
-    event_id: z.string().regex(ID_PATTERN.evt),
-    event_type: EventType,
-    status: z.enum(['pending', 'succeeded', 'failed']),
-    attempts: count,
-    last_status_code: z.int().nullable(),
-    last_error: z.string().nullable(),
-    next_attempt_at: timestamp.nullable(),
-    created_at: timestamp,
+    attempt: z.int().min(1),
+    started_at: timestamp,
+    duration_ms: count,
+    status_code: z.int().nullable().describe('The endpoint\'s HTTP status; null without an answer.'),
+    error: z.enum(ATTEMPT_ERRORS).nullable().describe('Null on success, otherwise what went wrong.'),
+    response_body: z.string().nullable().describe('The first 1 KiB of the answer, as text; null without an answer.'),
   }),
 );
+export const DeliveryDetail = named(
+  'DeliveryDetail',
+  z.strictObject({
+    ...deliveryShape,
+    attempt_count: count.describe('Every attempt made; the history keeps the newest 50.'),
+    attempts: z.array(DeliveryAttempt).describe('Oldest first.'),
+  }),
+);
+export const TestEventAccepted = named('TestEventAccepted', z.strictObject({ event_id: z.string().regex(ID_PATTERN.evt) }));
 export const ReplayAccepted = named('ReplayAccepted', z.strictObject({ replayed: count.describe('Events in the window when the request was made: the job sends each once.') }));
 export const DeliveryPage = named('DeliveryPage', z.strictObject({ data: z.array(Delivery), next_cursor: z.string().nullable() }));
 

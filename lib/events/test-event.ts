@@ -1,0 +1,30 @@
+import type { Caller } from '../core/caller.ts';
+import { ownAgent } from '../agents/agents.ts';
+import { tableName } from '../store/client.ts';
+import { keys } from '../store/keys.ts';
+import { TEST_EVENT_TYPE } from './agents.ts';
+import { commitWithEvents } from './outbox.ts';
+import { notEnabled } from './service.ts';
+
+/**
+ * POST …/webhook/test: a `service.webhook.test` event through the outbox like every event (so it
+ * is in the feed, the stream and the delivery list), committed only while the webhook is
+ * ENABLED; the relay sends it whatever kinds the webhook subscribes to.
+ */
+export async function sendTestEvent(caller: Caller, agentId: string): Promise<{ event_id: string }> {
+  const agent = await ownAgent(caller, agentId);
+  if (agent.webhook_status !== 'ENABLED') throw notEnabled('sending a test event');
+  const result = await commitWithEvents(
+    () => ({
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: keys.agent(agentId),
+        ConditionExpression: 'webhook_status = :enabled AND owner_id = :owner',
+        ExpressionAttributeValues: { ':enabled': 'ENABLED', ':owner': caller.userId },
+      },
+    }),
+    { agentIds: [agentId], type: TEST_EVENT_TYPE, data: {} },
+  );
+  if (!result.committed) throw notEnabled('sending a test event');
+  return { event_id: result.events[0]!.id };
+}

@@ -1,0 +1,353 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { ReceiveMessageCommand, SendMessageCommand, type Message } from '@aws-sdk/client-sqs';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliverBatch, type DeliverOptions } from '../../lib/events/deliver.ts';
+import { relayBatch } from '../../lib/events/relay.ts';
+import { db, tableName } from '../../lib/store/client.ts';
+import { keys } from '../../lib/store/keys.ts';
+import { toSqsRecord } from '../../local/sqs-poller.ts';
+import { createDeliveryQueues, startLocalSqs, type DeliveryQueues, type LocalSqs } from '../../local/sqs.ts';
+import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
+import { configureWebhook, createAgent, createContract, enableWebhook, feedOf, publishTemplate, SIMPLE_SCHEMA, startWebhookReceiver, type WebhookReceiver } from './support.ts';
+
+/**
+ * Attempt history, `?status=`, manual retry semantics, the test event and auto-disable (docs/webhooks.md),
+ * with the relay and the delivery worker driven by hand on real fauxqs queues and DynamoDB Local,
+ * against real receivers. The schedule has 3 attempts an hour apart, so a scheduled message stays
+ * parked while a test looks; the delivery worker's clock is injected to reach "when due" and
+ * "5 days later" without waiting.
+ */
+process.env['DELIVERY_RETRY_DELAYS_SECONDS'] = '0,3600,3600';
+const DAY = 24 * 3600 * 1000;
+
+let sqs: LocalSqs;
+let queues: DeliveryQueues;
+let owner: TestUser;
+let templateId: string;
+
+beforeAll(async () => {
+  sqs = await startLocalSqs({});
+  queues = await createDeliveryQueues(sqs.client, tableName(), { visibilityTimeoutSeconds: 30, maxReceiveCount: 20 });
+  process.env['SQS_ENDPOINT'] = sqs.endpoint;
+  process.env['DELIVERY_QUEUE_URL'] = queues.queueUrl;
+  owner = await createTestUser();
+  templateId = await publishTemplate(owner, SIMPLE_SCHEMA);
+});
+
+afterAll(async () => {
+  await sqs?.stop();
+});
+
+async function streamRecordOf(agentId: string, eventId: string): Promise<DynamoDBRecord> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.event(agentId, eventId) }));
+  return {
+    eventName: 'INSERT',
+    eventSource: 'aws:dynamodb',
+    dynamodb: { Keys: marshall(keys.event(agentId, eventId)) as never, NewImage: marshall(Item!) as Record<string, AttributeValue> as never, SequenceNumber: eventId, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+  };
+}
+
+/** The relay run on the event's stream record, as the table's stream would. */
+async function relay(agentId: string, eventId: string): Promise<void> {
+  expect(await relayBatch([await streamRecordOf(agentId, eventId)])).toEqual([]);
+}
+
+/** A funded contract's event, relayed: its delivery message is in the queue. */
+async function fundedEvent(agentId: string): Promise<{ eventId: string; contractId: string }> {
+  const contractId = await createContract(owner, agentId, templateId);
+  expect((await invoke('fundContract', { caller: owner, params: { id: contractId } })).status).toBe(200);
+  const event = (await feedOf(owner, agentId)).at(-1)!;
+  await relay(agentId, event.id);
+  return { eventId: event.id, contractId };
+}
+
+async function receiveVisible(): Promise<Message[]> {
+  const all: Message[] = [];
+  for (;;) {
+    const { Messages = [] } = await sqs.client.send(new ReceiveMessageCommand({ QueueUrl: queues.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: all.length ? 0 : 1 }));
+    if (Messages.length === 0) return all;
+    all.push(...Messages);
+  }
+}
+
+/** Every visible message through the delivery worker in one batch; the ids it left in the queue. */
+async function deliverVisible(options: DeliverOptions = {}): Promise<{ received: number; left: string[] }> {
+  const messages = await receiveVisible();
+  const left = await deliverBatch(messages.map((m) => toSqsRecord(m, queues.queueArn)), options);
+  return { received: messages.length, left };
+}
+
+/** Another copy of a delivery's scheduled message, as SQS or the relay may make one. */
+async function sendScheduledCopy(agentId: string, deliveryId: string, eventId: string): Promise<void> {
+  await sqs.client.send(new SendMessageCommand({ QueueUrl: queues.queueUrl, MessageBody: JSON.stringify({ agent_id: agentId, delivery_id: deliveryId, event_id: eventId }) }));
+}
+
+const deliveryIdOf = (eventId: string) => `dlv_${eventId.slice(4)}`;
+const getDelivery = (agentId: string, deliveryId: string, caller = owner) => invoke('getDelivery', { caller, params: { id: agentId, delivery_id: deliveryId } });
+const retry = (agentId: string, deliveryId: string, body?: unknown) => invoke('retryDelivery', { caller: owner, params: { id: agentId, delivery_id: deliveryId }, ...(body === undefined ? {} : { body }) });
+const list = async (agentId: string, query: Record<string, string>) => invoke('listDeliveries', { caller: owner, params: { id: agentId }, query });
+
+async function enabledAgent(events = ['contract.funded']): Promise<{ agentId: string; receiver: WebhookReceiver; secret: string }> {
+  const receiver = await startWebhookReceiver();
+  const agentId = await createAgent(owner);
+  const secret = await enableWebhook(owner, agentId, receiver.url, events);
+  return { agentId, receiver, secret };
+}
+
+describe('attempt history and manual retries', () => {
+  it('records every attempt; a manual retry of a pending delivery neither uses up nor moves the scheduled attempts', async () => {
+    const { agentId, receiver } = await enabledAgent();
+    receiver.answer = () => 500;
+    const { eventId } = await fundedEvent(agentId);
+    const deliveryId = deliveryIdOf(eventId);
+
+    const first = await deliverVisible();
+    expect(first.left).toHaveLength(1); // parked for an hour: the schedule's next attempt
+    const afterFirst = await getDelivery(agentId, deliveryId);
+    expect(afterFirst.status).toBe(200);
+    expect(afterFirst.body).toMatchObject({ id: deliveryId, event_id: eventId, status: 'pending', attempt_count: 1, last_status_code: 500 });
+    expect(afterFirst.body.attempts).toEqual([
+      { attempt: 1, started_at: expect.any(String), duration_ms: expect.any(Number), status_code: 500, error: 'http_status', response_body: '{"received":false}' },
+    ]);
+    const due = afterFirst.body.next_attempt_at as string;
+    expect(Date.parse(due) - Date.now()).toBeGreaterThan(3500_000);
+
+    const retried = await retry(agentId, deliveryId);
+    expect(retried.status).toBe(202);
+    expect(retried.body).toMatchObject({ id: deliveryId, status: 'pending', attempts: 1 });
+    const manual = await deliverVisible();
+    expect(manual).toEqual({ received: 1, left: [] }); // the manual message only, done after its one attempt
+    expect(receiver.deliveries).toHaveLength(2);
+    const afterManual = (await getDelivery(agentId, deliveryId)).body;
+    expect(afterManual).toMatchObject({ status: 'pending', attempt_count: 2, next_attempt_at: due });
+
+    // A copy of the scheduled message that shows up early waits for the due time, without a POST.
+    await sendScheduledCopy(agentId, deliveryId, eventId);
+    expect((await deliverVisible()).left).toHaveLength(1);
+    expect(receiver.deliveries).toHaveLength(2);
+
+    // When due: the schedule's second attempt. Still pending, because the manual one did not count.
+    await sendScheduledCopy(agentId, deliveryId, eventId);
+    expect((await deliverVisible({ now: () => Date.parse(due) + 1000 })).left).toHaveLength(1);
+    const second = (await getDelivery(agentId, deliveryId)).body;
+    expect(second).toMatchObject({ status: 'pending', attempt_count: 3 });
+    expect(Date.parse(second.next_attempt_at)).toBeGreaterThan(Date.parse(due));
+
+    // The third scheduled attempt is the last: failed after 3 scheduled + 1 manual.
+    await sendScheduledCopy(agentId, deliveryId, eventId);
+    expect((await deliverVisible({ now: () => Date.parse(second.next_attempt_at) + 1000 })).left).toEqual([]);
+    const failed = (await getDelivery(agentId, deliveryId)).body;
+    expect(failed).toMatchObject({ status: 'failed', attempt_count: 4, next_attempt_at: null });
+    expect(failed.attempts.map((a: { attempt: number }) => a.attempt)).toEqual([1, 2, 3, 4]);
+    expect(receiver.deliveries).toHaveLength(4);
+  });
+
+  it('one message received twice at once: both POSTs counted, and neither receipt deletes the message that carries the schedule', async () => {
+    const { agentId, receiver } = await enabledAgent();
+    receiver.answer = async () => (await new Promise((r) => setTimeout(r, 300)), 500);
+    const { eventId } = await fundedEvent(agentId);
+    const [message] = await receiveVisible();
+    const record = toSqsRecord(message!, queues.queueArn);
+    const responses = await Promise.all([deliverBatch([record]), deliverBatch([record])]);
+    expect(receiver.deliveries).toHaveLength(2);
+    // Both receipts leave it in the queue (a batch item failure), parked until the next attempt.
+    expect(responses).toEqual([[record.messageId], [record.messageId]]);
+    const detail = (await getDelivery(agentId, deliveryIdOf(eventId))).body;
+    expect(detail).toMatchObject({ status: 'pending', attempt_count: 2 });
+    expect(detail.attempts.map((a: { attempt: number }) => a.attempt)).toEqual([1, 2]);
+    expect(Date.parse(detail.next_attempt_at) - Date.now()).toBeGreaterThan(3500_000);
+  });
+
+  it('a succeeded delivery: retry is 409 unless {"force": true}, which sends it once more', async () => {
+    const { agentId, receiver } = await enabledAgent();
+    const { eventId } = await fundedEvent(agentId);
+    const deliveryId = deliveryIdOf(eventId);
+    await deliverVisible();
+    expect((await getDelivery(agentId, deliveryId)).body).toMatchObject({ status: 'succeeded', attempt_count: 1 });
+
+    const refused = await retry(agentId, deliveryId);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('invalid_transition');
+    expect((await retry(agentId, deliveryId, { force: false })).status).toBe(409);
+    expect((await retry(agentId, deliveryId, { force: 'yes' })).status).toBe(400);
+    expect((await retry(agentId, deliveryId, { forced: true })).status).toBe(400);
+    expect(await receiveVisible()).toEqual([]);
+
+    const forced = await retry(agentId, deliveryId, { force: true });
+    expect(forced.status).toBe(202);
+    expect(forced.body).toMatchObject({ status: 'succeeded' });
+    expect(await deliverVisible()).toEqual({ received: 1, left: [] });
+    expect(receiver.deliveries.map((d) => d.json.id)).toEqual([eventId, eventId]);
+    expect((await getDelivery(agentId, deliveryId)).body).toMatchObject({ status: 'succeeded', attempt_count: 2 });
+  });
+
+  it('a failed delivery goes back to pending for its one extra attempt', async () => {
+    const { agentId, receiver } = await enabledAgent();
+    receiver.answer = () => 500;
+    const { eventId } = await fundedEvent(agentId);
+    const deliveryId = deliveryIdOf(eventId);
+    let due = Date.now();
+    for (let i = 0; i < 3; i++) {
+      if (i > 0) await sendScheduledCopy(agentId, deliveryId, eventId);
+      await deliverVisible({ now: () => due + 1000 });
+      due = Date.parse((await getDelivery(agentId, deliveryId)).body.next_attempt_at ?? new Date(due).toISOString());
+    }
+    expect((await getDelivery(agentId, deliveryId)).body).toMatchObject({ status: 'failed', attempt_count: 3 });
+    receiver.answer = () => 200;
+    expect((await retry(agentId, deliveryId)).body).toMatchObject({ status: 'pending', attempts: 3 });
+    await deliverVisible();
+    expect((await getDelivery(agentId, deliveryId)).body).toMatchObject({ status: 'succeeded', attempt_count: 4, last_status_code: 200 });
+  });
+
+  it('GET of a delivery: 404 for another account, an unknown id or a malformed one', async () => {
+    const { agentId } = await enabledAgent();
+    const { eventId } = await fundedEvent(agentId);
+    await deliverVisible();
+    const stranger = await createTestUser();
+    expect((await getDelivery(agentId, deliveryIdOf(eventId), stranger)).status).toBe(404);
+    expect((await getDelivery(agentId, `dlv_${'0'.repeat(26)}`)).status).toBe(404);
+    expect((await getDelivery(agentId, 'evt_nope')).status).toBe(404);
+  });
+});
+
+describe('GET …/deliveries?status=', () => {
+  it('filters by status, newest first, with cursor paging; other values are 400', async () => {
+    const { agentId, receiver } = await enabledAgent();
+    const fails = new Set<string>();
+    receiver.answer = (d) => (fails.has(d.json.data['contract_id'] as string) ? 500 : 200);
+    const made: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const contractId = await createContract(owner, agentId, templateId);
+      if (i % 2 === 1) fails.add(contractId);
+      await invoke('fundContract', { caller: owner, params: { id: contractId } });
+      const event = (await feedOf(owner, agentId)).at(-1)!;
+      await relay(agentId, event.id);
+      made.push(deliveryIdOf(event.id));
+    }
+    await deliverVisible();
+    const [d1, d2, d3, d4] = made as [string, string, string, string];
+    const ids = async (query: Record<string, string>) => {
+      const res = await list(agentId, query);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return { ids: res.body.data.map((d: { id: string }) => d.id), next: res.body.next_cursor as string | null };
+    };
+    expect((await ids({ status: 'succeeded' })).ids).toEqual([d3, d1]);
+    expect((await ids({ status: 'pending' })).ids).toEqual([d4, d2]);
+    expect((await ids({ status: 'failed' })).ids).toEqual([]);
+    const page1 = await ids({ status: 'succeeded', limit: '1' });
+    expect(page1).toEqual({ ids: [d3], next: d3 });
+    expect(await ids({ status: 'succeeded', limit: '1', cursor: page1.next! })).toEqual({ ids: [d1], next: null });
+
+    // d2's next scheduled attempt finds the webhook disabled: failed without an attempt.
+    expect((await invoke('disableWebhook', { caller: owner, params: { id: agentId } })).status).toBe(200);
+    await sendScheduledCopy(agentId, d2, `evt_${d2.slice(4)}`);
+    await deliverVisible({ now: () => Date.now() + 2 * 3600_000 });
+    expect((await ids({ status: 'failed' })).ids).toEqual([d2]);
+    expect((await ids({ status: 'pending' })).ids).toEqual([d4]);
+    expect((await ids({})).ids).toEqual([d4, d3, d2, d1]);
+
+    for (const status of ['PENDING', 'delivered', '', 'pending,failed']) {
+      const res = await list(agentId, { status });
+      expect(res.status, status).toBe(400);
+      expect(res.body.error.code).toBe('validation_error');
+    }
+  });
+});
+
+describe('POST …/webhook/test', () => {
+  it('202 {event_id}: a signed service.webhook.test event with data {}, whatever the subscription; in the feed and the deliveries', async () => {
+    const { agentId, receiver, secret } = await enabledAgent(['contract.released']);
+    const res = await invoke('sendTestEvent', { caller: owner, params: { id: agentId } });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    expect(res.body).toEqual({ event_id: expect.stringMatching(/^evt_/) });
+    const eventId = res.body.event_id as string;
+    const feed = await feedOf(owner, agentId);
+    expect(feed).toEqual([{ id: eventId, type: 'service.webhook.test', created_at: expect.any(String), agent_id: agentId, data: {} }]);
+
+    await relay(agentId, eventId);
+    await deliverVisible();
+    const [delivered] = receiver.deliveries;
+    expect(delivered!.json).toEqual(feed[0]);
+    expect(delivered!.headers['x-service-event']).toBe('service.webhook.test');
+    expect(delivered!.headers['webhook-id']).toBe(eventId);
+    const expected = createHmac('sha256', secret).update(`${delivered!.headers['x-service-timestamp']}.${delivered!.body}`).digest('hex');
+    expect(delivered!.headers['x-service-signature']).toBe(expected);
+    expect((await getDelivery(agentId, deliveryIdOf(eventId))).body).toMatchObject({ event_type: 'service.webhook.test', status: 'succeeded', attempt_count: 1 });
+  });
+
+  it('409 without an ENABLED webhook, 404 for another account', async () => {
+    const receiver = await startWebhookReceiver();
+    const agentId = await createAgent(owner);
+    const disabled = await invoke('sendTestEvent', { caller: owner, params: { id: agentId } });
+    expect(disabled.status).toBe(409);
+    expect(disabled.body.error.code).toBe('webhook_not_configured');
+    await configureWebhook(owner, agentId, receiver.url, ['contract.funded']);
+    expect((await invoke('sendTestEvent', { caller: owner, params: { id: agentId } })).status).toBe(409);
+    expect(await feedOf(owner, agentId)).toEqual([]);
+    expect((await invoke('sendTestEvent', { caller: await createTestUser(), params: { id: agentId } })).status).toBe(404);
+  });
+});
+
+describe('auto-disable after 5 days of failures only', () => {
+  const agentItem = async (agentId: string) => (await db().send(new GetCommand({ TableName: tableName(), Key: keys.agent(agentId), ConsistentRead: true }))).Item!;
+
+  it('DISABLED with a service.webhook.disabled event in the feed; nothing more attempted', async () => {
+    const { agentId, receiver } = await enabledAgent();
+    receiver.answer = () => 503;
+    const t0 = Date.now();
+    const first = await fundedEvent(agentId);
+    await deliverVisible({ now: () => t0 });
+    expect((await agentItem(agentId))['failing_since']).toBe(t0);
+
+    await fundedEvent(agentId);
+    await deliverVisible({ now: () => t0 + 5 * DAY - 1000 });
+    expect((await agentItem(agentId))['webhook_status']).toBe('ENABLED');
+    expect((await agentItem(agentId))['failing_since']).toBe(t0);
+
+    await fundedEvent(agentId);
+    await deliverVisible({ now: () => t0 + 5 * DAY });
+    const agent = await invoke('getAgent', { caller: owner, params: { id: agentId } });
+    expect(agent.body.webhook_status).toBe('DISABLED');
+    const disabledEvent = (await feedOf(owner, agentId)).at(-1);
+    expect(disabledEvent).toMatchObject({
+      type: 'service.webhook.disabled',
+      agent_id: agentId,
+      data: { reason: 'consecutive_failures', failing_since: new Date(t0).toISOString(), webhook_url: receiver.url, message: expect.stringContaining('verify') },
+    });
+
+    // The parked retry of the first event comes due: no POST, the delivery ends failed.
+    const posts = receiver.deliveries.length;
+    await sendScheduledCopy(agentId, deliveryIdOf(first.eventId), first.eventId);
+    await deliverVisible({ now: () => t0 + 6 * DAY });
+    expect(receiver.deliveries).toHaveLength(posts);
+    expect((await getDelivery(agentId, deliveryIdOf(first.eventId))).body).toMatchObject({ status: 'failed', last_error: expect.stringContaining('not enabled') });
+    expect((await invoke('sendTestEvent', { caller: owner, params: { id: agentId } })).status).toBe(409);
+  });
+
+  it('a success starts the clock again, and so does a new configuration', async () => {
+    const { agentId, receiver } = await enabledAgent();
+    let status = 500;
+    receiver.answer = () => status;
+    const t0 = Date.now();
+    await fundedEvent(agentId);
+    await deliverVisible({ now: () => t0 });
+    status = 200;
+    await fundedEvent(agentId);
+    await deliverVisible({ now: () => t0 + DAY });
+    expect((await agentItem(agentId))['failing_since']).toBeUndefined();
+    status = 500;
+    await fundedEvent(agentId);
+    await deliverVisible({ now: () => t0 + 6 * DAY });
+    expect((await agentItem(agentId))).toMatchObject({ webhook_status: 'ENABLED', failing_since: t0 + 6 * DAY });
+
+    // Reconfigured and verified: the failures measured under the old configuration no longer count.
+    await enableWebhook(owner, agentId, receiver.url, ['contract.funded']);
+    await fundedEvent(agentId);
+    await deliverVisible({ now: () => t0 + 12 * DAY });
+    expect((await agentItem(agentId))).toMatchObject({ webhook_status: 'ENABLED', failing_since: t0 + 12 * DAY });
+  });
+});
