@@ -41,6 +41,7 @@ export const BUNDLING = {
     '@aws-sdk/credential-provider-node': resolve(root, 'lib/aws/env-credentials.ts'),
     '@smithy/core/event-streams': resolve(root, 'lib/aws/no-event-streams.ts'),
     'mnemonist/lru-cache': resolve(root, 'lib/aws/small-lru.ts'),
+    '@aws/lambda-invoke-store': resolve(root, 'lib/aws/no-invoke-store.ts'),
   } as Record<string, string>,
 };
 

@@ -28,7 +28,7 @@ describe('settings (lib/core/settings.ts)', () => {
   it.each([
     [{ DEVELOPMENT_MODE: 'yes' }, 'DEVELOPMENT_MODE must be "true" or "false", not "yes".'],
     [{ METRICS_TO_STDOUT: '1' }, 'METRICS_TO_STDOUT must be "true" or "false", not "1".'],
-    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be debug, info or silent, not "loud".'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be debug, info, warn or silent, not "loud".'],
     [{ PORT: 'eighty' }, 'PORT must be a port number (0–65535), not "eighty".'],
     [{ LOCAL_DYNAMODB_PORT: '70000' }, 'LOCAL_DYNAMODB_PORT must be a port number (0–65535), not "70000".'],
     [{ DYNAMODB_ENDPOINT: 'localhost 8000' }, 'DYNAMODB_ENDPOINT must be a URL such as http://127.0.0.1:8000, not "localhost 8000".'],

@@ -2,10 +2,10 @@ import { createContractBody } from '../../lib/contracts/schemas.ts';
 import { createContract } from '../../lib/contracts/service.ts';
 import { created } from '../../lib/http/responses.ts';
 import { httpRoute } from '../../lib/http/stack.ts';
-import { AGENTS_BASE } from '../../lib/routes.ts';
+import { BASE_PATHS } from '../../lib/core/settings.ts';
 
 /** POST /api/v1/contracts: a contract from a template, its variables checked and its checks filled in. */
 export const handler = httpRoute({ body: createContractBody }, async ({ caller, body }) => {
   const contract = await createContract(caller, body);
-  return created(contract, `${AGENTS_BASE}/contracts/${contract.id}`);
+  return created(contract, `${BASE_PATHS.agents}/contracts/${contract.id}`);
 });
