@@ -1,3 +1,4 @@
+/** Agents: create, list and read, always scoped to the caller (docs/api.md, "Agents, webhooks and events"). */
 import type { Caller } from '../core/caller.ts';
 import { AppError, notFound, validationError } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
@@ -7,7 +8,6 @@ import { MAX_AGENTS_PER_ACCOUNT } from '../limits/numbers.ts';
 import { expiresAt } from '../core/event-retention.ts';
 import { deleteOwnedAgent, getAgent, insertAgentWithinCap, listAgentsOf } from './store.ts';
 
-/** Agents: create, list and read, always scoped to the caller (docs/api.md, "Agents, webhooks and events"). */
 export async function createAgent(caller: Caller, input: { name: string }): Promise<AgentView> {
   const now = nowIso();
   const agent: AgentRecord = {

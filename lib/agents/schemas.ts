@@ -1,10 +1,10 @@
+/** Request shapes of the agent and webhook routes (docs/api.md). Strict: unknown fields are a 400. */
 import * as z from '../zod.ts';
 import { EVENT_TYPES } from '../core/event-types.ts';
 import { MAX_OVERLAP_SECONDS } from '../webhooks/rotation.ts';
 import { checkWebhookUrl, developmentMode } from '../net/url-policy.ts';
 import { ID_PATTERN } from '../core/ids.ts';
 
-/** Request shapes of the agent and webhook routes (docs/api.md). Strict: unknown fields are a 400. */
 export const agentIdParams = z.strictObject({ id: z.string().check(z.regex(ID_PATTERN.agt)) });
 
 export const createAgentBody = z.strictObject({

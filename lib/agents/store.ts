@@ -1,3 +1,9 @@
+/**
+ * DynamoDB access for the agent item, and nothing else. Every write is one conditional
+ * UpdateItem that also proves ownership (`owner_id = :owner`), so there is no read-then-write
+ * window; after a failed condition the current item is read so the caller can tell "not
+ * yours" from "wrong state".
+ */
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '../store/client.ts';
@@ -6,12 +12,6 @@ import { transactWrite } from '../store/transact.ts';
 import { INDEXES } from '../store/table.ts';
 import { isAgentId, type AgentRecord } from './model.ts';
 
-/**
- * DynamoDB access for the agent item, and nothing else. Every write is one conditional
- * UpdateItem that also proves ownership (`owner_id = :owner`), so there is no read-then-write
- * window; after a failed condition the current item is read so the caller can tell "not
- * yours" from "wrong state".
- */
 type Failed = { failed: true; current: AgentRecord | undefined };
 export type WriteResult = AgentRecord | Failed;
 export const isFailed = (r: WriteResult): r is Failed => 'failed' in r;

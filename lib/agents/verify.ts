@@ -1,3 +1,12 @@
+/**
+ * POST …/webhook/verify: one handshake, answered when it ends. Only success changes the status,
+ * and only if the configuration is still the one that was checked (`config_version`): a PATCH,
+ * DELETE or rotate that lands during the handshake wins over its stale success.
+ * Each handshake is one outbound POST to a URL the caller chose, so it runs under the agent's verify
+ * limiter (one in flight, a few per minute: lib/limits/verify-limit.ts), taken after the checks
+ * that cost nothing outbound.
+ * `outbound` lets tests script DNS; the handler passes nothing (system resolver, DEVELOPMENT_MODE).
+ */
 import type { Caller } from '../core/caller.ts';
 import { AppError, notFound } from '../core/errors.ts';
 import { nowIso } from '../core/time.ts';
@@ -12,15 +21,6 @@ import { toAgentView, type AgentView } from './model.ts';
 import { isFailed, updateOwnedAgent } from './store.ts';
 import { notConfigured } from './webhook-config.ts';
 
-/**
- * POST …/webhook/verify: one handshake, answered when it ends. Only success changes the status,
- * and only if the configuration is still the one that was checked (`config_version`): a PATCH,
- * DELETE or rotate that lands during the handshake wins over its stale success.
- * Each handshake is one outbound POST to a URL the caller chose, so it runs under the agent's verify
- * limiter (one in flight, a few per minute: lib/limits/verify-limit.ts), taken after the checks
- * that cost nothing outbound.
- * `outbound` lets tests script DNS; the handler passes nothing (system resolver, DEVELOPMENT_MODE).
- */
 export async function verifyWebhook(caller: Caller, agentId: string, outbound: OutboundOptions = {}, limiter: LimiterOptions = {}): Promise<AgentView> {
   const agent = await ownAgent(caller, agentId);
   if (agent.webhook_status === 'DISABLED' || !agent.webhook_url || !agent.webhook_secret) throw notConfigured();

@@ -1,8 +1,8 @@
+/** Request shapes of the contract routes (docs/api.md "Contracts"). Strict: unknown fields are a 400. */
 import * as z from '../zod.ts';
 import { ID_PATTERN } from '../core/ids.ts';
 import type { ContractStatus } from './transitions.ts';
 
-/** Request shapes of the contract routes (docs/api.md "Contracts"). Strict: unknown fields are a 400. */
 export const MAX_AMOUNT_CENTS = 1_000_000_000_000;
 
 export const createContractBody = z.strictObject({

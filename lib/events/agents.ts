@@ -1,11 +1,11 @@
-import { getAgent } from '../agents/store.ts';
-import type { AgentRecord } from '../agents/model.ts';
-
 /**
  * What events and deliveries need from the agent item (owned by lib/agents): ownership, and
  * whether a kind may be delivered right now. Reads are strongly consistent, so the relay and the
  * delivery worker see a webhook disabled a moment ago.
  */
+import { getAgent } from '../agents/store.ts';
+import type { AgentRecord } from '../agents/model.ts';
+
 export const readAgent = getAgent;
 
 /** The test event goes to an ENABLED webhook whatever kinds it subscribes to (POST …/webhook/test). */

@@ -1,3 +1,10 @@
+/**
+ * A batch of delivery messages: one BatchGetItem (strongly consistent) for every agent and
+ * delivery record the batch names, then per message: re-check the webhook (it may have been
+ * disabled or unsubscribed since the relay ran), sign, POST, and record the attempt with one
+ * conditional write (delivery-attempt.ts). The retry schedule is carried by the message itself:
+ * a failed attempt leaves it in the queue, invisible until the next attempt is due.
+ */
 import type { AgentRecord } from '../agents/model.ts';
 import { log } from '../log.ts';
 import { postJson, type OutboundResult } from '../net/outbound.ts';
@@ -15,13 +22,6 @@ import { parseDeliveryMessage, postpone, type DeliveryMessage, type ReceivedMess
 import type { ServiceEvent } from './types.ts';
 import { noteAttempts, type AgentAttempts, type HealthRecord } from './webhook-health.ts';
 
-/**
- * A batch of delivery messages: one BatchGetItem (strongly consistent) for every agent and
- * delivery record the batch names, then per message: re-check the webhook (it may have been
- * disabled or unsubscribed since the relay ran), sign, POST, and record the attempt with one
- * conditional write (delivery-attempt.ts). The retry schedule is carried by the message itself:
- * a failed attempt leaves it in the queue, invisible until the next attempt is due.
- */
 export type Outcome = { kind: 'done' } | { kind: 'later'; seconds: number } | { kind: 'poison' };
 
 export interface DeliverOptions {

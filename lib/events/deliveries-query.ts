@@ -1,12 +1,12 @@
+/**
+ * GET …/deliveries query. In its own module so routes that do not list deliveries (retry) do not
+ * bundle the status enum: a module's top-level schemas are built on import, used or not.
+ */
 import * as z from '../zod.ts';
 import { ID_PATTERN } from '../core/ids.ts';
 import { limit } from './schemas.ts';
 import { DELIVERY_STATUSES } from './types.ts';
 
-/**
- * GET …/deliveries query. In its own module so routes that do not list deliveries (retry) do not
- * bundle the status enum: a module's top-level schemas are built on import, used or not.
- */
 export const deliveriesQuery = z.strictObject({
   cursor: z.optional(z.string().check(z.regex(ID_PATTERN.dlv, 'Expected a next_cursor (dlv_…).'))),
   status: z.optional(z.enum(DELIVERY_STATUSES)),

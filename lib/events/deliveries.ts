@@ -1,3 +1,9 @@
+/**
+ * Delivery records: one per (event, agent), whatever the number of stream records or SQS copies
+ * that mention it, because the id is derived from the event id and the record is created
+ * conditionally. The record carries the event itself, so an attempt needs no read of the feed,
+ * and its attempt history. Attempts: delivery-attempt.ts.
+ */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { nowIso } from '../core/time.ts';
@@ -9,12 +15,6 @@ import { attemptList, type AttemptEntry } from './attempt-log.ts';
 import { scheduledAttempts } from './schedule.ts';
 import { expiresAt, type DeliveryStatus, type ServiceEvent } from './types.ts';
 
-/**
- * Delivery records: one per (event, agent), whatever the number of stream records or SQS copies
- * that mention it, because the id is derived from the event id and the record is created
- * conditionally. The record carries the event itself, so an attempt needs no read of the feed,
- * and its attempt history. Attempts: delivery-attempt.ts.
- */
 export type { DeliveryStatus };
 
 export interface DeliveryRecord {

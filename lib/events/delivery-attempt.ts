@@ -1,10 +1,3 @@
-import { nowIso } from '../core/time.ts';
-import { conditionalUpdate } from '../store/conditional.ts';
-import { keys } from '../store/keys.ts';
-import { attemptLogKey, MAX_ATTEMPT_LOG, type AttemptEntry } from './attempt-log.ts';
-import { deliveryFromItem, scheduledMade, statusPlacement, type DeliveryRecord, type DeliveryStatus } from './deliveries.ts';
-import { delayAfter, retryDelays } from './schedule.ts';
-
 /**
  * The life of a delivery record across attempts: ONE conditional UpdateItem per attempt, which
  * counts it, appends it to the history and sets the outcome. The condition is the attempt count
@@ -16,6 +9,13 @@ import { delayAfter, retryDelays } from './schedule.ts';
  * scheduled attempt that finds its slot already taken by another copy records its POST as an
  * extra attempt and stops, so only one message carries the schedule on.
  */
+import { nowIso } from '../core/time.ts';
+import { conditionalUpdate } from '../store/conditional.ts';
+import { keys } from '../store/keys.ts';
+import { attemptLogKey, MAX_ATTEMPT_LOG, type AttemptEntry } from './attempt-log.ts';
+import { deliveryFromItem, scheduledMade, statusPlacement, type DeliveryRecord, type DeliveryStatus } from './deliveries.ts';
+import { delayAfter, retryDelays } from './schedule.ts';
+
 export interface AttemptWrite {
   /** A manual retry, or a copy that lost its schedule slot: does not use up the schedule. */
   extra: boolean;

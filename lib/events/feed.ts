@@ -1,3 +1,10 @@
+/**
+ * Reading an agent's feed in slot order (feed-position.ts). A page reads the agent's counter H,
+ * then the slots after the cursor up to H, and stops before the first empty one: every slot it
+ * passes is filled for good, so no later commit can land behind the cursor it returns. An empty
+ * slot older than GAP_GRACE_MS (judged by the next event's created_at, or by the time of the
+ * newest ticket) is filled with a gap marker and passed.
+ */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
@@ -7,13 +14,6 @@ import { fillGap, GAP_GRACE_MS, lastKeyAt, positionOf } from './feed-position.ts
 import { eventFromItem } from './outbox.ts';
 import type { ServiceEvent } from './types.ts';
 
-/**
- * Reading an agent's feed in slot order (feed-position.ts). A page reads the agent's counter H,
- * then the slots after the cursor up to H, and stops before the first empty one: every slot it
- * passes is filled for good, so no later commit can land behind the cursor it returns. An empty
- * slot older than GAP_GRACE_MS (judged by the next event's created_at, or by the time of the
- * newest ticket) is filled with a gap marker and passed.
- */
 const HIGHEST = '\uffff';
 /** Gap markers one read may write: a writer that died leaves one per party agent. */
 const MAX_FILLS_PER_READ = 20;

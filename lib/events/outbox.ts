@@ -1,11 +1,3 @@
-import { nowIso } from '../core/time.ts';
-import { tableName } from '../store/client.ts';
-import { ENTITY, keys } from '../store/keys.ts';
-import { transactWrite, type TransactItem } from '../store/transact.ts';
-import { acceptsDelivery } from './agents.ts';
-import { eventIdAt, fillGap, takeTicket } from './feed-position.ts';
-import { expiresAt, type FeedEventType, type ServiceEvent } from './types.ts';
-
 /**
  * The outbox: a state change and one event row per party agent in one transaction. The table's
  * stream then carries each row to the relay, so a committed event cannot be lost by a process
@@ -18,6 +10,14 @@ import { expiresAt, type FeedEventType, type ServiceEvent } from './types.ts';
  * Each row also records `deliver`: whether the agent's webhook was ENABLED and subscribed to the
  * kind when the slot was taken. The stream filter passes only rows with `deliver = true`.
  */
+import { nowIso } from '../core/time.ts';
+import { tableName } from '../store/client.ts';
+import { ENTITY, keys } from '../store/keys.ts';
+import { transactWrite, type TransactItem } from '../store/transact.ts';
+import { acceptsDelivery } from './agents.ts';
+import { eventIdAt, fillGap, takeTicket } from './feed-position.ts';
+import { expiresAt, type FeedEventType, type ServiceEvent } from './types.ts';
+
 export interface EventsToAppend {
   agentIds: readonly string[];
   type: FeedEventType;

@@ -1,13 +1,13 @@
-import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { endpointOverride } from '../aws-endpoint.ts';
-import { awsClientMade } from '../aws/client-hooks.ts';
-import * as settings from '../core/settings.ts';
-
 /**
  * The delivery queue. A message names one delivery record; the record, not the message, holds the
  * state, so a message can be duplicated or replayed without harm. SQS_ENDPOINT points the client
  * at fauxqs locally; in AWS it is unset.
  */
+import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { endpointOverride } from '../aws-endpoint.ts';
+import { awsClientMade } from '../aws/client-hooks.ts';
+import * as settings from '../core/settings.ts';
+
 export interface DeliveryMessage {
   agent_id: string;
   delivery_id: string;

@@ -1,3 +1,15 @@
+/**
+ * Outbox rows → delivery messages, and replay pages (replay.ts) → a page of them. A row passes the
+ * filter only if its agent's webhook was ENABLED and subscribed when the event happened
+ * (`deliver`); if it still is, the delivery record is created (once, conditionally, carrying the
+ * event) and a message is sent.
+ *
+ * Per stream batch: one BatchGetItem for the agents, one conditional PutItem per record (a
+ * BatchWriteItem cannot be conditional, and an unconditional put of a record the stream hands
+ * over twice would wipe attempts already made), and SendMessageBatch in groups of 10. A record
+ * that is still untouched is sent again, which at worst makes a duplicate message (two POSTs of
+ * one event, counted as two attempts; receivers dedupe on the event id).
+ */
 import type { AgentRecord } from '../agents/model.ts';
 import { log } from '../log.ts';
 import { batchGet, keyString } from '../store/batch.ts';
@@ -11,18 +23,6 @@ import { pageFromImage, replayPage } from './replay.ts';
 import { matchesFilter } from './stream-filter.ts';
 import type { ServiceEvent } from './types.ts';
 
-/**
- * Outbox rows → delivery messages, and replay pages (replay.ts) → a page of them. A row passes the
- * filter only if its agent's webhook was ENABLED and subscribed when the event happened
- * (`deliver`); if it still is, the delivery record is created (once, conditionally, carrying the
- * event) and a message is sent.
- *
- * Per stream batch: one BatchGetItem for the agents, one conditional PutItem per record (a
- * BatchWriteItem cannot be conditional, and an unconditional put of a record the stream hands
- * over twice would wipe attempts already made), and SendMessageBatch in groups of 10. A record
- * that is still untouched is sent again, which at worst makes a duplicate message (two POSTs of
- * one event, counted as two attempts; receivers dedupe on the event id).
- */
 type Row = { kind: 'event'; event: ServiceEvent } | { kind: 'replay'; image: Record<string, unknown> };
 
 export async function relayBatch(records: readonly TableChange[]): Promise<string[]> {

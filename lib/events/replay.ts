@@ -1,3 +1,17 @@
+/**
+ * Replay (docs/webhooks.md, "Replay"): POST …/events/replay sends every event of the agent created
+ * in [since, until) of the kinds asked (default: every kind the webhook subscribes to) to the
+ * current ENABLED webhook again, as new delivery records with the same event ids, including events
+ * from before the webhook was enabled.
+ *
+ * The request maps the window to feed cursors (start-point.ts), counts the events in it (that
+ * count is `replayed`) and writes the job's first page item. The page's INSERT reaches the relay
+ * through the table stream (its `deliver` flag passes the relay's filter); the relay turns up to
+ * 100 slots' events into deliveries through the same function as outbox rows, then writes the next
+ * page item with its cursor. So the job is bounded per invocation and resumable: a page that fails
+ * is retried by the stream, its deliveries are conditional creates with ids derived from the job
+ * and the event, and the next page is a conditional put.
+ */
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { createHash, randomUUID } from 'node:crypto';
@@ -16,20 +30,6 @@ import type { ReplayInput } from './replay-schema.ts';
 import { startCursor } from './start-point.ts';
 import type { ServiceEvent } from './types.ts';
 
-/**
- * Replay (docs/webhooks.md, "Replay"): POST …/events/replay sends every event of the agent created
- * in [since, until) of the kinds asked (default: every kind the webhook subscribes to) to the
- * current ENABLED webhook again, as new delivery records with the same event ids, including events
- * from before the webhook was enabled.
- *
- * The request maps the window to feed cursors (start-point.ts), counts the events in it (that
- * count is `replayed`) and writes the job's first page item. The page's INSERT reaches the relay
- * through the table stream (its `deliver` flag passes the relay's filter); the relay turns up to
- * 100 slots' events into deliveries through the same function as outbox rows, then writes the next
- * page item with its cursor. So the job is bounded per invocation and resumable: a page that fails
- * is retried by the stream, its deliveries are conditional creates with ids derived from the job
- * and the event, and the next page is a conditional put.
- */
 /** Slots one page reads (REPLAY_PAGE_ITEMS only makes tests cross pages with a few events). */
 const pageItems = (): number => settings.replayPageItems();
 const WINDOW_DAYS = 30;

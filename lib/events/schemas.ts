@@ -1,7 +1,7 @@
+/** Request shapes of the event and delivery routes (docs/api.md "Agents, webhooks and events"). Strict: unknown parameters are a 400. */
 import * as z from '../zod.ts';
 import { ID_PATTERN } from '../core/ids.ts';
 
-/** Request shapes of the event and delivery routes (docs/api.md "Agents, webhooks and events"). Strict: unknown parameters are a 400. */
 export const limit = z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20);
 
 export const agentParams = z.strictObject({ id: z.string().check(z.regex(ID_PATTERN.agt)) });

@@ -1,3 +1,4 @@
+/** The event and delivery routes, for the owner of the agent only (404 for everyone else). */
 import type { Caller } from '../core/caller.ts';
 import { AppError, notFound } from '../core/errors.ts';
 import { ownAgent } from '../agents/agents.ts';
@@ -6,7 +7,6 @@ import { reopenFailed } from './delivery-attempt.ts';
 import { listEvents, type EventPage } from './feed.ts';
 import { enqueueDelivery } from './queue.ts';
 
-/** The event and delivery routes, for the owner of the agent only (404 for everyone else). */
 export async function agentEvents(caller: Caller, agentId: string, after: string | undefined, limit: number): Promise<EventPage> {
   // The ownership read is also the feed's counter read (feed.ts).
   return listEvents(await ownAgent(caller, agentId), after, limit);

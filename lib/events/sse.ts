@@ -1,9 +1,3 @@
-import { validationError } from '../core/errors.ts';
-import { readFeed } from './feed.ts';
-import { isEventId } from './schemas.ts';
-import type { StartPoint } from './start-point.ts';
-import type { ServiceEvent } from './types.ts';
-
 /**
  * The server-sent events loop of one agent's feed: frames for every event after the cursor, then
  * a look at the table `minPollMs` after an event, the wait doubling up to `pollMs` while the feed
@@ -11,6 +5,12 @@ import type { ServiceEvent } from './types.ts';
  * when nothing was written for `heartbeatMs`, and an orderly end before the function's time runs out (the client reconnects
  * with Last-Event-ID and loses nothing).
  */
+import { validationError } from '../core/errors.ts';
+import { readFeed } from './feed.ts';
+import { isEventId } from './schemas.ts';
+import type { StartPoint } from './start-point.ts';
+import type { ServiceEvent } from './types.ts';
+
 export interface SseSink {
   write(chunk: string): void;
   /** True once the client went away. */

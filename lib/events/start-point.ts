@@ -1,9 +1,3 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { AgentRecord } from '../agents/model.ts';
-import { db, tableName } from '../store/client.ts';
-import { keys } from '../store/keys.ts';
-import { afterPosition, positionOf } from './feed-position.ts';
-
 /**
  * Where a stream that gives `since` starts (docs/events.md, "Where a stream starts"): each start
  * point is mapped once, at connect, to a feed cursor, and from there the reader goes slot by slot
@@ -17,6 +11,12 @@ import { afterPosition, positionOf } from './feed-position.ts';
  *   either side; every event past the start is delivered whatever its `created_at`.
  * - an event id: after that event, exactly as `Last-Event-ID` (which takes precedence over `since`).
  */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { AgentRecord } from '../agents/model.ts';
+import { db, tableName } from '../store/client.ts';
+import { keys } from '../store/keys.ts';
+import { afterPosition, positionOf } from './feed-position.ts';
+
 export type StartPoint = { kind: 'now' } | { kind: 'time'; at: Date } | { kind: 'after'; eventId: string };
 
 export async function startCursor(agent: AgentRecord, start: StartPoint): Promise<string | undefined> {

@@ -1,10 +1,10 @@
-import * as z from '../zod.ts';
-import { ID_PATTERN } from '../core/ids.ts';
-
 /**
  * The query of GET …/events/stream, in its own module: only the stream's bundle carries zod's
  * date-time check.
  */
+import * as z from '../zod.ts';
+import { ID_PATTERN } from '../core/ids.ts';
+
 /** `since`: `now`, an ISO 8601 time with its zone (a real calendar date), or an event id (lib/events/start-point.ts). */
 const sinceTime = z.iso.datetime({ offset: true });
 export const streamQuery = z.strictObject({

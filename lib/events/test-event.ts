@@ -1,3 +1,8 @@
+/**
+ * POST …/webhook/test: a `service.webhook.test` event through the outbox like every event (so it
+ * is in the feed, the stream and the delivery list), committed only while the webhook is
+ * ENABLED; the relay sends it whatever kinds the webhook subscribes to.
+ */
 import type { Caller } from '../core/caller.ts';
 import { ownAgent } from '../agents/agents.ts';
 import { tableName } from '../store/client.ts';
@@ -6,11 +11,6 @@ import { TEST_EVENT_TYPE } from './agents.ts';
 import { commitWithEvents } from './outbox.ts';
 import { notEnabled } from './service.ts';
 
-/**
- * POST …/webhook/test: a `service.webhook.test` event through the outbox like every event (so it
- * is in the feed, the stream and the delivery list), committed only while the webhook is
- * ENABLED; the relay sends it whatever kinds the webhook subscribes to.
- */
 export async function sendTestEvent(caller: Caller, agentId: string): Promise<{ event_id: string }> {
   const agent = await ownAgent(caller, agentId);
   if (agent.webhook_status !== 'ENABLED') throw notEnabled('sending a test event');

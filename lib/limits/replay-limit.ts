@@ -1,14 +1,14 @@
-import { rateLimited } from '../core/errors.ts';
-import { conditionalUpdate } from '../store/conditional.ts';
-import { ENTITY, replayLimitKey } from '../store/keys.ts';
-import { FUTURE_TOLERANCE_MS, REPLAY_LIMITS } from './numbers.ts';
-
 /**
  * At most `REPLAY_LIMITS.perWindow` replays started per agent per window, across any number of
  * function instances: one item changed only by conditional writes (the verify limiter's window,
  * without its lease). A window start further ahead than any in-bound clock could have written is
  * stale, so a broken clock cannot lock an agent out.
  */
+import { rateLimited } from '../core/errors.ts';
+import { conditionalUpdate } from '../store/conditional.ts';
+import { ENTITY, replayLimitKey } from '../store/keys.ts';
+import { FUTURE_TOLERANCE_MS, REPLAY_LIMITS } from './numbers.ts';
+
 export async function takeReplaySlot(agentId: string, now: () => number = Date.now): Promise<void> {
   for (let attempt = 1; attempt <= 3; attempt++) {
     const t = now();

@@ -1,10 +1,10 @@
+/** The zod schemas of the marketplace's bodies and query strings (strict: unknown fields are 400). */
 import * as z from '../zod.ts';
 import { UUID_PATTERN } from '../core/ids.ts';
 import { CATEGORIES, VISIBILITIES } from './templates/categories.ts';
 import { templateSchema } from './templates/template-schema.ts';
 import { VERSION_PATTERN } from './templates/version.ts';
 
-/** The zod schemas of the marketplace's bodies and query strings (strict: unknown fields are 400). */
 export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 /** Deep paging goes through `cursor`; an offset this large would read this many index keys. */
 export const MAX_OFFSET = 10_000;

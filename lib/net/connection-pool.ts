@@ -1,8 +1,3 @@
-import { createHash } from 'node:crypto';
-import http from 'node:http';
-import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-
 /**
  * Keep-alive connections to webhook endpoints, pooled per (scheme, checked address, port, TLS
  * server name). Each pool is its own Agent whose sockets can only connect to that one address
@@ -14,6 +9,11 @@ import type { LookupFunction } from 'node:net';
  * 5 s, nginx 75 s, ALB 60 s), so we rarely send on a socket the far end is closing; when it happens,
  * the reset is an ordinary failed attempt, retried by the schedule.
  */
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+
 export const IDLE_SOCKET_MS = 4000;
 /** Sockets per pool: the most a delivery batch (10 messages) can use at once, with room. */
 const MAX_SOCKETS_PER_POOL = 16;

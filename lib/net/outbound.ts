@@ -1,9 +1,3 @@
-import http from 'node:http';
-import https from 'node:https';
-import { connectionFor, hasPool, type PoolTarget } from './connection-pool.ts';
-import { systemResolver, type Resolver } from './resolver.ts';
-import { checkWebhookUrl, developmentMode as developmentModeFromEnv, hostOf, isAllowedAddress } from './url-policy.ts';
-
 /**
  * The one way the service talks to webhook endpoints (verify and delivery). It re-applies the URL
  * policy at connect time: the name is resolved on every request, every address is checked, and
@@ -16,6 +10,12 @@ import { checkWebhookUrl, developmentMode as developmentModeFromEnv, hostOf, isA
  * 3xx is returned like any other status. One deadline covers resolve + connect + send + the
  * whole response body.
  */
+import http from 'node:http';
+import https from 'node:https';
+import { connectionFor, hasPool, type PoolTarget } from './connection-pool.ts';
+import { systemResolver, type Resolver } from './resolver.ts';
+import { checkWebhookUrl, developmentMode as developmentModeFromEnv, hostOf, isAllowedAddress } from './url-policy.ts';
+
 export type OutboundResult =
   | { kind: 'response'; status: number; headers: Record<string, string>; body: string; truncated?: boolean }
   | { kind: 'timeout' }

@@ -1,6 +1,3 @@
-import { isForbiddenIPv4, isForbiddenIPv6, parseIp } from './ip.ts';
-import * as settings from '../core/settings.ts';
-
 /**
  * The one webhook URL policy (docs/api.md, PATCH …/webhook): used as written by PATCH and verify, and
  * on every resolved address at connect time by lib/net/outbound.ts.
@@ -14,6 +11,9 @@ import * as settings from '../core/settings.ts';
  *   search domain would complete, `.internal`, `.local`, `.localdomain`, `.home.arpa`) are
  *   refused as written; every other name is judged by its addresses when it is connected to.
  */
+import { isForbiddenIPv4, isForbiddenIPv6, parseIp } from './ip.ts';
+import * as settings from '../core/settings.ts';
+
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };

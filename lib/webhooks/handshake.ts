@@ -1,10 +1,10 @@
+/**
+ * The verification handshake of docs/api.md ("Webhook requests", the handshake): what is sent, and how the reply is judged. No I/O here.
+ */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { OutboundRequest, OutboundResult } from '../net/outbound.ts';
 import { signatureHeaders } from './signature.ts';
 
-/**
- * The verification handshake of docs/api.md ("Webhook requests", the handshake): what is sent, and how the reply is judged. No I/O here.
- */
 export const VERIFY_EVENT_TYPE = 'service.webhook.verify';
 export const EVENT_HEADER = 'X-Service-Event';
 

@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-
 /**
  * `whsec_` + 32 random bytes (256 bits) in standard base64 (44 characters with the `=`), the
  * Standard Webhooks secret format: `new Webhook(secret)` of the `standardwebhooks` and `svix`
@@ -7,6 +5,8 @@ import { randomBytes } from 'node:crypto';
  * valid for `x-service-signature` (keyed with the whole string) and still get a
  * `webhook-signature`, keyed with their bytes decoded leniently.
  */
+import { randomBytes } from 'node:crypto';
+
 export const SECRET_PREFIX = 'whsec_';
 export const SECRET_PATTERN = /^whsec_[A-Za-z0-9+/]{43}=$/;
 export const LEGACY_SECRET_PATTERN = /^whsec_[A-Za-z0-9_-]{43}$/;

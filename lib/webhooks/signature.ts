@@ -1,6 +1,3 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { standardSigningKey } from './secret.ts';
-
 /**
  * Delivery and handshake signatures (docs/webhooks.md), two schemes on every request:
  *
@@ -13,6 +10,9 @@ import { standardSigningKey } from './secret.ts';
  *
  * The timestamp is inside both MACs so a captured request cannot be replayed with a fresh one.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { standardSigningKey } from './secret.ts';
+
 export const TIMESTAMP_HEADER = 'x-service-timestamp';
 export const SIGNATURE_HEADER = 'x-service-signature';
 
