@@ -1,6 +1,9 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../../store/client.ts';
+/**
+ * The walk of one search posting list (docs/marketplace.md, "Search"): postings in list order,
+ * filtered on the words they carry, confirmed on their templates, within read budgets.
+ */
 import { templatesInOrder } from '../templates/store.ts';
+import { readPostingPage } from './store.ts';
 import type { TemplateItem } from '../templates/template-item.ts';
 
 type Posting = Record<string, unknown>;
@@ -75,23 +78,13 @@ export async function walkPostings(walk: PostingWalk): Promise<{ matches: WalkMa
       const perPosting = read === 0 ? 1 : Math.max(matches.length, 1) / read;
       const affordable = read === 0 ? 100 : Math.max(1, Math.floor(((walk.postingUnits - units) * read) / Math.max(units, 0.5)));
       const missing = Math.max(1, walk.want - matches.length - pending.length);
-      const res = await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: walk.below === undefined ? 'PK = :pk' : 'PK = :pk AND SK < :below',
-          ExpressionAttributeValues: { ':pk': walk.partition, ...(walk.below === undefined ? {} : { ':below': walk.below }) },
-          ScanIndexForward: false,
-          // Inside a bucket only its end is missing: usually a posting or two, so read a few at a time.
-          Limit: inGroup ? GROUP_LOOKAHEAD : Math.min(100, affordable, Math.ceil(missing / perPosting)),
-          ExclusiveStartKey: next,
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
-      buffer = res.Items ?? [];
+      // Inside a bucket only its end is missing: usually a posting or two, so read a few at a time.
+      const limit = inGroup ? GROUP_LOOKAHEAD : Math.min(100, affordable, Math.ceil(missing / perPosting));
+      const page = await readPostingPage(walk.partition, walk.below, limit, next);
+      buffer = page.items;
       read += buffer.length;
-      // DynamoDB always reports it when asked; the fallback (a 4 KB read) only keeps the walk finite.
-      units += res.ConsumedCapacity?.CapacityUnits ?? 0.5;
-      next = res.LastEvaluatedKey;
+      units += page.units;
+      next = page.next;
       ended = next === undefined;
       continue;
     }

@@ -14,14 +14,13 @@
  * posting it may write (`dirty`), so the next one deletes whatever is no longer wanted; counters
  * move in transactions with the state's list of what is counted, so each is applied exactly once.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, batchWrite, keyString, type WriteRequest } from '../../store/batch.ts';
-import { db, tableName } from '../../store/client.ts';
+import { tableName } from '../../store/client.ts';
 import { ENTITY, keys, type Key, type SearchOrder } from '../../store/keys.ts';
 import { transactWrite, type TransactItem } from '../../store/transact.ts';
 import { bucketLabel, popularityBucket } from './popularity-bucket.ts';
 import { countedPrefixes, indexedPrefixes, postingWords } from './search-text.ts';
+import { readConsistent, updateIndexState } from './store.ts';
 import type { TemplateItem } from '../templates/template-item.ts';
 
 export const ORDERS: readonly SearchOrder[] = ['recent', 'popular', 'rating'];
@@ -209,20 +208,7 @@ function stateUpdate(templateId: string, ver: number, set: { dirty?: Dirty; cur?
   };
 }
 
-async function putState(templateId: string, ver: number, set: { dirty?: Dirty; cur?: Indexed }): Promise<boolean> {
-  try {
-    await db().send(new UpdateCommand(stateUpdate(templateId, ver, set).Update!));
-    return true;
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return false;
-    throw err;
-  }
-}
-
-async function readConsistent(key: Key): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
-  return Item;
-}
+const putState = (templateId: string, ver: number, set: { dirty?: Dirty; cur?: Indexed }): Promise<boolean> => updateIndexState(stateUpdate(templateId, ver, set).Update!);
 
 /** The exact number of public templates with a word starting with each prefix list (0 when none). */
 export async function readCounts(lists: readonly string[]): Promise<Map<string, number>> {

@@ -1,0 +1,48 @@
+/**
+ * The search room's DynamoDB calls: a page of one posting list, and the index state item of a
+ * template (read consistently, changed only under its version). Postings and counters are written
+ * in batches and transactions through lib/store (search-index.ts builds them).
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../../store/client.ts';
+import type { Key } from '../../store/keys.ts';
+
+export interface PostingPage {
+  items: Record<string, unknown>[];
+  /** Read units the page cost (DynamoDB reports them when asked; 0.5, one small read, if not). */
+  units: number;
+  next: Record<string, unknown> | undefined;
+}
+
+/** Postings of one list, highest sort key first, below `below` when given. */
+export async function readPostingPage(partition: string, below: string | undefined, limit: number, startKey: Record<string, unknown> | undefined): Promise<PostingPage> {
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: below === undefined ? 'PK = :pk' : 'PK = :pk AND SK < :below',
+      ExpressionAttributeValues: { ':pk': partition, ...(below === undefined ? {} : { ':below': below }) },
+      ScanIndexForward: false,
+      Limit: limit,
+      ExclusiveStartKey: startKey,
+      ReturnConsumedCapacity: 'TOTAL',
+    }),
+  );
+  return { items: res.Items ?? [], units: res.ConsumedCapacity?.CapacityUnits ?? 0.5, next: res.LastEvaluatedKey };
+}
+
+/** One conditional update of an index state item; false when its condition (the version) failed. */
+export async function updateIndexState(update: UpdateCommandInput): Promise<boolean> {
+  try {
+    await db().send(new UpdateCommand(update));
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+
+export async function readConsistent(key: Key): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+  return Item;
+}
