@@ -8,7 +8,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { percentile } from './_api.ts';
 import { newId } from '../lib/core/ids.ts';
-import { MAX_STREAMS_PER_AGENT } from '../lib/limits/numbers.ts';
+import { MAX_STREAMS_PER_AGENT } from '../lib/core/settings.ts';
 import { acquireStreamLease } from '../lib/limits/stream-leases.ts';
 import { startHandshake } from '../lib/limits/verify-limit.ts';
 import { db, tableName } from '../lib/store/client.ts';

@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY_LIMITS } from '../lib/limits/numbers.ts';
+import { API_KEY_LIMITS } from '../lib/core/settings.ts';
 import { routes } from '../lib/routes.ts';
 import { QUOTA_RETRY_AFTER_SECONDS, THROTTLED_RETRY_AFTER_SECONDS } from './gateway-responses.ts';
 import { stageConfig } from './stage-config.ts';
@@ -34,7 +34,7 @@ describe('per-key limits in the synthesized stack', () => {
     for (const m of methods.filter((m) => m['AuthorizationType'] !== 'CUSTOM')) expect(m['ApiKeyRequired'] ?? false).toBe(false);
   });
 
-  it('gives every key the same usage plan on the stage: rate, burst and daily quota of lib/limits/numbers.ts', () => {
+  it('gives every key the same usage plan on the stage: rate, burst and daily quota of lib/core/settings.ts', () => {
     const plans = ofType('AWS::ApiGateway::UsagePlan');
     expect(plans).toHaveLength(1);
     const plan = plans[0]!;

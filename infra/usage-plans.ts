@@ -2,13 +2,13 @@
  * Per-key limits that API Gateway enforces itself: every method behind the authorizer requires an
  * API key, the key comes from the authorizer (`usageIdentifierKey`, never from a client header),
  * and one usage plan on the stage gives every key the same rate, burst and daily quota
- * (lib/limits/numbers.ts). The admin command attaches each new key to this plan (UsagePlanId output).
+ * (lib/core/settings.ts). The admin command attaches each new key to this plan (UsagePlanId output).
  * Called once the routes' methods exist.
  */
 import { CfnOutput } from 'aws-cdk-lib';
 import { ApiKeySourceType, AuthorizationType, Period, type CfnMethod, type CfnRestApi, type RestApi, type UsagePlan } from 'aws-cdk-lib/aws-apigateway';
 import type { Construct } from 'constructs';
-import { API_KEY_LIMITS } from '../lib/limits/numbers.ts';
+import { API_KEY_LIMITS } from '../lib/core/settings.ts';
 
 export function perKeyUsagePlan(scope: Construct, api: RestApi, stage: string): UsagePlan {
   (api.node.defaultChild as CfnRestApi).apiKeySourceType = ApiKeySourceType.AUTHORIZER;

@@ -8,7 +8,7 @@
  * exactly those, and the local runtime refuses anything else, so a wrong row fails the tests.
  */
 import type { FunctionGrant, TableAccess } from './function-grants.ts';
-import { VERIFY_FUNCTION_TIMEOUT_SECONDS } from './limits/numbers.ts';
+import { VERIFY_FUNCTION_TIMEOUT_SECONDS } from './core/settings.ts';
 import { BASE_PATHS } from './core/settings.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -4,7 +4,7 @@
  * uses no token and no quota. In memory, like API Gateway's own counters are to a function: the
  * local runtime is one process.
  */
-import { API_KEY_LIMITS } from '../lib/limits/numbers.ts';
+import { API_KEY_LIMITS } from '../lib/core/settings.ts';
 
 export interface KeyLimits {
   ratePerSecond: number;

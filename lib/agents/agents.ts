@@ -4,7 +4,7 @@ import { AppError, notFound, validationError } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
 import { nowIso } from '../core/time.ts';
 import { isAgentId, toAgentView, type AgentRecord, type AgentView } from './model.ts';
-import { MAX_AGENTS_PER_ACCOUNT } from '../limits/numbers.ts';
+import { MAX_AGENTS_PER_ACCOUNT } from '../core/settings.ts';
 import { expiresAt } from '../core/event-retention.ts';
 import { deleteOwnedAgent, getAgent, insertAgentWithinCap, listAgentsOf } from './store.ts';
 

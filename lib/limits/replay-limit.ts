@@ -7,7 +7,7 @@
 import { rateLimited } from '../core/errors.ts';
 import { conditionalUpdate } from '../store/conditional.ts';
 import { ENTITY, replayLimitKey } from '../store/keys.ts';
-import { FUTURE_TOLERANCE_MS, REPLAY_LIMITS } from './numbers.ts';
+import { FUTURE_TOLERANCE_MS, REPLAY_LIMITS } from '../core/settings.ts';
 
 export async function takeReplaySlot(agentId: string, now: () => number = Date.now): Promise<void> {
   for (let attempt = 1; attempt <= 3; attempt++) {

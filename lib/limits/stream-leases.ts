@@ -16,7 +16,7 @@ import { rateLimited } from '../core/errors.ts';
 import { log } from '../log.ts';
 import { conditionalDelete, conditionalUpdate } from '../store/conditional.ts';
 import { ENTITY, keys } from '../store/keys.ts';
-import { FUTURE_TOLERANCE_MS, MAX_STREAMS_PER_AGENT, STREAM_LEASE } from './numbers.ts';
+import { FUTURE_TOLERANCE_MS, MAX_STREAMS_PER_AGENT, STREAM_LEASE } from '../core/settings.ts';
 
 export interface StreamSink {
   write(chunk: string): void;

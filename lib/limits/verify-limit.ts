@@ -16,7 +16,7 @@ import { rateLimited } from '../core/errors.ts';
 import { log } from '../log.ts';
 import { conditionalUpdate } from '../store/conditional.ts';
 import { ENTITY, keys } from '../store/keys.ts';
-import { FUTURE_TOLERANCE_MS, VERIFY_LIMITS } from './numbers.ts';
+import { FUTURE_TOLERANCE_MS, VERIFY_LIMITS } from '../core/settings.ts';
 
 export interface HandshakeLease {
   /** Frees the agent for the next handshake; never throws (the lease lapses on its own anyway). */

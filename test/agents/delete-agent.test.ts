@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_AGENTS_PER_ACCOUNT } from '../../lib/limits/numbers.ts';
+import { MAX_AGENTS_PER_ACCOUNT } from '../../lib/core/settings.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';

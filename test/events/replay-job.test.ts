@@ -3,7 +3,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPLAY_LIMITS } from '../../lib/limits/numbers.ts';
+import { REPLAY_LIMITS } from '../../lib/core/settings.ts';
 import { workers } from '../../lib/routes.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';

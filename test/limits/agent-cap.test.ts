@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_AGENTS_PER_ACCOUNT } from '../../lib/limits/numbers.ts';
+import { MAX_AGENTS_PER_ACCOUNT } from '../../lib/core/settings.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 
 /** The per-account agent cap: a counter taken in the same transaction as each agent (DynamoDB Local). */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY_LIMITS } from '../../lib/limits/numbers.ts';
+import { API_KEY_LIMITS } from '../../lib/core/settings.ts';
 import { createLocalApi, listen, type LocalApi } from '../../local/api-gateway.ts';
 import { createKeyThrottle } from '../../local/key-throttle.ts';
 import { createTestUser, type TestUser } from '../support/lambda.ts';

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { newId } from '../../lib/core/ids.ts';
-import { MAX_CLOCK_SKEW_MS, MAX_STREAMS_PER_AGENT, STREAM_LEASE } from '../../lib/limits/numbers.ts';
+import { MAX_CLOCK_SKEW_MS, MAX_STREAMS_PER_AGENT, STREAM_LEASE } from '../../lib/core/settings.ts';
 import { acquireStreamLease, type StreamLease } from '../../lib/limits/stream-leases.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';

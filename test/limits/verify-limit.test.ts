@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AppError } from '../../lib/core/errors.ts';
-import { MAX_CLOCK_SKEW_MS, VERIFY_LIMITS } from '../../lib/limits/numbers.ts';
+import { MAX_CLOCK_SKEW_MS, VERIFY_LIMITS } from '../../lib/core/settings.ts';
 import { startHandshake } from '../../lib/limits/verify-limit.ts';
 import { newId } from '../../lib/core/ids.ts';
 import { useDevelopmentModeSwitch } from '../agents/env.ts';
