@@ -10,9 +10,10 @@
  * the reset is an ordinary failed attempt, retried by the schedule.
  */
 import { createHash } from 'node:crypto';
-import http from 'node:http';
+import type http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { httpModule } from './http-module.ts';
 
 export const IDLE_SOCKET_MS = 4000;
 /** Sockets per pool: the most a delivery batch (10 messages) can use at once, with room. */
@@ -49,8 +50,8 @@ function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
 }
 
 /** What a request to this checked address needs: its pool, or (reuse off) a connection of its own with the same pinning. */
-export function connectionFor(target: PoolTarget, reuse: boolean): http.RequestOptions {
-  if (reuse) return { agent: agentFor(target) };
+export async function connectionFor(target: PoolTarget, reuse: boolean): Promise<http.RequestOptions> {
+  if (reuse) return { agent: await agentFor(target) };
   return { agent: false, lookup: pinnedLookup(target.address, target.family), ...(target.protocol === 'https:' ? tlsOptions(target) : {}) } as http.RequestOptions;
 }
 
@@ -61,7 +62,7 @@ const tlsOptions = (target: PoolTarget): https.AgentOptions => ({
 });
 
 /** The pool for a checked address (made on first use); most recently used last. */
-function agentFor(target: PoolTarget): http.Agent {
+async function agentFor(target: PoolTarget): Promise<http.Agent> {
   const key = poolKey(target);
   const existing = pools.get(key);
   if (existing) {
@@ -71,7 +72,7 @@ function agentFor(target: PoolTarget): http.Agent {
   }
   const options = { keepAlive: true, timeout: IDLE_SOCKET_MS, maxSockets: MAX_SOCKETS_PER_POOL, lookup: pinnedLookup(target.address, target.family) };
   const agent =
-    target.protocol === 'https:' ? new https.Agent({ ...options, ...tlsOptions(target) }) : new http.Agent(options);
+    target.protocol === 'https:' ? new https.Agent({ ...options, ...tlsOptions(target) }) : new (await httpModule()).Agent(options);
   pools.set(key, agent);
   if (pools.size > MAX_POOLS) {
     const [oldestKey, oldest] = pools.entries().next().value!;

@@ -10,9 +10,10 @@
  * 3xx is returned like any other status. One deadline covers resolve + connect + send + the
  * whole response body.
  */
-import http from 'node:http';
+import type http from 'node:http';
 import https from 'node:https';
 import { connectionFor, hasPool, type PoolTarget } from './connection-pool.ts';
+import { httpModule } from './http-module.ts';
 import { systemResolver, type Resolver } from './resolver.ts';
 import { checkWebhookUrl, developmentMode as developmentModeFromEnv, hostOf, isAllowedAddress } from './url-policy.ts';
 
@@ -88,7 +89,7 @@ async function exchange(
     ...(options.ca ? { ca: options.ca } : {}),
   }));
   const target = targets.find(hasPool) ?? targets.find((t) => t.family === 4) ?? targets[0]!;
-  return send(url, request, connectionFor(target, options.reuseConnections !== false), signal);
+  return send(url, request, await connectionFor(target, options.reuseConnections !== false), signal);
 }
 
 /** Resolves the host (a literal address resolves to itself) and refuses the lot if any address is not allowed. */
@@ -115,8 +116,8 @@ async function resolveChecked(
   return addresses;
 }
 
-function send(url: URL, request: OutboundRequest, connection: http.RequestOptions, signal: AbortSignal): Promise<OutboundResult> {
-  const client = url.protocol === 'https:' ? https : http;
+async function send(url: URL, request: OutboundRequest, connection: http.RequestOptions, signal: AbortSignal): Promise<OutboundResult> {
+  const client = url.protocol === 'https:' ? https : await httpModule();
   return new Promise((resolve) => {
     const req = client.request(url, {
       method: 'POST',
