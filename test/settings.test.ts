@@ -33,6 +33,7 @@ describe('settings (lib/core/settings.ts)', () => {
     [{ LOCAL_DYNAMODB_PORT: '70000' }, 'LOCAL_DYNAMODB_PORT must be a port number (0–65535), not "70000".'],
     [{ DYNAMODB_ENDPOINT: 'localhost 8000' }, 'DYNAMODB_ENDPOINT must be a URL such as http://127.0.0.1:8000, not "localhost 8000".'],
     [{ DELIVERY_RETRY_DELAYS_SECONDS: '0,soon' }, 'DELIVERY_RETRY_DELAYS_SECONDS must be a comma-separated list of whole seconds (0 to 43200), not "0,soon".'],
+    [{ WEBHOOK_AUTO_DISABLE_AFTER_SECONDS: '0' }, 'WEBHOOK_AUTO_DISABLE_AFTER_SECONDS must be a whole number of seconds, at least 1'],
   ])('refuses %o at start with a sentence naming the variable', (env, message) => {
     expect(() => assertSettings(env)).toThrow(new SettingsError(message));
   });

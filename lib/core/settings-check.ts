@@ -67,10 +67,13 @@ export function assertSettings(env: Env = process.env): CheckedSettings {
   port(env, 'LOCAL_DYNAMODB_PORT');
   url(env, 'DYNAMODB_ENDPOINT');
   url(env, 'SQS_ENDPOINT');
-  try {
-    settings.retryDelaysSeconds(env);
-  } catch (err) {
-    throw new SettingsError((err as Error).message);
+  // The readers that refuse a bad value on every read: at start, their refusal is a SettingsError.
+  for (const read of [settings.retryDelaysSeconds, settings.webhookAutoDisableAfterSeconds]) {
+    try {
+      read(env);
+    } catch (err) {
+      throw new SettingsError((err as Error).message);
+    }
   }
   return snapshot(env);
 }

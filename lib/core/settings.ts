@@ -11,9 +11,7 @@
  * at run time (the queue URL once the emulator is up, a table per test file, a fast retry schedule).
  */
 
-const DELIVERY_FUNCTION_TIMEOUT_SECONDS = 20;
-
-// Separate constants rather than one object, so a function bundle keeps only the ones it reads.
+// Separate constants rather than one object, so a function bundle keeps only the groups it reads.
 
 /** Where each API lives on the one host (docs/api.md). */
 export const BASE_PATHS = { marketplace: '/v1/marketplace', agents: '/api/v1' } as const;
@@ -32,7 +30,7 @@ export const ROUTE_TIMEOUTS = {
  * and a message whose worker died is received again within 25 s and attempted.
  */
 export const DELIVERY = {
-    functionTimeoutSeconds: DELIVERY_FUNCTION_TIMEOUT_SECONDS,
+    functionTimeoutSeconds: 20,
     /** A webhook whose attempts have all failed this long is disabled (WEBHOOK_AUTO_DISABLE_AFTER_SECONDS overrides). */
     autoDisableAfterSeconds: 5 * 24 * 3600,
     visibilityTimeoutSeconds: 25,
