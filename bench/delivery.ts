@@ -36,15 +36,13 @@ import { workers } from '../lib/routes.ts';
 import { batchWrite } from '../lib/store/batch.ts';
 import { db, tableName } from '../lib/store/client.ts';
 import { keys } from '../lib/store/keys.ts';
-import { ensureTable } from '../lib/store/create-table.ts';
 import { createLocalApi, listen } from '../local/api-gateway.ts';
 import { UNLIMITED_KEY_LIMITS } from '../local/key-throttle.ts';
-import { startDynamoDbLocal } from '../local/dynamodb-local.ts';
 import { startEventPipeline } from '../local/event-pipeline.ts';
 import { loadHandler } from '../local/handlers.ts';
-import { freePort } from '../local/ports.ts';
 import { createDeliveryQueues, startLocalSqs } from '../local/sqs.ts';
 import { TEST_TLS_CERT, TEST_TLS_KEY } from '../test/net/tls-fixture.ts';
+import { withBenchStore } from './_store.ts';
 
 const LATENCY_SAMPLES = 100;
 const THROUGHPUT_DELIVERIES = 400;
@@ -416,13 +414,13 @@ const PRICES = {
   lambdaArmGbSecond: 0.0000133334,
 };
 
-export async function run(): Promise<string> {
+export function run(): Promise<string> {
   process.env['DEVELOPMENT_MODE'] = 'true';
   process.env['LOG_LEVEL'] ??= 'silent';
-  const dynamo = await startDynamoDbLocal({ port: await freePort(), dataDir: ':memory:' });
-  process.env['DYNAMODB_ENDPOINT'] = dynamo.endpoint;
-  process.env['TABLE_NAME'] = `bench-delivery-${Date.now()}`;
-  await ensureTable(tableName());
+  return withBenchStore('delivery', measure);
+}
+
+async function measure(): Promise<string> {
   const receiver = await startReceiver();
   try {
     const latency = await measureLatency(receiver);
@@ -462,6 +460,5 @@ export async function run(): Promise<string> {
     ].join('\n');
   } finally {
     await receiver.close();
-    await dynamo.stop();
   }
 }

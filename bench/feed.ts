@@ -11,12 +11,9 @@
 import { parseSse } from '../client/http/sse.ts';
 import { api, percentile, publishBenchTemplate } from './_api.ts';
 import { createUserWithKey } from '../lib/accounts/api-keys.ts';
-import { tableName } from '../lib/store/client.ts';
-import { ensureTable } from '../lib/store/create-table.ts';
 import { createLocalApi, listen } from '../local/api-gateway.ts';
 import { UNLIMITED_KEY_LIMITS } from '../local/key-throttle.ts';
-import { startDynamoDbLocal } from '../local/dynamodb-local.ts';
-import { freePort } from '../local/ports.ts';
+import { withBenchStore } from './_store.ts';
 
 const CONTRACTS = 120;
 const WAVE = 20;
@@ -76,12 +73,12 @@ async function sse(base: string, key: string, agentId: string): Promise<Seen> {
   return seen;
 }
 
-export async function run(): Promise<string> {
+export function run(): Promise<string> {
   process.env['LOG_LEVEL'] ??= 'silent';
-  const dynamo = await startDynamoDbLocal({ port: await freePort(), dataDir: ':memory:' });
-  process.env['DYNAMODB_ENDPOINT'] = dynamo.endpoint;
-  process.env['TABLE_NAME'] = `bench-feed-${Date.now()}`;
-  await ensureTable(tableName());
+  return withBenchStore('feed', measure);
+}
+
+async function measure(): Promise<string> {
   // What is measured here is the feed / delivery, not one key's usage plan (docs/limits.md).
   const gateway = await listen(createLocalApi(undefined, { keyLimits: UNLIMITED_KEY_LIMITS }), 0);
   try {
@@ -142,6 +139,5 @@ export async function run(): Promise<string> {
     ].join('\n');
   } finally {
     await gateway.close();
-    await dynamo.stop();
   }
 }

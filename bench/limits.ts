@@ -12,11 +12,9 @@ import { MAX_STREAMS_PER_AGENT } from '../lib/core/settings.ts';
 import { acquireStreamLease } from '../lib/limits/stream-leases.ts';
 import { startHandshake } from '../lib/limits/verify-limit.ts';
 import { db, tableName } from '../lib/store/client.ts';
-import { ensureTable } from '../lib/store/create-table.ts';
 import { keys } from '../lib/store/keys.ts';
-import { startDynamoDbLocal } from '../local/dynamodb-local.ts';
 import { createKeyThrottle } from '../local/key-throttle.ts';
-import { freePort } from '../local/ports.ts';
+import { withBenchStore } from './_store.ts';
 
 const SAMPLES = 200;
 const WARMUP = 20;
@@ -32,12 +30,8 @@ async function timeEach(fn: (i: number) => Promise<unknown>): Promise<number[]> 
   return samples.sort((a, b) => a - b);
 }
 
-export async function run(): Promise<string> {
-  const dynamo = await startDynamoDbLocal({ port: await freePort(), dataDir: ':memory:' });
-  process.env['DYNAMODB_ENDPOINT'] = dynamo.endpoint;
-  process.env['TABLE_NAME'] = `bench-limits-${Date.now()}`;
-  try {
-    await ensureTable(tableName());
+export function run(): Promise<string> {
+  return withBenchStore('limits', async () => {
     const agentId = newId('agt');
     await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.agent(agentId), entity: 'agent', id: agentId } }));
 
@@ -73,7 +67,5 @@ export async function run(): Promise<string> {
       row(`SSE stream lease refused: all ${MAX_STREAMS_PER_AGENT} slots held (429)`, `${MAX_STREAMS_PER_AGENT} failed conditional writes`, refused),
       `| Local gateway per-key token bucket, per request | none | ${(takeMs * 1000).toFixed(3)} µs | ${(takeMs / base50).toFixed(4)}× |`,
     ].join('\n');
-  } finally {
-    await dynamo.stop();
-  }
+  });
 }

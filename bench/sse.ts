@@ -12,9 +12,7 @@ import { commitWithEvents } from '../lib/events/outbox.ts';
 import { streamEvents, type SseOptions } from '../lib/events/sse.ts';
 import { newUuid } from '../lib/core/ids.ts';
 import { tableName } from '../lib/store/client.ts';
-import { ensureTable } from '../lib/store/create-table.ts';
-import { startDynamoDbLocal } from '../local/dynamodb-local.ts';
-import { freePort } from '../local/ports.ts';
+import { withBenchStore } from './_store.ts';
 
 const EVENTS = Number(process.env['SSE_BENCH_EVENTS'] ?? 80);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -74,12 +72,8 @@ async function writeEvent(agentId: string): Promise<{ id: string; writtenAt: num
   return { id: result.events[0]!.id, writtenAt: performance.now() };
 }
 
-export async function run(): Promise<string> {
-  const dynamo = await startDynamoDbLocal({ port: await freePort(), dataDir: ':memory:' });
-  process.env['DYNAMODB_ENDPOINT'] = dynamo.endpoint;
-  process.env['TABLE_NAME'] = `bench-sse-${Date.now()}`;
-  try {
-    await ensureTable(tableName());
+export function run(): Promise<string> {
+  return withBenchStore('sse', async () => {
     const caller = (await findCallerByApiKey((await createUserWithKey({ name: 'bench' })).api_key))!;
     const agents = await Promise.all(VARIANTS.map(() => createAgent(caller, { name: 'bench' })));
     const streams = VARIANTS.map((variant, i) => openStream(variant, agents[i]!.id));
@@ -113,7 +107,5 @@ export async function run(): Promise<string> {
       '|---|---|---|---|---|---|---|',
       ...rows.map((r) => `| ${r.label} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${(r.p50 / base.p50).toFixed(2)} | ${r.perMinute.toFixed(1)} | ${(r.perMinute / base.perMinute).toFixed(2)} | ${r.missing} |`),
     ].join('\n');
-  } finally {
-    await dynamo.stop();
-  }
+  });
 }

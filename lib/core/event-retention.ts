@@ -1,4 +1,4 @@
-/** Events and delivery records expire after this (TTL on `expires_at`); API.md asks for at least 30 days. */
+/** Events and delivery records expire after this (TTL on `expires_at`); docs/api.md promises at least 30 days. */
 export const EVENT_RETENTION_DAYS = 30;
 
 /** The TTL (unix seconds) of something made at `createdAtIso` that lives as long as an event. */
