@@ -3,15 +3,27 @@
  * dummy credentials, since emulators check neither. In AWS the override is unset and the SDK's
  * own region and credential chain apply.
  *
- * Locally the SDK tries more often: DynamoDB Local answers a write that waited too long for an
+ * Locally the SDK tries more often, and without the SDK's shared retry quota
+ * (lib/aws/emulator-retry.ts says why): DynamoDB Local answers a write that waited too long for an
  * item lock with a 500 ("This request will succeed in actual DynamoDB API"), which many concurrent
- * transactions on one hot item (50 installs of one template) on a busy machine provoke. The SDK
- * retries 500s with backoff; five attempts were not always enough there.
+ * transactions on one hot item (50 installs of one template) on a busy machine provoke.
+ * `attempts` lets a caller that probes for readiness ask for one.
  */
 import * as settings from './core/settings.ts';
 import { LOCAL_DEFAULTS } from './core/settings.ts';
-export function endpointOverride(endpoint: string | undefined) {
+import { emulatorRetryStrategy } from './aws/emulator-retry.ts';
+
+const EMULATOR_ATTEMPTS = 12;
+const AWS_ATTEMPTS = 5;
+
+export function endpointOverride(endpoint: string | undefined, attempts = EMULATOR_ATTEMPTS) {
   return endpoint
-    ? { endpoint, region: settings.region() ?? LOCAL_DEFAULTS.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 12 }
-    : { maxAttempts: 5 };
+    ? {
+        endpoint,
+        region: settings.region() ?? LOCAL_DEFAULTS.region,
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        maxAttempts: attempts,
+        retryStrategy: emulatorRetryStrategy(attempts),
+      }
+    : { maxAttempts: AWS_ATTEMPTS };
 }

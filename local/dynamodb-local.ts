@@ -63,7 +63,7 @@ export async function startDynamoDbLocal(options: { port: number; dataDir: strin
   void exited.then(() => process.off('exit', killOnExit));
 
   const endpoint = `http://127.0.0.1:${options.port}`;
-  const client = new DynamoDBClient({ ...endpointOverride(endpoint), maxAttempts: 1 });
+  const client = new DynamoDBClient(endpointOverride(endpoint, 1));
   const deadline = Date.now() + 60_000;
   let ready = false;
   let early: number | null | undefined;
