@@ -161,4 +161,31 @@ describe('duplicates never make two records, and every post is counted once', ()
     expect(await relay({ Records: [modify, notEvent] })).toEqual({ batchItemFailures: [] });
     expect(await receiveAll()).toEqual([]);
   });
+
+  it('a batch writes the records it finds missing; a retried batch after attempts rewrites none and sends nothing again', async () => {
+    const funded = [await fundedAgent(), await fundedAgent(), await fundedAgent()];
+    const off = await fundedAgent();
+    expect((await invoke('disableWebhook', { caller: owner, params: { id: off.agentId } })).status).toBe(200);
+    // The same stream record twice in one batch, as a retried shard may hand it over.
+    const batch = [...funded.map((f) => f.record), funded[0]!.record, off.record].map((r, i) => ({ ...r, dynamodb: { ...r.dynamodb, SequenceNumber: String(3000 + i) } }));
+    expect(await relay({ Records: batch })).toEqual({ batchItemFailures: [] });
+    const messages = await receiveAll();
+    expect(messages.map((m) => JSON.parse(m.Body!).event_id).sort()).toEqual(funded.map((f) => f.event.id).sort());
+    expect(await deliveriesOf(owner, off.agentId)).toEqual([]);
+
+    expect((await deliver({ Records: messages.map((m) => toSqsRecord(m, queues.queueArn)) })).batchItemFailures).toEqual([]);
+    const after = await Promise.all(funded.map((f) => deliveriesOf(owner, f.agentId)));
+    expect(after.map((list) => list.map((d: { status: string; attempts: number }) => [d.status, d.attempts]))).toEqual(funded.map(() => [['succeeded', 1]]));
+
+    // The stream hands the whole batch over again (a later record failed): nothing is rewritten.
+    expect(await relay({ Records: batch })).toEqual({ batchItemFailures: [] });
+    expect(await receiveAll()).toEqual([]);
+    for (const [i, f] of funded.entries()) {
+      const [record] = await deliveriesOf(owner, f.agentId);
+      expect(record).toEqual(after[i]![0]);
+      const detail = await invoke('getDelivery', { caller: owner, params: { id: f.agentId, delivery_id: record.id } });
+      expect(detail.body.attempts).toHaveLength(1);
+    }
+    expect(funded.map((f) => f.receiver.deliveries.length)).toEqual([1, 1, 1]);
+  });
 });
