@@ -2,8 +2,9 @@
  * Keep-alive connections to webhook endpoints, pooled per (scheme, checked address, port, TLS
  * server name). Each pool is its own Agent whose sockets can only connect to that one address
  * (its lookup answers nothing else), so a socket is only ever reused for an address that the
- * caller has just checked again: lib/net/outbound.ts resolves the name on every request and picks
- * a pool only for an address in that fresh, fully allowed answer.
+ * caller has just checked again: lib/net/outbound.ts resolves the name on every request (answers
+ * kept for their DNS TTL) and picks a pool only for an address in that current, fully allowed
+ * answer.
  *
  * Idle sockets close after IDLE_SOCKET_MS, below the keep-alive timeout of common receivers (Node's
  * 5 s, nginx 75 s, ALB 60 s), so we rarely send on a socket the far end is closing; when it happens,

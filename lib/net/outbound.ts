@@ -1,6 +1,7 @@
 /**
  * The one way the service talks to webhook endpoints (verify and delivery). It re-applies the URL
- * policy at connect time: the name is resolved on every request, every address is checked, and
+ * policy at connect time: the name is resolved on every request (an answer is kept for its DNS
+ * TTL, lib/net/resolver.ts), every address is checked, and
  * the request goes to one of those checked addresses through a keep-alive pool that can only
  * connect to that address (lib/net/connection-pool.ts), so a DNS answer that changes between
  * check and connect (rebinding) never reaches a socket, and a pooled socket is reused only while a
