@@ -48,6 +48,8 @@ export const MAX_RESPONSE_BYTES = 64 * 1024;
 export const USER_AGENT = 'TemplateMarketplace-Webhooks/1.0';
 
 type Address = { address: string; family: 4 | 6 };
+/** Array.isArray does not narrow a readonly array out of a union. */
+const isAddressList = (value: readonly Address[] | OutboundResult): value is readonly Address[] => Array.isArray(value);
 
 export async function postJson(request: OutboundRequest, options: OutboundOptions = {}): Promise<OutboundResult> {
   const policy = { developmentMode: options.developmentMode ?? developmentModeFromEnv() };
@@ -79,7 +81,7 @@ async function exchange(
   signal: AbortSignal,
 ): Promise<OutboundResult> {
   const addresses = await resolveChecked(url, options.resolver ?? systemResolver, policy);
-  if (!Array.isArray(addresses)) return addresses;
+  if (!isAddressList(addresses)) return addresses;
   if (signal.aborted) return { kind: 'timeout' };
   const targets = addresses.map((a): PoolTarget => ({
     protocol: url.protocol === 'https:' ? 'https:' : 'http:',
@@ -98,9 +100,9 @@ async function resolveChecked(
   url: URL,
   resolver: Resolver,
   policy: { developmentMode: boolean },
-): Promise<Address[] | OutboundResult> {
+): Promise<readonly Address[] | OutboundResult> {
   const host = hostOf(url);
-  let addresses: Address[];
+  let addresses: readonly Address[];
   if (host.kind === 'ip') {
     addresses = [{ address: host.address, family: host.address.includes(':') ? 6 : 4 }];
   } else {

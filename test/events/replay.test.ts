@@ -41,7 +41,7 @@ const allSucceeded = (agentId: string, count: number) =>
   waitFor(async () => {
     const records = await deliveriesOf(owner, agentId);
     return records.length === count && records.every((r) => r.status === 'succeeded') ? records : undefined;
-  }, `${count} succeeded delivery records`, 60_000);
+  }, `${count} succeeded delivery records`, 30_000);
 
 describe('POST /agents/:id/events/replay', () => {
   it('sends every event of the window again, including those from before the webhook was enabled, with the same ids', async () => {

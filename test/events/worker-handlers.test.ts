@@ -1,9 +1,9 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { workers } from '../../lib/routes.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';
@@ -73,8 +73,9 @@ async function fundedAgent(answerDelayMs = 0) {
 describe('duplicates never make two records, and every post is counted once', () => {
   it('the same stream record relayed twice: one delivery record; racing copies of its message: each post is one attempt in the history', async () => {
     const { receiver, agentId, event, record } = await fundedAgent(200);
-    const results = await Promise.all([relay({ Records: [record] }), relay({ Records: [record] })]);
-    expect(results).toEqual([{ batchItemFailures: [] }, { batchItemFailures: [] }]);
+    // One after the other, as the stream hands a record over again (never two relays at once).
+    expect(await relay({ Records: [record] })).toEqual({ batchItemFailures: [] });
+    expect(await relay({ Records: [record] })).toEqual({ batchItemFailures: [] });
     expect(await deliveriesOf(owner, agentId)).toHaveLength(1);
 
     const messages = await receiveAll();
@@ -187,5 +188,26 @@ describe('duplicates never make two records, and every post is counted once', ()
       expect(detail.body.attempts).toHaveLength(1);
     }
     expect(funded.map((f) => f.receiver.deliveries.length)).toEqual([1, 1, 1]);
+  });
+
+  it('a failed record write: the rows are reported, no message is sent, and the retried batch sends it', async () => {
+    const { agentId, event, record } = await fundedAgent();
+    // DynamoDB Local cannot be made to refuse one BatchWriteItem of valid records, so the client
+    // refuses that one command here (every other call goes to DynamoDB Local).
+    const client = db();
+    const send = client.send.bind(client);
+    const refuse = vi.spyOn(client, 'send').mockImplementation(((command: unknown) =>
+      command instanceof BatchWriteCommand ? Promise.reject(new Error('write refused')) : send(command as never)) as never);
+    try {
+      expect(await relay({ Records: [record, { ...record, dynamodb: { ...record.dynamodb, SequenceNumber: '1001' } }] })).toEqual({
+        batchItemFailures: [{ itemIdentifier: '1000' }, { itemIdentifier: '1001' }],
+      });
+    } finally {
+      refuse.mockRestore();
+    }
+    expect(await receiveAll()).toEqual([]);
+    expect(await deliveriesOf(owner, agentId)).toEqual([]);
+    expect(await relay({ Records: [record] })).toEqual({ batchItemFailures: [] });
+    expect((await receiveAll()).map((m) => JSON.parse(m.Body!).event_id)).toEqual([event.id]);
   });
 });

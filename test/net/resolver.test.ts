@@ -53,6 +53,27 @@ describe('the caching DNS resolver', () => {
     expect(dns.queries('day.example')).toBe(4);
   });
 
+  it('shares one lookup among concurrent requests for a name, and keeps at most 16 addresses of an answer', async () => {
+    const resolve = dnsResolver({ servers: [dns.server], now });
+    const many = Array.from({ length: 20 }, (_, i) => `192.0.2.${100 + i}`);
+    dns.set('many.example', { addresses: many, ttl: 30 });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => resolve('many.example')));
+    expect(dns.queries('many.example')).toBe(2);
+    expect(answers.every((a) => a === answers[0])).toBe(true);
+    expect(answers[0]!.map((a) => a.address)).toEqual(many.slice(0, 16));
+    expect(() => (answers[0] as Array<unknown>).push({})).toThrow();
+  });
+
+  it('does not keep an answer DNS failed to give in full (one family SERVFAIL)', async () => {
+    const resolve = dnsResolver({ servers: [dns.server], now });
+    dns.set('flaky.example', { addresses: ['192.0.2.40', '2001:db8::40'], ttl: 30, failAaaa: true });
+    // Handed to getaddrinfo, whose answer (if any) depends on this machine: only the caching is checked.
+    await resolve('flaky.example').catch(() => undefined);
+    dns.set('flaky.example', { addresses: ['192.0.2.40', '2001:db8::40'], ttl: 30 });
+    expect(await resolve('flaky.example')).toEqual([...v4('192.0.2.40'), { address: '2001:db8::40', family: 6 }]);
+    expect(dns.queries('flaky.example')).toBe(4);
+  });
+
   it('never asks DNS for localhost', async () => {
     const resolve = dnsResolver({ servers: [dns.server], now });
     const answer = await resolve('localhost');

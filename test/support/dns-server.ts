@@ -9,6 +9,8 @@ import { isIPv4 } from 'node:net';
 export interface DnsRecords {
   addresses: string[];
   ttl: number;
+  /** Answer AAAA queries for the name with SERVFAIL (DNS failing, not "no records"). */
+  failAaaa?: boolean;
 }
 
 export interface LocalDnsServer {
@@ -61,12 +63,14 @@ export async function startDnsServer(): Promise<LocalDnsServer> {
       head.writeUInt16BE(data.length, 10);
       return Buffer.concat([head, data]);
     });
+    const serverFailure = records?.failAaaa === true && type === TYPE_AAAA;
     const header = Buffer.alloc(12);
     header.writeUInt16BE(query.readUInt16BE(0), 0); // the query's id
-    header.writeUInt16BE(records ? 0x8180 : 0x8183, 2); // response, recursion available; NXDOMAIN for unknown names
+    // Response, recursion available; rcode NXDOMAIN (3) for unknown names, SERVFAIL (2) when asked to fail.
+    header.writeUInt16BE(0x8180 | (serverFailure ? 2 : records ? 0 : 3), 2);
     header.writeUInt16BE(1, 4);
-    header.writeUInt16BE(answers.length, 6);
-    socket.send(Buffer.concat([header, query.subarray(12, questionEnd), ...answers]), peer.port, peer.address);
+    header.writeUInt16BE(serverFailure ? 0 : answers.length, 6);
+    socket.send(Buffer.concat([header, query.subarray(12, questionEnd), ...(serverFailure ? [] : answers)]), peer.port, peer.address);
   });
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
   return {
