@@ -8,6 +8,7 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
+import { conditionalUpdate } from '../store/conditional.ts';
 import { transactWrite } from '../store/transact.ts';
 import { INDEXES } from '../store/table.ts';
 import { isAgentId, type AgentRecord } from './model.ts';
@@ -74,14 +75,13 @@ export async function getAgent(agentId: string): Promise<AgentRecord | undefined
 export async function deleteOwnedAgent(agentId: string, ownerId: string, now: string, expiresAtSeconds: number): Promise<boolean> {
   if (!isAgentId(agentId)) return false;
   const markDeleted = {
-    TableName: tableName(),
     Key: keys.agent(agentId),
     UpdateExpression: 'SET deleted_at = :now, updated_at = :now, webhook_status = :disabled, webhook_url = :null, events = :none, expires_at = :expires REMOVE GSI1PK, GSI1SK ADD config_version :one',
     ConditionExpression: 'attribute_exists(PK) AND owner_id = :owner AND attribute_not_exists(deleted_at)',
     ExpressionAttributeValues: { ':now': now, ':disabled': 'DISABLED', ':null': null, ':none': [], ':expires': expiresAtSeconds, ':one': 1, ':owner': ownerId },
   };
   const result = await transactWrite([
-    { Update: markDeleted },
+    { Update: { TableName: tableName(), ...markDeleted } },
     {
       Update: {
         TableName: tableName(),
@@ -97,13 +97,7 @@ export async function deleteOwnedAgent(agentId: string, ownerId: string, now: st
   const [agent, counter] = result.reasons;
   if (agent === 'ConditionalCheckFailed') return false;
   if (counter !== 'ConditionalCheckFailed') throw new Error(`agent delete cancelled: ${result.reasons.join(', ')}`);
-  try {
-    await db().send(new UpdateCommand(markDeleted));
-    return true;
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return false;
-    throw err;
-  }
+  return (await conditionalUpdate(markDeleted)).ok;
 }
 
 /** Newest first (agent ids sort by creation time); reads `limit + 1` items to know whether more exist. */
