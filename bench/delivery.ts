@@ -106,9 +106,11 @@ async function measureLatency(receiver: Receiver): Promise<{ p50: number; p99: n
   }
 }
 
-const ROUNDS = 3;
+const ROUNDS = 5;
 const COUNTED_DELIVERIES = 100;
-const HTTPS_POSTS = 300;
+const HTTPS_POSTS = 1000;
+/** POSTs per variant and round before measuring: the JIT settles on this path only after a few hundred. */
+const HTTPS_WARMUP = 300;
 const DELIVER_MEMORY_GB = 0.5; // infra/stage-config.ts defaultMemoryMb
 
 /** Counts every command sent through a client, by name (DynamoDB document client, SQS). */
@@ -395,7 +397,7 @@ async function httpsCpuPerPost(): Promise<{ reuse: number; reuseHosts: number; f
         req.end(`{"n":${i},"pad":"${'x'.repeat(200)}"}`);
       });
     const measure = async (post: (i: number) => Promise<void>) => {
-      for (let i = 0; i < 20; i++) await post(i); // JIT and the first handshake
+      for (let i = 0; i < HTTPS_WARMUP; i++) await post(i); // JIT (a delivering instance is warm) and the first handshake
       const before = process.cpuUsage();
       for (let i = 0; i < HTTPS_POSTS; i++) await post(i);
       const used = process.cpuUsage(before);
