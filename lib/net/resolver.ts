@@ -37,14 +37,22 @@ const NO_RECORDS = new Set(['ENODATA', 'ENOTFOUND']);
 
 /** A caching DNS resolver; `servers` (host:port) only where a test or benchmark runs its own DNS server. */
 export function dnsResolver(options: { servers?: string[]; now?: () => number } = {}): Resolver {
-  const resolver = new dns.Resolver({ timeout: QUERY_TIMEOUT_MS, tries: QUERY_TRIES });
-  if (options.servers) resolver.setServers(options.servers);
+  // Made on first use: a c-ares channel reads the system's resolver configuration, which a
+  // function that never posts (or a cold start) need not pay for.
+  let channel: InstanceType<typeof dns.Resolver> | undefined;
+  const resolver = () => {
+    if (!channel) {
+      channel = new dns.Resolver({ timeout: QUERY_TIMEOUT_MS, tries: QUERY_TRIES });
+      if (options.servers) channel.setServers(options.servers);
+    }
+    return channel;
+  };
   const now = options.now ?? Date.now;
   const cache = new Map<string, { answer: Answer; expiresAt: number }>();
   const inFlight = new Map<string, Promise<Answer>>();
 
   const ask = async (name: string): Promise<Answer> => {
-    const [v4, v6] = await Promise.allSettled([resolver.resolve4(name, { ttl: true }), resolver.resolve6(name, { ttl: true })]);
+    const [v4, v6] = await Promise.allSettled([resolver().resolve4(name, { ttl: true }), resolver().resolve6(name, { ttl: true })]);
     // One family failing to answer (a timeout, SERVFAIL) is not "no such records": the answer would
     // be half of it (an IPv6-only answer where Lambda has no IPv6 route), so ask the system instead.
     const failed = [v4, v6].some((r) => r.status === 'rejected' && !NO_RECORDS.has((r.reason as NodeJS.ErrnoException).code ?? ''));
