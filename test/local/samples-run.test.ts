@@ -16,7 +16,6 @@ import { invokeFunction } from '../../local/invoke.ts';
 import { freePort } from '../../local/ports.ts';
 import { publishRuntime } from '../../local/runtime-file.ts';
 import type { LocalResponseStream, StreamMetadata } from '../../local/streaming.ts';
-import { useOwnDynamoDbLocal } from '../support/own-dynamodb.ts';
 
 const root = join(import.meta.dirname, '../..');
 const samples = readdirSync(join(root, 'events')).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length));
@@ -33,7 +32,6 @@ async function streamHead(name: string): Promise<StreamMetadata> {
 
 // A store of its own, fresh as `npm start`'s first run: what `npm start` does comes first, in its
 // order: the demo sink, the seed, then the event pipeline (which delivers the seeded events).
-useOwnDynamoDbLocal();
 let stops: Array<() => Promise<void>> = [];
 beforeAll(async () => {
   process.env['DEVELOPMENT_MODE'] = 'true';

@@ -1,22 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, inject } from 'vitest';
-import { db } from '../../lib/store/client.ts';
+import { afterAll, beforeAll } from 'vitest';
 import { ensureTable } from '../../lib/store/create-table.ts';
+import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb-local.ts';
+import { freePort } from '../../local/ports.ts';
 
-// Each test file works in a fresh table of the shared DynamoDB Local, so files never see each
-// other's data and can run in parallel.
-process.env['DYNAMODB_ENDPOINT'] = inject('dynamoEndpoint');
+/**
+ * Each test file gets a DynamoDB Local of its own (in memory) with a fresh table, started before
+ * the file's own hooks and stopped after them; child processes the file spawns inherit the
+ * endpoint. One shared DynamoDB Local for the whole run (as before) grew slower over a run: late
+ * files that race dozens of writers on one item (50 installs, 50 reviews, the feed's integrity
+ * race) met lock-wait 500s and multi-second stalls there that the same files never met on a fresh
+ * one, and DynamoDB does not have. A fresh one costs about 2.5 s per file.
+ */
 process.env['TABLE_NAME'] = `test-${randomUUID()}`;
 process.env['AWS_REGION'] ??= 'us-east-1';
 process.env['LOG_LEVEL'] ??= 'silent';
 
-beforeAll(async () => {
-  await ensureTable(process.env['TABLE_NAME']!);
-});
+let dynamo: DynamoDbLocal | undefined;
 
-// Registered first, so it runs after the file's own afterAll hooks (pipelines, APIs) have stopped:
-// a table no test reads any more leaves the shared DynamoDB Local, which stays small over the run.
+beforeAll(async () => {
+  dynamo = await startDynamoDbLocal({ port: await freePort(), dataDir: ':memory:' });
+  process.env['DYNAMODB_ENDPOINT'] = dynamo.endpoint;
+  await ensureTable(process.env['TABLE_NAME']!);
+}, 90_000);
+
+// Registered first, so it runs after the file's own afterAll hooks (pipelines, APIs) have stopped.
 afterAll(async () => {
-  await db().send(new DeleteTableCommand({ TableName: process.env['TABLE_NAME']! })).catch(() => undefined);
+  await dynamo?.stop();
 });

@@ -4,7 +4,6 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, invoke, type TestUser } from '../../support/lambda.ts';
 import { UNLIMITED_KEY_LIMITS } from '../../../local/key-throttle.ts';
 import { useLocalApi } from '../../support/local-api.ts';
-import { useOwnDynamoDbLocal } from '../../support/own-dynamodb.ts';
 import { createAgent, createContract, publishTemplate, SIMPLE_SCHEMA, waitFor } from '../support.ts';
 import { finalFeed, followCursor, listenSse, type FeedConsumer } from './consumers.ts';
 
@@ -17,7 +16,6 @@ import { finalFeed, followCursor, listenSse, type FeedConsumer } from './consume
  */
 // The pollers must follow the feed as fast as they can, faster than one key's usage plan allows
 // (docs/limits.md); the per-key throttle is tested in test/limits/key-throttle.test.ts.
-useOwnDynamoDbLocal();
 const api = useLocalApi({ keyLimits: UNLIMITED_KEY_LIMITS });
 const CONTRACTS = 36;
 
