@@ -195,15 +195,16 @@ async function once(side: Side, c: Case, run: number, into?: Samples): Promise<v
 
 /**
  * One phase (the reads, then the writes, which change the catalog): `WARMUP` passes, then `RUNS`
- * measured passes. A pass runs every case once per size, the order of the sizes swapped from one
+ * measured passes. A pass runs every case once per size, the order of the sizes rotated from one
  * case to the next and from one pass to the next, so each row's samples are spread over the whole
- * phase and a disturbance (another process on the machine) touches every row and both sizes alike.
+ * phase and a disturbance (another process on the machine) touches every row and every size alike.
  */
 export async function phase(sides: Side[], cases: Case[], samples: Map<Case, Samples[]>): Promise<void> {
   for (let pass = 0; pass < WARMUP + RUNS; pass++) {
     const measured = pass >= WARMUP;
     for (const [i, c] of cases.entries()) {
-      const order = (pass + i) % 2 === 0 ? [0, 1] : [1, 0];
+      // Each size takes each place in the order equally often (two sizes: small-large, large-small).
+      const order = sides.map((_, j) => (j + pass + i) % sides.length);
       for (const s of order) await once(sides[s]!, c, pass, measured ? samples.get(c)![s] : undefined);
     }
   }

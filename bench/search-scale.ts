@@ -1,20 +1,22 @@
 /**
- * `npm run bench -- search-scale`: search at 100,000 templates, against the 1,000-template catalog
- * of the same generator measured in the same run (interleaved, as in bench/marketplace.ts), to show
- * how the cost grows: one word in each sort, and two words that often meet and that never meet.
- * The large catalog is seeded once and kept in a data folder (`.bench-data/`, git-ignored;
- * SEARCH_SCALE_DATA_DIR to move it) for later runs (bench/_kept-catalog.ts). Runs only when named:
- * `npm run bench` alone skips it.
+ * `npm run bench -- search-scale`: search at 100,000 templates against 1,000 and 20,000 of the same
+ * generator, measured in the same run (interleaved, as in bench/marketplace.ts), to show how the
+ * cost grows: one word in each sort, and two words that often meet and that never meet. The
+ * largest catalog is seeded once and kept in a data folder (`.bench-data/`, git-ignored;
+ * SEARCH_SCALE_DATA_DIR to move it) for later runs (bench/_kept-catalog.ts); the smaller ones are
+ * seeded on every run from the kept one's `now`, so they are its first templates. Runs only when
+ * named: `npm run bench` alone skips it.
  */
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { growCatalog } from './_marketplace-seed.ts';
-import { openKept, scratchFolder, seedFolder, type SeedMark } from './_kept-catalog.ts';
-import { emptySamples, fmt, list, phase, ratio, readPartitions, startSide, summarize, type Case, type Measured, type Side } from './marketplace.ts';
-import { rmSync } from 'node:fs';
+import { openKept, scratchFolder, seedFolder } from './_kept-catalog.ts';
+import { emptySamples, fmt, list, phase, ratio, readPartitions, startSide, summarize, type Case, type Measured, type Samples, type Side } from './marketplace.ts';
 
-const SIZE = Number(process.env['SEARCH_SCALE_SIZE'] ?? 100_000);
-const BASELINE = 1000;
-const KEPT = process.env['SEARCH_SCALE_DATA_DIR'] ?? join(import.meta.dirname, '..', '.bench-data', `search-${SIZE}`);
+/** SEARCH_SCALE_SIZES=1000,2000 for a quick try; the last size is the kept one. */
+const SIZES = (process.env['SEARCH_SCALE_SIZES'] ?? '1000,20000,100000').split(',').map(Number);
+const LARGEST = SIZES.at(-1)!;
+const KEPT = process.env['SEARCH_SCALE_DATA_DIR'] ?? join(import.meta.dirname, '..', '.bench-data', `search-${LARGEST}`);
 
 const CASES: Case[] = [
   { route: 'listTemplates', variant: 'search=uptime (popular)', request: list({ search: 'uptime' }), expect: 200 },
@@ -24,6 +26,9 @@ const CASES: Case[] = [
   { route: 'listTemplates', variant: 'search=uptime invoice (never together)', request: list({ search: 'uptime invoice' }), expect: 200 },
 ];
 
+const count = (n: number) => n.toLocaleString('en');
+const seconds = (began: number) => (performance.now() - began) / 1000;
+
 export async function run(): Promise<string> {
   if (!process.argv.includes('search-scale')) return '';
   const began = performance.now();
@@ -31,41 +36,53 @@ export async function run(): Promise<string> {
   process.env['TABLE_NAME'] = 'bench-marketplace';
   const partitions = [...readPartitions(CASES)].sort();
   const seed = (size: number) => (side: Side, now: number) => growCatalog(side.catalog, size, now, new Set(partitions));
-  // Both sizes run the same kind of process: DynamoDB Local over a data folder in tmpfs.
-  const scratch = scratchFolder(`search-scale-${SIZE}`);
+  // Every size runs the same kind of process: DynamoDB Local over a data folder in tmpfs.
+  const scratch = scratchFolder(`search-scale-${LARGEST}`);
   const sides: Side[] = [];
   try {
-    const large = await openKept(KEPT, join(scratch, 'large'), { size: SIZE, partitions }, seed(SIZE));
+    const large = await openKept(KEPT, join(scratch, `${LARGEST}`), { size: LARGEST, partitions }, seed(LARGEST));
     sides.push(large.side);
-    process.stderr.write(`bench: search-scale ${SIZE} templates ${large.reused ? 'reused' : `seeded in ${fmt(large.mark.seconds, 0)} s`}\n`);
-    // The small catalog from the large one's `now`: the same first templates.
-    const smallDir = join(scratch, 'small');
-    const small: SeedMark = await seedFolder(smallDir, { size: BASELINE, partitions, now: large.mark.now }, (side) => seed(BASELINE)(side, large.mark.now));
-    sides.unshift(await startSide(BASELINE, smallDir));
+    process.stderr.write(`bench: search-scale ${LARGEST} templates ${large.reused ? 'reused' : `seeded in ${fmt(large.mark.seconds, 0)} s`}\n`);
+    const seedSeconds: number[] = [];
+    for (const size of SIZES.slice(0, -1)) {
+      const dir = join(scratch, `${size}`);
+      const { now } = large.mark;
+      seedSeconds.push((await seedFolder(dir, { size, partitions, now }, (side) => seed(size)(side, now))).seconds);
+      sides.splice(sides.length - 1, 0, await startSide(size, dir));
+    }
+    seedSeconds.push(large.mark.seconds);
     const samples = new Map(CASES.map((c) => [c, sides.map(emptySamples)]));
     const t1 = performance.now();
     await phase(sides, CASES, samples);
-    const measureSeconds = (performance.now() - t1) / 1000;
-    const rows = [...samples].map(([c, perSide]) => {
-      const [s, l] = perSide.map(summarize) as [Measured, Measured];
-      // "(end)" marks the size whose answer finished the result where the other's has more.
-      const end = (m: Measured) => (s.more !== l.more && m.more === false ? ' (end)' : '');
-      return `| ${c.variant} | ${s.items}${end(s)} / ${l.items}${end(l)} | ${s.total} / ${l.total} | ${fmt(s.itemsRead)} / ${fmt(l.itemsRead)} | ${fmt(s.read)} | ${fmt(l.read)} | ${ratio(s.read, l.read)} | ${fmt(s.p50)} / ${fmt(s.p99)} | ${fmt(l.p50)} / ${fmt(l.p99)} | ${ratio(s.p50, l.p50)} |`;
-    });
-    const size = SIZE.toLocaleString('en');
-    const base = BASELINE.toLocaleString('en');
-    const seeded = `seeded in ${fmt(large.mark.seconds, 0)} s (${fmt(SIZE / large.mark.seconds, 0)} templates/s) ${large.reused ? 'by an earlier run on ' + new Date(large.mark.now).toISOString().slice(0, 10) + ' and reused' : 'by this run'}`;
-    return [
-      `### Search at ${size} templates`,
-      '',
-      `Search at ${base} and ${size} templates, the same generator and method as the marketplace table (interleaved runs, own DynamoDB Local per size, same JVM options); both processes run over a data folder in tmpfs. The ${size}-template catalog was ${seeded}; the ${base} one in ${fmt(small.seconds, 0)} s. Measuring took ${fmt(measureSeconds, 0)} s, the whole run ${fmt((performance.now() - began) / 1000, 0)} s.`,
-      '',
-      `| Variant | Items | Total | Items read | Capacity @ ${base} | Capacity @ ${size} | Capacity ratio | Latency @ ${base} | Latency @ ${size} | p50 ratio |`,
-      '|---|---|---|---|---|---|---|---|---|---|',
-      ...rows,
-    ].join('\n');
+    return report(samples, seedSeconds, large.reused ? large.mark.now : undefined, seconds(t1), seconds(began));
   } finally {
     await Promise.all(sides.map((s) => s.dynamo.stop()));
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+function report(samples: Map<Case, Samples[]>, seedSeconds: number[], reusedFrom: number | undefined, measureSeconds: number, totalSeconds: number): string {
+  const smaller = SIZES.slice(0, -1);
+  const all = (measured: Measured[], cell: (m: Measured) => string) => measured.map(cell).join(' / ');
+  const rows = [...samples].map(([c, perSide]) => {
+    const measured = perSide.map(summarize);
+    const large = measured.at(-1)!;
+    // "(end)" marks a size whose answer finished the result where the largest's has more.
+    const items = all(measured, (m) => `${m.items}${m.more === false && large.more !== false ? ' (end)' : ''}`);
+    const ratios = (value: (m: Measured) => number) => smaller.map((_, i) => ratio(value(measured[i]!), value(large))).join(' | ');
+    return `| ${c.variant} | ${items} | ${all(measured, (m) => m.total ?? '–')} | ${all(measured, (m) => fmt(m.itemsRead))} | ${all(measured, (m) => fmt(m.read))} | ${ratios((m) => m.read)} | ${all(measured, (m) => fmt(m.p50))} | ${all(measured, (m) => fmt(m.p99))} | ${ratios((m) => m.p50)} |`;
+  });
+  const sizes = SIZES.map(count).join(' / ');
+  const largest = count(LARGEST);
+  const versus = smaller.map((s) => `${largest} : ${count(s)}`);
+  const seeded = SIZES.map((s, i) => `${count(s)} in ${fmt(seedSeconds[i]!, 0)} s (${fmt(s / seedSeconds[i]!, 0)}/s)`).join(', ');
+  return [
+    `### Search at ${largest} templates`,
+    '',
+    `Search at ${sizes} templates, the same generator and method as the marketplace table (interleaved runs with the order of the sizes rotated, own DynamoDB Local per size, same JVM options), every process over a data folder in tmpfs. Seeded ${seeded}${reusedFrom === undefined ? '' : `; the ${largest} by an earlier run (${new Date(reusedFrom).toISOString().slice(0, 10)}) and reused`}. Cells with several figures give them at ${sizes}. Items read: what the request's reads went through (a query's scanned items, the templates it got), per request. Read units per request as DynamoDB reports them; latency in ms, nearest rank. Measuring took ${fmt(measureSeconds, 0)} s, the whole run ${fmt(totalSeconds, 0)} s.`,
+    '',
+    `| Variant | Items | Total | Items read | Read units | Capacity ratio ${versus.join(' | Capacity ratio ')} | p50 | p99 | p50 ratio ${versus.join(' | p50 ratio ')} |`,
+    `|---|---|---|---|---|${versus.map(() => '---|').join('')}---|---|${versus.map(() => '---|').join('')}`,
+    ...rows,
+  ].join('\n');
 }
