@@ -11,7 +11,7 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { UpdateTableCommand } from '@aws-sdk/client-dynamodb';
-import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { db, tableName } from '../lib/store/client.ts';
@@ -26,6 +26,8 @@ export interface SeedMark {
   /** The `now` it was seeded with; a smaller catalog seeded with the same is its first templates. */
   now: number;
   seconds: number;
+  /** CPU seconds the seed took in DynamoDB Local's JVM and in this (Node) process: where the time went. */
+  cpu: { jvm: number; node: number } | undefined;
 }
 
 const MARK_KEY = { PK: 'BENCH#SEED', SK: 'DONE' };
@@ -44,21 +46,40 @@ async function readMark(side: Side): Promise<SeedMark | undefined> {
   return Item?.['mark'] as SeedMark | undefined;
 }
 
-const sameSeed = (a: SeedMark | undefined, b: Omit<SeedMark, 'now' | 'seconds'>): a is SeedMark =>
+type Wanted = Pick<SeedMark, 'size' | 'partitions'>;
+
+const sameSeed = (a: SeedMark | undefined, b: Wanted): a is SeedMark =>
   a?.size === b.size && JSON.stringify(a.partitions) === JSON.stringify(b.partitions);
 
+/** User + system CPU seconds of a process so far, from /proc (Linux); undefined elsewhere. */
+function processCpuSeconds(pid: number): number | undefined {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in clock ticks (100 a second on Linux).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+function cpuSince(side: Side, jvm0: number | undefined, node0: NodeJS.CpuUsage): SeedMark['cpu'] {
+  const jvm = processCpuSeconds(side.dynamo.pid);
+  const node = process.cpuUsage(node0);
+  return jvm === undefined || jvm0 === undefined ? undefined : { jvm: jvm - jvm0, node: (node.user + node.system) / 1e6 };
+}
+
 /**
- * Seeds a catalog into `dir` with a process of its own (stream off while writing), marks it and
- * stops the process, so the folder is whole and closed.
+ * Seeds a catalog into `dir` (':memory:' too) with a process of its own, the stream off while
+ * writing unless `streamOn`, marks it and stops the process, so the folder is whole and closed.
  */
-export async function seedFolder(dir: string, want: Omit<SeedMark, 'seconds'>, seed: (side: Side) => Promise<void>): Promise<SeedMark> {
+export async function seedFolder(dir: string, want: Omit<SeedMark, 'seconds' | 'cpu'>, seed: (side: Side) => Promise<void>, streamOn = false): Promise<SeedMark> {
   const side = await startSide(want.size, dir);
   try {
-    await setStream(false);
-    const t0 = performance.now();
+    if (!streamOn) await setStream(false);
+    const [t0, jvm0, node0] = [performance.now(), processCpuSeconds(side.dynamo.pid), process.cpuUsage()];
     await seed(side);
-    const mark: SeedMark = { ...want, seconds: (performance.now() - t0) / 1000 };
-    await setStream(true);
+    const mark: SeedMark = { ...want, seconds: (performance.now() - t0) / 1000, cpu: cpuSince(side, jvm0, node0) };
+    if (!streamOn) await setStream(true);
     await db().send(new PutCommand({ TableName: tableName(), Item: { ...MARK_KEY, mark } }));
     return mark;
   } finally {
@@ -76,7 +97,7 @@ async function setStream(enabled: boolean): Promise<void> {
  * copy. The copy is made beside `kept` and renamed into place, so an interrupted run leaves either
  * the old folder or none, never half of one; a leftover partial copy is removed.
  */
-export async function openKept(kept: string, work: string, want: Omit<SeedMark, 'now' | 'seconds'>, seed: (side: Side, now: number) => Promise<void>): Promise<{ side: Side; mark: SeedMark; reused: boolean }> {
+export async function openKept(kept: string, work: string, want: Wanted, seed: (side: Side, now: number) => Promise<void>): Promise<{ side: Side; mark: SeedMark; reused: boolean }> {
   const partial = `${kept}.partial`;
   rmSync(partial, { recursive: true, force: true });
   if (existsSync(kept)) {

@@ -26,6 +26,9 @@ const CASES: Case[] = [
   { route: 'listTemplates', variant: 'search=uptime invoice (never together)', request: list({ search: 'uptime invoice' }), expect: 200 },
 ];
 
+/** The posting partitions the measured searches read: the only ones the seed writes. */
+export const searchScalePartitions = (): string[] => [...readPartitions(CASES)].sort();
+
 const count = (n: number) => n.toLocaleString('en');
 const seconds = (began: number) => (performance.now() - began) / 1000;
 
@@ -34,7 +37,7 @@ export async function run(): Promise<string> {
   const began = performance.now();
   process.env['AWS_REGION'] ??= 'us-east-1';
   process.env['TABLE_NAME'] = 'bench-marketplace';
-  const partitions = [...readPartitions(CASES)].sort();
+  const partitions = searchScalePartitions();
   const seed = (size: number) => (side: Side, now: number) => growCatalog(side.catalog, size, now, new Set(partitions));
   // Every size runs the same kind of process: DynamoDB Local over a data folder in tmpfs.
   const scratch = scratchFolder(`search-scale-${LARGEST}`);
