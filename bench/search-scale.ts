@@ -8,9 +8,10 @@
  * named: `npm run bench` alone skips it.
  */
 import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { growCatalog } from './_marketplace-seed.ts';
-import { openKept, scratchFolder, seedFolder } from './_kept-catalog.ts';
+import { openKept, scratchFolder, seedFolder, type SeedMark } from './_kept-catalog.ts';
 import { emptySamples, fmt, list, phase, ratio, readPartitions, startSide, summarize, type Case, type Measured, type Samples, type Side } from './marketplace.ts';
 
 /** SEARCH_SCALE_SIZES=1000,2000 for a quick try; the last size is the kept one. */
@@ -35,6 +36,7 @@ const seconds = (began: number) => (performance.now() - began) / 1000;
 export async function run(): Promise<string> {
   if (!process.argv.includes('search-scale')) return '';
   const began = performance.now();
+  const load = [loadavg()[0]!];
   process.env['AWS_REGION'] ??= 'us-east-1';
   process.env['TABLE_NAME'] = 'bench-marketplace';
   const partitions = searchScalePartitions();
@@ -46,25 +48,27 @@ export async function run(): Promise<string> {
     const large = await openKept(KEPT, join(scratch, `${LARGEST}`), { size: LARGEST, partitions }, seed(LARGEST));
     sides.push(large.side);
     process.stderr.write(`bench: search-scale ${LARGEST} templates ${large.reused ? 'reused' : `seeded in ${fmt(large.mark.seconds, 0)} s`}\n`);
-    const seedSeconds: number[] = [];
+    const marks: SeedMark[] = [];
     for (const size of SIZES.slice(0, -1)) {
       const dir = join(scratch, `${size}`);
       const { now } = large.mark;
-      seedSeconds.push((await seedFolder(dir, { size, partitions, now }, (side) => seed(size)(side, now))).seconds);
+      marks.push(await seedFolder(dir, { size, partitions, now }, (side) => seed(size)(side, now)));
       sides.splice(sides.length - 1, 0, await startSide(size, dir));
     }
-    seedSeconds.push(large.mark.seconds);
+    marks.push(large.mark);
     const samples = new Map(CASES.map((c) => [c, sides.map(emptySamples)]));
     const t1 = performance.now();
+    load.push(loadavg()[0]!);
     await phase(sides, CASES, samples);
-    return report(samples, seedSeconds, large.reused ? large.mark.now : undefined, seconds(t1), seconds(began));
+    load.push(loadavg()[0]!);
+    return report(samples, marks, large.reused ? large.mark.now : undefined, seconds(t1), seconds(began), load);
   } finally {
     await Promise.all(sides.map((s) => s.dynamo.stop()));
     rmSync(scratch, { recursive: true, force: true });
   }
 }
 
-function report(samples: Map<Case, Samples[]>, seedSeconds: number[], reusedFrom: number | undefined, measureSeconds: number, totalSeconds: number): string {
+function report(samples: Map<Case, Samples[]>, marks: SeedMark[], reusedFrom: number | undefined, measureSeconds: number, totalSeconds: number, load: number[]): string {
   const smaller = SIZES.slice(0, -1);
   const all = (measured: Measured[], cell: (m: Measured) => string) => measured.map(cell).join(' / ');
   const rows = [...samples].map(([c, perSide]) => {
@@ -78,11 +82,12 @@ function report(samples: Map<Case, Samples[]>, seedSeconds: number[], reusedFrom
   const sizes = SIZES.map(count).join(' / ');
   const largest = count(LARGEST);
   const versus = smaller.map((s) => `${largest} : ${count(s)}`);
-  const seeded = SIZES.map((s, i) => `${count(s)} in ${fmt(seedSeconds[i]!, 0)} s (${fmt(s / seedSeconds[i]!, 0)}/s)`).join(', ');
+  const cpu = (m: SeedMark) => (m.cpu ? `, CPU ${fmt(m.cpu.jvm, 0)} s in the JVM and ${fmt(m.cpu.node, 0)} s in Node` : '');
+  const seeded = marks.map((m) => `${count(m.size)} in ${fmt(m.seconds, 0)} s (${fmt(m.size / m.seconds, 0)}/s${cpu(m)})`).join(', ');
   return [
     `### Search at ${largest} templates`,
     '',
-    `Search at ${sizes} templates, the same generator and method as the marketplace table (interleaved runs with the order of the sizes rotated, own DynamoDB Local per size, same JVM options), every process over a data folder in tmpfs. Seeded ${seeded}${reusedFrom === undefined ? '' : `; the ${largest} by an earlier run (${new Date(reusedFrom).toISOString().slice(0, 10)}) and reused`}. Cells with several figures give them at ${sizes}. Items read: what the request's reads went through (a query's scanned items, the templates it got), per request. Read units per request as DynamoDB reports them; latency in ms, nearest rank. Measuring took ${fmt(measureSeconds, 0)} s, the whole run ${fmt(totalSeconds, 0)} s.`,
+    `Search at ${sizes} templates, the same generator and method as the marketplace table (interleaved runs with the order of the sizes rotated, own DynamoDB Local per size, same JVM options), every process over a data folder in tmpfs. Seeded ${seeded}${reusedFrom === undefined ? '' : `; the ${largest} by an earlier run (${new Date(reusedFrom).toISOString().slice(0, 10)}) and reused`}. Cells with several figures give them at ${sizes}. Items read: what the request's reads went through (a query's scanned items, the templates it got), per request. Read units per request as DynamoDB reports them; latency in ms, nearest rank. Measuring took ${fmt(measureSeconds, 0)} s, the whole run ${fmt(totalSeconds, 0)} s; the machine's 1-minute load average (2 cores, shared) was ${load.map((l) => fmt(l)).join(', ')} at the start, before and after measuring.`,
     '',
     `| Variant | Items | Total | Items read | Read units | Capacity ratio ${versus.join(' | Capacity ratio ')} | p50 | p99 | p50 ratio ${versus.join(' | p50 ratio ')} |`,
     `|---|---|---|---|---|${versus.map(() => '---|').join('')}---|---|${versus.map(() => '---|').join('')}`,
