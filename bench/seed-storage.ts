@@ -15,7 +15,7 @@ import { searchScalePartitions } from './search-scale.ts';
 
 /** Templates per seed (SEED_STORAGE_SIZE); the disk runs take minutes each at this machine's ~15/s. */
 const SIZE = Number(process.env['SEED_STORAGE_SIZE'] ?? 3000);
-const ROUNDS = Number(process.env['SEED_STORAGE_ROUNDS'] ?? 1);
+const ROUNDS = Number(process.env['SEED_STORAGE_ROUNDS'] ?? 2);
 
 interface Storage {
   name: string;
