@@ -2,12 +2,12 @@
  * Seeded catalogs in DynamoDB Local data folders, for a bench that measures a catalog too large to
  * seed on every run (bench/search-scale.ts): seeded once, kept in a folder, reused by later runs.
  *
- * Where the seed's time went, measured on this machine: DynamoDB Local is CPU-bound on every write
- * (the JVM, not Node), and a -dbPath process on the disk wrote about 4x slower than one on tmpfs,
- * which matches -inMemory (SQLite syncs each write to the file). The table's stream, which nothing
- * reads during a seed, cost about a fifth more. So every process of this bench runs on a scratch
- * copy in tmpfs (/dev/shm), the seed writes with the stream switched off and switches it back on
- * (the table then is the one ensureTable makes), and the finished folder is copied to the kept one.
+ * Where a seed's time goes (`npm run bench -- seed-storage`, README): DynamoDB Local's JVM does the
+ * work, and a -dbPath folder on the disk seeds at about half the rate of one in tmpfs (the rest is
+ * waiting for SQLite's writes to reach the disk), which runs at about 0.8 of -inMemory. So every
+ * process of this bench runs on a scratch folder in tmpfs (/dev/shm) and the finished folder is
+ * copied to the kept one. The seed also writes with the table's stream off (nothing reads it then;
+ * a small gain at best) and switches it back on, so the table is the one ensureTable makes.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { UpdateTableCommand } from '@aws-sdk/client-dynamodb';
