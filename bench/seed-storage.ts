@@ -2,7 +2,7 @@
  * `npm run bench -- seed-storage`: how fast the benchmark's seed writes into DynamoDB Local by
  * where its data lives (-inMemory, a -dbPath folder in tmpfs, one on the disk) and with the table's
  * stream on or off, the same generator and items as bench/search-scale.ts, each configuration in a
- * fresh process of its own, rounds interleaved; rates as ratios against -inMemory with the stream
+ * fresh process of its own, the order rotated per round; rates as ratios against -inMemory with the stream
  * on (how bench/marketplace.ts seeds) measured in the same run. Also the CPU seconds the JVM and
  * Node spent, which say where the time goes. Runs only when named.
  */
@@ -42,8 +42,9 @@ export async function run(): Promise<string> {
     // Rotated per round, so no configuration always seeds right after the same one.
     for (let i = 0; i < STORAGES.length; i++) {
       const s = STORAGES[(i + round) % STORAGES.length]!;
+      // A fresh, empty folder for every seed that has one.
+      rmSync(disk, { recursive: true, force: true });
       const dir = s.dir(scratchFolder('seed-storage'), disk);
-      if (dir === disk) rmSync(disk, { recursive: true, force: true });
       process.stderr.write(`bench: seed-storage ${s.name}…\n`);
       const now = Date.now();
       marks.get(s)!.push(await seedFolder(dir, { size: SIZE, partitions, now }, (side) => growCatalog(side.catalog, SIZE, now, new Set(partitions)), s.streamOn));
@@ -51,12 +52,13 @@ export async function run(): Promise<string> {
   }
   rmSync(disk, { recursive: true, force: true });
   rmSync(scratchFolder('seed-storage'), { recursive: true, force: true });
-  const sum = (list: SeedMark[], value: (m: SeedMark) => number | undefined) => list.reduce((n, m) => n + (value(m) ?? NaN), 0);
-  const baseline = SIZE * ROUNDS / sum(marks.get(STORAGES[0]!)!, (m) => m.seconds);
+  const rate = (list: SeedMark[]) => (SIZE * list.length) / list.reduce((n, m) => n + m.seconds, 0);
+  // CPU is read from /proc: '–' where there is none.
+  const cpuPerRound = (list: SeedMark[], of: 'jvm' | 'node') => (list.every((m) => m.cpu) ? fmt(list.reduce((n, m) => n + m.cpu![of], 0) / list.length, 0) : '–');
+  const baseline = rate(marks.get(STORAGES[0]!)!);
   const rows = STORAGES.map((s) => {
     const list = marks.get(s)!;
-    const rate = (SIZE * list.length) / sum(list, (m) => m.seconds);
-    return `| ${s.name} | ${list.map((m) => fmt(m.seconds, 0)).join(', ')} | ${fmt(rate, 0)} | ${ratio(baseline, rate)} | ${fmt(sum(list, (m) => m.cpu?.jvm) / list.length, 0)} | ${fmt(sum(list, (m) => m.cpu?.node) / list.length, 0)} |`;
+    return `| ${s.name} | ${list.map((m) => fmt(m.seconds, 0)).join(', ')} | ${fmt(rate(list), 0)} | ${ratio(baseline, rate(list))} | ${cpuPerRound(list, 'jvm')} | ${cpuPerRound(list, 'node')} |`;
   });
   return [
     '### Seeding DynamoDB Local: where the data lives, and the stream',
