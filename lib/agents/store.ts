@@ -8,6 +8,7 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
+import { conditionalUpdate } from '../store/conditional.ts';
 import { transactWrite } from '../store/transact.ts';
 import { INDEXES } from '../store/table.ts';
 import { isAgentId, type AgentRecord } from './model.ts';
@@ -66,32 +67,37 @@ export async function getAgent(agentId: string): Promise<AgentRecord | undefined
  * marked deleted, its webhook disabled, taken out of the owner's list, and it stops counting
  * against the per-account cap, in one transaction. The item itself expires with the last event it
  * could have. False when there is no such agent of this owner (or it is deleted already).
+ *
+ * The counter never goes below zero: an agent made before the counter existed was never counted,
+ * and when the counter is already 0 the delete runs without it (the transaction is cancelled on
+ * the counter's condition alone, then the agent's update runs by itself).
  */
 export async function deleteOwnedAgent(agentId: string, ownerId: string, now: string, expiresAtSeconds: number): Promise<boolean> {
   if (!isAgentId(agentId)) return false;
+  const markDeleted = {
+    Key: keys.agent(agentId),
+    UpdateExpression: 'SET deleted_at = :now, updated_at = :now, webhook_status = :disabled, webhook_url = :null, events = :none, expires_at = :expires REMOVE GSI1PK, GSI1SK ADD config_version :one',
+    ConditionExpression: 'attribute_exists(PK) AND owner_id = :owner AND attribute_not_exists(deleted_at)',
+    ExpressionAttributeValues: { ':now': now, ':disabled': 'DISABLED', ':null': null, ':none': [], ':expires': expiresAtSeconds, ':one': 1, ':owner': ownerId },
+  };
   const result = await transactWrite([
-    {
-      Update: {
-        TableName: tableName(),
-        Key: keys.agent(agentId),
-        UpdateExpression: 'SET deleted_at = :now, updated_at = :now, webhook_status = :disabled, webhook_url = :null, events = :none, expires_at = :expires REMOVE GSI1PK, GSI1SK ADD config_version :one',
-        ConditionExpression: 'attribute_exists(PK) AND owner_id = :owner AND attribute_not_exists(deleted_at)',
-        ExpressionAttributeValues: { ':now': now, ':disabled': 'DISABLED', ':null': null, ':none': [], ':expires': expiresAtSeconds, ':one': 1, ':owner': ownerId },
-      },
-    },
+    { Update: { TableName: tableName(), ...markDeleted } },
     {
       Update: {
         TableName: tableName(),
         Key: keys.agentCount(ownerId),
         UpdateExpression: 'ADD #count :minus',
+        ConditionExpression: '#count > :zero',
         ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':minus': -1 },
+        ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
       },
     },
   ]);
   if (result.ok) return true;
-  if (result.reasons[0] === 'ConditionalCheckFailed') return false;
-  throw new Error(`agent delete cancelled: ${result.reasons.join(', ')}`);
+  const [agent, counter] = result.reasons;
+  if (agent === 'ConditionalCheckFailed') return false;
+  if (counter !== 'ConditionalCheckFailed') throw new Error(`agent delete cancelled: ${result.reasons.join(', ')}`);
+  return (await conditionalUpdate(markDeleted)).ok;
 }
 
 /** Newest first (agent ids sort by creation time); reads `limit + 1` items to know whether more exist. */

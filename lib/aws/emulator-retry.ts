@@ -11,9 +11,10 @@
  * burst that AWS would have served into 500s for the last requests. Here every request keeps its
  * own attempts and nothing is shared, which is what AWS gives the same burst.
  *
- * Same classification as the SDK's: throttling and transient errors (500–504, timeouts, resets)
- * are retried, anything else is thrown at once; backoff is full jitter, doubling from 50 ms, capped
- * at 5 s, so twelve attempts wait about half a minute at most.
+ * Which errors are retried is the SDK's classification: throttling and transient errors (500–504,
+ * timeouts, resets); anything else is thrown at once. The wait is simpler than the SDK's (no longer
+ * base for throttling, no Retry-After, which the emulators never send): full jitter, doubling from
+ * 50 ms, capped at 5 s, so twelve attempts wait about half a minute at most.
  */
 import type { RetryErrorInfo, RetryStrategyV2, StandardRetryToken } from '@smithy/types';
 

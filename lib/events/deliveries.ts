@@ -7,7 +7,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { nowIso } from '../core/time.ts';
-import { batchGet, keyString } from '../store/batch.ts';
+import { batchGet, batchWrite, keyString } from '../store/batch.ts';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys, withoutKeys } from '../store/keys.ts';
 import { INDEXES } from '../store/table.ts';
@@ -128,6 +128,18 @@ export async function ensureDelivery(event: ServiceEvent, deliveryId: string = d
     if (!existing) throw new Error('delivery record vanished after a conditional failure');
     return { record: existing, created: false };
   }
+}
+
+/** Where the relay's record for an event lives (the id derived from the event's). */
+export const relayDeliveryKey = (event: Pick<ServiceEvent, 'id' | 'agent_id'>) => key(event.agent_id, deliveryIdFor(event.id));
+
+/**
+ * Writes new records in BatchWriteItem calls of 25, unconditionally: the relay calls it only for
+ * records its strongly consistent read of the same batch found missing (docs/events.md, "Relay",
+ * says why no other writer can have made one since).
+ */
+export async function createDeliveries(records: readonly DeliveryRecord[]): Promise<void> {
+  await batchWrite(records.map((record) => ({ put: deliveryItem(record) })));
 }
 
 export interface DeliveryPage {

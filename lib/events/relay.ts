@@ -1,14 +1,17 @@
 /**
  * Outbox rows → delivery messages, and replay pages (replay.ts) → a page of them. A row passes the
  * filter only if its agent's webhook was ENABLED and subscribed when the event happened
- * (`deliver`); if it still is, the delivery record is created (once, conditionally, carrying the
- * event) and a message is sent.
+ * (`deliver`); if it still is, the delivery record is created (once, carrying the event) and a
+ * message is sent.
  *
- * Per stream batch: one BatchGetItem for the agents, one conditional PutItem per record (a
- * BatchWriteItem cannot be conditional, and an unconditional put of a record the stream hands
- * over twice would wipe attempts already made), and SendMessageBatch in groups of 10. A record
- * that is still untouched is sent again, which at worst makes a duplicate message (two POSTs of
- * one event, counted as two attempts; receivers dedupe on the event id).
+ * Per stream batch: one strongly consistent BatchGetItem for the agents and the delivery records
+ * the batch would create, one BatchWriteItem per 25 records that are missing, and
+ * SendMessageBatch in groups of 10. The write is unconditional (BatchWriteItem cannot carry a
+ * condition); it is safe because only the relay makes these records and the stream hands a
+ * table partition's records to one relay at a time, so nothing can create a record between the
+ * read that found it missing and the write (docs/events.md, "Relay"). A record that already exists
+ * and is still untouched is sent again, which at worst makes a duplicate message (two POSTs of one
+ * event, counted as two attempts; receivers dedupe on the event id).
  */
 import type { AgentRecord } from '../agents/model.ts';
 import { log } from '../log.ts';
@@ -16,7 +19,7 @@ import { batchGet, keyString } from '../store/batch.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 import { itemOfImage, sequenceOf, type TableChange } from '../store/table-change.ts';
 import { acceptsDelivery } from './agents.ts';
-import { ensureDelivery } from './deliveries.ts';
+import { createDeliveries, deliveryFromItem, ensureDelivery, newDelivery, relayDeliveryKey, type DeliveryRecord } from './deliveries.ts';
 import { eventFromItem } from './outbox.ts';
 import { enqueueDeliveries, enqueueDelivery, type DeliveryMessage } from './queue.ts';
 import { pageFromImage, replayPage } from './replay.ts';
@@ -24,6 +27,13 @@ import { matchesFilter } from './stream-filter.ts';
 import type { ServiceEvent } from './types.ts';
 
 type Row = { kind: 'event'; event: ServiceEvent } | { kind: 'replay'; image: Record<string, unknown> };
+
+/** One delivery record the batch needs, with the rows (stream records) that name it. */
+interface Planned {
+  record: DeliveryRecord;
+  created: boolean;
+  rows: number[];
+}
 
 export async function relayBatch(records: readonly TableChange[]): Promise<string[]> {
   const failed = new Set<number>();
@@ -42,55 +52,74 @@ export async function relayBatch(records: readonly TableChange[]): Promise<strin
       return undefined;
     }
   });
+  const events = rows.flatMap((row, i) => (row?.kind === 'event' ? [{ i, event: row.event }] : []));
 
-  let agents: Map<string, Record<string, unknown>>;
+  let found: Map<string, Record<string, unknown>>;
   try {
-    agents = await batchGet([...new Set(rows.flatMap((r) => (r?.kind === 'event' ? [r.event.agent_id] : [])))].map(keys.agent), { consistent: true });
+    found = await batchGet([...events.map(({ event }) => keys.agent(event.agent_id)), ...events.map(({ event }) => relayDeliveryKey(event))], { consistent: true });
   } catch (err) {
     records.forEach((_, i) => fail(i, err));
     return sequencesOf(records, failed);
   }
 
-  const messages = await Promise.all(
-    rows.map(async (row, i): Promise<DeliveryMessage | undefined> => {
-      if (!row) return undefined;
+  const planned = planDeliveries(events, found);
+  const toCreate = [...planned.values()].filter((p) => p.created);
+  try {
+    await createDeliveries(toCreate.map((p) => p.record));
+  } catch (err) {
+    // Some may have been written: the retried rows find those and send them.
+    for (const p of toCreate) p.rows.forEach((i) => fail(i, err));
+  }
+  const toSend = [...planned.values()].flatMap((p) => {
+    const untouched = p.record.status === 'pending' && p.record.attempts === 0;
+    return p.rows.some((i) => failed.has(i)) || !untouched ? [] : [{ message: messageOf(p.record), rows: p.rows }];
+  });
+
+  await Promise.all(
+    rows.map(async (row, i) => {
+      if (row?.kind !== 'replay') return;
       try {
-        if (row.kind === 'replay') {
-          await replayPage(pageFromImage(row.image), sendOne);
-          return undefined;
-        }
-        return await deliveryFor(row.event, agents.get(keyString(keys.agent(row.event.agent_id))) as AgentRecord | undefined);
+        await replayPage(pageFromImage(row.image), sendOne);
       } catch (err) {
         fail(i, err);
-        return undefined;
       }
     }),
   );
-  const toSend = messages.flatMap((message, i) => (message ? [{ message, i }] : []));
   const unsent = await enqueueDeliveries(toSend.map((m) => m.message));
-  for (const index of unsent.failed) fail(toSend[index]!.i, new Error(unsent.errors.get(index) ?? 'not sent'));
+  for (const index of unsent.failed) toSend[index]!.rows.forEach((i) => fail(i, new Error(unsent.errors.get(index) ?? 'not sent')));
   return sequencesOf(records, failed);
 }
 
-/** The message to send for an event, if it is to be delivered and nothing has happened to it yet. */
-async function deliveryFor(event: ServiceEvent, agent: AgentRecord | undefined): Promise<DeliveryMessage | undefined> {
-  // Disabled or unsubscribed since the event: not delivered (the event stays in the feed).
-  if (!acceptsDelivery(agent, event.type)) return undefined;
-  return messageFor(event);
+/**
+ * The record each deliverable event needs: the one found, or a new one to create. Events whose
+ * webhook was disabled or unsubscribed since get none (they stay in the feed); an event the batch
+ * names twice gets one record and one message.
+ */
+function planDeliveries(events: readonly { i: number; event: ServiceEvent }[], found: Map<string, Record<string, unknown>>): Map<string, Planned> {
+  const planned = new Map<string, Planned>();
+  for (const { i, event } of events) {
+    const agent = found.get(keyString(keys.agent(event.agent_id))) as AgentRecord | undefined;
+    if (!acceptsDelivery(agent, event.type)) continue;
+    const at = keyString(relayDeliveryKey(event));
+    const same = planned.get(at);
+    if (same) {
+      same.rows.push(i);
+      continue;
+    }
+    const existing = found.get(at);
+    planned.set(at, existing ? { record: deliveryFromItem(existing), created: false, rows: [i] } : { record: newDelivery(event), created: true, rows: [i] });
+  }
+  return planned;
 }
 
-/** A delivery record (created once, conditionally) and its message, unless something already happened to it. */
-async function messageFor(event: ServiceEvent, deliveryId?: string): Promise<DeliveryMessage | undefined> {
-  const { record: delivery, created } = await ensureDelivery(event, deliveryId);
-  if (!created && (delivery.status !== 'pending' || delivery.attempts > 0)) return undefined;
-  return { agent_id: event.agent_id, delivery_id: delivery.id, event_id: event.id };
-}
+const messageOf = (record: DeliveryRecord): DeliveryMessage => ({ agent_id: record.agent_id, delivery_id: record.id, event_id: record.event_id });
 
 /** A replay page's events, one at a time (replay.ts checks each agent itself), with their own delivery ids. */
 async function sendOne(event: ServiceEvent, deliveryId: string): Promise<boolean> {
-  const message = await messageFor(event, deliveryId);
-  if (message) await enqueueDelivery(message);
-  return message !== undefined;
+  const { record, created } = await ensureDelivery(event, deliveryId);
+  if (!created && (record.status !== 'pending' || record.attempts > 0)) return false;
+  await enqueueDelivery(messageOf(record));
+  return true;
 }
 
 /** The sequence numbers that failed (the stream is retried from the earliest one). */

@@ -2,8 +2,9 @@
  * Keep-alive connections to webhook endpoints, pooled per (scheme, checked address, port, TLS
  * server name). Each pool is its own Agent whose sockets can only connect to that one address
  * (its lookup answers nothing else), so a socket is only ever reused for an address that the
- * caller has just checked again: lib/net/outbound.ts resolves the name on every request and picks
- * a pool only for an address in that fresh, fully allowed answer.
+ * caller has just checked again: lib/net/outbound.ts resolves the name on every request (answers
+ * kept for their DNS TTL) and picks a pool only for an address in that current, fully allowed
+ * answer.
  *
  * Idle sockets close after IDLE_SOCKET_MS, below the keep-alive timeout of common receivers (Node's
  * 5 s, nginx 75 s, ALB 60 s), so we rarely send on a socket the far end is closing; when it happens,
@@ -34,9 +35,20 @@ export interface PoolTarget {
 
 const pools = new Map<string, http.Agent>();
 
+/** A short digest of an extra CA, computed once per CA (hashing it per request showed in the benchmark's profile). */
+const caDigests = new Map<string, string>();
+function caDigest(ca: string): string {
+  let digest = caDigests.get(ca);
+  if (!digest) {
+    digest = createHash('sha256').update(ca).digest('hex').slice(0, 16);
+    if (caDigests.size >= MAX_POOLS) caDigests.clear();
+    caDigests.set(ca, digest);
+  }
+  return digest;
+}
+
 function poolKey(target: PoolTarget): string {
-  const ca = target.ca ? createHash('sha256').update(target.ca).digest('hex').slice(0, 16) : '';
-  return [target.protocol, target.address, target.port, target.servername, ca].join('|');
+  return [target.protocol, target.address, target.port, target.servername, target.ca ? caDigest(target.ca) : ''].join('|');
 }
 
 /** A `lookup` that can only ever answer with this one checked address. */

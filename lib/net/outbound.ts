@@ -1,6 +1,7 @@
 /**
  * The one way the service talks to webhook endpoints (verify and delivery). It re-applies the URL
- * policy at connect time: the name is resolved on every request, every address is checked, and
+ * policy at connect time: the name is resolved on every request (an answer is kept for its DNS
+ * TTL, lib/net/resolver.ts), every address is checked, and
  * the request goes to one of those checked addresses through a keep-alive pool that can only
  * connect to that address (lib/net/connection-pool.ts), so a DNS answer that changes between
  * check and connect (rebinding) never reaches a socket, and a pooled socket is reused only while a
@@ -47,6 +48,8 @@ export const MAX_RESPONSE_BYTES = 64 * 1024;
 export const USER_AGENT = 'TemplateMarketplace-Webhooks/1.0';
 
 type Address = { address: string; family: 4 | 6 };
+/** Array.isArray does not narrow a readonly array out of a union. */
+const isAddressList = (value: readonly Address[] | OutboundResult): value is readonly Address[] => Array.isArray(value);
 
 export async function postJson(request: OutboundRequest, options: OutboundOptions = {}): Promise<OutboundResult> {
   const policy = { developmentMode: options.developmentMode ?? developmentModeFromEnv() };
@@ -54,20 +57,30 @@ export async function postJson(request: OutboundRequest, options: OutboundOption
   if (!checked.ok) return { kind: 'blocked', reason: checked.reason };
   const url = checked.url;
 
-  const controller = new AbortController();
+  const deadline: Deadline = { expired: false };
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<OutboundResult>((resolve) => {
+  const expiry = new Promise<OutboundResult>((resolve) => {
     timer = setTimeout(() => {
-      controller.abort();
+      deadline.expired = true;
+      deadline.cancel?.();
       resolve({ kind: 'timeout' });
     }, request.deadlineMs ?? DEFAULT_DEADLINE_MS);
   });
   try {
-    return await Promise.race([deadline, exchange(url, request, options, policy, controller.signal)]);
+    return await Promise.race([expiry, exchange(url, request, options, policy, deadline)]);
   } finally {
     clearTimeout(timer);
-    controller.abort(); // frees the socket if the deadline won or the body was cut short
   }
+}
+
+/**
+ * The deadline's state, shared with the exchange: a request in flight registers how to cancel it.
+ * Not an AbortSignal: a signal on every request adds listeners, and aborting one builds an
+ * AbortError with its stack, together about a tenth of a pooled POST's CPU.
+ */
+interface Deadline {
+  expired: boolean;
+  cancel?: () => void;
 }
 
 async function exchange(
@@ -75,11 +88,11 @@ async function exchange(
   request: OutboundRequest,
   options: OutboundOptions,
   policy: { developmentMode: boolean },
-  signal: AbortSignal,
+  deadline: Deadline,
 ): Promise<OutboundResult> {
   const addresses = await resolveChecked(url, options.resolver ?? systemResolver, policy);
-  if (!Array.isArray(addresses)) return addresses;
-  if (signal.aborted) return { kind: 'timeout' };
+  if (!isAddressList(addresses)) return addresses;
+  if (deadline.expired) return { kind: 'timeout' };
   const targets = addresses.map((a): PoolTarget => ({
     protocol: url.protocol === 'https:' ? 'https:' : 'http:',
     address: a.address,
@@ -89,7 +102,9 @@ async function exchange(
     ...(options.ca ? { ca: options.ca } : {}),
   }));
   const target = targets.find(hasPool) ?? targets.find((t) => t.family === 4) ?? targets[0]!;
-  return send(url, request, await connectionFor(target, options.reuseConnections !== false), signal);
+  const connection = await connectionFor(target, options.reuseConnections !== false);
+  if (deadline.expired) return { kind: 'timeout' };
+  return send(url, request, connection, deadline);
 }
 
 /** Resolves the host (a literal address resolves to itself) and refuses the lot if any address is not allowed. */
@@ -97,9 +112,9 @@ async function resolveChecked(
   url: URL,
   resolver: Resolver,
   policy: { developmentMode: boolean },
-): Promise<Address[] | OutboundResult> {
+): Promise<readonly Address[] | OutboundResult> {
   const host = hostOf(url);
-  let addresses: Address[];
+  let addresses: readonly Address[];
   if (host.kind === 'ip') {
     addresses = [{ address: host.address, family: host.address.includes(':') ? 6 : 4 }];
   } else {
@@ -116,13 +131,12 @@ async function resolveChecked(
   return addresses;
 }
 
-async function send(url: URL, request: OutboundRequest, connection: http.RequestOptions, signal: AbortSignal): Promise<OutboundResult> {
+async function send(url: URL, request: OutboundRequest, connection: http.RequestOptions, deadline: Deadline): Promise<OutboundResult> {
   const client = url.protocol === 'https:' ? https : await httpModule();
   return new Promise((resolve) => {
     const req = client.request(url, {
       method: 'POST',
       ...connection,
-      signal,
       headers: {
         'user-agent': USER_AGENT,
         'content-type': 'application/json',
@@ -130,7 +144,10 @@ async function send(url: URL, request: OutboundRequest, connection: http.Request
         'content-length': String(Buffer.byteLength(request.body)),
       },
     });
+    // Destroying the request closes its socket, mid-body too; what it emits after the deadline's answer is ignored.
+    deadline.cancel = () => req.destroy();
     req.on('error', (err) => resolve(networkError(err)));
+    if (deadline.expired) return void req.destroy(); // expired while the module loaded: send nothing
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       let size = 0;

@@ -40,14 +40,20 @@ export async function batchGet(keys: readonly Key[], options: { consistent?: boo
 
 export type WriteRequest = { put: Record<string, unknown> } | { delete: Key };
 
-/** Puts and deletes, not atomic as a whole (callers make each item idempotent). */
+/**
+ * Puts and deletes, not atomic as a whole (callers make each item idempotent). After a failure no
+ * worker starts another call, and the error is thrown only once every call already made has
+ * settled: a caller that reports failure and is retried must not have writes of its own still
+ * landing behind the retry (the relay relies on it, docs/events.md).
+ */
 export async function batchWrite(requests: readonly WriteRequest[], parallel = 4): Promise<void> {
   const queue = chunks(requests, WRITE_CHUNK);
+  let failed = false;
   const worker = async () => {
-    for (let chunk = queue.shift(); chunk; chunk = queue.shift()) {
+    for (let chunk = queue.shift(); chunk && !failed; chunk = queue.shift()) {
       const table = tableName();
       let pending = chunk.map((r) => ('put' in r ? { PutRequest: { Item: r.put } } : { DeleteRequest: { Key: { PK: r.delete.PK, SK: r.delete.SK } } }));
-      for (let round = 0; pending.length > 0; round++) {
+      for (let round = 0; pending.length > 0 && !failed; round++) {
         if (round >= MAX_ROUNDS) throw new Error('BatchWriteItem kept returning unprocessed items');
         if (round > 0) await pause(round);
         const res = await db().send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
@@ -55,7 +61,16 @@ export async function batchWrite(requests: readonly WriteRequest[], parallel = 4
       }
     }
   };
-  await Promise.all(Array.from({ length: parallel }, worker));
+  const results = await Promise.allSettled(
+    Array.from({ length: parallel }, () =>
+      worker().catch((err: unknown) => {
+        failed = true;
+        throw err;
+      }),
+    ),
+  );
+  const rejected = results.find((r) => r.status === 'rejected');
+  if (rejected) throw rejected.reason;
 }
 
 export const keyString = (key: Key): string => `${key.PK}|${key.SK}`;

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_AGENTS_PER_ACCOUNT } from '../../lib/core/settings.ts';
 import { db, tableName } from '../../lib/store/client.ts';
@@ -89,6 +89,22 @@ describe('DELETE /agents/:id', () => {
     const answers = await Promise.all(Array.from({ length: 8 }, () => remove(agentId, owner)));
     expect(answers.map((a) => a.status).sort()).toEqual([204, 404, 404, 404, 404, 404, 404, 404]);
     expect(await count()).toBe(1);
+  });
+
+  it('an agent from before the counter existed: deleting it never takes the counter below zero', async () => {
+    const owner = await createTestUser();
+    const counterKey = keys.agentCount(owner.userId);
+    const count = async () => (await db().send(new GetCommand({ TableName: tableName(), Key: counterKey, ConsistentRead: true }))).Item?.['count'];
+    // Two agents the counter never saw: one owner's counter is at 0, the other has none at all.
+    const [first, second] = [await createAgent(owner), await createAgent(owner)];
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: counterKey, UpdateExpression: 'SET #count = :zero', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':zero': 0 } }));
+    expect((await remove(first, owner)).status).toBe(204);
+    expect(await count()).toBe(0);
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: counterKey }));
+    expect((await remove(second, owner)).status).toBe(204);
+    expect(await count()).toBeUndefined();
+    expect((await remove(second, owner)).status).toBe(404);
+    expect((await invoke('getAgent', { caller: owner, params: { id: first } })).status).toBe(404);
   });
 
   it('frees its place under the per-account cap', async () => {

@@ -36,6 +36,13 @@ async function history(agentId: string, n: number): Promise<void> {
   }
 }
 
+/** Waits until the agent has `count` delivery records, all succeeded: no attempt of them is still to come. */
+const allSucceeded = (agentId: string, count: number) =>
+  waitFor(async () => {
+    const records = await deliveriesOf(owner, agentId);
+    return records.length === count && records.every((r) => r.status === 'succeeded') ? records : undefined;
+  }, `${count} succeeded delivery records`, 30_000);
+
 describe('POST /agents/:id/events/replay', () => {
   it('sends every event of the window again, including those from before the webhook was enabled, with the same ids', async () => {
     const receiver = await startWebhookReceiver();
@@ -54,10 +61,7 @@ describe('POST /agents/:id/events/replay', () => {
     await pause(1000); // and no more than that
     expect(receiver.deliveries.map((d) => d.json.id).sort()).toEqual(feed.map((e) => e.id).sort());
     for (const d of receiver.deliveries) expect(d.json).toEqual(feed.find((e) => e.id === d.json.id));
-    await waitFor(async () => {
-      const records = await deliveriesOf(owner, agentId);
-      return records.length === 8 && records.every((r) => r.status === 'succeeded') ? records : undefined;
-    }, 'eight succeeded delivery records', 30_000);
+    await allSucceeded(agentId, 8);
   }, 120_000);
 
   it('keeps to the window and the kinds asked; a second replay sends them again as new deliveries', async () => {
@@ -69,7 +73,9 @@ describe('POST /agents/:id/events/replay', () => {
     const until = new Date().toISOString();
     await pause(20);
     await history(agentId, 1); // after `until`
-    await waitFor(() => receiver.deliveries.length >= 8 || undefined, 'the live deliveries', 30_000);
+    // Every live delivery settled, not just posted: a slow attempt retried later would otherwise
+    // land among the replay's posts below.
+    await allSucceeded(agentId, 8);
     const feed = await feedOf(owner, agentId);
     const inWindow = feed.filter((e) => e.created_at < until && e.type === 'contract.funded').map((e) => e.id);
     expect(inWindow).toHaveLength(3);

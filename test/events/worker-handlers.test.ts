@@ -1,9 +1,9 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { workers } from '../../lib/routes.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';
@@ -73,8 +73,9 @@ async function fundedAgent(answerDelayMs = 0) {
 describe('duplicates never make two records, and every post is counted once', () => {
   it('the same stream record relayed twice: one delivery record; racing copies of its message: each post is one attempt in the history', async () => {
     const { receiver, agentId, event, record } = await fundedAgent(200);
-    const results = await Promise.all([relay({ Records: [record] }), relay({ Records: [record] })]);
-    expect(results).toEqual([{ batchItemFailures: [] }, { batchItemFailures: [] }]);
+    // One after the other, as the stream hands a record over again (never two relays at once).
+    expect(await relay({ Records: [record] })).toEqual({ batchItemFailures: [] });
+    expect(await relay({ Records: [record] })).toEqual({ batchItemFailures: [] });
     expect(await deliveriesOf(owner, agentId)).toHaveLength(1);
 
     const messages = await receiveAll();
@@ -160,5 +161,53 @@ describe('duplicates never make two records, and every post is counted once', ()
     const notEvent = { ...record, dynamodb: { ...record.dynamodb, NewImage: { ...record.dynamodb!.NewImage, entity: { S: 'delivery' } } } };
     expect(await relay({ Records: [modify, notEvent] })).toEqual({ batchItemFailures: [] });
     expect(await receiveAll()).toEqual([]);
+  });
+
+  it('a batch writes the records it finds missing; a retried batch after attempts rewrites none and sends nothing again', async () => {
+    const funded = [await fundedAgent(), await fundedAgent(), await fundedAgent()];
+    const off = await fundedAgent();
+    expect((await invoke('disableWebhook', { caller: owner, params: { id: off.agentId } })).status).toBe(200);
+    // The same stream record twice in one batch, as a retried shard may hand it over.
+    const batch = [...funded.map((f) => f.record), funded[0]!.record, off.record].map((r, i) => ({ ...r, dynamodb: { ...r.dynamodb, SequenceNumber: String(3000 + i) } }));
+    expect(await relay({ Records: batch })).toEqual({ batchItemFailures: [] });
+    const messages = await receiveAll();
+    expect(messages.map((m) => JSON.parse(m.Body!).event_id).sort()).toEqual(funded.map((f) => f.event.id).sort());
+    expect(await deliveriesOf(owner, off.agentId)).toEqual([]);
+
+    expect((await deliver({ Records: messages.map((m) => toSqsRecord(m, queues.queueArn)) })).batchItemFailures).toEqual([]);
+    const after = await Promise.all(funded.map((f) => deliveriesOf(owner, f.agentId)));
+    expect(after.map((list) => list.map((d: { status: string; attempts: number }) => [d.status, d.attempts]))).toEqual(funded.map(() => [['succeeded', 1]]));
+
+    // The stream hands the whole batch over again (a later record failed): nothing is rewritten.
+    expect(await relay({ Records: batch })).toEqual({ batchItemFailures: [] });
+    expect(await receiveAll()).toEqual([]);
+    for (const [i, f] of funded.entries()) {
+      const [record] = await deliveriesOf(owner, f.agentId);
+      expect(record).toEqual(after[i]![0]);
+      const detail = await invoke('getDelivery', { caller: owner, params: { id: f.agentId, delivery_id: record.id } });
+      expect(detail.body.attempts).toHaveLength(1);
+    }
+    expect(funded.map((f) => f.receiver.deliveries.length)).toEqual([1, 1, 1]);
+  });
+
+  it('a failed record write: the rows are reported, no message is sent, and the retried batch sends it', async () => {
+    const { agentId, event, record } = await fundedAgent();
+    // DynamoDB Local cannot be made to refuse one BatchWriteItem of valid records, so the client
+    // refuses that one command here (every other call goes to DynamoDB Local).
+    const client = db();
+    const send = client.send.bind(client);
+    const refuse = vi.spyOn(client, 'send').mockImplementation(((command: unknown) =>
+      command instanceof BatchWriteCommand ? Promise.reject(new Error('write refused')) : send(command as never)) as never);
+    try {
+      expect(await relay({ Records: [record, { ...record, dynamodb: { ...record.dynamodb, SequenceNumber: '1001' } }] })).toEqual({
+        batchItemFailures: [{ itemIdentifier: '1000' }, { itemIdentifier: '1001' }],
+      });
+    } finally {
+      refuse.mockRestore();
+    }
+    expect(await receiveAll()).toEqual([]);
+    expect(await deliveriesOf(owner, agentId)).toEqual([]);
+    expect(await relay({ Records: [record] })).toEqual({ batchItemFailures: [] });
+    expect((await receiveAll()).map((m) => JSON.parse(m.Body!).event_id)).toEqual([event.id]);
   });
 });

@@ -1,6 +1,3 @@
-import https from 'node:https';
-import { once } from 'node:events';
-import type net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { attemptError } from '../../lib/events/attempt-log.ts';
 import { closeAllPools } from '../../lib/net/connection-pool.ts';
@@ -22,11 +19,7 @@ function switchableResolver(initial: string[]): Resolver & { answer: string[] } 
   return resolver;
 }
 
-const servers: net.Server[] = [];
-afterEach(() => {
-  closeAllPools();
-  for (const server of servers.splice(0)) server.close();
-});
+afterEach(() => closeAllPools());
 
 describe('connection reuse per checked address', () => {
   it('sequential posts to one name share one connection', async () => {
@@ -80,24 +73,16 @@ describe('connection reuse per checked address', () => {
   });
 
   it('a local TLS receiver (self-signed, trusted here): one handshake for many posts; without reuse one per post', async () => {
-    let handshakes = 0;
-    let requests = 0;
-    const server = https.createServer({ key: TEST_TLS_KEY, cert: TEST_TLS_CERT }, (_req, res) => {
-      requests++;
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-    server.on('secureConnection', () => handshakes++);
-    servers.push(server);
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const url = `https://hooks.example.com:${(server.address() as net.AddressInfo).port}/`;
+    const receiver = await startReceiver((_req, res) => json(res, 200, {}), { tls: { key: TEST_TLS_KEY, cert: TEST_TLS_CERT } });
+    const url = `https://hooks.example.com:${receiver.port}/`;
+    const counts = () => [receiver.requests.length, receiver.connections()];
     const resolver = switchableResolver(['127.0.0.1']);
     for (let i = 0; i < 4; i++) expect(await postJson({ url, body: '{}', headers: {} }, { ...dev, resolver, ca: TEST_TLS_CERT })).toMatchObject({ status: 200 });
-    expect([requests, handshakes]).toEqual([4, 1]);
+    expect(counts()).toEqual([4, 1]);
     for (let i = 0; i < 3; i++) {
       expect(await postJson({ url, body: '{}', headers: {} }, { ...dev, resolver, ca: TEST_TLS_CERT, reuseConnections: false })).toMatchObject({ status: 200 });
     }
-    expect([requests, handshakes]).toEqual([7, 4]);
+    expect(counts()).toEqual([7, 4]);
     // The certificate is still checked against the name: untrusted without the test's CA.
     expect(attemptError(await postJson({ url, body: '{}', headers: {} }, { ...dev, resolver }))).toBe('tls');
   });

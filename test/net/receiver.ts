@@ -1,4 +1,5 @@
 import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
 import { afterEach } from 'vitest';
 
@@ -28,9 +29,10 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((close) => close()));
 });
 
-export async function startReceiver(respond: Respond): Promise<Receiver> {
+/** `tls`: an https receiver with that key and certificate (test/net/tls-fixture.ts); `connections` then counts handshakes. */
+export async function startReceiver(respond: Respond, options: { tls?: { key: string; cert: string } } = {}): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
-  const server = http.createServer((req, res) => {
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -38,9 +40,10 @@ export async function startReceiver(respond: Respond): Promise<Receiver> {
       requests.push(received);
       void Promise.resolve(respond(received, res)).catch(() => res.destroy());
     });
-  });
+  };
+  const server = options.tls ? https.createServer(options.tls, handle) : http.createServer(handle);
   let connections = 0;
-  server.on('connection', () => connections++);
+  server.on(options.tls ? 'secureConnection' : 'connection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as net.AddressInfo).port;
   const close = () =>
@@ -49,7 +52,7 @@ export async function startReceiver(respond: Respond): Promise<Receiver> {
       server.close(() => resolve());
     });
   open.push(close);
-  return { url: `http://127.0.0.1:${port}/webhook`, port, requests, connections: () => connections, close };
+  return { url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/webhook`, port, requests, connections: () => connections, close };
 }
 
 /** The reply docs/api.md asks for: 200, JSON, the challenge echoed. */
