@@ -119,6 +119,8 @@ export interface Samples {
   times: number[];
   read: number;
   write: number;
+  /** Items the reads went through (CapacityMeter.itemsRead). */
+  itemsRead: number;
   /** Items in the response's `data` (same at both sizes for a route that reads the same items). */
   items?: number;
   /** The response's `pagination.has_more`, where it has one. */
@@ -130,6 +132,7 @@ export interface Samples {
 export interface Measured {
   read: number;
   write: number;
+  itemsRead: number;
   p50: number;
   p99: number;
   items?: number;
@@ -181,6 +184,7 @@ async function once(side: Side, c: Case, run: number, into?: Samples): Promise<v
   into.times.push(elapsed);
   into.read += side.meter.read;
   into.write += side.meter.write;
+  into.itemsRead += side.meter.itemsRead;
   if (into.items === undefined) {
     const { data, pagination } = JSON.parse(res.body) as { data?: unknown; pagination?: { has_more?: boolean; total?: number; total_exact?: false } };
     if (Array.isArray(data)) into.items = data.length;
@@ -191,15 +195,16 @@ async function once(side: Side, c: Case, run: number, into?: Samples): Promise<v
 
 /**
  * One phase (the reads, then the writes, which change the catalog): `WARMUP` passes, then `RUNS`
- * measured passes. A pass runs every case once per size, the order of the sizes swapped from one
+ * measured passes. A pass runs every case once per size, the order of the sizes rotated from one
  * case to the next and from one pass to the next, so each row's samples are spread over the whole
- * phase and a disturbance (another process on the machine) touches every row and both sizes alike.
+ * phase and a disturbance (another process on the machine) touches every row and every size alike.
  */
 export async function phase(sides: Side[], cases: Case[], samples: Map<Case, Samples[]>): Promise<void> {
   for (let pass = 0; pass < WARMUP + RUNS; pass++) {
     const measured = pass >= WARMUP;
     for (const [i, c] of cases.entries()) {
-      const order = (pass + i) % 2 === 0 ? [0, 1] : [1, 0];
+      // Each size takes each place in the order equally often (two sizes: small-large, large-small).
+      const order = sides.map((_, j) => (j + pass + i) % sides.length);
       for (const s of order) await once(sides[s]!, c, pass, measured ? samples.get(c)![s] : undefined);
     }
   }
@@ -210,11 +215,14 @@ function percentile(sorted: number[], q: number): number {
   return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]!;
 }
 
+export const emptySamples = (): Samples => ({ times: [], read: 0, write: 0, itemsRead: 0 });
+
 export function summarize(s: Samples): Measured {
   const times = [...s.times].sort((a, b) => a - b);
   return {
     read: s.read / times.length,
     write: s.write / times.length,
+    itemsRead: s.itemsRead / times.length,
     p50: percentile(times, 0.5),
     p99: percentile(times, 0.99),
     ...(s.items !== undefined ? { items: s.items } : {}),
@@ -257,7 +265,7 @@ export async function run(): Promise<string> {
       const first = JSON.parse((await call('listTemplates', { caller: reader, query: { sort: 'recent' } })).body);
       side.cursor = first.pagination.next_cursor;
     }
-    const samples = new Map(CASES.filter(wanted).map((c) => [c, sides.map((): Samples => ({ times: [], read: 0, write: 0 }))]));
+    const samples = new Map(CASES.filter(wanted).map((c) => [c, sides.map(emptySamples)]));
     const t1 = performance.now();
     await phase(sides, CASES.filter((c) => !c.writes && wanted(c)), samples);
     await phase(sides, CASES.filter((c) => c.writes && wanted(c)), samples);

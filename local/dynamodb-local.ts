@@ -12,6 +12,8 @@ export class StartupError extends Error {}
 export interface DynamoDbLocal {
   endpoint: string;
   port: number;
+  /** The JVM's process id (a benchmark reads its CPU time). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -84,7 +86,7 @@ export async function startDynamoDbLocal(options: { port: number; dataDir: strin
     }
   }
   client.destroy();
-  return { endpoint, port: options.port, stop: () => stopChild(child, exited) };
+  return { endpoint, port: options.port, pid: child.pid!, stop: () => stopChild(child, exited) };
 }
 
 /** SIGTERM lets DynamoDB Local close its SQLite file cleanly; SIGKILL only if it hangs. */

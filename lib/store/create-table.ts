@@ -12,6 +12,9 @@ import {
 import { db } from './client.ts';
 import { TABLE_KEYS, TTL_ATTRIBUTE, indexList } from './table.ts';
 
+/** Every table has a stream: the relay and the search indexer read it. */
+export const STREAM_SPECIFICATION = { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' } as const;
+
 export async function ensureTable(name: string): Promise<boolean> {
   const attributes = new Map<string, 'S' | 'N'>([
     [TABLE_KEYS.partitionKey, 'S'],
@@ -43,7 +46,7 @@ export async function ensureTable(name: string): Promise<boolean> {
           ],
           Projection: { ProjectionType: index.projection },
         })),
-        StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+        StreamSpecification: STREAM_SPECIFICATION,
       }),
     );
   } catch (err) {
