@@ -7,8 +7,13 @@ import { readPostingPage } from './store.ts';
 import type { TemplateItem } from '../templates/template-item.ts';
 
 type Posting = Record<string, unknown>;
-/** Postings read at a time while finishing a popularity bucket. */
+/**
+ * Postings read by the first query that finishes a popularity bucket; each further query of the
+ * same bucket reads twice as many (at most MAX_PAGE), so a wide bucket costs O(log width) round
+ * trips, not width / 8, and at most about twice the postings it needed.
+ */
 const GROUP_LOOKAHEAD = 8;
+const MAX_PAGE = 100;
 const sortKeyOf = (p: Posting): string => p['SK'] as string;
 
 export interface PostingWalk {
@@ -57,6 +62,7 @@ export async function walkPostings(walk: PostingWalk): Promise<{ matches: WalkMa
   let units = 0;
   let checked = 0;
   let overBudget = false;
+  let groupReads = 0;
 
   const flush = async () => {
     const byId = new Map(pending.map((p) => [p['template_id'] as string, sortKeyOf(p)]));
@@ -78,8 +84,10 @@ export async function walkPostings(walk: PostingWalk): Promise<{ matches: WalkMa
       const perPosting = read === 0 ? 1 : Math.max(matches.length, 1) / read;
       const affordable = read === 0 ? 100 : Math.max(1, Math.floor(((walk.postingUnits - units) * read) / Math.max(units, 0.5)));
       const missing = Math.max(1, walk.want - matches.length - pending.length);
-      // Inside a bucket only its end is missing: usually a posting or two, so read a few at a time.
-      const limit = inGroup ? GROUP_LOOKAHEAD : Math.min(100, affordable, Math.ceil(missing / perPosting));
+      // When the walk would stop but for the bucket it is in, only that bucket's end is missing:
+      // usually a posting or two, so start with a few. Otherwise size the page as anywhere else.
+      const finishingBucket = inGroup && (overBudget || matches.length + pending.length >= walk.want || checked + pending.length >= walk.checkBudget);
+      const limit = finishingBucket ? Math.min(MAX_PAGE, GROUP_LOOKAHEAD * 2 ** groupReads++) : Math.min(MAX_PAGE, affordable, Math.ceil(missing / perPosting));
       const page = await readPostingPage(walk.partition, walk.below, limit, next);
       buffer = page.items;
       read += buffer.length;
@@ -93,6 +101,7 @@ export async function walkPostings(walk: PostingWalk): Promise<{ matches: WalkMa
     const boundary = !posting || postingGroup === undefined || postingGroup !== group;
     if (boundary) {
       group = undefined;
+      groupReads = 0;
       if (!posting) break;
       if (matches.length + pending.length >= walk.want) await flush();
       // Postings read past the budget only to finish a bucket end the walk at the bucket's end.
