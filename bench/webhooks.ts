@@ -1,11 +1,12 @@
 /**
  * Webhook outbound costs, each as a ratio to a baseline measured in the same run:
  * - the URL policy check against bare WHATWG URL parsing (what it adds per PATCH and per send);
- * - postJson (resolve, check every address, pinned socket, deadline) against a plain
- *   node:http POST to the same local server (what the safety costs per delivery).
+ * - postJson (resolve, check every address, pinned pooled socket, deadline) against a plain
+ *   keep-alive node:http POST to the same local server (what the safety costs per delivery).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeAllPools } from '../lib/net/connection-pool.ts';
 import { postJson } from '../lib/net/outbound.ts';
 import { checkWebhookUrl } from '../lib/net/url-policy.ts';
 
@@ -31,9 +32,12 @@ async function perCallAsync(iterations: number, fn: () => Promise<unknown>): Pro
   return Number(process.hrtime.bigint() - start) / iterations;
 }
 
+/** Keep-alive, like postJson's pools: the baseline differs from postJson only by the safety. */
+const plainAgent = new http.Agent({ keepAlive: true });
+
 function plainPost(port: number, body: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port, method: 'POST', agent: plainAgent, headers: { 'content-type': 'application/json' } }, (res) => {
       res.resume();
       res.on('end', resolve);
     });
@@ -58,6 +62,8 @@ export async function run(): Promise<string> {
   const safeNs = await perCallAsync(500, () =>
     postJson({ url: `http://localhost:${port}/`, body, headers: {} }, { developmentMode: true, resolver }),
   );
+  plainAgent.destroy();
+  closeAllPools();
   server.close();
 
   const us = (ns: number) => `${(ns / 1000).toFixed(1)} µs`;
