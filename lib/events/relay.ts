@@ -70,10 +70,7 @@ export async function relayBatch(records: readonly TableChange[]): Promise<strin
     // Some may have been written: the retried rows find those and send them.
     for (const p of toCreate) p.rows.forEach((i) => fail(i, err));
   }
-  const toSend = [...planned.values()].flatMap((p) => {
-    const untouched = p.record.status === 'pending' && p.record.attempts === 0;
-    return p.rows.some((i) => failed.has(i)) || !untouched ? [] : [{ message: messageOf(p.record), rows: p.rows }];
-  });
+  const toSend = [...planned.values()].flatMap((p) => (p.rows.some((i) => failed.has(i)) || !untouched(p.record) ? [] : [{ message: messageOf(p.record), rows: p.rows }]));
 
   await Promise.all(
     rows.map(async (row, i) => {
@@ -112,12 +109,15 @@ function planDeliveries(events: readonly { i: number; event: ServiceEvent }[], f
   return planned;
 }
 
+/** Nothing has happened to it yet, so a message for it may (again) be sent: a crash between record and message must not strand it. */
+const untouched = (record: DeliveryRecord): boolean => record.status === 'pending' && record.attempts === 0;
+
 const messageOf = (record: DeliveryRecord): DeliveryMessage => ({ agent_id: record.agent_id, delivery_id: record.id, event_id: record.event_id });
 
 /** A replay page's events, one at a time (replay.ts checks each agent itself), with their own delivery ids. */
 async function sendOne(event: ServiceEvent, deliveryId: string): Promise<boolean> {
   const { record, created } = await ensureDelivery(event, deliveryId);
-  if (!created && (record.status !== 'pending' || record.attempts > 0)) return false;
+  if (!created && !untouched(record)) return false;
   await enqueueDelivery(messageOf(record));
   return true;
 }

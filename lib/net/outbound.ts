@@ -47,7 +47,7 @@ export const DEFAULT_DEADLINE_MS = 10_000;
 export const MAX_RESPONSE_BYTES = 64 * 1024;
 export const USER_AGENT = 'TemplateMarketplace-Webhooks/1.0';
 
-type Address = { address: string; family: 4 | 6 };
+type Address = Awaited<ReturnType<Resolver>>[number];
 /** Array.isArray does not narrow a readonly array out of a union. */
 const isAddressList = (value: readonly Address[] | OutboundResult): value is readonly Address[] => Array.isArray(value);
 

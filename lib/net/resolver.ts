@@ -12,7 +12,9 @@
  */
 import { promises as dns } from 'node:dns';
 
-export type Resolver = (hostname: string) => Promise<ReadonlyArray<Readonly<{ address: string; family: 4 | 6 }>>>;
+/** Every address a name resolves to. Outbound callers may pass their own resolver (tests script DNS with it). */
+type Answer = ReadonlyArray<Readonly<{ address: string; family: 4 | 6 }>>;
+export type Resolver = (hostname: string) => Promise<Answer>;
 
 /** The longest an answer is reused, whatever its TTL says. */
 export const MAX_CACHE_SECONDS = 60;
@@ -23,8 +25,6 @@ const MAX_ADDRESSES = 16;
 /** Per query: c-ares' default (5 s, 4 tries) would eat the whole delivery deadline. */
 const QUERY_TIMEOUT_MS = 2000;
 const QUERY_TRIES = 2;
-
-type Answer = ReadonlyArray<Readonly<{ address: string; family: 4 | 6 }>>;
 
 /** getaddrinfo: every address, in the order the system prefers. */
 const lookupAll: Resolver = async (hostname) => {
