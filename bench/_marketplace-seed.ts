@@ -76,7 +76,7 @@ export function emptyCatalog(): Catalog {
 
 /**
  * Adds templates until the catalog holds `size`; older ones first, so later growth is "newer".
- * `postingPartitions` limits the search postings written to those partitions (the ones the
+ * `postingPartitions` limits the search postings and word pairs written to those partitions (the ones the
  * benchmark reads: every other posting list is another partition, which no measured search
  * touches); counters and each template's search state are always written whole.
  */
@@ -133,7 +133,8 @@ export async function growCatalog(catalog: Catalog, size: number, now = Date.now
     // The search index as the stream's indexer would have written it: postings in three orders, its state, the counters.
     const index = searchIndexItems(item);
     for (const list of index.counted) catalog.searchCounts.set(list, (catalog.searchCounts.get(list) ?? 0) + 1);
-    const postings = postingPartitions ? index.postings.filter((p) => postingPartitions.has(p['PK'] as string)) : index.postings;
+    const all = [...index.postings, ...index.pairs];
+    const postings = postingPartitions ? all.filter((p) => postingPartitions.has(p['PK'] as string)) : all;
     requests.push({ put: item as unknown as Record<string, unknown> }, { put: index.state }, ...postings.map((put) => ({ put })));
   }
   for (const [category, count] of counts) requests.push({ put: { ...keys.categoryCount(category), entity: ENTITY.categoryCount, name: category, count } });

@@ -154,7 +154,8 @@ export async function call(name: string, req: Request) {
 }
 
 /**
- * The posting partitions the measured searches read (each search's driving list, in every order):
+ * The posting partitions the measured searches read (each search's driving list, in every order,
+ * and its prefix's word pairs):
  * the seed writes only these, since no measured search reads any other, and seeding the whole
  * index (about 85 postings per template) would take an hour at 20,000 on this machine.
  */
@@ -163,8 +164,11 @@ export function readPartitions(cases: readonly Case[] = CASES): Set<string> {
   for (const c of cases) {
     const query = c.route === 'listTemplates' ? (c.request({} as Side, 0) as Request).query : undefined;
     if (!query?.['search']) continue;
-    const list = postingList(drivingPrefix(words(query['search']))!, query['category']);
+    const prefix = drivingPrefix(words(query['search']))!;
+    const list = postingList(prefix, query['category']);
     for (const order of ORDERS) partitions.add(keys.searchPostingPk(order, list));
+    // A multi-word search first reads the driving prefix's word pairs (catalog-wide).
+    partitions.add(keys.searchPairPk(prefix)).add(keys.searchWidePk(prefix));
   }
   return partitions;
 }

@@ -4,6 +4,7 @@
  *   list-keys [--user USER_ID]                         one JSON line per key (never the key or its hash)
  *   revoke-key <USER_ID | KEY_ID>                      revokes one key, or every key of a user; one JSON line per revoked key
  *   redrive <delivery | DLQ_URL> [--to QUEUE_URL]      moves a dead-letter queue's messages back; prints {"moved", "failed"}
+ *   reindex-search                                     syncs every public template's search index now (after an index format change); prints {"templates"}
  * The table is TABLE_NAME in AWS (credentials from the usual chain) or `npm start`'s DynamoDB Local.
  * Against a deployed stage create-key also needs USAGE_PLAN_ID (the stack's UsagePlanId output): the
  * key gets its API Gateway API key in that usage plan first.
@@ -14,6 +15,7 @@ import { createUserWithKey, type IssuedKey } from '../lib/accounts/api-keys.ts';
 import { registerWithUsagePlan } from '../lib/accounts/gateway-keys.ts';
 import { listKeys, revokeKey, revokeUserKeys } from '../lib/accounts/key-lifecycle.ts';
 import { sqs } from '../lib/events/queue.ts';
+import { reindexSearch } from '../lib/marketplace/search/reindex.ts';
 import { redrive } from '../lib/ops/redrive.ts';
 import { useStoreFromEnvironment } from '../local/config.ts';
 
@@ -22,6 +24,7 @@ const USAGE = [
   '       npm run --silent admin -- list-keys [--user USER_ID]',
   '       npm run --silent admin -- revoke-key <USER_ID | KEY_ID>',
   '       npm run --silent admin -- redrive <delivery | DLQ_URL> [--to QUEUE_URL]',
+  '       npm run --silent admin -- reindex-search',
 ].join('\n');
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -86,7 +89,8 @@ async function main(): Promise<void> {
   const [command, target, ...rest] = positionals;
   if (rest.length) fail(USAGE);
   if (command === 'redrive') return redriveQueue(target, values.to);
-  if (!['create-key', 'list-keys', 'revoke-key'].includes(command ?? '')) fail(USAGE);
+  if (!['create-key', 'list-keys', 'revoke-key', 'reindex-search'].includes(command ?? '')) fail(USAGE);
+  if (command === 'reindex-search' && target) fail(USAGE);
   const store = useStoreFromEnvironment();
   const usagePlanId = process.env['USAGE_PLAN_ID'];
   // The local runtime limits keys itself (local/key-throttle.ts); in AWS the stage's usage plan does.
@@ -98,6 +102,7 @@ async function main(): Promise<void> {
   }
   try {
     if (command === 'create-key') await createKey(values, register);
+    else if (command === 'reindex-search') print(await reindexSearch());
     else if (command === 'list-keys') for await (const key of listKeys(values.user ? { userId: values.user } : {})) print(key);
     else await revoke(target);
   } catch (err) {

@@ -16,6 +16,8 @@
  * | … by rating       | TOKRATE#[<category>/]<word prefix> | <ratingKey>#<created_at>#<uuid> | –  (same lists; rating_avg, then rating_count) |
  * | Search count      | TOKCOUNT#[<category>/]<word prefix> | COUNT                    | –  (`count` = public templates with a word starting so; every prefix of 2–16 characters) |
  * | Search state      | TPL#<uuid>           | SEARCH                      | –  (what the search indexer has written for the template: its postings and counts) |
+ * | Search pair       | TOKPAIR#<word prefix> | <word cut to 6 characters>#<uuid> | –  (per indexed prefix × word cut of a public template of at most 24 word cuts: "never together" in one read, lib/marketplace/search/word-pairs.ts) |
+ * | Search wide       | TOKWIDE#<word prefix> | <uuid>                     | –  (per indexed prefix of a public template with more word cuts: it has no pair items) |
  * | Agent             | AGENT#<agt_…>        | META                        | GSI1: OWNER#<user uuid> / AGENT#<agt_…>                  |
  * | Contract          | CONTRACT#<ctr_…>     | META                        | –                                                        |
  * | Contract link     | USER#<uuid> or AGENT#<agt_…> | CTR#<ctr_…>         | GSI1: CTRS#<uuid or agt_…>#<status> / CTR#<ctr_…>  (one per party user and party agent, status kept in the contract's transactions: GET /contracts) |
@@ -47,6 +49,8 @@ export const ENTITY = {
   searchPosting: 'searchPosting',
   searchCount: 'searchCount',
   searchState: 'searchState',
+  searchPair: 'searchPair',
+  searchWide: 'searchWide',
   agent: 'agent',
   contract: 'contract',
   contractLink: 'contractLink',
@@ -96,6 +100,10 @@ export const keys = {
   searchPostingPk: (order: SearchOrder, list: string): string => searchPostingPk(order, list),
   searchCount: (list: string): Key => ({ PK: `TOKCOUNT#${list}`, SK: 'COUNT' }),
   searchState: (templateId: string): Key => ({ PK: `TPL#${templateId}`, SK: 'SEARCH' }),
+  searchPair: (prefix: string, cut: string, templateId: string): Key => ({ PK: `TOKPAIR#${prefix}`, SK: `${cut}#${templateId}` }),
+  searchPairPk: (prefix: string): string => `TOKPAIR#${prefix}`,
+  searchWide: (prefix: string, templateId: string): Key => ({ PK: `TOKWIDE#${prefix}`, SK: templateId }),
+  searchWidePk: (prefix: string): string => `TOKWIDE#${prefix}`,
 
   agent: (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'META' }),
   agentsIndexPk: (userId: string): string => `OWNER#${userId}`,

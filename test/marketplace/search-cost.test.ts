@@ -49,9 +49,13 @@ function alphaText(i: number) {
   return { name: BETA_AT.includes(i) ? `Alpha beta ${i}` : `Alpha gamma ${i}`, slug: `alpha-${i}`, description: '', category: 'data' as const };
 }
 
-/** Postings of one prefix's catalog-wide lists, in all three orders. */
-const onList = (prefix: string) => (p: Record<string, unknown>) => ORDERS.some((order) => p['PK'] === keys.searchPostingPk(order, prefix));
-const postingsOn = (t: TemplateItem, prefix: string) => searchIndexItems(t).postings.filter(onList(prefix)).map((put) => ({ put }));
+/** Postings of one prefix's catalog-wide lists, in all three orders, and its word pairs (read first by a multi-word search). */
+const onList = (prefix: string) => (p: Record<string, unknown>) =>
+  ORDERS.some((order) => p['PK'] === keys.searchPostingPk(order, prefix)) || p['PK'] === keys.searchPairPk(prefix) || p['PK'] === keys.searchWidePk(prefix);
+const postingsOn = (t: TemplateItem, prefix: string) => {
+  const index = searchIndexItems(t);
+  return [...index.postings, ...index.pairs].filter(onList(prefix)).map((put) => ({ put }));
+};
 
 /** Adds `items` to the counters of the prefixes of `word`, as the indexer would have (the other counters are not read here). */
 async function count(items: TemplateItem[], word: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { QueryCommand, UpdateCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,7 +11,7 @@ import { keys } from '../../lib/store/keys.ts';
 import { matchesFilter } from '../../lib/events/stream-filter.ts';
 import { SEARCH_INDEX_FILTER_PATTERN } from '../../lib/marketplace/search/search-indexer.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
-import { indexSearch, streamRecordsSinceLastCall } from '../support/search-index.ts';
+import { indexItemsOf, indexSearch, streamRecordsSinceLastCall, wantedIndexItems } from '../support/search-index.ts';
 import { publish } from './helpers.ts';
 
 // These tests run the search indexer (the stream consumer) too, which takes a while on a busy machine.
@@ -21,7 +21,7 @@ vi.setConfig({ testTimeout: 90_000 });
  * The search index follows the table's stream. An indexer killed halfway (a real SIGKILL of a child
  * process) leaves postings half written; the stream hands the records over again and the next run
  * converges: the template is found by its current words in every sort, by none of its old ones,
- * with no posting left behind and exact counters. Records arriving twice or out of order change nothing.
+ * with no posting or word pair left behind and exact counters. Records arriving twice or out of order change nothing.
  */
 const root = join(import.meta.dirname, '../..');
 let author: TestUser;
@@ -36,21 +36,6 @@ async function template(id: string): Promise<TemplateItem> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.template(id), ConsistentRead: true }));
   return Item as TemplateItem;
 }
-
-/** Every posting of `id` on the lists of the given template states, as `PK|SK`. */
-async function postingsOf(id: string, states: TemplateItem[]): Promise<string[]> {
-  const lists = new Set(states.flatMap((s) => searchIndexItems({ ...s, visibility: 'public' }).postings.map((p) => (p['PK'] as string).replace(/^[A-Z]+#/, ''))));
-  const found: string[] = [];
-  for (const order of ORDERS) {
-    for (const list of lists) {
-      const { Items = [] } = await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.searchPostingPk(order, list) }, ConsistentRead: true }));
-      found.push(...Items.filter((p) => p['template_id'] === id).map((p) => `${p['PK']}|${p['SK']}`));
-    }
-  }
-  return found.sort();
-}
-
-const wanted = (t: TemplateItem) => searchIndexItems(t).postings.map((p) => `${p['PK']}|${p['SK']}`).sort();
 
 async function killIndexerAfter(id: string, writes: number): Promise<void> {
   const run = promisify(execFile)(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'test/support/index-then-die.ts'), id, String(writes)], { cwd: root, env: process.env });
@@ -70,9 +55,10 @@ describe('search indexer', () => {
     const first = await template(t.id);
     expect(await slugs({ search: 'narwhal' })).toEqual([]);
 
-    // Killed after 20 of the publish's postings: the template is findable by some prefixes only.
-    await killIndexerAfter(t.id, 20);
-    expect((await postingsOf(t.id, [first])).length).toBe(20);
+    // Killed after the publish's postings and 10 of its word pairs (written after the postings).
+    const written = wantedIndexItems(first).length - searchIndexItems(first).pairs.length + 10;
+    await killIndexerAfter(t.id, written);
+    expect((await indexItemsOf(t.id, [first])).length).toBe(written);
 
     // Renamed and installed past a popularity bucket while the indexer is down; killed again mid-move.
     await invoke('updateTemplate', { caller: author, params: { id: t.id }, body: { name: 'Walrus watcher', description: 'Counts whiskers.' } });
@@ -90,7 +76,7 @@ describe('search indexer', () => {
       expect(await slugs({ search: 'tusks', sort })).toEqual([]);
     }
     expect(await slugs({ search: 'narwhal' })).toEqual(['narwhal-tracker']); // still in the slug
-    expect(await postingsOf(t.id, [first, now])).toEqual(wanted(now));
+    expect(await indexItemsOf(t.id, [first, now])).toEqual(wantedIndexItems(now));
     const counts = await readCounts(['walr', 'walrus', 'data/walrus', 'whisk', 'tusk', 'tusks', 'data/tusks', 'follows', 'narwhal']);
     expect(Object.fromEntries(counts)).toEqual({ walr: 1, walrus: 1, 'data/walrus': 1, whisk: 1, tusk: 0, tusks: 0, 'data/tusks': 0, follows: 0, narwhal: 1 });
   });
@@ -106,7 +92,7 @@ describe('search indexer', () => {
     expect((await handler({ Records: [...records].reverse() })).batchItemFailures).toEqual([]);
     for (const record of [...records].reverse()) expect((await handler({ Records: [record] })).batchItemFailures).toEqual([]);
     const now = await template(t.id);
-    expect(await postingsOf(t.id, [now, { ...now, name: 'Beluga pod', category: 'data' }])).toEqual(wanted(now));
+    expect(await indexItemsOf(t.id, [now, { ...now, name: 'Beluga pod', category: 'data' }])).toEqual(wantedIndexItems(now));
     expect(await slugs({ search: 'orca', category: 'other' })).toEqual(['beluga-pod']);
     expect(await slugs({ search: 'beluga' })).toEqual(['beluga-pod']); // the slug keeps the word
     expect(await slugs({ search: 'beluga', category: 'data' })).toEqual([]);

@@ -180,7 +180,7 @@ describe('popular with search at offset 200', () => {
     const requests = seeded.flatMap((t) => {
       const index = searchIndexItems(t);
       for (const l of index.counted) counts.set(l, (counts.get(l) ?? 0) + 1);
-      return [{ put: t as unknown as Record<string, unknown> }, { put: index.state }, ...index.postings.map((put) => ({ put }))];
+      return [{ put: t as unknown as Record<string, unknown> }, { put: index.state }, ...[...index.postings, ...index.pairs].map((put) => ({ put }))];
     });
     await batchWrite([...requests, ...[...counts].map(([list, count]) => ({ put: { ...keys.searchCount(list), entity: ENTITY.searchCount, list, count } }))]);
   }, 120_000);

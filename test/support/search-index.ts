@@ -1,8 +1,13 @@
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { endpointOverride } from '../../lib/aws-endpoint.ts';
 import { matchesFilter } from '../../lib/events/stream-filter.ts';
+import { indexedState, ORDERS, searchIndexItems } from '../../lib/marketplace/search/search-index.ts';
 import { SEARCH_INDEX_FILTER_PATTERN } from '../../lib/marketplace/search/search-indexer.ts';
+import type { TemplateItem } from '../../lib/marketplace/templates/template-item.ts';
+import { db, tableName } from '../../lib/store/client.ts';
+import { keys } from '../../lib/store/keys.ts';
 import { streamArn } from '../../lib/store/create-table.ts';
 import { handler } from '../../functions/workers/search-indexer.ts';
 import { toLambdaRecord } from '../../local/stream-poller.ts';
@@ -45,4 +50,29 @@ export async function indexSearch(): Promise<void> {
     const result = await handler({ Records: records.slice(i, i + 100) });
     if (result.batchItemFailures.length) throw new Error(`search indexer failed: ${JSON.stringify(result.batchItemFailures)}`);
   }
+}
+
+const keyOf = (item: Record<string, unknown>) => `${item['PK']}|${item['SK']}`;
+
+/** What the index should hold for `t` (postings and word pairs), as sorted `PK|SK`. */
+export const wantedIndexItems = (t: TemplateItem): string[] => {
+  const index = searchIndexItems(t);
+  return [...index.postings, ...index.pairs].map(keyOf).sort();
+};
+
+/** Every posting and word pair of template `id` on the partitions any of the given states of it (as if public) would use, as sorted `PK|SK`. */
+export async function indexItemsOf(id: string, states: TemplateItem[]): Promise<string[]> {
+  const partitions = new Set(
+    states.flatMap((s) => {
+      const lists = indexedState({ ...s, visibility: 'public' }).lists;
+      const prefixes = lists.filter((l) => !l.includes('/')); // the catalog-wide lists: word pairs are kept for those
+      return [...lists.flatMap((l) => ORDERS.map((o) => keys.searchPostingPk(o, l))), ...prefixes.flatMap((p) => [keys.searchPairPk(p), keys.searchWidePk(p)])];
+    }),
+  );
+  const found: string[] = [];
+  for (const pk of partitions) {
+    const { Items = [] } = await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true }));
+    found.push(...Items.filter((i) => i['template_id'] === id).map(keyOf));
+  }
+  return found.sort();
 }

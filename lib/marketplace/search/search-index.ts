@@ -6,6 +6,8 @@
  *   and `rating` (`<ratingKey>#<created_at>#<id>`); each carries the template's words cut to 6
  *   characters (`w`, see postingWords) so most non-matches are dropped without a template read;
  * - a counter per word prefix of 2–16 characters (exact totals of one-word searches);
+ * - word pairs (word-pairs.ts): per (indexed prefix, word cut) of a public template, so a search of
+ *   words that never meet answers in one read;
  * - a state item per template (`TPL#<id>` / `SEARCH`) recording what has been written for it.
  *
  * Every sync reads the template as it is now (strongly consistent) and moves the index from the
@@ -21,6 +23,7 @@ import { transactWrite, type TransactItem } from '../../store/transact.ts';
 import { bucketLabel, popularityBucket } from './popularity-bucket.ts';
 import { countedPrefixes, indexedPrefixes, postingWords } from './search-text.ts';
 import { readConsistent, updateIndexState } from './store.ts';
+import { pairItems, pairKeysMayExist, pairTrace, type PairTrace } from './word-pairs.ts';
 import type { TemplateItem } from '../templates/template-item.ts';
 
 export const ORDERS: readonly SearchOrder[] = ['recent', 'popular', 'rating'];
@@ -33,14 +36,20 @@ export const postingList = (prefix: string, category?: string): string => (categ
 
 const inBothLists = (prefixes: Set<string>, category: string): string[] => [...prefixes].flatMap((p) => [postingList(p), postingList(p, category)]);
 
-/** What the index holds for a template: nothing unless it is public. */
+/**
+ * What the index holds for a template: nothing unless it is public. `format` 2 has word pairs; a
+ * state written before them (no format) gets them at its next sync (`npm run admin -- reindex-search`).
+ */
 export interface Indexed {
   recent: string;
   lists: string[];
   w: string | null;
   pop: number;
   rating: string;
+  format?: number;
 }
+
+const INDEX_FORMAT = 2;
 
 type Searchable = Pick<TemplateItem, 'id' | 'visibility' | 'category' | 'name' | 'slug' | 'description' | 'recentKey' | 'installs' | 'ratingKey'>;
 
@@ -52,6 +61,7 @@ export function indexedState(t: Searchable): Indexed {
     w: isPublic ? (postingWords(t) ?? null) : null,
     pop: popularityBucket(Number(t.installs ?? 0)),
     rating: t.ratingKey,
+    format: INDEX_FORMAT,
   };
 }
 
@@ -68,11 +78,12 @@ const posting = (order: SearchOrder, list: string, templateId: string, state: In
 });
 
 /** Every index item of one template, as a sync from nothing would write them (the benchmark seeds with these). */
-export function searchIndexItems(t: Searchable): { postings: Record<string, unknown>[]; state: Record<string, unknown>; counted: string[] } {
+export function searchIndexItems(t: Searchable): { postings: Record<string, unknown>[]; pairs: Record<string, unknown>[]; state: Record<string, unknown>; counted: string[] } {
   const want = indexedState(t);
   const counted = countedLists(t);
   return {
     postings: ORDERS.flatMap((order) => want.lists.map((list) => posting(order, list, t.id, want))),
+    pairs: pairItems(t.id, want),
     state: { ...keys.searchState(t.id), entity: ENTITY.searchState, template_id: t.id, ver: 1, cur: want, counted },
     counted,
   };
@@ -82,6 +93,8 @@ interface Dirty {
   lists: string[];
   pop: number[];
   rating: string[];
+  /** Absent in a record written before word pairs existed. */
+  pairs?: PairTrace;
 }
 
 interface SearchState {
@@ -115,12 +128,14 @@ export async function syncSearchIndex(templateId: string, options: SyncOptions =
   throw new Error(`search index of ${templateId}: the template kept changing during ${MAX_ROUNDS} syncs`);
 }
 
-/** Same postings: same lists and, when there are any, the same words and sort keys. */
+/** Same postings and pairs: same lists and, when there are any, the same words, sort keys and format. */
 function samePostings(a: Indexed | undefined, b: Indexed | undefined): boolean {
   const lists = (s: Indexed | undefined) => [...(s?.lists ?? [])].sort().join();
   if (lists(a) !== lists(b)) return false;
-  return !a?.lists.length || (a.w === b?.w && a.pop === b?.pop && a.rating === b?.rating);
+  return !a?.lists.length || (a.w === b?.w && a.pop === b?.pop && a.rating === b?.rating && a.format === b?.format);
 }
+
+const keyOf = (k: Key): string => `${k.PK}|${k.SK}`;
 
 const unique = <T>(values: T[]): T[] => [...new Set(values)];
 
@@ -128,13 +143,14 @@ const unique = <T>(values: T[]): T[] => [...new Set(values)];
 async function syncPostings(templateId: string, have: SearchState, want: Indexed | undefined, write: (r: WriteRequest[]) => Promise<void>): Promise<number | undefined> {
   const recent = want?.recent ?? have.cur?.recent;
   if (!recent) return have.ver; // never indexed and nothing to index
-  const target: Indexed = want ?? { recent, lists: [], w: null, pop: 0, rating: '' };
+  const target: Indexed = want ?? { recent, lists: [], w: null, pop: 0, rating: '', format: INDEX_FORMAT };
   if (!have.dirty && samePostings(have.cur ?? { ...target, lists: [] }, target)) return have.ver;
   // 1. Record everything this sync may leave behind before writing any of it.
   const dirty: Dirty = {
     lists: unique([...(have.cur?.lists ?? []), ...(have.dirty?.lists ?? []), ...target.lists]),
     pop: unique([have.cur?.pop, ...(have.dirty?.pop ?? []), target.pop].filter((p): p is number => p !== undefined)),
     rating: unique([have.cur?.rating, ...(have.dirty?.rating ?? []), target.rating].filter((r): r is string => r !== undefined && r !== '')),
+    pairs: pairTrace(have.cur ? [have.cur, target] : [target], have.dirty?.pairs),
   };
   if (!(await putState(templateId, have.ver, { dirty }))) return undefined;
   // 2. Put what is wanted (all of it after an interrupted sync), delete every other posting that may exist.
@@ -144,7 +160,7 @@ async function syncPostings(templateId: string, have: SearchState, want: Indexed
   for (const order of ORDERS) {
     for (const list of target.lists) {
       const item = posting(order, list, templateId, target);
-      wanted.add(`${item.PK}|${item.SK}`);
+      wanted.add(keyOf(item));
       const unchanged = cur && cur.lists.includes(list) && cur.w === target.w && sortKey(order, cur) === sortKey(order, target);
       if (!unchanged) requests.push({ put: item });
     }
@@ -155,8 +171,17 @@ async function syncPostings(templateId: string, have: SearchState, want: Indexed
       ...dirty.pop.map((pop) => keys.searchPosting('popular', list, sortKey('popular', { recent, pop, rating: '' }))),
       ...dirty.rating.map((rating) => keys.searchPosting('rating', list, sortKey('rating', { recent, pop: 0, rating }))),
     ];
-    for (const key of candidates) if (!wanted.has(`${key.PK}|${key.SK}`)) requests.push({ delete: key });
+    for (const key of candidates) if (!wanted.has(keyOf(key))) requests.push({ delete: key });
   }
+  // Pairs: after an interrupted sync every pair its record allows may exist; in a clean state, exactly the current ones.
+  const pairsNow = have.dirty ? pairKeysMayExist(templateId, dirty.lists, dirty.pairs!) : cur?.format === INDEX_FORMAT ? pairItems(templateId, cur) : [];
+  const existing = new Set(pairsNow.map(keyOf));
+  const wantedPairs = new Set<string>();
+  for (const item of pairItems(templateId, target)) {
+    wantedPairs.add(keyOf(item));
+    if (have.dirty || !existing.has(keyOf(item))) requests.push({ put: item });
+  }
+  for (const key of pairsNow) if (!wantedPairs.has(keyOf(key))) requests.push({ delete: { PK: key.PK, SK: key.SK } });
   if (requests.length) await write(requests);
   // 3. Clean: the postings are exactly `want`.
   return (await putState(templateId, have.ver + 1, { cur: target })) ? have.ver + 2 : undefined;

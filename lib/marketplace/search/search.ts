@@ -5,7 +5,8 @@ import { decodeCursor, encodeCursor, type KeyTypes, type StartKey } from '../../
 import { bucketLabel, bucketOfSortKey, isRangeBucket } from './popularity-bucket.ts';
 import { walkPostings, type WalkMatch } from './posting-walk.ts';
 import { postingList, readCounts } from './search-index.ts';
-import { countedPrefixOf, drivingPrefix, matchesEveryWord, mayMatch, MIN_PREFIX, words } from './search-text.ts';
+import { countedPrefixOf, drivingPrefix, indexedPrefixOf, matchesEveryWord, mayMatch, MIN_PREFIX, words } from './search-text.ts';
+import { mayMeet } from './word-pairs.ts';
 import { toSummary, type TemplateItem } from '../templates/template-item.ts';
 import { MAX_OFFSET } from '../request-schemas.ts';
 
@@ -62,7 +63,9 @@ const groupFor = (sort: SearchOrder) => (sortKey: string): string | undefined =>
  * after checking 2 × that templates (a popularity bucket is always finished); a page cut short by
  * a budget still carries next_cursor. `total`: the walk's own count when it reached the end of the
  * list, else the prefix counter of a one-word search (exact), else the smallest counter of the
- * query's words, an upper bound, with `total_exact: false`.
+ * query's words, an upper bound, with `total_exact: false`. A multi-word search first asks the word
+ * pairs (word-pairs.ts) whether its words can meet at all, and a word's counter whether it is in
+ * any template: if not, the answer is empty and exact, without a walk.
  */
 export async function searchTemplates(query: SearchQuery) {
   const queryWords = words(query.search);
@@ -88,6 +91,18 @@ export async function searchTemplates(query: SearchQuery) {
     t.visibility === 'public' && (!query.category || t.category === query.category) && matchesEveryWord(queryWords, t) && !shownAlready(t, sortKey);
 
   const counted = queryWords.filter((w) => w.length >= MIN_PREFIX).map(countedPrefixOf);
+  const countsRead = readCounts(counted.map((c) => postingList(c.prefix, query.category)));
+  const countOf = (c: { prefix: string }, counts: Map<string, number>) => counts.get(postingList(c.prefix, query.category)) ?? 0;
+  // A word no public template has (its counter is exact and 0): nothing can match, however long the list.
+  const noneHas = (counts: Map<string, number>) => counted.some((c) => c.exact && countOf(c, counts) === 0);
+  const nothing = { data: [], pagination: { limit: query.limit, offset, total: 0, has_more: false, next_cursor: null } };
+  const driving = queryWords.find((w) => indexedPrefixOf(w) === prefix)!;
+  const others = queryWords.filter((w) => w !== driving);
+  if (others.length > 0) {
+    // Before the walk, which would cost its whole budget to find nothing in a large catalog.
+    const [meet, counts] = await Promise.all([mayMeet(prefix, others), countsRead]);
+    if (!meet || noneHas(counts)) return nothing;
+  }
   const [walk, counts] = await Promise.all([
     walkPostings({
       partition,
@@ -99,14 +114,10 @@ export async function searchTemplates(query: SearchQuery) {
       mayMatch: (w) => mayMatch(queryWords, w),
       keep,
     }),
-    readCounts(counted.map((c) => postingList(c.prefix, query.category))),
+    countsRead,
   ]);
   const matches = inExactOrder(walk.matches);
-  const countOf = (c: { prefix: string }) => counts.get(postingList(c.prefix, query.category)) ?? 0;
-  // A word no public template has (its counter is exact and 0): nothing can match, however long the list.
-  if (matches.length === 0 && counted.some((c) => c.exact && countOf(c) === 0)) {
-    return { data: [], pagination: { limit: query.limit, offset, total: 0, has_more: false, next_cursor: null } };
-  }
+  if (matches.length === 0 && noneHas(counts)) return nothing;
 
   const page = matches.slice(skip, skip + query.limit);
   const moreMatches = matches.length > skip + query.limit;
@@ -114,7 +125,7 @@ export async function searchTemplates(query: SearchQuery) {
   const resume: Resume | undefined = moreMatches && last ? resumeAfter(last) : walk.unread && walk.lastSeen ? { below: walk.lastSeen } : undefined;
   const owed = moreMatches ? 0 : Math.max(0, skip - matches.length);
   const seen = offset + matches.length - skip;
-  const bound = Math.min(...counted.map(countOf));
+  const bound = Math.min(...counted.map((c) => countOf(c, counts)));
   const exact = !walk.unread || (queryWords.length === 1 && counted[0]!.exact);
   return {
     data: page.map((m) => toSummary(m.item)),

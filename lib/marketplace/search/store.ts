@@ -1,7 +1,8 @@
 /**
- * The search room's DynamoDB calls: a page of one posting list, and the index state item of a
- * template (read consistently, changed only under its version). Postings and counters are written
- * in batches and transactions through lib/store (search-index.ts builds them).
+ * The search room's DynamoDB calls: a page of one posting list, whether a word-pair partition holds
+ * a key, and the index state item of a template (read consistently, changed only under its
+ * version). Postings, pairs and counters are written in batches and transactions through lib/store
+ * (search-index.ts builds them).
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
@@ -45,4 +46,18 @@ export async function updateIndexState(update: UpdateCommandInput): Promise<bool
 export async function readConsistent(key: Key): Promise<Record<string, unknown> | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
   return Item;
+}
+
+/** Whether a partition holds any item (whose sort key starts with `skPrefix`, when given): one read of at most one item. */
+export async function hasItem(partition: string, skPrefix?: string): Promise<boolean> {
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: skPrefix === undefined ? 'PK = :pk' : 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': partition, ...(skPrefix === undefined ? {} : { ':sk': skPrefix }) },
+      Limit: 1,
+      ProjectionExpression: 'PK',
+    }),
+  );
+  return (res.Count ?? 0) > 0;
 }
