@@ -94,8 +94,9 @@ describe('multi-word search cost', () => {
     let pages = 0;
     do {
       const { body, read } = await search({ search: 'alpha beta', ...(cursor ? { cursor } : {}) });
-      // A posting budget of 5 read units (plus at most one posting's worth of overrun) and 3 templates
-      // at 0.5 each. Reading each walked template instead would cost 0.5 per posting: over 100 units.
+      // A posting budget of 5 read units (plus at most one posting's worth of overrun), 3 templates
+      // at 0.5 each, and the word pairs' check (one item). Reading each walked template instead would
+      // cost 0.5 per posting: over 100 units.
       expect(read).toBeLessThanOrEqual(7);
       seen.push(...body.data.map((s: { slug: string }) => s.slug));
       cursor = body.pagination.next_cursor ?? undefined;

@@ -16,7 +16,7 @@ import { ENTITY, keys, type Key } from '../../store/keys.ts';
 import { MAX_PREFIX } from './search-text.ts';
 import { hasItem } from './store.ts';
 
-/** At most 24 × 3 prefixes × 24 cuts = 1,728 pair items per template; about 100 for a name, a sentence and a category. */
+/** At most 24 × 3 prefixes × 24 cuts = 1,728 pair items per template; 403 for a three-word name and slug, a six-word sentence and a category. */
 export const PAIR_CUTS_MAX = 24;
 
 /** What pairs are made of: a template's posting lists and its postings' words (search-index.ts, Indexed). */
