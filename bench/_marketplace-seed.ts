@@ -10,6 +10,7 @@ import { CATEGORIES, type Category } from '../lib/marketplace/templates/categori
 import { installMarker } from '../lib/marketplace/installs/install.ts';
 import { reviewItem } from '../lib/marketplace/reviews/review-item.ts';
 import { searchIndexItems } from '../lib/marketplace/search/search-index.ts';
+import { recordIndexFormat } from '../lib/marketplace/search/reindex.ts';
 import { newTemplateItem, ratingAverage, ratingKey, type TemplateItem } from '../lib/marketplace/templates/template-item.ts';
 import { bucketAttribute, installsInWindow, utcDay, windowDays } from '../lib/marketplace/trending/trend.ts';
 import { versionItem } from '../lib/marketplace/templates/versions.ts';
@@ -140,6 +141,8 @@ export async function growCatalog(catalog: Catalog, size: number, now = Date.now
   for (const [category, count] of counts) requests.push({ put: { ...keys.categoryCount(category), entity: ENTITY.categoryCount, name: category, count } });
   for (const [list, count] of catalog.searchCounts) requests.push({ put: { ...keys.searchCount(list), entity: ENTITY.searchCount, list, count } });
   await batchWrite(requests, 8);
+  // The index was built with the current indexer's builders, whole for every partition a search reads.
+  await recordIndexFormat();
   catalog.size = size;
 }
 

@@ -12,7 +12,8 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { growCatalog } from './_marketplace-seed.ts';
 import { openKept, scratchFolder, seedFolder, type SeedMark } from './_kept-catalog.ts';
-import { emptySamples, fmt, list, phase, ratio, readPartitions, startSide, summarize, type Case, type Measured, type Samples, type Side } from './marketplace.ts';
+import { emptySamples, fmt, list, phase, ratio, readPartitions, startSide, summarize, use, type Case, type Measured, type Samples, type Side } from './marketplace.ts';
+import { recordIndexFormat } from '../lib/marketplace/search/reindex.ts';
 
 /** SEARCH_SCALE_SIZES=1000,2000 for a quick try; the last size is the kept one. */
 const SIZES = (process.env['SEARCH_SCALE_SIZES'] ?? '1000,20000,100000').split(',').map(Number);
@@ -47,6 +48,10 @@ export async function run(): Promise<string> {
   try {
     const large = await openKept(KEPT, join(scratch, `${LARGEST}`), { size: LARGEST, partitions }, seed(LARGEST));
     sides.push(large.side);
+    // A kept catalog seeded before its folder recorded the index format: the seed's builders are the current ones
+    // (a folder seeded without word pairs has other partitions, and is seeded again).
+    use(large.side);
+    await recordIndexFormat();
     process.stderr.write(`bench: search-scale ${LARGEST} templates ${large.reused ? 'reused' : `seeded in ${fmt(large.mark.seconds, 0)} s`}\n`);
     const marks: SeedMark[] = [];
     for (const size of SIZES.slice(0, -1)) {

@@ -8,6 +8,7 @@
  */
 import { join } from 'node:path';
 import { ensureTable } from '../lib/store/create-table.ts';
+import { reindexIfBehind } from '../lib/marketplace/search/reindex.ts';
 import { createLocalApi, listen } from './api-gateway.ts';
 import { localConfig } from './config.ts';
 import { BASE_PATHS, LOCAL_DEFAULTS } from '../lib/core/settings.ts';
@@ -102,6 +103,8 @@ async function main(): Promise<void> {
   process.env['DYNAMODB_ENDPOINT'] = dynamoEndpoint;
   process.env['TABLE_NAME'] = config.tableName;
   await ensureTable(config.tableName);
+  // What an operator runs after a deploy that changes the search index's format (README, Admin commands).
+  await reindexIfBehind();
   const sink = developmentMode() ? await startDemoWebhookSink() : undefined;
   if (sink) stops.push(sink.close);
   const demo = await seedDemoData({ webhookSink: sink?.url });

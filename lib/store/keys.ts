@@ -18,6 +18,7 @@
  * | Search state      | TPL#<uuid>           | SEARCH                      | –  (what the search indexer has written for the template: its postings and counts) |
  * | Search pair       | TOKPAIR#<word prefix> | <word cut to 6 characters>#<uuid> | –  (per indexed prefix × word cut of a public template of at most 24 word cuts: "never together" in one read, lib/marketplace/search/word-pairs.ts) |
  * | Search wide       | TOKWIDE#<word prefix> | <uuid>                     | –  (per indexed prefix of a public template with more word cuts: it has no pair items) |
+ * | Search format     | SEARCHINDEX          | FORMAT                      | –  (`format`: every public template's index has this format; written by `admin reindex-search`) |
  * | Agent             | AGENT#<agt_…>        | META                        | GSI1: OWNER#<user uuid> / AGENT#<agt_…>                  |
  * | Contract          | CONTRACT#<ctr_…>     | META                        | –                                                        |
  * | Contract link     | USER#<uuid> or AGENT#<agt_…> | CTR#<ctr_…>         | GSI1: CTRS#<uuid or agt_…>#<status> / CTR#<ctr_…>  (one per party user and party agent, status kept in the contract's transactions: GET /contracts) |
@@ -51,6 +52,7 @@ export const ENTITY = {
   searchState: 'searchState',
   searchPair: 'searchPair',
   searchWide: 'searchWide',
+  searchIndexFormat: 'searchIndexFormat',
   agent: 'agent',
   contract: 'contract',
   contractLink: 'contractLink',
@@ -104,6 +106,7 @@ export const keys = {
   searchPairPk: (prefix: string): string => `TOKPAIR#${prefix}`,
   searchWide: (prefix: string, templateId: string): Key => ({ PK: `TOKWIDE#${prefix}`, SK: templateId }),
   searchWidePk: (prefix: string): string => `TOKWIDE#${prefix}`,
+  searchIndexFormat: { PK: 'SEARCHINDEX', SK: 'FORMAT' } as Key,
 
   agent: (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'META' }),
   agentsIndexPk: (userId: string): string => `OWNER#${userId}`,

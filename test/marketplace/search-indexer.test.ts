@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/workers/search-indexer.ts';
-import { ORDERS, readCounts, searchIndexItems } from '../../lib/marketplace/search/search-index.ts';
+import { ORDERS, readCounts, searchIndexItems, syncSearchIndex } from '../../lib/marketplace/search/search-index.ts';
+import { batchWrite } from '../../lib/store/batch.ts';
 import type { TemplateItem } from '../../lib/marketplace/templates/template-item.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';
@@ -55,15 +56,15 @@ describe('search indexer', () => {
     const first = await template(t.id);
     expect(await slugs({ search: 'narwhal' })).toEqual([]);
 
-    // Killed after the publish's postings and 10 of its word pairs (written after the postings).
-    const written = wantedIndexItems(first).length - searchIndexItems(first).pairs.length + 10;
+    // Killed after the publish's word pairs (written first) and 10 of its postings.
+    const written = searchIndexItems(first).pairs.length + 10;
     await killIndexerAfter(t.id, written);
     expect((await indexItemsOf(t.id, [first])).length).toBe(written);
 
     // Renamed and installed past a popularity bucket while the indexer is down; killed again mid-move.
     await invoke('updateTemplate', { caller: author, params: { id: t.id }, body: { name: 'Walrus watcher', description: 'Counts whiskers.' } });
     await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.template(t.id), UpdateExpression: 'SET installs = :n, popKey = :n', ExpressionAttributeValues: { ':n': 37 } }));
-    await killIndexerAfter(t.id, 15);
+    await killIndexerAfter(t.id, 15); // 15 of the new words' pairs
 
     // The stream hands every record of the template over again (as after a failed batch).
     const records = (await streamRecordsSinceLastCall()).filter((r) => matchesFilter(r, SEARCH_INDEX_FILTER_PATTERN));
@@ -97,6 +98,40 @@ describe('search indexer', () => {
     expect(await slugs({ search: 'beluga' })).toEqual(['beluga-pod']); // the slug keeps the word
     expect(await slugs({ search: 'beluga', category: 'data' })).toEqual([]);
     expect(Object.fromEntries(await readCounts(['orca', 'other/orca', 'data/beluga', 'other/beluga']))).toEqual({ orca: 1, 'other/orca': 1, 'data/beluga': 0, 'other/beluga': 1 });
+  });
+
+  it('converges when two syncs of one template overlap (the stream and admin reindex-search), the older writing last', async () => {
+    const t = await publish(author, { name: 'Gannet colony', slug: 'gannet-colony', description: 'Counts nests on cliffs.', category: 'data' });
+    await indexSearch();
+    const before = await template(t.id);
+    await invoke('updateTemplate', { caller: author, params: { id: t.id }, body: { description: 'Counts chicks on stacks.' } });
+    const edited = await template(t.id);
+    await streamRecordsSinceLastCall(); // the syncs below are run by hand
+
+    // The first sync moves the index to the edit and is held before its writes...
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let reachedWrites!: () => void;
+    const atWrites = new Promise<void>((resolve) => (reachedWrites = resolve));
+    const first = syncSearchIndex(t.id, {
+      write: async (requests) => {
+        reachedWrites();
+        await held;
+        await batchWrite(requests);
+      },
+    });
+    await atWrites;
+    // ...while the edit is undone and a second sync brings the index back to the first text, all the way.
+    await invoke('updateTemplate', { caller: author, params: { id: t.id }, body: { description: 'Counts nests on cliffs.' } });
+    await syncSearchIndex(t.id);
+    // Now the first one's writes land: the edit's postings and pairs, and deletes of the first text's.
+    release();
+    await first;
+
+    const now = await template(t.id);
+    expect(await indexItemsOf(t.id, [before, edited])).toEqual(wantedIndexItems(now));
+    for (const sort of ORDERS) expect(await slugs({ search: 'gannet cliffs', sort })).toEqual(['gannet-colony']);
+    expect(await slugs({ search: 'gannet stacks' })).toEqual([]);
   });
 
   it('leaves installs that stay inside a popularity bucket to the template (no sync, no posting write)', async () => {

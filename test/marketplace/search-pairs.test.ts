@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ORDERS, searchIndexItems } from '../../lib/marketplace/search/search-index.ts';
-import { PAIR_CUTS_MAX } from '../../lib/marketplace/search/word-pairs.ts';
+import { recordIndexFormat } from '../../lib/marketplace/search/reindex.ts';
+import { PAIR_CUTS_MAX, pairItems } from '../../lib/marketplace/search/word-pairs.ts';
 import { newTemplateItem, type TemplateItem } from '../../lib/marketplace/templates/template-item.ts';
 import { batchWrite } from '../../lib/store/batch.ts';
 import { meterCapacity, type CapacityMeter } from '../../lib/store/capacity-meter.ts';
@@ -94,8 +95,8 @@ describe('words that never meet', () => {
     await seedKestrels(40, 400);
     const large = await search({ search: 'hourly daily' });
     expect(large.body.pagination).toEqual(small.body.pagination);
-    // Two pair reads (one per other word and one for wide templates, at most one item each) and the
-    // words' counters: the same at both sizes. A walk of the 220 `hourly` postings would read over 5 units.
+    // The pair reads (one per other word and one for wide templates, at most one item each), the
+    // recorded index format and the words' counters: the same at both sizes. A walk of the 220 `hourly` postings would read over 5 units.
     expect(large.read).toBe(small.read);
     expect(large.read).toBeLessThanOrEqual(2);
     // Words that meet still walk: the three together are found.
@@ -109,6 +110,9 @@ describe('words that meet', () => {
   it('are found however the query cuts them: short words, one letter, a word inside another', async () => {
     await publish(author, { name: 'Heron lake watcher', slug: 'heron-lake', description: 'Counts herons at dawn.', category: 'data' });
     await publish(author, { name: 'Owl night survey', slug: 'owl-survey', description: 'Listens at dusk.', category: 'data' });
+    await publish(author, { name: 'Café crème tasting', slug: 'cafe-tasting', description: 'Über-strong.', category: 'data' });
+    expect((await search({ search: 'CREME Caf' })).slugs).toEqual(['cafe-tasting']);
+    expect((await search({ search: 'uber crème' })).slugs).toEqual(['cafe-tasting']);
     for (const query of ['heron lake', 'lake her', 'h lake', 'watcher w', 'herons heron', 'dawn daw', 'lake dawn', 'counts herons dawn lake', 'lak he']) {
       expect((await search({ search: query })).slugs, query).toEqual(['heron-lake']);
     }
@@ -119,6 +123,14 @@ describe('words that meet', () => {
 });
 
 describe('the pairs follow the template', () => {
+  it('a template of 24 word cuts has pairs, one of 25 a wide marker per prefix instead', () => {
+    const cuts = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
+    expect(pairItems('t', { lists: ['ab', 'data/ab'], w: cuts(PAIR_CUTS_MAX) }).map((i) => i.PK)).toEqual(Array(PAIR_CUTS_MAX).fill(keys.searchPairPk('ab')));
+    expect(pairItems('t', { lists: ['ab', 'data/ab'], w: cuts(PAIR_CUTS_MAX + 1) })).toEqual([{ ...keys.searchWide('ab', 't'), entity: ENTITY.searchWide, template_id: 't' }]);
+    expect(pairItems('t', { lists: ['ab'], w: null })).toEqual([{ ...keys.searchWide('ab', 't'), entity: ENTITY.searchWide, template_id: 't' }]);
+    expect(pairItems('t', { lists: [], w: cuts(3) })).toEqual([]);
+  });
+
   it('through edits, visibility, and a text too long for pairs and back, leaving nothing behind', async () => {
     const t = await publish(author, { name: 'Plover count', slug: 'plover-count', description: 'Tallies at the shore.', category: 'data' });
     await indexSearch();
@@ -153,17 +165,23 @@ describe('the pairs follow the template', () => {
     expect(await pairsOf(t.id, [first, edited, wide])).toEqual(wantedPairs(await template(t.id)));
   });
 
-  it('an index written before word pairs gets them from `npm run admin -- reindex-search`', async () => {
+  it('are trusted only once `npm run admin -- reindex-search` has given every template its pairs', async () => {
     const t = await publish(author, { name: 'Curlew call', slug: 'curlew-call', description: 'Records at the estuary.', category: 'data' });
     await indexSearch();
-    // As the indexer left it before word pairs: no pair items, a state without a format.
+    // A table indexed before word pairs: no pair items, states without a format, no recorded format.
     const now = await template(t.id);
     for (const key of wantedPairs(now)) {
       const [PK, SK] = key.split('|');
       await db().send(new DeleteCommand({ TableName: tableName(), Key: { PK, SK } }));
     }
     await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.searchState(t.id), UpdateExpression: 'REMOVE cur.#format', ExpressionAttributeNames: { '#format': 'format' } }));
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.searchIndexFormat }));
+    // Until the format is recorded, a multi-word search walks: the template is found without pairs.
+    expect((await search({ search: 'curlew estuary' })).slugs).toEqual(['curlew-call']);
+    // Trusting pairs that are not there yet would hide it: what the recorded format guards against.
+    await recordIndexFormat();
     expect((await search({ search: 'curlew estuary' })).slugs).toEqual([]);
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.searchIndexFormat }));
 
     const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/admin.ts'), 'reindex-search'], {
       cwd: root,
@@ -172,5 +190,6 @@ describe('the pairs follow the template', () => {
     expect(JSON.parse(stdout).templates).toBeGreaterThanOrEqual(1);
     expect(await pairsOf(t.id, [now])).toEqual(wantedPairs(now));
     expect((await search({ search: 'curlew estuary' })).slugs).toEqual(['curlew-call']);
+    expect((await search({ search: 'curlew marsh' })).body.pagination).toEqual({ limit: 20, offset: 0, total: 0, has_more: false, next_cursor: null });
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import { ensureTable } from '../../lib/store/create-table.ts';
+import { reindexIfBehind } from '../../lib/marketplace/search/reindex.ts';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb-local.ts';
 import { freePort } from '../../local/ports.ts';
 
@@ -22,6 +23,8 @@ beforeAll(async () => {
   dynamo = await startDynamoDbLocal({ port: await freePort(), dataDir: ':memory:' });
   process.env['DYNAMODB_ENDPOINT'] = dynamo.endpoint;
   await ensureTable(process.env['TABLE_NAME']!);
+  // As after a stage's first deploy and `admin reindex-search`: the new table's (empty) index has the current format.
+  await reindexIfBehind();
 }, 90_000);
 
 // Registered first, so it runs after the file's own afterAll hooks (pipelines, APIs) have stopped.

@@ -23,7 +23,7 @@ import { transactWrite, type TransactItem } from '../../store/transact.ts';
 import { bucketLabel, popularityBucket } from './popularity-bucket.ts';
 import { countedPrefixes, indexedPrefixes, postingWords } from './search-text.ts';
 import { readConsistent, updateIndexState } from './store.ts';
-import { pairItems, pairKeysMayExist, pairTrace, type PairTrace } from './word-pairs.ts';
+import { PAIRS_FORMAT, pairItems, pairKeysMayExist, pairSource, pairTrace, type PairTrace } from './word-pairs.ts';
 import type { TemplateItem } from '../templates/template-item.ts';
 
 export const ORDERS: readonly SearchOrder[] = ['recent', 'popular', 'rating'];
@@ -49,7 +49,7 @@ export interface Indexed {
   format?: number;
 }
 
-const INDEX_FORMAT = 2;
+export const INDEX_FORMAT = PAIRS_FORMAT;
 
 type Searchable = Pick<TemplateItem, 'id' | 'visibility' | 'category' | 'name' | 'slug' | 'description' | 'recentKey' | 'installs' | 'ratingKey'>;
 
@@ -93,8 +93,15 @@ interface Dirty {
   lists: string[];
   pop: number[];
   rating: string[];
-  /** Absent in a record written before word pairs existed. */
+  /** Present when the sync may have moved word pairs (absent too in a record written before pairs existed). */
   pairs?: PairTrace;
+}
+
+/** Two records of what may have been written, as one. */
+function mergeDirty(a: Dirty | undefined, b: Dirty): Dirty {
+  if (!a) return b;
+  const pairs = a.pairs && b.pairs ? pairTrace([], { cuts: [...a.pairs.cuts, ...b.pairs.cuts], wide: a.pairs.wide || b.pairs.wide }) : (a.pairs ?? b.pairs);
+  return { lists: unique([...a.lists, ...b.lists]), pop: unique([...a.pop, ...b.pop]), rating: unique([...a.rating, ...b.rating]), ...(pairs ? { pairs } : {}) };
 }
 
 interface SearchState {
@@ -113,17 +120,26 @@ const MAX_ROUNDS = 5;
 /** TransactWriteItems takes 100 actions: the state item and 99 counters. */
 const COUNTERS_PER_TRANSACTION = 99;
 
-/** Brings the index of one template in line with the template as it is now. */
+/**
+ * Brings the index of one template in line with the template as it is now. The stream hands one
+ * template's records to one sync at a time, but `admin reindex-search` may sync it at the same
+ * moment: a round that wrote and then lost its state's version to another sync may have undone
+ * that sync's writes, so the next round takes what it wrote as unsettled and writes everything again.
+ */
 export async function syncSearchIndex(templateId: string, options: SyncOptions = {}): Promise<void> {
+  let unsettled: Dirty | undefined;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const [template, state] = await Promise.all([readConsistent(keys.template(templateId)), readConsistent(keys.searchState(templateId))]);
     if (!template && !state) return;
     const t = template as TemplateItem | undefined;
-    const have: SearchState = (state as SearchState | undefined) ?? { ver: 0 };
+    const read: SearchState = (state as SearchState | undefined) ?? { ver: 0 };
+    const have: SearchState = unsettled ? { ...read, dirty: mergeDirty(read.dirty, unsettled) } : read;
     const want = t ? indexedState(t) : undefined;
-    const ver = await syncPostings(templateId, have, want, options.write ?? batchWrite);
-    if (ver === undefined) continue;
-    if (await syncCounts(templateId, ver, new Set(have.counted ?? []), new Set(t ? countedLists(t) : []))) return;
+    const moved = await syncPostings(templateId, have, want, options.write ?? batchWrite);
+    if ('unsettled' in moved) unsettled = moved.unsettled;
+    if (moved.ver === undefined) continue;
+    unsettled = undefined;
+    if (await syncCounts(templateId, moved.ver, new Set(have.counted ?? []), new Set(t ? countedLists(t) : []))) return;
   }
   throw new Error(`search index of ${templateId}: the template kept changing during ${MAX_ROUNDS} syncs`);
 }
@@ -139,20 +155,29 @@ const keyOf = (k: Key): string => `${k.PK}|${k.SK}`;
 
 const unique = <T>(values: T[]): T[] => [...new Set(values)];
 
-/** The state's new version, or undefined when another sync changed it first (start over). */
-async function syncPostings(templateId: string, have: SearchState, want: Indexed | undefined, write: (r: WriteRequest[]) => Promise<void>): Promise<number | undefined> {
+/**
+ * The state's new version; no version when another sync changed the state first (start over), and
+ * then what this one wrote, if anything, as `unsettled`.
+ */
+async function syncPostings(
+  templateId: string,
+  have: SearchState,
+  want: Indexed | undefined,
+  write: (r: WriteRequest[]) => Promise<void>,
+): Promise<{ ver?: number; unsettled?: Dirty }> {
   const recent = want?.recent ?? have.cur?.recent;
-  if (!recent) return have.ver; // never indexed and nothing to index
+  if (!recent) return { ver: have.ver }; // never indexed and nothing to index
   const target: Indexed = want ?? { recent, lists: [], w: null, pop: 0, rating: '', format: INDEX_FORMAT };
-  if (!have.dirty && samePostings(have.cur ?? { ...target, lists: [] }, target)) return have.ver;
+  if (!have.dirty && samePostings(have.cur ?? { ...target, lists: [] }, target)) return { ver: have.ver };
+  const pairsMove = have.dirty?.pairs !== undefined || have.cur?.format !== INDEX_FORMAT || pairSource(have.cur) !== pairSource(target);
   // 1. Record everything this sync may leave behind before writing any of it.
   const dirty: Dirty = {
     lists: unique([...(have.cur?.lists ?? []), ...(have.dirty?.lists ?? []), ...target.lists]),
     pop: unique([have.cur?.pop, ...(have.dirty?.pop ?? []), target.pop].filter((p): p is number => p !== undefined)),
     rating: unique([have.cur?.rating, ...(have.dirty?.rating ?? []), target.rating].filter((r): r is string => r !== undefined && r !== '')),
-    pairs: pairTrace(have.cur ? [have.cur, target] : [target], have.dirty?.pairs),
+    ...(pairsMove ? { pairs: pairTrace(have.cur ? [have.cur, target] : [target], have.dirty?.pairs) } : {}),
   };
-  if (!(await putState(templateId, have.ver, { dirty }))) return undefined;
+  if (!(await putState(templateId, have.ver, { dirty }))) return {};
   // 2. Put what is wanted (all of it after an interrupted sync), delete every other posting that may exist.
   const wanted = new Set<string>();
   const requests: WriteRequest[] = [];
@@ -173,18 +198,24 @@ async function syncPostings(templateId: string, have: SearchState, want: Indexed
     ];
     for (const key of candidates) if (!wanted.has(keyOf(key))) requests.push({ delete: key });
   }
-  // Pairs: after an interrupted sync every pair its record allows may exist; in a clean state, exactly the current ones.
-  const pairsNow = have.dirty ? pairKeysMayExist(templateId, dirty.lists, dirty.pairs!) : cur?.format === INDEX_FORMAT ? pairItems(templateId, cur) : [];
+  // Pairs: after an interrupted sync that may have moved them, every pair its record allows may
+  // exist; otherwise exactly those of the last clean state (none before the pairs' format).
+  const interrupted = have.dirty?.pairs;
+  const pairsNow = interrupted ? pairKeysMayExist(templateId, dirty.lists, interrupted) : have.cur?.format === INDEX_FORMAT ? pairItems(templateId, have.cur) : [];
   const existing = new Set(pairsNow.map(keyOf));
   const wantedPairs = new Set<string>();
+  const pairPuts: WriteRequest[] = [];
   for (const item of pairItems(templateId, target)) {
     wantedPairs.add(keyOf(item));
-    if (have.dirty || !existing.has(keyOf(item))) requests.push({ put: item });
+    if (interrupted || !existing.has(keyOf(item))) pairPuts.push({ put: item });
   }
   for (const key of pairsNow) if (!wantedPairs.has(keyOf(key))) requests.push({ delete: { PK: key.PK, SK: key.SK } });
+  // Pairs before postings: a template a walk can find while its pairs say "never together" would be hidden.
+  if (pairPuts.length) await write(pairPuts);
   if (requests.length) await write(requests);
   // 3. Clean: the postings are exactly `want`.
-  return (await putState(templateId, have.ver + 1, { cur: target })) ? have.ver + 2 : undefined;
+  if (await putState(templateId, have.ver + 1, { cur: target })) return { ver: have.ver + 2 };
+  return pairPuts.length || requests.length ? { unsettled: dirty } : {};
 }
 
 async function syncCounts(templateId: string, ver: number, counted: Set<string>, wanted: Set<string>): Promise<boolean> {

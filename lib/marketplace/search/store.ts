@@ -5,9 +5,9 @@
  * (search-index.ts builds them).
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../store/client.ts';
-import type { Key } from '../../store/keys.ts';
+import { ENTITY, keys, type Key } from '../../store/keys.ts';
 
 export interface PostingPage {
   items: Record<string, unknown>[];
@@ -71,4 +71,14 @@ export async function hasItem(partition: string, skPrefix?: string): Promise<boo
     }),
   );
   return (res.Count ?? 0) > 0;
+}
+
+/** The format every public template's index is known to have (0 when nothing recorded it). */
+export async function readIndexFormat(): Promise<number> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.searchIndexFormat }));
+  return Number(Item?.['format'] ?? 0);
+}
+
+export async function writeIndexFormat(format: number): Promise<void> {
+  await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.searchIndexFormat, entity: ENTITY.searchIndexFormat, format, recorded_at: new Date().toISOString() } }));
 }

@@ -10,11 +10,18 @@
  * A template of more than PAIR_CUTS_MAX word cuts (or with words too long to ride on its postings)
  * would cost prefixes × cuts writes, quadratic in its text: it gets a wide marker per prefix
  * instead, and a search whose driving prefix has one walks its list as before. Pair items are
- * written only when a template's words or visibility change, never on installs or reviews.
+ * written only when a template's words or visibility change (or to repair a sync that was cut short).
+ *
+ * The pairs are trusted only once the catalog's index format says every public template has them
+ * (PAIRS_FORMAT, recorded by `npm run admin -- reindex-search`): right after a deploy that adds them,
+ * templates indexed before have none, and "never together" would hide them.
  */
 import { ENTITY, keys, type Key } from '../../store/keys.ts';
 import { MAX_PREFIX } from './search-text.ts';
-import { hasItem } from './store.ts';
+import { hasItem, readIndexFormat } from './store.ts';
+
+/** The index format (search-index.ts, Indexed.format) from which templates have pair items. */
+export const PAIRS_FORMAT = 2;
 
 /** At most 24 × 3 prefixes × 24 cuts = 1,728 pair items per template; 403 for a three-word name and slug, a six-word sentence and a category. */
 export const PAIR_CUTS_MAX = 24;
@@ -45,6 +52,12 @@ export function pairItems(templateId: string, s: PairSource): (Key & Record<stri
   return cuts ? prefixes.flatMap((p) => cuts.map((c) => pair(p, c, templateId))) : prefixes.map((p) => wide(p, templateId));
 }
 
+/** What the pairs of a state are made of: equal keys, equal pairs. */
+export const pairSource = (s: PairSource | undefined): string => {
+  const prefixes = s ? prefixesOf(s.lists) : [];
+  return prefixes.length ? `${[...prefixes].sort().join(' ')}|${s!.w}` : '';
+};
+
 /** What a sync records before writing, so a later one can delete what it may have left: the cuts of the states with pairs, and whether any was wide. */
 export interface PairTrace {
   cuts: string[];
@@ -74,6 +87,10 @@ export function pairKeysMayExist(templateId: string, lists: readonly string[], t
  * with each of `others` (the search's answer is then empty, exactly); true when some may.
  */
 export async function mayMeet(prefix: string, others: readonly string[]): Promise<boolean> {
-  const [anyWide, ...pairs] = await Promise.all([hasItem(keys.searchWidePk(prefix)), ...others.map((q) => hasItem(keys.searchPairPk(prefix), q.slice(0, MAX_PREFIX)))]);
-  return anyWide || pairs.every(Boolean);
+  const [format, anyWide, ...pairs] = await Promise.all([
+    readIndexFormat(),
+    hasItem(keys.searchWidePk(prefix)),
+    ...others.map((q) => hasItem(keys.searchPairPk(prefix), q.slice(0, MAX_PREFIX))),
+  ]);
+  return format < PAIRS_FORMAT || anyWide || pairs.every(Boolean);
 }
