@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ORDERS, searchIndexItems } from '../../lib/marketplace/search/search-index.ts';
 import { recordIndexFormat } from '../../lib/marketplace/search/reindex.ts';
-import { PAIR_CUTS_MAX, pairItems } from '../../lib/marketplace/search/word-pairs.ts';
+import { mayMeet, PAIR_CUTS_MAX, pairItems } from '../../lib/marketplace/search/word-pairs.ts';
 import { newTemplateItem, type TemplateItem } from '../../lib/marketplace/templates/template-item.ts';
 import { batchWrite } from '../../lib/store/batch.ts';
 import { meterCapacity, type CapacityMeter } from '../../lib/store/capacity-meter.ts';
@@ -126,7 +126,7 @@ describe('the pairs follow the template', () => {
   it('a template of 24 word cuts has pairs, one of 25 a wide marker per prefix instead', () => {
     const cuts = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
     expect(pairItems('t', { lists: ['ab', 'data/ab'], w: cuts(PAIR_CUTS_MAX) }).map((i) => i.PK)).toEqual(Array(PAIR_CUTS_MAX).fill(keys.searchPairPk('ab')));
-    expect(pairItems('t', { lists: ['ab', 'data/ab'], w: cuts(PAIR_CUTS_MAX + 1) })).toEqual([{ ...keys.searchWide('ab', 't'), entity: ENTITY.searchWide, template_id: 't' }]);
+    expect(pairItems('t', { lists: ['ab', 'data/ab'], w: cuts(PAIR_CUTS_MAX + 1) })).toEqual([{ ...keys.searchWide('ab', 't'), entity: ENTITY.searchWide, template_id: 't', w: cuts(PAIR_CUTS_MAX + 1) }]);
     expect(pairItems('t', { lists: ['ab'], w: null })).toEqual([{ ...keys.searchWide('ab', 't'), entity: ENTITY.searchWide, template_id: 't' }]);
     expect(pairItems('t', { lists: [], w: cuts(3) })).toEqual([]);
   });
@@ -154,6 +154,10 @@ describe('the pairs follow the template', () => {
     const widePairs = await pairsOf(t.id, [first, edited, wide]);
     expect(widePairs).toEqual(wantedPairs(wide));
     expect(widePairs.every((k) => k.startsWith(keys.searchWidePk('')))).toBe(true);
+    // Its wide markers carry its word cuts: a word it lacks is ruled out on them, without a walk.
+    expect(await mayMeet('plover', ['shore'], ['plover', 'shore'])).toBe(false);
+    expect(await mayMeet('plover', ['marsh'], ['plover', 'marsh'])).toBe(true);
+    expect((await search({ search: 'plover shore' })).body.pagination).toEqual({ limit: 20, offset: 0, total: 0, has_more: false, next_cursor: null });
 
     await invoke('updateTemplate', { caller: author, params: { id: t.id }, body: { visibility: 'private' } });
     expect((await search({ search: 'plover marsh' })).slugs).toEqual([]);

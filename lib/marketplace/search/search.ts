@@ -100,7 +100,7 @@ export async function searchTemplates(query: SearchQuery) {
   const others = queryWords.filter((w) => w !== driving);
   if (others.length > 0) {
     // Before the walk, which would cost its whole budget to find nothing in a large catalog.
-    const [meet, counts] = await Promise.all([mayMeet(prefix, others), countsRead]);
+    const [meet, counts] = await Promise.all([mayMeet(prefix, others, queryWords), countsRead]);
     if (!meet || noneHas(counts)) return nothing;
   }
   const [walk, counts] = await Promise.all([

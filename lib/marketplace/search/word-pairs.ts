@@ -9,7 +9,9 @@
  *
  * A template of more than PAIR_CUTS_MAX word cuts (or with words too long to ride on its postings)
  * would cost prefixes × cuts writes, quadratic in its text: it gets a wide marker per prefix
- * instead, and a search whose driving prefix has one walks its list as before. Pair items are
+ * instead, carrying its word cuts when they fit on a posting. A search reads up to WIDE_CHECKED
+ * wide markers of its driving prefix and rules out those whose cuts miss a query word; one it
+ * cannot rule out (no cuts, or more markers than that) makes it walk its list as before. Pair items are
  * written only when a template's words or visibility change (or to repair a sync that was cut short).
  *
  * The pairs are trusted only once the catalog's index format says every public template has them
@@ -17,8 +19,8 @@
  * templates indexed before have none, and "never together" would hide them.
  */
 import { ENTITY, keys, type Key } from '../../store/keys.ts';
-import { MAX_PREFIX } from './search-text.ts';
-import { hasItem, readIndexFormat } from './store.ts';
+import { mayMatch, MAX_PREFIX } from './search-text.ts';
+import { hasItem, readIndexFormat, readPostingPage } from './store.ts';
 
 /** The index format (search-index.ts, Indexed.format) from which templates have pair items. */
 export const PAIRS_FORMAT = 2;
@@ -43,13 +45,13 @@ function cutsOf(s: PairSource): string[] | undefined {
 }
 
 const pair = (p: string, c: string, templateId: string) => ({ ...keys.searchPair(p, c, templateId), entity: ENTITY.searchPair, template_id: templateId });
-const wide = (p: string, templateId: string) => ({ ...keys.searchWide(p, templateId), entity: ENTITY.searchWide, template_id: templateId });
+const wide = (p: string, templateId: string, w: string | null) => ({ ...keys.searchWide(p, templateId), entity: ENTITY.searchWide, template_id: templateId, ...(w === null ? {} : { w }) });
 
 /** Every pair or wide item of a template in state `s` (none unless it is public). */
 export function pairItems(templateId: string, s: PairSource): (Key & Record<string, unknown>)[] {
   const prefixes = prefixesOf(s.lists);
   const cuts = cutsOf(s);
-  return cuts ? prefixes.flatMap((p) => cuts.map((c) => pair(p, c, templateId))) : prefixes.map((p) => wide(p, templateId));
+  return cuts ? prefixes.flatMap((p) => cuts.map((c) => pair(p, c, templateId))) : prefixes.map((p) => wide(p, templateId, s.w));
 }
 
 /** What the pairs of a state are made of: equal keys, equal pairs. */
@@ -82,15 +84,20 @@ export function pairKeysMayExist(templateId: string, lists: readonly string[], t
   return [...prefixes.flatMap((p) => trace.cuts.map((c) => keys.searchPair(p, c, templateId))), ...(trace.wide ? prefixes.map((p) => keys.searchWide(p, templateId)) : [])];
 }
 
+/** Wide markers of one prefix a search checks on their cuts (20 of about 450 bytes: 2.5 read units at most); past this many it walks. */
+const WIDE_CHECKED = 20;
+
 /**
  * False when no public template has a word starting with `prefix` together with a word starting
- * with each of `others` (the search's answer is then empty, exactly); true when some may.
+ * with each of `others` (the search for `words` then has no match: its answer is empty, exactly);
+ * true when some may.
  */
-export async function mayMeet(prefix: string, others: readonly string[]): Promise<boolean> {
-  const [format, anyWide, ...pairs] = await Promise.all([
+export async function mayMeet(prefix: string, others: readonly string[], words: readonly string[]): Promise<boolean> {
+  const [format, wide, ...pairs] = await Promise.all([
     readIndexFormat(),
-    hasItem(keys.searchWidePk(prefix)),
+    readPostingPage(keys.searchWidePk(prefix), undefined, WIDE_CHECKED, undefined),
     ...others.map((q) => hasItem(keys.searchPairPk(prefix), q.slice(0, MAX_PREFIX))),
   ]);
-  return format < PAIRS_FORMAT || anyWide || pairs.every(Boolean);
+  const wideMayMatch = wide.next !== undefined || wide.items.some((m) => typeof m['w'] !== 'string' || mayMatch(words, m['w']));
+  return format < PAIRS_FORMAT || wideMayMatch || pairs.every(Boolean);
 }
