@@ -158,6 +158,13 @@ describe('the pairs follow the template', () => {
     expect(await mayMeet('plover', ['shore'], ['plover', 'shore'])).toBe(false);
     expect(await mayMeet('plover', ['marsh'], ['plover', 'marsh'])).toBe(true);
     expect((await search({ search: 'plover shore' })).body.pagination).toEqual({ limit: 20, offset: 0, total: 0, has_more: false, next_cursor: null });
+    // A word changed under the same prefixes (`cat` → `cab`: both only `ca`): the markers keep their keys but carry the new words.
+    await invoke('updateTemplate', { caller: author, params: { id: t.id }, body: { description: `${long} marsh cat.` } });
+    expect((await search({ search: 'plover cat' })).slugs).toEqual(['plover-count']);
+    await invoke('updateTemplate', { caller: author, params: { id: t.id }, body: { description: `${long} marsh cab.` } });
+    expect((await search({ search: 'plover cab' })).slugs).toEqual(['plover-count']);
+    expect((await search({ search: 'plover cat' })).slugs).toEqual([]);
+    await invoke('updateTemplate', { caller: author, params: { id: t.id }, body: { description: `${long} marsh.` } });
 
     await invoke('updateTemplate', { caller: author, params: { id: t.id }, body: { visibility: 'private' } });
     expect((await search({ search: 'plover marsh' })).slugs).toEqual([]);

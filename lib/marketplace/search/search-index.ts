@@ -202,12 +202,14 @@ async function syncPostings(
   // exist; otherwise exactly those of the last clean state (none before the pairs' format).
   const interrupted = have.dirty?.pairs;
   const pairsNow = interrupted ? pairKeysMayExist(templateId, dirty.lists, interrupted) : have.cur?.format === INDEX_FORMAT ? pairItems(templateId, have.cur) : [];
-  const existing = new Set(pairsNow.map(keyOf));
+  // A wide marker carries its template's words: one whose words changed under the same key is put again.
+  const asWritten = (i: Key & { w?: unknown }) => `${keyOf(i)}|${i.w ?? ''}`;
+  const existing = new Set(pairsNow.map(asWritten));
   const wantedPairs = new Set<string>();
   const pairPuts: WriteRequest[] = [];
   for (const item of pairItems(templateId, target)) {
     wantedPairs.add(keyOf(item));
-    if (interrupted || !existing.has(keyOf(item))) pairPuts.push({ put: item });
+    if (interrupted || !existing.has(asWritten(item))) pairPuts.push({ put: item });
   }
   for (const key of pairsNow) if (!wantedPairs.has(keyOf(key))) requests.push({ delete: { PK: key.PK, SK: key.SK } });
   // Pairs before postings: a template a walk can find while its pairs say "never together" would be hidden.
