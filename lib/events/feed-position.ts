@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import type { AgentRecord } from '../agents/model.ts';
+import { validationError } from '../core/errors.ts';
 import { idAt, sortablePrefix, sortValueOf } from '../core/ids.ts';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
@@ -35,6 +36,27 @@ export function eventIdAt(agentId: string, position: number): string {
  * event id is greater). A stream's start point (start-point.ts) is one of these.
  */
 export const afterPosition = (position: number): string => `${sortablePrefix('evt', Math.max(0, position))}${'Z'.repeat(16)}`;
+
+/**
+ * Refuses a cursor that is not a place in this agent's feed (docs/events.md, "Cursors"): past a
+ * numbered agent's counter, or at a numbered position but neither that slot's id nor a position
+ * cursor (afterPosition). Ids at or below `feed_base` are from before positions and any id sorts
+ * there. The reader relies on this: a forged id that sorts just below a real slot would hand it
+ * that slot again, behind the position it expects.
+ */
+export function checkFeedCursor(agent: AgentRecord, cursor: string | undefined, path: string): void {
+  const head = agent.feed_seq;
+  if (cursor === undefined || head === undefined) return;
+  const position = positionOf(cursor);
+  if (agent.feed_base !== undefined && position <= agent.feed_base) return;
+  const problem =
+    position > head
+      ? 'Past the newest event of this agent: pass a next_cursor or an event id this agent was given.'
+      : cursor !== eventIdAt(agent.id, position) && cursor !== afterPosition(position)
+        ? 'Not an event of this agent: pass a next_cursor or an event id from this agent\'s feed.'
+        : undefined;
+  if (problem) throw validationError([{ path, message: problem }], `The ${path} cursor is not valid for this agent.`);
+}
 
 /** The highest sort key a slot at `position` or below can have in the agent's partition. */
 export const lastKeyAt = (agentId: string, position: number): string => keys.event(agentId, `${sortablePrefix('evt', position)}\uffff`).SK;

@@ -10,13 +10,19 @@ import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 import type { AgentRecord } from '../agents/model.ts';
 import { readAgent } from './agents.ts';
-import { fillGap, GAP_GRACE_MS, lastKeyAt, positionOf } from './feed-position.ts';
+import { checkFeedCursor, fillGap, GAP_GRACE_MS, lastKeyAt, positionOf } from './feed-position.ts';
 import { eventFromItem } from './outbox.ts';
 import type { ServiceEvent } from './types.ts';
 
 const HIGHEST = '\uffff';
 /** Gap markers one read may write: a writer that died leaves one per party agent. */
-const MAX_FILLS_PER_READ = 20;
+export const MAX_FILLS_PER_READ = 20;
+/**
+ * The store calls one read may make, whatever the cursor and the table hold: a round is a counter
+ * read and a Query, and a read goes round again only after filling at least one slot (at most
+ * MAX_FILLS_PER_READ of them) or once when the first numbered event commits meanwhile.
+ */
+export const MAX_STORE_CALLS_PER_READ = 2 * (MAX_FILLS_PER_READ + 2) + 1 + MAX_FILLS_PER_READ;
 
 export interface FeedRead {
   events: ServiceEvent[];
@@ -70,6 +76,8 @@ async function readFrom(agentId: string, after: string | undefined, limit: numbe
   for (const item of slots) {
     const position = positionOf(item['id'] as string);
     if (position > base) {
+      // Below the expected slot: only a cursor checkFeedCursor would refuse gets here. End the page, never read it again.
+      if (position < expected) return { events, cursor };
       if (position !== expected) {
         // Slot `expected` is empty. The writer of `position` took its ticket after that slot's.
         const since = item['entity'] === ENTITY.event ? Date.parse(item['created_at'] as string) : Number(agent!.feed_ticket_at ?? nowMs);
@@ -99,7 +107,8 @@ async function passGap(
   nowMs: number,
   fills: number,
 ): Promise<FeedRead> {
-  if (nowMs - sinceMs < GAP_GRACE_MS || fills >= MAX_FILLS_PER_READ) return sofar;
+  // `from > to`: nothing to fill, so no progress to read on from.
+  if (from > to || nowMs - sinceMs < GAP_GRACE_MS || fills >= MAX_FILLS_PER_READ) return sofar;
   const last = Math.min(to, from + MAX_FILLS_PER_READ - fills - 1);
   for (let position = from; position <= last; position++) await fillGap(agentId, position, nowMs);
   return readFrom(agentId, after, limit, nowMs, fills + (last - from + 1));
@@ -112,6 +121,7 @@ export interface EventPage {
 }
 
 export async function listEvents(agent: AgentRecord, after: string | undefined, limit: number): Promise<EventPage> {
+  checkFeedCursor(agent, after, 'after');
   const read = await readFeed(agent.id, after, limit, Date.now(), agent);
   return { data: read.events, next_cursor: read.cursor ?? null };
 }

@@ -52,14 +52,14 @@ export function streamStart(lastEventIdHeader: string | undefined, query: { afte
     if (!isEventId(lastEventId)) {
       throw validationError([{ path: 'Last-Event-ID', message: 'Expected an event id (evt_…).' }], 'The Last-Event-ID header is not valid.');
     }
-    return { kind: 'after', eventId: lastEventId };
+    return { kind: 'after', eventId: lastEventId, from: 'Last-Event-ID' };
   }
   if (query.since !== undefined && query.after !== undefined) {
     throw validationError([{ path: 'since', message: 'Give `since` or `after`, not both.' }], 'The query string is not valid.');
   }
   if (query.since === 'now') return { kind: 'now' };
-  if (query.since !== undefined) return isEventId(query.since) ? { kind: 'after', eventId: query.since } : { kind: 'time', at: new Date(query.since) };
-  return query.after === undefined ? undefined : { kind: 'after', eventId: query.after };
+  if (query.since !== undefined) return isEventId(query.since) ? { kind: 'after', eventId: query.since, from: 'since' } : { kind: 'time', at: new Date(query.since) };
+  return query.after === undefined ? undefined : { kind: 'after', eventId: query.after, from: 'after' };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

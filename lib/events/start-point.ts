@@ -9,19 +9,22 @@
  *   found by bisecting positions (one one-item Query per probe, ~log2 of the feed's span). Writers'
  *   clocks may differ by a few seconds, so an event created within that margin of T may fall on
  *   either side; every event past the start is delivered whatever its `created_at`.
- * - an event id: after that event, exactly as `Last-Event-ID` (which takes precedence over `since`).
+ * - an event id: after that event, exactly as `Last-Event-ID` (which takes precedence over `since`);
+ *   an id that is not a place in this agent's feed is refused (checkFeedCursor).
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { AgentRecord } from '../agents/model.ts';
 import { db, tableName } from '../store/client.ts';
 import { keys } from '../store/keys.ts';
-import { afterPosition, positionOf } from './feed-position.ts';
+import { afterPosition, checkFeedCursor, positionOf } from './feed-position.ts';
 
-export type StartPoint = { kind: 'now' } | { kind: 'time'; at: Date } | { kind: 'after'; eventId: string };
+/** `from`: where the client gave the event id (Last-Event-ID, since or after), for the error's path. */
+export type StartPoint = { kind: 'now' } | { kind: 'time'; at: Date } | { kind: 'after'; eventId: string; from: string };
 
 export async function startCursor(agent: AgentRecord, start: StartPoint): Promise<string | undefined> {
   switch (start.kind) {
     case 'after':
+      checkFeedCursor(agent, start.eventId, start.from);
       return start.eventId;
     case 'now': {
       const head = agent.feed_seq ?? (await edgeItem(agent.id, 'newest'))?.position;
