@@ -1,7 +1,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from '../lib/zod.ts';
-import { MAX_DETAILS } from '../lib/http/errors.ts';
+import { MAX_DETAILS } from '../lib/core/errors.ts';
 import { AppError } from '../lib/core/errors.ts';
 import { ok } from '../lib/http/responses.ts';
 import { MAX_BODY_BYTES, httpRoute } from '../lib/http/stack.ts';

@@ -119,6 +119,17 @@ describe('every route, through the local API Gateway', () => {
     }
   });
 
+  // Issue 19: the routes that declare no query parameters took any (`POST /agents?__proto__=1` → 201).
+  it.each(routes.map((r) => [r.name] as const))('%s answers an unknown query name with 400 validation_error naming it', async (name) => {
+    const route = routes.find((r) => r.name === name)!;
+    const w = await world();
+    for (const key of ['zz_unknown', ...MEMBER_NAMES]) {
+      const answer = await send(`${api.url}${pathOf(route, w)}?${key}=1`, route.method, [auth(w)], route.method === 'GET' ? undefined : '{}');
+      expect(answer.status, `${name} ?${key}=1 → ${answer.status} ${answer.body.slice(0, 200)}`).toBe(400);
+      expect(JSON.parse(answer.body).error.details, `${name} ?${key}=1`).toContainEqual({ path: key, message: 'Unknown field.' });
+    }
+  });
+
   it('a member-named query key on a route with a query is an unknown field, named as sent', async () => {
     const w = await world();
     for (const key of MEMBER_NAMES) {

@@ -44,15 +44,18 @@ const DEFAULT_RETRY_AFTER_SECONDS = 1;
 export class AppError extends Error {
   /** Whole seconds until the refused work may be tried again; set on every `rate_limited` error. */
   readonly retryAfterSeconds: number | undefined;
+  /** At most MAX_DETAILS of them, however many were given. */
+  readonly details: ErrorDetail[] | undefined;
 
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details?: ErrorDetail[],
+    details?: Iterable<ErrorDetail>,
     options: { retryAfterSeconds?: number } = {},
   ) {
     super(message);
     this.name = 'AppError';
+    this.details = details === undefined ? undefined : cappedDetails(details);
     const wait = options.retryAfterSeconds ?? (code === 'rate_limited' ? DEFAULT_RETRY_AFTER_SECONDS : undefined);
     this.retryAfterSeconds = wait === undefined ? undefined : Math.max(1, Math.ceil(wait));
   }
@@ -63,5 +66,28 @@ export const forbidden = (message: string) => new AppError('forbidden', message)
 /** `rate_limited`: `retryAfterSeconds` is when the limit that refused the work lets it through again. */
 export const rateLimited = (message: string, retryAfterSeconds: number) =>
   new AppError('rate_limited', message, undefined, { retryAfterSeconds });
-export const validationError = (details: ErrorDetail[], message = 'The request is not valid.') =>
+export const validationError = (details: Iterable<ErrorDetail>, message = 'The request is not valid.') =>
   new AppError('validation_error', message, details);
+
+/**
+ * Most `details` one answer lists. A 256 KiB body can hold 125,000 wrong array items or 20,000
+ * unknown fields: listed in full that was a 21 MB answer (over Lambda's 6 MB response limit, so a
+ * 502 from API Gateway), built for a client that reads the first few.
+ */
+export const MAX_DETAILS = 20;
+
+/**
+ * All of `details` when they are at most MAX_DETAILS, else the first MAX_DETAILS − 1 and one
+ * saying how many more. Reads the iterable once and keeps no more than MAX_DETAILS, so a lazy
+ * producer (lib/http/validation.ts) builds that many however many problems an input has.
+ */
+export function cappedDetails(details: Iterable<ErrorDetail>): ErrorDetail[] {
+  const kept: ErrorDetail[] = [];
+  let more = 0;
+  for (const detail of details) {
+    if (kept.length < MAX_DETAILS) kept.push(detail);
+    else more++;
+  }
+  if (more === 0) return kept;
+  return [...kept.slice(0, MAX_DETAILS - 1), { path: '', message: `…and ${more + 1} more problems.` }];
+}

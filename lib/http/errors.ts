@@ -37,25 +37,12 @@ export interface ErrorBody {
   error: { code: ErrorCode; message: string; details?: ErrorDetail[] };
 }
 
-/**
- * Most `details` one answer lists. A 256 KiB body can hold 125,000 wrong array items or 20,000
- * unknown fields: listed in full that was a 21 MB answer (over Lambda's 6 MB response limit, so a
- * 502 from API Gateway), built for a client that reads the first few.
- */
-export const MAX_DETAILS = 20;
-
-function shownDetails(details: ErrorDetail[]): ErrorDetail[] {
-  if (details.length <= MAX_DETAILS) return details;
-  const rest = details.length - (MAX_DETAILS - 1);
-  return [...details.slice(0, MAX_DETAILS - 1), { path: '', message: `…and ${rest} more problems.` }];
-}
-
 export function errorBody(err: AppError): ErrorBody {
   return {
     error: {
       code: err.code,
       message: err.message,
-      ...(err.details ? { details: shownDetails(err.details) } : {}),
+      ...(err.details ? { details: err.details } : {}),
     },
   };
 }

@@ -18,7 +18,7 @@ import { errorBody, errorHeaders, statusOf } from './errors.ts';
 import { AppError } from '../core/errors.ts';
 import { corsHeaders } from './cors.ts';
 import { lowerCaseHeaders, originOf, parsePathOrNotFound, withRouteSpec } from './stack.ts';
-import { parseOrThrow } from './validation.ts';
+import { parseQuery } from './validation.ts';
 
 type ResponseStream = Writable;
 declare const awslambda: {
@@ -52,7 +52,7 @@ export function sseRoute<Q extends z.ZodMiniType | undefined = undefined, P exte
     try {
       const caller = callerFromEvent(event);
       const params = spec.params ? parsePathOrNotFound(spec.params, event.pathParameters ?? {}) : undefined;
-      const query = spec.query ? parseOrThrow(spec.query, event.queryStringParameters ?? {}, 'query string') : undefined;
+      const query = parseQuery(spec.query, event.queryStringParameters);
       run = await prepare({ caller, params: params as Out<P>, query: query as Out<Q>, headers: lowerCaseHeaders(event.headers), context });
     } catch (thrown) {
       const err = throttlingAsRateLimited(thrown) ?? thrown;

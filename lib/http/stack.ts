@@ -15,7 +15,7 @@ import { throttlingAsRateLimited } from '../store/throttling.ts';
 import type { HttpResult } from './responses.ts';
 import { publicPathPrefix } from './public-path.ts';
 import { withRouteSpec } from './route-spec.ts';
-import { parseOrThrow } from './validation.ts';
+import { parseOrThrow, parseQuery } from './validation.ts';
 import { firstUnstorable } from './storable.ts';
 
 /** docs/api.md: bodies over 256 KiB get 413. */
@@ -162,7 +162,7 @@ export function httpRoute<
       // uses staticRoute, which reads no caller.
       const caller = callerFromEvent(event);
       const params = spec.params ? parsePathOrNotFound(spec.params, event.pathParameters ?? {}) : undefined;
-      const query = spec.query ? parseOrThrow(spec.query, event.queryStringParameters ?? {}, 'query string') : undefined;
+      const query = parseQuery(spec.query, event.queryStringParameters);
       const rawBody = readJsonBody(event, headers, spec.body !== undefined);
       const body = spec.body ? parseOrThrow(spec.body, rawBody, 'request body') : undefined;
       const run = async () =>

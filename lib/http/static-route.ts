@@ -7,7 +7,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { corsHeaders } from './cors.ts';
 import { errorBody, errorHeaders, statusOf } from './errors.ts';
-import { AppError } from '../core/errors.ts';
+import { AppError, validationError } from '../core/errors.ts';
 import { withRouteSpec } from './route-spec.ts';
 
 export function staticRoute(body: () => unknown, cacheControl = 'no-store'): (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult> {
@@ -24,9 +24,15 @@ export function staticRoute(body: () => unknown, cacheControl = 'no-store'): (ev
       },
       body: JSON.stringify(payload),
     });
-    const refused = bodyProblem(event);
+    const refused = queryProblem(event) ?? bodyProblem(event);
     return refused ? answer(statusOf(refused), errorBody(refused), errorHeaders(refused)) : answer(200, body());
   }, {});
+}
+
+/** As the shared stack for a route that declares no query parameters (without zod, which this bundle leaves out). */
+function queryProblem(event: APIGatewayProxyEvent): AppError | undefined {
+  const names = Object.keys(event.queryStringParameters ?? {});
+  return names.length === 0 ? undefined : validationError(names.map((path) => ({ path, message: 'Unknown field.' })), 'The query string is not valid.');
 }
 
 /** As the shared stack: no body, or an empty object, which many clients send with everything. */

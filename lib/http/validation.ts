@@ -1,15 +1,33 @@
-import type * as z from '../zod.ts';
+import * as z from '../zod.ts';
 import { validationError, type ErrorDetail } from '../core/errors.ts';
 
-/** Turns zod issues into docs/api.md `details`: one entry per problem, `path` dotted from the input's root. */
-export function issuesToDetails(issues: readonly z.core.$ZodIssue[]): ErrorDetail[] {
-  return issues.flatMap((issue): ErrorDetail[] => {
-    const base = issue.path.map(String).join('.');
+/**
+ * The longest `path` a detail shows. Paths name the input's own keys, which may be long: a detail
+ * repeats at most this much of them.
+ */
+export const MAX_DETAIL_PATH_CHARS = 200;
+
+function dotted(path: readonly PropertyKey[], key?: string): string {
+  let text = '';
+  for (const part of key === undefined ? path : [...path, key]) {
+    text += (text ? '.' : '') + String(part);
+    if (text.length > MAX_DETAIL_PATH_CHARS) return `${text.slice(0, MAX_DETAIL_PATH_CHARS)}…`;
+  }
+  return text;
+}
+
+/**
+ * Turns zod issues into docs/api.md `details`: one entry per problem, `path` dotted from the
+ * input's root. Lazy: AppError keeps MAX_DETAILS of them, and only those are ever built.
+ */
+export function* issuesToDetails(issues: readonly z.core.$ZodIssue[]): Generator<ErrorDetail> {
+  for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ path: base ? `${base}.${key}` : key, message: 'Unknown field.' }));
+      for (const key of issue.keys) yield { path: dotted(issue.path, key), message: 'Unknown field.' };
+    } else {
+      yield { path: dotted(issue.path), message: issue.message };
     }
-    return [{ path: base, message: issue.message }];
-  });
+  }
 }
 
 /**
@@ -30,4 +48,12 @@ export function parseOrThrow<S extends z.ZodMiniType>(schema: S, value: unknown,
     throw validationError(issuesToDetails(result.error.issues), `The ${what} is not valid.`);
   }
   return result.data;
+}
+
+/** A route that declares no query parameters takes none: any name is an unknown field (docs/limits.md). */
+const NO_QUERY = z.strictObject({});
+
+/** The query string parsed by the route's schema, or refused when the route declares none and some are sent. */
+export function parseQuery(schema: z.ZodMiniType | undefined, raw: Record<string, string | undefined> | null | undefined): unknown {
+  return parseOrThrow(schema ?? NO_QUERY, raw ?? {}, 'query string');
 }

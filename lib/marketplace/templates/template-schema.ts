@@ -45,7 +45,8 @@ export const templateSchema = z
   })
   .check(
     z.superRefine((schema, ctx) => {
-      const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+      // A copy per issue: zod prefixes the issue's path in place, and placeholders of one string share theirs.
+      const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path: [...path], message });
       if (Buffer.byteLength(JSON.stringify(schema)) > MAX_SCHEMA_BYTES) issue([], `Must be at most ${MAX_SCHEMA_BYTES} bytes as JSON.`);
 
       const declared = new Set<string>();
@@ -66,12 +67,32 @@ export const templateSchema = z
       schema.checks.forEach((c, i) => {
         if (ids.has(c.id)) issue(['checks', i, 'id'], `Duplicate check id "${c.id}".`);
         ids.add(c.id);
-        for (const { path, name } of placeholders(c.config, ['checks', i, 'config'])) {
-          if (!declared.has(name)) issue(path, `{{${name}}} is not a declared variable.`);
-        }
       });
+      undeclaredPlaceholders(schema.checks, declared).forEach(({ path, name, uses }) =>
+        issue(path, `{{${shown(name)}}} is not a declared variable${uses > 1 ? ` (used ${uses} times)` : ''}.`),
+      );
     }),
   );
+
+/**
+ * Each undeclared name once, at its first use, with its count: a config of 6,500 uses of one name
+ * is one problem, not 6,500 (an answer lists MAX_DETAILS problems and counts the rest).
+ */
+function undeclaredPlaceholders(checks: { config: Record<string, unknown> }[], declared: Set<string>) {
+  const found = new Map<string, { path: (string | number)[]; name: string; uses: number }>();
+  checks.forEach((c, i) => {
+    for (const { path, name } of placeholders(c.config, ['checks', i, 'config'])) {
+      if (declared.has(name)) continue;
+      const seen = found.get(name);
+      if (seen) seen.uses++;
+      else found.set(name, { path, name, uses: 1 });
+    }
+  });
+  return [...found.values()];
+}
+
+/** A placeholder's name as an error repeats it: a name is at most 64 characters, the inside of `{{ }}` need not be. */
+const shown = (name: string) => (name.length > 64 ? `${name.slice(0, 64)}…` : name);
 
 export type TemplateSchema = z.output<typeof templateSchema>;
 
