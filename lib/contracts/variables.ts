@@ -3,7 +3,7 @@
  * every required one present, types and enums respected, no unknown names, defaults filled in.
  * Then `{{name}}` in the template's checks is replaced by the values.
  */
-import { validationError, type ErrorDetail } from '../core/errors.ts';
+import { detailPath, validationError, type ErrorDetail } from '../core/errors.ts';
 import { MAX_CONTRACT_BYTES } from './schemas.ts';
 
 /** A check of a template, whose `config` may hold `{{variable}}` placeholders. */
@@ -59,7 +59,7 @@ export function resolveVariables(declared: readonly DeclaredVariable[], given: V
   const details: ErrorDetail[] = [];
   const byName = new Map(declared.map((v) => [v.name, v]));
   for (const name of Object.keys(given)) {
-    if (!byName.has(name)) details.push({ path: `variables.${name}`, message: 'The template declares no variable of this name.' });
+    if (!byName.has(name)) details.push({ path: detailPath(['variables', name]), message: 'The template declares no variable of this name.' });
   }
   const values: Values = {};
   for (const variable of declared) {

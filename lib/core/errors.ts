@@ -91,3 +91,19 @@ export function cappedDetails(details: Iterable<ErrorDetail>): ErrorDetail[] {
   if (more === 0) return kept;
   return [...kept.slice(0, MAX_DETAILS - 1), { path: '', message: `…and ${more + 1} more problems.` }];
 }
+
+/**
+ * The longest `path` a detail shows. Paths name the input's own keys, which may be long: a detail
+ * repeats at most this much of them.
+ */
+export const MAX_DETAIL_PATH_CHARS = 200;
+
+/** A detail's dotted path, cut at MAX_DETAIL_PATH_CHARS (and built no further than that). */
+export function detailPath(parts: readonly PropertyKey[]): string {
+  let text = '';
+  for (const part of parts) {
+    text += (text ? '.' : '') + String(part);
+    if (text.length > MAX_DETAIL_PATH_CHARS) return `${text.slice(0, MAX_DETAIL_PATH_CHARS)}…`;
+  }
+  return text;
+}

@@ -4,7 +4,7 @@
  * `config`, verification `results`, anything to come) can never reach DynamoDB with something it
  * refuses, which would be a 500 for the client's mistake.
  */
-import type { ErrorDetail } from '../core/errors.ts';
+import { detailPath, type ErrorDetail } from '../core/errors.ts';
 
 
 /**
@@ -46,7 +46,7 @@ function keyProblem(key: string): string | undefined {
  * stack's nesting check, which runs first, so recursion is safe.
  */
 export function firstUnstorable(value: unknown, path: readonly string[] = []): ErrorDetail | undefined {
-  const at = (...more: string[]) => [...path, ...more].join('.');
+  const at = (...more: string[]) => detailPath([...path, ...more]);
   if (typeof value === 'number') {
     return storableNumber(value) ? undefined : { path: at(), message: `This number cannot be stored exactly; use one between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER} (or send it as a string).` };
   }

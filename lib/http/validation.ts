@@ -1,20 +1,5 @@
 import * as z from '../zod.ts';
-import { validationError, type ErrorDetail } from '../core/errors.ts';
-
-/**
- * The longest `path` a detail shows. Paths name the input's own keys, which may be long: a detail
- * repeats at most this much of them.
- */
-export const MAX_DETAIL_PATH_CHARS = 200;
-
-function dotted(path: readonly PropertyKey[], key?: string): string {
-  let text = '';
-  for (const part of key === undefined ? path : [...path, key]) {
-    text += (text ? '.' : '') + String(part);
-    if (text.length > MAX_DETAIL_PATH_CHARS) return `${text.slice(0, MAX_DETAIL_PATH_CHARS)}…`;
-  }
-  return text;
-}
+import { detailPath, validationError, type ErrorDetail } from '../core/errors.ts';
 
 /**
  * Turns zod issues into docs/api.md `details`: one entry per problem, `path` dotted from the
@@ -23,9 +8,9 @@ function dotted(path: readonly PropertyKey[], key?: string): string {
 export function* issuesToDetails(issues: readonly z.core.$ZodIssue[]): Generator<ErrorDetail> {
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) yield { path: dotted(issue.path, key), message: 'Unknown field.' };
+      for (const key of issue.keys) yield { path: detailPath([...issue.path, key]), message: 'Unknown field.' };
     } else {
-      yield { path: dotted(issue.path), message: issue.message };
+      yield { path: detailPath(issue.path), message: issue.message };
     }
   }
 }

@@ -38,7 +38,8 @@ const fitsType = (value: unknown, type: 'S' | 'N'): boolean =>
  * DynamoDB with a value of another type or size than the index holds); `fixed` pins those whose
  * value the query itself determines (its partition), so a cursor cannot steer a Query to another
  * partition. `maxOwed` bounds the matches a cursor may say are still to skip (0: a list whose
- * cursors never owe any).
+ * cursors never owe any); what is owed is part of the position, so never more than it (an edited
+ * one gave a search a negative `total`).
  */
 export function decodeCursor(cursor: string, scope: string, expected: KeyTypes, fixed: Record<string, string>, maxOwed = 0): { key: StartKey; position: number; owed: number } {
   let body: Partial<CursorBody>;
@@ -59,7 +60,7 @@ export function decodeCursor(cursor: string, scope: string, expected: KeyTypes, 
     Object.entries(fixed).every(([k, v]) => key[k] === v) &&
     Number.isSafeInteger(body.p) &&
     (body.p as number) >= 0 &&
-    (body.o === undefined || (Number.isSafeInteger(body.o) && body.o > 0 && body.o <= maxOwed));
+    (body.o === undefined || (Number.isSafeInteger(body.o) && body.o > 0 && body.o <= Math.min(maxOwed, body.p as number)));
   if (!wellFormed) throw invalid('Not a cursor from this API.');
   return { key, position: body.p as number, owed: body.o ?? 0 };
 }

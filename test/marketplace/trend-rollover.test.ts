@@ -113,6 +113,24 @@ describe('daily trend rollover', () => {
     }
   });
 
+  it('installs at midnight from machines whose clocks disagree on the day: trendKey counts every install of the window', async () => {
+    // Issue 19's hunt: the first install of a new day recomputed trendKey from the buckets it had
+    // read, on a condition on the day alone; an install on the old day (a slower clock) landing in
+    // between was then dropped from the key. 40 installs, half stamped 23:59:59, half 00:00:00.
+    const before = templateWithInstalls('midnight', { '2026-11-21': 3 }, 3);
+    await batchWrite([{ put: before as unknown as Record<string, unknown> }]);
+    const lastSecond = Date.UTC(2026, 10, 21, 23, 59, 59);
+    const firstSecond = Date.UTC(2026, 10, 22, 0, 0, 0);
+    const installers = await Promise.all(Array.from({ length: 40 }, () => createTestUser()));
+    await Promise.all(installers.map((user, i) => installTemplate(before.id, user, i % 2 ? firstSecond : lastSecond)));
+    const after = await stored(before.id);
+    expect(after.installs).toBe(43);
+    const inBuckets = Number(after[bucketAttribute('2026-11-21')] ?? 0) + Number(after[bucketAttribute(TODAY)] ?? 0);
+    expect(inBuckets).toBe(43);
+    expect(after.trendKey).toBe(installsInWindow(after, after.trend_day!));
+    expect(after.trendKey).toBe(43);
+  });
+
   it('day after day, moves a template until its installs leave the window, then retires it from the index', async () => {
     const day = (n: number) => NOW + n * 86_400_000;
     const once = templateWithInstalls('installed-once', { '2026-11-22': 1 }, 1);

@@ -52,8 +52,8 @@ export function installMarker(template: Pick<TemplateItem, 'id' | 'version'>, wo
  * Counters by `ADD` (no read-modify-write, so concurrent installs never lose one). On a day the
  * template was already installed, the trending key is bumped the same way. The first install of
  * a new day recomputes it from the buckets read, drops buckets that left the window and moves the
- * template to today's trending partition; that path is conditional on the day read, so exactly
- * one concurrent install takes it and the rest retry onto the cheap path.
+ * template to today's trending partition; that path is conditional on the day and the key read,
+ * so exactly one concurrent install takes it and the rest retry onto the cheap path.
  */
 function counterUpdate(t: TemplateItem, clockDay: string) {
   const today = t.trend_day && t.trend_day > clockDay ? t.trend_day : clockDay; // never move back on a slower clock
@@ -63,8 +63,14 @@ function counterUpdate(t: TemplateItem, clockDay: string) {
     return buildUpdate({ add: { ...add, trendKey: 1 } }, { condition: '#vis = :vis AND #day = :day', names, values: { ':vis': t.visibility, ':day': today } });
   }
   const parts = { ...moveToDay(t, today, 1), add: { ...add, rev: 1 } };
+  // `trendKey` too: an install on the old day (a slower clock) may bump it between our read and
+  // this write, and the key recomputed from the buckets read would then drop that install.
   return t.trend_day
-    ? buildUpdate(parts, { condition: '#vis = :vis AND #day = :day', names, values: { ':vis': t.visibility, ':day': t.trend_day } })
+    ? buildUpdate(parts, {
+        condition: '#vis = :vis AND #day = :day AND #key = :key',
+        names: { ...names, '#key': 'trendKey' },
+        values: { ':vis': t.visibility, ':day': t.trend_day, ':key': t.trendKey },
+      })
     : buildUpdate(parts, { condition: '#vis = :vis AND attribute_not_exists(#day)', names, values: { ':vis': t.visibility } });
 }
 

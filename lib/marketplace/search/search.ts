@@ -8,7 +8,7 @@ import { postingList, readCounts } from './search-index.ts';
 import { countedPrefixOf, drivingPrefix, indexedPrefixOf, matchesEveryWord, mayMatch, MIN_PREFIX, words } from './search-text.ts';
 import { mayMeet } from './word-pairs.ts';
 import { toSummary, type TemplateItem } from '../templates/template-item.ts';
-import { MAX_OFFSET } from '../request-schemas.ts';
+import { MAX_SEARCH_OFFSET } from '../request-schemas.ts';
 
 const MAX_WORDS = 8;
 /**
@@ -168,7 +168,9 @@ function encodeResume(scope: string, sort: SearchOrder, resume: Resume, position
 }
 
 function decodeResume(cursor: string, scope: string, sort: SearchOrder): { resume: Resume; position: number; owed: number } {
-  const { key, position, owed } = decodeCursor(cursor, scope, cursorKeyTypes(sort), {}, MAX_OFFSET);
+  // A real cursor owes at most the offset it skipped, which search caps at MAX_SEARCH_OFFSET; a
+  // forged one owing MAX_OFFSET bought back the 20,202 reads that cap exists to refuse.
+  const { key, position, owed } = decodeCursor(cursor, scope, cursorKeyTypes(sort), {}, MAX_SEARCH_OFFSET);
   const below = key['SK'] as string;
   const hasAfter = sort === 'popular' && key['AI'] !== NO_AFTER.AI;
   if (hasAfter && (!/^\d+$/.test(below) || (key['AI'] as number) < 0)) {
