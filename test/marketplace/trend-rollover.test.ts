@@ -1,4 +1,6 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { decorateAwsClients } from '../../lib/aws/client-hooks.ts';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { installTemplate } from '../../lib/marketplace/installs/install.ts';
@@ -19,6 +21,25 @@ const STALE = 130;
 
 let author: TestUser;
 let meter: CapacityMeter;
+
+/** Set by a test to hold the next new-day install write (one that sets trend_day) before it is sent. */
+let holdNextNewDayWrite: (() => Promise<void>) | undefined;
+decorateAwsClients((client, service) => {
+  if (service !== 'dynamodb') return;
+  (client as DynamoDBClient).middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as { TransactItems?: { Update?: { ExpressionAttributeNames?: Record<string, string> } }[] };
+      const setsDay = input.TransactItems?.some((i) => Object.entries(i.Update?.ExpressionAttributeNames ?? {}).some(([k, v]) => v === 'trend_day' && k !== '#day'));
+      if (context.commandName === 'TransactWriteItemsCommand' && setsDay && holdNextNewDayWrite) {
+        const hold = holdNextNewDayWrite;
+        holdNextNewDayWrite = undefined;
+        await hold();
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'holdNewDayInstall' },
+  );
+});
 const seeded: TemplateItem[] = [];
 
 /** A public template as installs would have left it: buckets, trend_day = last bucket, trendKey = its window then. */
@@ -113,22 +134,32 @@ describe('daily trend rollover', () => {
     }
   });
 
-  it('installs at midnight from machines whose clocks disagree on the day: trendKey counts every install of the window', async () => {
+  it('an install on the old day (a slower clock) landing between a new-day install\'s read and its write is kept in trendKey', async () => {
     // Issue 19's hunt: the first install of a new day recomputed trendKey from the buckets it had
-    // read, on a condition on the day alone; an install on the old day (a slower clock) landing in
-    // between was then dropped from the key. 40 installs, half stamped 23:59:59, half 00:00:00.
+    // read, on a condition on the day alone, so an install committed in between was dropped from
+    // the key. The interleaving is forced: the new-day write is held (not changed) until the
+    // old-day install has committed.
     const before = templateWithInstalls('midnight', { '2026-11-21': 3 }, 3);
     await batchWrite([{ put: before as unknown as Record<string, unknown> }]);
-    const lastSecond = Date.UTC(2026, 10, 21, 23, 59, 59);
-    const firstSecond = Date.UTC(2026, 10, 22, 0, 0, 0);
-    const installers = await Promise.all(Array.from({ length: 40 }, () => createTestUser()));
-    await Promise.all(installers.map((user, i) => installTemplate(before.id, user, i % 2 ? firstSecond : lastSecond)));
+    const [late, early] = await Promise.all([createTestUser(), createTestUser()]);
+    let reached!: () => void;
+    const held = new Promise<void>((resolve) => (reached = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    holdNextNewDayWrite = () => {
+      reached();
+      return released;
+    };
+    const newDay = installTemplate(before.id, late, Date.UTC(2026, 10, 22, 0, 0, 0));
+    await held; // it has read the template (trendKey 3 on 11-21) and built its write
+    await installTemplate(before.id, early, Date.UTC(2026, 10, 21, 23, 59, 59)); // commits on the old day: trendKey 4
+    release();
+    await newDay;
     const after = await stored(before.id);
-    expect(after.installs).toBe(43);
-    const inBuckets = Number(after[bucketAttribute('2026-11-21')] ?? 0) + Number(after[bucketAttribute(TODAY)] ?? 0);
-    expect(inBuckets).toBe(43);
-    expect(after.trendKey).toBe(installsInWindow(after, after.trend_day!));
-    expect(after.trendKey).toBe(43);
+    expect(after.installs).toBe(5);
+    expect(after.trend_day).toBe(TODAY);
+    expect(after.trendKey).toBe(installsInWindow(after, TODAY));
+    expect(after.trendKey).toBe(5);
   });
 
   it('day after day, moves a template until its installs leave the window, then retires it from the index', async () => {
