@@ -15,6 +15,12 @@ export interface SseSink {
   write(chunk: string): void;
   /** True once the client went away. */
   closed(): boolean;
+  /**
+   * Resolves once the frames written so far have left for the client. A client that does not read
+   * (or reads slower than the feed is drained) would otherwise have the function read on and
+   * buffer its whole backlog in memory.
+   */
+  drained?(): Promise<void>;
 }
 
 export interface SseOptions {
@@ -86,6 +92,7 @@ export async function streamEvents(agentId: string, after: string | undefined, s
     const read = await readFeed(agentId, cursor, pageSize);
     if (sink.closed()) break;
     for (const event of read.events) write(sseFrame(event));
+    await sink.drained?.();
     const moved = read.cursor !== cursor;
     cursor = read.cursor;
     if (moved && read.events.length === pageSize) continue; // a backlog: drain it before waiting

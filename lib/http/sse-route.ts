@@ -37,6 +37,8 @@ export interface SseRequest<Q, P> {
 export interface SseWriter {
   write(chunk: string): void;
   closed(): boolean;
+  /** Resolves once what was written has left for the client (or the client is gone). */
+  drained(): Promise<void>;
 }
 
 type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
@@ -75,7 +77,7 @@ export function sseRoute<Q extends z.ZodMiniType | undefined = undefined, P exte
     out.on('close', () => (gone = true));
     out.on('error', () => (gone = true));
     try {
-      await run({ write: (chunk) => void (gone || out.write(chunk)), closed: () => gone || out.destroyed });
+      await run({ write: (chunk) => void (gone || out.write(chunk)), closed: () => gone || out.destroyed, drained: () => (gone ? Promise.resolve() : whenDrained(out)) });
     } catch (err) {
       // Headers are out: the only honest signal left is ending the stream; the client resumes with Last-Event-ID.
       log.error('stream failed', { requestId, error: err instanceof Error ? err.message : String(err) });
@@ -84,6 +86,20 @@ export function sseRoute<Q extends z.ZodMiniType | undefined = undefined, P exte
     flushMetrics();
   });
   return withRouteSpec(handler, spec);
+}
+
+/** Resolves when `stream` has room again (at once if it has), or when it closes. */
+function whenDrained(stream: Writable): Promise<void> {
+  if (!stream.writableNeedDrain) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
 }
 
 function endWith(stream: Writable, chunk?: string): Promise<void> {

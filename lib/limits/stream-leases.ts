@@ -21,6 +21,7 @@ import { FUTURE_TOLERANCE_MS, MAX_STREAMS_PER_AGENT, STREAM_LEASE } from '../cor
 export interface StreamSink {
   write(chunk: string): void;
   closed(): boolean;
+  drained?(): Promise<void>;
 }
 
 export interface StreamLease {
@@ -105,7 +106,7 @@ function holding(agentId: string, slot: number, token: string, firstUntil: numbe
   timer.unref();
 
   return {
-    guard: (sink) => ({ write: (chunk) => sink.write(chunk), closed: () => sink.closed() || !held() }),
+    guard: (sink) => ({ write: (chunk) => sink.write(chunk), closed: () => sink.closed() || !held(), ...(sink.drained ? { drained: () => sink.drained!() } : {}) }),
     async release() {
       if (released) return;
       released = true;

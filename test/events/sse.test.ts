@@ -106,4 +106,31 @@ describe('the stream loop', () => {
     await streamEvents(agentId, undefined, { write: () => undefined, closed: () => closed }, { remainingMs: () => 60_000, pollMs: 50 });
     expect(Date.now() - started).toBeLessThan(1000);
   });
+
+  it('reads no further while the client has not taken what was written (a client that does not read cannot make it buffer the feed)', async () => {
+    const feed = await feedOf(alice, agentId);
+    expect(feed.length).toBeGreaterThanOrEqual(3);
+    const frames: string[] = [];
+    let letThrough!: () => void;
+    let waits = 0;
+    let closed = false;
+    const sink = {
+      write: (c: string) => void frames.push(c),
+      closed: () => closed,
+      drained: () => {
+        waits++;
+        return new Promise<void>((resolve) => (letThrough = resolve));
+      },
+    };
+    const running = streamEvents(agentId, undefined, sink, { remainingMs: () => 60_000, pollMs: 20, pageSize: 1 });
+    await new Promise((r) => setTimeout(r, 500));
+    // One page of one event written, then it waits: no second read however long the client stalls.
+    expect(frames.filter((f) => f.startsWith('id:')).length).toBe(1);
+    expect(waits).toBe(1);
+    letThrough();
+    await waitFor(() => frames.filter((f) => f.startsWith('id:')).length === 2 || undefined, 'the next page once drained');
+    closed = true;
+    letThrough();
+    await running;
+  });
 });
