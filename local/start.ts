@@ -129,6 +129,7 @@ async function main(): Promise<void> {
       `  DynamoDB      ${dynamoEndpoint} (table ${config.tableName}${inMemory ? ', in memory' : `, data in ${config.dataDir}`})`,
       '',
       `  Demo API key  ${demo.apiKey}`,
+      `  Second key    ${demo.secondApiKey} (another account)`,
       ...(sink ? [`  Demo webhook  ${sink.url} (the demo agents' endpoint)`] : []),
       '  Samples       npm run invoke -- <function> runs events/<function>.json against this runtime',
       `  Try: curl -H "Authorization: Bearer ${demo.apiKey}" ${base}${BASE_PATHS.marketplace}/templates`,
