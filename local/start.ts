@@ -103,7 +103,7 @@ async function main(): Promise<void> {
   process.env['DYNAMODB_ENDPOINT'] = dynamoEndpoint;
   process.env['TABLE_NAME'] = config.tableName;
   await ensureTable(config.tableName);
-  // What an operator runs after a deploy that changes the search index's format (README, Admin commands).
+  // What an operator runs after a deploy that changes the search index's format (docs/operations.md, "Reindex search").
   await reindexIfBehind();
   const sink = developmentMode() ? await startDemoWebhookSink() : undefined;
   if (sink) stops.push(sink.close);
