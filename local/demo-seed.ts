@@ -10,7 +10,6 @@ import { createUserWithKey, findCallerByApiKey } from '../lib/accounts/api-keys.
 import type { Caller } from '../lib/core/caller.ts';
 import { EVENT_TYPES } from '../lib/core/event-types.ts';
 import { withPinnedIds } from '../lib/core/ids.ts';
-import { syncSearchIndex } from '../lib/marketplace/search/search-index.ts';
 import { routes } from '../lib/routes.ts';
 import { db, tableName } from '../lib/store/client.ts';
 import { keys } from '../lib/store/keys.ts';
@@ -84,9 +83,6 @@ export async function seedDemoData(options: { webhookSink?: string | undefined }
     const author = template.slug === COMMUNITY_TEMPLATE_SLUG ? second : demo;
     await once(template.slug, templateExists(template.slug), () => callRoute('publishTemplate', author, { body: template }), pinned);
   }
-  // Indexed now, as the stream's search indexer would a moment later (it then finds nothing to
-  // change): a search right after the banner finds the demo catalog.
-  for (const template of demoTemplates) await syncSearchIndex(String((await callRoute('getTemplate', demo, { params: { id: template.slug } })).body['id']));
 
   const agentExists = (id: string) => async () => (await callRoute('getAgent', demo, { params: { id } })).status === 200;
   const agents: Array<[string, string]> = [
