@@ -2,7 +2,7 @@
  * Seeded catalogs in DynamoDB Local data folders, for a bench that measures a catalog too large to
  * seed on every run (bench/search-scale.ts): seeded once, kept in a folder, reused by later runs.
  *
- * Where a seed's time goes (`npm run bench -- seed-storage`, README): DynamoDB Local's JVM does the
+ * Where a seed's time goes (`npm run bench -- seed-storage`, docs/benchmarks.md): DynamoDB Local's JVM does the
  * work, and a -dbPath folder on the disk seeds at about half the rate of one in tmpfs (the rest is
  * waiting for SQLite's writes to reach the disk), which runs at about 0.8 of -inMemory. So every
  * process of this bench runs on a scratch folder in tmpfs (/dev/shm) and the finished folder is

@@ -451,7 +451,7 @@ async function measure(): Promise<string> {
         .map(([k, v]) => `${k} ${Number(v.toFixed(2))}`)
         .join(', ');
     return [
-      '## Webhook delivery (local runtime)',
+      '### Webhook delivery (local runtime)',
       '',
       `Transition → receiver: POST …/fund through the local API Gateway until the receiver has the signed event (${LATENCY_SAMPLES} sequential samples; DynamoDB Local stream poll every 100 ms, relay, fauxqs, delivery handler).`,
       '',
@@ -473,7 +473,7 @@ async function measure(): Promise<string> {
       `| client CPU per https POST, pooled connection to \`localhost\` (getaddrinfo on every POST) | ${cpu.reuseHosts.toFixed(2)} ms |`,
       `| a bare keep-alive https request (no URL policy, no DNS lookup), for scale | ${cpu.bare.toFixed(2)} ms |`,
       '',
-      'DynamoDB Local serialises writes, so every column here is bound by it; the ratios compare designs on the same store in the same run. Prices used for the cost per million deliveries (README): ' +
+      'DynamoDB Local serialises writes, so every column here is bound by it; the ratios compare designs on the same store in the same run. Prices used for the cost per million deliveries (docs/cost.md): ' +
         `DynamoDB on-demand $${(PRICES.writeRequestUnit * 1e6).toFixed(3)}/M write units, $${(PRICES.readRequestUnit * 1e6).toFixed(3)}/M read units; SQS $${(PRICES.sqsRequest * 1e6).toFixed(2)}/M requests; Lambda $${(PRICES.lambdaRequest * 1e6).toFixed(2)}/M requests, $${PRICES.lambdaArmGbSecond}/GB-s (arm64); measured batch ${throughput.handlerMsPerBatch.toFixed(0)} ms at ${DELIVER_MEMORY_GB * 1024} MB = ${((throughput.handlerMsPerBatch / 1000) * DELIVER_MEMORY_GB / BATCH).toFixed(5)} GB-s per delivery.`,
     ].join('\n');
   } finally {

@@ -125,7 +125,7 @@ async function measure(): Promise<string> {
     const pl = lag(pollerSeen);
     const sl = lag(sseSeen);
     return [
-      '## Contract event feed: ordering guarantee and visibility (local runtime)',
+      '### Contract event feed: ordering guarantee and visibility (local runtime)',
       '',
       `${CONTRACTS} contracts funded in waves of ${WAVE} concurrent requests on the same buyer and seller agents, through the local API Gateway; a poller follows next_cursor as fast as it can and an SSE client listens, both on the buyer agent. Baseline: the same transition made one at a time (p50 ${ms(aloneP50)}), in the same run.`,
       '',

@@ -22,7 +22,7 @@ import { meterCapacity, type CapacityMeter } from '../lib/store/capacity-meter.t
 import { emptyCatalog, growCatalog, type Catalog } from './_marketplace-seed.ts';
 import { measureSearchIndexing } from './_search-indexing.ts';
 
-/** MARKETPLACE_BENCH_SIZES=200,1000 for a quick try; the README's figures use the default. */
+/** MARKETPLACE_BENCH_SIZES=200,1000 for a quick try (it writes its table into docs/benchmarks.md too: do not commit that); the figures there use the default. */
 const SIZES = (process.env['MARKETPLACE_BENCH_SIZES'] ?? '1000,20000').split(',').map(Number);
 /** Runs per row and size; p99 is then the 2nd-slowest of 100 (MARKETPLACE_BENCH_RUNS to change). */
 const RUNS = Number(process.env['MARKETPLACE_BENCH_RUNS'] ?? 100);
@@ -303,7 +303,7 @@ function report(results: Map<string, Measured[]>, seedSeconds: number[], measure
   });
   const minutes = `${Math.floor(totalSeconds / 60)} min ${fmt(totalSeconds % 60, 0)} s`;
   return [
-    '## Marketplace: cost per request at two catalog sizes',
+    '### Marketplace: cost per request at two catalog sizes',
     '',
     `DynamoDB Local, ${small!.toLocaleString('en')} and ${large!.toLocaleString('en')} templates (90 % public), each size in its own DynamoDB Local process (${JVM_OPTIONS.join(' ') || 'default JVM options'}) and first table, seeded by the same deterministic generator (search postings: the lists the measured searches read, in all three orders, and their driving prefixes' word pairs; counters whole). The real Lambda handlers are called with REST proxy events, alternating between the sizes run by run: ${RUNS} runs per row and size after ${WARMUP} warm-up runs, reads first, then writes. Capacity is what DynamoDB reports with ReturnConsumedCapacity=TOTAL (R = read units, W = write units), averaged per request. Items: how many the response's \`data\` holds at each size; Total: its \`pagination.total\` ("≤" where \`total_exact\` is false); "(end)" marks the size whose response finished the result (\`has_more: false\`) where the other's hands back a cursor. Latency in ms (p50 / p99, nearest rank over ${RUNS} samples). Seeding took ${seedSeconds.map((s) => `${fmt(s, 0)} s`).join(' and ')}, measuring ${fmt(measureSeconds, 0)} s, the whole run ${minutes}.`,
     '',

@@ -68,7 +68,7 @@ export async function run(): Promise<string> {
 
   const us = (ns: number) => `${(ns / 1000).toFixed(1)} µs`;
   return [
-    '## Webhooks: URL policy and outbound client',
+    '### Webhooks: URL policy and outbound client',
     '',
     '| Operation | Per call | Baseline | Ratio |',
     '|---|---|---|---|',

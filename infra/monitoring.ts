@@ -22,7 +22,7 @@ export interface MonitoredParts {
   functions: Array<{ name: string; fn: IFunction }>;
 }
 
-/** Thresholds in one place (README "Alarms" explains each). */
+/** Thresholds in one place (docs/deployment.md explains each alarm). */
 export const THRESHOLDS = {
   /** Deliveries that failed (any kind) per 100 attempts, over 15 minutes. */
   deliveryFailurePercent: 20,

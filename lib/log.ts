@@ -1,8 +1,8 @@
 /**
  * One-line JSON logs. Inside a handler (lib/observability/lambda.ts) every line carries the Lambda
  * request id, the API request id as `correlation_id`, the function name and `cold_start`, with the
- * field names Powertools Logger uses (its package would add about 20 KB to every bundle: README
- * "Logs, metrics, traces"). Field names that can carry credentials are redacted here, in one
+ * field names Powertools Logger uses (its package would add about 20 KB to every bundle: docs/decisions.md,
+ * "Operations"). Field names that can carry credentials are redacted here, in one
  * place, so a careless call cannot leak an API key or a webhook secret.
  */
 import { SERVICE_NAME } from './observability/names.ts';

@@ -1,6 +1,6 @@
 /**
  * The one route table. The CDK stack makes one Lambda function per row, the local runtime routes
- * HTTP requests with the same rows, and the README's route list is generated from it
+ * HTTP requests with the same rows, and the route list of docs/operations.md is generated from it
  * (`npm run routes`). Adding a route touches more than this row: CONTRIBUTING.md, "Recipes", lists the files.
  *
  * `handler` is the module path from the repository root; it must export `handler`.

@@ -20,6 +20,13 @@ export const DEMO_CALLER: Caller = {
 
 export const DEMO_API_KEY = 'mk_demo-key-of-the-local-runtime-only-never-valid-in-aws';
 
+/**
+ * A second demo account, as fixed and public as the first: the author of the community template, and
+ * the other party the docs' examples need (docs/client.md reviews the demo account's template with it:
+ * nobody reviews their own).
+ */
+export const DEMO_SECOND_API_KEY = 'mk_demo-second-key-of-the-local-runtime-only-never-valid-in-aws';
+
 export const DEMO_IDS = {
   /** http-uptime-check, which the demo contracts use. */
   uptimeTemplate: '6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f',

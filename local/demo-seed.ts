@@ -1,7 +1,7 @@
 /**
  * The demo data of `npm start`, made once through the real handlers (a restart on the same
- * DATA_DIR finds it and leaves it alone): the demo user and key, the demo catalog (one template
- * by a second user, so the demo user has one to review), four agents (one for the deleteAgent sample) and their webhooks, and one
+ * DATA_DIR finds it and leaves it alone): the demo user and key, a second demo user and key, the
+ * demo catalog (one template by the second user, so the demo user has one to review), four agents (one for the deleteAgent sample) and their webhooks, and one
  * contract in each state a contract sample starts from. Ids come from local/demo-identity.ts, which the
  * samples in events/ name.
  */
@@ -13,7 +13,7 @@ import { withPinnedIds } from '../lib/core/ids.ts';
 import { routes } from '../lib/routes.ts';
 import { db, tableName } from '../lib/store/client.ts';
 import { keys } from '../lib/store/keys.ts';
-import { DEMO_API_KEY, DEMO_CALLER, DEMO_IDS, DEMO_WEBHOOK } from './demo-identity.ts';
+import { DEMO_API_KEY, DEMO_CALLER, DEMO_IDS, DEMO_SECOND_API_KEY, DEMO_WEBHOOK } from './demo-identity.ts';
 import { COMMUNITY_TEMPLATE_SLUG, demoTemplates } from './demo-templates.ts';
 import { invokeRoute, proxyEvent } from './proxy-event.ts';
 
@@ -47,6 +47,14 @@ async function demoUser(): Promise<Caller> {
   return (await findCallerByApiKey(DEMO_API_KEY))!;
 }
 
+/** The second demo user, with its fixed key (its ids are of no sample's concern). */
+async function secondUser(): Promise<Caller> {
+  const found = await findCallerByApiKey(DEMO_SECOND_API_KEY);
+  if (found) return found;
+  await createUserWithKey({ name: 'Demo Community Author' }, undefined, DEMO_SECOND_API_KEY);
+  return (await findCallerByApiKey(DEMO_SECOND_API_KEY))!;
+}
+
 /**
  * Gives an agent this webhook unless it has it (a restart's sink has a new port), and verifies it
  * if asked. A handshake counts against the agent's verify limit, so only a change is verified.
@@ -66,19 +74,14 @@ async function pointWebhook(demo: Caller, id: string, webhook: { webhook_url: st
  * `webhookSink`: the demo webhook endpoint (local/demo-webhook-sink.ts), in development mode only;
  * without it the agents get no webhook (a production-rules start allows no localhost URL).
  */
-export async function seedDemoData(options: { webhookSink?: string | undefined } = {}): Promise<{ apiKey: string }> {
+export async function seedDemoData(options: { webhookSink?: string | undefined } = {}): Promise<{ apiKey: string; secondApiKey: string }> {
   const demo = await demoUser();
+  const second = await secondUser();
   const templateExists = (slug: string) => async () => (await callRoute('getTemplate', demo, { params: { id: slug } })).status === 200;
-  // The community author is made only with its template; its key is never shown.
-  if (!(await templateExists(COMMUNITY_TEMPLATE_SLUG)())) {
-    const issued = await createUserWithKey({ name: 'Demo Community Author' });
-    const community = (await findCallerByApiKey(issued.api_key))!;
-    const template = demoTemplates.find((t) => t.slug === COMMUNITY_TEMPLATE_SLUG)!;
-    await once(template.slug, async () => false, () => callRoute('publishTemplate', community, { body: template }));
-  }
-  for (const template of demoTemplates.filter((t) => t.slug !== COMMUNITY_TEMPLATE_SLUG)) {
+  for (const template of demoTemplates) {
     const pinned = template.slug === 'http-uptime-check' ? DEMO_IDS.uptimeTemplate : undefined;
-    await once(template.slug, templateExists(template.slug), () => callRoute('publishTemplate', demo, { body: template }), pinned);
+    const author = template.slug === COMMUNITY_TEMPLATE_SLUG ? second : demo;
+    await once(template.slug, templateExists(template.slug), () => callRoute('publishTemplate', author, { body: template }), pinned);
   }
 
   const agentExists = (id: string) => async () => (await callRoute('getAgent', demo, { params: { id } })).status === 200;
@@ -105,5 +108,5 @@ export async function seedDemoData(options: { webhookSink?: string | undefined }
     await once(`the ${state} contract`, async () => false, () => callRoute('createContract', demo, { body: contract }), id);
     if (state !== 'created') await once(`funding the ${state} contract`, async () => false, () => callRoute('fundContract', demo, { params: { id } }));
   }
-  return { apiKey: DEMO_API_KEY };
+  return { apiKey: DEMO_API_KEY, secondApiKey: DEMO_SECOND_API_KEY };
 }

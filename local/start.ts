@@ -103,7 +103,7 @@ async function main(): Promise<void> {
   process.env['DYNAMODB_ENDPOINT'] = dynamoEndpoint;
   process.env['TABLE_NAME'] = config.tableName;
   await ensureTable(config.tableName);
-  // What an operator runs after a deploy that changes the search index's format (README, Admin commands).
+  // What an operator runs after a deploy that changes the search index's format (docs/operations.md, "Reindex search").
   await reindexIfBehind();
   const sink = developmentMode() ? await startDemoWebhookSink() : undefined;
   if (sink) stops.push(sink.close);
@@ -129,6 +129,7 @@ async function main(): Promise<void> {
       `  DynamoDB      ${dynamoEndpoint} (table ${config.tableName}${inMemory ? ', in memory' : `, data in ${config.dataDir}`})`,
       '',
       `  Demo API key  ${demo.apiKey}`,
+      `  Second key    ${demo.secondApiKey} (another account)`,
       ...(sink ? [`  Demo webhook  ${sink.url} (the demo agents' endpoint)`] : []),
       '  Samples       npm run invoke -- <function> runs events/<function>.json against this runtime',
       `  Try: curl -H "Authorization: Bearer ${demo.apiKey}" ${base}${BASE_PATHS.marketplace}/templates`,

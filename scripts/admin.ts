@@ -1,5 +1,5 @@
 /**
- * Platform-team commands (README "Deploying" → "Admin commands"):
+ * Platform-team commands (docs/operations.md, "API keys and admin commands"):
  *   create-key --name NAME [--verified] [--operator]   one JSON line {"user_id", "workspace_id", "key_id", "api_key"}; the key is shown once
  *   list-keys [--user USER_ID]                         one JSON line per key (never the key or its hash)
  *   revoke-key <USER_ID | KEY_ID>                      revokes one key, or every key of a user; one JSON line per revoked key

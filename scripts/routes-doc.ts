@@ -1,6 +1,6 @@
 /**
- * The README's route list is generated from the route table: `npm run routes` rewrites the part
- * of README.md between the ROUTES markers, and a test fails when the two disagree.
+ * The route list of docs/operations.md is generated from the route table: `npm run routes`
+ * rewrites the part between the ROUTES markers, and a test fails when the two disagree.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -19,15 +19,16 @@ export function routesMarkdown(): string {
   return ['| Method | Path | Function | Handler | Notes |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 
-export function withRoutes(readme: string): string {
-  const start = readme.indexOf(BEGIN);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error('README.md has no ROUTES markers');
-  return `${readme.slice(0, start + BEGIN.length)}\n${routesMarkdown()}\n${readme.slice(end)}`;
+export const ROUTES_DOC = new URL('../docs/operations.md', import.meta.url);
+
+export function withRoutes(doc: string): string {
+  const start = doc.indexOf(BEGIN);
+  const end = doc.indexOf(END);
+  if (start < 0 || end < start) throw new Error('docs/operations.md has no ROUTES markers');
+  return `${doc.slice(0, start + BEGIN.length)}\n${routesMarkdown()}\n${doc.slice(end)}`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const path = new URL('../README.md', import.meta.url);
-  writeFileSync(path, withRoutes(readFileSync(path, 'utf8')));
-  process.stdout.write('README.md routes updated\n');
+  writeFileSync(ROUTES_DOC, withRoutes(readFileSync(ROUTES_DOC, 'utf8')));
+  process.stdout.write('docs/operations.md routes updated\n');
 }

@@ -70,7 +70,7 @@ export function streamStart(lastEventIdHeader: string | undefined, query: { afte
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The wait before the next look at the table: short after an event, doubling while quiet (README "SSE cost"). */
+/** The wait before the next look at the table: short after an event, doubling while quiet (docs/cost.md, the SSE cost model). */
 export function nextPollMs(previousMs: number, gotEvents: boolean, bounds: { minPollMs: number; pollMs: number }): number {
   return gotEvents ? bounds.minPollMs : Math.min(bounds.pollMs, Math.max(bounds.minPollMs, previousMs * 2));
 }

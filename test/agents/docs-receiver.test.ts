@@ -12,7 +12,7 @@ import { useDevelopmentModeSwitch } from './env.ts';
 // what the service actually sends.
 const setDevelopmentMode = useDevelopmentModeSwitch();
 const docs = readFileSync(new URL('../../docs/webhooks.md', import.meta.url), 'utf8');
-const snippet = /## 5\.[\s\S]*?```ts\n([\s\S]*?)```/.exec(docs)?.[1];
+const snippet = /## 5\.[\s\S]*?```ts file=receiver\.mts\n([\s\S]*?)```/.exec(docs)?.[1];
 
 let child: ChildProcess | undefined;
 let dir: string | undefined;

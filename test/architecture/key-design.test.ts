@@ -7,7 +7,7 @@ import { sourceFiles, tokenize, tokensOf } from './source-files.ts';
  * `CAT#`, …) or names an attribute that places an item in an index partition (`GSI1PK`, `listAll`,
  * …). Comments may mention them; code may not. The sort attributes the domain computes
  * (`popKey`, `recentKey`, `ratingKey`, `trendKey`: counts and dates the lists order by) are item
- * data and stay with their domain (README, Decisions).
+ * data and stay with their domain (docs/decisions.md, "Code layout").
  */
 const KEY_PREFIX = /(^|[^A-Za-z0-9])[A-Z][A-Z_]+#/;
 const PLACEMENT_ATTRIBUTES = new Set<string>([
