@@ -59,3 +59,25 @@ export const worstShare = (usage: StackUsage): number =>
     usage.outputs / CFN_LIMITS.outputs,
     usage.parameters / CFN_LIMITS.parameters,
   );
+
+/** CloudFormation resources the whole app adds per added route (several stacks together). */
+export const resourcesIn = (usage: StackUsage[]): number => usage.reduce((sum, u) => sum + u.resources, 0);
+
+const pct = (used: number, limit: number) => `${((100 * used) / limit).toFixed(1)} %`;
+
+/**
+ * The table docs/deployment.md carries: each stack today and with `extra` generated routes, its
+ * resources, template bytes, outputs and parameters, and the largest share of a limit.
+ */
+export function usageTable(today: StackUsage[], grown: StackUsage[], extra: number): string {
+  const rows = today.map((u) => {
+    const g = grown.find((x) => x.stack === u.stack)!;
+    return `| ${u.stack} | ${u.resources} | ${g.resources} | ${u.templateBytes} | ${g.templateBytes} | ${u.outputs} | ${u.parameters} | ${pct(worstShare(u), 1)} | ${pct(worstShare(g), 1)} |`;
+  });
+  return [
+    `| Stack | Resources | Resources +${extra} routes | Template bytes | Template bytes +${extra} routes | Outputs | Parameters | Largest share of a limit | Largest share +${extra} routes |`,
+    '|---|---|---|---|---|---|---|---|---|',
+    ...rows,
+    `| **All stacks** | ${resourcesIn(today)} | ${resourcesIn(grown)} | ${today.reduce((s, u) => s + u.templateBytes, 0)} | ${grown.reduce((s, u) => s + u.templateBytes, 0)} | | | | |`,
+  ].join('\n');
+}

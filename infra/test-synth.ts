@@ -21,6 +21,8 @@ export interface SynthOptions {
   validate?: boolean;
   /** Pin account and region (the default, as a deploy would); `false` leaves the stacks environment-agnostic. */
   env?: false;
+  /** Adds constructs before the synth (a test that the checks do fail). */
+  extend?: (stacks: MarketplaceStacks) => void;
 }
 
 export type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: string[]; DeletionPolicy?: string };
@@ -43,6 +45,7 @@ export function synthApp(options: SynthOptions = {}): Synthesized {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context }, builtinCloudFormationValidation: options.validate ?? false });
   const config = stageConfig(options.stage ?? 'prod', (key) => context[key]);
   const stacks = defineStacks(app, config, { ...(options.routes ? { routes: options.routes } : {}), ...(options.env === false ? {} : { env: TEST_ENV }) });
+  options.extend?.(stacks);
   if (options.nag) applyNagChecks(app, stacks);
   const assembly = app.synth();
   const usage = stackUsage(app, assembly.directory);
@@ -54,6 +57,9 @@ export function synthApp(options: SynthOptions = {}): Synthesized {
     outputs: usage.flatMap((u) => Object.entries(u.template.Outputs ?? {}).map(([id, o]) => ({ stack: u.stack, id, ...o }))),
   };
 }
+
+/** How many generated routes the growth test and docs/deployment.md's table add. */
+export const EXTRA_ROUTES = 100;
 
 /** `count` routes on new paths under one area's prefix (each adds a resource and its preflight: the costliest kind of route). */
 export function generatedRoutes(count: number, under = '/v1/marketplace/generated'): Route[] {
