@@ -4,7 +4,7 @@
  * them in that order (CloudFormation exports make the dependencies). `routes` defaults to the one
  * route table; the growth tests pass a longer one.
  */
-import { Tags, type App, type Environment, type Stack } from 'aws-cdk-lib';
+import { CrossStackReferences, ReferenceStrength, Tags, type App, type Environment, type Stack } from 'aws-cdk-lib';
 import { routes as routeTable, type Route } from '../lib/routes.ts';
 import { ApiStack } from './api-stack.ts';
 import { MonitoringStack } from './monitoring.ts';
@@ -23,6 +23,9 @@ export interface MarketplaceStacks {
 }
 
 export function defineStacks(app: App, config: StageConfig, options: { routes?: readonly Route[]; env?: Environment } = {}): MarketplaceStacks {
+  // Strong references (exports and imports): CloudFormation refuses to remove the table, a queue or
+  // the topic while a stateless stack still uses it (docs/deployment.md, "What a rollback touches").
+  CrossStackReferences.of(app).consume(ReferenceStrength.STRONG);
   const routes = options.routes ?? routeTable;
   const env = options.env ?? {
     account: config.account ?? process.env['CDK_DEFAULT_ACCOUNT'],
