@@ -17,14 +17,14 @@ export const CFN_LIMITS = {
   parameters: 200,
 } as const;
 
-/** The part of a template CloudWatch itself limits: a dashboard body is at most 1 MB, and we want it far below. */
+/** One stack's (or nested stack's) use of each limit, and the template it was read from. */
 export interface StackUsage {
   stack: string;
   resources: number;
   templateBytes: number;
   outputs: number;
   parameters: number;
-  /** The largest CloudWatch dashboard body in this stack (bytes), 0 when it has none. */
+  /** The largest CloudWatch dashboard body in this stack (bytes), 0 when it has none; CloudWatch takes up to 1 MB. */
   dashboardBytes: number;
   template: Template;
 }
