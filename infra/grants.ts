@@ -1,14 +1,20 @@
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { QUEUE_ACTIONS, TABLE_ACTIONS, type FunctionGrant } from '../lib/function-grants.ts';
+import { indexList } from '../lib/store/table.ts';
 
-/** Least privilege, from the same action lists the local runtime enforces (lib/function-grants.ts). */
-export function grantFunction(fn: IFunction, table: ITable, queue: IQueue, grant: FunctionGrant): void {
+/**
+ * Least privilege, from the same action lists the local runtime enforces (lib/function-grants.ts),
+ * on the table and each of its indexes by name (no `index/*` wildcard).
+ */
+export function grantAccess(grantee: IGrantable, table: ITable, queue: IQueue, grant: FunctionGrant): void {
   const tableActions = TABLE_ACTIONS[grant.table];
   if (tableActions.length > 0) {
-    fn.addToRolePolicy(new PolicyStatement({ actions: [...tableActions], resources: [table.tableArn, `${table.tableArn}/index/*`] }));
+    grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions: [...tableActions], resources: [table.tableArn, ...indexList.map((index) => `${table.tableArn}/index/${index.name}`)] }));
   }
-  if (grant.queue) queue.grant(fn, ...QUEUE_ACTIONS[grant.queue]);
+  if (grant.queue) queue.grant(grantee, ...QUEUE_ACTIONS[grant.queue]);
 }
+
+/** The name of a grant class: functions with the same one may share a role (infra/roles.ts). */
+export const grantClassOf = (grant: FunctionGrant): string => [grant.table, grant.queue].filter(Boolean).join('-');

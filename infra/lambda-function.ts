@@ -1,7 +1,8 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { LogGroup, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,14 @@ export interface FunctionOptions {
   env?: Record<string, string>;
   /** Caps this function's share of the account's concurrency (and guarantees it). */
   reservedConcurrency?: number;
+}
+
+/** Where a function runs and logs: shared per grant class and per area (infra/roles.ts, infra/area-stack.ts). */
+export interface FunctionPlacement {
+  role: IRole;
+  logGroup: ILogGroup;
+  /** A fixed name, for functions another role must be able to name (routes: infra/api-invoke.ts). */
+  functionName?: string;
 }
 
 /** `publishTemplate` → `PublishTemplateFunction`: the logical id infra tests and alarms look for. */
@@ -45,18 +54,45 @@ export const BUNDLING = {
   } as Record<string, string>,
 };
 
+/** The environment every function of the app gets (each adds its own, e.g. DELIVERY_QUEUE_URL). */
+export function functionEnvironment(config: StageConfig, tableName: string): Record<string, string> {
+  return {
+    TABLE_NAME: tableName,
+    NODE_OPTIONS: '--enable-source-maps',
+    CORS_ALLOWED_ORIGINS: config.corsOrigins.join(','),
+    ...(config.developmentMode ? { DEVELOPMENT_MODE: 'true' } : {}),
+  };
+}
+
 /**
- * Every Lambda function of the stack: Node 24 on arm64, bundled by esbuild, X-Ray active tracing,
- * JSON log format into its own log group with the stage's retention.
+ * A log group several functions share (Lambda's advanced logging: each function's streams carry
+ * its name), with the stage's retention. A dev stage's logs go with it; prod keeps them for their
+ * retention even after a delete.
  */
-export function makeFunction(scope: Construct, config: StageConfig, common: Record<string, string>, name: string, entry: string, options: FunctionOptions = {}): NodejsFunction {
-  const id = functionIdOf(name);
-  const logGroup = new LogGroup(scope, `${id}Logs`, {
+export function sharedLogGroup(scope: Construct, id: string, config: StageConfig): LogGroup {
+  return new LogGroup(scope, id, {
     retention: config.logRetention,
-    // A dev stage's logs go with it; prod keeps them for their retention even after a delete.
     removalPolicy: config.terminationProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
   });
+}
+
+/**
+ * Every Lambda function of the app: Node 24 on arm64, bundled by esbuild, X-Ray active tracing,
+ * JSON log format into its area's log group, with its grant class's role.
+ */
+export function makeFunction(
+  scope: Construct,
+  config: StageConfig,
+  common: Record<string, string>,
+  name: string,
+  entry: string,
+  placement: FunctionPlacement,
+  options: FunctionOptions = {},
+): NodejsFunction {
+  const id = functionIdOf(name);
   return new NodejsFunction(scope, id, {
+    ...(placement.functionName ? { functionName: placement.functionName } : {}),
+    role: placement.role,
     entry: resolve(root, entry),
     handler: 'handler',
     runtime: Runtime.NODEJS_24_X,
@@ -66,7 +102,7 @@ export function makeFunction(scope: Construct, config: StageConfig, common: Reco
     ...(options.reservedConcurrency !== undefined ? { reservedConcurrentExecutions: options.reservedConcurrency } : {}),
     tracing: Tracing.ACTIVE,
     loggingFormat: LoggingFormat.JSON,
-    logGroup,
+    logGroup: placement.logGroup,
     environment: {
       ...common,
       POWERTOOLS_SERVICE_NAME: SERVICE_NAME,

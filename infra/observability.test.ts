@@ -1,45 +1,57 @@
-import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes, workers } from '../lib/routes.ts';
 import { METRIC, METRICS_NAMESPACE } from '../lib/observability/names.ts';
+import { AREAS, areaOf } from './areas.ts';
 import { functionIdOf } from './lambda-function.ts';
-import { MarketplaceStack } from './stack.ts';
+import { ERROR_LOG_PATTERN, errorLogMetric } from './log-metrics.ts';
 import { stageConfig } from './stage-config.ts';
+import { synthApp, type Resource, type Synthesized } from './test-synth.ts';
 
-type Resource = { Type: string; Properties: Record<string, any> };
-let resources: Record<string, Resource>;
+let synth: Synthesized;
 const config = stageConfig('prod');
 
 beforeAll(() => {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  resources = Template.fromStack(new MarketplaceStack(app, 'Obs', { config })).toJSON().Resources;
+  synth = synthApp({ stage: 'prod' });
 }, 120_000);
 
-const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+const ofType = (type: string) => synth.resources.filter((r) => r.Type === type);
 const functionNames = [...routes.map((r) => r.name), ...Object.keys(workers)];
-const functionNamed = (name: string) => ofType('AWS::Lambda::Function').find(([id]) => id.startsWith(functionIdOf(name)))![1];
-const alarms = () => ofType('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+const functionNamed = (name: string) => ofType('AWS::Lambda::Function').find((f) => f.id.startsWith(functionIdOf(name)))!;
+const alarms = () => ofType('AWS::CloudWatch::Alarm').map((a) => a.Properties);
 /** Every metric an alarm reads, as "namespace/name", whether it is a plain metric or inside a math expression. */
 const metricsOf = (alarm: Record<string, any>): string[] =>
   alarm['Metrics']
     ? (alarm['Metrics'] as Array<{ MetricStat?: { Metric: { Namespace: string; MetricName: string } } }>).flatMap((m) => (m.MetricStat ? [`${m.MetricStat.Metric.Namespace}/${m.MetricStat.Metric.MetricName}`] : []))
     : [`${alarm['Namespace']}/${alarm['MetricName']}`];
-const refsIn = (value: unknown): string[] => JSON.stringify(value).match(/"Ref":"([^"]+)"/g)?.map((m) => m.slice(7, -1)) ?? [];
+const refsIn = (value: unknown): string[] => JSON.stringify(value).match(/"Ref":"([^"]+)"|"Fn::ImportValue":"([^"]+)"/g) ?? [];
+/** The log group a function writes to, followed through the nested stack's parameter to the API stack when needed. */
+function logGroupOf(fn: { stack: string } & Resource): { stack: string; id: string } & Resource {
+  const ref = fn.Properties['LoggingConfig']['LogGroup']['Ref'] as string;
+  const inStack = synth.resources.find((r) => r.stack === fn.stack && r.id === ref);
+  if (inStack) return inStack;
+  // A nested stack's parameter: the parent passes the log group's Ref under that name.
+  const parent = fn.stack.slice(0, fn.stack.lastIndexOf('/'));
+  const nested = synth.resources.find((r) => r.stack === parent && r.Type === 'AWS::CloudFormation::Stack' && r.Properties['Parameters']?.[ref]);
+  return synth.resources.find((r) => r.stack === parent && r.id === nested!.Properties['Parameters'][ref]['Ref'])!;
+}
 
-describe('observability in the synthesized stack', () => {
-  it('traces every function with X-Ray, logs JSON into its own log group with the stage retention', () => {
+describe('observability in the synthesized stacks', () => {
+  it('traces every function with X-Ray, logs JSON into its area\'s shared log group with the stage retention', () => {
     expect(config.logRetention).toBe(RetentionDays.THREE_MONTHS);
+    const groupsUsed = new Set<string>();
     for (const name of functionNames) {
-      const fn = functionNamed(name).Properties;
-      expect(fn['TracingConfig'], name).toEqual({ Mode: 'Active' });
-      expect(fn['LoggingConfig']['LogFormat'], name).toBe('JSON');
-      const logGroup = resources[fn['LoggingConfig']['LogGroup']['Ref']]!;
+      const fn = functionNamed(name);
+      expect(fn.Properties['TracingConfig'], name).toEqual({ Mode: 'Active' });
+      expect(fn.Properties['LoggingConfig']['LogFormat'], name).toBe('JSON');
+      const logGroup = logGroupOf(fn);
       expect(logGroup.Type, name).toBe('AWS::Logs::LogGroup');
       expect(logGroup.Properties['RetentionInDays'], name).toBe(90);
+      groupsUsed.add(`${logGroup.stack}/${logGroup.id}`);
     }
-    expect(ofType('AWS::Logs::LogGroup').every(([, g]) => typeof g.Properties['RetentionInDays'] === 'number')).toBe(true);
+    // One per area with routes, the authorizer's and the workers': not one per function.
+    expect(groupsUsed.size).toBe(new Set(routes.map(areaOf)).size + 2);
+    expect(ofType('AWS::Logs::LogGroup').every((g) => typeof g.Properties['RetentionInDays'] === 'number')).toBe(true);
   });
 
   it('maps stack traces back to the source at run time (the maps hold no sources: test/bundle-size.test.ts)', () => {
@@ -49,22 +61,26 @@ describe('observability in the synthesized stack', () => {
   it('sends every alarm to the one SNS topic, on alarm and on recovery', () => {
     const topics = ofType('AWS::SNS::Topic');
     expect(topics).toHaveLength(1);
-    const [topicId] = topics[0]!;
     for (const alarm of alarms()) {
-      expect(refsIn(alarm['AlarmActions']), alarm['AlarmName']).toEqual([topicId]);
-      expect(refsIn(alarm['OKActions']), alarm['AlarmName']).toEqual([topicId]);
+      expect(refsIn(alarm['AlarmActions']), alarm['AlarmName']).toEqual([expect.stringContaining('AlarmTopic')]);
+      expect(refsIn(alarm['OKActions']), alarm['AlarmName']).toEqual([expect.stringContaining('AlarmTopic')]);
     }
   });
 
-  it('alarms on every dead-letter and failure queue as soon as it holds a message', () => {
-    const queues = ['DeliveryDeadLetters', 'RelayFailures', 'TrendRolloverFailures', 'ScheduleDeadLetters'];
-    for (const queue of queues) {
-      const depth = alarms().find(
-        (a) => metricsOf(a).includes('AWS/SQS/ApproximateNumberOfMessagesVisible') && JSON.stringify(a['Metrics']).includes(`"${queue}`),
-      );
-      expect(depth, queue).toBeDefined();
-      expect(depth!['Threshold']).toBe(0);
-      expect(depth!['ComparisonOperator']).toBe('GreaterThanThreshold');
+  it('counts error lines of every shared log group and alarms on each as soon as there is one', () => {
+    const groups = [...AREAS.filter((area) => routes.some((r) => areaOf(r) === area)), 'Authorizer', 'Workers'];
+    const filters = ofType('AWS::Logs::MetricFilter');
+    expect(filters).toHaveLength(groups.length);
+    for (const group of groups) {
+      const { namespace, metricName } = errorLogMetric('prod', group);
+      const filter = filters.find((f) => f.Properties['MetricTransformations'][0]['MetricName'] === metricName);
+      expect(filter, group).toBeDefined();
+      expect(filter!.Properties['FilterPattern']).toBe(ERROR_LOG_PATTERN);
+      expect(filter!.Properties['MetricTransformations'][0]['MetricNamespace']).toBe(namespace);
+      const alarm = alarms().find((a) => metricsOf(a).includes(`${namespace}/${metricName}`));
+      expect(alarm, group).toBeDefined();
+      expect(alarm!['Threshold']).toBe(0);
+      expect(alarm!['ComparisonOperator']).toBe('GreaterThanThreshold');
     }
   });
 
@@ -80,22 +96,27 @@ describe('observability in the synthesized stack', () => {
     expect(reads('AWS/DynamoDB/WriteThrottleEvents')).toHaveLength(1);
   });
 
-  it('alarms on errors and throttles of every function', () => {
-    for (const name of functionNames) {
-      const id = ofType('AWS::Lambda::Function').find(([logicalId]) => logicalId.startsWith(functionIdOf(name)))![0];
-      const about = alarms().filter((a) => refsIn(a['Metrics']).includes(id));
-      expect(about.flatMap(metricsOf).sort(), name).toEqual(expect.arrayContaining(['AWS/Lambda/Errors', 'AWS/Lambda/Throttles']));
+  it('alarms on errors and throttles of the authorizer, every worker and every route with reserved concurrency', () => {
+    const watched = [...Object.keys(workers), ...routes.filter((r) => r.streaming).map((r) => r.name)];
+    for (const name of watched) {
+      const fn = functionNamed(name);
+      // Alarms name a function by its name: an import of the generated one, or the fixed one of a route.
+      const mentions = (a: Record<string, any>) => JSON.stringify(a).includes(fn.Properties['FunctionName'] ?? functionIdOf(name));
+      const about = alarms().filter(mentions);
+      expect(about.flatMap(metricsOf).sort(), name).toEqual(expect.arrayContaining(name === 'streamAgentEvents' ? ['AWS/Lambda/Throttles'] : ['AWS/Lambda/Errors', 'AWS/Lambda/Throttles']));
     }
   });
 
-  it('has one dashboard', () => {
-    expect(ofType('AWS::CloudWatch::Dashboard')).toHaveLength(1);
+  it('has one dashboard, whose size does not depend on the number of routes (search expressions, not a widget per function)', () => {
+    const dashboards = ofType('AWS::CloudWatch::Dashboard');
+    expect(dashboards).toHaveLength(1);
+    expect(JSON.stringify(dashboards[0]!.Properties['DashboardBody'])).toContain('SEARCH(');
+    for (const route of routes.filter((r) => !r.streaming)) expect(JSON.stringify(dashboards[0]!.Properties['DashboardBody']), route.name).not.toContain(`route-${route.name}\\"`);
   });
 
   it('keeps a schedule invocation EventBridge could not make in a dead-letter queue', () => {
-    const [, rule] = ofType('AWS::Events::Rule')[0]!;
-    const dlq = rule.Properties['Targets'][0]['DeadLetterConfig']['Arn']['Fn::GetAtt'][0] as string;
-    expect(resources[dlq]!.Type).toBe('AWS::SQS::Queue');
+    const [rule] = ofType('AWS::Events::Rule');
+    expect(JSON.stringify(rule!.Properties['Targets'][0]['DeadLetterConfig']['Arn'])).toContain('ScheduleDeadLetters');
   });
 
   it('reserves concurrency for delivery, relay and the event stream, and sizes memory per function', () => {
@@ -105,7 +126,7 @@ describe('observability in the synthesized stack', () => {
     expect(functionNamed(stream).Properties['ReservedConcurrentExecutions']).toBe(config.reservedConcurrency.stream);
     expect(functionNamed(stream).Properties['MemorySize']).toBe(128);
     // The delivery queue's event source never asks for more than the function may run.
-    const [, deliverySource] = ofType('AWS::Lambda::EventSourceMapping').find(([, m]) => m.Properties['ScalingConfig'])!;
+    const deliverySource = ofType('AWS::Lambda::EventSourceMapping').find((m) => m.Properties['ScalingConfig'])!;
     expect(deliverySource.Properties['ScalingConfig']['MaximumConcurrency']).toBeLessThanOrEqual(config.reservedConcurrency.deliver);
   });
 });

@@ -1,49 +1,50 @@
-import { App, Tags } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { MarketplaceStack } from './stack.ts';
-import { stackIdOf, stageConfig, STAGES } from './stage-config.ts';
+import { stageConfig, STAGES } from './stage-config.ts';
+import { synthApp } from './test-synth.ts';
 
 const CERT = 'arn:aws:acm:eu-west-1:123456789012:certificate/00000000-0000-0000-0000-000000000000';
 
-function synth(stage: string, context: Record<string, string> = {}) {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const config = stageConfig(stage, (key) => context[key]);
-  const stack = new MarketplaceStack(app, stackIdOf(config.name), {
-    config,
-    env: { account: '123456789012', region: 'eu-west-1' },
-    terminationProtection: config.terminationProtection,
-  });
-  Tags.of(stack).add('stage', config.name);
-  return { stack, template: Template.fromStack(stack) };
-}
+const ofType = (synth: ReturnType<typeof synthApp>, type: string) => synth.resources.filter((r) => r.Type === type);
 
 describe('stages', () => {
-  it('gives each stage its own stack, API stage name and settings', () => {
-    const dev = synth('dev');
-    expect(dev.stack.stackName).toBe('TemplateMarketplace-dev');
-    expect(dev.stack.terminationProtection).toBe(false);
-    dev.template.hasResourceProperties('AWS::ApiGateway::Stage', {
-      StageName: 'dev',
-      MethodSettings: [{ ThrottlingRateLimit: STAGES['dev']!.throttle.rateLimit, ThrottlingBurstLimit: STAGES['dev']!.throttle.burstLimit }],
-    });
-    dev.template.hasResourceProperties('AWS::Lambda::Function', { Tags: [{ Key: 'stage', Value: 'dev' }] });
-    expect(dev.template.findResources('AWS::ApiGateway::DomainName')).toEqual({});
-    expect(dev.template.findResources('AWS::SNS::Subscription')).toEqual({});
+  it('gives each stage its own stacks, API stage name and settings', () => {
+    const dev = synthApp({ stage: 'dev' });
+    expect(dev.stacks.all.map((s) => s.stackName)).toEqual(['TemplateMarketplace-dev', 'TemplateMarketplace-dev-Api', 'TemplateMarketplace-dev-Workers', 'TemplateMarketplace-dev-Monitoring']);
+    expect(dev.stacks.all.map((s) => s.terminationProtection)).toEqual([false, false, false, false]);
+    const [stage] = ofType(dev, 'AWS::ApiGateway::Stage');
+    expect(stage!.Properties['StageName']).toBe('dev');
+    expect(stage!.Properties['MethodSettings']).toEqual([expect.objectContaining({ ThrottlingRateLimit: STAGES['dev']!.throttle.rateLimit, ThrottlingBurstLimit: STAGES['dev']!.throttle.burstLimit })]);
+    for (const fn of ofType(dev, 'AWS::Lambda::Function')) expect(fn.Properties['Tags'], fn.id).toEqual(expect.arrayContaining([{ Key: 'stage', Value: 'dev' }, { Key: 'app', Value: 'template-marketplace' }]));
+    expect(ofType(dev, 'AWS::ApiGateway::DomainName')).toEqual([]);
+    expect(ofType(dev, 'AWS::SNS::Subscription')).toEqual([]);
+    // A dev stage's queues and topic go with its stack; the table never does.
+    for (const queue of ofType(dev, 'AWS::SQS::Queue')) expect(queue.DeletionPolicy ?? 'Delete', queue.id).toBe('Delete');
+    expect(ofType(dev, 'AWS::DynamoDB::Table')[0]!.DeletionPolicy).toBe('Retain');
   }, 120_000);
 
-  it('protects the prod stack from termination', () => {
-    expect(synth('prod').stack.terminationProtection).toBe(true);
+  it('protects the prod stateful stack from termination and retains its table, queues and topic', () => {
+    const prod = synthApp({ stage: 'prod' });
+    expect(prod.stacks.state.terminationProtection).toBe(true);
+    // The stateless stacks can be replaced; their logs are retained (infra/lambda-function.ts).
+    expect([prod.stacks.api, prod.stacks.workers, prod.stacks.monitoring].map((s) => s.terminationProtection)).toEqual([false, false, false]);
+    const state = prod.resources.filter((r) => r.stack === 'TemplateMarketplace-prod');
+    const kept = state.filter((r) => ['AWS::DynamoDB::Table', 'AWS::SQS::Queue', 'AWS::SNS::Topic'].includes(r.Type));
+    expect(kept.length).toBeGreaterThan(6);
+    for (const resource of kept) expect(resource.DeletionPolicy, resource.id).toBe('Retain');
   }, 120_000);
 
   it('serves the API at the root of a custom domain and subscribes the alarm e-mail when configured', () => {
-    const { template } = synth('staging', { domainName: 'api.example.com', certificateArn: CERT, alarmEmail: 'ops@example.com' });
-    template.hasResourceProperties('AWS::ApiGateway::DomainName', { DomainName: 'api.example.com', RegionalCertificateArn: CERT, SecurityPolicy: 'TLS_1_2' });
-    const mappings = Object.values(template.findResources('AWS::ApiGateway::BasePathMapping'));
+    const synth = synthApp({ stage: 'staging', context: { domainName: 'api.example.com', certificateArn: CERT, alarmEmail: 'ops@example.com' } });
+    const [domain] = ofType(synth, 'AWS::ApiGateway::DomainName');
+    expect(domain!.Properties).toMatchObject({ DomainName: 'api.example.com', RegionalCertificateArn: CERT, SecurityPolicy: 'TLS_1_2' });
+    const mappings = ofType(synth, 'AWS::ApiGateway::BasePathMapping');
     expect(mappings).toHaveLength(1);
     // No BasePath = the domain's root: /v1/marketplace/… with no stage in front.
     expect(mappings[0]!.Properties['BasePath']).toBeUndefined();
-    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+    const [subscription] = ofType(synth, 'AWS::SNS::Subscription');
+    expect(subscription!.Properties).toMatchObject({ Protocol: 'email', Endpoint: 'ops@example.com' });
+    // A notification SNS cannot hand over is kept in a queue (Serverless-SNSRedrivePolicy).
+    expect(JSON.stringify(subscription!.Properties['RedrivePolicy'])).toContain('AlarmEmailDeadLetters');
   }, 120_000);
 
   it('refuses unknown stages, odd names and half a domain', () => {

@@ -1,26 +1,17 @@
-import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_LIMITS } from '../lib/core/settings.ts';
 import { routes } from '../lib/routes.ts';
 import { QUOTA_RETRY_AFTER_SECONDS, THROTTLED_RETRY_AFTER_SECONDS } from './gateway-responses.ts';
-import { stageConfig } from './stage-config.ts';
-import { MarketplaceStack } from './stack.ts';
+import { synthApp, type Synthesized } from './test-synth.ts';
 
-type Resources = Record<string, { Type: string; Properties: Record<string, any> }>;
-
-let resources: Resources;
-let outputs: Record<string, { Value: unknown }>;
+let synth: Synthesized;
 
 beforeAll(() => {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const json = Template.fromStack(new MarketplaceStack(app, 'Test', { config: stageConfig('dev') })).toJSON();
-  resources = json.Resources as Resources;
-  outputs = json.Outputs as typeof outputs;
+  synth = synthApp({ stage: 'dev' });
 }, 120_000);
 
-const ofType = (type: string): Array<Record<string, any> & { id: string }> =>
-  Object.entries(resources).filter(([, r]) => r.Type === type).map(([id, r]) => ({ ...r.Properties, id }));
+/** Resources of a type in every stack, as properties with their logical id. */
+const ofType = (type: string): Array<Record<string, any> & { id: string }> => synth.resources.filter((r) => r.Type === type).map((r) => ({ ...r.Properties, id: r.id }));
 
 describe('per-key limits in the synthesized stack', () => {
   it('takes API keys from the authorizer only, and requires one on every method behind it', () => {
@@ -43,7 +34,7 @@ describe('per-key limits in the synthesized stack', () => {
     const [stage] = ofType('AWS::ApiGateway::Stage');
     expect(plan['ApiStages']).toEqual([expect.objectContaining({ ApiId: { Ref: expect.stringMatching(/^Api/) }, Stage: { Ref: stage!.id } })]);
     // The admin command needs the plan's id to attach new keys.
-    expect(Object.values(outputs).map((o) => o.Value)).toContainEqual({ Ref: plan.id });
+    expect(synth.outputs.map((o) => o.Value)).toContainEqual({ Ref: plan.id });
   });
 
   it('keeps the stage-wide throttle above the per-key one', () => {

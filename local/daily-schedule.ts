@@ -27,7 +27,7 @@ const scheduledEvent = (time: number): ScheduledEvent => ({
 });
 
 /**
- * The EventBridge rule of infra/stack.ts for the local runtime: the trend rollover handler once at
+ * The EventBridge rule of infra/workers-stack.ts for the local runtime: the trend rollover handler once at
  * start (a machine that slept through midnight catches up) and then daily at TREND_ROLLOVER_UTC.
  */
 export function startDailySchedule(): { stop(): Promise<void> } {

@@ -1,7 +1,7 @@
 /**
  * The local SQS: fauxqs in this process (the SQS JSON protocol, visibility, receive counts and
  * redrive to a DLQ all behave), or an SQS-compatible endpoint given from outside. The delivery
- * queue and its DLQ are created through the SQS API, with the settings infra/stack.ts gives them.
+ * queue and its DLQ are created through the SQS API, with the settings infra/state-stack.ts gives them.
  */
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mkdirSync } from 'node:fs';

@@ -7,7 +7,7 @@
  *
  * The same module serves the handlers (lib/http/stack.ts, sse-route.ts), the local gateway's own
  * answers and its preflights; in AWS the preflights and gateway responses get the same lists from
- * infra/stack.ts.
+ * infra/api-stack.ts.
  */
 import * as settings from '../core/settings.ts';
 export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'Last-Event-ID'] as const;

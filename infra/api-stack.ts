@@ -1,0 +1,114 @@
+/**
+ * The API stack (stateless): the REST API, its authorizer, gateway responses, usage plan, custom
+ * domain, deployment and stage, the shared execution roles and log groups, and one nested stack
+ * per area with the routes (infra/area-stack.ts). Nested, because a REST API's deployment must
+ * follow every method: one `cdk deploy` of this stack updates the areas first and then deploys the
+ * stage, and a failed update rolls all of them back together.
+ */
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import {
+  AccessLogFormat,
+  Cors,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  RestApi,
+  TokenAuthorizer,
+  type IResource,
+} from 'aws-cdk-lib/aws-apigateway';
+import { LogGroup, type ILogGroup } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { BASE_PATHS } from '../lib/core/settings.ts';
+import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '../lib/http/cors.ts';
+import { workerGrants, workers, type Route } from '../lib/routes.ts';
+import { apiInvokeRole } from './api-invoke.ts';
+import { AREAS, areaOf, sharedPaths } from './areas.ts';
+import { AreaStack } from './area-stack.ts';
+import { addCustomDomain } from './domain.ts';
+import { gatewayResponses } from './gateway-responses.ts';
+import { functionEnvironment, makeFunction, sharedLogGroup } from './lambda-function.ts';
+import { errorLogFilter } from './log-metrics.ts';
+import { FunctionRoles } from './roles.ts';
+import type { StageConfig } from './stage-config.ts';
+import type { StateStack } from './state-stack.ts';
+import { perKeyUsagePlan } from './usage-plans.ts';
+
+export interface ApiStackProps extends StackProps {
+  config: StageConfig;
+  state: StateStack;
+  routes: readonly Route[];
+}
+
+export class ApiStack extends Stack {
+  readonly api: RestApi;
+  /** The areas that have routes, in AREAS order. */
+  readonly areas: Array<{ name: string; stack: AreaStack; logGroup: ILogGroup; routes: readonly Route[] }> = [];
+  readonly authorizerFunctionName: string;
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+    const { config, state } = props;
+    const { table, deliveryQueue } = state;
+
+    const environment = functionEnvironment(config, table.tableName);
+    const roles = new FunctionRoles(this, 'Roles', table, deliveryQueue);
+    const logGroupOf = (name: string): ILogGroup => {
+      const logGroup = sharedLogGroup(this, `${name}Logs`, config);
+      roles.allowLogsTo(logGroup);
+      errorLogFilter(this, name, logGroup, config.name);
+      return logGroup;
+    };
+
+    const authorizerFn = makeFunction(this, config, environment, 'authorizer', workers.authorizer, { role: roles.forGrant(workerGrants.authorizer), logGroup: logGroupOf('Authorizer') });
+    this.authorizerFunctionName = authorizerFn.functionName;
+    const authorizer = new TokenAuthorizer(this, 'ApiKeyAuthorizer', {
+      handler: authorizerFn,
+      identitySource: 'method.request.header.Authorization',
+      resultsCacheTtl: Duration.minutes(5),
+    });
+
+    const api = new RestApi(this, 'Api', {
+      restApiName: 'template-marketplace',
+      deployOptions: {
+        stageName: config.name,
+        throttlingRateLimit: config.throttle.rateLimit,
+        throttlingBurstLimit: config.throttle.burstLimit,
+        tracingEnabled: true,
+        loggingLevel: MethodLoggingLevel.ERROR,
+        accessLogDestination: new LogGroupLogDestination(new LogGroup(this, 'ApiAccessLogs', { retention: config.logRetention })),
+        accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
+      },
+      // A preflight (mock integration) on every resource, with the handlers' header lists.
+      defaultCorsPreflightOptions: {
+        allowOrigins: config.corsOrigins.includes('*') ? Cors.ALL_ORIGINS : [...config.corsOrigins],
+        allowHeaders: [...CORS_ALLOWED_HEADERS],
+        exposeHeaders: [...CORS_EXPOSED_HEADERS],
+        maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
+      },
+      cloudWatchRole: true,
+    });
+    this.api = api;
+    gatewayResponses(api, config.corsOrigins);
+    addCustomDomain(this, api, config);
+
+    // The paths above the areas belong to this stack; each area builds its own below them.
+    const shared = new Map<string, IResource>([['/', api.root]]);
+    for (const path of sharedPaths()) {
+      const parent = shared.get(path.slice(0, path.lastIndexOf('/')) || '/')!;
+      shared.set(path, parent.addResource(path.slice(path.lastIndexOf('/') + 1)));
+    }
+
+    const invokeRole = apiInvokeRole(this, config.name);
+    for (const area of AREAS) {
+      const routes = props.routes.filter((route) => areaOf(route) === area);
+      if (routes.length === 0) continue;
+      const logGroup = logGroupOf(area);
+      const stack = new AreaStack(this, area, { config, routes, sharedResources: shared, authorizer, roles, invokeRole, logGroup, deliveryQueue, environment });
+      this.areas.push({ name: area, stack, logGroup, routes });
+    }
+
+    perKeyUsagePlan(this, api, config.name);
+
+    new CfnOutput(this, 'ApiUrl', { value: api.url });
+    new CfnOutput(this, 'MarketplaceBaseUrl', { value: `${api.url.replace(/\/$/, '')}${BASE_PATHS.marketplace}` });
+  }
+}

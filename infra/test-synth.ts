@@ -1,0 +1,94 @@
+/**
+ * Synthesizes the app as `cdk synth` does, without bundling the functions (the templates are the
+ * same but for the asset hashes), for the infra tests and `npm run stack-sizes`. `routes` replaces
+ * the route table (the growth tests add generated routes); `nag` turns the cdk-nag checks on, as
+ * `npm run synth` has them; `validate` keeps CDK's built-in CloudFormation validation (slow).
+ */
+import { App, Stack, type CfnElement } from 'aws-cdk-lib';
+import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Route } from '../lib/routes.ts';
+import { applyNagChecks } from './nag.ts';
+import { stackUsage, type StackUsage } from './stack-limits.ts';
+import { defineStacks, type MarketplaceStacks } from './stacks.ts';
+import { stageConfig } from './stage-config.ts';
+
+export interface SynthOptions {
+  stage?: string;
+  /** CDK context, as `-c key=value` gives it (alarmEmail, domainName, certificateArn, account, region, corsOrigins). */
+  context?: Record<string, string>;
+  routes?: readonly Route[];
+  nag?: boolean;
+  validate?: boolean;
+  /** Pin account and region (the default, as a deploy would); `false` leaves the stacks environment-agnostic. */
+  env?: false;
+  /** Adds constructs before the synth (a test that the checks do fail). */
+  extend?: (stacks: MarketplaceStacks) => void;
+}
+
+export type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: string[]; DeletionPolicy?: string };
+
+export interface Synthesized {
+  app: App;
+  stacks: MarketplaceStacks;
+  /** Every stack's and nested stack's use of CloudFormation's limits, with its template. */
+  usage: StackUsage[];
+  /** Every resource of every template, with the stack it is in. */
+  resources: Array<{ stack: string; id: string } & Resource>;
+  /** Every output of every template. */
+  outputs: Array<{ stack: string; id: string; Value: unknown; Export?: { Name: string } }>;
+}
+
+export const TEST_ENV = { account: '123456789012', region: 'eu-west-1' } as const;
+
+export function synthApp(options: SynthOptions = {}): Synthesized {
+  const context = options.context ?? {};
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context }, builtinCloudFormationValidation: options.validate ?? false });
+  const config = stageConfig(options.stage ?? 'prod', (key) => context[key]);
+  const stacks = defineStacks(app, config, { ...(options.routes ? { routes: options.routes } : {}), ...(options.env === false ? {} : { env: TEST_ENV }) });
+  options.extend?.(stacks);
+  if (options.nag) applyNagChecks(app, stacks);
+  const assembly = app.synth();
+  const usage = stackUsage(app, assembly.directory);
+  return {
+    app,
+    stacks,
+    usage,
+    resources: usage.flatMap((u) => Object.entries(u.template.Resources).map(([id, r]) => ({ stack: u.stack, id, ...(r as Resource) }))),
+    outputs: usage.flatMap((u) => Object.entries(u.template.Outputs ?? {}).map(([id, o]) => ({ stack: u.stack, id, ...o }))),
+  };
+}
+
+/** How many generated routes the growth test and docs/deployment.md's table add. */
+export const EXTRA_ROUTES = 100;
+
+/** `count` routes on new paths under one area's prefix (each adds a resource and its preflight: the costliest kind of route). */
+export function generatedRoutes(count: number, under = '/v1/marketplace/generated'): Route[] {
+  return Array.from({ length: count }, (_, i) => ({
+    name: `generated${i}`,
+    method: 'GET',
+    path: `${under}/r${i}`,
+    // Any handler file will do: the functions are not bundled.
+    handler: 'functions/health.ts',
+    auth: true,
+    access: 'read',
+  }));
+}
+
+type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
+
+/** The statements of every policy attached to the role a function runs with (its grant class's role). */
+export function statementsOf(synth: Synthesized, functionLogicalIdPrefix: string): Statement[] {
+  const fn = synth.app.node
+    .findAll()
+    .find((c): c is LambdaFunction => c instanceof LambdaFunction && c.node.id === functionLogicalIdPrefix);
+  if (!fn) throw new Error(`No function ${functionLogicalIdPrefix}`);
+  const role = fn.role!;
+  const roleStack = Stack.of(role);
+  const roleId = roleStack.getLogicalId(role.node.defaultChild as CfnElement);
+  return synth.resources
+    .filter((r) => r.Type === 'AWS::IAM::Policy' && r.stack === roleStack.stackName)
+    .filter((r) => (r.Properties['Roles'] as Array<{ Ref: string }>).some((ref) => ref.Ref === roleId))
+    .flatMap((r) => r.Properties['PolicyDocument'].Statement as Statement[]);
+}
+
+export const actionsIn = (statements: Statement[]): string[] => statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));

@@ -1,0 +1,101 @@
+/**
+ * The workers stack (stateless): the functions no route invokes (outbox relay and search indexer
+ * on the table's stream, delivery on the delivery queue, the daily trend rollover) with their event
+ * sources and schedule. Each has a role of its own: its event source or failure destination adds
+ * permissions no other function should get.
+ */
+import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, type IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { DELIVERY, STREAM, TREND_ROLLOVER } from '../lib/core/settings.ts';
+import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
+import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search/search-indexer.ts';
+import { TREND_ROLLOVER_UTC, workerGrants, workers } from '../lib/routes.ts';
+import { functionEnvironment, makeFunction, sharedLogGroup, type FunctionOptions } from './lambda-function.ts';
+import { errorLogFilter } from './log-metrics.ts';
+import { FunctionRoles } from './roles.ts';
+import { FUNCTION_MEMORY_MB } from './sizing.ts';
+import type { StageConfig } from './stage-config.ts';
+import { trendRolloverRuleName, type StateStack } from './state-stack.ts';
+
+export interface WorkersStackProps extends StackProps {
+  config: StageConfig;
+  state: StateStack;
+}
+
+/** DELIVERY: a batch's 10 s endpoint deadlines plus bookkeeping; a dead worker's messages come back within 25 s. */
+const DELIVERY_TIMEOUT = Duration.seconds(DELIVERY.functionTimeoutSeconds);
+
+export class WorkersStack extends Stack {
+  /** Every worker function, for monitoring. */
+  readonly functions: Array<{ name: string; fn: IFunction }> = [];
+
+  constructor(scope: Construct, id: string, props: WorkersStackProps) {
+    super(scope, id, props);
+    const { config, state } = props;
+    const { table, deliveryQueue } = state;
+    const environment = functionEnvironment(config, table.tableName);
+    const roles = new FunctionRoles(this, 'Roles', table, deliveryQueue);
+    const logGroup = sharedLogGroup(this, 'WorkerLogs', config);
+    roles.allowLogsTo(logGroup);
+    errorLogFilter(this, 'Workers', logGroup, config.name);
+    const fn = (name: keyof typeof workers, options: FunctionOptions) => {
+      const made = makeFunction(this, config, environment, name, workers[name], { role: roles.forGrant(workerGrants[name], name), logGroup }, { memorySize: FUNCTION_MEMORY_MB[name], ...options });
+      this.functions.push({ name, fn: made });
+      return made;
+    };
+    const queueEnv = { DELIVERY_QUEUE_URL: deliveryQueue.queueUrl };
+
+    // Outbox relay: only new event rows, filtered by Lambda before the function is even invoked.
+    const relay = fn('relay', { reservedConcurrency: config.reservedConcurrency.relay, env: queueEnv });
+    // The same pattern the local stream poller applies (lib/events/stream-filter.ts).
+    streamConsumer(table, relay, state.relayFailures, RELAY_FILTER_PATTERN);
+
+    // Search index: template changes → postings and prefix counters (the stream's second consumer).
+    const searchIndexer = fn('searchIndexer', { timeout: Duration.seconds(STREAM.workerTimeoutSeconds) });
+    // The same pattern the local stream poller applies (lib/marketplace/search/search-indexer.ts).
+    streamConsumer(table, searchIndexer, state.searchIndexFailures, SEARCH_INDEX_FILTER_PATTERN);
+
+    const deliver = fn('deliver', { timeout: DELIVERY_TIMEOUT, reservedConcurrency: config.reservedConcurrency.deliver, env: queueEnv });
+    deliver.addEventSource(new SqsEventSource(deliveryQueue, { batchSize: DELIVERY.batchSize, reportBatchItemFailures: true, maxConcurrency: config.reservedConcurrency.deliver }));
+
+    // Trending's daily rollover: one read and one write per template installed in the last week.
+    const trendRollover = fn('trendRollover', { timeout: Duration.seconds(TREND_ROLLOVER.timeoutSeconds) });
+    // A run that still fails after Lambda's own retries lands in a queue instead of vanishing; a missed
+    // day only costs the trending reads extra rounds until the next run.
+    trendRollover.configureAsyncInvoke({ retryAttempts: 2, onFailure: new SqsDestination(state.rolloverFailures) });
+    // An invocation EventBridge itself could not make lands in the schedule DLQ. Imported by ARN: its
+    // policy (in the stateful stack) names this rule, so nothing here writes back into that stack.
+    const scheduleDeadLetters: IQueue = Queue.fromQueueArn(this, 'ScheduleDeadLetters', state.scheduleDeadLetters.queueArn);
+    new Rule(this, 'TrendRolloverSchedule', {
+      ruleName: trendRolloverRuleName(config.name),
+      schedule: Schedule.cron({ hour: String(TREND_ROLLOVER_UTC.hour), minute: String(TREND_ROLLOVER_UTC.minute) }),
+      targets: [new LambdaFunction(trendRollover, { retryAttempts: 2, deadLetterQueue: scheduleDeadLetters })],
+    });
+  }
+}
+
+/**
+ * A consumer of the table's stream: records filtered by Lambda before the function runs, per-record
+ * failures reported and retried (bisecting a failing batch), and what still fails kept in a queue.
+ */
+function streamConsumer(table: ITable, fn: IFunction, failures: IQueue, pattern: unknown): void {
+  fn.addEventSource(
+    new DynamoEventSource(table, {
+      startingPosition: StartingPosition.TRIM_HORIZON,
+      batchSize: STREAM.batchSize,
+      bisectBatchOnError: true,
+      retryAttempts: STREAM.retryAttempts,
+      reportBatchItemFailures: true,
+      onFailure: new SqsDlq(failures),
+      filters: [{ pattern: JSON.stringify(pattern) }],
+    }),
+  );
+  table.grantStreamRead(fn);
+}
