@@ -77,7 +77,7 @@ describe('a commit whose reply was lost', () => {
     expect(retry.headers['idempotency-replayed']).toBe('true');
   });
 
-  it('a create: the retry under the same key answers 201 with the same contract, and one contract exists', async () => {
+  it('a contract create: the retry under the same key answers 201 with the same contract, and one contract exists', async () => {
     const before = await contractsCreated();
     const key = randomUUID();
     const lost = loseNextTransactionReply();
@@ -88,6 +88,28 @@ describe('a commit whose reply was lost', () => {
     expect({ body: retry.body, location: retry.headers['location'] }).toEqual({ body: first.body, location: first.headers['location'] });
     const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.contract(first.body.id), ConsistentRead: true }));
     expect(Item?.['status']).toBe('CREATED');
+  });
+
+  it('an agent create and a template publish: the retry answers 201 with the same one, and one was made', async () => {
+    const agentsOf = async () => (await invoke('listAgents', { caller: owner, query: { limit: '100' } })).body.data.length as number;
+    const agentsBefore = await agentsOf();
+    const slug = `late-${randomUUID().slice(0, 8)}`;
+    const requests = {
+      agent: () => invoke('createAgent', { caller: owner, body: { name: 'late' }, headers: withKey(agentKey) }),
+      template: () =>
+        invoke('publishTemplate', { caller: owner, body: { name: 'Late', slug, category: 'http', version: '1.0.0', schema: SIMPLE_SCHEMA }, headers: withKey(templateKey) }),
+    };
+    const agentKey = randomUUID();
+    const templateKey = randomUUID();
+    for (const send of Object.values(requests)) {
+      const lost = loseNextTransactionReply();
+      const first = await send();
+      expect(lost()).toBe(true);
+      stack().remove(LOSE_REPLY);
+      const retry = await send();
+      expect({ first: first.status, retry: retry.status, sameBody: JSON.stringify(retry.body) === JSON.stringify(first.body) }).toEqual({ first: 201, retry: 201, sameBody: true });
+    }
+    expect((await agentsOf()) - agentsBefore).toBe(1);
   });
 
   it('a request whose key a retry took over (its lock ran out) commits nothing: the late transaction fails as a whole', async () => {
