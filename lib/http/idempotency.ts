@@ -88,8 +88,8 @@ function storedAnswer(result: APIGatewayProxyResult): StoredAnswer {
 /**
  * Runs the route and keeps its answer. A route that committed its answer with its change (the
  * seal) is answered with that answer, even when the commit's own reply was lost (a timeout after
- * the commit): the claim is then found completed by this very claim, and that stored answer is
- * the truth, never the 500 of the lost reply.
+ * the commit): releasing or completing the key then fails, the key is found completed by this
+ * very claim, and that stored answer is the truth, never the 500 of the lost reply.
  */
 async function runAndKeep(claim: Claim, req: IdempotentRequest, run: (seal: SealAnswer) => Promise<APIGatewayProxyResult>): Promise<APIGatewayProxyResult> {
   let sealed = false;
@@ -101,27 +101,21 @@ async function runAndKeep(claim: Claim, req: IdempotentRequest, run: (seal: Seal
   try {
     result = await run(seal);
   } catch (err) {
-    const own = (await releaseKey(claim)) ? undefined : await ownAnswer(claim, req);
-    if (own) return own;
+    // Not reached from the HTTP stack, whose `run` answers every error itself.
+    await releaseKey(claim);
     throw err;
   }
   // A success of a sealed route: its transaction stored this answer.
   if (sealed && result.statusCode < 300) return result;
-  if (result.statusCode >= 500 || result.statusCode === 429) {
-    if (await releaseKey(claim)) return result;
-  } else {
-    // An answer DynamoDB cannot hold (over 400 KB) is still the answer; the key is then given back.
-    const kept = await completeKey(claim, storedAnswer(result)).catch(async () => (await releaseKey(claim), true));
-    if (kept) return result;
-  }
-  // The claim no longer runs: completed by its own transaction (that answer counts), or taken over by a retry.
-  return (await ownAnswer(claim, req)) ?? result;
-}
-
-/** The answer this claim's own transaction stored, if it did. */
-async function ownAnswer(claim: Claim, req: IdempotentRequest): Promise<APIGatewayProxyResult | undefined> {
+  const settled =
+    result.statusCode >= 500 || result.statusCode === 429
+      ? await releaseKey(claim)
+      : // An answer DynamoDB cannot hold (over 400 KB) is still the answer; the key is then given back.
+        await completeKey(claim, storedAnswer(result)).catch(() => releaseKey(claim).then(() => true));
+  if (settled) return result;
+  // The claim no longer runs: completed by its own transaction (that answer counts, not this one), or taken over by a retry.
   const record = await readKey(claim.userId, claim.keyHash);
-  return record?.state === 'completed' && record.token === claim.token ? answerFrom(record.answer, req, false) : undefined;
+  return record?.state === 'completed' && record.token === claim.token ? answerFrom(record.answer, req, false) : result;
 }
 
 /** A stored answer given to this request: marked replayed when it was another request's. */

@@ -78,22 +78,18 @@ export async function readKey(userId: string, keyHash: string, now = Date.now())
  * Only the claim's owner, and only while the claim runs: an answer that a transaction already
  * stored (completionItem) is never overwritten or released by what the request answers after it.
  */
-const stillOwned = (claim: Claim) => ({
+const stillOwned = (claim: Claim, values: Record<string, unknown> = {}) => ({
   ConditionExpression: '#token = :token AND #state = :inProgress',
   ExpressionAttributeNames: { '#token': 'token', '#state': 'state' },
-  ExpressionAttributeValues: { ':token': claim.token, ':inProgress': 'in_progress' },
+  ExpressionAttributeValues: { ':token': claim.token, ':inProgress': 'in_progress', ...values },
 });
 
-const completion = (claim: Claim, answer: StoredAnswer) => {
-  const owned = stillOwned(claim);
-  return {
-    TableName: tableName(),
-    Key: keys.idempotency(claim.userId, claim.keyHash),
-    UpdateExpression: 'SET #state = :completed, answer = :answer REMOVE locked_until',
-    ...owned,
-    ExpressionAttributeValues: { ...owned.ExpressionAttributeValues, ':completed': 'completed', ':answer': JSON.stringify(answer) },
-  };
-};
+const completion = (claim: Claim, answer: StoredAnswer) => ({
+  TableName: tableName(),
+  Key: keys.idempotency(claim.userId, claim.keyHash),
+  UpdateExpression: 'SET #state = :completed, answer = :answer REMOVE locked_until',
+  ...stillOwned(claim, { ':completed': 'completed', ':answer': JSON.stringify(answer) }),
+});
 
 /**
  * The completion as an item of the route's own transaction: the change commits only with its

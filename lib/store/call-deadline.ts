@@ -19,29 +19,23 @@ export function withCallDeadline<T>(deadlineMs: number | undefined, fn: () => Pr
   return deadlineMs === undefined ? fn() : deadlines.run(deadlineMs, fn);
 }
 
-/** The error of a call started after the deadline: named AbortError, as the SDK names an aborted one, so neither is retried. */
-const pastDeadline = (): Error => Object.assign(new Error('store call not started: the request has no time left'), { name: 'AbortError' });
 
-interface RequestHandlerLike {
-  handle(request: unknown, options?: { abortSignal?: unknown; [option: string]: unknown }): Promise<unknown>;
-}
+type Handle = (request: unknown, options?: { abortSignal?: unknown }) => Promise<unknown>;
 
 /**
- * Makes an SDK client's request handler honour the deadline of the code that calls it. The SDK
- * reads `config.requestHandler` on every call, so wrapping it once covers every command.
+ * Makes an SDK client's request handler (its own instance, made with the client) honour the
+ * deadline of the code that calls it: every command goes through its `handle`.
  */
 export function applyCallDeadlines(config: { requestHandler?: unknown }): void {
-  const inner = config.requestHandler as RequestHandlerLike | undefined;
-  if (!inner || typeof inner.handle !== 'function') throw new Error('this SDK client has no request handler to bound');
-  const handle: RequestHandlerLike['handle'] = async (request, options = {}) => {
+  const handler = config.requestHandler as { handle: Handle };
+  const inner = handler.handle.bind(handler);
+  handler.handle = async (request, options = {}) => {
     const deadline = deadlines.getStore();
-    if (deadline === undefined) return inner.handle(request, options);
+    // A caller that brings its own abort signal has its own bound.
+    if (deadline === undefined || options.abortSignal) return inner(request, options);
     const left = deadline - Date.now();
-    if (left <= 0) throw pastDeadline();
-    const timeout = AbortSignal.timeout(left);
-    const given = options.abortSignal instanceof AbortSignal ? options.abortSignal : undefined;
-    return inner.handle(request, { ...options, abortSignal: given ? AbortSignal.any([given, timeout]) : timeout });
+    // Named AbortError, as the SDK names an aborted call, so neither is retried.
+    if (left <= 0) throw new DOMException('no time left for a store call', 'AbortError');
+    return inner(request, { ...options, abortSignal: AbortSignal.timeout(left) });
   };
-  // The handler keeps its other members (metadata, destroy, updateHttpClientConfig): only `handle` is bounded.
-  config.requestHandler = Object.assign(Object.create(inner) as object, { handle });
 }
