@@ -4,4 +4,6 @@ import { ok } from '../../lib/http/responses.ts';
 import { httpRoute } from '../../lib/http/stack.ts';
 
 /** POST /api/v1/contracts/:id/fund: CREATED → FUNDED, with its event for every party agent. */
-export const handler = httpRoute({ params: contractParams }, async ({ caller, params }) => ok(await transitionContract(caller, params.id, 'fund')));
+export const handler = httpRoute({ params: contractParams }, async ({ caller, params, sealAnswer }) =>
+  ok(await transitionContract(caller, params.id, 'fund', undefined, sealAnswer(ok))),
+);

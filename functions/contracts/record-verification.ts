@@ -4,6 +4,6 @@ import { ok } from '../../lib/http/responses.ts';
 import { httpRoute } from '../../lib/http/stack.ts';
 
 /** POST /api/v1/contracts/:id/verification: FUNDED → VERIFIED or VERIFICATION_FAILED, with its event. */
-export const handler = httpRoute({ params: contractParams, body: verificationBody }, async ({ caller, params, body }) =>
-  ok(await transitionContract(caller, params.id, 'verification', body)),
+export const handler = httpRoute({ params: contractParams, body: verificationBody }, async ({ caller, params, body, sealAnswer }) =>
+  ok(await transitionContract(caller, params.id, 'verification', body, sealAnswer(ok))),
 );

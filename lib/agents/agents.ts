@@ -7,8 +7,10 @@ import { isAgentId, toAgentView, type AgentRecord, type AgentView } from './mode
 import { MAX_AGENTS_PER_ACCOUNT } from '../core/settings.ts';
 import { expiresAt } from '../core/event-retention.ts';
 import { deleteOwnedAgent, getAgent, insertAgentWithinCap, listAgentsOf } from './store.ts';
+import type { CommitAlong } from '../store/transact.ts';
 
-export async function createAgent(caller: Caller, input: { name: string }): Promise<AgentView> {
+/** `along`: items committed with the agent (the request's Idempotency-Key answer), so a retry after a late commit finds it. */
+export async function createAgent(caller: Caller, input: { name: string }, along?: CommitAlong<AgentView>): Promise<AgentView> {
   const now = nowIso();
   const agent: AgentRecord = {
     id: newId('agt'),
@@ -22,10 +24,11 @@ export async function createAgent(caller: Caller, input: { name: string }): Prom
     created_at: now,
     updated_at: now,
   };
-  if (!(await insertAgentWithinCap(agent, MAX_AGENTS_PER_ACCOUNT))) {
+  const view = toAgentView(agent);
+  if (!(await insertAgentWithinCap(agent, MAX_AGENTS_PER_ACCOUNT, along?.(view)))) {
     throw new AppError('limit_exceeded', `An account may have at most ${MAX_AGENTS_PER_ACCOUNT} agents; this one has reached that limit.`);
   }
-  return toAgentView(agent);
+  return view;
 }
 
 export async function listAgents(

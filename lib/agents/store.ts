@@ -9,7 +9,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 import { conditionalUpdate } from '../store/conditional.ts';
-import { transactWrite } from '../store/transact.ts';
+import { alongLost, alongRefused, transactWrite, type TransactItem } from '../store/transact.ts';
 import { INDEXES } from '../store/table.ts';
 import { isAgentId, type AgentRecord } from './model.ts';
 
@@ -20,9 +20,9 @@ export const isFailed = (r: WriteResult): r is Failed => 'failed' in r;
 /**
  * The new agent and +1 on its owner's agent counter, in one transaction whose counter condition is
  * the cap: however many creates race, exactly `maxPerOwner` can commit. False when the owner is at
- * the cap (nothing written).
+ * the cap (nothing written). `along`: items that commit with it (store/transact.ts, CommitAlong).
  */
-export async function insertAgentWithinCap(agent: AgentRecord, maxPerOwner: number): Promise<boolean> {
+export async function insertAgentWithinCap(agent: AgentRecord, maxPerOwner: number, along: TransactItem[] = []): Promise<boolean> {
   const result = await transactWrite([
     {
       Update: {
@@ -46,8 +46,10 @@ export async function insertAgentWithinCap(agent: AgentRecord, maxPerOwner: numb
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
+    ...along,
   ]);
   if (result.ok) return true;
+  if (alongRefused(result.reasons, along.length)) throw alongLost();
   if (result.reasons[0] === 'ConditionalCheckFailed') return false;
   throw new Error(`agent insert cancelled: ${result.reasons.join(', ')}`);
 }

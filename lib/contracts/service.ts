@@ -5,6 +5,7 @@ import type { Caller } from '../core/caller.ts';
 import { AppError, forbidden, notFound, validationError } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
 import { nowIso } from '../core/time.ts';
+import type { CommitAlong } from '../store/transact.ts';
 import { rolesOf } from './parties.ts';
 import { contractIdsOf } from './links.ts';
 import type { CreateContractInput, ListContractsQuery, VerificationInput } from './schemas.ts';
@@ -37,7 +38,8 @@ async function checkSeller(input: CreateContractInput, template: TemplateForCont
   }
 }
 
-export async function createContract(caller: Caller, input: CreateContractInput): Promise<ContractView> {
+/** `along`: items committed with the contract (the request's Idempotency-Key answer), so a retry after a late commit finds it. */
+export async function createContract(caller: Caller, input: CreateContractInput, along?: CommitAlong<ContractView>): Promise<ContractView> {
   const buyer = await ownAgent(caller, input.agent_id);
   const template = await templateForContract(caller, input.template_id);
   await checkSeller(input, template);
@@ -60,8 +62,9 @@ export async function createContract(caller: Caller, input: CreateContractInput)
     buyer_owner_id: buyer.owner_id,
     seller_owner_id: template.authorId,
   };
-  if (!(await insertContract(contract))) throw notFound('Template');
-  return toContractView(contract);
+  const view = toContractView(contract);
+  if (!(await insertContract(contract, along?.(view)))) throw notFound('Template');
+  return view;
 }
 
 /** Only the owners of the contract's agents see it; for anyone else it does not exist. */
@@ -100,8 +103,16 @@ const notYourStep = (action: ContractAction, contract: ContractRecord) => {
  * A transition: the new status and one event per party agent in one transaction, guarded by the
  * status read, so two concurrent moves cannot both win and no event exists without its change.
  * Only a party whose role may take the step from the current status moves it (transitions.ts).
+ * `along`: items committed with the move (the request's Idempotency-Key answer), so a move whose
+ * answer was lost is answered, not refused, on a retry under the same key.
  */
-export async function transitionContract(caller: Caller, contractId: string, action: ContractAction, verification?: VerificationInput): Promise<ContractView> {
+export async function transitionContract(
+  caller: Caller,
+  contractId: string,
+  action: ContractAction,
+  verification?: VerificationInput,
+  along?: CommitAlong<ContractView>,
+): Promise<ContractView> {
   const contract = await visibleContract(caller, contractId);
   if (!canMove(action, contract.status)) throw invalidTransition(action, contract);
   if (!mayTake(action, contract.status, rolesOf(contract, caller))) throw notYourStep(action, contract);
@@ -115,8 +126,9 @@ export async function transitionContract(caller: Caller, contractId: string, act
   const parties = [contract.agent_id, ...(contract.seller_agent_id ? [contract.seller_agent_id] : [])];
   const extra = verification ? { verification } : {};
   let movedAt = '';
+  const moved = (now: string) => toContractView({ ...contract, ...extra, status: to, updated_at: now });
   const change = (now: string) => contractMove(contract, to, extra, (movedAt = now));
-  const result = await commitWithEvents(change, { agentIds: parties, type: TRANSITIONS[action].event, data });
+  const result = await commitWithEvents(change, { agentIds: parties, type: TRANSITIONS[action].event, data }, along && ((now) => along(moved(now))));
   if (!result.committed) throw invalidTransition(action, (await readContract(contractId)) ?? contract);
-  return toContractView({ ...contract, ...extra, status: to, updated_at: movedAt });
+  return moved(movedAt);
 }

@@ -6,7 +6,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
-import { transactWrite, type TransactItem } from '../store/transact.ts';
+import { alongLost, alongRefused, transactWrite, type TransactItem } from '../store/transact.ts';
 import type { ContractStatus } from './transitions.ts';
 import { buildUpdate } from '../store/update-expression.ts';
 import { batchGet, keyString } from '../store/batch.ts';
@@ -40,8 +40,9 @@ export async function readContract(contractId: string): Promise<ContractRecord |
 /**
  * false when the template vanished meanwhile. Many contracts made from one template at once
  * collide on its counter; transactWrite retries those conflicts instead of failing the request.
+ * `along`: items that commit with it (store/transact.ts, CommitAlong).
  */
-export async function insertContract(contract: ContractRecord): Promise<boolean> {
+export async function insertContract(contract: ContractRecord, along: TransactItem[] = []): Promise<boolean> {
   const result = await transactWrite([
     { Put: { TableName: tableName(), Item: { ...keys.contract(contract.id), entity: ENTITY.contract, ...contract }, ConditionExpression: 'attribute_not_exists(PK)' } },
     {
@@ -54,8 +55,10 @@ export async function insertContract(contract: ContractRecord): Promise<boolean>
       },
     },
     ...linkWrites(contract, contract.status),
+    ...along,
   ]);
   if (result.ok) return true;
+  if (alongRefused(result.reasons, along.length)) throw alongLost();
   if (result.reasons[1] === 'ConditionalCheckFailed') return false;
   throw new Error(`contract insert refused: ${result.reasons.join(', ')}`);
 }

@@ -1,11 +1,12 @@
 /**
  * A batch of delivery messages: one BatchGetItem (strongly consistent) for every agent and
  * delivery record the batch names, then per message: re-check the webhook (it may have been
- * disabled or unsubscribed since the relay ran), sign, POST, and record the attempt with one
- * conditional write (delivery-attempt.ts). The retry schedule is carried by the message itself:
+ * disabled or unsubscribed since the relay ran), take the attempt's number (attempt-take.ts),
+ * sign, POST, and record the answer under that number (delivery-attempt.ts). The retry schedule is carried by the message itself:
  * a failed attempt leaves it in the queue, invisible until the next attempt is due.
  */
 import type { AgentRecord } from '../agents/model.ts';
+import { DELIVERY } from '../core/settings.ts';
 import { log } from '../log.ts';
 import { postJson, type OutboundResult } from '../net/outbound.ts';
 import { failureKindOf, recordDeliveryAttempt } from '../observability/metrics.ts';
@@ -16,7 +17,8 @@ import { signatureHeaders } from '../webhooks/signature.ts';
 import { acceptsDelivery } from './agents.ts';
 import { attemptEntry } from './attempt-log.ts';
 import { deliveryFromItem, scheduledMade, type DeliveryRecord } from './deliveries.ts';
-import { abandonDelivery, recordAttempt, type Recorded } from './delivery-attempt.ts';
+import { takeExtraAttempt, takeScheduledAttempt } from './attempt-take.ts';
+import { abandonDelivery, recordOutcome } from './delivery-attempt.ts';
 import { readEvent } from './feed.ts';
 import { parseDeliveryMessage, postpone, type DeliveryMessage, type ReceivedMessage } from './queue.ts';
 import type { ServiceEvent } from './types.ts';
@@ -109,35 +111,33 @@ export async function deliverMessage(
     await abandonDelivery(delivery, 'event expired');
     return done;
   }
+  const take = message.manual ? await takeExtraAttempt(delivery, messageId, message.force === true) : await takeScheduledAttempt(delivery, messageId, nowMs);
+  if (take.kind === 'none') return done;
+  // The same message under its other receipt is making this attempt; that receipt parks or deletes it.
+  // Parked here for as long as a worker may run, it then finds the attempt recorded (and waits for the next) or settled.
+  if (take.kind === 'taken_by_same_message') return { outcome: { kind: 'later', seconds: DELIVERY.visibilityTimeoutSeconds } };
+  const taken = take.attempt;
   const started = Date.now();
   const answer = await postJson({ url: agent.webhook_url, ...deliveryRequest(event, signingSecrets(agent.webhook_secret, agent)) });
   const durationMs = Date.now() - started;
   const lastError = lastErrorOf(answer);
   const ok = lastError === null;
   recordDeliveryAttempt(ok ? { ok: true, latencyMs: durationMs } : { ok: false, kind: failureKindOf(answer), latencyMs: durationMs });
-  const recorded = await recordAttempt(delivery, { extra: message.manual === true, messageId, ok, lastError, entry: attemptEntry(started, durationMs, answer) }, nowMs);
+  const recorded = await recordOutcome(taken, { ok, lastError, entry: attemptEntry(started, durationMs, answer) }, nowMs);
   // The record keeps every attempt (newest MAX_ATTEMPT_LOG); the log line is for operators.
   log.info('delivery attempt', {
     deliveryId: delivery.id,
     eventId: event.id,
     agentId: event.agent_id,
-    attempt: recorded?.record.attempts,
+    attempt: taken.number,
     statusCode: answer.kind === 'response' ? answer.status : null,
     error: lastError ?? undefined,
     ms: durationMs,
-    outcome: recorded ? `${recorded.record.status}${recorded.extra ? ' (extra attempt)' : ''}` : 'record expired',
+    outcome: recorded ? `${recorded.record.status}${taken.extra ? ' (extra attempt)' : ''}` : 'record expired',
   });
-  return { outcome: nextStep(message, recorded, nowMs), attempted: { ok } };
-}
-
-/** What becomes of the message after its attempt was recorded. */
-function nextStep(message: DeliveryMessage, recorded: Recorded | undefined, nowMs: number): Outcome {
-  if (!recorded || message.manual) return { kind: 'done' };
-  if (recorded.takenBySameMessage && recorded.record.status === 'pending' && recorded.record.next_attempt_at) {
-    return { kind: 'later', seconds: Math.max(1, Math.ceil((Date.parse(recorded.record.next_attempt_at) - nowMs) / 1000)) };
-  }
-  if (recorded.extra || recorded.retryInSeconds === undefined) return { kind: 'done' };
-  return { kind: 'later', seconds: recorded.retryInSeconds };
+  // A scheduled message comes back for the next scheduled attempt; any other is done.
+  const retryIn = message.manual ? undefined : recorded?.retryInSeconds;
+  return { outcome: retryIn === undefined ? { kind: 'done' } : { kind: 'later', seconds: retryIn }, attempted: { ok } };
 }
 
 /**

@@ -1,26 +1,28 @@
 /**
- * The life of a delivery record across attempts: ONE conditional UpdateItem per attempt, which
- * counts it, appends it to the history and sets the outcome. The condition is the attempt count
- * the writer read, so counts stay exact: a writer that loses (another copy of the message, or a
- * manual retry, recorded first) gets the current item back and writes again on top of it.
+ * The second of an attempt's two writes, after its POST: what came back, under the number the
+ * first write took before the POST (attempt-take.ts). Its history entry's key is that number, so
+ * it needs no condition on the count and never retries against other attempts; attempts of one
+ * delivery can finish in any order.
  *
- * There is no lease: two copies of one message can POST at the same time (receivers dedupe on
- * the event id, docs/webhooks.md). What keeps copies from multiplying is the schedule slot: a
- * scheduled attempt that finds its slot already taken by another copy records its POST as an
- * extra attempt and stops, so only one message carries the schedule on.
+ * The outcome's effect on the record:
+ * - a success makes it `succeeded` (for good: a later failure adds its entry and `last_*`, never
+ *   the status back);
+ * - a failed scheduled attempt sets the next due time, or `failed` when the schedule is spent;
+ * - a failed extra attempt changes the status only when no scheduled attempt is left (a reopened
+ *   failed delivery, docs/webhooks.md "Manual retry"); it never moves `next_attempt_at`, which
+ *   belongs to the message that carries the schedule.
+ * The history keeps the newest MAX_ATTEMPT_LOG entries: attempt n drops entry n − 50, and an entry
+ * that finishes after the count has gone 50 past it is not written (its slot was already dropped).
  */
 import { nowIso } from '../core/time.ts';
 import { conditionalUpdate } from '../store/conditional.ts';
 import { keys } from '../store/keys.ts';
 import { attemptLogKey, MAX_ATTEMPT_LOG, type AttemptEntry } from './attempt-log.ts';
+import type { TakenAttempt } from './attempt-take.ts';
 import { deliveryFromItem, scheduledMade, statusPlacement, type DeliveryRecord, type DeliveryStatus } from './deliveries.ts';
 import { delayAfter, retryDelays } from './schedule.ts';
 
-export interface AttemptWrite {
-  /** A manual retry, or a copy that lost its schedule slot: does not use up the schedule. */
-  extra: boolean;
-  /** The SQS message that made the attempt (kept as `carrier`). */
-  messageId: string;
+export interface AttemptOutcome {
   ok: boolean;
   /** The short text kept as `last_error` (null on success). */
   lastError: string | null;
@@ -28,19 +30,11 @@ export interface AttemptWrite {
 }
 
 export interface Recorded {
+  /** The record as the take saw it, with this outcome applied. */
   record: DeliveryRecord;
   /** Set when the scheduled message should come back for another attempt: seconds until it. */
   retryInSeconds?: number;
-  /** This attempt ended up as an extra one (its schedule slot was taken by another copy). */
-  extra: boolean;
-  /**
-   * The slot was taken by this same SQS message, received twice at once: that other receipt
-   * parks it for the next attempt, so this one must not delete it (SQS may honour either receipt).
-   */
-  takenBySameMessage?: boolean;
 }
-
-const MAX_WRITE_TRIES = 8;
 
 interface NextState {
   status: DeliveryStatus;
@@ -48,79 +42,76 @@ interface NextState {
   retryInSeconds?: number;
 }
 
-/** What a record becomes after one more attempt. */
-export function nextState(current: DeliveryRecord, write: Pick<AttemptWrite, 'ok' | 'extra'>, nowMs: number): NextState {
-  if (write.ok || current.status === 'succeeded') return { status: 'succeeded', next_attempt_at: null };
-  const scheduleLeft = current.status === 'pending' && scheduledMade(current) < current.max_attempts;
-  if (write.extra) return scheduleLeft ? { status: 'pending', next_attempt_at: current.next_attempt_at } : { status: 'failed', next_attempt_at: null };
-  const made = scheduledMade(current) + 1;
-  if (made >= current.max_attempts) return { status: 'failed', next_attempt_at: null };
+/** The status change an outcome makes, judged on the record as the take left it; undefined = none. */
+export function nextState(taken: TakenAttempt, ok: boolean, nowMs: number): NextState | undefined {
+  const { record } = taken;
+  if (ok) return { status: 'succeeded', next_attempt_at: null };
+  if (record.status === 'succeeded') return undefined;
+  // The take counted this attempt already.
+  const made = scheduledMade(record);
+  if (taken.extra) return record.status === 'pending' && made < record.max_attempts ? undefined : { status: 'failed', next_attempt_at: null };
+  if (made >= record.max_attempts) return { status: 'failed', next_attempt_at: null };
   const retryInSeconds = delayAfter(made) ?? retryDelays().at(-1) ?? 0;
   return { status: 'pending', next_attempt_at: new Date(nowMs + retryInSeconds * 1000).toISOString(), retryInSeconds };
 }
 
-/** Records one POST that was made. Undefined only if the record is gone (expired). */
-export async function recordAttempt(seen: DeliveryRecord, write: AttemptWrite, nowMs = Date.now()): Promise<Recorded | undefined> {
-  let current = seen;
-  let extra = write.extra;
-  let takenBySameMessage = false;
-  for (let tries = 0; tries < MAX_WRITE_TRIES; tries++) {
-    const number = current.attempts + 1;
-    const state = nextState(current, { ok: write.ok, extra }, nowMs);
-    const entry: AttemptEntry = { attempt: number, ...write.entry };
-    const logPath = current.attempt_log === undefined ? '#log' : '#log.#entry';
-    const dropOldest = current.attempt_log !== undefined && number > MAX_ATTEMPT_LOG;
-    const extraAttempts = (current.extra_attempts ?? 0) + (extra ? 1 : 0);
+/**
+ * Records the answer of a POST under its taken number. Undefined only if the record is gone
+ * (expired). At most three writes: each failed condition (the delivery succeeded meanwhile, the
+ * count went 50 past this entry) only ever turns from true to false, and the next write drops it.
+ */
+export async function recordOutcome(taken: TakenAttempt, outcome: AttemptOutcome, nowMs = Date.now()): Promise<Recorded | undefined> {
+  const { record: seen, number } = taken;
+  const entry: AttemptEntry = { attempt: number, ...outcome.entry };
+  let state = nextState(taken, outcome.ok, nowMs);
+  let withEntry = true;
+  for (;;) {
+    // A failure must not take the status back from a success that landed meanwhile.
+    const guardStatus = state !== undefined && !outcome.ok;
+    const dropOldest = number > MAX_ATTEMPT_LOG;
+    const conditions = ['attribute_exists(PK)', ...(guardStatus ? ['#status <> :succeeded'] : []), ...(withEntry ? ['attempts < :pastWindow'] : [])];
     const result = await conditionalUpdate({
-      Key: keys.delivery(current.agent_id, current.id),
-      ConditionExpression: 'attempts = :seen',
+      Key: keys.delivery(seen.agent_id, seen.id),
+      ConditionExpression: conditions.join(' AND '),
       UpdateExpression:
-        `SET attempts = :n, extra_attempts = :extra, #status = :status, #index = :index, last_status_code = :code, last_error = :error, ` +
-        `next_attempt_at = :next, updated_at = :now, carrier = :carrier, ${logPath} = :entry${dropOldest ? ' REMOVE #log.#oldest' : ''}`,
+        `SET last_status_code = :code, last_error = :error, updated_at = :now` +
+        (state ? ', #status = :status, #index = :index, next_attempt_at = :next' : '') +
+        (withEntry ? ', #log.#entry = :entry' : '') +
+        (dropOldest ? ' REMOVE #log.#oldest' : ''),
       ExpressionAttributeNames: {
-        '#status': 'status',
-        '#index': statusPlacement(current.agent_id, state.status).name,
-        '#log': 'attempt_log',
-        ...(current.attempt_log === undefined ? {} : { '#entry': attemptLogKey(number) }),
+        ...(state || guardStatus ? { '#status': 'status' } : {}),
+        ...(state ? { '#index': statusPlacement(seen.agent_id, state.status).name } : {}),
+        ...(withEntry || dropOldest ? { '#log': 'attempt_log' } : {}),
+        ...(withEntry ? { '#entry': attemptLogKey(number) } : {}),
         ...(dropOldest ? { '#oldest': attemptLogKey(number - MAX_ATTEMPT_LOG) } : {}),
       },
       ExpressionAttributeValues: {
-        ':seen': current.attempts,
-        ':n': number,
-        ':extra': extraAttempts,
-        ':status': state.status,
-        ':index': statusPlacement(current.agent_id, state.status).value,
         ':code': entry.status_code,
-        ':error': write.lastError,
-        ':next': state.next_attempt_at,
+        ':error': outcome.lastError,
         ':now': nowIso(),
-        ':carrier': write.messageId,
-        ':entry': current.attempt_log === undefined ? { [attemptLogKey(number)]: entry } : entry,
+        ...(state ? { ':status': state.status, ':index': statusPlacement(seen.agent_id, state.status).value, ':next': state.next_attempt_at } : {}),
+        ...(guardStatus ? { ':succeeded': 'succeeded' } : {}),
+        ...(withEntry ? { ':entry': entry, ':pastWindow': number + MAX_ATTEMPT_LOG } : {}),
       },
     });
     if (result.ok) {
       const record: DeliveryRecord = {
-        ...current,
-        attempts: number,
-        extra_attempts: extraAttempts,
-        status: state.status,
+        ...seen,
+        ...(state ? { status: state.status, next_attempt_at: state.next_attempt_at } : {}),
         last_status_code: entry.status_code,
-        last_error: write.lastError,
-        next_attempt_at: state.next_attempt_at,
-        attempt_log: { ...current.attempt_log, [attemptLogKey(number)]: entry },
+        last_error: outcome.lastError,
+        attempt_log: { ...seen.attempt_log, ...(withEntry ? { [attemptLogKey(number)]: entry } : {}) },
       };
-      return { record, extra, ...(takenBySameMessage ? { takenBySameMessage } : {}), ...(state.retryInSeconds !== undefined ? { retryInSeconds: state.retryInSeconds } : {}) };
+      return { record, ...(state?.retryInSeconds !== undefined ? { retryInSeconds: state.retryInSeconds } : {}) };
     }
     if (!result.current) return undefined;
     const latest = deliveryFromItem(result.current);
-    // Another scheduled attempt took this slot: this POST was a duplicate's, and the schedule is theirs to carry on.
-    if (!extra && scheduledMade(latest) > scheduledMade(current)) {
-      extra = true;
-      takenBySameMessage = latest.carrier === write.messageId;
-    }
-    current = latest;
+    const succeededMeanwhile = guardStatus && latest.status === 'succeeded';
+    const pastWindow = withEntry && latest.attempts >= number + MAX_ATTEMPT_LOG;
+    if (!succeededMeanwhile && !pastWindow) throw new Error(`delivery ${seen.id}: attempt ${number} refused for no known reason`);
+    if (succeededMeanwhile) state = undefined;
+    if (pastWindow) withEntry = false;
   }
-  throw new Error(`delivery ${seen.id}: the attempt count kept changing under ${MAX_WRITE_TRIES} writes`);
 }
 
 /** Ends a pending delivery without an attempt (webhook no longer enabled, event expired). */

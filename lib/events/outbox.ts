@@ -13,7 +13,7 @@
 import { nowIso } from '../core/time.ts';
 import { tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
-import { transactWrite, type TransactItem } from '../store/transact.ts';
+import { alongLost, alongRefused, transactWrite, type TransactItem } from '../store/transact.ts';
 import { acceptsDelivery } from './agents.ts';
 import { eventIdAt, fillGap, takeTicket } from './feed-position.ts';
 import { expiresAt, type FeedEventType, type ServiceEvent } from './types.ts';
@@ -29,11 +29,13 @@ const MAX_ATTEMPTS = 3;
 
 /**
  * `change(now)` is the state change, with the time its events carry; its own condition (of its
- * first item, when it is several) decides whether it may happen.
+ * first item, when it is several) decides whether it may happen. `along(now)`: items that commit
+ * with it (store/transact.ts, CommitAlong), last in the transaction.
  */
 export async function commitWithEvents(
   change: (now: string) => TransactItem | TransactItem[],
   events: EventsToAppend,
+  along?: (now: string) => TransactItem[],
 ): Promise<{ committed: true; events: ServiceEvent[] } | { committed: false }> {
   const parties = [...new Set(events.agentIds)];
   for (let attempt = 1; ; attempt++) {
@@ -46,9 +48,10 @@ export async function commitWithEvents(
       return { event, position, put: { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } } };
     });
     const releaseSlots = () => Promise.all(rows.map((row) => fillGap(row.event.agent_id, row.position)));
+    const alongItems = along?.(now) ?? [];
     let result: Awaited<ReturnType<typeof transactWrite>>;
     try {
-      result = await transactWrite([...[change(now)].flat(), ...rows.map((row) => row.put)]);
+      result = await transactWrite([...[change(now)].flat(), ...rows.map((row) => row.put), ...alongItems]);
     } catch (err) {
       // Committed or not, the slots end filled: a gap marker cannot replace a committed event.
       await releaseSlots().catch(() => undefined);
@@ -56,6 +59,7 @@ export async function commitWithEvents(
     }
     if (result.ok) return { committed: true, events: rows.map((row) => row.event) };
     await releaseSlots();
+    if (alongRefused(result.reasons, alongItems.length)) throw alongLost();
     if (result.reasons[0] === 'ConditionalCheckFailed') return { committed: false };
     if (attempt >= MAX_ATTEMPTS) throw new Error('feed slots were given away on every attempt');
   }

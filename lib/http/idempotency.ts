@@ -2,11 +2,13 @@
  * `Idempotency-Key` on POST (docs/api.md "Idempotency"): the first answer to a caller's key is
  * stored and replayed for the same method, path and body; another request under the same key is
  * 422 `idempotency_key_reused`; a twin that arrives while the first still runs waits for its answer.
- * Answers worth retrying (5xx, 429) are not kept, so a retry runs again.
+ * Answers worth retrying (5xx, 429) are not kept, so a retry runs again; but a route that commits
+ * its answer with its change (SealAnswer) is answered with it, committed is never reported failed.
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { createHash, randomUUID } from 'node:crypto';
-import { claimKey, completeKey, readKey, releaseKey, type Claim, type StoredAnswer } from '../idempotency/records.ts';
+import { claimKey, completeKey, completionItem, readKey, releaseKey, type Claim, type StoredAnswer } from '../idempotency/records.ts';
+import type { TransactItem } from '../store/transact.ts';
 import { AppError, validationError } from '../core/errors.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -45,7 +47,7 @@ export function checkIdempotencyKey(key: string): void {
 }
 
 /** Runs `run` once per key; `run` answers errors itself, so what it returns is the answer to keep. */
-export async function idempotent(req: IdempotentRequest, run: () => Promise<APIGatewayProxyResult>): Promise<APIGatewayProxyResult> {
+export async function idempotent(req: IdempotentRequest, run: (seal: SealAnswer) => Promise<APIGatewayProxyResult>): Promise<APIGatewayProxyResult> {
   checkIdempotencyKey(req.key);
   const started = Date.now();
   const claim: Claim = {
@@ -57,13 +59,13 @@ export async function idempotent(req: IdempotentRequest, run: () => Promise<APIG
   };
   const waitUntil = started + Math.min(TWIN_WAIT_MS, Math.max(0, req.remainingMs - 1_000));
   for (;;) {
-    if (await claimKey(claim)) return await runAndKeep(claim, run);
+    if (await claimKey(claim)) return await runAndKeep(claim, req, run);
     const record = await readKey(claim.userId, claim.keyHash);
     if (!record) continue; // released or expired between the claim and the read: try to claim again
     if (record.fingerprint !== claim.fingerprint) {
       throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used for another request (another route or body); use a new key for a new request.');
     }
-    if (record.state === 'completed') return replay(record.answer, req);
+    if (record.state === 'completed') return answerFrom(record.answer, req);
     if (Date.now() >= waitUntil) {
       throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry in a moment to get its answer.');
     }
@@ -71,28 +73,56 @@ export async function idempotent(req: IdempotentRequest, run: () => Promise<APIG
   }
 }
 
-async function runAndKeep(claim: Claim, run: () => Promise<APIGatewayProxyResult>): Promise<APIGatewayProxyResult> {
+/**
+ * What a route's transaction stores as the key's answer, given the answer it will give (a
+ * transaction item, records.ts completionItem): the change and its answer commit together.
+ */
+export type SealAnswer = (answer: APIGatewayProxyResult) => TransactItem;
+
+/** The answer as stored: without the headers that belong to one request. */
+function storedAnswer(result: APIGatewayProxyResult): StoredAnswer {
+  const headers = Object.fromEntries(Object.entries(result.headers ?? {}).filter(([name]) => !perRequest(name.toLowerCase())).map(([k, v]) => [k, String(v)]));
+  return { status: result.statusCode, headers, body: result.body };
+}
+
+/**
+ * Runs the route and keeps its answer. A route that committed its answer with its change (the
+ * seal) is answered with that answer, even when the commit's own reply was lost (a timeout after
+ * the commit): releasing or completing the key then fails, the key is found completed by this
+ * very claim, and that stored answer is the truth, never the 500 of the lost reply.
+ */
+async function runAndKeep(claim: Claim, req: IdempotentRequest, run: (seal: SealAnswer) => Promise<APIGatewayProxyResult>): Promise<APIGatewayProxyResult> {
+  let sealed = false;
+  const seal: SealAnswer = (answer) => {
+    sealed = true;
+    return completionItem(claim, storedAnswer(answer));
+  };
   let result: APIGatewayProxyResult;
   try {
-    result = await run();
+    result = await run(seal);
   } catch (err) {
+    // Not reached from the HTTP stack, whose `run` answers every error itself.
     await releaseKey(claim);
     throw err;
   }
-  if (result.statusCode >= 500 || result.statusCode === 429) {
-    await releaseKey(claim);
-    return result;
-  }
-  const headers = Object.fromEntries(Object.entries(result.headers ?? {}).filter(([name]) => !perRequest(name.toLowerCase())).map(([k, v]) => [k, String(v)]));
-  // An answer DynamoDB cannot hold (over 400 KB) is still the answer; the key is then given back.
-  await completeKey(claim, { status: result.statusCode, headers, body: result.body }).catch(() => releaseKey(claim));
-  return result;
+  // A success of a sealed route: its transaction stored this answer.
+  if (sealed && result.statusCode < 300) return result;
+  const settled =
+    result.statusCode >= 500 || result.statusCode === 429
+      ? await releaseKey(claim)
+      : // An answer DynamoDB cannot hold (over 400 KB) is still the answer; the key is then given back.
+        await completeKey(claim, storedAnswer(result)).catch(() => releaseKey(claim).then(() => true));
+  if (settled) return result;
+  // The claim no longer runs: completed by its own transaction (that answer counts, not this one), or taken over by a retry.
+  const record = await readKey(claim.userId, claim.keyHash);
+  return record?.state === 'completed' && record.token === claim.token ? answerFrom(record.answer, req, false) : result;
 }
 
-function replay(answer: StoredAnswer, req: IdempotentRequest): APIGatewayProxyResult {
+/** A stored answer given to this request: marked replayed when it was another request's. */
+function answerFrom(answer: StoredAnswer, req: IdempotentRequest, replayed = true): APIGatewayProxyResult {
   return {
     statusCode: answer.status,
-    headers: { ...req.freshHeaders, 'x-request-id': req.requestId, ...answer.headers, [REPLAYED_HEADER]: 'true' },
+    headers: { ...req.freshHeaders, 'x-request-id': req.requestId, ...answer.headers, ...(replayed ? { [REPLAYED_HEADER]: 'true' } : {}) },
     body: answer.body,
   };
 }

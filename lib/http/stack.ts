@@ -7,11 +7,13 @@ import type { Caller } from '../core/caller.ts';
 import { corsHeaders } from './cors.ts';
 import { errorBody, errorHeaders, statusOf } from './errors.ts';
 import { AppError, type ErrorDetail } from '../core/errors.ts';
-import { IDEMPOTENCY_HEADER, idempotent } from './idempotency.ts';
+import { IDEMPOTENCY_HEADER, idempotent, type SealAnswer } from './idempotency.ts';
 import { log } from '../log.ts';
 import { observability } from '../observability/lambda.ts';
 import { recordRateLimited } from '../observability/metrics.ts';
+import { withCallDeadline } from '../store/call-deadline.ts';
 import { throttlingAsRateLimited } from '../store/throttling.ts';
+import type { CommitAlong } from '../store/transact.ts';
 import type { HttpResult } from './responses.ts';
 import { publicPathPrefix } from './public-path.ts';
 import { withRouteSpec } from './route-spec.ts';
@@ -36,7 +38,20 @@ export interface HttpRequest<B, Q, P> {
   caller: Caller;
   headers: Record<string, string>;
   requestId: string;
+  /**
+   * For a route that commits in one transaction: the items that store its answer under the
+   * request's `Idempotency-Key` in that same transaction, from the answer the route will give for
+   * its result (undefined without a key). Pass it to the service as its `along`.
+   */
+  sealAnswer: <T>(answer: (result: T) => HttpResult) => CommitAlong<T> | undefined;
 }
+
+/**
+ * Time kept back from a route's store calls for the stack's own (the `Idempotency-Key`'s answer)
+ * and the answer: the route's calls are cut this long before the function's timeout
+ * (lib/store/call-deadline.ts), so a request never dies in the middle of finding out whether it committed.
+ */
+export const ANSWER_RESERVE_MS = 1_500;
 
 export type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -165,13 +180,14 @@ export function httpRoute<
       const query = parseQuery(spec.query, event.queryStringParameters);
       const rawBody = readJsonBody(event, headers, spec.body !== undefined);
       const body = spec.body ? parseOrThrow(spec.body, rawBody, 'request body') : undefined;
-      const run = async () =>
-        toResponse(
-          await fn({ body: body as Out<B>, query: query as Out<Q>, params: params as Out<P>, caller, headers, requestId }),
-          requestId,
-          headers['origin'],
-          publicPathPrefix(event),
-        );
+      const respond = (result: HttpResult) => toResponse(result, requestId, headers['origin'], publicPathPrefix(event));
+      const remainingMs = context?.getRemainingTimeInMillis?.();
+      const callDeadline = remainingMs === undefined ? undefined : Date.now() + remainingMs - ANSWER_RESERVE_MS;
+      const run = (seal?: SealAnswer) =>
+        withCallDeadline(callDeadline, async () => {
+          const sealAnswer = <T>(answer: (result: T) => HttpResult): CommitAlong<T> | undefined => seal && ((result: T) => [seal(respond(answer(result)))]);
+          return respond(await fn({ body: body as Out<B>, query: query as Out<Q>, params: params as Out<P>, caller, headers, requestId, sealAnswer }));
+        });
       const key = headers[IDEMPOTENCY_HEADER];
       if (event.httpMethod !== 'POST' || key === undefined) return await run();
       return await idempotent(
@@ -183,10 +199,10 @@ export function httpRoute<
           path: `${event.resource} ${JSON.stringify(Object.entries(event.pathParameters ?? {}).sort())}`,
           rawBody: event.body ?? '',
           requestId,
-          remainingMs: context?.getRemainingTimeInMillis?.() ?? 10_000,
+          remainingMs: remainingMs ?? 10_000,
           freshHeaders: corsHeaders(headers['origin']),
         },
-        () => run().catch((err: unknown) => errorResponse(err, event)),
+        (seal) => run(seal).catch((err: unknown) => errorResponse(err, event)),
       );
     }) as unknown as HttpHandler;
   return withRouteSpec(handler, spec);

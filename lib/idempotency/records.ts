@@ -1,6 +1,8 @@
 /**
  * The stored side of `Idempotency-Key` (docs/api.md "Idempotency"): one item per caller and key,
- * claimed with a conditional put before the route runs, completed with the answer afterwards.
+ * claimed with a conditional put before the route runs, completed with the answer afterwards, or,
+ * for a route that commits its change in one transaction, completed BY that transaction
+ * (completionItem), so the change and its answer land together or not at all.
  * DynamoDB's TTL removes it 24 hours after the claim (TTL deletes lag, so an expired item still
  * present counts as absent).
  */
@@ -9,6 +11,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 import { TTL_ATTRIBUTE } from '../store/table.ts';
+import type { TransactItem } from '../store/transact.ts';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 
@@ -20,7 +23,8 @@ export interface StoredAnswer {
 
 export type IdempotencyRecord =
   | { state: 'in_progress'; fingerprint: string; lockedUntil: number }
-  | { state: 'completed'; fingerprint: string; answer: StoredAnswer };
+  /** `token`: the claim that completed it (a request recognises its own committed answer). */
+  | { state: 'completed'; fingerprint: string; answer: StoredAnswer; token: string };
 
 export interface Claim {
   userId: string;
@@ -65,24 +69,39 @@ export async function readKey(userId: string, keyHash: string, now = Date.now())
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.idempotency(userId, keyHash), ConsistentRead: true }));
   if (!Item || (Item[TTL_ATTRIBUTE] as number) < nowSeconds(now)) return undefined;
   if (Item['state'] === 'completed') {
-    return { state: 'completed', fingerprint: Item['fingerprint'] as string, answer: JSON.parse(Item['answer'] as string) as StoredAnswer };
+    return { state: 'completed', fingerprint: Item['fingerprint'] as string, answer: JSON.parse(Item['answer'] as string) as StoredAnswer, token: Item['token'] as string };
   }
   return { state: 'in_progress', fingerprint: Item['fingerprint'] as string, lockedUntil: Item['locked_until'] as number };
 }
 
-/** Stores the answer; false when the claim was lost meanwhile (taken over after its lock ran out). */
+/**
+ * Only the claim's owner, and only while the claim runs: an answer that a transaction already
+ * stored (completionItem) is never overwritten or released by what the request answers after it.
+ */
+const stillOwned = (claim: Claim, values: Record<string, unknown> = {}) => ({
+  ConditionExpression: '#token = :token AND #state = :inProgress',
+  ExpressionAttributeNames: { '#token': 'token', '#state': 'state' },
+  ExpressionAttributeValues: { ':token': claim.token, ':inProgress': 'in_progress', ...values },
+});
+
+const completion = (claim: Claim, answer: StoredAnswer) => ({
+  TableName: tableName(),
+  Key: keys.idempotency(claim.userId, claim.keyHash),
+  UpdateExpression: 'SET #state = :completed, answer = :answer REMOVE locked_until',
+  ...stillOwned(claim, { ':completed': 'completed', ':answer': JSON.stringify(answer) }),
+});
+
+/**
+ * The completion as an item of the route's own transaction: the change commits only with its
+ * answer, and only while this claim owns the key (a retry that took the key over after the
+ * claim's lock ran out makes this request's late transaction fail as a whole).
+ */
+export const completionItem = (claim: Claim, answer: StoredAnswer): TransactItem => ({ Update: completion(claim, answer) });
+
+/** Stores the answer; false when the claim no longer runs (taken over, or completed by its own transaction). */
 export async function completeKey(claim: Claim, answer: StoredAnswer): Promise<boolean> {
   try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.idempotency(claim.userId, claim.keyHash),
-        UpdateExpression: 'SET #state = :completed, answer = :answer REMOVE locked_until',
-        ConditionExpression: '#token = :token',
-        ExpressionAttributeNames: { '#state': 'state', '#token': 'token' },
-        ExpressionAttributeValues: { ':completed': 'completed', ':answer': JSON.stringify(answer), ':token': claim.token },
-      }),
-    );
+    await db().send(new UpdateCommand(completion(claim, answer)));
     return true;
   } catch (err) {
     if (err instanceof ConditionalCheckFailedException) return false;
@@ -90,19 +109,13 @@ export async function completeKey(claim: Claim, answer: StoredAnswer): Promise<b
   }
 }
 
-/** Gives the key back (the route failed in a way worth retrying); only the claim's owner can. */
-export async function releaseKey(claim: Claim): Promise<void> {
+/** Gives the key back (the route failed in a way worth retrying); false when the claim no longer runs. */
+export async function releaseKey(claim: Claim): Promise<boolean> {
   try {
-    await db().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: keys.idempotency(claim.userId, claim.keyHash),
-        ConditionExpression: '#token = :token',
-        ExpressionAttributeNames: { '#token': 'token' },
-        ExpressionAttributeValues: { ':token': claim.token },
-      }),
-    );
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.idempotency(claim.userId, claim.keyHash), ...stillOwned(claim) }));
+    return true;
   } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
   }
 }

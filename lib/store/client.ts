@@ -2,13 +2,15 @@
  * One DynamoDB document client per endpoint and process, made on first use (Lambda reuses it
  * across invocations). DYNAMODB_ENDPOINT points it at DynamoDB Local; in AWS it is unset. A
  * process that alternates between endpoints (the marketplace benchmark's two DynamoDB Local
- * processes) keeps one warm client, with its open connections, per endpoint.
+ * processes) keeps one warm client, with its open connections, per endpoint. Its calls honour
+ * the deadline of the request that makes them (call-deadline.ts).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { endpointOverride } from '../aws-endpoint.ts';
 import { awsClientMade } from '../aws/client-hooks.ts';
 import * as settings from '../core/settings.ts';
+import { applyCallDeadlines } from './call-deadline.ts';
 
 const clients = new Map<string, DynamoDBDocumentClient>();
 
@@ -17,6 +19,7 @@ export function db(): DynamoDBDocumentClient {
   let client = clients.get(endpoint ?? '');
   if (!client) {
     const raw = new DynamoDBClient(endpointOverride(endpoint));
+    applyCallDeadlines(raw.config);
     awsClientMade(raw, 'dynamodb');
     client = DynamoDBDocumentClient.from(raw, {
       marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },

@@ -1,10 +1,28 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { rateLimited } from '../core/errors.ts';
+import { AppError, rateLimited } from '../core/errors.ts';
 import { backoff, stillContended } from './backoff.ts';
 import { db } from './client.ts';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/**
+ * Items a caller asks to commit in the same transaction as a change, made from the change's result
+ * (the HTTP stack's `Idempotency-Key` answer, lib/idempotency/records.ts completionItem): they
+ * commit with the change or not at all. A service that takes one appends its items last and
+ * reads their cancellation reasons with `alongRefused`.
+ */
+export type CommitAlong<T> = (result: T) => TransactItem[];
+
+/** Whether the items a CommitAlong added (the last `count` of the transaction) failed their condition. */
+export const alongRefused = (reasons: readonly string[], count: number): boolean => count > 0 && reasons.slice(-count).includes('ConditionalCheckFailed');
+
+/**
+ * The answer when they did: the request's `Idempotency-Key` is no longer its own (a retry took it
+ * over after this request's time ran out), so nothing was committed and the retry's answer counts.
+ */
+export const alongLost = (): AppError =>
+  new AppError('idempotency_key_in_use', 'A retry under the same Idempotency-Key took over this request; nothing was changed by this one. Retry to get the answer.');
 
 /** `ok`, or the cancellation code of each item in order ('None' for the items that were fine). */
 export type TransactResult = { ok: true } | { ok: false; reasons: string[] };

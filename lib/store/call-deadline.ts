@@ -1,0 +1,41 @@
+/**
+ * Store calls bounded by the invocation's time left, not by a fixed number. The HTTP stack runs a
+ * route under `withCallDeadline(deadline)`, the deadline being the Lambda's remaining time
+ * (context.getRemainingTimeInMillis()) less a reserve; every DynamoDB call made within it is
+ * aborted when the deadline comes (the SDK does not retry an abort), so the route still has its
+ * reserve to find out what became of its writes (an `Idempotency-Key`'s answer committed with the
+ * change, lib/idempotency/records.ts) and answer truthfully, instead of being cut off by the
+ * function's timeout while a commit may be landing.
+ *
+ * Calls outside any deadline (workers, scripts, the stack's own bookkeeping after the route) are
+ * not touched.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+const deadlines = new AsyncLocalStorage<number>();
+
+/** Runs `fn` with every store call it makes cut at `deadlineMs` (epoch ms); undefined = no deadline. */
+export function withCallDeadline<T>(deadlineMs: number | undefined, fn: () => Promise<T>): Promise<T> {
+  return deadlineMs === undefined ? fn() : deadlines.run(deadlineMs, fn);
+}
+
+
+type Handle = (request: unknown, options?: { abortSignal?: unknown }) => Promise<unknown>;
+
+/**
+ * Makes an SDK client's request handler (its own instance, made with the client) honour the
+ * deadline of the code that calls it: every command goes through its `handle`.
+ */
+export function applyCallDeadlines(config: { requestHandler?: unknown }): void {
+  const handler = config.requestHandler as { handle: Handle };
+  const inner = handler.handle.bind(handler);
+  handler.handle = async (request, options = {}) => {
+    const deadline = deadlines.getStore();
+    // A caller that brings its own abort signal has its own bound.
+    if (deadline === undefined || options.abortSignal) return inner(request, options);
+    const left = deadline - Date.now();
+    // Named AbortError, as the SDK names an aborted call, so neither is retried.
+    if (left <= 0) throw new DOMException('no time left for a store call', 'AbortError');
+    return inner(request, { ...options, abortSignal: AbortSignal.timeout(left) });
+  };
+}
