@@ -10,6 +10,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { claimKey, completeKey, completionItem, readKey, releaseKey, type Claim, type StoredAnswer } from '../idempotency/records.ts';
 import type { TransactItem } from '../store/transact.ts';
 import { AppError, validationError } from '../core/errors.ts';
+import { FUTURE_TOLERANCE_MS } from '../core/settings.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotency-replayed';
@@ -54,18 +55,21 @@ export async function idempotent(req: IdempotentRequest, run: (seal: SealAnswer)
     userId: req.userId,
     keyHash: idempotencyKeyHash(req.key),
     fingerprint: requestFingerprint(req),
-    lockedUntil: started + req.remainingMs + 1_000,
+    // A twin on an instance whose clock runs ahead (within the skew bound) must not take the key
+    // over while this run can still be committing.
+    lockedUntil: started + req.remainingMs + FUTURE_TOLERANCE_MS,
     token: randomUUID(),
   };
   const waitUntil = started + Math.min(TWIN_WAIT_MS, Math.max(0, req.remainingMs - 1_000));
   for (;;) {
     if (await claimKey(claim)) return await runAndKeep(claim, req, run);
     const record = await readKey(claim.userId, claim.keyHash);
-    if (!record) continue; // released or expired between the claim and the read: try to claim again
-    if (record.fingerprint !== claim.fingerprint) {
+    // No record: released or expired between the claim and the read; claim again after the pause
+    // (twins that keep releasing must not make this loop spin without one).
+    if (record && record.fingerprint !== claim.fingerprint) {
       throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used for another request (another route or body); use a new key for a new request.');
     }
-    if (record.state === 'completed') return answerFrom(record.answer, req);
+    if (record?.state === 'completed') return answerFrom(record.answer, req);
     if (Date.now() >= waitUntil) {
       throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry in a moment to get its answer.');
     }
