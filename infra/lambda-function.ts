@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
@@ -6,6 +6,7 @@ import type { Construct } from 'constructs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '../lib/observability/names.ts';
+import { routes } from '../lib/routes.ts';
 import type { StageConfig } from './stage-config.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,8 +30,15 @@ export const BUNDLING = {
   format: OutputFormat.ESM,
   target: 'node24',
   minify: true,
-  // Stack traces map back to the source, but the maps hold no copy of it (they were 98 MB).
-  sourceMap: true,
+  /**
+   * No source map in the zip and no --enable-source-maps: with them Node read and parsed a map of
+   * about 400 KB at every cold start, a median 23 % more import CPU (`npm run bench -- coldstart`
+   * measures both). A minified stack trace from the logs maps back offline with
+   * `npm run --silent map-stack-trace -- <function>` (scripts/map-stack-trace.ts), which rebuilds
+   * the same bundle with its map from the deployed commit.
+   */
+  sourceMap: false,
+  // Maps made offline name the sources but hold no copy of them (they were 98 MB).
   sourcesContent: false,
   // The AWS SDK is bundled too: a smaller cold start than the runtime's copy.
   externalModules: [] as string[],
@@ -42,12 +50,25 @@ export const BUNDLING = {
     '@smithy/core/event-streams': resolve(root, 'lib/aws/no-event-streams.ts'),
     'mnemonist/lru-cache': resolve(root, 'lib/aws/small-lru.ts'),
     '@aws/lambda-invoke-store': resolve(root, 'lib/aws/no-invoke-store.ts'),
+    '@smithy/core/checksum': resolve(root, 'lib/aws/node-checksums.ts'),
   } as Record<string, string>,
 };
 
 /**
- * Every Lambda function of the stack: Node 24 on arm64, bundled by esbuild, X-Ray active tracing,
- * JSON log format into its own log group with the stage's retention.
+ * X-Ray per function. API Gateway invokes the routes and the authorizer with its own sampling
+ * decision, made by the stage's sampling rule (infra/tracing-sampling.ts, which sets the rate and so
+ * the cost); Active tracing follows that decision. Every other function (the queue, stream and
+ * schedule workers) passes the caller's decision through: with Active, Lambda would sample
+ * invocations that arrive without one at 1 per second and 5 % beyond, a rate no sampling rule can
+ * change (every delivery batch at low traffic, $5 per million batches). A delivery whose message
+ * carries a sampled trace (a retry sent by a traced request) is still traced.
+ */
+const API_INVOKED = new Set([...routes.map((r) => r.name), 'authorizer']);
+export const tracingOf = (name: string): Tracing => (API_INVOKED.has(name) ? Tracing.ACTIVE : Tracing.PASS_THROUGH);
+
+/**
+ * Every Lambda function of the stack: Node 24 on arm64, bundled by esbuild, X-Ray tracing as
+ * above, JSON log format into its own log group with the stage's retention.
  */
 export function makeFunction(scope: Construct, config: StageConfig, common: Record<string, string>, name: string, entry: string, options: FunctionOptions = {}): NodejsFunction {
   const id = functionIdOf(name);
@@ -56,7 +77,7 @@ export function makeFunction(scope: Construct, config: StageConfig, common: Reco
     // A dev stage's logs go with it; prod keeps them for their retention even after a delete.
     removalPolicy: config.terminationProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
   });
-  return new NodejsFunction(scope, id, {
+  const made = new NodejsFunction(scope, id, {
     entry: resolve(root, entry),
     handler: 'handler',
     runtime: Runtime.NODEJS_24_X,
@@ -64,7 +85,7 @@ export function makeFunction(scope: Construct, config: StageConfig, common: Reco
     memorySize: options.memorySize ?? config.defaultMemoryMb,
     timeout: options.timeout ?? Duration.seconds(10),
     ...(options.reservedConcurrency !== undefined ? { reservedConcurrentExecutions: options.reservedConcurrency } : {}),
-    tracing: Tracing.ACTIVE,
+    tracing: tracingOf(name),
     loggingFormat: LoggingFormat.JSON,
     logGroup,
     environment: {
@@ -87,4 +108,8 @@ export function makeFunction(scope: Construct, config: StageConfig, common: Reco
       esbuildArgs: Object.fromEntries(Object.entries(BUNDLING.alias).map(([from, to]) => [`--alias:${from}`, to])),
     },
   });
+  if (tracingOf(name) === Tracing.PASS_THROUGH) {
+    Validations.of(made).acknowledge({ id: 'Serverless-LambdaTracing', reason: 'Traced when its caller sampled the request (PassThrough): Active would trace every invocation below 1 per second at a rate no sampling rule sets (infra/lambda-function.ts, docs/cost.md).' });
+  }
+  return made;
 }

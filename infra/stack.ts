@@ -31,6 +31,7 @@ import { addCustomDomain } from './domain.ts';
 import { makeFunction, type FunctionOptions } from './lambda-function.ts';
 import { addMonitoring } from './monitoring.ts';
 import { FUNCTION_MEMORY_MB } from './sizing.ts';
+import { addTracingSampling } from './tracing-sampling.ts';
 import type { StageConfig } from './stage-config.ts';
 import { createTable } from './table.ts';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
@@ -69,7 +70,6 @@ export class MarketplaceStack extends Stack {
 
     const common = {
       TABLE_NAME: table.tableName,
-      NODE_OPTIONS: '--enable-source-maps',
       CORS_ALLOWED_ORIGINS: config.corsOrigins.join(','),
       ...(config.developmentMode ? { DEVELOPMENT_MODE: 'true' } : {}),
     };
@@ -109,6 +109,7 @@ export class MarketplaceStack extends Stack {
       cloudWatchRole: true,
     });
     gatewayResponses(api, config.corsOrigins);
+    addTracingSampling(this, api, config.name);
     addCustomDomain(this, api, config);
 
     const resources = new Map<string, IResource>([['/', api.root]]);
