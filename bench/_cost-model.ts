@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DELIVERY, ROUTE_TIMEOUTS, STREAM, STREAM_LEASE } from '../lib/core/settings.ts';
-import { routes, type RouteSpec } from '../lib/routes.ts';
+import { routes, type Route } from '../lib/routes.ts';
 import { PRICES } from '../infra/prices.ts';
 import { FUNCTION_MEMORY_MB } from '../infra/sizing.ts';
 import { STAGES } from '../infra/stage-config.ts';
@@ -233,7 +233,7 @@ export function measuredRoutes(): Record<string, RouteUnits> {
 }
 
 /** Per million requests of one route, authorizer answers cached (one call per key per 5 minutes: left out). */
-export function routeCost(route: RouteSpec, units: RouteUnits): { lambda: number; dynamo: number; sqs: number; gateway: number; logs: number; xray: number; total: number } {
+export function routeCost(route: Route, units: RouteUnits): { lambda: number; dynamo: number; sqs: number; gateway: number; logs: number; xray: number; total: number } {
   const million = 1e6;
   const memoryMb = FUNCTION_MEMORY_MB[route.name] ?? STAGES['prod']!.defaultMemoryMb;
   const seconds = (units.calls * ASSUMED.awsCallMs + ASSUMED.routeCpuMs * (512 / memoryMb)) / 1000;
