@@ -1,7 +1,7 @@
 /**
  * Memory per function where it differs from the stage's default (MB). Chosen from
- * `npm run bench -- coldstart` (peak RSS after import and one call) and the SSE cost model in the
- * README: Lambda bills GB-seconds, and a function that mostly waits on DynamoDB or a webhook
+ * `npm run bench -- coldstart` (peak RSS after import) and the cost model of docs/cost.md (the SSE
+ * client-month, the delivery function's sizing): Lambda bills GB-seconds, and a function that mostly waits on DynamoDB or a webhook
  * receiver gains nothing from more memory once its cold start is paid.
  */
 export const FUNCTION_MEMORY_MB: Record<string, number> = {
