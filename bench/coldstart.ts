@@ -1,53 +1,31 @@
 /**
- * `npm run bench -- coldstart`: what importing each function's bundle costs, against a floor.
+ * `npm run bench -- coldstart`: what importing each function's bundle costs as deployed, against
+ * a floor, with and without source maps.
  *
- * Every function is bundled exactly as `cdk synth` bundles it (infra/bundle.ts). So is the floor:
- * a handler holding only `@aws-sdk/lib-dynamodb` + `@aws-sdk/client-dynamodb` with one client
- * built, the least any of our functions could import. Each bundle is imported in a fresh Node
- * process (this Node, 24), rounds interleaved in a shuffled order so drift on this shared machine
- * lands on every row alike. Reported: CPU (user + system) and wall time of the import, their
- * medians, the ratio of each to the floor's median, and the process's RSS after the import (what a
- * function's memory setting must hold before its first request).
+ * Every function is bundled exactly as `cdk synth` bundles it (infra/bundle.ts), and imported with
+ * the environment it gets in AWS (infra/bundle-env.ts: the synthesized template's variables,
+ * NODE_OPTIONS included, plus what Lambda's runtime sets). Two variants of each, in the same run:
+ * "no maps" (no .map in the zip, no --enable-source-maps) and "maps" (the .map beside the bundle
+ * and NODE_OPTIONS=--enable-source-maps, which makes Node read and parse the map at import). The
+ * floor (infra/bundle.ts) is a bundle of the DynamoDB client alone, imported with the runtime's
+ * variables and no maps. Each import runs in a fresh Node process (this Node, 24), rounds
+ * interleaved in a shuffled order so drift on this shared machine lands on every row alike.
+ * Reported: CPU (user + system) and wall time of the import, their medians, the ratio of each to
+ * the floor's median, and the process's RSS after the import (what a function's memory setting
+ * must hold before its first request).
  */
-import { build } from 'esbuild';
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { allFunctions, bundleFunction } from '../infra/bundle.ts';
-import { BUNDLING } from '../infra/lambda-function.ts';
+import { allFunctions, bundleFloor, bundleFunction, DEPLOYED_SOURCE_MAPS } from '../infra/bundle.ts';
+import { deployedFunctions, lambdaRuntimeEnv } from '../infra/bundle-env.ts';
 
 const exec = promisify(execFile);
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ROUNDS = Number(process.env['COLDSTART_ROUNDS'] ?? 7);
 const GOAL = 1.3;
-
-const FLOOR_SOURCE = `
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-const db = DynamoDBDocumentClient.from(new DynamoDBClient({}));
-export const handler = async () => db.send(new GetCommand({ TableName: 't', Key: { PK: 'x', SK: 'y' } }));
-`;
-
-async function bundleFloor(outDir: string): Promise<{ file: string; bytes: number }> {
-  const file = join(outDir, 'index.mjs');
-  await build({
-    stdin: { contents: FLOOR_SOURCE, resolveDir: root, loader: 'ts', sourcefile: 'floor.ts' },
-    outfile: file,
-    bundle: true,
-    platform: 'node',
-    target: BUNDLING.target,
-    format: 'esm',
-    minify: true,
-    mainFields: BUNDLING.mainFields,
-    banner: { js: BUNDLING.banner },
-    alias: BUNDLING.alias,
-    logLevel: 'error',
-  });
-  return { file, bytes: statSync(file).size };
-}
+const MAPS_FLAG = '--enable-source-maps';
 
 /**
  * The child: Lambda's Node runtime provides `awslambda` (response streaming) before it imports a
@@ -67,9 +45,16 @@ interface Sample {
   rss: number;
 }
 
-async function importOnce(file: string): Promise<Sample> {
-  const env = { PATH: process.env['PATH'] ?? '', AWS_REGION: 'eu-west-1', TABLE_NAME: 'bench', LOG_LEVEL: 'silent' };
-  const { stdout } = await exec(process.execPath, ['--input-type=module', '-e', CHILD, file], { env });
+type Variant = 'noMaps' | 'maps';
+
+interface Import {
+  key: string;
+  file: string;
+  env: Record<string, string>;
+}
+
+async function importOnce(i: Import): Promise<Sample> {
+  const { stdout } = await exec(process.execPath, ['--input-type=module', '-e', CHILD, i.file], { env: { PATH: process.env['PATH'] ?? '', ...i.env } });
   return JSON.parse(stdout) as Sample;
 }
 
@@ -87,47 +72,84 @@ function shuffled<T>(xs: T[]): T[] {
   return a;
 }
 
+/** NODE_OPTIONS of a variant: the deployed value with the source-map flag added or taken out. */
+function nodeOptions(deployed: string | undefined, variant: Variant): string {
+  const flags = (deployed ?? '').split(/\s+/).filter((f) => f && f !== MAPS_FLAG);
+  return [...flags, ...(variant === 'maps' ? [MAPS_FLAG] : [])].join(' ');
+}
+
 export async function run(): Promise<string> {
   const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'coldstart-'));
   try {
-    const bundles: Array<{ name: string; file: string; bytes: number }> = [];
+    const fns = allFunctions();
+    const deployed = deployedFunctions(fns.map((f) => f.name));
+    const flagDeployed = [...deployed.values()].map((d) => (d.variables['NODE_OPTIONS'] ?? '').split(/\s+/).includes(MAPS_FLAG));
+    const deployedVariant: Variant = flagDeployed.every(Boolean) ? 'maps' : 'noMaps';
+    // A flag without maps (or maps without the flag) is a deployment bug; so is a mix.
+    if (flagDeployed.some((f) => f !== flagDeployed[0]) || (deployedVariant === 'maps') !== (DEPLOYED_SOURCE_MAPS === 'linked')) {
+      throw new Error(`NODE_OPTIONS ${MAPS_FLAG} and the bundles' source maps (${DEPLOYED_SOURCE_MAPS}) disagree`);
+    }
+
+    const imports: Import[] = [];
     const floorDir = join(dir, '_floor');
     mkdirSync(floorDir);
-    bundles.push({ name: 'floor', ...(await bundleFloor(floorDir)) });
-    for (const fn of allFunctions()) {
-      const out = join(dir, fn.name);
-      mkdirSync(out);
-      const { file, bytes } = await bundleFunction(fn.entry, out);
-      bundles.push({ name: fn.name, file, bytes });
+    const floor = await bundleFloor(floorDir, 'none');
+    imports.push({ key: 'floor', file: floor.file, env: lambdaRuntimeEnv('floor', 512) });
+    const sizes = new Map<string, { kb: number; mapKb: number }>([['floor', { kb: floor.bytes / 1024, mapKb: 0 }]]);
+    for (const fn of fns) {
+      const d = deployed.get(fn.name)!;
+      for (const variant of ['noMaps', 'maps'] as const) {
+        const out = join(dir, `${fn.name}-${variant}`);
+        mkdirSync(out);
+        const b = await bundleFunction(fn.entry, out, variant === 'maps' ? 'linked' : 'none');
+        if (variant === 'maps') sizes.set(fn.name, { ...sizes.get(fn.name)!, mapKb: statSync(b.mapFile).size / 1024 });
+        else sizes.set(fn.name, { kb: b.bytes / 1024, mapKb: 0 });
+        const env = { ...lambdaRuntimeEnv(fn.name, d.memoryMb), ...d.variables, NODE_OPTIONS: nodeOptions(d.variables['NODE_OPTIONS'], variant) };
+        if (!env.NODE_OPTIONS) delete (env as Record<string, string | undefined>)['NODE_OPTIONS'];
+        imports.push({ key: `${fn.name}/${variant}`, file: b.file, env });
+      }
     }
-    const samples = new Map<string, Sample[]>(bundles.map((b) => [b.name, []]));
-    for (const b of bundles) await importOnce(b.file); // warm the file cache once
+    const samples = new Map<string, Sample[]>(imports.map((i) => [i.key, []]));
+    for (const i of imports) await importOnce(i); // warm the file cache once
     for (let round = 0; round < ROUNDS; round++) {
-      for (const b of shuffled(bundles)) samples.get(b.name)!.push(await importOnce(b.file));
+      for (const i of shuffled(imports)) samples.get(i.key)!.push(await importOnce(i));
     }
-    const stat = (name: string) => {
-      const s = samples.get(name)!;
+    const stat = (key: string) => {
+      const s = samples.get(key)!;
       return { cpu: median(s.map((x) => x.cpu)), wall: median(s.map((x) => x.wall)), rss: Math.max(...s.map((x) => x.rss)) };
     };
-    const floor = stat('floor');
-    const rows = bundles.map((b) => {
-      const s = stat(b.name);
-      return { name: b.name, kb: b.bytes / 1024, ...s, cpuRatio: s.cpu / floor.cpu, wallRatio: s.wall / floor.wall };
+    const base = stat('floor');
+    const rows = fns.map((fn) => {
+      const no = stat(`${fn.name}/noMaps`);
+      const maps = stat(`${fn.name}/maps`);
+      return { name: fn.name, ...sizes.get(fn.name)!, no, maps, noRatio: no.cpu / base.cpu, mapsRatio: maps.cpu / base.cpu };
     });
-    const fns = rows.filter((r) => r.name !== 'floor');
-    const withinGoal = fns.filter((r) => r.cpuRatio <= GOAL).length;
+    const within = (key: 'noRatio' | 'mapsRatio') => rows.filter((r) => r[key] <= GOAL).length;
+    const largest = (key: 'noRatio' | 'mapsRatio') => Math.max(...rows.map((r) => r[key])).toFixed(2);
+    const extra = median(rows.map((r) => r.maps.cpu / r.no.cpu - 1));
+    const fmt = (n: number) => n.toFixed(1);
     const lines = [
-      '### Cold start: importing each function bundle against the floor',
+      '### Cold start as deployed: importing each function bundle against the floor, without and with source maps',
       '',
-      `Node ${process.version}, ${ROUNDS} rounds after one warm-up import each, every import in a fresh process, rounds interleaved in a shuffled order. ` +
-        'Floor = a bundle holding only `@aws-sdk/lib-dynamodb` + `@aws-sdk/client-dynamodb` (one client built), bundled with the same esbuild options as the functions (credential chain trimmed to the environment, as theirs). ' +
+      `Node ${process.version}, ${ROUNDS} rounds after one warm-up import each, every import in a fresh process with the function's environment in AWS ` +
+        '(the synthesized template\'s variables and NODE_OPTIONS, plus what Lambda\'s runtime sets: infra/bundle-env.ts), rounds interleaved in a shuffled order. ' +
+        'Floor = a bundle holding only `@aws-sdk/lib-dynamodb` + `@aws-sdk/client-dynamodb` (one client built), bundled with the functions\' esbuild options. ' +
+        `"No maps" = no .map shipped and no ${MAPS_FLAG}; "maps" = the .map beside the bundle and NODE_OPTIONS=${MAPS_FLAG}. ` +
+        `Deployed today: **${deployedVariant === 'maps' ? 'maps' : 'no maps'}**. ` +
         'CPU = user + system time of the import, wall = its elapsed time (medians); RSS = the most resident memory seen after the import. ' +
-        `Goal: CPU ratio ≤ ${GOAL}. ${withinGoal} of ${fns.length} functions within it; largest CPU ratio ${Math.max(...fns.map((r) => r.cpuRatio)).toFixed(2)}. Run took ${Math.round((Date.now() - started) / 1000)} s.`,
+        `Goal: CPU ratio ≤ ${GOAL}. No maps: ${within('noRatio')} of ${rows.length} within it, largest ${largest('noRatio')}. ` +
+        `Maps: ${within('mapsRatio')} of ${rows.length}, largest ${largest('mapsRatio')}; the maps add a median ${Math.round(extra * 100)} % of import CPU. ` +
+        `Run took ${Math.round((Date.now() - started) / 1000)} s.`,
       '',
-      '| Function | Bundle KB | CPU ms | CPU ratio | Wall ms | Wall ratio | RSS MB |',
-      '|---|---|---|---|---|---|---|',
-      ...rows.map((r) => `| ${r.name} | ${r.kb.toFixed(1)} | ${r.cpu.toFixed(1)} | ${r.cpuRatio.toFixed(2)} | ${r.wall.toFixed(1)} | ${r.wallRatio.toFixed(2)} | ${(r.rss / 2 ** 20).toFixed(0)} |`),
+      '| Function | Bundle KB | Map KB | CPU ms, no maps | CPU ratio, no maps | CPU ms, maps | CPU ratio, maps | Wall ratio, no maps / maps | RSS MB, no maps / maps |',
+      '|---|---|---|---|---|---|---|---|---|',
+      `| floor | ${fmt(sizes.get('floor')!.kb)} | | ${fmt(base.cpu)} | 1.00 | | | 1.00 | ${(base.rss / 2 ** 20).toFixed(0)} |`,
+      ...rows.map(
+        (r) =>
+          `| ${r.name} | ${fmt(r.kb)} | ${fmt(r.mapKb)} | ${fmt(r.no.cpu)} | ${r.noRatio.toFixed(2)} | ${fmt(r.maps.cpu)} | ${r.mapsRatio.toFixed(2)} | ` +
+          `${(r.no.wall / base.wall).toFixed(2)} / ${(r.maps.wall / base.wall).toFixed(2)} | ${(r.no.rss / 2 ** 20).toFixed(0)} / ${(r.maps.rss / 2 ** 20).toFixed(0)} |`,
+      ),
     ];
     return lines.join('\n');
   } finally {

@@ -25,6 +25,7 @@ import { AREAS, areaOf, sharedPaths } from './areas.ts';
 import { AreaStack } from './area-stack.ts';
 import { addCustomDomain } from './domain.ts';
 import { gatewayResponses } from './gateway-responses.ts';
+import { addTracingSampling } from './tracing-sampling.ts';
 import { functionEnvironment, makeFunction, sharedLogGroup } from './lambda-function.ts';
 import { errorLogFilter } from './log-metrics.ts';
 import { FunctionRoles } from './roles.ts';
@@ -88,6 +89,7 @@ export class ApiStack extends Stack {
     });
     this.api = api;
     gatewayResponses(api, config.corsOrigins);
+    addTracingSampling(this, api, config.name);
     addCustomDomain(this, api, config);
 
     // The paths above the areas belong to this stack; each area builds its own below them.

@@ -1,0 +1,338 @@
+/**
+ * The cost model of docs/cost.md, computed from the service's own settings (lib/core/settings.ts),
+ * its sizing (infra/sizing.ts, infra/stage-config.ts), its tracing choice
+ * (infra/tracing-sampling.ts, infra/lambda-function.ts) and list prices (infra/prices.ts).
+ * `npm run bench -- cost` writes the tables into docs/cost.md; test/cost-doc.test.ts fails when
+ * the file is not what this computes.
+ *
+ * What cannot be read from the code is in ASSUMED below, each with where it comes from.
+ */
+import { Tracing } from 'aws-cdk-lib/aws-lambda';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DELIVERY, ROUTE_TIMEOUTS, STREAM, STREAM_LEASE } from '../lib/core/settings.ts';
+import { routes, type Route } from '../lib/routes.ts';
+import { PRICES } from '../infra/prices.ts';
+import { FUNCTION_MEMORY_MB } from '../infra/sizing.ts';
+import { STAGES } from '../infra/stage-config.ts';
+import { tracingOf } from '../infra/lambda-function.ts';
+import { TRACING_FIXED_RATE } from '../infra/tracing-sampling.ts';
+import { log, setLogContext } from '../lib/log.ts';
+import { flushMetrics, recordDeliveryAttempt } from '../lib/observability/metrics.ts';
+
+/** Inputs the code does not hold: measured on this machine by the benchmarks, or stated. */
+export const ASSUMED = {
+  /** The receivers: p50 50 ms, p99 2 s, 1 % at the 10 s deadline (issue 20). Log-normal through p50 and p99, capped at 2 s, for the 99 % that answer. */
+  latency: { p50Ms: 50, p99Ms: 2000, timeoutShare: 0.01, deadlineMs: 10_000 },
+  /** Client CPU of one https POST on a new connection (TLS handshake included): `npm run bench -- delivery`. Every POST is counted as a new connection. */
+  postCpuMs: 3.27,
+  /** The handler's own CPU per delivery besides the POST (signature, JSON, the SDK's signing and (de)serialising of one UpdateItem, one log line): stated, not measured. */
+  handlerCpuMsPerDelivery: 1.5,
+  /** One DynamoDB or SQS call inside a region, wall time: stated (single-digit ms is AWS's published figure for DynamoDB). */
+  awsCallMs: 10,
+  /** Lambda gives a function one vCPU at 1,769 MB and a share in proportion below. */
+  fullVcpuMb: 1769,
+  /** Size of a delivery record: 853 bytes with one attempt (README benchmarks): 1 write unit; from the second attempt on it is counted as 2. */
+  recordWriteUnits: { firstAttempt: 1, laterAttempt: 2 },
+  /** Agents per batch: the relay's stream batch of 100 events names 10 agents; a delivery batch names 1 (README benchmarks' scenario). */
+  agentsPerStreamBatch: 10,
+  agentsPerDeliveryBatch: 1,
+  /** Bytes Lambda's JSON platform records take per invocation (platform.start + platform.report, with CloudWatch's 26 bytes per event). */
+  platformLogBytesPerInvocation: 2 * 26 + 120 + 420,
+  /** Stored logs compress about 6×; kept for the prod stage's retention (3 months). */
+  logCompression: 6,
+  logMonthsKept: 3,
+  /** A route's duration: its DynamoDB calls (awsCallMs each, one after another) and 5 ms of CPU at 512 MB: stated. */
+  routeCpuMs: 5,
+  /** API Gateway's access-log line (jsonWithStandardFields) with CloudWatch's 26 bytes: about 400 bytes. */
+  accessLogBytes: 400,
+} as const;
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const MIB_PER_GB = 1024;
+const round = (n: number, digits = 2) => n.toFixed(digits);
+const usd = (n: number) => `$${n < 0.01 && n > 0 ? n.toFixed(4) : n.toFixed(2)}`;
+
+// ---- The receivers' latency mix --------------------------------------------------------------
+
+/** Standard normal CDF (Abramowitz–Stegun 7.1.26, error < 1.5e-7). */
+function normalCdf(z: number): number {
+  const t = 1 / (1 + 0.3275911 * Math.abs(z) / Math.SQRT2);
+  const erf = 1 - (((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t) * Math.exp(-(z * z) / 2);
+  return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
+}
+
+/** P(latency ≤ ms) for the mix. */
+export function latencyCdf(ms: number): number {
+  const { p50Ms, p99Ms, timeoutShare, deadlineMs } = ASSUMED.latency;
+  if (ms >= deadlineMs) return 1;
+  if (ms >= p99Ms) return 1 - timeoutShare;
+  const sigma = Math.log(p99Ms / p50Ms) / 2.3263478740408408;
+  return (1 - timeoutShare) * normalCdf(Math.log(Math.max(ms, 1e-9) / p50Ms) / sigma);
+}
+
+/** Expected slowest of `n` POSTs made at once (s): ∫ (1 − F(t)ⁿ) dt, in 1 ms steps. */
+export function expectedSlowestSeconds(n: number): number {
+  let sum = 0;
+  for (let ms = 0; ms < ASSUMED.latency.deadlineMs; ms++) sum += 1 - latencyCdf(ms + 0.5) ** n;
+  return sum / 1000;
+}
+
+// ---- Deliveries ------------------------------------------------------------------------------
+
+/**
+ * The `DeliveriesByStatus` index (`?status=`): `full` = every record, its entry moved on every
+ * status change (today); `attempted` = an entry from the first attempt on; `failures` = an entry
+ * only while an attempt has failed (a success never writes one); `none`.
+ */
+export type IndexDesign = 'full' | 'attempted' | 'failures' | 'none';
+
+export interface DeliverySizing {
+  memoryMb: number;
+  batchSize: number;
+  /** POSTs of a batch in flight at once: the batch (lib/events/deliver.ts), or 1 (one after another). */
+  concurrent: boolean;
+  index: IndexDesign;
+}
+
+export interface Line {
+  item: string;
+  quantity: string;
+  usd: number;
+}
+
+/** What `run` writes to stdout, with the environment set as given for its duration. */
+function written(env: Record<string, string>, run: () => void): number {
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  const write = process.stdout.write;
+  let bytes = 0;
+  process.stdout.write = ((chunk: string) => ((bytes += Buffer.byteLength(chunk)), true)) as typeof process.stdout.write;
+  Object.assign(process.env, env);
+  try {
+    run();
+  } finally {
+    process.stdout.write = write;
+    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  return bytes;
+}
+
+/**
+ * The bytes the delivery function logs, from the real log and metrics code: one 'delivery attempt'
+ * line (lib/events/deliver.ts's fields, ids of their real length), and the EMF document of a
+ * batch of attempts (lib/observability/metrics.ts), plus CloudWatch's 26 bytes per event.
+ */
+export function deliveryLogBytes(batchSize: number): { perAttempt: number; perBatch: number } {
+  const env = { LOG_LEVEL: 'info', AWS_LAMBDA_FUNCTION_NAME: 'TemplateMarketplace-prod-DeliverFunction0123ABCD', _X_AMZN_TRACE_ID: '' };
+  const perAttempt = written(env, () => {
+    setLogContext({ awsRequestId: '0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0', functionName: env.AWS_LAMBDA_FUNCTION_NAME, memoryLimitInMB: '128' }, undefined);
+    log.info('delivery attempt', {
+      deliveryId: 'dlv_01JD8X2Q4R5S6T7V8W9XYZABCD',
+      eventId: 'evt_01JD8X2Q4R5S6T7V8W9XYZABCD',
+      agentId: 'agt_01JD8X2Q4R5S6T7V8W9XYZABCD',
+      attempt: 1,
+      statusCode: 200,
+      ms: 48,
+      outcome: 'succeeded',
+    });
+    setLogContext(undefined, undefined);
+  });
+  const perBatch = written(env, () => {
+    for (let i = 0; i < batchSize; i++) recordDeliveryAttempt({ ok: true, latencyMs: 40 + i });
+    flushMetrics();
+  });
+  return { perAttempt: perAttempt + 26, perBatch: perBatch + 26 };
+}
+
+/** Per million deliveries that all end in success, with the latency mix. */
+export function deliveryCost(s: DeliverySizing): { lines: Line[]; total: number; batchSeconds: number } {
+  const million = 1e6;
+  const retryShare = ASSUMED.latency.timeoutShare;
+  // A timed-out attempt is retried later and meets the same mix: attempts per delivery = 1 / (1 − p).
+  const attempts = 1 / (1 - retryShare);
+  const batches = (attempts * million) / s.batchSize;
+
+  // DynamoDB writes: the relay's put of the record, one write per attempt, and the status index.
+  const recordWrites = 1 + ASSUMED.recordWriteUnits.firstAttempt + (attempts - 1) * ASSUMED.recordWriteUnits.laterAttempt;
+  // Index entries are keys only (< 1 KB, 1 unit); a status change moves an entry: delete + put.
+  // A retried delivery's status stays pending until its last attempt; `failures` puts an entry at
+  // the failed attempt and deletes it at the success.
+  const indexWrites = { full: 1 + 2, attempted: 1 + (attempts - 1) * 2, failures: (attempts - 1) * 2, none: 0 }[s.index];
+  const writes = (recordWrites + indexWrites) * million;
+  // Reads (consistent, ≤ 4 KB: 1 unit each): the relay's look for the record and its agents,
+  // the delivery batch's record and agent per attempt.
+  const reads = (1 + ASSUMED.agentsPerStreamBatch / STREAM.batchSize + attempts * (1 + ASSUMED.agentsPerDeliveryBatch / s.batchSize)) * million;
+  // SQS: the relay's SendMessageBatch (10 a call), Lambda's receive and delete per batch, a
+  // ChangeMessageVisibility per timed-out attempt.
+  const sqs = million / 10 + 2 * batches + (attempts - 1) * million;
+
+  // Lambda, delivery: the batch read, the slowest POST (all at once) or every POST in turn, its
+  // attempt write, and the CPU at the memory's share of a vCPU.
+  const cpuShare = Math.min(1, s.memoryMb / ASSUMED.fullVcpuMb);
+  const cpuSeconds = (s.batchSize * (ASSUMED.postCpuMs + ASSUMED.handlerCpuMsPerDelivery)) / 1000;
+  const waitSeconds = s.concurrent ? expectedSlowestSeconds(s.batchSize) : s.batchSize * expectedSlowestSeconds(1);
+  const batchSeconds = (2 * ASSUMED.awsCallMs) / 1000 + waitSeconds + cpuSeconds / cpuShare;
+  const deliverGbSeconds = batches * batchSeconds * (s.memoryMb / MIB_PER_GB);
+  // Lambda, relay: per stream batch three calls (BatchGetItem, BatchWriteItem, SendMessageBatch) at the default memory.
+  const relayMb = FUNCTION_MEMORY_MB['relay'] ?? STAGES['prod']!.defaultMemoryMb;
+  const relayBatches = million / STREAM.batchSize;
+  const relayGbSeconds = relayBatches * ((3 * ASSUMED.awsCallMs + STREAM.batchSize * 0.2) / 1000) * (relayMb / MIB_PER_GB);
+  const invocations = batches + relayBatches;
+
+  // Logs: one line per attempt, one EMF document and the platform records per invocation.
+  const logged = deliveryLogBytes(s.batchSize);
+  const logBytes = attempts * million * logged.perAttempt + batches * logged.perBatch + invocations * ASSUMED.platformLogBytesPerInvocation;
+  const logGb = logBytes / 1e9;
+  const logUsd = logGb * PRICES.logsIngestedGb + (logGb / ASSUMED.logCompression) * ASSUMED.logMonthsKept * PRICES.logsStoredGbMonth;
+
+  // X-Ray: the relay (stream) and delivery (queue) functions pass a caller's decision through and
+  // the relay never has one: no traces (infra/lambda-function.ts).
+  const traced = tracingOf('deliver') === Tracing.PASS_THROUGH && tracingOf('relay') === Tracing.PASS_THROUGH ? 0 : batches + relayBatches;
+
+  const lines: Line[] = [
+    { item: 'DynamoDB write units', quantity: `${round(writes / million)} M (record ${round(recordWrites)}, index ${round(indexWrites)})`, usd: writes * PRICES.dynamoWriteUnit },
+    { item: 'DynamoDB read units', quantity: `${round(reads / million)} M`, usd: reads * PRICES.dynamoReadUnit },
+    { item: 'SQS requests', quantity: `${round(sqs / million)} M`, usd: sqs * PRICES.sqsRequest },
+    { item: 'Lambda requests', quantity: `${round(invocations / million, 3)} M`, usd: invocations * PRICES.lambdaRequest },
+    {
+      item: `Lambda GB-s, delivery (${s.memoryMb} MB, ${round(batchSeconds, 3)} s a batch)`,
+      quantity: `${Math.round(deliverGbSeconds).toLocaleString('en-US')}`,
+      usd: deliverGbSeconds * PRICES.lambdaArmGbSecond,
+    },
+    { item: `Lambda GB-s, relay (${relayMb} MB)`, quantity: `${Math.round(relayGbSeconds).toLocaleString('en-US')}`, usd: relayGbSeconds * PRICES.lambdaArmGbSecond },
+    { item: 'CloudWatch Logs (ingested, stored 3 months)', quantity: `${round(logGb, 2)} GB`, usd: logUsd },
+    { item: 'X-Ray traces', quantity: `${Math.round(traced).toLocaleString('en-US')}`, usd: traced * (PRICES.xrayTraceRecorded + PRICES.xrayTraceRetrieved) },
+  ];
+  return { lines, total: lines.reduce((t, l) => t + l.usd, 0), batchSeconds };
+}
+
+/** The delivery function as deployed: infra/sizing.ts and lib/core/settings.ts. */
+export const DEPLOYED_DELIVERY: DeliverySizing = {
+  memoryMb: FUNCTION_MEMORY_MB['deliver'] ?? STAGES['prod']!.defaultMemoryMb,
+  batchSize: DELIVERY.batchSize,
+  concurrent: true,
+  index: 'full',
+};
+
+// ---- API requests by route ---------------------------------------------------------------------
+
+/** DynamoDB use of one request, as `npm run bench -- cost` measures it (bench/cost-measured.json). */
+export interface RouteUnits {
+  reads: number;
+  writes: number;
+  calls: number;
+}
+
+export const MEASURED_FILE = 'bench/cost-measured.json';
+
+/** The measured units of every route's sample request. */
+export function measuredRoutes(): Record<string, RouteUnits> {
+  return (JSON.parse(readFileSync(join(root, MEASURED_FILE), 'utf8')) as { routes: Record<string, RouteUnits> }).routes;
+}
+
+/** Per million requests of one route, authorizer answers cached (one call per key per 5 minutes: left out). */
+export function routeCost(route: Route, units: RouteUnits): { lambda: number; dynamo: number; sqs: number; gateway: number; logs: number; xray: number; total: number } {
+  const million = 1e6;
+  const memoryMb = FUNCTION_MEMORY_MB[route.name] ?? STAGES['prod']!.defaultMemoryMb;
+  const seconds = (units.calls * ASSUMED.awsCallMs + ASSUMED.routeCpuMs * (512 / memoryMb)) / 1000;
+  const lambda = million * (PRICES.lambdaRequest + seconds * (memoryMb / MIB_PER_GB) * PRICES.lambdaArmGbSecond);
+  const dynamo = million * (units.reads * PRICES.dynamoReadUnit + units.writes * PRICES.dynamoWriteUnit);
+  const sqs = route.sendsToQueue ? million * PRICES.sqsRequest : 0;
+  const gateway = million * PRICES.restApiRequestFirstTier;
+  // API Gateway's access-log line and Lambda's platform records.
+  const logs = ((million * (ASSUMED.accessLogBytes + ASSUMED.platformLogBytesPerInvocation)) / 1e9) * PRICES.logsIngestedGb;
+  const xray = tracingOf(route.name) === Tracing.ACTIVE ? million * TRACING_FIXED_RATE * (PRICES.xrayTraceRecorded + PRICES.xrayTraceRetrieved) : 0;
+  return { lambda, dynamo, sqs, gateway, logs, xray, total: lambda + dynamo + sqs + gateway + logs + xray };
+}
+
+// ---- SSE client-month ------------------------------------------------------------------------
+
+/** One always-connected SSE client for 30 days (lib/events/sse.ts polls an idle feed once a second). */
+export function sseClientMonth(): Line[] {
+  const seconds = 30 * 24 * 3600;
+  const memoryMb = FUNCTION_MEMORY_MB['streamAgentEvents'] ?? STAGES['prod']!.defaultMemoryMb;
+  // Each invocation ends 5 s before Lambda's limit; the client reconnects.
+  const invocationSeconds = ROUTE_TIMEOUTS.streamingTimeoutSeconds - 5;
+  const invocations = seconds / invocationSeconds;
+  const pollReads = seconds / 1;
+  // The stream lease: taken and released once per invocation, renewed every renewMs in between.
+  const leaseWrites = invocations * 2 + seconds / (STREAM_LEASE.renewMs / 1000);
+  const gbSeconds = seconds * (memoryMb / MIB_PER_GB);
+  return [
+    { item: `Lambda duration, ${memoryMb} MB`, quantity: `${gbSeconds.toLocaleString('en-US')} GB-s`, usd: gbSeconds * PRICES.lambdaArmGbSecond },
+    { item: 'Lambda requests', quantity: `${Math.round(invocations).toLocaleString('en-US')}`, usd: invocations * PRICES.lambdaRequest },
+    { item: 'DynamoDB reads (idle polls, 1 a second)', quantity: `${(pollReads / 1e6).toFixed(2)} M units`, usd: pollReads * PRICES.dynamoReadUnit },
+    { item: `DynamoDB writes (stream lease: take, release, renew every ${STREAM_LEASE.renewMs / 1000} s)`, quantity: `${Math.round(leaseWrites).toLocaleString('en-US')} units`, usd: leaseWrites * PRICES.dynamoWriteUnit },
+    { item: 'API Gateway requests', quantity: `${Math.round(invocations).toLocaleString('en-US')}`, usd: invocations * PRICES.restApiRequestFirstTier },
+  ];
+}
+
+// ---- The tables --------------------------------------------------------------------------------
+
+const table = (head: string[], rows: string[][]) => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+
+/** The generated part of docs/cost.md. */
+export function costTables(): string {
+  const deployed = deliveryCost(DEPLOYED_DELIVERY);
+  const variants: Array<[string, DeliverySizing]> = [
+    ['Before: 512 MB, batch 10, POSTs at once, full index', { memoryMb: 512, batchSize: 10, concurrent: true, index: 'full' }],
+    ['512 MB, POSTs one after another', { memoryMb: 512, batchSize: 10, concurrent: false, index: 'full' }],
+    [`**Deployed: ${DEPLOYED_DELIVERY.memoryMb} MB, batch ${DEPLOYED_DELIVERY.batchSize}, POSTs at once, full index**`, DEPLOYED_DELIVERY],
+    ['256 MB', { ...DEPLOYED_DELIVERY, memoryMb: 256 }],
+    ['128 MB, batch 25 (a batching window)', { ...DEPLOYED_DELIVERY, memoryMb: 128, batchSize: 25 }],
+    [`${DEPLOYED_DELIVERY.memoryMb} MB, index entry from the first attempt`, { ...DEPLOYED_DELIVERY, index: 'attempted' }],
+    [`${DEPLOYED_DELIVERY.memoryMb} MB, index entries for failed attempts only`, { ...DEPLOYED_DELIVERY, index: 'failures' }],
+    [`${DEPLOYED_DELIVERY.memoryMb} MB, no status index`, { ...DEPLOYED_DELIVERY, index: 'none' }],
+  ];
+  const slowest = [1, 10].map((n) => `${n}: ${round(expectedSlowestSeconds(n), 3)} s`).join(', ');
+  const measured = measuredRoutes();
+  const routeRows = routes
+    .filter((r) => !r.streaming)
+    .map((r) => {
+      const units = measured[r.name];
+      if (!units) throw new Error(`${MEASURED_FILE} has no measurement of ${r.name}: run npm run bench -- cost`);
+      const c = routeCost(r, units);
+      return [r.name, `${units.calls} / ${units.reads} / ${units.writes}`, usd(c.gateway), usd(c.lambda), usd(c.dynamo), usd(c.sqs), usd(c.logs), usd(c.xray), `**${usd(c.total)}**`];
+    });
+  const sse = sseClientMonth();
+  const sseTotal = sse.reduce((t, l) => t + l.usd, 0);
+  return [
+    `#### Per million deliveries, as deployed (expected slowest receiver of a batch of ${slowest})`,
+    '',
+    table(
+      ['Item', 'Quantity', 'Cost'],
+      [...deployed.lines.map((l) => [l.item, l.quantity, usd(l.usd)]), ['**Total**', '', `**${usd(deployed.total)}**`]],
+    ),
+    '',
+    '#### Delivery sizing and index designs compared (per million deliveries, same mix)',
+    '',
+    table(
+      ['Design', 'Batch s', 'Lambda', 'DynamoDB writes', 'Total'],
+      variants.map(([name, s]) => {
+        const c = deliveryCost(s);
+        const lambda = c.lines.filter((l) => l.item.startsWith('Lambda')).reduce((t, l) => t + l.usd, 0);
+        return [name, round(c.batchSeconds, 3), usd(lambda), usd(c.lines[0]!.usd), `**${usd(c.total)}**`];
+      }),
+    ),
+    '',
+    '#### Per million API requests, by route (first API Gateway tier)',
+    '',
+    table(['Route', 'DynamoDB calls / read units / write units', 'API Gateway', 'Lambda', 'DynamoDB', 'SQS', 'Logs', 'X-Ray', 'Total'], routeRows),
+    '',
+    '#### Per SSE client-month (always connected, idle feed)',
+    '',
+    table(['Item', 'Quantity', 'Cost'], [...sse.map((l) => [l.item, l.quantity, usd(l.usd)]), ['**Total**', '', `**${usd(sseTotal)}**`]]),
+  ].join('\n');
+}
+
+/** docs/cost.md with its generated part (between the markers) replaced by `costTables()`. */
+export const BEGIN = '<!-- cost tables: written by `npm run bench -- cost` (bench/_cost-model.ts); do not edit by hand -->';
+export const END = '<!-- end of cost tables -->';
+export function withTables(doc: string): string {
+  const start = doc.indexOf(BEGIN);
+  const end = doc.indexOf(END);
+  if (start < 0 || end < start) throw new Error('docs/cost.md lacks the cost table markers');
+  return `${doc.slice(0, start + BEGIN.length)}\n\n${costTables()}\n\n${doc.slice(end)}`;
+}
