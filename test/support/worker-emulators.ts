@@ -1,0 +1,82 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TestProject } from 'vitest/node';
+import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb-local.ts';
+import { freePort } from '../../local/ports.ts';
+
+/**
+ * The integration tier's globalSetup (vitest.config.ts): one DynamoDB Local per vitest worker slot,
+ * kept in the main process and leased to each test file by `test/support/per-file-table.ts`, which
+ * makes the file a fresh table on it. A slot runs one file at a time (VITEST_POOL_ID), so a file
+ * never shares its emulator with a file running at the same time; it only meets earlier files'
+ * (deleted) tables.
+ *
+ * Started lazily, on a slot's first lease: a run of one file starts one JVM, not one per worker.
+ * Recycled every RECYCLE_AFTER_FILES leases: one DynamoDB Local for a whole run (as once) grew
+ * slower over it, and late files racing dozens of writers on one item met lock-wait 500s there.
+ * `DYNAMODB_RECYCLE_AFTER_FILES` overrides the number (0 = never recycle), to measure that again.
+ */
+const RECYCLE_AFTER_FILES = Number(process.env['DYNAMODB_RECYCLE_AFTER_FILES'] ?? 20);
+
+/**
+ * A bounded heap: each worker's JVM would otherwise size itself to a quarter of the machine's
+ * memory. The tables live in SQLite's native memory, outside the heap; 512 MB is ample for a test
+ * file's requests (the run's peak was far below it).
+ */
+export const EMULATOR_JVM_OPTIONS = ['-Xms64m', '-Xmx512m', '-XX:+UseSerialGC'] as const;
+
+interface Slot {
+  emulator: Promise<DynamoDbLocal>;
+  leases: number;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Where a test file asks for its worker's DynamoDB Local: GET <url>/<VITEST_POOL_ID> answers its endpoint. */
+    dynamoLeaseUrl: string;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const slots = new Map<string, Slot>();
+  const start = (): Promise<DynamoDbLocal> =>
+    freePort().then((port) => startDynamoDbLocal({ port, dataDir: ':memory:', jvmOptions: EMULATOR_JVM_OPTIONS }));
+
+  async function lease(slotId: string): Promise<string> {
+    let slot = slots.get(slotId);
+    if (slot && RECYCLE_AFTER_FILES > 0 && slot.leases >= RECYCLE_AFTER_FILES) {
+      const old = slot.emulator;
+      slots.delete(slotId);
+      await (await old).stop();
+      slot = undefined;
+    }
+    if (!slot) {
+      const fresh: Slot = { emulator: start(), leases: 0 };
+      // A JVM that failed to start is not kept: the next file tries again (and says why if it fails too).
+      fresh.emulator.catch(() => slots.get(slotId) === fresh && slots.delete(slotId));
+      slots.set(slotId, fresh);
+      slot = fresh;
+    }
+    slot.leases += 1;
+    return (await slot.emulator).endpoint;
+  }
+
+  const server: Server = createServer((req, res) => {
+    const slotId = decodeURIComponent((req.url ?? '/').slice(1));
+    lease(slotId).then(
+      (endpoint) => res.end(endpoint),
+      (err: unknown) => {
+        res.statusCode = 500;
+        res.end(err instanceof Error ? err.message : String(err));
+      },
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  project.provide('dynamoLeaseUrl', `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+
+  return async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const running = [...slots.values()].map((s) => s.emulator.then((e) => e.stop(), () => undefined));
+    await Promise.all(running);
+  };
+}
