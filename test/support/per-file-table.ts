@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { ensureTable } from '../../lib/store/create-table.ts';
 import { endpointOverride } from '../../lib/aws-endpoint.ts';
 import { reindexIfBehind } from '../../lib/marketplace/search/reindex.ts';
+import { ensureTable } from '../../lib/store/create-table.ts';
 
 /**
  * The integration tier's setup file: each test file gets a fresh table of its own on its worker's
@@ -12,7 +12,8 @@ import { reindexIfBehind } from '../../lib/marketplace/search/reindex.ts';
  * inherit the endpoint and the table name. Isolation is by table: no file sees another's items,
  * and a file runs alone on its slot's emulator.
  */
-const table = (process.env['TABLE_NAME'] = `test-${randomUUID()}`);
+const table = `test-${randomUUID()}`;
+process.env['TABLE_NAME'] = table;
 process.env['AWS_REGION'] ??= 'us-east-1';
 process.env['LOG_LEVEL'] ??= 'silent';
 
@@ -23,7 +24,8 @@ beforeAll(async () => {
   const res = await fetch(`${inject('dynamoLeaseUrl')}/${encodeURIComponent(slot)}`);
   const answer = await res.text();
   if (!res.ok) throw new Error(`No DynamoDB Local for this worker: ${answer}`);
-  endpoint = process.env['DYNAMODB_ENDPOINT'] = answer;
+  endpoint = answer;
+  process.env['DYNAMODB_ENDPOINT'] = endpoint;
   await ensureTable(table);
   // As after a stage's first deploy and `admin reindex-search`: the new table's (empty) index has the current format.
   await reindexIfBehind();

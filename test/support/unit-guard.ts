@@ -18,7 +18,10 @@ const environmentBefore = { ...process.env };
 const MOVE = 'belongs in the integration tier: remove it from UNIT_FILES in test/tiers.ts';
 const shims = mkdtempSync(join(tmpdir(), 'unit-tier-'));
 const javaMark = join(shims, 'java-started');
-writeFileSync(join(shims, 'java'), `#!/bin/sh\necho "$0 $*" >> '${javaMark}'\necho 'unit tier: this file started Java (DynamoDB Local) and ${MOVE}' >&2\nexit 1\n`);
+writeFileSync(
+  join(shims, 'java'),
+  `#!/bin/sh\necho "$0 $*" >> '${javaMark}'\necho 'unit tier: this file started Java (DynamoDB Local) and ${MOVE}' >&2\nexit 1\n`,
+);
 chmodSync(join(shims, 'java'), 0o755);
 process.env['PATH'] = `${shims}${delimiter}${process.env['PATH'] ?? ''}`;
 process.env['TABLE_NAME'] = 'unit-tier-has-no-table';
@@ -31,7 +34,12 @@ const trap = createServer((req, res) => {
   req.resume();
   res.statusCode = 400;
   res.setHeader('content-type', 'application/x-amz-json-1.0');
-  res.end(JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#UnitTierException', message: `unit tier: this file reached an emulator and ${MOVE}` }));
+  res.end(
+    JSON.stringify({
+      __type: 'com.amazonaws.dynamodb.v20120810#UnitTierException',
+      message: `unit tier: this file reached an emulator and ${MOVE}`,
+    }),
+  );
 });
 
 // Before the test file is imported, so a module reading the environment at load sees the trap too.
@@ -47,6 +55,9 @@ afterAll(async () => {
   rmSync(shims, { recursive: true, force: true });
   for (const key of Object.keys(process.env)) if (!(key in environmentBefore)) delete process.env[key];
   Object.assign(process.env, environmentBefore);
-  if (caught.length > 0) throw new Error(`unit tier: this file sent ${caught.length} request(s) to DynamoDB/SQS (${caught.slice(0, 3).join(', ')}) and ${MOVE}`);
+  if (caught.length > 0)
+    throw new Error(
+      `unit tier: this file sent ${caught.length} request(s) to DynamoDB/SQS (${caught.slice(0, 3).join(', ')}) and ${MOVE}`,
+    );
   if (java) throw new Error(`unit tier: this file started Java (${java}) and ${MOVE}`);
 });

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb-local.ts';
+import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb-local.ts';
 import { freePort } from '../../local/ports.ts';
 
 /**
@@ -76,7 +76,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   return async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    const running = [...slots.values()].map((s) => s.emulator.then((e) => e.stop(), () => undefined));
+    const running = [...slots.values()].map((s) =>
+      s.emulator.then(
+        (e) => e.stop(),
+        () => undefined,
+      ),
+    );
     await Promise.all(running);
   };
 }
