@@ -1,14 +1,11 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '../lib/observability/names.ts';
+import { functionCode } from './bundle.ts';
 import type { StageConfig } from './stage-config.ts';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface FunctionOptions {
   timeout?: Duration;
@@ -21,29 +18,8 @@ export interface FunctionOptions {
 /** `publishTemplate` → `PublishTemplateFunction`: the logical id infra tests and alarms look for. */
 export const functionIdOf = (name: string): string => `${name[0]!.toUpperCase()}${name.slice(1)}Function`;
 
-/**
- * The esbuild settings every function is bundled with; `npm run bench -- coldstart` and the
- * bundle-size test build with the same ones, so what they measure is what ships.
- */
-export const BUNDLING = {
-  format: OutputFormat.ESM,
-  target: 'node24',
-  minify: true,
-  // Stack traces map back to the source, but the maps hold no copy of it (they were 98 MB).
-  sourceMap: true,
-  sourcesContent: false,
-  // The AWS SDK is bundled too: a smaller cold start than the runtime's copy.
-  externalModules: [] as string[],
-  mainFields: ['module', 'main'],
-  banner: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-  /** Module replacements inside the bundles only: parts of the SDK no function runs (each file says why). */
-  alias: {
-    '@aws-sdk/credential-provider-node': resolve(root, 'lib/aws/env-credentials.ts'),
-    '@smithy/core/event-streams': resolve(root, 'lib/aws/no-event-streams.ts'),
-    'mnemonist/lru-cache': resolve(root, 'lib/aws/small-lru.ts'),
-    '@aws/lambda-invoke-store': resolve(root, 'lib/aws/no-invoke-store.ts'),
-  } as Record<string, string>,
-};
+// The esbuild settings live with the bundling (infra/bundle.ts); the cold-start bench reads them here too.
+export { BUNDLING } from './bundle.ts';
 
 /**
  * Every Lambda function of the stack: Node 24 on arm64, bundled by esbuild, X-Ray active tracing,
@@ -57,8 +33,9 @@ export function makeFunction(scope: Construct, config: StageConfig, common: Reco
     removalPolicy: config.terminationProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
   });
   return new NodejsFunction(scope, id, {
-    entry: resolve(root, entry),
-    handler: 'handler',
+    // Bundled by infra/bundle.ts (every function in one esbuild run, reused by a later synth of the same sources).
+    code: functionCode(entry),
+    handler: 'index.handler',
     runtime: Runtime.NODEJS_24_X,
     architecture: Architecture.ARM_64,
     memorySize: options.memorySize ?? config.defaultMemoryMb,
@@ -72,19 +49,6 @@ export function makeFunction(scope: Construct, config: StageConfig, common: Reco
       POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
       POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
       ...options.env,
-    },
-    depsLockFilePath: resolve(root, 'package-lock.json'),
-    projectRoot: root,
-    bundling: {
-      format: BUNDLING.format,
-      target: BUNDLING.target,
-      minify: BUNDLING.minify,
-      sourceMap: BUNDLING.sourceMap,
-      sourcesContent: BUNDLING.sourcesContent,
-      externalModules: BUNDLING.externalModules,
-      mainFields: BUNDLING.mainFields,
-      banner: BUNDLING.banner,
-      esbuildArgs: Object.fromEntries(Object.entries(BUNDLING.alias).map(([from, to]) => [`--alias:${from}`, to])),
     },
   });
 }
