@@ -18,10 +18,10 @@ process.env['AWS_REGION'] ??= 'us-east-1';
 process.env['LOG_LEVEL'] ??= 'silent';
 
 let endpoint: string | undefined;
+const leaseUrl = `${inject('dynamoLeaseUrl')}/${encodeURIComponent(process.env['VITEST_POOL_ID'] ?? '1')}/${process.pid}`;
 
 beforeAll(async () => {
-  const slot = process.env['VITEST_POOL_ID'] ?? '1';
-  const res = await fetch(`${inject('dynamoLeaseUrl')}/${encodeURIComponent(slot)}`);
+  const res = await fetch(leaseUrl, { method: 'POST' });
   const answer = await res.text();
   if (!res.ok) throw new Error(`No DynamoDB Local for this worker: ${answer}`);
   endpoint = answer;
@@ -41,5 +41,6 @@ afterAll(async () => {
     await client.send(new DeleteTableCommand({ TableName: table }));
   } finally {
     client.destroy();
+    await fetch(leaseUrl, { method: 'DELETE' });
   }
 });

@@ -28,11 +28,23 @@ export const EMULATOR_JVM_OPTIONS = ['-Xms64m', '-Xmx512m', '-XX:+UseSerialGC'] 
 interface Slot {
   emulator: Promise<DynamoDbLocal>;
   leases: number;
+  /** The process id of the test file holding the slot, until its afterAll gives it back. */
+  holder?: number;
+}
+
+/** True while a process runs (a file whose worker died never gives its slot back). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Where a test file asks for its worker's DynamoDB Local: GET <url>/<VITEST_POOL_ID> answers its endpoint. */
+    /** Where a test file leases its worker's DynamoDB Local: POST <url>/<VITEST_POOL_ID>/<pid> answers its endpoint. */
     dynamoLeaseUrl: string;
   }
 }
@@ -42,8 +54,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const start = (): Promise<DynamoDbLocal> =>
     freePort().then((port) => startDynamoDbLocal({ port, dataDir: ':memory:', jvmOptions: EMULATOR_JVM_OPTIONS }));
 
-  async function lease(slotId: string): Promise<string> {
+  async function lease(slotId: string, pid: number): Promise<string> {
     let slot = slots.get(slotId);
+    // The isolation this tier rests on: vitest runs one file at a time per slot (VITEST_POOL_ID).
+    if (slot?.holder !== undefined && slot.holder !== pid && alive(slot.holder)) {
+      throw new Error(
+        `worker slot ${slotId} is still held by test process ${slot.holder}: two files would share one emulator`,
+      );
+    }
     if (slot && RECYCLE_AFTER_FILES > 0 && slot.leases >= RECYCLE_AFTER_FILES) {
       const old = slot.emulator;
       slots.delete(slotId);
@@ -58,12 +76,24 @@ export default async function setup(project: TestProject): Promise<() => Promise
       slot = fresh;
     }
     slot.leases += 1;
+    slot.holder = pid;
     return (await slot.emulator).endpoint;
   }
 
+  function release(slotId: string, pid: number): void {
+    const slot = slots.get(slotId);
+    if (slot?.holder === pid) slot.holder = undefined;
+  }
+
+  // POST /<slot>/<pid> leases the slot's emulator and answers its endpoint; DELETE gives it back.
   const server: Server = createServer((req, res) => {
-    const slotId = decodeURIComponent((req.url ?? '/').slice(1));
-    lease(slotId).then(
+    const [slotId = '', pid = ''] = (req.url ?? '/').slice(1).split('/').map(decodeURIComponent);
+    if (req.method === 'DELETE') {
+      release(slotId, Number(pid));
+      res.end();
+      return;
+    }
+    lease(slotId, Number(pid)).then(
       (endpoint) => res.end(endpoint),
       (err: unknown) => {
         res.statusCode = 500;
