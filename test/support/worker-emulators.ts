@@ -12,10 +12,16 @@ import { freePort } from '../../local/ports.ts';
  * (deleted) tables.
  *
  * Started lazily, on a slot's first lease: a run of one file starts one JVM, not one per worker.
- * Recycled every RECYCLE_AFTER_FILES leases: one DynamoDB Local for a whole run (as once) grew
- * slower over it, and late files racing dozens of writers on one item met lock-wait 500s there.
- * `DYNAMODB_RECYCLE_AFTER_FILES` overrides the number (0 = never recycle), to measure that again.
+ * Recycled once it has served RECYCLE_AFTER_SECONDS of test files, or RECYCLE_AFTER_FILES files:
+ * DynamoDB Local slows down with the work it has done, even with each file's table deleted. Measured
+ * (2 cores, load 4): search-cost.test.ts's setup (600 templates and their postings) takes 27 s on
+ * a fresh emulator and over 60 s (its timeout) on one that has just served search-pairs and
+ * search-sort (about 220 s of writes); one emulator for a whole run once met lock-wait 500s in the
+ * 50-writer races. Time served is the measure because files differ a hundredfold in the work they
+ * do: the many light files share an emulator, a heavy one gets a fresh one soon after.
+ * `DYNAMODB_RECYCLE_AFTER_SECONDS` and `DYNAMODB_RECYCLE_AFTER_FILES` override them (0 = never).
  */
+const RECYCLE_AFTER_SECONDS = Number(process.env['DYNAMODB_RECYCLE_AFTER_SECONDS'] ?? 60);
 const RECYCLE_AFTER_FILES = Number(process.env['DYNAMODB_RECYCLE_AFTER_FILES'] ?? 20);
 
 /**
@@ -30,6 +36,9 @@ interface Slot {
   leases: number;
   /** The process id of the test file holding the slot, until its afterAll gives it back. */
   holder?: number;
+  heldSince: number;
+  /** How long test files have held this emulator, in seconds. */
+  served: number;
 }
 
 /** True while a process runs (a file whose worker died never gives its slot back). */
@@ -62,14 +71,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
         `worker slot ${slotId} is still held by test process ${slot.holder}: two files would share one emulator`,
       );
     }
-    if (slot && RECYCLE_AFTER_FILES > 0 && slot.leases >= RECYCLE_AFTER_FILES) {
+    const worn =
+      slot &&
+      ((RECYCLE_AFTER_FILES > 0 && slot.leases >= RECYCLE_AFTER_FILES) ||
+        (RECYCLE_AFTER_SECONDS > 0 && slot.served >= RECYCLE_AFTER_SECONDS));
+    if (slot && worn) {
       const old = slot.emulator;
       slots.delete(slotId);
       await (await old).stop();
       slot = undefined;
     }
     if (!slot) {
-      const fresh: Slot = { emulator: start(), leases: 0 };
+      const fresh: Slot = { emulator: start(), leases: 0, heldSince: 0, served: 0 };
       // A JVM that failed to start is not kept: the next file tries again (and says why if it fails too).
       fresh.emulator.catch(() => slots.get(slotId) === fresh && slots.delete(slotId));
       slots.set(slotId, fresh);
@@ -77,12 +90,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
     }
     slot.leases += 1;
     slot.holder = pid;
-    return (await slot.emulator).endpoint;
+    const { endpoint } = await slot.emulator;
+    slot.heldSince = Date.now();
+    return endpoint;
   }
 
   function release(slotId: string, pid: number): void {
     const slot = slots.get(slotId);
-    if (slot?.holder === pid) slot.holder = undefined;
+    if (slot?.holder !== pid) return;
+    slot.holder = undefined;
+    slot.served += (Date.now() - slot.heldSince) / 1000;
   }
 
   // POST /<slot>/<pid> leases the slot's emulator and answers its endpoint; DELETE gives it back.
