@@ -16,12 +16,14 @@ import { freePort } from '../../local/ports.ts';
  * DynamoDB Local slows down with the work it has done, even with each file's table deleted. Measured
  * (2 cores, load 4): search-cost.test.ts's setup (600 templates and their postings) takes 27 s on
  * a fresh emulator and over 60 s (its timeout) on one that has just served search-pairs and
- * search-sort (about 220 s of writes); one emulator for a whole run once met lock-wait 500s in the
- * 50-writer races. Time served is the measure because files differ a hundredfold in the work they
- * do: the many light files share an emulator, a heavy one gets a fresh one soon after.
+ * search-sort (about 220 s of writes), and search-pairs times out right after search-sort alone
+ * (29 s); one emulator for a whole run once met lock-wait 500s in the 50-writer races. Time served
+ * is the measure because files differ a hundredfold in the work they do: light files (most take a
+ * few seconds) share an emulator, and the file after a heavy one gets a fresh one. The replacement
+ * starts as soon as the worn one is given back, so the next file rarely waits for a JVM.
  * `DYNAMODB_RECYCLE_AFTER_SECONDS` and `DYNAMODB_RECYCLE_AFTER_FILES` override them (0 = never).
  */
-const RECYCLE_AFTER_SECONDS = Number(process.env['DYNAMODB_RECYCLE_AFTER_SECONDS'] ?? 60);
+const RECYCLE_AFTER_SECONDS = Number(process.env['DYNAMODB_RECYCLE_AFTER_SECONDS'] ?? 10);
 const RECYCLE_AFTER_FILES = Number(process.env['DYNAMODB_RECYCLE_AFTER_FILES'] ?? 20);
 
 /**
@@ -63,6 +65,28 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const start = (): Promise<DynamoDbLocal> =>
     freePort().then((port) => startDynamoDbLocal({ port, dataDir: ':memory:', jvmOptions: EMULATOR_JVM_OPTIONS }));
 
+  const worn = (slot: Slot): boolean =>
+    (RECYCLE_AFTER_FILES > 0 && slot.leases >= RECYCLE_AFTER_FILES) ||
+    (RECYCLE_AFTER_SECONDS > 0 && slot.served >= RECYCLE_AFTER_SECONDS);
+
+  const stopping: Promise<void>[] = [];
+
+  /** A fresh emulator for the slot; the old one (if any) is stopped in the background. */
+  function renew(slotId: string, old: Slot | undefined): Slot {
+    const fresh: Slot = { emulator: start(), leases: 0, heldSince: 0, served: 0 };
+    // A JVM that failed to start is not kept: the next file tries again (and says why if it fails too).
+    fresh.emulator.catch(() => slots.get(slotId) === fresh && slots.delete(slotId));
+    slots.set(slotId, fresh);
+    if (old)
+      stopping.push(
+        old.emulator.then(
+          (e) => e.stop(),
+          () => undefined,
+        ),
+      );
+    return fresh;
+  }
+
   async function lease(slotId: string, pid: number): Promise<string> {
     let slot = slots.get(slotId);
     // The isolation this tier rests on: vitest runs one file at a time per slot (VITEST_POOL_ID).
@@ -71,23 +95,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
         `worker slot ${slotId} is still held by test process ${slot.holder}: two files would share one emulator`,
       );
     }
-    const worn =
-      slot &&
-      ((RECYCLE_AFTER_FILES > 0 && slot.leases >= RECYCLE_AFTER_FILES) ||
-        (RECYCLE_AFTER_SECONDS > 0 && slot.served >= RECYCLE_AFTER_SECONDS));
-    if (slot && worn) {
-      const old = slot.emulator;
-      slots.delete(slotId);
-      await (await old).stop();
-      slot = undefined;
-    }
-    if (!slot) {
-      const fresh: Slot = { emulator: start(), leases: 0, heldSince: 0, served: 0 };
-      // A JVM that failed to start is not kept: the next file tries again (and says why if it fails too).
-      fresh.emulator.catch(() => slots.get(slotId) === fresh && slots.delete(slotId));
-      slots.set(slotId, fresh);
-      slot = fresh;
-    }
+    if (!slot || worn(slot)) slot = renew(slotId, slot);
     slot.leases += 1;
     slot.holder = pid;
     const { endpoint } = await slot.emulator;
@@ -100,6 +108,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     if (slot?.holder !== pid) return;
     slot.holder = undefined;
     slot.served += (Date.now() - slot.heldSince) / 1000;
+    // Replace a worn emulator now, while the worker sets up its next file.
+    if (worn(slot)) void renew(slotId, slot);
   }
 
   // POST /<slot>/<pid> leases the slot's emulator and answers its endpoint; DELETE gives it back.
@@ -129,6 +139,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
         () => undefined,
       ),
     );
-    await Promise.all(running);
+    await Promise.all([...running, ...stopping]);
   };
 }
