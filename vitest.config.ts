@@ -1,11 +1,42 @@
+import { availableParallelism, totalmem } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { ALL_TEST_FILES, UNIT_FILES } from './test/tiers.ts';
+
+/**
+ * One worker per core: the integration tier mostly waits on DynamoDB Local, so a 2-core machine
+ * runs two files at once. Each integration worker keeps a DynamoDB Local (a JVM, capped at 512 MB
+ * of heap, about 0.7 GB resident): no more workers than 1.5 GB of memory each allows.
+ */
+const workers = Math.max(1, Math.min(availableParallelism(), Math.floor(totalmem() / 1.5 / 2 ** 30)));
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'lib/**/*.test.ts', 'infra/**/*.test.ts'],
-    setupFiles: ['test/support/per-file-table.ts'],
+    pool: 'forks',
+    maxWorkers: workers,
     testTimeout: 30_000,
     hookTimeout: 90_000,
-    pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: UNIT_FILES,
+          setupFiles: ['test/support/unit-guard.ts'],
+          // One process per worker for every unit file: aws-cdk-lib and the SDK load once, not per
+          // file (half the tier's CPU). The guard restores the environment after each file.
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ALL_TEST_FILES,
+          exclude: UNIT_FILES,
+          globalSetup: ['test/support/worker-emulators.ts'],
+          setupFiles: ['test/support/per-file-table.ts'],
+        },
+      },
+    ],
   },
 });

@@ -2,19 +2,19 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateQueueCommand } from '@aws-sdk/client-sqs';
 import { tableName } from '../lib/store/client.ts';
 import { startLocalSqs } from '../local/sqs.ts';
 import { mapStackTrace, readSourceMap } from '../scripts/map-stack-trace.ts';
-import { allFunctions, BUNDLE_OVER_FLOOR_BYTES, bundleFloor, bundleFunction, DEPLOYED_SOURCE_MAPS } from './bundle.ts';
+import { allFunctions, BUNDLE_INPUTS, BUNDLE_OVER_FLOOR_BYTES, bundleFloor, bundleFunction, DEPLOYED_SOURCE_MAPS } from './bundle.ts';
 
 const exec = promisify(execFile);
 let dir: string;
 let floorBytes: number;
-const bundles = new Map<string, { bytes: number; mapFile: string; file: string }>();
+const bundles = new Map<string, { bytes: number; mapFile: string; file: string; inputs: string[] }>();
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'bundle-size-'));
@@ -35,6 +35,17 @@ describe('function bundles (as cdk synth builds them)', () => {
     const over = [...bundles].filter(([, b]) => b.bytes > floorBytes + BUNDLE_OVER_FLOOR_BYTES).map(([name, b]) => `${name}: floor + ${kb(b.bytes - floorBytes)}`);
     expect(over).toEqual([]);
     expect(bundles.size).toBe(allFunctions().length);
+  });
+
+  it('are built only from what their asset hash covers (BUNDLE_INPUTS and installed packages), so synth may reuse one', () => {
+    const root = join(import.meta.dirname, '..');
+    const covered = (path: string) => {
+      const rel = relative(root, path);
+      return rel.split(sep)[0] === 'node_modules' || BUNDLE_INPUTS.some((input) => rel === input || rel.startsWith(`${input}${sep}`));
+    };
+    const outside = [...bundles].flatMap(([name, b]) => b.inputs.filter((p) => !covered(p)).map((p) => `${name}: ${relative(root, p)}`));
+    expect(outside).toEqual([]);
+    expect([...bundles.values()].every((b) => b.inputs.length > 0)).toBe(true);
   });
 
   it('ship no source map, and no pointer to one', () => {

@@ -1,9 +1,11 @@
-import { build } from 'esbuild';
-import { statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AssetHashType, DockerImage } from 'aws-cdk-lib';
+import { Code, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { type BuildOptions, build, buildSync } from 'esbuild';
 import { routes, workers } from '../lib/routes.ts';
-import { BUNDLING } from './lambda-function.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -35,13 +37,60 @@ export const handler = async () => db.send(new GetCommand({ TableName: 't', Key:
 export const BUNDLE_OVER_FLOOR_BYTES = 80 * 1024;
 
 /**
+ * The esbuild settings every function is bundled with: `cdk synth` (functionCode below), the
+ * bundle-size test and `npm run bench -- coldstart` all build with them, so what they measure is what ships.
+ */
+export const BUNDLING = {
+  target: 'node24',
+  minify: true,
+  /**
+   * No source map in the zip and no --enable-source-maps: with them Node read and parsed a map of
+   * about 400 KB at every cold start, a median 23 % more import CPU (`npm run bench -- coldstart`
+   * measures both). A minified stack trace from the logs maps back offline with
+   * `npm run --silent map-stack-trace -- <function>` (scripts/map-stack-trace.ts), which rebuilds
+   * the same bundle with its map from the deployed commit.
+   */
+  sourceMap: false,
+  // Maps made offline name the sources but hold no copy of them (they were 98 MB).
+  sourcesContent: false,
+  // The AWS SDK is bundled too: a smaller cold start than the runtime's copy.
+  externalModules: [] as string[],
+  mainFields: ['module', 'main'],
+  banner: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+  /** Module replacements inside the bundles only: parts of the SDK no function runs (each file says why). */
+  alias: {
+    '@aws-sdk/credential-provider-node': resolve(root, 'lib/aws/env-credentials.ts'),
+    '@smithy/core/event-streams': resolve(root, 'lib/aws/no-event-streams.ts'),
+    'mnemonist/lru-cache': resolve(root, 'lib/aws/small-lru.ts'),
+    '@aws/lambda-invoke-store': resolve(root, 'lib/aws/no-invoke-store.ts'),
+    '@smithy/core/checksum': resolve(root, 'lib/aws/node-checksums.ts'),
+  } as Record<string, string>,
+};
+
+/** BUNDLING as esbuild options: an ES module `index.mjs` (handler `index.handler`) and its source map. */
+const esbuildOptions: BuildOptions = {
+  bundle: true,
+  platform: 'node',
+  target: BUNDLING.target,
+  format: 'esm',
+  minify: BUNDLING.minify,
+  sourcemap: BUNDLING.sourceMap,
+  sourcesContent: BUNDLING.sourcesContent,
+  mainFields: BUNDLING.mainFields,
+  external: BUNDLING.externalModules,
+  banner: { js: BUNDLING.banner },
+  alias: BUNDLING.alias,
+  logLevel: 'error',
+};
+
+/**
  * Source maps as a bundle may carry them: `linked` = a .map file beside the bundle and a
  * `sourceMappingURL` comment (what `sourceMap: true` ships), `external` = the .map file only (the
  * code is byte for byte the unmapped bundle's; scripts/map-stack-trace.ts), `none` = no map.
  */
 export type SourceMaps = 'linked' | 'external' | 'none';
 
-/** The source maps the deployed functions ship (infra/lambda-function.ts). */
+/** The source maps the deployed functions ship. */
 export const DEPLOYED_SOURCE_MAPS: SourceMaps = BUNDLING.sourceMap ? 'linked' : 'none';
 
 interface Bundled {
@@ -49,35 +98,127 @@ interface Bundled {
   bytes: number;
   /** The source map's path (absent on disk for `none`). */
   mapFile: string;
+  /** The absolute paths of the files it was built from. */
+  inputs: string[];
 }
 
 async function bundle(entry: { path: string } | { contents: string }, outDir: string, maps: SourceMaps): Promise<Bundled> {
   const file = join(outDir, 'index.mjs');
-  await build({
+  const result = await build({
+    ...esbuildOptions,
     ...('path' in entry ? { entryPoints: [resolve(root, entry.path)] } : { stdin: { contents: entry.contents, resolveDir: root, loader: 'ts', sourcefile: 'floor.ts' } }),
-    outfile: file,
-    bundle: true,
-    platform: 'node',
-    target: BUNDLING.target,
-    format: 'esm',
-    minify: BUNDLING.minify,
     sourcemap: maps === 'none' ? false : maps,
-    sourcesContent: BUNDLING.sourcesContent,
-    mainFields: BUNDLING.mainFields,
-    external: BUNDLING.externalModules,
-    banner: { js: BUNDLING.banner },
-    alias: BUNDLING.alias,
-    logLevel: 'error',
+    outfile: file,
+    metafile: true,
   });
-  return { file, bytes: statSync(file).size, mapFile: `${file}.map` };
+  // The metafile names inputs relative to the working directory.
+  const inputs = Object.keys(result.metafile.inputs).map((input) => resolve(input));
+  return { file, bytes: statSync(file).size, mapFile: `${file}.map`, inputs };
 }
 
 /**
- * Bundles one entry exactly as `cdk synth` does (the same esbuild options as infra/lambda-function.ts),
- * for the size test, the cold-start bench and the stack-trace mapper; `maps` other than the
- * deployed setting is for comparing. Returns the bundle's and its source map's paths and its size.
+ * Bundles one entry exactly as `cdk synth` does (functionCode below), for the size test, the
+ * cold-start bench and the stack-trace mapper; `maps` other than the deployed setting is for comparing.
  */
 export const bundleFunction = (entry: string, outDir: string, maps: SourceMaps = DEPLOYED_SOURCE_MAPS): Promise<Bundled> => bundle({ path: entry }, outDir, maps);
 
 /** The floor (above), bundled like the functions. */
 export const bundleFloor = (outDir: string, maps: SourceMaps = DEPLOYED_SOURCE_MAPS): Promise<Bundled> => bundle({ contents: FLOOR_SOURCE }, outDir, maps);
+
+/**
+ * Everything a function bundle is built from: the source folders its entry can import from, the
+ * documents two functions serve, the lockfile (every package version, esbuild's included) and this file (the settings above).
+ * infra/bundle-size.test.ts fails if a bundle takes a file from outside them.
+ */
+export const BUNDLE_INPUTS = [
+  'lib',
+  'functions',
+  // Served as they are by the openApiDocument and listEventTypes functions.
+  'docs/openapi.json',
+  'docs/event-types.json',
+  'package-lock.json',
+  // esbuild reads compiler options from it.
+  'tsconfig.json',
+  'infra/bundle.ts',
+] as const;
+
+let inputsHash: string | undefined;
+
+/** A hash of BUNDLE_INPUTS' contents (paths and bytes), computed once per process: a few hundred small files. */
+function bundleInputsHash(): string {
+  if (inputsHash) return inputsHash;
+  const hash = createHash('sha256');
+  const add = (path: string): void => {
+    if (statSync(path).isDirectory()) {
+      for (const name of readdirSync(path).sort()) add(join(path, name));
+    } else {
+      hash
+        .update(`${relative(root, path)}\0`)
+        .update(readFileSync(path))
+        .update('\0');
+    }
+  };
+  for (const input of BUNDLE_INPUTS) add(resolve(root, input));
+  inputsHash = hash.digest('hex');
+  return inputsHash;
+}
+
+/**
+ * A function's asset hash, from its entry and the contents of what it is built from, known before
+ * bundling. A change to any input changes every function's hash: it can rebuild too much, never
+ * reuse a stale bundle.
+ */
+export const bundleAssetHash = (entry: string): string =>
+  createHash('sha256').update(bundleInputsHash()).update(`\0${entry}`).digest('hex');
+
+/** Where this process's one esbuild run of every function left each bundle, by entry. */
+let built: Map<string, string> | undefined;
+
+/**
+ * Bundles every function in one esbuild run (the modules they share, the AWS SDK most of all, are
+ * parsed once instead of once per function: about 8 times faster than a run per function), beside
+ * CDK's `outputDir` so each bundle can be moved into place with its source map's relative paths
+ * unchanged. Whatever this synth does not claim is removed when the process exits.
+ */
+function buildAll(outputDir: string, entry: string): Map<string, string> {
+  if (built) return built;
+  const base = dirname(outputDir);
+  const entries = [...new Set([...allFunctions().map((f) => f.entry), entry])];
+  const dirOf = new Map(entries.map((e, i) => [e, join(base, `.bundle-${process.pid}-${i}`)]));
+  buildSync({
+    ...esbuildOptions,
+    entryPoints: Object.fromEntries(entries.map((e) => [`${relative(base, dirOf.get(e)!)}/index`, resolve(root, e)])),
+    outdir: base,
+    outExtension: { '.js': '.mjs' },
+  });
+  process.once('exit', () => {
+    for (const dir of dirOf.values()) rmSync(dir, { recursive: true, force: true });
+  });
+  built = dirOf;
+  return built;
+}
+
+/**
+ * A function's code for CDK: the bundle of `entry`, under a hash of its inputs (bundleAssetHash).
+ * CDK bundles only when `cdk.out/asset.<hash>` is missing, so a second synth of the same sources (the
+ * dev stage after prod in CI, or any stage after a change outside lib/ and functions/) bundles nothing;
+ * the first bundles every function at once (buildAll).
+ */
+export function functionCode(entry: string): Code {
+  return Code.fromAsset(root, {
+    assetHash: bundleAssetHash(entry),
+    assetHashType: AssetHashType.CUSTOM,
+    bundling: {
+      // Never used: local bundling below always succeeds or throws.
+      image: DockerImage.fromRegistry(Runtime.NODEJS_24_X.bundlingImage.image),
+      local: {
+        tryBundle(outputDir: string): boolean {
+          const dir = buildAll(outputDir, entry).get(entry)!;
+          for (const file of ['index.mjs', 'index.mjs.map']) if (existsSync(join(dir, file))) renameSync(join(dir, file), join(outputDir, file));
+          rmSync(dir, { recursive: true, force: true });
+          return true;
+        },
+      },
+    },
+  });
+}

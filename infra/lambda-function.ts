@@ -1,16 +1,13 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '../lib/observability/names.ts';
 import { routes } from '../lib/routes.ts';
+import { functionCode } from './bundle.ts';
 import type { StageConfig } from './stage-config.ts';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface FunctionOptions {
   timeout?: Duration;
@@ -31,37 +28,8 @@ export interface FunctionPlacement {
 /** `publishTemplate` → `PublishTemplateFunction`: the logical id infra tests and alarms look for. */
 export const functionIdOf = (name: string): string => `${name[0]!.toUpperCase()}${name.slice(1)}Function`;
 
-/**
- * The esbuild settings every function is bundled with; `npm run bench -- coldstart` and the
- * bundle-size test build with the same ones, so what they measure is what ships.
- */
-export const BUNDLING = {
-  format: OutputFormat.ESM,
-  target: 'node24',
-  minify: true,
-  /**
-   * No source map in the zip and no --enable-source-maps: with them Node read and parsed a map of
-   * about 400 KB at every cold start, a median 23 % more import CPU (`npm run bench -- coldstart`
-   * measures both). A minified stack trace from the logs maps back offline with
-   * `npm run --silent map-stack-trace -- <function>` (scripts/map-stack-trace.ts), which rebuilds
-   * the same bundle with its map from the deployed commit.
-   */
-  sourceMap: false,
-  // Maps made offline name the sources but hold no copy of them (they were 98 MB).
-  sourcesContent: false,
-  // The AWS SDK is bundled too: a smaller cold start than the runtime's copy.
-  externalModules: [] as string[],
-  mainFields: ['module', 'main'],
-  banner: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-  /** Module replacements inside the bundles only: parts of the SDK no function runs (each file says why). */
-  alias: {
-    '@aws-sdk/credential-provider-node': resolve(root, 'lib/aws/env-credentials.ts'),
-    '@smithy/core/event-streams': resolve(root, 'lib/aws/no-event-streams.ts'),
-    'mnemonist/lru-cache': resolve(root, 'lib/aws/small-lru.ts'),
-    '@aws/lambda-invoke-store': resolve(root, 'lib/aws/no-invoke-store.ts'),
-    '@smithy/core/checksum': resolve(root, 'lib/aws/node-checksums.ts'),
-  } as Record<string, string>,
-};
+// The esbuild settings live with the bundling (infra/bundle.ts); the cold-start bench reads them here too.
+export { BUNDLING } from './bundle.ts';
 
 /** The environment every function of the app gets (each adds its own, e.g. DELIVERY_QUEUE_URL). */
 export function functionEnvironment(config: StageConfig, tableName: string): Record<string, string> {
@@ -113,8 +81,9 @@ export function makeFunction(
   const made = new NodejsFunction(scope, id, {
     ...(placement.functionName ? { functionName: placement.functionName } : {}),
     role: placement.role,
-    entry: resolve(root, entry),
-    handler: 'handler',
+    // Bundled by infra/bundle.ts (every function in one esbuild run, reused by a later synth of the same sources).
+    code: functionCode(entry),
+    handler: 'index.handler',
     runtime: Runtime.NODEJS_24_X,
     architecture: Architecture.ARM_64,
     memorySize: options.memorySize ?? config.defaultMemoryMb,
@@ -128,19 +97,6 @@ export function makeFunction(
       POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
       POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
       ...options.env,
-    },
-    depsLockFilePath: resolve(root, 'package-lock.json'),
-    projectRoot: root,
-    bundling: {
-      format: BUNDLING.format,
-      target: BUNDLING.target,
-      minify: BUNDLING.minify,
-      sourceMap: BUNDLING.sourceMap,
-      sourcesContent: BUNDLING.sourcesContent,
-      externalModules: BUNDLING.externalModules,
-      mainFields: BUNDLING.mainFields,
-      banner: BUNDLING.banner,
-      esbuildArgs: Object.fromEntries(Object.entries(BUNDLING.alias).map(([from, to]) => [`--alias:${from}`, to])),
     },
   });
   if (tracingOf(name) === Tracing.PASS_THROUGH) {

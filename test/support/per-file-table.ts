@@ -1,33 +1,46 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll } from 'vitest';
-import { ensureTable } from '../../lib/store/create-table.ts';
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { endpointOverride } from '../../lib/aws-endpoint.ts';
 import { reindexIfBehind } from '../../lib/marketplace/search/reindex.ts';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb-local.ts';
-import { freePort } from '../../local/ports.ts';
+import { ensureTable } from '../../lib/store/create-table.ts';
 
 /**
- * Each test file gets a DynamoDB Local of its own (in memory) with a fresh table, started before
- * the file's own hooks and stopped after them; child processes the file spawns inherit the
- * endpoint. One shared DynamoDB Local for the whole run (as before) grew slower over a run: late
- * files that race dozens of writers on one item (50 installs, 50 reviews, the feed's integrity
- * race) met lock-wait 500s and multi-second stalls there that the same files never met on a fresh
- * one, and DynamoDB does not have. A fresh one costs about 2.5 s per file.
+ * The integration tier's setup file: each test file gets a fresh table of its own on its worker's
+ * DynamoDB Local (one JVM per worker slot, started and recycled by test/support/worker-emulators.ts),
+ * created before the file's own hooks and deleted after them. Child processes the file spawns
+ * inherit the endpoint and the table name. Isolation is by table: no file sees another's items,
+ * and a file runs alone on its slot's emulator.
  */
-process.env['TABLE_NAME'] = `test-${randomUUID()}`;
+const table = `test-${randomUUID()}`;
+process.env['TABLE_NAME'] = table;
 process.env['AWS_REGION'] ??= 'us-east-1';
 process.env['LOG_LEVEL'] ??= 'silent';
 
-let dynamo: DynamoDbLocal | undefined;
+let endpoint: string | undefined;
+const leaseUrl = `${inject('dynamoLeaseUrl')}/${encodeURIComponent(process.env['VITEST_POOL_ID'] ?? '1')}/${process.pid}`;
 
 beforeAll(async () => {
-  dynamo = await startDynamoDbLocal({ port: await freePort(), dataDir: ':memory:' });
-  process.env['DYNAMODB_ENDPOINT'] = dynamo.endpoint;
-  await ensureTable(process.env['TABLE_NAME']!);
+  const res = await fetch(leaseUrl, { method: 'POST' });
+  const answer = await res.text();
+  if (!res.ok) throw new Error(`No DynamoDB Local for this worker: ${answer}`);
+  endpoint = answer;
+  process.env['DYNAMODB_ENDPOINT'] = endpoint;
+  await ensureTable(table);
   // As after a stage's first deploy and `admin reindex-search`: the new table's (empty) index has the current format.
   await reindexIfBehind();
 }, 90_000);
 
 // Registered first, so it runs after the file's own afterAll hooks (pipelines, APIs) have stopped.
+// Deleting the table frees its memory in the shared emulator for the files after this one.
+// (Its own client, at the endpoint leased: a test may point the environment elsewhere.)
 afterAll(async () => {
-  await dynamo?.stop();
+  if (!endpoint) return;
+  const client = new DynamoDBClient(endpointOverride(endpoint));
+  try {
+    await client.send(new DeleteTableCommand({ TableName: table }));
+  } finally {
+    client.destroy();
+    await fetch(leaseUrl, { method: 'DELETE' });
+  }
 });

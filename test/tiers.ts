@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The two test tiers (vitest.config.ts). A file is **unit** only if it never touches DynamoDB, SQS
+ * or the local runtime, in its own process or in a child it spawns: pure modules, the client
+ * against scripted servers, signatures, schedules, the network layer against servers on
+ * 127.0.0.1, the CDK stacks (synthesized without bundling). `npm run test:unit` runs these with no
+ * JVM, and test/support/unit-guard.ts fails a file listed here that reaches an emulator.
+ * Every other test file is **integration**: it gets a fresh table on its worker's DynamoDB Local.
+ * A new file is integration unless it is added here.
+ */
+export const UNIT_FILES = [
+  'infra/flags.test.ts',
+  'infra/growth.test.ts',
+  'infra/observability.test.ts',
+  'infra/queues.test.ts',
+  'infra/stack.test.ts',
+  'infra/stages.test.ts',
+  'infra/tracing.test.ts',
+  'infra/usage-plans.test.ts',
+  'test/agents/signature.test.ts',
+  'test/architecture/key-design.test.ts',
+  'test/architecture/layers.test.ts',
+  'test/client/event-stream.test.ts',
+  'test/client/retry-policy.test.ts',
+  'test/client/transport.test.ts',
+  'test/client/types.test.ts',
+  'test/client/verify-webhook.test.ts',
+  'test/client/webhook-receiver.test.ts',
+  'test/contracts/variables.test.ts',
+  'test/cost-doc.test.ts',
+  'test/docs-routes.test.ts',
+  'test/docs/benchmarks-doc.test.ts',
+  'test/docs/blocks.test.ts',
+  'test/events/attempt-log.test.ts',
+  'test/events/schedule.test.ts',
+  'test/events/stream-filter.test.ts',
+  'test/local/data-dir-lock.test.ts',
+  'test/local/emulator-retry.test.ts',
+  'test/marketplace/pure-functions.test.ts',
+  'test/net/connection-pool.test.ts',
+  'test/net/ip.test.ts',
+  'test/net/outbound.test.ts',
+  'test/net/resolver.test.ts',
+  'test/net/url-policy.test.ts',
+  'test/observability.test.ts',
+  'test/sample-events.test.ts',
+  'test/settings.test.ts',
+];
+
+/** Every test file of the repository (both tiers). */
+export const ALL_TEST_FILES = ['test/**/*.test.ts', 'lib/**/*.test.ts', 'infra/**/*.test.ts'];
+
+const root = join(import.meta.dirname, '..');
+const missing = UNIT_FILES.filter((file) => !existsSync(join(root, file)));
+// A renamed or deleted file would otherwise drop out of the unit tier silently and into integration.
+if (missing.length > 0) throw new Error(`test/tiers.ts lists unit test files that do not exist: ${missing.join(', ')}`);
