@@ -10,7 +10,8 @@ export async function api<T>(base: string, key: string, method: string, path: st
 }
 
 /** The p-th percentile of ascending `sorted` values (nearest rank). */
-export const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+export const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 
 /** A public template with no variables or checks: what contracts in a benchmark are made from. */
 export const publishBenchTemplate = (base: string, key: string) =>

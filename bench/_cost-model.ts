@@ -7,19 +7,20 @@
  *
  * What cannot be read from the code is in ASSUMED below, each with where it comes from.
  */
-import { Tracing } from 'aws-cdk-lib/aws-lambda';
+
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DELIVERY, ROUTE_TIMEOUTS, STREAM, STREAM_LEASE } from '../lib/core/settings.ts';
-import { routes, type Route } from '../lib/routes.ts';
+import { Tracing } from 'aws-cdk-lib/aws-lambda';
+import { tracingOf } from '../infra/lambda-function.ts';
 import { PRICES } from '../infra/prices.ts';
 import { FUNCTION_MEMORY_MB } from '../infra/sizing.ts';
 import { STAGES } from '../infra/stage-config.ts';
-import { tracingOf } from '../infra/lambda-function.ts';
 import { TRACING_FIXED_RATE } from '../infra/tracing-sampling.ts';
+import { DELIVERY, ROUTE_TIMEOUTS, STREAM, STREAM_LEASE } from '../lib/core/settings.ts';
 import { log, setLogContext } from '../lib/log.ts';
 import { flushMetrics, recordDeliveryAttempt } from '../lib/observability/metrics.ts';
+import { type Route, routes } from '../lib/routes.ts';
 
 /** Inputs the code does not hold: measured on this machine by the benchmarks, or stated. */
 export const ASSUMED = {
@@ -58,8 +59,12 @@ const usd = (n: number) => `$${n < 0.01 && n > 0 ? n.toFixed(4) : n.toFixed(2)}`
 
 /** Standard normal CDF (Abramowitz–Stegun 7.1.26, error < 1.5e-7). */
 function normalCdf(z: number): number {
-  const t = 1 / (1 + 0.3275911 * Math.abs(z) / Math.SQRT2);
-  const erf = 1 - (((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t) * Math.exp(-(z * z) / 2);
+  const t = 1 / (1 + (0.3275911 * Math.abs(z)) / Math.SQRT2);
+  const erf =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) *
+      t *
+      Math.exp(-(z * z) / 2);
   return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
 }
 
@@ -107,14 +112,17 @@ function written(env: Record<string, string>, run: () => void): number {
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   const write = process.stdout.write;
   let bytes = 0;
-  process.stdout.write = ((chunk: string) => ((bytes += Buffer.byteLength(chunk)), true)) as typeof process.stdout.write;
+  process.stdout.write = ((chunk: string) => (
+    (bytes += Buffer.byteLength(chunk)), true
+  )) as typeof process.stdout.write;
   Object.assign(process.env, env);
   try {
     run();
   } finally {
     process.stdout.write = write;
-    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
   }
   return bytes;
 }
@@ -125,9 +133,20 @@ function written(env: Record<string, string>, run: () => void): number {
  * batch of attempts (lib/observability/metrics.ts), plus CloudWatch's 26 bytes per event.
  */
 export function deliveryLogBytes(batchSize: number): { perAttempt: number; perBatch: number } {
-  const env = { LOG_LEVEL: 'info', AWS_LAMBDA_FUNCTION_NAME: 'TemplateMarketplace-prod-DeliverFunction0123ABCD', _X_AMZN_TRACE_ID: '' };
+  const env = {
+    LOG_LEVEL: 'info',
+    AWS_LAMBDA_FUNCTION_NAME: 'TemplateMarketplace-prod-DeliverFunction0123ABCD',
+    _X_AMZN_TRACE_ID: '',
+  };
   const perAttempt = written(env, () => {
-    setLogContext({ awsRequestId: '0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0', functionName: env.AWS_LAMBDA_FUNCTION_NAME, memoryLimitInMB: '128' }, undefined);
+    setLogContext(
+      {
+        awsRequestId: '0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0',
+        functionName: env.AWS_LAMBDA_FUNCTION_NAME,
+        memoryLimitInMB: '128',
+      },
+      undefined,
+    );
     log.info('delivery attempt', {
       deliveryId: 'dlv_01JD8X2Q4R5S6T7V8W9XYZABCD',
       eventId: 'evt_01JD8X2Q4R5S6T7V8W9XYZABCD',
@@ -155,15 +174,22 @@ export function deliveryCost(s: DeliverySizing): { lines: Line[]; total: number;
   const batches = (attempts * million) / s.batchSize;
 
   // DynamoDB writes: the relay's put of the record, one write per attempt, and the status index.
-  const recordWrites = 1 + ASSUMED.recordWriteUnits.firstAttempt + (attempts - 1) * ASSUMED.recordWriteUnits.laterAttempt;
+  const recordWrites =
+    1 + ASSUMED.recordWriteUnits.firstAttempt + (attempts - 1) * ASSUMED.recordWriteUnits.laterAttempt;
   // Index entries are keys only (< 1 KB, 1 unit); a status change moves an entry: delete + put.
   // A retried delivery's status stays pending until its last attempt; `failures` puts an entry at
   // the failed attempt and deletes it at the success.
-  const indexWrites = { full: 1 + 2, attempted: 1 + (attempts - 1) * 2, failures: (attempts - 1) * 2, none: 0 }[s.index];
+  const indexWrites = { full: 1 + 2, attempted: 1 + (attempts - 1) * 2, failures: (attempts - 1) * 2, none: 0 }[
+    s.index
+  ];
   const writes = (recordWrites + indexWrites) * million;
   // Reads (consistent, ≤ 4 KB: 1 unit each): the relay's look for the record and its agents,
   // the delivery batch's record and agent per attempt.
-  const reads = (1 + ASSUMED.agentsPerStreamBatch / STREAM.batchSize + attempts * (1 + ASSUMED.agentsPerDeliveryBatch / s.batchSize)) * million;
+  const reads =
+    (1 +
+      ASSUMED.agentsPerStreamBatch / STREAM.batchSize +
+      attempts * (1 + ASSUMED.agentsPerDeliveryBatch / s.batchSize)) *
+    million;
   // SQS: the relay's SendMessageBatch (10 a call), Lambda's receive and delete per batch, a
   // ChangeMessageVisibility per timed-out attempt.
   const sqs = million / 10 + 2 * batches + (attempts - 1) * million;
@@ -178,32 +204,56 @@ export function deliveryCost(s: DeliverySizing): { lines: Line[]; total: number;
   // Lambda, relay: per stream batch three calls (BatchGetItem, BatchWriteItem, SendMessageBatch) at the default memory.
   const relayMb = FUNCTION_MEMORY_MB['relay'] ?? STAGES['prod']!.defaultMemoryMb;
   const relayBatches = million / STREAM.batchSize;
-  const relayGbSeconds = relayBatches * ((3 * ASSUMED.awsCallMs + STREAM.batchSize * 0.2) / 1000) * (relayMb / MIB_PER_GB);
+  const relayGbSeconds =
+    relayBatches * ((3 * ASSUMED.awsCallMs + STREAM.batchSize * 0.2) / 1000) * (relayMb / MIB_PER_GB);
   const invocations = batches + relayBatches;
 
   // Logs: one line per attempt, one EMF document and the platform records per invocation.
   const logged = deliveryLogBytes(s.batchSize);
-  const logBytes = attempts * million * logged.perAttempt + batches * logged.perBatch + invocations * ASSUMED.platformLogBytesPerInvocation;
+  const logBytes =
+    attempts * million * logged.perAttempt +
+    batches * logged.perBatch +
+    invocations * ASSUMED.platformLogBytesPerInvocation;
   const logGb = logBytes / 1e9;
-  const logUsd = logGb * PRICES.logsIngestedGb + (logGb / ASSUMED.logCompression) * ASSUMED.logMonthsKept * PRICES.logsStoredGbMonth;
+  const logUsd =
+    logGb * PRICES.logsIngestedGb + (logGb / ASSUMED.logCompression) * ASSUMED.logMonthsKept * PRICES.logsStoredGbMonth;
 
   // X-Ray: the relay (stream) and delivery (queue) functions pass a caller's decision through and
   // the relay never has one: no traces (infra/lambda-function.ts).
-  const traced = tracingOf('deliver') === Tracing.PASS_THROUGH && tracingOf('relay') === Tracing.PASS_THROUGH ? 0 : batches + relayBatches;
+  const traced =
+    tracingOf('deliver') === Tracing.PASS_THROUGH && tracingOf('relay') === Tracing.PASS_THROUGH
+      ? 0
+      : batches + relayBatches;
 
   const lines: Line[] = [
-    { item: 'DynamoDB write units', quantity: `${round(writes / million)} M (record ${round(recordWrites)}, index ${round(indexWrites)})`, usd: writes * PRICES.dynamoWriteUnit },
+    {
+      item: 'DynamoDB write units',
+      quantity: `${round(writes / million)} M (record ${round(recordWrites)}, index ${round(indexWrites)})`,
+      usd: writes * PRICES.dynamoWriteUnit,
+    },
     { item: 'DynamoDB read units', quantity: `${round(reads / million)} M`, usd: reads * PRICES.dynamoReadUnit },
     { item: 'SQS requests', quantity: `${round(sqs / million)} M`, usd: sqs * PRICES.sqsRequest },
-    { item: 'Lambda requests', quantity: `${round(invocations / million, 3)} M`, usd: invocations * PRICES.lambdaRequest },
+    {
+      item: 'Lambda requests',
+      quantity: `${round(invocations / million, 3)} M`,
+      usd: invocations * PRICES.lambdaRequest,
+    },
     {
       item: `Lambda GB-s, delivery (${s.memoryMb} MB, ${round(batchSeconds, 3)} s a batch)`,
       quantity: `${Math.round(deliverGbSeconds).toLocaleString('en-US')}`,
       usd: deliverGbSeconds * PRICES.lambdaArmGbSecond,
     },
-    { item: `Lambda GB-s, relay (${relayMb} MB)`, quantity: `${Math.round(relayGbSeconds).toLocaleString('en-US')}`, usd: relayGbSeconds * PRICES.lambdaArmGbSecond },
+    {
+      item: `Lambda GB-s, relay (${relayMb} MB)`,
+      quantity: `${Math.round(relayGbSeconds).toLocaleString('en-US')}`,
+      usd: relayGbSeconds * PRICES.lambdaArmGbSecond,
+    },
     { item: 'CloudWatch Logs (ingested, stored 3 months)', quantity: `${round(logGb, 2)} GB`, usd: logUsd },
-    { item: 'X-Ray traces', quantity: `${Math.round(traced).toLocaleString('en-US')}`, usd: traced * (PRICES.xrayTraceRecorded + PRICES.xrayTraceRetrieved) },
+    {
+      item: 'X-Ray traces',
+      quantity: `${Math.round(traced).toLocaleString('en-US')}`,
+      usd: traced * (PRICES.xrayTraceRecorded + PRICES.xrayTraceRetrieved),
+    },
   ];
   return { lines, total: lines.reduce((t, l) => t + l.usd, 0), batchSeconds };
 }
@@ -233,7 +283,10 @@ export function measuredRoutes(): Record<string, RouteUnits> {
 }
 
 /** Per million requests of one route, authorizer answers cached (one call per key per 5 minutes: left out). */
-export function routeCost(route: Route, units: RouteUnits): { lambda: number; dynamo: number; sqs: number; gateway: number; logs: number; xray: number; total: number } {
+export function routeCost(
+  route: Route,
+  units: RouteUnits,
+): { lambda: number; dynamo: number; sqs: number; gateway: number; logs: number; xray: number; total: number } {
   const million = 1e6;
   const memoryMb = FUNCTION_MEMORY_MB[route.name] ?? STAGES['prod']!.defaultMemoryMb;
   const seconds = (units.calls * ASSUMED.awsCallMs + ASSUMED.routeCpuMs * (512 / memoryMb)) / 1000;
@@ -242,8 +295,12 @@ export function routeCost(route: Route, units: RouteUnits): { lambda: number; dy
   const sqs = route.sendsToQueue ? million * PRICES.sqsRequest : 0;
   const gateway = million * PRICES.restApiRequestFirstTier;
   // API Gateway's access-log line and Lambda's platform records.
-  const logs = ((million * (ASSUMED.accessLogBytes + ASSUMED.platformLogBytesPerInvocation)) / 1e9) * PRICES.logsIngestedGb;
-  const xray = tracingOf(route.name) === Tracing.ACTIVE ? million * TRACING_FIXED_RATE * (PRICES.xrayTraceRecorded + PRICES.xrayTraceRetrieved) : 0;
+  const logs =
+    ((million * (ASSUMED.accessLogBytes + ASSUMED.platformLogBytesPerInvocation)) / 1e9) * PRICES.logsIngestedGb;
+  const xray =
+    tracingOf(route.name) === Tracing.ACTIVE
+      ? million * TRACING_FIXED_RATE * (PRICES.xrayTraceRecorded + PRICES.xrayTraceRetrieved)
+      : 0;
   return { lambda, dynamo, sqs, gateway, logs, xray, total: lambda + dynamo + sqs + gateway + logs + xray };
 }
 
@@ -261,29 +318,64 @@ export function sseClientMonth(): Line[] {
   const leaseWrites = invocations * 2 + seconds / (STREAM_LEASE.renewMs / 1000);
   const gbSeconds = seconds * (memoryMb / MIB_PER_GB);
   return [
-    { item: `Lambda duration, ${memoryMb} MB`, quantity: `${gbSeconds.toLocaleString('en-US')} GB-s`, usd: gbSeconds * PRICES.lambdaArmGbSecond },
-    { item: 'Lambda requests', quantity: `${Math.round(invocations).toLocaleString('en-US')}`, usd: invocations * PRICES.lambdaRequest },
-    { item: 'DynamoDB reads (idle polls, 1 a second)', quantity: `${(pollReads / 1e6).toFixed(2)} M units`, usd: pollReads * PRICES.dynamoReadUnit },
-    { item: `DynamoDB writes (stream lease: take, release, renew every ${STREAM_LEASE.renewMs / 1000} s)`, quantity: `${Math.round(leaseWrites).toLocaleString('en-US')} units`, usd: leaseWrites * PRICES.dynamoWriteUnit },
-    { item: 'API Gateway requests', quantity: `${Math.round(invocations).toLocaleString('en-US')}`, usd: invocations * PRICES.restApiRequestFirstTier },
+    {
+      item: `Lambda duration, ${memoryMb} MB`,
+      quantity: `${gbSeconds.toLocaleString('en-US')} GB-s`,
+      usd: gbSeconds * PRICES.lambdaArmGbSecond,
+    },
+    {
+      item: 'Lambda requests',
+      quantity: `${Math.round(invocations).toLocaleString('en-US')}`,
+      usd: invocations * PRICES.lambdaRequest,
+    },
+    {
+      item: 'DynamoDB reads (idle polls, 1 a second)',
+      quantity: `${(pollReads / 1e6).toFixed(2)} M units`,
+      usd: pollReads * PRICES.dynamoReadUnit,
+    },
+    {
+      item: `DynamoDB writes (stream lease: take, release, renew every ${STREAM_LEASE.renewMs / 1000} s)`,
+      quantity: `${Math.round(leaseWrites).toLocaleString('en-US')} units`,
+      usd: leaseWrites * PRICES.dynamoWriteUnit,
+    },
+    {
+      item: 'API Gateway requests',
+      quantity: `${Math.round(invocations).toLocaleString('en-US')}`,
+      usd: invocations * PRICES.restApiRequestFirstTier,
+    },
   ];
 }
 
 // ---- The tables --------------------------------------------------------------------------------
 
-const table = (head: string[], rows: string[][]) => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+const table = (head: string[], rows: string[][]) =>
+  [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join(
+    '\n',
+  );
 
 /** The generated part of docs/cost.md. */
 export function costTables(): string {
   const deployed = deliveryCost(DEPLOYED_DELIVERY);
   const variants: Array<[string, DeliverySizing]> = [
-    ['Before: 512 MB, batch 10, POSTs at once, full index', { memoryMb: 512, batchSize: 10, concurrent: true, index: 'full' }],
+    [
+      'Before: 512 MB, batch 10, POSTs at once, full index',
+      { memoryMb: 512, batchSize: 10, concurrent: true, index: 'full' },
+    ],
     ['512 MB, POSTs one after another', { memoryMb: 512, batchSize: 10, concurrent: false, index: 'full' }],
-    [`**Deployed: ${DEPLOYED_DELIVERY.memoryMb} MB, batch ${DEPLOYED_DELIVERY.batchSize}, POSTs at once, full index**`, DEPLOYED_DELIVERY],
+    [
+      `**Deployed: ${DEPLOYED_DELIVERY.memoryMb} MB, batch ${DEPLOYED_DELIVERY.batchSize}, POSTs at once, full index**`,
+      DEPLOYED_DELIVERY,
+    ],
     ['256 MB', { ...DEPLOYED_DELIVERY, memoryMb: 256 }],
     ['128 MB, batch 25 (a batching window)', { ...DEPLOYED_DELIVERY, memoryMb: 128, batchSize: 25 }],
-    [`${DEPLOYED_DELIVERY.memoryMb} MB, index entry from the first attempt`, { ...DEPLOYED_DELIVERY, index: 'attempted' }],
-    [`${DEPLOYED_DELIVERY.memoryMb} MB, index entries for failed attempts only`, { ...DEPLOYED_DELIVERY, index: 'failures' }],
+    [
+      `${DEPLOYED_DELIVERY.memoryMb} MB, index entry from the first attempt`,
+      { ...DEPLOYED_DELIVERY, index: 'attempted' },
+    ],
+    [
+      `${DEPLOYED_DELIVERY.memoryMb} MB, index entries for failed attempts only`,
+      { ...DEPLOYED_DELIVERY, index: 'failures' },
+    ],
     [`${DEPLOYED_DELIVERY.memoryMb} MB, no status index`, { ...DEPLOYED_DELIVERY, index: 'none' }],
   ];
   const slowest = [1, 10].map((n) => `${n}: ${round(expectedSlowestSeconds(n), 3)} s`).join(', ');
@@ -294,7 +386,17 @@ export function costTables(): string {
       const units = measured[r.name];
       if (!units) throw new Error(`${MEASURED_FILE} has no measurement of ${r.name}: run npm run bench -- cost`);
       const c = routeCost(r, units);
-      return [r.name, `${units.calls} / ${units.reads} / ${units.writes}`, usd(c.gateway), usd(c.lambda), usd(c.dynamo), usd(c.sqs), usd(c.logs), usd(c.xray), `**${usd(c.total)}**`];
+      return [
+        r.name,
+        `${units.calls} / ${units.reads} / ${units.writes}`,
+        usd(c.gateway),
+        usd(c.lambda),
+        usd(c.dynamo),
+        usd(c.sqs),
+        usd(c.logs),
+        usd(c.xray),
+        `**${usd(c.total)}**`,
+      ];
     });
   const sse = sseClientMonth();
   const sseTotal = sse.reduce((t, l) => t + l.usd, 0);
@@ -319,16 +421,33 @@ export function costTables(): string {
     '',
     '#### Per million API requests, by route (first API Gateway tier)',
     '',
-    table(['Route', 'DynamoDB calls / read units / write units', 'API Gateway', 'Lambda', 'DynamoDB', 'SQS', 'Logs', 'X-Ray', 'Total'], routeRows),
+    table(
+      [
+        'Route',
+        'DynamoDB calls / read units / write units',
+        'API Gateway',
+        'Lambda',
+        'DynamoDB',
+        'SQS',
+        'Logs',
+        'X-Ray',
+        'Total',
+      ],
+      routeRows,
+    ),
     '',
     '#### Per SSE client-month (always connected, idle feed)',
     '',
-    table(['Item', 'Quantity', 'Cost'], [...sse.map((l) => [l.item, l.quantity, usd(l.usd)]), ['**Total**', '', `**${usd(sseTotal)}**`]]),
+    table(
+      ['Item', 'Quantity', 'Cost'],
+      [...sse.map((l) => [l.item, l.quantity, usd(l.usd)]), ['**Total**', '', `**${usd(sseTotal)}**`]],
+    ),
   ].join('\n');
 }
 
 /** docs/cost.md with its generated part (between the markers) replaced by `costTables()`. */
-export const BEGIN = '<!-- cost tables: written by `npm run bench -- cost` (bench/_cost-model.ts); do not edit by hand -->';
+export const BEGIN =
+  '<!-- cost tables: written by `npm run bench -- cost` (bench/_cost-model.ts); do not edit by hand -->';
 export const END = '<!-- end of cost tables -->';
 export function withTables(doc: string): string {
   const start = doc.indexOf(BEGIN);

@@ -15,7 +15,9 @@ export function withBenchSection(doc: string, area: string, section: string): st
   const start = doc.indexOf(begin(area));
   const stop = doc.indexOf(end(area));
   if (start < 0 || stop < start || doc.indexOf(begin(area), start + 1) >= 0) {
-    throw new Error(`docs/benchmarks.md needs one pair of markers for ${area}: ${begin(area)} … -->, then ${end(area)}`);
+    throw new Error(
+      `docs/benchmarks.md needs one pair of markers for ${area}: ${begin(area)} … -->, then ${end(area)}`,
+    );
   }
   const afterBegin = doc.indexOf('-->', start) + '-->'.length;
   return `${doc.slice(0, afterBegin)}\n${section.trim()}\n${doc.slice(stop)}`;

@@ -9,14 +9,15 @@
  * copied to the kept one. The seed also writes with the table's stream off (nothing reads it then;
  * a small gain at best) and switches it back on, so the table is the one ensureTable makes.
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { UpdateTableCommand } from '@aws-sdk/client-dynamodb';
+
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { UpdateTableCommand } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../lib/store/client.ts';
 import { STREAM_SPECIFICATION } from '../lib/store/create-table.ts';
-import { startSide, use, type Side } from './marketplace.ts';
+import { type Side, startSide, use } from './marketplace.ts';
 
 /** What a finished seed records, last, in its own table: a folder without it is not a catalog. */
 export interface SeedMark {
@@ -65,14 +66,21 @@ function processCpuSeconds(pid: number): number | undefined {
 function cpuSince(side: Side, jvm0: number | undefined, node0: NodeJS.CpuUsage): SeedMark['cpu'] {
   const jvm = processCpuSeconds(side.dynamo.pid);
   const node = process.cpuUsage(node0);
-  return jvm === undefined || jvm0 === undefined ? undefined : { jvm: jvm - jvm0, node: (node.user + node.system) / 1e6 };
+  return jvm === undefined || jvm0 === undefined
+    ? undefined
+    : { jvm: jvm - jvm0, node: (node.user + node.system) / 1e6 };
 }
 
 /**
  * Seeds a catalog into `dir` (':memory:' too) with a process of its own, the stream off while
  * writing unless `streamOn`, marks it and stops the process, so the folder is whole and closed.
  */
-export async function seedFolder(dir: string, want: Omit<SeedMark, 'seconds' | 'cpu'>, seed: (side: Side) => Promise<void>, streamOn = false): Promise<SeedMark> {
+export async function seedFolder(
+  dir: string,
+  want: Omit<SeedMark, 'seconds' | 'cpu'>,
+  seed: (side: Side) => Promise<void>,
+  streamOn = false,
+): Promise<SeedMark> {
   const side = await startSide(want.size, dir);
   try {
     if (!streamOn) await setStream(false);
@@ -88,7 +96,12 @@ export async function seedFolder(dir: string, want: Omit<SeedMark, 'seconds' | '
 }
 
 async function setStream(enabled: boolean): Promise<void> {
-  await db().send(new UpdateTableCommand({ TableName: tableName(), StreamSpecification: enabled ? STREAM_SPECIFICATION : { StreamEnabled: false } }));
+  await db().send(
+    new UpdateTableCommand({
+      TableName: tableName(),
+      StreamSpecification: enabled ? STREAM_SPECIFICATION : { StreamEnabled: false },
+    }),
+  );
 }
 
 /**
@@ -97,7 +110,12 @@ async function setStream(enabled: boolean): Promise<void> {
  * copy. The copy is made beside `kept` and renamed into place, so an interrupted run leaves either
  * the old folder or none, never half of one; a leftover partial copy is removed.
  */
-export async function openKept(kept: string, work: string, want: Wanted, seed: (side: Side, now: number) => Promise<void>): Promise<{ side: Side; mark: SeedMark; reused: boolean }> {
+export async function openKept(
+  kept: string,
+  work: string,
+  want: Wanted,
+  seed: (side: Side, now: number) => Promise<void>,
+): Promise<{ side: Side; mark: SeedMark; reused: boolean }> {
   const partial = `${kept}.partial`;
   rmSync(partial, { recursive: true, force: true });
   if (existsSync(kept)) {

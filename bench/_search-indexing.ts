@@ -7,22 +7,26 @@
  *   ReturnConsumedCapacity; with the install transaction's own writes this gives the writes per
  *   install of one viral template over its life.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+
 import { randomUUID } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { handler as searchIndexer } from '../functions/workers/search-indexer.ts';
 import type { Caller } from '../lib/core/caller.ts';
 import { matchesFilter } from '../lib/events/stream-filter.ts';
 import { bucketFloor, popularityBucket } from '../lib/marketplace/search/popularity-bucket.ts';
 import { searchIndexItems, syncSearchIndex } from '../lib/marketplace/search/search-index.ts';
-import { readTemplate } from '../lib/marketplace/templates/store.ts';
 import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search/search-indexer.ts';
+import { readTemplate } from '../lib/marketplace/templates/store.ts';
 import type { CapacityMeter } from '../lib/store/capacity-meter.ts';
 import { db, tableName } from '../lib/store/client.ts';
 import { streamArn } from '../lib/store/create-table.ts';
 import { keys } from '../lib/store/keys.ts';
-import { handler as searchIndexer } from '../functions/workers/search-indexer.ts';
 import { startStreamPoller } from '../local/stream-poller.ts';
 
-type Call = (route: string, req: { caller: Caller; params?: Record<string, string>; query?: Record<string, string>; body?: unknown }) => Promise<{ statusCode: number; body: string }>;
+type Call = (
+  route: string,
+  req: { caller: Caller; params?: Record<string, string>; query?: Record<string, string>; body?: unknown },
+) => Promise<{ statusCode: number; body: string }>;
 
 const PUBLISHES = Number(process.env['MARKETPLACE_BENCH_PUBLISHES'] ?? 100);
 /** Catching up with the seed's stream takes minutes on a busy machine. */
@@ -40,7 +44,13 @@ const publishBody = (word: string) => ({
 const percentile = (sorted: number[], q: number) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]!;
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
-export async function measureSearchIndexing(endpoint: string, meter: CapacityMeter, call: Call, author: Caller, installWrites: number): Promise<string> {
+export async function measureSearchIndexing(
+  endpoint: string,
+  meter: CapacityMeter,
+  call: Call,
+  author: Caller,
+  installWrites: number,
+): Promise<string> {
   const searchable = async (word: string) => {
     const res = await call('listTemplates', { caller: author, query: { search: word } });
     return (JSON.parse(res.body) as { data: unknown[] }).data.length > 0;
@@ -92,7 +102,14 @@ export async function measureSearchIndexing(endpoint: string, meter: CapacityMet
   const written = searchIndexItems((await readTemplate(id, true))!);
   const crossings: number[] = [];
   for (const installs of [1, 2, 40, 1000]) {
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.template(id), UpdateExpression: 'SET installs = :n, popKey = :n', ExpressionAttributeValues: { ':n': installs } }));
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.template(id),
+        UpdateExpression: 'SET installs = :n, popKey = :n',
+        ExpressionAttributeValues: { ':n': installs },
+      }),
+    );
     meter.reset();
     await syncSearchIndex(id);
     crossings.push(meter.write);

@@ -54,7 +54,9 @@ interface Import {
 }
 
 async function importOnce(i: Import): Promise<Sample> {
-  const { stdout } = await exec(process.execPath, ['--input-type=module', '-e', CHILD, i.file], { env: { PATH: process.env['PATH'] ?? '', ...i.env } });
+  const { stdout } = await exec(process.execPath, ['--input-type=module', '-e', CHILD, i.file], {
+    env: { PATH: process.env['PATH'] ?? '', ...i.env },
+  });
   return JSON.parse(stdout) as Sample;
 }
 
@@ -84,10 +86,15 @@ export async function run(): Promise<string> {
   try {
     const fns = allFunctions();
     const deployed = deployedFunctions(fns.map((f) => f.name));
-    const flagDeployed = [...deployed.values()].map((d) => (d.variables['NODE_OPTIONS'] ?? '').split(/\s+/).includes(MAPS_FLAG));
+    const flagDeployed = [...deployed.values()].map((d) =>
+      (d.variables['NODE_OPTIONS'] ?? '').split(/\s+/).includes(MAPS_FLAG),
+    );
     const deployedVariant: Variant = flagDeployed.every(Boolean) ? 'maps' : 'noMaps';
     // A flag without maps (or maps without the flag) is a deployment bug; so is a mix.
-    if (flagDeployed.some((f) => f !== flagDeployed[0]) || (deployedVariant === 'maps') !== (DEPLOYED_SOURCE_MAPS === 'linked')) {
+    if (
+      flagDeployed.some((f) => f !== flagDeployed[0]) ||
+      (deployedVariant === 'maps') !== (DEPLOYED_SOURCE_MAPS === 'linked')
+    ) {
       throw new Error(`NODE_OPTIONS ${MAPS_FLAG} and the bundles' source maps (${DEPLOYED_SOURCE_MAPS}) disagree`);
     }
 
@@ -105,7 +112,11 @@ export async function run(): Promise<string> {
         const b = await bundleFunction(fn.entry, out, variant === 'maps' ? 'linked' : 'none');
         if (variant === 'maps') sizes.set(fn.name, { ...sizes.get(fn.name)!, mapKb: statSync(b.mapFile).size / 1024 });
         else sizes.set(fn.name, { kb: b.bytes / 1024, mapKb: 0 });
-        const env = { ...lambdaRuntimeEnv(fn.name, d.memoryMb), ...d.variables, NODE_OPTIONS: nodeOptions(d.variables['NODE_OPTIONS'], variant) };
+        const env = {
+          ...lambdaRuntimeEnv(fn.name, d.memoryMb),
+          ...d.variables,
+          NODE_OPTIONS: nodeOptions(d.variables['NODE_OPTIONS'], variant),
+        };
         if (!env.NODE_OPTIONS) delete (env as Record<string, string | undefined>)['NODE_OPTIONS'];
         imports.push({ key: `${fn.name}/${variant}`, file: b.file, env });
       }
@@ -117,13 +128,24 @@ export async function run(): Promise<string> {
     }
     const stat = (key: string) => {
       const s = samples.get(key)!;
-      return { cpu: median(s.map((x) => x.cpu)), wall: median(s.map((x) => x.wall)), rss: Math.max(...s.map((x) => x.rss)) };
+      return {
+        cpu: median(s.map((x) => x.cpu)),
+        wall: median(s.map((x) => x.wall)),
+        rss: Math.max(...s.map((x) => x.rss)),
+      };
     };
     const base = stat('floor');
     const rows = fns.map((fn) => {
       const no = stat(`${fn.name}/noMaps`);
       const maps = stat(`${fn.name}/maps`);
-      return { name: fn.name, ...sizes.get(fn.name)!, no, maps, noRatio: no.cpu / base.cpu, mapsRatio: maps.cpu / base.cpu };
+      return {
+        name: fn.name,
+        ...sizes.get(fn.name)!,
+        no,
+        maps,
+        noRatio: no.cpu / base.cpu,
+        mapsRatio: maps.cpu / base.cpu,
+      };
     });
     const within = (key: 'noRatio' | 'mapsRatio') => rows.filter((r) => r[key] <= GOAL).length;
     const largest = (key: 'noRatio' | 'mapsRatio') => Math.max(...rows.map((r) => r[key])).toFixed(2);
@@ -133,8 +155,8 @@ export async function run(): Promise<string> {
       '### Cold start as deployed: importing each function bundle against the floor, without and with source maps',
       '',
       `Node ${process.version}, ${ROUNDS} rounds after one warm-up import each, every import in a fresh process with the function's environment in AWS ` +
-        '(the synthesized template\'s variables and NODE_OPTIONS, plus what Lambda\'s runtime sets: infra/bundle-env.ts), rounds interleaved in a shuffled order. ' +
-        'Floor = a bundle holding only `@aws-sdk/lib-dynamodb` + `@aws-sdk/client-dynamodb` (one client built), bundled with the functions\' esbuild options. ' +
+        "(the synthesized template's variables and NODE_OPTIONS, plus what Lambda's runtime sets: infra/bundle-env.ts), rounds interleaved in a shuffled order. " +
+        "Floor = a bundle holding only `@aws-sdk/lib-dynamodb` + `@aws-sdk/client-dynamodb` (one client built), bundled with the functions' esbuild options. " +
         `"No maps" = no .map shipped and no ${MAPS_FLAG}; "maps" = the .map beside the bundle and NODE_OPTIONS=${MAPS_FLAG}. ` +
         `Deployed today: **${deployedVariant === 'maps' ? 'maps' : 'no maps'}**. ` +
         'CPU = user + system time of the import, wall = its elapsed time (medians); RSS = the most resident memory seen after the import. ' +

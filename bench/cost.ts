@@ -4,11 +4,12 @@
  * runs them (DynamoDB Local reports ConsumedCapacity, indexes included), keeps the counts in
  * bench/cost-measured.json, and writes docs/cost.md's tables from the model (bench/_cost-model.ts).
  */
-import type { MiddlewareStack } from '@smithy/types';
+
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { MiddlewareStack } from '@smithy/types';
 import { decorateAwsClients } from '../lib/aws/client-hooks.ts';
 import { readDelivery } from '../lib/events/deliveries.ts';
 import { routes } from '../lib/routes.ts';
@@ -19,12 +20,24 @@ import { startDemoWebhookSink } from '../local/demo-webhook-sink.ts';
 import { startEventPipeline } from '../local/event-pipeline.ts';
 import { invokeFunction } from '../local/invoke.ts';
 import { publishRuntime } from '../local/runtime-file.ts';
+import { MEASURED_FILE, type RouteUnits, withTables } from './_cost-model.ts';
 import { withBenchStore } from './_store.ts';
-import { MEASURED_FILE, withTables, type RouteUnits } from './_cost-model.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const READS = new Set(['GetItemCommand', 'QueryCommand', 'ScanCommand', 'BatchGetItemCommand', 'TransactGetItemsCommand']);
-const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand']);
+const READS = new Set([
+  'GetItemCommand',
+  'QueryCommand',
+  'ScanCommand',
+  'BatchGetItemCommand',
+  'TransactGetItemsCommand',
+]);
+const WRITES = new Set([
+  'PutItemCommand',
+  'UpdateItemCommand',
+  'DeleteItemCommand',
+  'BatchWriteItemCommand',
+  'TransactWriteItemsCommand',
+]);
 
 type Capacity = { CapacityUnits?: number };
 /** The counts of the invocation a call is made for: the event pipeline's workers run in the same process and are not counted. */
@@ -33,19 +46,23 @@ const counting = new AsyncLocalStorage<RouteUnits>();
 /** Asks DynamoDB for the capacity of every call of a counted invocation and adds it up by kind (reads, writes). */
 function countCapacity(stack: MiddlewareStack<any, any>): void {
   stack.add(
-    (next: (args: any) => Promise<any>, context: { commandName?: string }) => async (args: { input: Record<string, unknown> }) => {
-      const name = context.commandName ?? '';
-      const counted = counting.getStore();
-      const kind = !counted ? undefined : READS.has(name) ? 'reads' : WRITES.has(name) ? 'writes' : undefined;
-      if (kind) args.input['ReturnConsumedCapacity'] = 'TOTAL';
-      const result = await next(args);
-      if (kind && counted) {
-        const consumed = result.output?.ConsumedCapacity as Capacity | Capacity[] | undefined;
-        counted[kind] += (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []).reduce((t, c) => t + (c.CapacityUnits ?? 0), 0);
-        counted.calls += 1;
-      }
-      return result;
-    },
+    (next: (args: any) => Promise<any>, context: { commandName?: string }) =>
+      async (args: { input: Record<string, unknown> }) => {
+        const name = context.commandName ?? '';
+        const counted = counting.getStore();
+        const kind = !counted ? undefined : READS.has(name) ? 'reads' : WRITES.has(name) ? 'writes' : undefined;
+        if (kind) args.input['ReturnConsumedCapacity'] = 'TOTAL';
+        const result = await next(args);
+        if (kind && counted) {
+          const consumed = result.output?.ConsumedCapacity as Capacity | Capacity[] | undefined;
+          counted[kind] += (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []).reduce(
+            (t, c) => t + (c.CapacityUnits ?? 0),
+            0,
+          );
+          counted.calls += 1;
+        }
+        return result;
+      },
     { step: 'initialize', name: 'benchCountCapacity' },
   );
 }
@@ -54,8 +71,14 @@ async function measureRoutes(): Promise<Record<string, RouteUnits>> {
   process.env['DEVELOPMENT_MODE'] = 'true';
   const sink = await startDemoWebhookSink();
   await seedDemoData({ webhookSink: sink.url });
-  const pipeline = await startEventPipeline({ tableName: tableName(), dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']! });
-  const withdraw = publishRuntime(process.env['DYNAMODB_ENDPOINT']!, { sqs_endpoint: pipeline.sqsEndpoint, queue_url: pipeline.queueUrl });
+  const pipeline = await startEventPipeline({
+    tableName: tableName(),
+    dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!,
+  });
+  const withdraw = publishRuntime(process.env['DYNAMODB_ENDPOINT']!, {
+    sqs_endpoint: pipeline.sqsEndpoint,
+    queue_url: pipeline.queueUrl,
+  });
   try {
     // The delivery events/retryDelivery.json names is made by the relay from the seeded events.
     const deadline = Date.now() + 90_000;
@@ -66,12 +89,16 @@ async function measureRoutes(): Promise<Record<string, RouteUnits>> {
     decorateAwsClients((client, service) => {
       if (service === 'dynamodb') countCapacity(client.middlewareStack as MiddlewareStack<any, any>);
     });
-    const samples = readdirSync(join(root, 'events')).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length));
+    const samples = readdirSync(join(root, 'events'))
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => f.slice(0, -'.json'.length));
     const measured: Record<string, RouteUnits> = {};
     // In the samples test's order (file names), which every sample's data survives.
     for (const name of samples.filter((n) => routes.some((r) => r.name === n && !r.streaming))) {
       const counted = { reads: 0, writes: 0, calls: 0 };
-      await counting.run(counted, () => invokeFunction(name, JSON.parse(readFileSync(join(root, 'events', `${name}.json`), 'utf8'))));
+      await counting.run(counted, () =>
+        invokeFunction(name, JSON.parse(readFileSync(join(root, 'events', `${name}.json`), 'utf8'))),
+      );
       measured[name] = counted;
     }
     return measured;
@@ -88,5 +115,11 @@ export async function run(): Promise<string> {
   const docFile = join(root, 'docs/cost.md');
   writeFileSync(docFile, withTables(readFileSync(docFile, 'utf8')));
   const rows = Object.entries(measured).map(([name, u]) => `| ${name} | ${u.calls} | ${u.reads} | ${u.writes} |`);
-  return ['### DynamoDB units per sample request (docs/cost.md)', '', '| Route | Calls | Read units | Write units |', '|---|---|---|---|', ...rows].join('\n');
+  return [
+    '### DynamoDB units per sample request (docs/cost.md)',
+    '',
+    '| Route | Calls | Read units | Write units |',
+    '|---|---|---|---|',
+    ...rows,
+  ].join('\n');
 }

@@ -11,39 +11,40 @@
  *  4. client CPU per POST over https with and without connection reuse, against a TLS receiver in
  *     a child process (so its CPU is not counted).
  */
+
+import { fork } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type net from 'node:net';
-import { fork } from 'node:child_process';
-import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBRecord, SQSEvent, SQSBatchResponse } from 'aws-lambda';
+import type { DynamoDBRecord, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createUserWithKey } from '../lib/accounts/api-keys.ts';
-import { api, percentile, publishBenchTemplate } from './_api.ts';
+import { nowIso } from '../lib/core/time.ts';
 import { deliveryItem, newDelivery } from '../lib/events/deliveries.ts';
 import { eventIdAt } from '../lib/events/feed-position.ts';
 import { sqs } from '../lib/events/queue.ts';
 import { relayBatch } from '../lib/events/relay.ts';
 import type { ServiceEvent } from '../lib/events/types.ts';
-import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { closeAllPools } from '../lib/net/connection-pool.ts';
 import { postJson } from '../lib/net/outbound.ts';
 import { dnsResolver } from '../lib/net/resolver.ts';
-import { nowIso } from '../lib/core/time.ts';
 import { workers } from '../lib/routes.ts';
 import { batchWrite } from '../lib/store/batch.ts';
 import { db, tableName } from '../lib/store/client.ts';
 import { keys } from '../lib/store/keys.ts';
 import { createLocalApi, listen } from '../local/api-gateway.ts';
-import { UNLIMITED_KEY_LIMITS } from '../local/key-throttle.ts';
 import { startEventPipeline } from '../local/event-pipeline.ts';
 import { loadHandler } from '../local/handlers.ts';
+import { UNLIMITED_KEY_LIMITS } from '../local/key-throttle.ts';
 import { createDeliveryQueues, startLocalSqs } from '../local/sqs.ts';
 import { TEST_TLS_CERT, TEST_TLS_KEY } from '../test/net/tls-fixture.ts';
 import { startDnsServer } from '../test/support/dns-server.ts';
+import { api, percentile, publishBenchTemplate } from './_api.ts';
 import { withBenchStore } from './_store.ts';
 
 const LATENCY_SAMPLES = 100;
@@ -79,20 +80,33 @@ async function startReceiver(): Promise<Receiver> {
 }
 
 async function measureLatency(receiver: Receiver): Promise<{ p50: number; p99: number }> {
-  const pipeline = await startEventPipeline({ tableName: tableName(), dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']! });
+  const pipeline = await startEventPipeline({
+    tableName: tableName(),
+    dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!,
+  });
   // What is measured here is the feed / delivery, not one key's usage plan (docs/limits.md).
   const gateway = await listen(createLocalApi(undefined, { keyLimits: UNLIMITED_KEY_LIMITS }), 0);
   try {
     const { api_key: key } = await createUserWithKey({ name: 'bench' });
     const base = gateway.url;
     const agent = await api<{ id: string }>(base, key, 'POST', '/api/v1/agents', { name: 'bench' });
-    await api(base, key, 'PATCH', `/api/v1/agents/${agent.id}/webhook`, { webhook_url: receiver.url, events: ['contract.funded'] });
+    await api(base, key, 'PATCH', `/api/v1/agents/${agent.id}/webhook`, {
+      webhook_url: receiver.url,
+      events: ['contract.funded'],
+    });
     await api(base, key, 'POST', `/api/v1/agents/${agent.id}/webhook/verify`);
     const template = await publishBenchTemplate(base, key);
     const samples: number[] = [];
     for (let i = 0; i < LATENCY_SAMPLES + 5; i++) {
-      const contract = await api<{ id: string }>(base, key, 'POST', '/api/v1/contracts', { template_id: template.id, variables: {}, amount_cents: 100, agent_id: agent.id });
-      const arrived = new Promise<number>((resolve) => (receiver.onEvent = (body) => body.includes(contract.id) && resolve(performance.now())));
+      const contract = await api<{ id: string }>(base, key, 'POST', '/api/v1/contracts', {
+        template_id: template.id,
+        variables: {},
+        amount_cents: 100,
+        agent_id: agent.id,
+      });
+      const arrived = new Promise<number>(
+        (resolve) => (receiver.onEvent = (body) => body.includes(contract.id) && resolve(performance.now())),
+      );
       const started = performance.now();
       await api(base, key, 'POST', `/api/v1/contracts/${contract.id}/fund`);
       const ms = (await arrived) - started;
@@ -132,7 +146,21 @@ async function benchAgent(receiverUrl: string): Promise<string> {
   await db().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { PK: `AGENT#${agentId}`, SK: 'META', entity: 'agent', id: agentId, owner_id: 'bench', name: 'bench', webhook_url: receiverUrl, events: ['contract.funded'], webhook_status: 'ENABLED', webhook_secret: `whsec_${'b'.repeat(43)}`, config_version: 1, created_at: nowIso(), updated_at: nowIso() },
+      Item: {
+        PK: `AGENT#${agentId}`,
+        SK: 'META',
+        entity: 'agent',
+        id: agentId,
+        owner_id: 'bench',
+        name: 'bench',
+        webhook_url: receiverUrl,
+        events: ['contract.funded'],
+        webhook_status: 'ENABLED',
+        webhook_secret: `whsec_${'b'.repeat(43)}`,
+        config_version: 1,
+        created_at: nowIso(),
+        updated_at: nowIso(),
+      },
     }),
   );
   await new Promise((r) => setTimeout(r, 2)); // distinct agent ids
@@ -140,13 +168,24 @@ async function benchAgent(receiverUrl: string): Promise<string> {
 }
 
 const eventsOf = (agentId: string, count: number, from = 1): ServiceEvent[] =>
-  Array.from({ length: count }, (_, i) => ({ id: eventIdAt(agentId, from + i), type: 'contract.funded', created_at: nowIso(), agent_id: agentId, data: { contract_id: `ctr_BENCH${i}`, status: 'FUNDED', amount_cents: 100 } }));
+  Array.from({ length: count }, (_, i) => ({
+    id: eventIdAt(agentId, from + i),
+    type: 'contract.funded',
+    created_at: nowIso(),
+    agent_id: agentId,
+    data: { contract_id: `ctr_BENCH${i}`, status: 'FUNDED', amount_cents: 100 },
+  }));
 
 const sqsRecord = (i: number, body: unknown): SQSEvent['Records'][number] => ({
   messageId: `bench-${i}`,
   receiptHandle: `bench-${i}`,
   body: JSON.stringify(body),
-  attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()), SenderId: 'bench', ApproximateFirstReceiveTimestamp: String(Date.now()) },
+  attributes: {
+    ApproximateReceiveCount: '1',
+    SentTimestamp: String(Date.now()),
+    SenderId: 'bench',
+    ApproximateFirstReceiveTimestamp: String(Date.now()),
+  },
   messageAttributes: {},
   md5OfBody: '',
   eventSource: 'aws:sqs',
@@ -158,12 +197,24 @@ const sqsRecord = (i: number, body: unknown): SQSEvent['Records'][number] => ({
 async function prepareDeliveries(receiverUrl: string, count: number): Promise<SQSEvent['Records']> {
   const agentId = await benchAgent(receiverUrl);
   const events = eventsOf(agentId, count);
-  await batchWrite(events.flatMap((event) => [{ put: { ...keys.event(agentId, event.id), entity: 'event', ...event, deliver: true } }, { put: deliveryItem(newDelivery(event)) }]));
-  return events.map((event, i) => sqsRecord(i, { agent_id: agentId, delivery_id: newDelivery(event).id, event_id: event.id }));
+  await batchWrite(
+    events.flatMap((event) => [
+      { put: { ...keys.event(agentId, event.id), entity: 'event', ...event, deliver: true } },
+      { put: deliveryItem(newDelivery(event)) },
+    ]),
+  );
+  return events.map((event, i) =>
+    sqsRecord(i, { agent_id: agentId, delivery_id: newDelivery(event).id, event_id: event.id }),
+  );
 }
 
 /** Runs `work` over `items` in chunks, `parallel` chunks at a time; returns items per second and ms per chunk. */
-async function perSecond<T>(items: T[], chunk: number, parallel: number, work: (chunk: T[]) => Promise<void>): Promise<{ perSecond: number; msPerChunk: number }> {
+async function perSecond<T>(
+  items: T[],
+  chunk: number,
+  parallel: number,
+  work: (chunk: T[]) => Promise<void>,
+): Promise<{ perSecond: number; msPerChunk: number }> {
   const chunks: T[][] = [];
   for (let i = 0; i < items.length; i += chunk) chunks.push(items.slice(i, i + chunk));
   const total = chunks.length;
@@ -185,10 +236,18 @@ const keepAlive = new http.Agent({ keepAlive: true });
 
 function barePost(url: string, body: string, reuse: boolean): Promise<void> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent: reuse ? keepAlive : false, headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
-    });
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent: reuse ? keepAlive : false,
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -199,7 +258,12 @@ async function floorBatch(batch: SQSEvent['Records'], url: string): Promise<void
   const messages = batch.map((r) => JSON.parse(r.body) as { agent_id: string; delivery_id: string });
   await db().send(
     new BatchGetCommand({
-      RequestItems: { [tableName()]: { Keys: [keys.agent(messages[0]!.agent_id), ...messages.map((m) => keys.delivery(m.agent_id, m.delivery_id))], ConsistentRead: true } },
+      RequestItems: {
+        [tableName()]: {
+          Keys: [keys.agent(messages[0]!.agent_id), ...messages.map((m) => keys.delivery(m.agent_id, m.delivery_id))],
+          ConsistentRead: true,
+        },
+      },
     }),
   );
   await Promise.all(
@@ -212,7 +276,20 @@ async function floorBatch(batch: SQSEvent['Records'], url: string): Promise<void
           ConditionExpression: 'attempts = :seen',
           UpdateExpression: 'SET attempts = :n, #status = :s, dlvStatus = :i, attempt_log.#k = :e',
           ExpressionAttributeNames: { '#status': 'status', '#k': 'a000001' },
-          ExpressionAttributeValues: { ':seen': 0, ':n': 1, ':s': 'succeeded', ':i': `AGENT#${m.agent_id}#succeeded`, ':e': { attempt: 1, started_at: nowIso(), duration_ms: 1, status_code: 200, error: null, response_body: '{"received":true}' } },
+          ExpressionAttributeValues: {
+            ':seen': 0,
+            ':n': 1,
+            ':s': 'succeeded',
+            ':i': `AGENT#${m.agent_id}#succeeded`,
+            ':e': {
+              attempt: 1,
+              started_at: nowIso(),
+              duration_ms: 1,
+              status_code: 200,
+              error: null,
+              response_body: '{"received":true}',
+            },
+          },
         }),
       );
     }),
@@ -232,12 +309,19 @@ async function previousDesignBatch(batch: SQSEvent['Records'], url: string): Pro
           ConditionExpression: '#status = :pending AND attribute_not_exists(lease_until)',
           UpdateExpression: 'SET lease_until = :until, lease_token = :token, owner_message = :mid',
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':pending': 'pending', ':until': Date.now() + 20_000, ':token': r.messageId, ':mid': r.messageId },
+          ExpressionAttributeValues: {
+            ':pending': 'pending',
+            ':until': Date.now() + 20_000,
+            ':token': r.messageId,
+            ':mid': r.messageId,
+          },
         }),
       );
       await Promise.all([
         db().send(new GetCommand({ TableName: tableName(), Key: keys.agent(m.agent_id), ConsistentRead: true })),
-        db().send(new GetCommand({ TableName: tableName(), Key: keys.event(m.agent_id, m.event_id), ConsistentRead: true })),
+        db().send(
+          new GetCommand({ TableName: tableName(), Key: keys.event(m.agent_id, m.event_id), ConsistentRead: true }),
+        ),
       ]);
       await barePost(url, r.body.padEnd(220, ' '), false);
       await db().send(
@@ -282,13 +366,25 @@ async function measureThroughput(receiver: Receiver): Promise<Throughput> {
         runs.handler.push(handler.perSecond);
         runs.ms.push(handler.msPerChunk);
       },
-      async () => void runs.floor.push((await perSecond(forFloor, BATCH, CONCURRENT_BATCHES, (batch) => floorBatch(batch, receiver.url))).perSecond),
-      async () => void runs.previous.push((await perSecond(forPrevious, BATCH, CONCURRENT_BATCHES, (batch) => previousDesignBatch(batch, receiver.url))).perSecond),
+      async () =>
+        void runs.floor.push(
+          (await perSecond(forFloor, BATCH, CONCURRENT_BATCHES, (batch) => floorBatch(batch, receiver.url))).perSecond,
+        ),
+      async () =>
+        void runs.previous.push(
+          (await perSecond(forPrevious, BATCH, CONCURRENT_BATCHES, (batch) => previousDesignBatch(batch, receiver.url)))
+            .perSecond,
+        ),
     ];
     // Each round starts with another variant, so none always runs on the freshest store.
     for (let i = 0; i < variants.length; i++) await variants[(i + round) % variants.length]!();
   }
-  return { handler: median(runs.handler), floor: median(runs.floor), previous: median(runs.previous), handlerMsPerBatch: median(runs.ms) };
+  return {
+    handler: median(runs.handler),
+    floor: median(runs.floor),
+    previous: median(runs.previous),
+    handlerMsPerBatch: median(runs.ms),
+  };
 }
 
 interface CallCounts {
@@ -307,18 +403,26 @@ function itemBytes(item: Record<string, unknown>): number {
     if (typeof v === 'number') return 8;
     if (typeof v === 'string') return Buffer.byteLength(v);
     if (Array.isArray(v)) return 3 + v.reduce((n: number, x) => n + size(x) + 1, 0);
-    return 3 + Object.entries(v as Record<string, unknown>).reduce((n, [k, x]) => n + Buffer.byteLength(k) + size(x) + 1, 0);
+    return (
+      3 + Object.entries(v as Record<string, unknown>).reduce((n, [k, x]) => n + Buffer.byteLength(k) + size(x) + 1, 0)
+    );
   };
   return Object.entries(item).reduce((n, [k, v]) => n + Buffer.byteLength(k) + size(v), 0);
 }
 
 async function countDeliveryCalls(receiver: Receiver): Promise<CallCounts> {
   const dynamo = countCalls(db(), 'benchDynamoCounter');
-  const perUnit = (n: number) => Object.fromEntries([...dynamo, ...[...queue].map(([k, v]) => [`SQS ${k}`, v] as const)].map(([k, v]) => [k, v / n]));
+  const perUnit = (n: number) =>
+    Object.fromEntries(
+      [...dynamo, ...[...queue].map(([k, v]) => [`SQS ${k}`, v] as const)].map(([k, v]) => [k, v / n]),
+    );
 
   // The relay: a stream batch of 100 new event rows for agents with enabled webhooks (10 agents).
   const local = await startLocalSqs({});
-  const queues = await createDeliveryQueues(local.client, tableName(), { visibilityTimeoutSeconds: 30, maxReceiveCount: 5 });
+  const queues = await createDeliveryQueues(local.client, tableName(), {
+    visibilityTimeoutSeconds: 30,
+    maxReceiveCount: 5,
+  });
   process.env['SQS_ENDPOINT'] = local.endpoint;
   process.env['DELIVERY_QUEUE_URL'] = queues.queueUrl;
   const queue = countCalls(sqs(), 'benchSqsCounter');
@@ -327,7 +431,10 @@ async function countDeliveryCalls(receiver: Receiver): Promise<CallCounts> {
     const agentId = await benchAgent(receiver.url);
     for (const event of eventsOf(agentId, COUNTED_DELIVERIES / 10)) {
       const image = { ...keys.event(agentId, event.id), entity: 'event', ...event, deliver: true };
-      streamRecords.push({ eventName: 'INSERT', dynamodb: { NewImage: marshall(image) as Record<string, AttributeValue> as never, SequenceNumber: event.id } });
+      streamRecords.push({
+        eventName: 'INSERT',
+        dynamodb: { NewImage: marshall(image) as Record<string, AttributeValue> as never, SequenceNumber: event.id },
+      });
     }
   }
   dynamo.clear();
@@ -339,7 +446,11 @@ async function countDeliveryCalls(receiver: Receiver): Promise<CallCounts> {
   const deliver = await loadHandler<(e: SQSEvent) => Promise<SQSBatchResponse>>(workers.deliver);
   const records = streamRecords.map((r, i) => {
     const image = r.dynamodb!.NewImage as unknown as Record<string, { S: string }>;
-    return sqsRecord(i, { agent_id: image['agent_id']!.S, delivery_id: `dlv_${image['id']!.S.slice(4)}`, event_id: image['id']!.S });
+    return sqsRecord(i, {
+      agent_id: image['agent_id']!.S,
+      delivery_id: `dlv_${image['id']!.S.slice(4)}`,
+      event_id: image['id']!.S,
+    });
   });
   dynamo.clear();
   queue.clear();
@@ -349,7 +460,9 @@ async function countDeliveryCalls(receiver: Receiver): Promise<CallCounts> {
   }
   const deliverCounts = perUnit(records.length);
   const first = JSON.parse(records[0]!.body) as { agent_id: string; delivery_id: string };
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.delivery(first.agent_id, first.delivery_id) }));
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.delivery(first.agent_id, first.delivery_id) }),
+  );
   delete process.env['SQS_ENDPOINT'];
   await local.stop();
   return { deliver: deliverCounts, relay, recordBytes: itemBytes(Item!) };
@@ -366,7 +479,10 @@ const server = https.createServer({ key: process.env.KEY, cert: process.env.CERT
 server.keepAliveTimeout = 10000;
 server.listen(0, '127.0.0.1', () => process.send(server.address().port));`,
   );
-  const child = fork(script, [], { env: { ...process.env, KEY: TEST_TLS_KEY, CERT: TEST_TLS_CERT }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(script, [], {
+    env: { ...process.env, KEY: TEST_TLS_KEY, CERT: TEST_TLS_CERT },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   const port = await new Promise<number>((resolve) => child.once('message', (m) => resolve(Number(m))));
   return { port, stop: () => child.kill() };
 }
@@ -385,14 +501,23 @@ async function httpsCpuPerPost(): Promise<{ reuse: number; reuseHosts: number; f
     const localhostUrl = `https://localhost:${receiver.port}/hooks`;
     const namedUrl = `https://hooks.example.com:${receiver.port}/hooks`;
     const resolver = dnsResolver({ servers: [dns.server] });
-    const viaPostJson = (url: string, options: { reuseConnections: boolean; resolver?: typeof resolver }) => async (i: number) => {
-      const result = await postJson({ url, body: `{"n":${i},"pad":"${'x'.repeat(200)}"}`, headers: {} }, { developmentMode: true, ca: TEST_TLS_CERT, ...options });
-      if (result.kind !== 'response' || result.status !== 200) throw new Error(`https POST failed: ${JSON.stringify(result)}`);
-    };
+    const viaPostJson =
+      (url: string, options: { reuseConnections: boolean; resolver?: typeof resolver }) => async (i: number) => {
+        const result = await postJson(
+          { url, body: `{"n":${i},"pad":"${'x'.repeat(200)}"}`, headers: {} },
+          { developmentMode: true, ca: TEST_TLS_CERT, ...options },
+        );
+        if (result.kind !== 'response' || result.status !== 200)
+          throw new Error(`https POST failed: ${JSON.stringify(result)}`);
+      };
     const agent = new https.Agent({ keepAlive: true, ca: TEST_TLS_CERT });
     const bare = (i: number) =>
       new Promise<void>((resolve, reject) => {
-        const req = https.request(localhostUrl, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => (res.resume(), res.on('end', resolve)));
+        const req = https.request(
+          localhostUrl,
+          { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+          (res) => (res.resume(), res.on('end', resolve)),
+        );
         req.on('error', reject);
         req.end(`{"n":${i},"pad":"${'x'.repeat(200)}"}`);
       });
@@ -411,10 +536,16 @@ async function httpsCpuPerPost(): Promise<{ reuse: number; reuseHosts: number; f
     };
     const runs = { fresh: [] as number[], reuse: [] as number[], reuseHosts: [] as number[], bare: [] as number[] };
     for (let round = 0; round < ROUNDS; round++) {
-      for (const name of Object.keys(variants) as Array<keyof typeof variants>) runs[name].push(await measure(variants[name]));
+      for (const name of Object.keys(variants) as Array<keyof typeof variants>)
+        runs[name].push(await measure(variants[name]));
     }
     agent.destroy();
-    return { reuse: median(runs.reuse), reuseHosts: median(runs.reuseHosts), fresh: median(runs.fresh), bare: median(runs.bare) };
+    return {
+      reuse: median(runs.reuse),
+      reuseHosts: median(runs.reuseHosts),
+      fresh: median(runs.fresh),
+      bare: median(runs.bare),
+    };
   } finally {
     closeAllPools();
     receiver.stop();
@@ -474,7 +605,7 @@ async function measure(): Promise<string> {
       `| a bare keep-alive https request (no URL policy, no DNS lookup), for scale | ${cpu.bare.toFixed(2)} ms |`,
       '',
       'DynamoDB Local serialises writes, so every column here is bound by it; the ratios compare designs on the same store in the same run. Prices used for the cost per million deliveries (docs/cost.md): ' +
-        `DynamoDB on-demand $${(PRICES.writeRequestUnit * 1e6).toFixed(3)}/M write units, $${(PRICES.readRequestUnit * 1e6).toFixed(3)}/M read units; SQS $${(PRICES.sqsRequest * 1e6).toFixed(2)}/M requests; Lambda $${(PRICES.lambdaRequest * 1e6).toFixed(2)}/M requests, $${PRICES.lambdaArmGbSecond}/GB-s (arm64); measured batch ${throughput.handlerMsPerBatch.toFixed(0)} ms at ${DELIVER_MEMORY_GB * 1024} MB = ${((throughput.handlerMsPerBatch / 1000) * DELIVER_MEMORY_GB / BATCH).toFixed(5)} GB-s per delivery.`,
+        `DynamoDB on-demand $${(PRICES.writeRequestUnit * 1e6).toFixed(3)}/M write units, $${(PRICES.readRequestUnit * 1e6).toFixed(3)}/M read units; SQS $${(PRICES.sqsRequest * 1e6).toFixed(2)}/M requests; Lambda $${(PRICES.lambdaRequest * 1e6).toFixed(2)}/M requests, $${PRICES.lambdaArmGbSecond}/GB-s (arm64); measured batch ${throughput.handlerMsPerBatch.toFixed(0)} ms at ${DELIVER_MEMORY_GB * 1024} MB = ${(((throughput.handlerMsPerBatch / 1000) * DELIVER_MEMORY_GB) / BATCH).toFixed(5)} GB-s per delivery.`,
     ].join('\n');
   } finally {
     await receiver.close();

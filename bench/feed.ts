@@ -9,16 +9,20 @@
  *   transitions made one at a time in the same run.
  */
 import { parseSse } from '../client/http/sse.ts';
-import { api, percentile, publishBenchTemplate } from './_api.ts';
 import { createUserWithKey } from '../lib/accounts/api-keys.ts';
 import { createLocalApi, listen } from '../local/api-gateway.ts';
 import { UNLIMITED_KEY_LIMITS } from '../local/key-throttle.ts';
+import { api, percentile, publishBenchTemplate } from './_api.ts';
 import { withBenchStore } from './_store.ts';
 
 const CONTRACTS = 120;
 const WAVE = 20;
 
-const pct = (values: number[], p: number) => percentile([...values].sort((a, b) => a - b), p);
+const pct = (values: number[], p: number) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    p,
+  );
 
 interface Seen {
   at: Map<string, number>;
@@ -35,7 +39,12 @@ function poller(base: string, key: string, agentId: string): Seen {
   const loop = (async () => {
     let cursor: string | null = null;
     while (running) {
-      const page: { data: FeedEvent[]; next_cursor: string | null } = await api(base, key, 'GET', `/api/v1/agents/${agentId}/events?limit=100${cursor ? `&after=${cursor}` : ''}`);
+      const page: { data: FeedEvent[]; next_cursor: string | null } = await api(
+        base,
+        key,
+        'GET',
+        `/api/v1/agents/${agentId}/events?limit=100${cursor ? `&after=${cursor}` : ''}`,
+      );
       const now = performance.now();
       for (const e of page.data) {
         seen.count++;
@@ -53,7 +62,10 @@ function poller(base: string, key: string, agentId: string): Seen {
 
 async function sse(base: string, key: string, agentId: string): Promise<Seen> {
   const controller = new AbortController();
-  const res = await fetch(`${base}/api/v1/agents/${agentId}/events/stream`, { headers: { authorization: `Bearer ${key}` }, signal: controller.signal });
+  const res = await fetch(`${base}/api/v1/agents/${agentId}/events/stream`, {
+    headers: { authorization: `Bearer ${key}` },
+    signal: controller.signal,
+  });
   const seen: Seen = { at: new Map(), count: 0, stop: async () => undefined };
   const reading = (async () => {
     try {
@@ -91,7 +103,13 @@ async function measure(): Promise<string> {
     const template = await publishBenchTemplate(base, key);
     const contracts: string[] = [];
     for (let i = 0; i < CONTRACTS * 2; i++) {
-      const c = await api<{ id: string }>(base, key, 'POST', '/api/v1/contracts', { template_id: template.id, variables: {}, amount_cents: 100, agent_id: buyer.id, seller_agent_id: seller.id });
+      const c = await api<{ id: string }>(base, key, 'POST', '/api/v1/contracts', {
+        template_id: template.id,
+        variables: {},
+        amount_cents: 100,
+        agent_id: buyer.id,
+        seller_agent_id: seller.id,
+      });
       contracts.push(c.id);
     }
     const fund = async (contractId: string, acked: Map<string, number>, took: number[]) => {
@@ -111,12 +129,15 @@ async function measure(): Promise<string> {
     const sseSeen = await sse(base, key, buyer.id);
     const acked = new Map<string, number>();
     const inWaves: number[] = [];
-    for (let i = 0; i < CONTRACTS; i += WAVE) await Promise.all(contracts.slice(i, i + WAVE).map((id) => fund(id, acked, inWaves)));
+    for (let i = 0; i < CONTRACTS; i += WAVE)
+      await Promise.all(contracts.slice(i, i + WAVE).map((id) => fund(id, acked, inWaves)));
     const settle = performance.now() + 5000;
-    while (performance.now() < settle && (pollerSeen.at.size < CONTRACTS * 2 || sseSeen.at.size < CONTRACTS * 2)) await new Promise((r) => setTimeout(r, 50));
+    while (performance.now() < settle && (pollerSeen.at.size < CONTRACTS * 2 || sseSeen.at.size < CONTRACTS * 2))
+      await new Promise((r) => setTimeout(r, 50));
     await Promise.all([pollerSeen.stop(), sseSeen.stop()]);
 
-    const lag = (seen: Seen) => [...acked].filter(([k]) => seen.at.has(k)).map(([k, t]) => Math.max(0, seen.at.get(k)! - t));
+    const lag = (seen: Seen) =>
+      [...acked].filter(([k]) => seen.at.has(k)).map(([k, t]) => Math.max(0, seen.at.get(k)! - t));
     const missed = (seen: Seen) => [...acked.keys()].filter((k) => !seen.at.has(k)).length;
     const ms = (n: number) => `${n.toFixed(1)} ms`;
     const aloneP50 = pct(alone, 50);

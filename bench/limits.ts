@@ -6,7 +6,6 @@
  * - the local gateway's per-key token bucket, per request.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { percentile } from './_api.ts';
 import { newId } from '../lib/core/ids.ts';
 import { MAX_STREAMS_PER_AGENT } from '../lib/core/settings.ts';
 import { acquireStreamLease } from '../lib/limits/stream-leases.ts';
@@ -14,6 +13,7 @@ import { startHandshake } from '../lib/limits/verify-limit.ts';
 import { db, tableName } from '../lib/store/client.ts';
 import { keys } from '../lib/store/keys.ts';
 import { createKeyThrottle } from '../local/key-throttle.ts';
+import { percentile } from './_api.ts';
 import { withBenchStore } from './_store.ts';
 
 const SAMPLES = 200;
@@ -33,9 +33,13 @@ async function timeEach(fn: (i: number) => Promise<unknown>): Promise<number[]> 
 export function run(): Promise<string> {
   return withBenchStore('limits', async () => {
     const agentId = newId('agt');
-    await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.agent(agentId), entity: 'agent', id: agentId } }));
+    await db().send(
+      new PutCommand({ TableName: tableName(), Item: { ...keys.agent(agentId), entity: 'agent', id: agentId } }),
+    );
 
-    const baseline = await timeEach(() => db().send(new GetCommand({ TableName: tableName(), Key: keys.agent(agentId), ConsistentRead: true })));
+    const baseline = await timeEach(() =>
+      db().send(new GetCommand({ TableName: tableName(), Key: keys.agent(agentId), ConsistentRead: true })),
+    );
     // A fresh agent per sample: its first verification (no window yet), the most writes the limiter makes.
     const verify = await timeEach(async () => (await startHandshake(newId('agt'))).release());
     const streamAgent = newId('agt');
@@ -64,7 +68,11 @@ export function run(): Promise<string> {
       row('Baseline: one consistent GetItem', '1 read', baseline),
       row('Verify limiter: first handshake of an agent (take + release)', '3 conditional writes', verify),
       row('SSE stream lease: free slot (take + release)', '2 conditional writes', stream),
-      row(`SSE stream lease refused: all ${MAX_STREAMS_PER_AGENT} slots held (429)`, `${MAX_STREAMS_PER_AGENT} failed conditional writes`, refused),
+      row(
+        `SSE stream lease refused: all ${MAX_STREAMS_PER_AGENT} slots held (429)`,
+        `${MAX_STREAMS_PER_AGENT} failed conditional writes`,
+        refused,
+      ),
       `| Local gateway per-key token bucket, per request | none | ${(takeMs * 1000).toFixed(3)} µs | ${(takeMs / base50).toFixed(4)}× |`,
     ].join('\n');
   });

@@ -8,18 +8,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../lib/core/caller.ts';
-import { rollTrendWindow } from '../lib/marketplace/trending/trend-rollover.ts';
 import { ORDERS, postingList } from '../lib/marketplace/search/search-index.ts';
 import { drivingPrefix, words } from '../lib/marketplace/search/search-text.ts';
-import { keys } from '../lib/store/keys.ts';
+import { rollTrendWindow } from '../lib/marketplace/trending/trend-rollover.ts';
 import { routes } from '../lib/routes.ts';
+import { type CapacityMeter, meterCapacity } from '../lib/store/capacity-meter.ts';
 import { db } from '../lib/store/client.ts';
 import { ensureTable } from '../lib/store/create-table.ts';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../local/dynamodb-local.ts';
+import { keys } from '../lib/store/keys.ts';
+import { type DynamoDbLocal, startDynamoDbLocal } from '../local/dynamodb-local.ts';
 import { freePort } from '../local/ports.ts';
 import { invokeRoute, proxyEvent } from '../local/proxy-event.ts';
-import { meterCapacity, type CapacityMeter } from '../lib/store/capacity-meter.ts';
-import { emptyCatalog, growCatalog, type Catalog } from './_marketplace-seed.ts';
+import { type Catalog, emptyCatalog, growCatalog } from './_marketplace-seed.ts';
 import { measureSearchIndexing } from './_search-indexing.ts';
 
 /** MARKETPLACE_BENCH_SIZES=200,1000 for a quick try (it writes its table into docs/benchmarks.md too: do not commit that); the figures there use the default. */
@@ -66,7 +66,13 @@ export interface Side {
   cursor?: string;
 }
 
-export const reader: Caller = { userId: randomUUID(), workspaceId: randomUUID(), name: 'Bench Reader', verified: false, operator: false };
+export const reader: Caller = {
+  userId: randomUUID(),
+  workspaceId: randomUUID(),
+  name: 'Bench Reader',
+  verified: false,
+  operator: false,
+};
 const freshUser = (): Caller => ({ ...reader, userId: randomUUID(), workspaceId: randomUUID() });
 export const list = (query: Record<string, string>) => () => ({ caller: reader, query });
 
@@ -75,40 +81,138 @@ const CASES: Case[] = [
   { route: 'listTemplates', variant: 'sort=recent', request: list({ sort: 'recent' }), expect: 200 },
   { route: 'listTemplates', variant: 'sort=rating', request: list({ sort: 'rating' }), expect: 200 },
   { route: 'listTemplates', variant: 'category=code, sort=popular', request: list({ category: 'code' }), expect: 200 },
-  { route: 'listTemplates', variant: 'category=code, sort=recent', request: list({ category: 'code', sort: 'recent' }), expect: 200 },
-  { route: 'listTemplates', variant: 'category=code, sort=rating', request: list({ category: 'code', sort: 'rating' }), expect: 200 },
+  {
+    route: 'listTemplates',
+    variant: 'category=code, sort=recent',
+    request: list({ category: 'code', sort: 'recent' }),
+    expect: 200,
+  },
+  {
+    route: 'listTemplates',
+    variant: 'category=code, sort=rating',
+    request: list({ category: 'code', sort: 'rating' }),
+    expect: 200,
+  },
   { route: 'listTemplates', variant: 'limit=100', request: list({ limit: '100' }), expect: 200 },
   { route: 'listTemplates', variant: 'offset=200', request: list({ offset: '200' }), expect: 200 },
-  { route: 'listTemplates', variant: 'cursor (page 2, recent)', request: (s) => ({ caller: reader, query: { sort: 'recent', cursor: s.cursor! } }), expect: 200 },
+  {
+    route: 'listTemplates',
+    variant: 'cursor (page 2, recent)',
+    request: (s) => ({ caller: reader, query: { sort: 'recent', cursor: s.cursor! } }),
+    expect: 200,
+  },
   // Search in each sort (popular is the default), one word, 3 letters, two words that often meet,
   // within a category, deep in the list, and two words that never meet (every page walks its whole
   // budget, or the whole list if that is shorter).
   { route: 'listTemplates', variant: 'search=uptime (popular)', request: list({ search: 'uptime' }), expect: 200 },
-  { route: 'listTemplates', variant: 'search=uptime, sort=rating', request: list({ search: 'uptime', sort: 'rating' }), expect: 200 },
-  { route: 'listTemplates', variant: 'search=uptime, sort=recent', request: list({ search: 'uptime', sort: 'recent' }), expect: 200 },
+  {
+    route: 'listTemplates',
+    variant: 'search=uptime, sort=rating',
+    request: list({ search: 'uptime', sort: 'rating' }),
+    expect: 200,
+  },
+  {
+    route: 'listTemplates',
+    variant: 'search=uptime, sort=recent',
+    request: list({ search: 'uptime', sort: 'recent' }),
+    expect: 200,
+  },
   { route: 'listTemplates', variant: 'search=upt (3 letters)', request: list({ search: 'upt' }), expect: 200 },
-  { route: 'listTemplates', variant: 'search=uptime monitor', request: list({ search: 'uptime monitor' }), expect: 200 },
-  { route: 'listTemplates', variant: 'search=uptime monitor, sort=rating', request: list({ search: 'uptime monitor', sort: 'rating' }), expect: 200 },
+  {
+    route: 'listTemplates',
+    variant: 'search=uptime monitor',
+    request: list({ search: 'uptime monitor' }),
+    expect: 200,
+  },
+  {
+    route: 'listTemplates',
+    variant: 'search=uptime monitor, sort=rating',
+    request: list({ search: 'uptime monitor', sort: 'rating' }),
+    expect: 200,
+  },
   { route: 'listTemplates', variant: 'search=monitor daily', request: list({ search: 'monitor daily' }), expect: 200 },
-  { route: 'listTemplates', variant: 'search=uptime, category=http', request: list({ search: 'uptime', category: 'http' }), expect: 200 },
-  { route: 'listTemplates', variant: 'search=uptime, category=http, sort=rating', request: list({ search: 'uptime', category: 'http', sort: 'rating' }), expect: 200 },
-  { route: 'listTemplates', variant: 'search=daily, offset=200', request: list({ search: 'daily', offset: '200' }), expect: 200 },
-  { route: 'listTemplates', variant: 'search=hourly daily (never together)', request: list({ search: 'hourly daily' }), expect: 200 },
-  { route: 'listTemplates', variant: 'search=uptime invoice (never together)', request: list({ search: 'uptime invoice' }), expect: 200 },
+  {
+    route: 'listTemplates',
+    variant: 'search=uptime, category=http',
+    request: list({ search: 'uptime', category: 'http' }),
+    expect: 200,
+  },
+  {
+    route: 'listTemplates',
+    variant: 'search=uptime, category=http, sort=rating',
+    request: list({ search: 'uptime', category: 'http', sort: 'rating' }),
+    expect: 200,
+  },
+  {
+    route: 'listTemplates',
+    variant: 'search=daily, offset=200',
+    request: list({ search: 'daily', offset: '200' }),
+    expect: 200,
+  },
+  {
+    route: 'listTemplates',
+    variant: 'search=hourly daily (never together)',
+    request: list({ search: 'hourly daily' }),
+    expect: 200,
+  },
+  {
+    route: 'listTemplates',
+    variant: 'search=uptime invoice (never together)',
+    request: list({ search: 'uptime invoice' }),
+    expect: 200,
+  },
   { route: 'featuredTemplates', variant: '4 lists', request: () => ({ caller: reader }), expect: 200 },
-  { route: 'getTemplate', variant: 'by id', request: (s) => ({ caller: reader, params: { id: s.catalog.sample!.id } }), expect: 200 },
-  { route: 'getTemplate', variant: 'by slug', request: (s) => ({ caller: reader, params: { id: s.catalog.sample!.slug } }), expect: 200 },
-  { route: 'listReviews', variant: 'limit=20', request: (s) => ({ caller: reader, params: { id: s.catalog.sample!.id } }), expect: 200 },
+  {
+    route: 'getTemplate',
+    variant: 'by id',
+    request: (s) => ({ caller: reader, params: { id: s.catalog.sample!.id } }),
+    expect: 200,
+  },
+  {
+    route: 'getTemplate',
+    variant: 'by slug',
+    request: (s) => ({ caller: reader, params: { id: s.catalog.sample!.slug } }),
+    expect: 200,
+  },
+  {
+    route: 'listReviews',
+    variant: 'limit=20',
+    request: (s) => ({ caller: reader, params: { id: s.catalog.sample!.id } }),
+    expect: 200,
+  },
   { route: 'listCategories', variant: '', request: () => ({ caller: reader }), expect: 200 },
   { route: 'listInstalled', variant: '30 installs', request: (s) => ({ caller: s.catalog.installer }), expect: 200 },
-  { route: 'installTemplate', variant: 'new workspace', request: (s) => ({ caller: freshUser(), params: { id: s.catalog.sample!.id } }), expect: 201, writes: true },
-  { route: 'createReview', variant: 'new reviewer', request: (s) => ({ caller: freshUser(), params: { id: s.catalog.sample!.id }, body: { rating: 4, title: 'Bench' } }), expect: 201, writes: true },
+  {
+    route: 'installTemplate',
+    variant: 'new workspace',
+    request: (s) => ({ caller: freshUser(), params: { id: s.catalog.sample!.id } }),
+    expect: 201,
+    writes: true,
+  },
+  {
+    route: 'createReview',
+    variant: 'new reviewer',
+    request: (s) => ({
+      caller: freshUser(),
+      params: { id: s.catalog.sample!.id },
+      body: { rating: 4, title: 'Bench' },
+    }),
+    expect: 201,
+    writes: true,
+  },
   {
     route: 'publishTemplate',
     variant: 'public',
     request: () => ({
       caller: reader,
-      body: { name: 'Bench uptime monitor', slug: `bench-${randomUUID().slice(0, 13)}`, description: 'Published during the benchmark.', category: 'http', version: '1.0.0', schema: { variables: [], checks: [] } },
+      body: {
+        name: 'Bench uptime monitor',
+        slug: `bench-${randomUUID().slice(0, 13)}`,
+        description: 'Published during the benchmark.',
+        category: 'http',
+        version: '1.0.0',
+        schema: { variables: [], checks: [] },
+      },
     }),
     expect: 201,
     writes: true,
@@ -183,17 +287,22 @@ async function once(side: Side, c: Case, run: number, into?: Samples): Promise<v
   const start = performance.now();
   const res = await call(c.route, req);
   const elapsed = performance.now() - start;
-  if (res.statusCode !== c.expect) throw new Error(`${c.route} ${c.variant} @ ${side.size}: ${res.statusCode} ${res.body}`);
+  if (res.statusCode !== c.expect)
+    throw new Error(`${c.route} ${c.variant} @ ${side.size}: ${res.statusCode} ${res.body}`);
   if (!into) return;
   into.times.push(elapsed);
   into.read += side.meter.read;
   into.write += side.meter.write;
   into.itemsRead += side.meter.itemsRead;
   if (into.items === undefined) {
-    const { data, pagination } = JSON.parse(res.body) as { data?: unknown; pagination?: { has_more?: boolean; total?: number; total_exact?: false } };
+    const { data, pagination } = JSON.parse(res.body) as {
+      data?: unknown;
+      pagination?: { has_more?: boolean; total?: number; total_exact?: false };
+    };
     if (Array.isArray(data)) into.items = data.length;
     if (pagination?.has_more !== undefined) into.more = pagination.has_more;
-    if (pagination?.total !== undefined) into.total = `${pagination.total_exact === false ? '≤ ' : ''}${pagination.total.toLocaleString('en')}`;
+    if (pagination?.total !== undefined)
+      into.total = `${pagination.total_exact === false ? '≤ ' : ''}${pagination.total.toLocaleString('en')}`;
   }
 }
 
@@ -271,26 +380,47 @@ export async function run(): Promise<string> {
     }
     const samples = new Map(CASES.filter(wanted).map((c) => [c, sides.map(emptySamples)]));
     const t1 = performance.now();
-    await phase(sides, CASES.filter((c) => !c.writes && wanted(c)), samples);
-    await phase(sides, CASES.filter((c) => c.writes && wanted(c)), samples);
+    await phase(
+      sides,
+      CASES.filter((c) => !c.writes && wanted(c)),
+      samples,
+    );
+    await phase(
+      sides,
+      CASES.filter((c) => c.writes && wanted(c)),
+      samples,
+    );
     const measureSeconds = (performance.now() - t1) / 1000;
     const results = new Map([...samples].map(([c, perSide]) => [`${c.route}|${c.variant}`, perSide.map(summarize)]));
     for (const [key, [s, l]] of results) {
-      if (s!.items !== l!.items || s!.more !== l!.more) process.stderr.write(`bench: ${key} answers differently at ${SIZES[0]} and ${SIZES[1]} (items, has_more)\n`);
+      if (s!.items !== l!.items || s!.more !== l!.more)
+        process.stderr.write(`bench: ${key} answers differently at ${SIZES[0]} and ${SIZES[1]} (items, has_more)\n`);
     }
     const installed = results.get('listInstalled|30 installs');
     // The installer's installs are among the first 1,000 templates: the same page at both sizes.
-    if (installed && SIZES[0]! >= 1000 && installed[0]!.items !== installed[1]!.items) throw new Error('listInstalled must list the same installs at both sizes');
+    if (installed && SIZES[0]! >= 1000 && installed[0]!.items !== installed[1]!.items)
+      throw new Error('listInstalled must list the same installs at both sizes');
     if (ONLY) return report(results, seedSeconds, measureSeconds, (performance.now() - began) / 1000);
     use(sides[0]!);
-    const indexing = await measureSearchIndexing(sides[0]!.dynamo.endpoint, sides[0]!.meter, call, reader, results.get('installTemplate|new workspace')![0]!.write);
+    const indexing = await measureSearchIndexing(
+      sides[0]!.dynamo.endpoint,
+      sides[0]!.meter,
+      call,
+      reader,
+      results.get('installTemplate|new workspace')![0]!.write,
+    );
     return `${report(results, seedSeconds, measureSeconds, (performance.now() - began) / 1000)}\n\n${indexing}`;
   } finally {
     await Promise.all(sides.map((s) => s.dynamo.stop()));
   }
 }
 
-function report(results: Map<string, Measured[]>, seedSeconds: number[], measureSeconds: number, totalSeconds: number): string {
+function report(
+  results: Map<string, Measured[]>,
+  seedSeconds: number[],
+  measureSeconds: number,
+  totalSeconds: number,
+): string {
   const [small, large] = SIZES;
   const rows = [...results].map(([key, [s, l]]) => {
     const [route, variant] = key.split('|');

@@ -10,22 +10,57 @@
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { growCatalog } from './_marketplace-seed.ts';
-import { openKept, scratchFolder, seedFolder, type SeedMark } from './_kept-catalog.ts';
-import { emptySamples, fmt, list, phase, ratio, readPartitions, startSide, summarize, use, type Case, type Measured, type Samples, type Side } from './marketplace.ts';
 import { recordIndexFormat } from '../lib/marketplace/search/reindex.ts';
+import { openKept, type SeedMark, scratchFolder, seedFolder } from './_kept-catalog.ts';
+import { growCatalog } from './_marketplace-seed.ts';
+import {
+  type Case,
+  emptySamples,
+  fmt,
+  list,
+  type Measured,
+  phase,
+  ratio,
+  readPartitions,
+  type Samples,
+  type Side,
+  startSide,
+  summarize,
+  use,
+} from './marketplace.ts';
 
 /** SEARCH_SCALE_SIZES=1000,2000 for a quick try; the last size is the kept one. */
 const SIZES = (process.env['SEARCH_SCALE_SIZES'] ?? '1000,20000,100000').split(',').map(Number);
 const LARGEST = SIZES.at(-1)!;
-const KEPT = process.env['SEARCH_SCALE_DATA_DIR'] ?? join(import.meta.dirname, '..', '.bench-data', `search-${LARGEST}`);
+const KEPT =
+  process.env['SEARCH_SCALE_DATA_DIR'] ?? join(import.meta.dirname, '..', '.bench-data', `search-${LARGEST}`);
 
 const CASES: Case[] = [
   { route: 'listTemplates', variant: 'search=uptime (popular)', request: list({ search: 'uptime' }), expect: 200 },
-  { route: 'listTemplates', variant: 'search=uptime, sort=rating', request: list({ search: 'uptime', sort: 'rating' }), expect: 200 },
-  { route: 'listTemplates', variant: 'search=uptime, sort=recent', request: list({ search: 'uptime', sort: 'recent' }), expect: 200 },
-  { route: 'listTemplates', variant: 'search=uptime monitor', request: list({ search: 'uptime monitor' }), expect: 200 },
-  { route: 'listTemplates', variant: 'search=uptime invoice (never together)', request: list({ search: 'uptime invoice' }), expect: 200 },
+  {
+    route: 'listTemplates',
+    variant: 'search=uptime, sort=rating',
+    request: list({ search: 'uptime', sort: 'rating' }),
+    expect: 200,
+  },
+  {
+    route: 'listTemplates',
+    variant: 'search=uptime, sort=recent',
+    request: list({ search: 'uptime', sort: 'recent' }),
+    expect: 200,
+  },
+  {
+    route: 'listTemplates',
+    variant: 'search=uptime monitor',
+    request: list({ search: 'uptime monitor' }),
+    expect: 200,
+  },
+  {
+    route: 'listTemplates',
+    variant: 'search=uptime invoice (never together)',
+    request: list({ search: 'uptime invoice' }),
+    expect: 200,
+  },
 ];
 
 /** The posting partitions the measured searches read: the only ones the seed writes. */
@@ -52,7 +87,9 @@ export async function run(): Promise<string> {
     // (a folder seeded without word pairs has other partitions, and is seeded again).
     use(large.side);
     await recordIndexFormat();
-    process.stderr.write(`bench: search-scale ${LARGEST} templates ${large.reused ? 'reused' : `seeded in ${fmt(large.mark.seconds, 0)} s`}\n`);
+    process.stderr.write(
+      `bench: search-scale ${LARGEST} templates ${large.reused ? 'reused' : `seeded in ${fmt(large.mark.seconds, 0)} s`}\n`,
+    );
     const marks: SeedMark[] = [];
     for (const size of SIZES.slice(0, -1)) {
       const dir = join(scratch, `${size}`);
@@ -73,7 +110,14 @@ export async function run(): Promise<string> {
   }
 }
 
-function report(samples: Map<Case, Samples[]>, marks: SeedMark[], reusedFrom: number | undefined, measureSeconds: number, totalSeconds: number, load: number[]): string {
+function report(
+  samples: Map<Case, Samples[]>,
+  marks: SeedMark[],
+  reusedFrom: number | undefined,
+  measureSeconds: number,
+  totalSeconds: number,
+  load: number[],
+): string {
   const smaller = SIZES.slice(0, -1);
   const all = (measured: Measured[], cell: (m: Measured) => string) => measured.map(cell).join(' / ');
   const rows = [...samples].map(([c, perSide]) => {
@@ -81,14 +125,18 @@ function report(samples: Map<Case, Samples[]>, marks: SeedMark[], reusedFrom: nu
     const large = measured.at(-1)!;
     // "(end)" marks a size whose answer finished the result where the largest's has more.
     const items = all(measured, (m) => `${m.items}${m.more === false && large.more !== false ? ' (end)' : ''}`);
-    const ratios = (value: (m: Measured) => number) => smaller.map((_, i) => ratio(value(measured[i]!), value(large))).join(' | ');
+    const ratios = (value: (m: Measured) => number) =>
+      smaller.map((_, i) => ratio(value(measured[i]!), value(large))).join(' | ');
     return `| ${c.variant} | ${items} | ${all(measured, (m) => m.total ?? '–')} | ${all(measured, (m) => fmt(m.itemsRead))} | ${all(measured, (m) => fmt(m.read))} | ${ratios((m) => m.read)} | ${all(measured, (m) => fmt(m.p50))} | ${all(measured, (m) => fmt(m.p99))} | ${ratios((m) => m.p50)} |`;
   });
   const sizes = SIZES.map(count).join(' / ');
   const largest = count(LARGEST);
   const versus = smaller.map((s) => `${largest} : ${count(s)}`);
-  const cpu = (m: SeedMark) => (m.cpu ? `, CPU ${fmt(m.cpu.jvm, 0)} s in the JVM and ${fmt(m.cpu.node, 0)} s in Node` : '');
-  const seeded = marks.map((m) => `${count(m.size)} in ${fmt(m.seconds, 0)} s (${fmt(m.size / m.seconds, 0)}/s${cpu(m)})`).join(', ');
+  const cpu = (m: SeedMark) =>
+    m.cpu ? `, CPU ${fmt(m.cpu.jvm, 0)} s in the JVM and ${fmt(m.cpu.node, 0)} s in Node` : '';
+  const seeded = marks
+    .map((m) => `${count(m.size)} in ${fmt(m.seconds, 0)} s (${fmt(m.size / m.seconds, 0)}/s${cpu(m)})`)
+    .join(', ');
   return [
     `### Search at ${largest} templates`,
     '',

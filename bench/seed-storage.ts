@@ -8,8 +8,8 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { type SeedMark, scratchFolder, seedFolder } from './_kept-catalog.ts';
 import { growCatalog } from './_marketplace-seed.ts';
-import { scratchFolder, seedFolder, type SeedMark } from './_kept-catalog.ts';
 import { fmt, ratio } from './marketplace.ts';
 import { searchScalePartitions } from './search-scale.ts';
 
@@ -47,14 +47,24 @@ export async function run(): Promise<string> {
       const dir = s.dir(scratchFolder('seed-storage'), disk);
       process.stderr.write(`bench: seed-storage ${s.name}…\n`);
       const now = Date.now();
-      marks.get(s)!.push(await seedFolder(dir, { size: SIZE, partitions, now }, (side) => growCatalog(side.catalog, SIZE, now, new Set(partitions)), s.streamOn));
+      marks
+        .get(s)!
+        .push(
+          await seedFolder(
+            dir,
+            { size: SIZE, partitions, now },
+            (side) => growCatalog(side.catalog, SIZE, now, new Set(partitions)),
+            s.streamOn,
+          ),
+        );
     }
   }
   rmSync(disk, { recursive: true, force: true });
   rmSync(scratchFolder('seed-storage'), { recursive: true, force: true });
   const rate = (list: SeedMark[]) => (SIZE * list.length) / list.reduce((n, m) => n + m.seconds, 0);
   // CPU is read from /proc: '–' where there is none.
-  const cpuPerRound = (list: SeedMark[], of: 'jvm' | 'node') => (list.every((m) => m.cpu) ? fmt(list.reduce((n, m) => n + m.cpu![of], 0) / list.length, 0) : '–');
+  const cpuPerRound = (list: SeedMark[], of: 'jvm' | 'node') =>
+    list.every((m) => m.cpu) ? fmt(list.reduce((n, m) => n + m.cpu![of], 0) / list.length, 0) : '–';
   const baseline = rate(marks.get(STORAGES[0]!)!);
   const rows = STORAGES.map((s) => {
     const list = marks.get(s)!;

@@ -8,9 +8,9 @@
  */
 import { createUserWithKey, findCallerByApiKey } from '../lib/accounts/api-keys.ts';
 import { createAgent } from '../lib/agents/agents.ts';
-import { commitWithEvents } from '../lib/events/outbox.ts';
-import { streamEvents, type SseOptions } from '../lib/events/sse.ts';
 import { newUuid } from '../lib/core/ids.ts';
+import { commitWithEvents } from '../lib/events/outbox.ts';
+import { type SseOptions, streamEvents } from '../lib/events/sse.ts';
 import { tableName } from '../lib/store/client.ts';
 import { withBenchStore } from './_store.ts';
 
@@ -41,7 +41,13 @@ interface Stream {
 
 function openStream(variant: Variant, agentId: string): Stream {
   let closed = false;
-  const stream: Stream = { agentId, arrivals: new Map(), polls: 0, stop: () => (closed = true), done: Promise.resolve() };
+  const stream: Stream = {
+    agentId,
+    arrivals: new Map(),
+    polls: 0,
+    stop: () => (closed = true),
+    done: Promise.resolve(),
+  };
   stream.done = streamEvents(
     agentId,
     undefined,
@@ -63,11 +69,14 @@ function openStream(variant: Variant, agentId: string): Stream {
 
 /** One event through the service's own writer (a feed position, then the transaction), next to a throwaway item. */
 async function writeEvent(agentId: string): Promise<{ id: string; writtenAt: number }> {
-  const result = await commitWithEvents((now) => ({ Put: { TableName: tableName(), Item: { PK: `BENCH#${newUuid()}`, SK: now } } }), {
-    agentIds: [agentId],
-    type: 'contract.funded',
-    data: { contract_id: 'ctr_bench', status: 'FUNDED', amount_cents: 100 } as never,
-  });
+  const result = await commitWithEvents(
+    (now) => ({ Put: { TableName: tableName(), Item: { PK: `BENCH#${newUuid()}`, SK: now } } }),
+    {
+      agentIds: [agentId],
+      type: 'contract.funded',
+      data: { contract_id: 'ctr_bench', status: 'FUNDED', amount_cents: 100 } as never,
+    },
+  );
   if (!result.committed) throw new Error('bench event not committed');
   return { id: result.events[0]!.id, writtenAt: performance.now() };
 }
@@ -94,18 +103,27 @@ export function run(): Promise<string> {
     const rows = VARIANTS.map((variant, v) => {
       const delays = written[v]!.map((w) => streams[v]!.arrivals.get(w.id)! - w.writtenAt).sort((a, b) => a - b);
       const missing = written[v]!.filter((w) => !streams[v]!.arrivals.has(w.id)).length;
-      return { label: variant.label, p50: percentile(delays, 50), p99: percentile(delays, 99), perMinute: (streams[v]!.polls - pollsAtStart[v]!) / minutes, missing };
+      return {
+        label: variant.label,
+        p50: percentile(delays, 50),
+        p99: percentile(delays, 99),
+        perMinute: (streams[v]!.polls - pollsAtStart[v]!) / minutes,
+        missing,
+      };
     });
     const base = rows[0]!;
     return [
       '### Server-sent events: time to the stream and table reads',
       '',
       `DynamoDB Local; ${EVENTS} events per stream written by the same schedule to every stream at once (40 % within 100–300 ms of the previous one, the rest 0.5–2.5 s apart), ${minutes.toFixed(1)} min. ` +
-        'Delay = from the write\'s acknowledgement to the frame reaching the stream\'s writer. Reads = looks at the feed per minute (an idle look is one consistent GetItem of the agent\'s feed counter; one that finds events adds a Query) while the stream ran.',
+        "Delay = from the write's acknowledgement to the frame reaching the stream's writer. Reads = looks at the feed per minute (an idle look is one consistent GetItem of the agent's feed counter; one that finds events adds a Query) while the stream ran.",
       '',
       '| Polling | Delay p50 ms | Delay p99 ms | p50 ratio | Reads / min | Reads ratio | Missing |',
       '|---|---|---|---|---|---|---|',
-      ...rows.map((r) => `| ${r.label} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${(r.p50 / base.p50).toFixed(2)} | ${r.perMinute.toFixed(1)} | ${(r.perMinute / base.perMinute).toFixed(2)} | ${r.missing} |`),
+      ...rows.map(
+        (r) =>
+          `| ${r.label} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${(r.p50 / base.p50).toFixed(2)} | ${r.perMinute.toFixed(1)} | ${(r.perMinute / base.perMinute).toFixed(2)} | ${r.missing} |`,
+      ),
     ].join('\n');
   });
 }

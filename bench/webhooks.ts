@@ -37,10 +37,13 @@ const plainAgent = new http.Agent({ keepAlive: true });
 
 function plainPost(port: number, body: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method: 'POST', agent: plainAgent, headers: { 'content-type': 'application/json' } }, (res) => {
-      res.resume();
-      res.on('end', resolve);
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, method: 'POST', agent: plainAgent, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        res.resume();
+        res.on('end', resolve);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

@@ -17,7 +17,13 @@ export class ApiError extends MarketplaceClientError {
   /** The response's `x-request-id`; quote it when reporting a problem. */
   readonly requestId: string | undefined;
 
-  constructor(init: { status: number; code: string; message: string; details?: ErrorDetail[] | undefined; requestId?: string | undefined }) {
+  constructor(init: {
+    status: number;
+    code: string;
+    message: string;
+    details?: ErrorDetail[] | undefined;
+    requestId?: string | undefined;
+  }) {
     super(init.message);
     this.status = init.status;
     this.code = init.code;

@@ -38,7 +38,8 @@ export class MarketplaceClient {
   readonly contracts: Contracts;
 
   constructor(options: MarketplaceClientOptions) {
-    if (typeof options?.apiKey !== 'string' || options.apiKey.trim() === '') throw new TypeError('MarketplaceClient needs an apiKey.');
+    if (typeof options?.apiKey !== 'string' || options.apiKey.trim() === '')
+      throw new TypeError('MarketplaceClient needs an apiKey.');
     const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new TypeError('maxRetries must be a whole number ≥ 0.');

@@ -11,7 +11,9 @@ export interface PageOf<T> {
  * feed hands back the same cursor to poll from once caught up). An empty page with a new cursor
  * is not the end: a search page can come back empty when the service capped its reads.
  */
-export async function* paginate<T>(fetchPage: (cursor: string | undefined) => Promise<PageOf<T>>): AsyncGenerator<T, void, undefined> {
+export async function* paginate<T>(
+  fetchPage: (cursor: string | undefined) => Promise<PageOf<T>>,
+): AsyncGenerator<T, void, undefined> {
   let cursor: string | undefined;
   for (;;) {
     const page = await fetchPage(cursor);

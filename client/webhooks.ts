@@ -14,7 +14,12 @@
  */
 import type { AgentEvent, TestEvent } from './types/agents.ts';
 
-export type WebhookVerificationErrorCode = 'missing_header' | 'invalid_timestamp' | 'timestamp_out_of_tolerance' | 'invalid_signature' | 'invalid_body';
+export type WebhookVerificationErrorCode =
+  | 'missing_header'
+  | 'invalid_timestamp'
+  | 'timestamp_out_of_tolerance'
+  | 'invalid_signature'
+  | 'invalid_body';
 
 /** Why a webhook request was refused; answer it with 401 (400 for `invalid_body`). */
 export class WebhookVerificationError extends Error {
@@ -73,7 +78,9 @@ function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
 }
 
 async function hmac(key: Uint8Array, message: Uint8Array): Promise<Uint8Array> {
-  const cryptoKey = await crypto.subtle.importKey('raw', concat(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const cryptoKey = await crypto.subtle.importKey('raw', concat(key), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
   return new Uint8Array(await crypto.subtle.sign('HMAC', cryptoKey, concat(message)));
 }
 
@@ -111,19 +118,32 @@ export async function verifyWebhook(input: VerifyWebhookInput): Promise<WebhookP
   if (secrets.length === 0) throw new TypeError('verifyWebhook needs at least one secret.');
   const timestamp = headerOf(input.headers, 'x-service-timestamp');
   const signature = headerOf(input.headers, 'x-service-signature');
-  if (!timestamp || !signature) throw new WebhookVerificationError('missing_header', 'Missing x-service-timestamp or x-service-signature header.');
-  if (!/^\d{1,12}$/.test(timestamp)) throw new WebhookVerificationError('invalid_timestamp', 'x-service-timestamp is not unix seconds.');
+  if (!timestamp || !signature)
+    throw new WebhookVerificationError('missing_header', 'Missing x-service-timestamp or x-service-signature header.');
+  if (!/^\d{1,12}$/.test(timestamp))
+    throw new WebhookVerificationError('invalid_timestamp', 'x-service-timestamp is not unix seconds.');
   const now = input.nowSeconds ?? Math.floor(Date.now() / 1000);
   if (Math.abs(now - Number(timestamp)) > (input.toleranceSeconds ?? 300)) {
-    throw new WebhookVerificationError('timestamp_out_of_tolerance', 'x-service-timestamp is too far from the current time (a replay, or a wrong clock).');
+    throw new WebhookVerificationError(
+      'timestamp_out_of_tolerance',
+      'x-service-timestamp is too far from the current time (a replay, or a wrong clock).',
+    );
   }
   const body = typeof input.rawBody === 'string' ? encoder.encode(input.rawBody) : input.rawBody;
 
   const standard = headerOf(input.headers, 'webhook-signature');
   if (standard === undefined) {
     const given = /^[0-9a-f]{64}$/.test(signature) ? signature : undefined;
-    const serviceOk = given !== undefined && (await anyMatch(secrets, async (s) => sameBytes(encoder.encode(toHex(await hmac(encoder.encode(s), concat(encoder.encode(`${timestamp}.`), body)))), encoder.encode(given))));
-    if (!serviceOk) throw new WebhookVerificationError('invalid_signature', 'x-service-signature does not match any secret.');
+    const serviceOk =
+      given !== undefined &&
+      (await anyMatch(secrets, async (s) =>
+        sameBytes(
+          encoder.encode(toHex(await hmac(encoder.encode(s), concat(encoder.encode(`${timestamp}.`), body)))),
+          encoder.encode(given),
+        ),
+      ));
+    if (!serviceOk)
+      throw new WebhookVerificationError('invalid_signature', 'x-service-signature does not match any secret.');
   } else {
     // The standard signature decides when it is sent (the service always sends it): it covers the
     // id, the timestamp and the body, and during a rotation's overlap it carries one `v1,` per
@@ -131,15 +151,24 @@ export async function verifyWebhook(input: VerifyWebhookInput): Promise<WebhookP
     // made with the current secret alone and cannot serve such a receiver.
     const id = headerOf(input.headers, 'webhook-id');
     const standardTimestamp = headerOf(input.headers, 'webhook-timestamp');
-    if (!id || standardTimestamp !== timestamp) throw new WebhookVerificationError('invalid_signature', 'webhook-id is missing or webhook-timestamp differs from x-service-timestamp.');
-    const offered = standard.split(' ').filter((s) => s.startsWith('v1,')).map((s) => fromBase64(s.slice(3))).filter((b): b is Uint8Array => b !== undefined);
+    if (!id || standardTimestamp !== timestamp)
+      throw new WebhookVerificationError(
+        'invalid_signature',
+        'webhook-id is missing or webhook-timestamp differs from x-service-timestamp.',
+      );
+    const offered = standard
+      .split(' ')
+      .filter((s) => s.startsWith('v1,'))
+      .map((s) => fromBase64(s.slice(3)))
+      .filter((b): b is Uint8Array => b !== undefined);
     const standardOk = await anyMatch(secrets, async (s) => {
       const key = standardKey(s);
       if (!key) return false;
       const expected = await hmac(key, concat(encoder.encode(`${id}.${timestamp}.`), body));
       return offered.some((o) => sameBytes(o, expected));
     });
-    if (!standardOk) throw new WebhookVerificationError('invalid_signature', 'webhook-signature does not match any secret.');
+    if (!standardOk)
+      throw new WebhookVerificationError('invalid_signature', 'webhook-signature does not match any secret.');
   }
 
   let parsed: unknown;
@@ -148,7 +177,8 @@ export async function verifyWebhook(input: VerifyWebhookInput): Promise<WebhookP
   } catch {
     throw new WebhookVerificationError('invalid_body', 'The body is not JSON.');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new WebhookVerificationError('invalid_body', 'The body is not a JSON object.');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new WebhookVerificationError('invalid_body', 'The body is not a JSON object.');
   return parsed as WebhookPayload;
 }
 

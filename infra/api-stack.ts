@@ -9,28 +9,28 @@ import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
   Cors,
+  type IResource,
   LogGroupLogDestination,
   MethodLoggingLevel,
   RestApi,
   TokenAuthorizer,
-  type IResource,
 } from 'aws-cdk-lib/aws-apigateway';
-import { LogGroup, type ILogGroup } from 'aws-cdk-lib/aws-logs';
+import { type ILogGroup, LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { BASE_PATHS } from '../lib/core/settings.ts';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '../lib/http/cors.ts';
-import { workerGrants, workers, type Route } from '../lib/routes.ts';
+import { type Route, workerGrants, workers } from '../lib/routes.ts';
 import { apiInvokeRole } from './api-invoke.ts';
-import { AREAS, areaOf, sharedPaths } from './areas.ts';
 import { AreaStack } from './area-stack.ts';
+import { AREAS, areaOf, sharedPaths } from './areas.ts';
 import { addCustomDomain } from './domain.ts';
 import { gatewayResponses } from './gateway-responses.ts';
-import { addTracingSampling } from './tracing-sampling.ts';
 import { functionEnvironment, makeFunction, sharedLogGroup } from './lambda-function.ts';
 import { errorLogFilter } from './log-metrics.ts';
 import { FunctionRoles } from './roles.ts';
 import type { StageConfig } from './stage-config.ts';
 import type { StateStack } from './state-stack.ts';
+import { addTracingSampling } from './tracing-sampling.ts';
 import { perKeyUsagePlan } from './usage-plans.ts';
 
 export interface ApiStackProps extends StackProps {
@@ -59,7 +59,10 @@ export class ApiStack extends Stack {
       return logGroup;
     };
 
-    const authorizerFn = makeFunction(this, config, environment, 'authorizer', workers.authorizer, { role: roles.forGrant(workerGrants.authorizer), logGroup: logGroupOf('Authorizer') });
+    const authorizerFn = makeFunction(this, config, environment, 'authorizer', workers.authorizer, {
+      role: roles.forGrant(workerGrants.authorizer),
+      logGroup: logGroupOf('Authorizer'),
+    });
     this.authorizerFunctionName = authorizerFn.functionName;
     const authorizer = new TokenAuthorizer(this, 'ApiKeyAuthorizer', {
       handler: authorizerFn,
@@ -75,7 +78,9 @@ export class ApiStack extends Stack {
         throttlingBurstLimit: config.throttle.burstLimit,
         tracingEnabled: true,
         loggingLevel: MethodLoggingLevel.ERROR,
-        accessLogDestination: new LogGroupLogDestination(new LogGroup(this, 'ApiAccessLogs', { retention: config.logRetention })),
+        accessLogDestination: new LogGroupLogDestination(
+          new LogGroup(this, 'ApiAccessLogs', { retention: config.logRetention }),
+        ),
         accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
       },
       // A preflight (mock integration) on every resource, with the handlers' header lists.
@@ -104,7 +109,17 @@ export class ApiStack extends Stack {
       const routes = props.routes.filter((route) => areaOf(route) === area);
       if (routes.length === 0) continue;
       const logGroup = logGroupOf(area);
-      const stack = new AreaStack(this, area, { config, routes, sharedResources: shared, authorizer, roles, invokeRole, logGroup, deliveryQueue, environment });
+      const stack = new AreaStack(this, area, {
+        config,
+        routes,
+        sharedResources: shared,
+        authorizer,
+        roles,
+        invokeRole,
+        logGroup,
+        deliveryQueue,
+        environment,
+      });
       this.areas.push({ name: area, stack, logGroup, routes });
     }
 

@@ -5,13 +5,13 @@
  * grant class, the log group per area, API Gateway invokes through one role, alarms are per area).
  */
 import { Duration, NestedStack } from 'aws-cdk-lib';
-import { AuthorizationType, Resource, type IAuthorizer, type IResource } from 'aws-cdk-lib/aws-apigateway';
+import { AuthorizationType, type IAuthorizer, type IResource, Resource } from 'aws-cdk-lib/aws-apigateway';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { ROUTE_TIMEOUTS } from '../lib/core/settings.ts';
-import { routeGrant, type Route } from '../lib/routes.ts';
+import { type Route, routeGrant } from '../lib/routes.ts';
 import { lambdaProxy, routeFunctionName } from './api-invoke.ts';
 import { makeFunction } from './lambda-function.ts';
 import type { FunctionRoles } from './roles.ts';
@@ -45,7 +45,10 @@ export class AreaStack extends NestedStack {
         let next = resources.get(soFar);
         if (!next) {
           // The preflight (a mock OPTIONS method) comes with the resource from the API's CORS options.
-          next = new Resource(this, `Path${soFar.replace(/[^A-Za-z0-9]/g, '_')}`, { parent: current, pathPart: segment });
+          next = new Resource(this, `Path${soFar.replace(/[^A-Za-z0-9]/g, '_')}`, {
+            parent: current,
+            pathPart: segment,
+          });
           resources.set(soFar, next);
         }
         current = next;
@@ -61,7 +64,11 @@ export class AreaStack extends NestedStack {
         props.environment,
         route.name,
         route.handler,
-        { role: props.roles.forGrant(grant), logGroup: props.logGroup, functionName: routeFunctionName(config.name, route.name) },
+        {
+          role: props.roles.forGrant(grant),
+          logGroup: props.logGroup,
+          functionName: routeFunctionName(config.name, route.name),
+        },
         {
           memorySize: FUNCTION_MEMORY_MB[route.name],
           timeout: Duration.seconds(route.timeoutSeconds ?? ROUTE_TIMEOUTS.defaultTimeoutSeconds),
@@ -72,7 +79,9 @@ export class AreaStack extends NestedStack {
       resourceFor(route.path).addMethod(
         route.method,
         lambdaProxy(handler, props.invokeRole, route.streaming === true),
-        route.auth ? { authorizer: props.authorizer, authorizationType: AuthorizationType.CUSTOM } : { authorizationType: AuthorizationType.NONE },
+        route.auth
+          ? { authorizer: props.authorizer, authorizationType: AuthorizationType.CUSTOM }
+          : { authorizationType: AuthorizationType.NONE },
       );
     }
   }

@@ -8,14 +8,21 @@
 import { functionIdOf } from './lambda-function.ts';
 import { synthApp } from './test-synth.ts';
 
-type Value = string | number | { Ref?: string; 'Fn::GetAtt'?: [string, string]; 'Fn::Join'?: [string, Value[]] } | Record<string, unknown>;
+type Value =
+  | string
+  | number
+  | { Ref?: string; 'Fn::GetAtt'?: [string, string]; 'Fn::Join'?: [string, Value[]] }
+  | Record<string, unknown>;
 
 /** A template value as a plain string: references become `<logical id>`-like placeholders. */
 function plain(value: Value): string {
   if (typeof value === 'string' || typeof value === 'number') return String(value);
-  if ('Ref' in value && typeof value.Ref === 'string') return value.Ref.startsWith('AWS::') ? 'eu-west-1' : `${value.Ref}-0123456789AB`;
-  if ('Fn::GetAtt' in value && Array.isArray(value['Fn::GetAtt'])) return `${value['Fn::GetAtt'].join('-')}-0123456789AB`;
-  if ('Fn::Join' in value && Array.isArray(value['Fn::Join'])) return (value['Fn::Join'][1] as Value[]).map(plain).join(value['Fn::Join'][0] as string);
+  if ('Ref' in value && typeof value.Ref === 'string')
+    return value.Ref.startsWith('AWS::') ? 'eu-west-1' : `${value.Ref}-0123456789AB`;
+  if ('Fn::GetAtt' in value && Array.isArray(value['Fn::GetAtt']))
+    return `${value['Fn::GetAtt'].join('-')}-0123456789AB`;
+  if ('Fn::Join' in value && Array.isArray(value['Fn::Join']))
+    return (value['Fn::Join'][1] as Value[]).map(plain).join(value['Fn::Join'][0] as string);
   return 'token';
 }
 
@@ -61,13 +68,18 @@ export interface DeployedFunction {
 export function deployedFunctions(names: readonly string[]): Map<string, DeployedFunction> {
   const functions = synthApp({ stage: 'prod' })
     .resources.filter((r) => r.Type === 'AWS::Lambda::Function')
-    .map((r): [string, { Environment?: { Variables?: Record<string, Value> }; MemorySize?: number }] => [r.id, r.Properties]);
+    .map((r): [string, { Environment?: { Variables?: Record<string, Value> }; MemorySize?: number }] => [
+      r.id,
+      r.Properties,
+    ]);
   const out = new Map<string, DeployedFunction>();
   for (const name of names) {
     const found = functions.find(([id]) => id.startsWith(functionIdOf(name)));
     if (!found) throw new Error(`No function ${functionIdOf(name)} in the synthesized template`);
     const [, props] = found;
-    const variables = Object.fromEntries(Object.entries(props.Environment?.Variables ?? {}).map(([k, v]) => [k, plain(v)]));
+    const variables = Object.fromEntries(
+      Object.entries(props.Environment?.Variables ?? {}).map(([k, v]) => [k, plain(v)]),
+    );
     out.set(name, { variables, memoryMb: props.MemorySize ?? 128 });
   }
   return out;

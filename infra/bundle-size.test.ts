@@ -4,12 +4,19 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateQueueCommand } from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableName } from '../lib/store/client.ts';
 import { startLocalSqs } from '../local/sqs.ts';
 import { mapStackTrace, readSourceMap } from '../scripts/map-stack-trace.ts';
-import { allFunctions, BUNDLE_INPUTS, BUNDLE_OVER_FLOOR_BYTES, bundleFloor, bundleFunction, DEPLOYED_SOURCE_MAPS } from './bundle.ts';
+import {
+  allFunctions,
+  BUNDLE_INPUTS,
+  BUNDLE_OVER_FLOOR_BYTES,
+  bundleFloor,
+  bundleFunction,
+  DEPLOYED_SOURCE_MAPS,
+} from './bundle.ts';
 
 const exec = promisify(execFile);
 let dir: string;
@@ -32,7 +39,9 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 describe('function bundles (as cdk synth builds them)', () => {
   it(`each weighs at most the floor (the DynamoDB client alone) + ${BUNDLE_OVER_FLOOR_BYTES / 1024} KB minified`, () => {
-    const over = [...bundles].filter(([, b]) => b.bytes > floorBytes + BUNDLE_OVER_FLOOR_BYTES).map(([name, b]) => `${name}: floor + ${kb(b.bytes - floorBytes)}`);
+    const over = [...bundles]
+      .filter(([, b]) => b.bytes > floorBytes + BUNDLE_OVER_FLOOR_BYTES)
+      .map(([name, b]) => `${name}: floor + ${kb(b.bytes - floorBytes)}`);
     expect(over).toEqual([]);
     expect(bundles.size).toBe(allFunctions().length);
   });
@@ -41,9 +50,14 @@ describe('function bundles (as cdk synth builds them)', () => {
     const root = join(import.meta.dirname, '..');
     const covered = (path: string) => {
       const rel = relative(root, path);
-      return rel.split(sep)[0] === 'node_modules' || BUNDLE_INPUTS.some((input) => rel === input || rel.startsWith(`${input}${sep}`));
+      return (
+        rel.split(sep)[0] === 'node_modules' ||
+        BUNDLE_INPUTS.some((input) => rel === input || rel.startsWith(`${input}${sep}`))
+      );
     };
-    const outside = [...bundles].flatMap(([name, b]) => b.inputs.filter((p) => !covered(p)).map((p) => `${name}: ${relative(root, p)}`));
+    const outside = [...bundles].flatMap(([name, b]) =>
+      b.inputs.filter((p) => !covered(p)).map((p) => `${name}: ${relative(root, p)}`),
+    );
     expect(outside).toEqual([]);
     expect([...bundles.values()].every((b) => b.inputs.length > 0)).toBe(true);
   });
@@ -67,7 +81,9 @@ describe('function bundles (as cdk synth builds them)', () => {
     // A real function's bundle too: the same bytes with and without the map.
     const fn = allFunctions().find((f) => f.name === 'retryDelivery')!;
     mkdirSync(join(dir, '_retry-mapped'));
-    expect(readFileSync((await bundleFunction(fn.entry, join(dir, '_retry-mapped'), 'external')).file)).toEqual(readFileSync(bundles.get('retryDelivery')!.file));
+    expect(readFileSync((await bundleFunction(fn.entry, join(dir, '_retry-mapped'), 'external')).file)).toEqual(
+      readFileSync(bundles.get('retryDelivery')!.file),
+    );
 
     const script = `const m = await import(process.argv[1]); try { m.failDeepInside(2); } catch (e) { process.stdout.write(e.stack); }`;
     const { stdout: stack } = await exec(process.execPath, ['--input-type=module', '-e', script, deployed.file]);
@@ -75,7 +91,10 @@ describe('function bundles (as cdk synth builds them)', () => {
     const map = readSourceMap(rebuilt.mapFile);
     expect(map.sourcesContent ?? []).toEqual([]);
     const text = mapStackTrace(stack, map);
-    const throwLine = readFileSync('infra/fixtures/stack-probe.ts', 'utf8').split('\n').findIndex((l) => l.includes('throw new Error')) + 1;
+    const throwLine =
+      readFileSync('infra/fixtures/stack-probe.ts', 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('throw new Error')) + 1;
     expect(text).toContain(`(infra/fixtures/stack-probe.ts:${throwLine}:`);
     expect(text).not.toMatch(/index\.mjs:\d+:\d+/);
   });
@@ -90,11 +109,37 @@ describe('function bundles (as cdk synth builds them)', () => {
       const script = `const m = await import(process.argv[1]);
         const [endpoint, table, queue, sqs] = process.argv.slice(2);
         process.stdout.write(JSON.stringify({ credentials: await m.credentials(), trip: await m.roundTrip(endpoint, table, queue, sqs) }));`;
-      const { stdout } = await exec(process.execPath, ['--input-type=module', '-e', script, file, process.env['DYNAMODB_ENDPOINT']!, tableName(), QueueUrl!, sqs.endpoint], {
-        env: { PATH: process.env['PATH'] ?? '', AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'secret-example', AWS_SESSION_TOKEN: 'token-example' },
+      const { stdout } = await exec(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          script,
+          file,
+          process.env['DYNAMODB_ENDPOINT']!,
+          tableName(),
+          QueueUrl!,
+          sqs.endpoint,
+        ],
+        {
+          env: {
+            PATH: process.env['PATH'] ?? '',
+            AWS_REGION: 'us-east-1',
+            AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+            AWS_SECRET_ACCESS_KEY: 'secret-example',
+            AWS_SESSION_TOKEN: 'token-example',
+          },
+        },
+      );
+      const result = JSON.parse(stdout) as {
+        credentials: Record<string, string>;
+        trip: { item: unknown; queueArn: string; sentMd5: string; received: string };
+      };
+      expect(result.credentials).toMatchObject({
+        accessKeyId: 'AKIDEXAMPLE',
+        secretAccessKey: 'secret-example',
+        sessionToken: 'token-example',
       });
-      const result = JSON.parse(stdout) as { credentials: Record<string, string>; trip: { item: unknown; queueArn: string; sentMd5: string; received: string } };
-      expect(result.credentials).toMatchObject({ accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret-example', sessionToken: 'token-example' });
       expect(result.trip.item).toEqual({ PK: 'PROBE#bundle', SK: 'PROBE', nested: { list: [1, 'two'] } });
       expect(result.trip.queueArn).toMatch(/^arn:aws:sqs:/);
       expect(result.trip.received).toBe(JSON.stringify({ probe: 'é✓', at: 1 }));
@@ -104,7 +149,13 @@ describe('function bundles (as cdk synth builds them)', () => {
     }
     // The web identity, SSO and container providers and the event-stream codec are not in the bundle.
     const code = readFileSync(file, 'utf8');
-    for (const left of ['AWS_WEB_IDENTITY_TOKEN_FILE', 'sso_start_url', 'AWS_CONTAINER_CREDENTIALS_FULL_URI', ':event-type']) expect(code, left).not.toContain(left);
+    for (const left of [
+      'AWS_WEB_IDENTITY_TOKEN_FILE',
+      'sso_start_url',
+      'AWS_CONTAINER_CREDENTIALS_FULL_URI',
+      ':event-type',
+    ])
+      expect(code, left).not.toContain(left);
     // Nor the pure-JavaScript hashes (a round constant of Sha256Js, a start value of Md5Js, as minified): Node's crypto does both.
     for (const left of ['1116352408', '4023233417']) expect(code, left).not.toContain(left);
   });

@@ -102,11 +102,17 @@ interface Bundled {
   inputs: string[];
 }
 
-async function bundle(entry: { path: string } | { contents: string }, outDir: string, maps: SourceMaps): Promise<Bundled> {
+async function bundle(
+  entry: { path: string } | { contents: string },
+  outDir: string,
+  maps: SourceMaps,
+): Promise<Bundled> {
   const file = join(outDir, 'index.mjs');
   const result = await build({
     ...esbuildOptions,
-    ...('path' in entry ? { entryPoints: [resolve(root, entry.path)] } : { stdin: { contents: entry.contents, resolveDir: root, loader: 'ts', sourcefile: 'floor.ts' } }),
+    ...('path' in entry
+      ? { entryPoints: [resolve(root, entry.path)] }
+      : { stdin: { contents: entry.contents, resolveDir: root, loader: 'ts', sourcefile: 'floor.ts' } }),
     sourcemap: maps === 'none' ? false : maps,
     outfile: file,
     metafile: true,
@@ -120,10 +126,15 @@ async function bundle(entry: { path: string } | { contents: string }, outDir: st
  * Bundles one entry exactly as `cdk synth` does (functionCode below), for the size test, the
  * cold-start bench and the stack-trace mapper; `maps` other than the deployed setting is for comparing.
  */
-export const bundleFunction = (entry: string, outDir: string, maps: SourceMaps = DEPLOYED_SOURCE_MAPS): Promise<Bundled> => bundle({ path: entry }, outDir, maps);
+export const bundleFunction = (
+  entry: string,
+  outDir: string,
+  maps: SourceMaps = DEPLOYED_SOURCE_MAPS,
+): Promise<Bundled> => bundle({ path: entry }, outDir, maps);
 
 /** The floor (above), bundled like the functions. */
-export const bundleFloor = (outDir: string, maps: SourceMaps = DEPLOYED_SOURCE_MAPS): Promise<Bundled> => bundle({ contents: FLOOR_SOURCE }, outDir, maps);
+export const bundleFloor = (outDir: string, maps: SourceMaps = DEPLOYED_SOURCE_MAPS): Promise<Bundled> =>
+  bundle({ contents: FLOOR_SOURCE }, outDir, maps);
 
 /**
  * Everything a function bundle is built from: the source folders its entry can import from, the
@@ -214,7 +225,8 @@ export function functionCode(entry: string): Code {
       local: {
         tryBundle(outputDir: string): boolean {
           const dir = buildAll(outputDir, entry).get(entry)!;
-          for (const file of ['index.mjs', 'index.mjs.map']) if (existsSync(join(dir, file))) renameSync(join(dir, file), join(outputDir, file));
+          for (const file of ['index.mjs', 'index.mjs.map'])
+            if (existsSync(join(dir, file))) renameSync(join(dir, file), join(outputDir, file));
           rmSync(dir, { recursive: true, force: true });
           return true;
         },

@@ -3,9 +3,10 @@
  * carry no stage; the DNS record (a CNAME or alias to the output's target) is left to whoever
  * owns the zone.
  */
-import { BasePathMapping, DomainName, EndpointType, SecurityPolicy, type RestApi } from 'aws-cdk-lib/aws-apigateway';
-import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+
 import { CfnOutput } from 'aws-cdk-lib';
+import { BasePathMapping, DomainName, EndpointType, type RestApi, SecurityPolicy } from 'aws-cdk-lib/aws-apigateway';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import type { Construct } from 'constructs';
 import type { StageConfig } from './stage-config.ts';
 
@@ -18,5 +19,8 @@ export function addCustomDomain(scope: Construct, api: RestApi, config: StageCon
     securityPolicy: SecurityPolicy.TLS_1_2,
   });
   new BasePathMapping(scope, 'ApiRootMapping', { domainName: domain, restApi: api, stage: api.deploymentStage });
-  new CfnOutput(scope, 'ApiDomainTarget', { value: domain.domainNameAliasDomainName, description: `Point ${config.domain.name} here (CNAME or alias).` });
+  new CfnOutput(scope, 'ApiDomainTarget', {
+    value: domain.domainNameAliasDomainName,
+    description: `Point ${config.domain.name} here (CNAME or alias).`,
+  });
 }

@@ -5,8 +5,8 @@
  */
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
-import { STAGES } from './stage-config.ts';
 import type { MarketplaceStacks } from './stacks.ts';
+import { STAGES } from './stage-config.ts';
 import { synthApp } from './test-synth.ts';
 
 const EVERY_FLAG = {

@@ -28,22 +28,72 @@ export function gatewayResponses(api: RestApi, corsOrigins: readonly string[]): 
     'Access-Control-Allow-Origin': corsOrigins.includes('*') ? "'*'" : 'method.request.header.Origin',
     'Access-Control-Expose-Headers': `'${CORS_EXPOSED_HEADERS.join(', ')}'`,
   };
-  const add = (id: string, type: ResponseType, statusCode: string | undefined, code: string, message: string, extraHeaders: Record<string, string> = {}) =>
-    api.addGatewayResponse(id, { type, ...(statusCode ? { statusCode } : {}), responseHeaders: { ...headers, ...extraHeaders }, templates: body(code, message) });
+  const add = (
+    id: string,
+    type: ResponseType,
+    statusCode: string | undefined,
+    code: string,
+    message: string,
+    extraHeaders: Record<string, string> = {},
+  ) =>
+    api.addGatewayResponse(id, {
+      type,
+      ...(statusCode ? { statusCode } : {}),
+      responseHeaders: { ...headers, ...extraHeaders },
+      templates: body(code, message),
+    });
 
-  add('Unauthorized', ResponseType.UNAUTHORIZED, '401', 'unauthorized', 'A valid API key is required (Authorization: Bearer <API_KEY>).');
-  add('AccessDenied', ResponseType.ACCESS_DENIED, '401', 'unauthorized', 'A valid API key is required (Authorization: Bearer <API_KEY>).');
+  add(
+    'Unauthorized',
+    ResponseType.UNAUTHORIZED,
+    '401',
+    'unauthorized',
+    'A valid API key is required (Authorization: Bearer <API_KEY>).',
+  );
+  add(
+    'AccessDenied',
+    ResponseType.ACCESS_DENIED,
+    '401',
+    'unauthorized',
+    'A valid API key is required (Authorization: Bearer <API_KEY>).',
+  );
   add('MissingToken', ResponseType.MISSING_AUTHENTICATION_TOKEN, '404', 'not_found', 'No such route.');
   add('TooLarge', ResponseType.REQUEST_TOO_LARGE, '413', 'payload_too_large', 'The body is too large.');
   // With the API key coming from the authorizer, a key the usage plan does not know is this caller's key being unusable.
-  add('InvalidApiKey', ResponseType.INVALID_API_KEY, '401', 'unauthorized', 'This API key is not enabled for this API.');
-  add('Throttled', ResponseType.THROTTLED, '429', 'rate_limited', 'Too many requests for this API key. Retry after the Retry-After seconds.', {
-    'Retry-After': `'${THROTTLED_RETRY_AFTER_SECONDS}'`,
-  });
-  add('QuotaExceeded', ResponseType.QUOTA_EXCEEDED, '429', 'rate_limited', "This API key has used today's request quota; it resets at 00:00 UTC.", {
-    'Retry-After': `'${QUOTA_RETRY_AFTER_SECONDS}'`,
-  });
+  add(
+    'InvalidApiKey',
+    ResponseType.INVALID_API_KEY,
+    '401',
+    'unauthorized',
+    'This API key is not enabled for this API.',
+  );
+  add(
+    'Throttled',
+    ResponseType.THROTTLED,
+    '429',
+    'rate_limited',
+    'Too many requests for this API key. Retry after the Retry-After seconds.',
+    {
+      'Retry-After': `'${THROTTLED_RETRY_AFTER_SECONDS}'`,
+    },
+  );
+  add(
+    'QuotaExceeded',
+    ResponseType.QUOTA_EXCEEDED,
+    '429',
+    'rate_limited',
+    "This API key has used today's request quota; it resets at 00:00 UTC.",
+    {
+      'Retry-After': `'${QUOTA_RETRY_AFTER_SECONDS}'`,
+    },
+  );
   // Rare gateway-level rejections that never reach a handler keep their own status.
   add('Default4xx', ResponseType.DEFAULT_4XX, undefined, 'bad_request', 'The request could not be processed.');
-  add('Default5xx', ResponseType.DEFAULT_5XX, '500', 'internal_error', 'Something went wrong on our side. Try again later.');
+  add(
+    'Default5xx',
+    ResponseType.DEFAULT_5XX,
+    '500',
+    'internal_error',
+    'Something went wrong on our side. Try again later.',
+  );
 }

@@ -1,7 +1,7 @@
-import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { QUEUE_ACTIONS, TABLE_ACTIONS, type FunctionGrant } from '../lib/function-grants.ts';
+import { type FunctionGrant, QUEUE_ACTIONS, TABLE_ACTIONS } from '../lib/function-grants.ts';
 import { indexList } from '../lib/store/table.ts';
 
 /**
@@ -11,7 +11,12 @@ import { indexList } from '../lib/store/table.ts';
 export function grantAccess(grantee: IGrantable, table: ITable, queue: IQueue, grant: FunctionGrant): void {
   const tableActions = TABLE_ACTIONS[grant.table];
   if (tableActions.length > 0) {
-    grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions: [...tableActions], resources: [table.tableArn, ...indexList.map((index) => `${table.tableArn}/index/${index.name}`)] }));
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: [...tableActions],
+        resources: [table.tableArn, ...indexList.map((index) => `${table.tableArn}/index/${index.name}`)],
+      }),
+    );
   }
   if (grant.queue) queue.grant(grantee, ...QUEUE_ACTIONS[grant.queue]);
 }

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../lib/routes.ts';
-import { CFN_LIMITS, resourcesIn, usageTable, type StackUsage } from './stack-limits.ts';
+import { CFN_LIMITS, resourcesIn, type StackUsage, usageTable } from './stack-limits.ts';
 import { EXTRA_ROUTES, generatedRoutes, synthApp } from './test-synth.ts';
 
 let today: StackUsage[];
@@ -20,23 +20,32 @@ beforeAll(() => {
   grown = synthApp({ routes: [...routes, ...generatedRoutes(EXTRA_ROUTES)] }).usage;
 }, 300_000);
 
-const limitsOf = (u: StackUsage) => ({ resources: u.resources, templateBytes: u.templateBytes, outputs: u.outputs, parameters: u.parameters });
+const limitsOf = (u: StackUsage) => ({
+  resources: u.resources,
+  templateBytes: u.templateBytes,
+  outputs: u.outputs,
+  parameters: u.parameters,
+});
 
 describe('room to grow', () => {
   it('keeps every stack, nested ones too, at or below half of every CloudFormation limit today', () => {
     expect(today.length).toBeGreaterThanOrEqual(4);
     for (const u of today) {
-      for (const [limit, used] of Object.entries(limitsOf(u))) expect(used, `${u.stack} ${limit}`).toBeLessThanOrEqual(CFN_LIMITS[limit as keyof typeof CFN_LIMITS] / 2);
+      for (const [limit, used] of Object.entries(limitsOf(u)))
+        expect(used, `${u.stack} ${limit}`).toBeLessThanOrEqual(CFN_LIMITS[limit as keyof typeof CFN_LIMITS] / 2);
     }
   });
 
   it(`keeps every stack under every limit with ${EXTRA_ROUTES} more routes`, () => {
     expect(grown.map((u) => u.stack)).toEqual(today.map((u) => u.stack));
     for (const u of grown) {
-      for (const [limit, used] of Object.entries(limitsOf(u))) expect(used, `${u.stack} ${limit}`).toBeLessThan(CFN_LIMITS[limit as keyof typeof CFN_LIMITS]);
+      for (const [limit, used] of Object.entries(limitsOf(u)))
+        expect(used, `${u.stack} ${limit}`).toBeLessThan(CFN_LIMITS[limit as keyof typeof CFN_LIMITS]);
     }
     // The routes went where they belong: into their area's nested stack, nothing per route elsewhere.
-    const grew = grown.filter((u) => u.resources !== today.find((t) => t.stack === u.stack)!.resources).map((u) => u.stack);
+    const grew = grown
+      .filter((u) => u.resources !== today.find((t) => t.stack === u.stack)!.resources)
+      .map((u) => u.stack);
     expect(grew).toEqual(['TemplateMarketplace-prod-Api/Marketplace']);
   });
 

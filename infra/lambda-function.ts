@@ -2,7 +2,7 @@ import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, type ILogGroup } from 'aws-cdk-lib/aws-logs';
+import { type ILogGroup, LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '../lib/observability/names.ts';
 import { routes } from '../lib/routes.ts';
@@ -100,7 +100,11 @@ export function makeFunction(
     },
   });
   if (tracingOf(name) === Tracing.PASS_THROUGH) {
-    Validations.of(made).acknowledge({ id: 'Serverless-LambdaTracing', reason: 'Traced when its caller sampled the request (PassThrough): Active would trace every invocation below 1 per second at a rate no sampling rule sets (infra/lambda-function.ts, docs/cost.md).' });
+    Validations.of(made).acknowledge({
+      id: 'Serverless-LambdaTracing',
+      reason:
+        'Traced when its caller sampled the request (PassThrough): Active would trace every invocation below 1 per second at a rate no sampling rule sets (infra/lambda-function.ts, docs/cost.md).',
+    });
   }
   return made;
 }

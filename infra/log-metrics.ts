@@ -5,11 +5,12 @@
  * escaped the handler) and the platform's invocation report when the invocation did not succeed
  * (`error`, `timeout`, `failure`: crashes and timeouts log no ERROR line of the function's own).
  */
-import { FilterPattern, MetricFilter, type ILogGroup } from 'aws-cdk-lib/aws-logs';
+import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { METRICS_NAMESPACE } from '../lib/observability/names.ts';
 
-export const ERROR_LOG_PATTERN = '{ ($.level = "ERROR") || ($.type = "platform.report" && $.record.status != "success") }';
+export const ERROR_LOG_PATTERN =
+  '{ ($.level = "ERROR") || ($.type = "platform.report" && $.record.status != "success") }';
 
 /** The metric a log group's error lines are counted in (alarms read it by name: no reference to the group's stack). */
 export function errorLogMetric(stage: string, group: string): { namespace: string; metricName: string } {

@@ -9,7 +9,12 @@
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { ComparisonOperator, MathExpression, Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { DefaultDashboardFactory, MonitoringFacade, SnsAlarmActionStrategy, type CustomMetricGroup } from 'cdk-monitoring-constructs';
+import {
+  type CustomMetricGroup,
+  DefaultDashboardFactory,
+  MonitoringFacade,
+  SnsAlarmActionStrategy,
+} from 'cdk-monitoring-constructs';
 import type { Construct } from 'constructs';
 import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../lib/observability/names.ts';
 import type { Route } from '../lib/routes.ts';
@@ -41,9 +46,17 @@ export const THRESHOLDS = {
 const PERIOD = Duration.minutes(5);
 
 const serviceMetric = (metricName: string) =>
-  new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service: SERVICE_NAME }, statistic: 'Sum', period: Duration.minutes(15) });
+  new Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName,
+    dimensionsMap: { service: SERVICE_NAME },
+    statistic: 'Sum',
+    period: Duration.minutes(15),
+  });
 
-const above = (threshold: number) => ({ Critical: { threshold, comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD } });
+const above = (threshold: number) => ({
+  Critical: { threshold, comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD },
+});
 
 export class MonitoringStack extends Stack {
   readonly facade: MonitoringFacade;
@@ -85,7 +98,11 @@ export class MonitoringStack extends Stack {
       });
     // Every dead-letter and failure queue alarms as soon as it holds a message (infra/queues.test.ts).
     for (const { queue, name } of state.failureQueues) {
-      facade.monitorSqsQueue({ queue, alarmFriendlyName: name, addQueueMaxSizeAlarm: { Critical: { maxMessageCount: 0 } } });
+      facade.monitorSqsQueue({
+        queue,
+        alarmFriendlyName: name,
+        addQueueMaxSizeAlarm: { Critical: { maxMessageCount: 0 } },
+      });
     }
     facade
       .monitorDynamoTable({
@@ -107,22 +124,38 @@ export class MonitoringStack extends Stack {
                 metric: new MathExpression({
                   label: 'failures per 100 attempts',
                   expression: 'IF(attempts > 0, 100 * failures / attempts, 0)',
-                  usingMetrics: { attempts: serviceMetric(METRIC.deliveryAttempts), failures: serviceMetric(METRIC.deliveryFailures) },
+                  usingMetrics: {
+                    attempts: serviceMetric(METRIC.deliveryAttempts),
+                    failures: serviceMetric(METRIC.deliveryFailures),
+                  },
                   period: Duration.minutes(15),
                 }),
                 addAlarm: above(THRESHOLDS.deliveryFailurePercent),
               },
             ],
           },
-          { title: 'Deliveries', metrics: [serviceMetric(METRIC.deliveryAttempts), serviceMetric(METRIC.deliverySuccesses), serviceMetric(METRIC.deliveryFailures)] },
-          { title: 'Verifications and rate limiting', metrics: [serviceMetric(METRIC.verifications), serviceMetric(METRIC.rateLimited)] },
+          {
+            title: 'Deliveries',
+            metrics: [
+              serviceMetric(METRIC.deliveryAttempts),
+              serviceMetric(METRIC.deliverySuccesses),
+              serviceMetric(METRIC.deliveryFailures),
+            ],
+          },
+          {
+            title: 'Verifications and rate limiting',
+            metrics: [serviceMetric(METRIC.verifications), serviceMetric(METRIC.rateLimited)],
+          },
         ],
       });
 
     facade.monitorCustom({
       alarmFriendlyName: 'Functions',
       humanReadableName: 'Functions: error lines per log group, route functions by name',
-      metricGroups: [...this.errorLineGroups(stage, [...api.areas.map((a) => a.name), 'Authorizer', 'Workers']), ...this.routeGroups(stage, props.routes)],
+      metricGroups: [
+        ...this.errorLineGroups(stage, [...api.areas.map((a) => a.name), 'Authorizer', 'Workers']),
+        ...this.routeGroups(stage, props.routes),
+      ],
     });
 
     const watched: Array<{ name: string; fn: IFunction }> = [...workers.functions];
@@ -138,8 +171,26 @@ export class MonitoringStack extends Stack {
       alarmFriendlyName: 'Authorizer',
       humanReadableName: 'API key authorizer',
       metricGroups: [
-        { title: 'Errors', metrics: [{ alarmFriendlyName: 'AuthorizerErrors', metric: lambdaMetric('Errors', api.authorizerFunctionName), addAlarm: above(0) }] },
-        { title: 'Throttles', metrics: [{ alarmFriendlyName: 'AuthorizerThrottles', metric: lambdaMetric('Throttles', api.authorizerFunctionName), addAlarm: above(0) }] },
+        {
+          title: 'Errors',
+          metrics: [
+            {
+              alarmFriendlyName: 'AuthorizerErrors',
+              metric: lambdaMetric('Errors', api.authorizerFunctionName),
+              addAlarm: above(0),
+            },
+          ],
+        },
+        {
+          title: 'Throttles',
+          metrics: [
+            {
+              alarmFriendlyName: 'AuthorizerThrottles',
+              metric: lambdaMetric('Throttles', api.authorizerFunctionName),
+              addAlarm: above(0),
+            },
+          ],
+        },
       ],
     });
   }
@@ -150,7 +201,13 @@ export class MonitoringStack extends Stack {
       const { namespace, metricName } = errorLogMetric(stage, group);
       return {
         title: `${group}: error lines`,
-        metrics: [{ alarmFriendlyName: `${group}ErrorLines`, metric: new Metric({ namespace, metricName, statistic: 'Sum', period: PERIOD }), addAlarm: above(0) }],
+        metrics: [
+          {
+            alarmFriendlyName: `${group}ErrorLines`,
+            metric: new Metric({ namespace, metricName, statistic: 'Sum', period: PERIOD }),
+            addAlarm: above(0),
+          },
+        ],
       };
     });
   }
@@ -176,11 +233,23 @@ export class MonitoringStack extends Stack {
         .filter((route) => route.streaming)
         .map((route) => ({
           title: `${route.name}: throttles`,
-          metrics: [{ alarmFriendlyName: `${route.name}Throttles`, metric: lambdaMetric('Throttles', routeFunctionName(stage, route.name)), addAlarm: above(0) }],
+          metrics: [
+            {
+              alarmFriendlyName: `${route.name}Throttles`,
+              metric: lambdaMetric('Throttles', routeFunctionName(stage, route.name)),
+              addAlarm: above(0),
+            },
+          ],
         })),
     ];
   }
 }
 
 const lambdaMetric = (metricName: string, functionName: string) =>
-  new Metric({ namespace: 'AWS/Lambda', metricName, dimensionsMap: { FunctionName: functionName }, statistic: 'Sum', period: PERIOD });
+  new Metric({
+    namespace: 'AWS/Lambda',
+    metricName,
+    dimensionsMap: { FunctionName: functionName },
+    statistic: 'Sum',
+    period: PERIOD,
+  });

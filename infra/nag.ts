@@ -3,7 +3,7 @@
  * `npm run synth`. These are the findings accepted on purpose, per stack, each with its reason
  * (infra/flags.test.ts synthesizes every documented flag with the checks on).
  */
-import { Token, Validations, type App, type Stack } from 'aws-cdk-lib';
+import { type App, type Stack, Token, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { routeFunctionPrefix } from './api-invoke.ts';
 import type { MarketplaceStacks } from './stacks.ts';
@@ -11,14 +11,22 @@ import type { MarketplaceStacks } from './stacks.ts';
 type Accepted = Array<{ id: string; reason: string }>;
 
 const XRAY_AND_STREAMS: Accepted = [
-  { id: 'AwsSolutions-IAM5[Resource::*]', reason: 'X-Ray (tracing) and dynamodb:ListStreams (stream event source) have no resource-level permissions.' },
+  {
+    id: 'AwsSolutions-IAM5[Resource::*]',
+    reason: 'X-Ray (tracing) and dynamodb:ListStreams (stream event source) have no resource-level permissions.',
+  },
 ];
 
 const STATE: Accepted = [
-  { id: 'AwsSolutions-SQS3', reason: 'These queues are themselves dead-letter and failure queues (delivery DLQ, relay, search index and rollover failures, schedule DLQ, alarm e-mail DLQ).' },
+  {
+    id: 'AwsSolutions-SQS3',
+    reason:
+      'These queues are themselves dead-letter and failure queues (delivery DLQ, relay, search index and rollover failures, schedule DLQ, alarm e-mail DLQ).',
+  },
   {
     id: 'Serverless-SQSRedrivePolicy',
-    reason: 'The queues without one are themselves the dead-letter and failure queues; each has an alarm at depth > 0, an output with its URL, and `npm run admin -- redrive`.',
+    reason:
+      'The queues without one are themselves the dead-letter and failure queues; each has an alarm at depth > 0, an output with its URL, and `npm run admin -- redrive`.',
   },
 ];
 
@@ -27,13 +35,38 @@ function api(stack: Stack, stage: string): Accepted {
   const invokable = `arn:<AWS::Partition>:lambda:${part(stack.region, '<AWS::Region>')}:${part(stack.account, '<AWS::AccountId>')}:function:${routeFunctionPrefix(stage)}*`;
   return [
     ...XRAY_AND_STREAMS,
-    { id: `AwsSolutions-IAM5[Resource::${invokable}]`, reason: 'API Gateway invokes the route functions through one role (no permission per function); the names match only route functions of this stage (infra/api-invoke.ts).' },
-    { id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]', reason: "API Gateway's own role for execution and access logs." },
-    { id: 'AwsSolutions-APIG2', reason: "Every handler validates its whole request with strict zod schemas and answers in the API's own error format." },
-    { id: 'AwsSolutions-APIG3', reason: 'WAF is an account-level choice; the stage has throttling limits. Attach a web ACL per environment.' },
-    { id: 'AwsSolutions-APIG4', reason: 'Only GET /health, /openapi.json, the event catalog and CORS preflights are open; every other method has the API key authorizer.' },
-    { id: 'AwsSolutions-COG4', reason: 'Authentication is by API key through a Lambda TOKEN authorizer (docs/api.md), not Cognito.' },
-    { id: 'Serverless-LambdaDLQ', reason: 'A DLQ only serves asynchronous invocations; API Gateway invokes the routes and the authorizer synchronously.' },
+    {
+      id: `AwsSolutions-IAM5[Resource::${invokable}]`,
+      reason:
+        'API Gateway invokes the route functions through one role (no permission per function); the names match only route functions of this stage (infra/api-invoke.ts).',
+    },
+    {
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      reason: "API Gateway's own role for execution and access logs.",
+    },
+    {
+      id: 'AwsSolutions-APIG2',
+      reason:
+        "Every handler validates its whole request with strict zod schemas and answers in the API's own error format.",
+    },
+    {
+      id: 'AwsSolutions-APIG3',
+      reason: 'WAF is an account-level choice; the stage has throttling limits. Attach a web ACL per environment.',
+    },
+    {
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'Only GET /health, /openapi.json, the event catalog and CORS preflights are open; every other method has the API key authorizer.',
+    },
+    {
+      id: 'AwsSolutions-COG4',
+      reason: 'Authentication is by API key through a Lambda TOKEN authorizer (docs/api.md), not Cognito.',
+    },
+    {
+      id: 'Serverless-LambdaDLQ',
+      reason:
+        'A DLQ only serves asynchronous invocations; API Gateway invokes the routes and the authorizer synchronously.',
+    },
   ];
 }
 
@@ -41,9 +74,14 @@ const WORKERS: Accepted = [
   ...XRAY_AND_STREAMS,
   {
     id: 'Serverless-LambdaDLQ',
-    reason: "A DLQ only serves asynchronous invocations: the relay's and the search indexer's stream mappings have SQS on-failure destinations, the delivery queue a redrive policy to its DLQ, and the trend rollover an async on-failure destination plus a DLQ on its EventBridge target.",
+    reason:
+      "A DLQ only serves asynchronous invocations: the relay's and the search indexer's stream mappings have SQS on-failure destinations, the delivery queue a redrive policy to its DLQ, and the trend rollover an async on-failure destination plus a DLQ on its EventBridge target.",
   },
-  { id: 'Serverless-LambdaEventSourceMappingDestination', reason: "SQS event source mappings take no on-failure destination: a message that keeps failing goes to the delivery queue's redrive DLQ (maxReceiveCount 20), which has an alarm." },
+  {
+    id: 'Serverless-LambdaEventSourceMappingDestination',
+    reason:
+      "SQS event source mappings take no on-failure destination: a message that keeps failing goes to the delivery queue's redrive DLQ (maxReceiveCount 20), which has an alarm.",
+  },
 ];
 
 export function applyNagChecks(app: App, stacks: MarketplaceStacks): void {

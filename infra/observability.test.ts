@@ -1,12 +1,12 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routes, workers } from '../lib/routes.ts';
 import { METRIC, METRICS_NAMESPACE } from '../lib/observability/names.ts';
+import { routes, workers } from '../lib/routes.ts';
 import { AREAS, areaOf } from './areas.ts';
 import { functionIdOf } from './lambda-function.ts';
 import { ERROR_LOG_PATTERN, errorLogMetric } from './log-metrics.ts';
 import { stageConfig } from './stage-config.ts';
-import { synthApp, type Resource, type Synthesized } from './test-synth.ts';
+import { type Resource, type Synthesized, synthApp } from './test-synth.ts';
 
 let synth: Synthesized;
 const config = stageConfig('prod');
@@ -17,14 +17,18 @@ beforeAll(() => {
 
 const ofType = (type: string) => synth.resources.filter((r) => r.Type === type);
 const functionNames = [...routes.map((r) => r.name), ...Object.keys(workers)];
-const functionNamed = (name: string) => ofType('AWS::Lambda::Function').find((f) => f.id.startsWith(functionIdOf(name)))!;
+const functionNamed = (name: string) =>
+  ofType('AWS::Lambda::Function').find((f) => f.id.startsWith(functionIdOf(name)))!;
 const alarms = () => ofType('AWS::CloudWatch::Alarm').map((a) => a.Properties);
 /** Every metric an alarm reads, as "namespace/name", whether it is a plain metric or inside a math expression. */
 const metricsOf = (alarm: Record<string, any>): string[] =>
   alarm['Metrics']
-    ? (alarm['Metrics'] as Array<{ MetricStat?: { Metric: { Namespace: string; MetricName: string } } }>).flatMap((m) => (m.MetricStat ? [`${m.MetricStat.Metric.Namespace}/${m.MetricStat.Metric.MetricName}`] : []))
+    ? (alarm['Metrics'] as Array<{ MetricStat?: { Metric: { Namespace: string; MetricName: string } } }>).flatMap(
+        (m) => (m.MetricStat ? [`${m.MetricStat.Metric.Namespace}/${m.MetricStat.Metric.MetricName}`] : []),
+      )
     : [`${alarm['Namespace']}/${alarm['MetricName']}`];
-const refsIn = (value: unknown): string[] => JSON.stringify(value).match(/"Ref":"([^"]+)"|"Fn::ImportValue":"([^"]+)"/g) ?? [];
+const refsIn = (value: unknown): string[] =>
+  JSON.stringify(value).match(/"Ref":"([^"]+)"|"Fn::ImportValue":"([^"]+)"/g) ?? [];
 /** The log group a function writes to, followed through the nested stack's parameter to the API stack when needed. */
 function logGroupOf(fn: { stack: string } & Resource): { stack: string; id: string } & Resource {
   const ref = fn.Properties['LoggingConfig']['LogGroup']['Ref'] as string;
@@ -32,7 +36,9 @@ function logGroupOf(fn: { stack: string } & Resource): { stack: string; id: stri
   if (inStack) return inStack;
   // A nested stack's parameter: the parent passes the log group's Ref under that name.
   const parent = fn.stack.slice(0, fn.stack.lastIndexOf('/'));
-  const nested = synth.resources.find((r) => r.stack === parent && r.Type === 'AWS::CloudFormation::Stack' && r.Properties['Parameters']?.[ref]);
+  const nested = synth.resources.find(
+    (r) => r.stack === parent && r.Type === 'AWS::CloudFormation::Stack' && r.Properties['Parameters']?.[ref],
+  );
   return synth.resources.find((r) => r.stack === parent && r.id === nested!.Properties['Parameters'][ref]['Ref'])!;
 }
 
@@ -55,7 +61,10 @@ describe('observability in the synthesized stacks', () => {
   });
 
   it('does not map stack traces at run time (no maps in the zip; scripts/map-stack-trace.ts maps them offline)', () => {
-    for (const name of functionNames) expect(functionNamed(name).Properties['Environment']['Variables']['NODE_OPTIONS'] ?? '', name).not.toContain('--enable-source-maps');
+    for (const name of functionNames)
+      expect(functionNamed(name).Properties['Environment']['Variables']['NODE_OPTIONS'] ?? '', name).not.toContain(
+        '--enable-source-maps',
+      );
   });
 
   it('sends every alarm to the one SNS topic, on alarm and on recovery', () => {
@@ -91,7 +100,11 @@ describe('observability in the synthesized stacks', () => {
     expect(metricsOf(failureRate[0]!)).toContain(`${METRICS_NAMESPACE}/${METRIC.deliveryAttempts}`);
     expect(reads('AWS/SQS/ApproximateAgeOfOldestMessage').length).toBeGreaterThanOrEqual(1);
     expect(reads('AWS/ApiGateway/5XXError').length).toBeGreaterThanOrEqual(1);
-    expect(alarms().some((a) => JSON.stringify(a['Metrics']).includes('"Stat":"p99"') && metricsOf(a).includes('AWS/ApiGateway/Latency'))).toBe(true);
+    expect(
+      alarms().some(
+        (a) => JSON.stringify(a['Metrics']).includes('"Stat":"p99"') && metricsOf(a).includes('AWS/ApiGateway/Latency'),
+      ),
+    ).toBe(true);
     expect(reads('AWS/DynamoDB/ReadThrottleEvents')).toHaveLength(1);
     expect(reads('AWS/DynamoDB/WriteThrottleEvents')).toHaveLength(1);
   });
@@ -101,9 +114,14 @@ describe('observability in the synthesized stacks', () => {
     for (const name of watched) {
       const fn = functionNamed(name);
       // Alarms name a function by its name: an import of the generated one, or the fixed one of a route.
-      const mentions = (a: Record<string, any>) => JSON.stringify(a).includes(fn.Properties['FunctionName'] ?? functionIdOf(name));
+      const mentions = (a: Record<string, any>) =>
+        JSON.stringify(a).includes(fn.Properties['FunctionName'] ?? functionIdOf(name));
       const about = alarms().filter(mentions);
-      expect(about.flatMap(metricsOf).sort(), name).toEqual(expect.arrayContaining(name === 'streamAgentEvents' ? ['AWS/Lambda/Throttles'] : ['AWS/Lambda/Errors', 'AWS/Lambda/Throttles']));
+      expect(about.flatMap(metricsOf).sort(), name).toEqual(
+        expect.arrayContaining(
+          name === 'streamAgentEvents' ? ['AWS/Lambda/Throttles'] : ['AWS/Lambda/Errors', 'AWS/Lambda/Throttles'],
+        ),
+      );
     }
   });
 
@@ -111,7 +129,10 @@ describe('observability in the synthesized stacks', () => {
     const dashboards = ofType('AWS::CloudWatch::Dashboard');
     expect(dashboards).toHaveLength(1);
     expect(JSON.stringify(dashboards[0]!.Properties['DashboardBody'])).toContain('SEARCH(');
-    for (const route of routes.filter((r) => !r.streaming)) expect(JSON.stringify(dashboards[0]!.Properties['DashboardBody']), route.name).not.toContain(`route-${route.name}\\"`);
+    for (const route of routes.filter((r) => !r.streaming))
+      expect(JSON.stringify(dashboards[0]!.Properties['DashboardBody']), route.name).not.toContain(
+        `route-${route.name}\\"`,
+      );
   });
 
   it('keeps a schedule invocation EventBridge could not make in a dead-letter queue', () => {
@@ -121,12 +142,16 @@ describe('observability in the synthesized stacks', () => {
 
   it('reserves concurrency for delivery, relay and the event stream, and sizes memory per function', () => {
     const stream = routes.find((r) => r.streaming)!.name;
-    expect(functionNamed('deliver').Properties['ReservedConcurrentExecutions']).toBe(config.reservedConcurrency.deliver);
+    expect(functionNamed('deliver').Properties['ReservedConcurrentExecutions']).toBe(
+      config.reservedConcurrency.deliver,
+    );
     expect(functionNamed('relay').Properties['ReservedConcurrentExecutions']).toBe(config.reservedConcurrency.relay);
     expect(functionNamed(stream).Properties['ReservedConcurrentExecutions']).toBe(config.reservedConcurrency.stream);
     expect(functionNamed(stream).Properties['MemorySize']).toBe(128);
     // The delivery queue's event source never asks for more than the function may run.
     const deliverySource = ofType('AWS::Lambda::EventSourceMapping').find((m) => m.Properties['ScalingConfig'])!;
-    expect(deliverySource.Properties['ScalingConfig']['MaximumConcurrency']).toBeLessThanOrEqual(config.reservedConcurrency.deliver);
+    expect(deliverySource.Properties['ScalingConfig']['MaximumConcurrency']).toBeLessThanOrEqual(
+      config.reservedConcurrency.deliver,
+    );
   });
 });

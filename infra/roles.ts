@@ -6,8 +6,8 @@
  * log groups and X-Ray (added by the function's tracing).
  */
 import { Stack } from 'aws-cdk-lib';
-import { PolicyStatement, Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { type IRole, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -18,7 +18,12 @@ export class FunctionRoles extends Construct {
   private readonly roles = new Map<string, Role>();
   private readonly logGroups: ILogGroup[] = [];
 
-  constructor(scope: Construct, id: string, private readonly table: ITable, private readonly queue: IQueue) {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly table: ITable,
+    private readonly queue: IQueue,
+  ) {
     super(scope, id);
   }
 
@@ -47,8 +52,15 @@ export class FunctionRoles extends Construct {
   }
 }
 
-const idOf = (key: string): string => `${key.split('-').map((part) => part[0]!.toUpperCase() + part.slice(1)).join('')}Role`;
+const idOf = (key: string): string =>
+  `${key
+    .split('-')
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('')}Role`;
 
 /** What AWSLambdaBasicExecutionRole allows, on the named log groups only (the group exists: no CreateLogGroup). */
 const logStatement = (groups: ILogGroup[]) =>
-  new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: groups.map((g) => g.logGroupArn) });
+  new PolicyStatement({
+    actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+    resources: groups.map((g) => g.logGroupArn),
+  });

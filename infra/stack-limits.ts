@@ -3,9 +3,10 @@
  * from the template files the synth wrote (nested stacks included). The growth tests assert on
  * these numbers and `npm run stack-sizes` prints them into docs/deployment.md.
  */
-import { Stack, type App } from 'aws-cdk-lib';
+
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type App, Stack } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 
 /** https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/cloudformation-limits.html */
@@ -29,7 +30,11 @@ export interface StackUsage {
   template: Template;
 }
 
-export type Template = { Resources: Record<string, { Type: string; Properties?: Record<string, any> }>; Outputs?: Record<string, any>; Parameters?: Record<string, any> };
+export type Template = {
+  Resources: Record<string, { Type: string; Properties?: Record<string, any> }>;
+  Outputs?: Record<string, any>;
+  Parameters?: Record<string, any>;
+};
 
 /** Every stack under `app` (nested ones too), with its use of each limit. Call after `app.synth()`. */
 export function stackUsage(app: App, outdir: string): StackUsage[] {
@@ -45,7 +50,10 @@ export function stackUsage(app: App, outdir: string): StackUsage[] {
       outputs: Object.keys(template.Outputs ?? {}).length,
       // CDK adds a BootstrapVersion parameter to every top-level stack.
       parameters: Object.keys(template.Parameters ?? {}).length,
-      dashboardBytes: Math.max(0, ...dashboards.map((d) => JSON.stringify(d.Properties?.['DashboardBody'] ?? '').length)),
+      dashboardBytes: Math.max(
+        0,
+        ...dashboards.map((d) => JSON.stringify(d.Properties?.['DashboardBody'] ?? '').length),
+      ),
       template,
     };
   });

@@ -2,13 +2,13 @@ import { Stack } from 'aws-cdk-lib';
 import type { CfnMethod } from 'aws-cdk-lib/aws-apigateway';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
-import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search/search-indexer.ts';
 import { actionsOf } from '../lib/function-grants.ts';
+import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search/search-indexer.ts';
 import { routeGrant, routes, workerGrants, workers } from '../lib/routes.ts';
 import { indexList } from '../lib/store/table.ts';
 import { routeFunctionName } from './api-invoke.ts';
 import { functionIdOf } from './lambda-function.ts';
-import { actionsIn, statementsOf, synthApp, type Synthesized } from './test-synth.ts';
+import { actionsIn, type Synthesized, statementsOf, synthApp } from './test-synth.ts';
 
 let synth: Synthesized;
 
@@ -25,7 +25,10 @@ describe('infra stacks', () => {
     const functions = ofType('AWS::Lambda::Function');
     expect(functions).toHaveLength(routes.length + Object.keys(workers).length);
     for (const name of [...routes.map((r) => r.name), ...Object.keys(workers)]) {
-      expect(functions.some((f) => f.id.startsWith(functionIdOf(name))), `function for ${name}`).toBe(true);
+      expect(
+        functions.some((f) => f.id.startsWith(functionIdOf(name))),
+        `function for ${name}`,
+      ).toBe(true);
     }
     for (const fn of functions) expect(fn.Properties['Runtime']).toBe('nodejs24.x');
   });
@@ -36,7 +39,9 @@ describe('infra stacks', () => {
       .map((m) => `${m.httpMethod} ${m.resource.path}`)
       .sort();
     expect(exposed).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
-    expect(ofType('AWS::ApiGateway::Method').filter((m) => m.Properties['HttpMethod'] !== 'OPTIONS')).toHaveLength(routes.length);
+    expect(ofType('AWS::ApiGateway::Method').filter((m) => m.Properties['HttpMethod'] !== 'OPTIONS')).toHaveLength(
+      routes.length,
+    );
   });
 
   it('puts the authorizer in front of every route but /health, /openapi.json and the event catalog', () => {
@@ -44,13 +49,19 @@ describe('infra stacks', () => {
     expect(open.sort()).toEqual(['/api/v1/event-types', '/health', '/openapi.json']);
     for (const m of methods().filter((m) => m.httpMethod !== 'OPTIONS')) {
       const cfn = m.node.defaultChild as CfnMethod;
-      expect(cfn.authorizationType, `${m.httpMethod} ${m.resource.path}`).toBe(open.includes(m.resource.path) ? 'NONE' : 'CUSTOM');
+      expect(cfn.authorizationType, `${m.httpMethod} ${m.resource.path}`).toBe(
+        open.includes(m.resource.path) ? 'NONE' : 'CUSTOM',
+      );
     }
   });
 
   it('invokes each route function through the one API role (no Lambda permission per route), which may invoke only route functions', () => {
     // The authorizer's permission is the only one the API needs, and the workers' schedule has its own.
-    expect(ofType('AWS::Lambda::Permission').map((p) => p.Properties['Principal']).sort()).toEqual(['apigateway.amazonaws.com', 'events.amazonaws.com']);
+    expect(
+      ofType('AWS::Lambda::Permission')
+        .map((p) => p.Properties['Principal'])
+        .sort(),
+    ).toEqual(['apigateway.amazonaws.com', 'events.amazonaws.com']);
     const invoke = ofType('AWS::IAM::Policy').filter((p) => p.id.startsWith('ApiInvokeRole'));
     expect(invoke).toHaveLength(1);
     const [statement] = invoke[0]!.Properties['PolicyDocument'].Statement;
@@ -63,9 +74,12 @@ describe('infra stacks', () => {
       if (name === undefined) continue;
       expect(name.startsWith(pattern), fn.id).toBe(true);
     }
-    const integrations = ofType('AWS::ApiGateway::Method').filter((m) => m.Properties['Integration']?.['Type'] === 'AWS_PROXY');
+    const integrations = ofType('AWS::ApiGateway::Method').filter(
+      (m) => m.Properties['Integration']?.['Type'] === 'AWS_PROXY',
+    );
     expect(integrations).toHaveLength(routes.length);
-    for (const m of integrations) expect(JSON.stringify(m.Properties['Integration']['Credentials']), m.id).toMatch(/ApiInvokeRole/);
+    for (const m of integrations)
+      expect(JSON.stringify(m.Properties['Integration']['Credentials']), m.id).toMatch(/ApiInvokeRole/);
   });
 
   it('never grants Scan, and grants writes only to routes that write', () => {
@@ -82,11 +96,19 @@ describe('infra stacks', () => {
   it("grants each function exactly its row's actions on the table and the delivery queue, from the list the local runtime enforces (lib/function-grants.ts)", () => {
     const functions = [...routes.map((r) => [r.name, routeGrant(r)] as const), ...Object.entries(workerGrants)];
     // The stream's read actions come with the event source, not with the row.
-    const streamActions = ['dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:DescribeStream', 'dynamodb:ListStreams'];
+    const streamActions = [
+      'dynamodb:GetRecords',
+      'dynamodb:GetShardIterator',
+      'dynamodb:DescribeStream',
+      'dynamodb:ListStreams',
+    ];
     for (const [name, grant] of functions) {
       const statements = statementsOf(synth, functionIdOf(name));
-      const actionsOn = (fits: (resource: string) => boolean) => actionsIn(statements.filter((st) => fits(JSON.stringify(st.Resource))));
-      const table = actionsOn((r) => r.includes('Table')).filter((a) => a.startsWith('dynamodb:') && !streamActions.includes(a));
+      const actionsOn = (fits: (resource: string) => boolean) =>
+        actionsIn(statements.filter((st) => fits(JSON.stringify(st.Resource))));
+      const table = actionsOn((r) => r.includes('Table')).filter(
+        (a) => a.startsWith('dynamodb:') && !streamActions.includes(a),
+      );
       const queue = actionsOn((r) => r.includes('DeliveryQueue')).filter((a) => a.startsWith('sqs:'));
       expect(new Set([...table, ...queue]), name).toEqual(new Set(actionsOf(grant)));
     }
@@ -94,7 +116,9 @@ describe('infra stacks', () => {
 
   it('names each index in the table grants instead of a wildcard', () => {
     for (const route of routes.filter((r) => r.access !== 'none')) {
-      const onTable = statementsOf(synth, functionIdOf(route.name)).filter((st) => JSON.stringify(st.Resource).includes('Table'));
+      const onTable = statementsOf(synth, functionIdOf(route.name)).filter((st) =>
+        JSON.stringify(st.Resource).includes('Table'),
+      );
       const resources = JSON.stringify(onTable.map((st) => st.Resource));
       expect(resources, route.name).not.toContain('/index/*');
       for (const index of indexList) expect(resources, `${route.name} ${index.name}`).toContain(`/index/${index.name}`);
@@ -107,21 +131,32 @@ describe('infra stacks', () => {
     for (const route of routes) expect(preflightPaths.has(route.path), route.path).toBe(true);
     const options = ofType('AWS::ApiGateway::Method').filter((m) => m.Properties['HttpMethod'] === 'OPTIONS');
     expect(options).toHaveLength(preflights.length);
-    const answer = options[0]!.Properties['Integration']['IntegrationResponses'][0]['ResponseParameters'] as Record<string, string>;
-    expect(answer['method.response.header.Access-Control-Allow-Headers']).toBe("'Authorization,Content-Type,Idempotency-Key,Last-Event-ID'");
+    const answer = options[0]!.Properties['Integration']['IntegrationResponses'][0]['ResponseParameters'] as Record<
+      string,
+      string
+    >;
+    expect(answer['method.response.header.Access-Control-Allow-Headers']).toBe(
+      "'Authorization,Content-Type,Idempotency-Key,Last-Event-ID'",
+    );
     expect(answer['method.response.header.Access-Control-Allow-Origin']).toBe("'https://app.example.com'");
     // With several origins the mock integration answers the one the request named when it is listed.
-    expect(options[0]!.Properties['Integration']['IntegrationResponses'][0]['ResponseTemplates']['application/json']).toContain('$origin == "https://admin.example.com"');
+    expect(
+      options[0]!.Properties['Integration']['IntegrationResponses'][0]['ResponseTemplates']['application/json'],
+    ).toContain('$origin == "https://admin.example.com"');
   });
 
   it('gives every handler the CORS origins and every gateway response a CORS header', () => {
     for (const fn of ofType('AWS::Lambda::Function')) {
-      expect(fn.Properties['Environment']['Variables']['CORS_ALLOWED_ORIGINS'], fn.id).toBe('https://app.example.com,https://admin.example.com');
+      expect(fn.Properties['Environment']['Variables']['CORS_ALLOWED_ORIGINS'], fn.id).toBe(
+        'https://app.example.com,https://admin.example.com',
+      );
     }
     const responses = ofType('AWS::ApiGateway::GatewayResponse');
     expect(responses.length).toBeGreaterThan(5);
     for (const r of responses) {
-      expect(r.Properties['ResponseParameters']['gatewayresponse.header.Access-Control-Allow-Origin'], r.id).toBe('method.request.header.Origin');
+      expect(r.Properties['ResponseParameters']['gatewayresponse.header.Access-Control-Allow-Origin'], r.id).toBe(
+        'method.request.header.Origin',
+      );
     }
   });
 
@@ -133,21 +168,43 @@ describe('infra stacks', () => {
   it('streams the server-sent events route', () => {
     const stream = routes.find((r) => r.streaming)!;
     const method = methods().find((m) => m.httpMethod === stream.method && m.resource.path === stream.path)!;
-    const integration = (method.node.defaultChild as CfnMethod).integration as { responseTransferMode: string; uri: unknown };
+    const integration = (method.node.defaultChild as CfnMethod).integration as {
+      responseTransferMode: string;
+      uri: unknown;
+    };
     expect(integration.responseTransferMode).toBe('STREAM');
-    expect(Stack.of(method).resolve(integration.uri)['Fn::Join'][1].join('')).toContain('/response-streaming-invocations');
+    expect(Stack.of(method).resolve(integration.uri)['Fn::Join'][1].join('')).toContain(
+      '/response-streaming-invocations',
+    );
   });
 
   it('feeds the relay only new event rows and the delivery function from SQS with partial batch failures', () => {
     const mappings = ofType('AWS::Lambda::EventSourceMapping').map((m) => m.Properties);
-    expect(mappings.some((m) => JSON.stringify(m['FilterCriteria']) === JSON.stringify({ Filters: [{ Pattern: JSON.stringify(RELAY_FILTER_PATTERN) }] }))).toBe(true);
-    expect(mappings.some((m) => JSON.stringify(m['FunctionResponseTypes']) === '["ReportBatchItemFailures"]' && m['BatchSize'] === 10 && m['ScalingConfig'])).toBe(true);
+    expect(
+      mappings.some(
+        (m) =>
+          JSON.stringify(m['FilterCriteria']) ===
+          JSON.stringify({ Filters: [{ Pattern: JSON.stringify(RELAY_FILTER_PATTERN) }] }),
+      ),
+    ).toBe(true);
+    expect(
+      mappings.some(
+        (m) =>
+          JSON.stringify(m['FunctionResponseTypes']) === '["ReportBatchItemFailures"]' &&
+          m['BatchSize'] === 10 &&
+          m['ScalingConfig'],
+      ),
+    ).toBe(true);
     expect(ofType('AWS::SQS::Queue').some((q) => q.Properties['RedrivePolicy']?.['maxReceiveCount'] === 20)).toBe(true);
   });
 
   it('feeds the search indexer only template items, with partial batch failures kept in a queue', () => {
-    const mapping = ofType('AWS::Lambda::EventSourceMapping').find((m) => JSON.stringify(m.Properties['FunctionName']).includes('SearchIndexerFunction'))!;
-    expect(mapping.Properties['FilterCriteria']).toEqual({ Filters: [{ Pattern: JSON.stringify(SEARCH_INDEX_FILTER_PATTERN) }] });
+    const mapping = ofType('AWS::Lambda::EventSourceMapping').find((m) =>
+      JSON.stringify(m.Properties['FunctionName']).includes('SearchIndexerFunction'),
+    )!;
+    expect(mapping.Properties['FilterCriteria']).toEqual({
+      Filters: [{ Pattern: JSON.stringify(SEARCH_INDEX_FILTER_PATTERN) }],
+    });
     expect(mapping.Properties['FunctionResponseTypes']).toEqual(['ReportBatchItemFailures']);
     expect(JSON.stringify(mapping.Properties['DestinationConfig'])).toContain('SearchIndexFailures');
   });
@@ -165,7 +222,9 @@ describe('infra stacks', () => {
     const invokeConfig = invokeConfigs[0]!;
     expect(invokeConfig.Properties['FunctionName']['Ref']).toMatch(/^TrendRolloverFunction/);
     expect(invokeConfig.Properties['MaximumRetryAttempts']).toBe(2);
-    expect(JSON.stringify(invokeConfig.Properties['DestinationConfig']['OnFailure']['Destination'])).toContain('TrendRolloverFailures');
+    expect(JSON.stringify(invokeConfig.Properties['DestinationConfig']['OnFailure']['Destination'])).toContain(
+      'TrendRolloverFailures',
+    );
   });
 
   it('creates the table with its stream, TTL and every index of lib/store/table.ts', () => {
@@ -174,10 +233,17 @@ describe('infra stacks', () => {
     const table = tables[0]!;
     expect(table.Properties['StreamSpecification']).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
     expect(table.Properties['TimeToLiveSpecification']).toEqual({ AttributeName: 'expires_at', Enabled: true });
-    const names = (table.Properties['GlobalSecondaryIndexes'] as Array<{ IndexName: string }>).map((i) => i.IndexName).sort();
+    const names = (table.Properties['GlobalSecondaryIndexes'] as Array<{ IndexName: string }>)
+      .map((i) => i.IndexName)
+      .sort();
     expect(names).toEqual(indexList.map((i) => i.name).sort());
     // Key attribute types must match what the code writes (numbers for counters used as sort keys).
-    const types = Object.fromEntries((table.Properties['AttributeDefinitions'] as Array<{ AttributeName: string; AttributeType: string }>).map((a) => [a.AttributeName, a.AttributeType]));
+    const types = Object.fromEntries(
+      (table.Properties['AttributeDefinitions'] as Array<{ AttributeName: string; AttributeType: string }>).map((a) => [
+        a.AttributeName,
+        a.AttributeType,
+      ]),
+    );
     for (const index of indexList) expect(types[index.sortKey], index.sortKey).toBe(index.sortKeyType ?? 'S');
   });
 });

@@ -51,8 +51,20 @@ export const STAGES: Record<string, StageConfig> = {
     reservedConcurrency: { deliver: 5, relay: 2, stream: 20 },
     terminationProtection: false,
   },
-  staging: { ...base, name: 'staging', logRetention: RetentionDays.TWO_WEEKS, reservedConcurrency: { deliver: 10, relay: 5, stream: 50 }, terminationProtection: false },
-  prod: { ...base, name: 'prod', logRetention: RetentionDays.THREE_MONTHS, reservedConcurrency: { deliver: 50, relay: 10, stream: 300 }, terminationProtection: true },
+  staging: {
+    ...base,
+    name: 'staging',
+    logRetention: RetentionDays.TWO_WEEKS,
+    reservedConcurrency: { deliver: 10, relay: 5, stream: 50 },
+    terminationProtection: false,
+  },
+  prod: {
+    ...base,
+    name: 'prod',
+    logRetention: RetentionDays.THREE_MONTHS,
+    reservedConcurrency: { deliver: 50, relay: 10, stream: 300 },
+    terminationProtection: true,
+  },
 };
 
 /** Names a stage may have: they end up in the stack id, the API stage and resource names. */
@@ -63,9 +75,13 @@ const STAGE_NAME = /^[a-z][a-z0-9-]{0,19}$/;
  * `-c domainName=… -c certificateArn=…`) so an operator can set them without editing code.
  */
 export function stageConfig(name: string, context: (key: string) => unknown = () => undefined): StageConfig {
-  if (!STAGE_NAME.test(name)) throw new Error(`Stage name "${name}" must match ${STAGE_NAME} (lower-case letters, digits, dashes).`);
+  if (!STAGE_NAME.test(name))
+    throw new Error(`Stage name "${name}" must match ${STAGE_NAME} (lower-case letters, digits, dashes).`);
   const known = STAGES[name];
-  if (!known) throw new Error(`Unknown stage "${name}". Known stages: ${Object.keys(STAGES).join(', ')} (infra/stage-config.ts).`);
+  if (!known)
+    throw new Error(
+      `Unknown stage "${name}". Known stages: ${Object.keys(STAGES).join(', ')} (infra/stage-config.ts).`,
+    );
   const text = (key: string): string | undefined => {
     const value = context(key);
     return value === undefined || value === null || value === '' ? undefined : String(value);
@@ -73,7 +89,8 @@ export function stageConfig(name: string, context: (key: string) => unknown = ()
   const alarmEmail = text('alarmEmail') ?? known.alarmEmail;
   const domainName = text('domainName');
   const certificateArn = text('certificateArn');
-  if ((domainName === undefined) !== (certificateArn === undefined)) throw new Error('Set both -c domainName and -c certificateArn, or neither.');
+  if ((domainName === undefined) !== (certificateArn === undefined))
+    throw new Error('Set both -c domainName and -c certificateArn, or neither.');
   const domain = domainName && certificateArn ? { name: domainName, certificateArn } : known.domain;
   // `-c corsOrigins=https://app.example.com,https://admin.example.com`; default `*`.
   const cors = text('corsOrigins');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stageConfig, STAGES } from './stage-config.ts';
+import { STAGES, stageConfig } from './stage-config.ts';
 import { synthApp } from './test-synth.ts';
 
 const CERT = 'arn:aws:acm:eu-west-1:123456789012:certificate/00000000-0000-0000-0000-000000000000';
@@ -9,16 +9,33 @@ const ofType = (synth: ReturnType<typeof synthApp>, type: string) => synth.resou
 describe('stages', () => {
   it('gives each stage its own stacks, API stage name and settings', () => {
     const dev = synthApp({ stage: 'dev' });
-    expect(dev.stacks.all.map((s) => s.stackName)).toEqual(['TemplateMarketplace-dev', 'TemplateMarketplace-dev-Api', 'TemplateMarketplace-dev-Workers', 'TemplateMarketplace-dev-Monitoring']);
+    expect(dev.stacks.all.map((s) => s.stackName)).toEqual([
+      'TemplateMarketplace-dev',
+      'TemplateMarketplace-dev-Api',
+      'TemplateMarketplace-dev-Workers',
+      'TemplateMarketplace-dev-Monitoring',
+    ]);
     expect(dev.stacks.all.map((s) => s.terminationProtection)).toEqual([false, false, false, false]);
     const [stage] = ofType(dev, 'AWS::ApiGateway::Stage');
     expect(stage!.Properties['StageName']).toBe('dev');
-    expect(stage!.Properties['MethodSettings']).toEqual([expect.objectContaining({ ThrottlingRateLimit: STAGES['dev']!.throttle.rateLimit, ThrottlingBurstLimit: STAGES['dev']!.throttle.burstLimit })]);
-    for (const fn of ofType(dev, 'AWS::Lambda::Function')) expect(fn.Properties['Tags'], fn.id).toEqual(expect.arrayContaining([{ Key: 'stage', Value: 'dev' }, { Key: 'app', Value: 'template-marketplace' }]));
+    expect(stage!.Properties['MethodSettings']).toEqual([
+      expect.objectContaining({
+        ThrottlingRateLimit: STAGES['dev']!.throttle.rateLimit,
+        ThrottlingBurstLimit: STAGES['dev']!.throttle.burstLimit,
+      }),
+    ]);
+    for (const fn of ofType(dev, 'AWS::Lambda::Function'))
+      expect(fn.Properties['Tags'], fn.id).toEqual(
+        expect.arrayContaining([
+          { Key: 'stage', Value: 'dev' },
+          { Key: 'app', Value: 'template-marketplace' },
+        ]),
+      );
     expect(ofType(dev, 'AWS::ApiGateway::DomainName')).toEqual([]);
     expect(ofType(dev, 'AWS::SNS::Subscription')).toEqual([]);
     // A dev stage's queues and topic go with its stack; the table never does.
-    for (const queue of ofType(dev, 'AWS::SQS::Queue')) expect(queue.DeletionPolicy ?? 'Delete', queue.id).toBe('Delete');
+    for (const queue of ofType(dev, 'AWS::SQS::Queue'))
+      expect(queue.DeletionPolicy ?? 'Delete', queue.id).toBe('Delete');
     expect(ofType(dev, 'AWS::DynamoDB::Table')[0]!.DeletionPolicy).toBe('Retain');
   }, 120_000);
 
@@ -26,7 +43,11 @@ describe('stages', () => {
     const prod = synthApp({ stage: 'prod' });
     expect(prod.stacks.state.terminationProtection).toBe(true);
     // The stateless stacks can be replaced; their logs are retained (infra/lambda-function.ts).
-    expect([prod.stacks.api, prod.stacks.workers, prod.stacks.monitoring].map((s) => s.terminationProtection)).toEqual([false, false, false]);
+    expect([prod.stacks.api, prod.stacks.workers, prod.stacks.monitoring].map((s) => s.terminationProtection)).toEqual([
+      false,
+      false,
+      false,
+    ]);
     const state = prod.resources.filter((r) => r.stack === 'TemplateMarketplace-prod');
     const kept = state.filter((r) => ['AWS::DynamoDB::Table', 'AWS::SQS::Queue', 'AWS::SNS::Topic'].includes(r.Type));
     expect(kept.length).toBeGreaterThan(6);
@@ -34,9 +55,16 @@ describe('stages', () => {
   }, 120_000);
 
   it('serves the API at the root of a custom domain and subscribes the alarm e-mail when configured', () => {
-    const synth = synthApp({ stage: 'staging', context: { domainName: 'api.example.com', certificateArn: CERT, alarmEmail: 'ops@example.com' } });
+    const synth = synthApp({
+      stage: 'staging',
+      context: { domainName: 'api.example.com', certificateArn: CERT, alarmEmail: 'ops@example.com' },
+    });
     const [domain] = ofType(synth, 'AWS::ApiGateway::DomainName');
-    expect(domain!.Properties).toMatchObject({ DomainName: 'api.example.com', RegionalCertificateArn: CERT, SecurityPolicy: 'TLS_1_2' });
+    expect(domain!.Properties).toMatchObject({
+      DomainName: 'api.example.com',
+      RegionalCertificateArn: CERT,
+      SecurityPolicy: 'TLS_1_2',
+    });
     const mappings = ofType(synth, 'AWS::ApiGateway::BasePathMapping');
     expect(mappings).toHaveLength(1);
     // No BasePath = the domain's root: /v1/marketplace/… with no stage in front.

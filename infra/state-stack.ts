@@ -52,13 +52,22 @@ export class StateStack extends Stack {
     this.table = createTable(this);
 
     const failureQueue = (id: string, about: string, name = `${id}Url`): Queue => {
-      const queue = new Queue(this, id, { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14), removalPolicy });
+      const queue = new Queue(this, id, {
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        retentionPeriod: Duration.days(14),
+        removalPolicy,
+      });
       this.failureQueues.push({ queue, name: id, about });
       new CfnOutput(this, name, { value: queue.queueUrl, description: about });
       return queue;
     };
 
-    this.deliveryDeadLetters = failureQueue('DeliveryDeadLetters', 'Delivery messages that outlasted every receive (poison messages); `npm run admin -- redrive delivery`.', 'DeliveryDlqUrl');
+    this.deliveryDeadLetters = failureQueue(
+      'DeliveryDeadLetters',
+      'Delivery messages that outlasted every receive (poison messages); `npm run admin -- redrive delivery`.',
+      'DeliveryDlqUrl',
+    );
     this.deliveryQueue = new Queue(this, 'DeliveryQueue', {
       // At least the function timeout (AWS's rule for SQS event sources) and short, so a message whose
       // worker died is attempted again within 25 s. AWS advises 6 × the timeout to absorb throttled
@@ -73,24 +82,50 @@ export class StateStack extends Stack {
       // so the receive count must outlast the whole retry schedule.
       deadLetterQueue: { queue: this.deliveryDeadLetters, maxReceiveCount: DELIVERY.maxReceiveCount },
     });
-    this.relayFailures = failureQueue('RelayFailures', 'Stream batches the outbox relay could not process (which records, not the records).');
-    this.searchIndexFailures = failureQueue('SearchIndexFailures', 'Stream batches the search indexer could not process; `npm run admin -- reindex-search` after the fix.');
-    this.rolloverFailures = failureQueue('TrendRolloverFailures', 'Trend rollover runs that failed after Lambda\'s retries.');
-    this.scheduleDeadLetters = failureQueue('ScheduleDeadLetters', 'Trend rollover invocations EventBridge could not make (throttled, function missing).');
+    this.relayFailures = failureQueue(
+      'RelayFailures',
+      'Stream batches the outbox relay could not process (which records, not the records).',
+    );
+    this.searchIndexFailures = failureQueue(
+      'SearchIndexFailures',
+      'Stream batches the search indexer could not process; `npm run admin -- reindex-search` after the fix.',
+    );
+    this.rolloverFailures = failureQueue(
+      'TrendRolloverFailures',
+      "Trend rollover runs that failed after Lambda's retries.",
+    );
+    this.scheduleDeadLetters = failureQueue(
+      'ScheduleDeadLetters',
+      'Trend rollover invocations EventBridge could not make (throttled, function missing).',
+    );
     this.scheduleDeadLetters.addToResourcePolicy(
       new PolicyStatement({
         principals: [new ServicePrincipal('events.amazonaws.com')],
         actions: ['sqs:SendMessage'],
         resources: [this.scheduleDeadLetters.queueArn],
-        conditions: { ArnEquals: { 'aws:SourceArn': this.formatArn({ service: 'events', resource: 'rule', resourceName: trendRolloverRuleName(config.name) }) } },
+        conditions: {
+          ArnEquals: {
+            'aws:SourceArn': this.formatArn({
+              service: 'events',
+              resource: 'rule',
+              resourceName: trendRolloverRuleName(config.name),
+            }),
+          },
+        },
       }),
     );
 
-    this.alarmTopic = new Topic(this, 'AlarmTopic', { displayName: `template-marketplace ${config.name} alarms`, enforceSSL: true });
+    this.alarmTopic = new Topic(this, 'AlarmTopic', {
+      displayName: `template-marketplace ${config.name} alarms`,
+      enforceSSL: true,
+    });
     this.alarmTopic.applyRemovalPolicy(removalPolicy);
     if (config.alarmEmail) {
       // A notification SNS cannot hand to the mail system (throttled, endpoint gone) is kept here, not dropped.
-      const undelivered = failureQueue('AlarmEmailDeadLetters', 'Alarm notifications SNS could not deliver to the alarm e-mail address.');
+      const undelivered = failureQueue(
+        'AlarmEmailDeadLetters',
+        'Alarm notifications SNS could not deliver to the alarm e-mail address.',
+      );
       this.alarmTopic.addSubscription(new EmailSubscription(config.alarmEmail, { deadLetterQueue: undelivered }));
     }
 

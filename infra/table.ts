@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { TABLE_KEYS, TTL_ATTRIBUTE, indexList } from '../lib/store/table.ts';
+import { indexList, TABLE_KEYS, TTL_ATTRIBUTE } from '../lib/store/table.ts';
 
 /** The single table, built from the same definition the local runtime uses (lib/store/table.ts). */
 export function createTable(scope: Construct): Table {

@@ -4,11 +4,11 @@
  * the route table (the growth tests add generated routes); `nag` turns the cdk-nag checks on, as
  * `npm run synth` has them; `validate` keeps CDK's built-in CloudFormation validation (slow).
  */
-import { App, Stack, type CfnElement } from 'aws-cdk-lib';
+import { App, type CfnElement, Stack } from 'aws-cdk-lib';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Route } from '../lib/routes.ts';
 import { applyNagChecks } from './nag.ts';
-import { stackUsage, type StackUsage } from './stack-limits.ts';
+import { type StackUsage, stackUsage } from './stack-limits.ts';
 import { defineStacks, type MarketplaceStacks } from './stacks.ts';
 import { stageConfig } from './stage-config.ts';
 
@@ -42,9 +42,15 @@ export const TEST_ENV = { account: '123456789012', region: 'eu-west-1' } as cons
 
 export function synthApp(options: SynthOptions = {}): Synthesized {
   const context = options.context ?? {};
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context }, builtinCloudFormationValidation: options.validate ?? false });
+  const app = new App({
+    context: { 'aws:cdk:bundling-stacks': [], ...context },
+    builtinCloudFormationValidation: options.validate ?? false,
+  });
   const config = stageConfig(options.stage ?? 'prod', (key) => context[key]);
-  const stacks = defineStacks(app, config, { ...(options.routes ? { routes: options.routes } : {}), ...(options.env === false ? {} : { env: TEST_ENV }) });
+  const stacks = defineStacks(app, config, {
+    ...(options.routes ? { routes: options.routes } : {}),
+    ...(options.env === false ? {} : { env: TEST_ENV }),
+  });
   options.extend?.(stacks);
   if (options.nag) applyNagChecks(app, stacks);
   const assembly = app.synth();
@@ -53,8 +59,12 @@ export function synthApp(options: SynthOptions = {}): Synthesized {
     app,
     stacks,
     usage,
-    resources: usage.flatMap((u) => Object.entries(u.template.Resources).map(([id, r]) => ({ stack: u.stack, id, ...(r as Resource) }))),
-    outputs: usage.flatMap((u) => Object.entries(u.template.Outputs ?? {}).map(([id, o]) => ({ stack: u.stack, id, ...o }))),
+    resources: usage.flatMap((u) =>
+      Object.entries(u.template.Resources).map(([id, r]) => ({ stack: u.stack, id, ...(r as Resource) })),
+    ),
+    outputs: usage.flatMap((u) =>
+      Object.entries(u.template.Outputs ?? {}).map(([id, o]) => ({ stack: u.stack, id, ...o })),
+    ),
   };
 }
 
@@ -91,4 +101,5 @@ export function statementsOf(synth: Synthesized, functionLogicalIdPrefix: string
     .flatMap((r) => r.Properties['PolicyDocument'].Statement as Statement[]);
 }
 
-export const actionsIn = (statements: Statement[]): string[] => statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+export const actionsIn = (statements: Statement[]): string[] =>
+  statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));

@@ -20,10 +20,12 @@ export const TRACING_SHARE_OF_API = 0.1;
 const perTrace = PRICES.xrayTraceRecorded + PRICES.xrayTraceRetrieved;
 
 /** The largest rate within the share at the cheapest tier, rounded down to a quarter percent. */
-export const TRACING_FIXED_RATE = Math.floor(((TRACING_SHARE_OF_API * PRICES.restApiRequestLowestTier) / perTrace) * 400) / 400;
+export const TRACING_FIXED_RATE =
+  Math.floor(((TRACING_SHARE_OF_API * PRICES.restApiRequestLowestTier) / perTrace) * 400) / 400;
 
 /** What tracing costs as a share of API Gateway's price per request, at a given API price. */
-export const tracingShareAt = (apiPricePerRequest: number): number => (TRACING_FIXED_RATE * perTrace) / apiPricePerRequest;
+export const tracingShareAt = (apiPricePerRequest: number): number =>
+  (TRACING_FIXED_RATE * perTrace) / apiPricePerRequest;
 
 /**
  * Adds the rule for `api`'s deployment stage, named `stage` (the stage config's name). Rule names

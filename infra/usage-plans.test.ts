@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_LIMITS } from '../lib/core/settings.ts';
 import { routes } from '../lib/routes.ts';
 import { QUOTA_RETRY_AFTER_SECONDS, THROTTLED_RETRY_AFTER_SECONDS } from './gateway-responses.ts';
-import { synthApp, type Synthesized } from './test-synth.ts';
+import { type Synthesized, synthApp } from './test-synth.ts';
 
 let synth: Synthesized;
 
@@ -11,7 +11,8 @@ beforeAll(() => {
 }, 120_000);
 
 /** Resources of a type in every stack, as properties with their logical id. */
-const ofType = (type: string): Array<Record<string, any> & { id: string }> => synth.resources.filter((r) => r.Type === type).map((r) => ({ ...r.Properties, id: r.id }));
+const ofType = (type: string): Array<Record<string, any> & { id: string }> =>
+  synth.resources.filter((r) => r.Type === type).map((r) => ({ ...r.Properties, id: r.id }));
 
 describe('per-key limits in the synthesized stack', () => {
   it('takes API keys from the authorizer only, and requires one on every method behind it', () => {
@@ -22,7 +23,8 @@ describe('per-key limits in the synthesized stack', () => {
     expect(withAuthorizer).toHaveLength(routes.filter((r) => r.auth).length);
     for (const m of withAuthorizer) expect(m['ApiKeyRequired'], `${m['HttpMethod']} ${m.id}`).toBe(true);
     // /health and CORS preflights answer without a key, as before.
-    for (const m of methods.filter((m) => m['AuthorizationType'] !== 'CUSTOM')) expect(m['ApiKeyRequired'] ?? false).toBe(false);
+    for (const m of methods.filter((m) => m['AuthorizationType'] !== 'CUSTOM'))
+      expect(m['ApiKeyRequired'] ?? false).toBe(false);
   });
 
   it('gives every key the same usage plan on the stage: rate, burst and daily quota of lib/core/settings.ts', () => {
@@ -32,7 +34,9 @@ describe('per-key limits in the synthesized stack', () => {
     expect(plan['Throttle']).toEqual({ RateLimit: API_KEY_LIMITS.ratePerSecond, BurstLimit: API_KEY_LIMITS.burst });
     expect(plan['Quota']).toEqual({ Limit: API_KEY_LIMITS.dailyQuota, Period: 'DAY' });
     const [stage] = ofType('AWS::ApiGateway::Stage');
-    expect(plan['ApiStages']).toEqual([expect.objectContaining({ ApiId: { Ref: expect.stringMatching(/^Api/) }, Stage: { Ref: stage!.id } })]);
+    expect(plan['ApiStages']).toEqual([
+      expect.objectContaining({ ApiId: { Ref: expect.stringMatching(/^Api/) }, Stage: { Ref: stage!.id } }),
+    ]);
     // The admin command needs the plan's id to attach new keys.
     expect(synth.outputs.map((o) => o.Value)).toContainEqual({ Ref: plan.id });
   });
@@ -46,7 +50,10 @@ describe('per-key limits in the synthesized stack', () => {
 
   it("answers the gateway's own 429s (throttled, quota) in the error format with Retry-After", () => {
     const responses = ofType('AWS::ApiGateway::GatewayResponse');
-    for (const [type, retryAfter] of [['THROTTLED', THROTTLED_RETRY_AFTER_SECONDS], ['QUOTA_EXCEEDED', QUOTA_RETRY_AFTER_SECONDS]] as const) {
+    for (const [type, retryAfter] of [
+      ['THROTTLED', THROTTLED_RETRY_AFTER_SECONDS],
+      ['QUOTA_EXCEEDED', QUOTA_RETRY_AFTER_SECONDS],
+    ] as const) {
       const response = responses.find((r) => r['ResponseType'] === type);
       expect(response, type).toBeDefined();
       expect(response!['StatusCode']).toBe('429');

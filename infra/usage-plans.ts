@@ -6,7 +6,15 @@
  * Called once the routes' methods exist.
  */
 import { CfnOutput } from 'aws-cdk-lib';
-import { ApiKeySourceType, AuthorizationType, Period, type CfnMethod, type CfnRestApi, type RestApi, type UsagePlan } from 'aws-cdk-lib/aws-apigateway';
+import {
+  ApiKeySourceType,
+  AuthorizationType,
+  type CfnMethod,
+  type CfnRestApi,
+  Period,
+  type RestApi,
+  type UsagePlan,
+} from 'aws-cdk-lib/aws-apigateway';
 import type { Construct } from 'constructs';
 import { API_KEY_LIMITS } from '../lib/core/settings.ts';
 
@@ -27,6 +35,9 @@ export function perKeyUsagePlan(scope: Construct, api: RestApi, stage: string): 
     quota: { limit: API_KEY_LIMITS.dailyQuota, period: Period.DAY },
     apiStages: [{ api, stage: api.deploymentStage }],
   });
-  new CfnOutput(scope, 'UsagePlanId', { value: plan.usagePlanId, description: 'USAGE_PLAN_ID for `npm run admin -- create-key` against this stage.' });
+  new CfnOutput(scope, 'UsagePlanId', {
+    value: plan.usagePlanId,
+    description: 'USAGE_PLAN_ID for `npm run admin -- create-key` against this stage.',
+  });
   return plan;
 }

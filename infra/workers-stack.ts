@@ -8,21 +8,21 @@ import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { type IFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { Queue, type IQueue } from 'aws-cdk-lib/aws-sqs';
+import { type IQueue, Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { DELIVERY, STREAM, TREND_ROLLOVER } from '../lib/core/settings.ts';
 import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
 import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search/search-indexer.ts';
 import { TREND_ROLLOVER_UTC, workerGrants, workers } from '../lib/routes.ts';
-import { functionEnvironment, makeFunction, sharedLogGroup, type FunctionOptions } from './lambda-function.ts';
+import { type FunctionOptions, functionEnvironment, makeFunction, sharedLogGroup } from './lambda-function.ts';
 import { errorLogFilter } from './log-metrics.ts';
 import { FunctionRoles } from './roles.ts';
 import { FUNCTION_MEMORY_MB } from './sizing.ts';
 import type { StageConfig } from './stage-config.ts';
-import { trendRolloverRuleName, type StateStack } from './state-stack.ts';
+import { type StateStack, trendRolloverRuleName } from './state-stack.ts';
 
 export interface WorkersStackProps extends StackProps {
   config: StageConfig;
@@ -46,7 +46,15 @@ export class WorkersStack extends Stack {
     roles.allowLogsTo(logGroup);
     errorLogFilter(this, 'Workers', logGroup, config.name);
     const fn = (name: keyof typeof workers, options: FunctionOptions) => {
-      const made = makeFunction(this, config, environment, name, workers[name], { role: roles.forGrant(workerGrants[name], name), logGroup }, { memorySize: FUNCTION_MEMORY_MB[name], ...options });
+      const made = makeFunction(
+        this,
+        config,
+        environment,
+        name,
+        workers[name],
+        { role: roles.forGrant(workerGrants[name], name), logGroup },
+        { memorySize: FUNCTION_MEMORY_MB[name], ...options },
+      );
       this.functions.push({ name, fn: made });
       return made;
     };
@@ -62,8 +70,18 @@ export class WorkersStack extends Stack {
     // The same pattern the local stream poller applies (lib/marketplace/search/search-indexer.ts).
     streamConsumer(table, searchIndexer, state.searchIndexFailures, SEARCH_INDEX_FILTER_PATTERN);
 
-    const deliver = fn('deliver', { timeout: DELIVERY_TIMEOUT, reservedConcurrency: config.reservedConcurrency.deliver, env: queueEnv });
-    deliver.addEventSource(new SqsEventSource(deliveryQueue, { batchSize: DELIVERY.batchSize, reportBatchItemFailures: true, maxConcurrency: config.reservedConcurrency.deliver }));
+    const deliver = fn('deliver', {
+      timeout: DELIVERY_TIMEOUT,
+      reservedConcurrency: config.reservedConcurrency.deliver,
+      env: queueEnv,
+    });
+    deliver.addEventSource(
+      new SqsEventSource(deliveryQueue, {
+        batchSize: DELIVERY.batchSize,
+        reportBatchItemFailures: true,
+        maxConcurrency: config.reservedConcurrency.deliver,
+      }),
+    );
 
     // Trending's daily rollover: one read and one write per template installed in the last week.
     const trendRollover = fn('trendRollover', { timeout: Duration.seconds(TREND_ROLLOVER.timeoutSeconds) });
@@ -72,7 +90,11 @@ export class WorkersStack extends Stack {
     trendRollover.configureAsyncInvoke({ retryAttempts: 2, onFailure: new SqsDestination(state.rolloverFailures) });
     // An invocation EventBridge itself could not make lands in the schedule DLQ. Imported by ARN: its
     // policy (in the stateful stack) names this rule, so nothing here writes back into that stack.
-    const scheduleDeadLetters: IQueue = Queue.fromQueueArn(this, 'ScheduleDeadLetters', state.scheduleDeadLetters.queueArn);
+    const scheduleDeadLetters: IQueue = Queue.fromQueueArn(
+      this,
+      'ScheduleDeadLetters',
+      state.scheduleDeadLetters.queueArn,
+    );
     new Rule(this, 'TrendRolloverSchedule', {
       ruleName: trendRolloverRuleName(config.name),
       schedule: Schedule.cron({ hour: String(TREND_ROLLOVER_UTC.hour), minute: String(TREND_ROLLOVER_UTC.minute) }),

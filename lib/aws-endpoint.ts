@@ -9,9 +9,10 @@
  * transactions on one hot item (50 installs of one template) on a busy machine provoke.
  * `attempts` lets a caller that probes for readiness ask for one.
  */
+
+import { emulatorRetryStrategy } from './aws/emulator-retry.ts';
 import * as settings from './core/settings.ts';
 import { LOCAL_DEFAULTS } from './core/settings.ts';
-import { emulatorRetryStrategy } from './aws/emulator-retry.ts';
 
 const EMULATOR_ATTEMPTS = 12;
 const AWS_ATTEMPTS = 5;

@@ -20,7 +20,13 @@ export type TableAccess = keyof typeof TABLE_ACTIONS;
 /** The same lists as CDK's `grantSendMessages` / `grantConsumeMessages` (the queues use SQS-managed keys: no KMS grant). */
 export const QUEUE_ACTIONS = {
   send: ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'],
-  consume: ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'],
+  consume: [
+    'sqs:ReceiveMessage',
+    'sqs:ChangeMessageVisibility',
+    'sqs:GetQueueUrl',
+    'sqs:DeleteMessage',
+    'sqs:GetQueueAttributes',
+  ],
 } as const satisfies Record<string, readonly string[]>;
 
 export type QueueUse = keyof typeof QUEUE_ACTIONS;

@@ -5,8 +5,9 @@
  * "Operations"). Field names that can carry credentials are redacted here, in one
  * place, so a careless call cannot leak an API key or a webhook secret.
  */
-import { SERVICE_NAME } from './observability/names.ts';
+
 import * as settings from './core/settings.ts';
+import { SERVICE_NAME } from './observability/names.ts';
 
 const SECRET_FIELD = /secret|api_?key|authorization|signature|password|token|challenge/i;
 
@@ -33,7 +34,12 @@ export interface InvocationContext {
 export function setLogContext(context: InvocationContext | undefined, correlationId: string | undefined): void {
   invocation = {
     ...(context?.awsRequestId
-      ? { cold_start: coldStart, function_name: context.functionName, function_memory_size: context.memoryLimitInMB, function_request_id: context.awsRequestId }
+      ? {
+          cold_start: coldStart,
+          function_name: context.functionName,
+          function_memory_size: context.memoryLimitInMB,
+          function_request_id: context.awsRequestId,
+        }
       : {}),
     ...(correlationId ? { correlation_id: correlationId } : {}),
   };

@@ -1,20 +1,25 @@
-import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import { AppError, rateLimited } from '../lib/core/errors.ts';
+import { ROUTE_TIMEOUTS } from '../lib/core/settings.ts';
 import { corsHeaders, preflightHeaders } from '../lib/http/cors.ts';
 import { errorBody, errorHeaders, statusOf } from '../lib/http/errors.ts';
-import { AppError, rateLimited } from '../lib/core/errors.ts';
 import { log } from '../lib/log.ts';
-import { routes as defaultRoutes, workers, type Route } from '../lib/routes.ts';
+import { routes as defaultRoutes, type Route, workers } from '../lib/routes.ts';
 import { runAsRoute, runAsWorker } from './grants.ts';
 import { loadHandler } from './handlers.ts';
 import { createKeyThrottle, type KeyLimits, type KeyThrottle } from './key-throttle.ts';
-import { allValues, invokeRoute, lastValues, proxyEvent } from './proxy-event.ts';
 import { lambdaContext } from './lambda-context.ts';
+import { allValues, invokeRoute, lastValues, proxyEvent } from './proxy-event.ts';
 import { createRouter } from './router.ts';
-import { installAwsLambdaGlobal, loadStreamingHandler, type LocalResponseStream, type StreamMetadata } from './streaming.ts';
-import { ROUTE_TIMEOUTS } from '../lib/core/settings.ts';
+import {
+  installAwsLambdaGlobal,
+  type LocalResponseStream,
+  loadStreamingHandler,
+  type StreamMetadata,
+} from './streaming.ts';
 
 /** API Gateway's own payload cap (10 MB); the handlers enforce the API's 256 KiB. */
 const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
@@ -23,16 +28,28 @@ type Authorizer = (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayA
 
 /** The gateway's own answers (no route, no key, too large, throttled) carry CORS too, as API Gateway's gateway responses do. */
 function sendError(req: IncomingMessage, res: ServerResponse, err: AppError, requestId: string): void {
-  res.writeHead(statusOf(err), { ...corsHeaders(req.headers.origin), 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, ...errorHeaders(err) });
+  res.writeHead(statusOf(err), {
+    ...corsHeaders(req.headers.origin),
+    'content-type': 'application/json; charset=utf-8',
+    'x-request-id': requestId,
+    ...errorHeaders(err),
+  });
   res.end(JSON.stringify(errorBody(err)));
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** Preflight for every path of the route table (API Gateway: `defaultCorsPreflightOptions`); 404 elsewhere. */
-function answerPreflight(req: IncomingMessage, res: ServerResponse, match: ReturnType<typeof createRouter>, path: string, requestId: string): void {
+function answerPreflight(
+  req: IncomingMessage,
+  res: ServerResponse,
+  match: ReturnType<typeof createRouter>,
+  path: string,
+  requestId: string,
+): void {
   const methods = METHODS.filter((m) => typeof match(m, path) === 'object');
-  if (methods.length === 0) return sendError(req, res, new AppError('not_found', `No route for OPTIONS ${path}.`), requestId);
+  if (methods.length === 0)
+    return sendError(req, res, new AppError('not_found', `No route for OPTIONS ${path}.`), requestId);
   res.writeHead(204, { ...preflightHeaders(req.headers.origin, methods), 'x-request-id': requestId });
   res.end();
 }
@@ -50,7 +67,15 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
   });
 }
 
-function toProxyEvent(req: IncomingMessage, url: URL, route: Route, pathParameters: Record<string, string> | null, body: Buffer, requestId: string, authorizer: Record<string, unknown> | null): APIGatewayProxyEvent {
+function toProxyEvent(
+  req: IncomingMessage,
+  url: URL,
+  route: Route,
+  pathParameters: Record<string, string> | null,
+  body: Buffer,
+  requestId: string,
+  authorizer: Record<string, unknown> | null,
+): APIGatewayProxyEvent {
   const headerPairs: [string, string][] = [];
   for (let i = 0; i < req.rawHeaders.length; i += 2) headerPairs.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
   const headers = lastValues(headerPairs);
@@ -75,13 +100,20 @@ function toProxyEvent(req: IncomingMessage, url: URL, route: Route, pathParamete
  * Runs the authorizer like API Gateway does; undefined = answer 401. As with the API's key source
  * AUTHORIZER, an answer without `usageIdentifierKey` leaves no key to limit by and is refused too.
  */
-async function authorize(req: IncomingMessage, route: Route): Promise<{ context: Record<string, unknown>; usageKey: string } | undefined> {
+async function authorize(
+  req: IncomingMessage,
+  route: Route,
+): Promise<{ context: Record<string, unknown>; usageKey: string } | undefined> {
   const token = req.headers['authorization'];
   if (!token) return undefined;
   const authorizer = await loadHandler<Authorizer>(workers.authorizer);
   try {
     const result = await runAsWorker('authorizer', () =>
-      authorizer({ type: 'TOKEN', authorizationToken: token, methodArn: `arn:aws:execute-api:local:000000000000:local/local/${route.method}${route.path}` }),
+      authorizer({
+        type: 'TOKEN',
+        authorizationToken: token,
+        methodArn: `arn:aws:execute-api:local:000000000000:local/local/${route.method}${route.path}`,
+      }),
     );
     const allowed = result.policyDocument.Statement.some((s) => s.Effect === 'Allow');
     if (!allowed || !result.usageIdentifierKey) return undefined;
@@ -97,10 +129,19 @@ function keyLimited(throttle: KeyThrottle, usageKey: string): AppError | undefin
   if (verdict.ok) return undefined;
   return verdict.reason === 'quota'
     ? rateLimited("This API key has used today's request quota; it resets at 00:00 UTC.", verdict.retryAfterSeconds)
-    : rateLimited('Too many requests for this API key. Retry after the Retry-After seconds.', verdict.retryAfterSeconds);
+    : rateLimited(
+        'Too many requests for this API key. Retry after the Retry-After seconds.',
+        verdict.retryAfterSeconds,
+      );
 }
 
-async function runStreaming(handler: (event: unknown, stream: LocalResponseStream, context: unknown) => Promise<void>, event: APIGatewayProxyEvent, route: Route, res: ServerResponse, requestId: string): Promise<void> {
+async function runStreaming(
+  handler: (event: unknown, stream: LocalResponseStream, context: unknown) => Promise<void>,
+  event: APIGatewayProxyEvent,
+  route: Route,
+  res: ServerResponse,
+  requestId: string,
+): Promise<void> {
   let headSent = false;
   const sendHead = (metadata: StreamMetadata = { statusCode: 200 }) => {
     if (headSent) return;
@@ -121,7 +162,9 @@ async function runStreaming(handler: (event: unknown, stream: LocalResponseStrea
   stream.setMetadata = sendHead;
   // A client that goes away ends the stream, as Lambda does when API Gateway closes the connection.
   res.on('close', () => stream.destroy());
-  await runAsRoute(route, () => handler(event, stream, lambdaContext(route.name, route.timeoutSeconds ?? ROUTE_TIMEOUTS.defaultTimeoutSeconds)));
+  await runAsRoute(route, () =>
+    handler(event, stream, lambdaContext(route.name, route.timeoutSeconds ?? ROUTE_TIMEOUTS.defaultTimeoutSeconds)),
+  );
 }
 
 export interface LocalApi {
@@ -150,7 +193,12 @@ export interface LocalApiOptions {
 }
 
 /** Records what is written to `res` and reports it once the answer is finished. */
-function observe(req: IncomingMessage, res: ServerResponse, onExchange: (exchange: Exchange) => void, routeOf: () => Route | undefined): void {
+function observe(
+  req: IncomingMessage,
+  res: ServerResponse,
+  onExchange: (exchange: Exchange) => void,
+  routeOf: () => Route | undefined,
+): void {
   const chunks: Buffer[] = [];
   let written: Record<string, string> = {};
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
@@ -160,17 +208,27 @@ function observe(req: IncomingMessage, res: ServerResponse, onExchange: (exchang
     return writeHead(status, ...rest);
   }) as typeof res.writeHead;
   const keep = (chunk: unknown) => {
-    if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') chunks.push(Buffer.from(chunk as string | Uint8Array));
+    if (chunk !== undefined && chunk !== null && typeof chunk !== 'function')
+      chunks.push(Buffer.from(chunk as string | Uint8Array));
   };
   const write = res.write.bind(res) as (...args: unknown[]) => boolean;
   const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
   res.write = ((chunk: unknown, ...rest: unknown[]) => (keep(chunk), write(chunk, ...rest))) as typeof res.write;
   res.end = ((chunk?: unknown, ...rest: unknown[]) => (keep(chunk), end(chunk, ...rest))) as typeof res.end;
   res.once('close', () => {
-    const set = Object.fromEntries(Object.entries(res.getHeaders()).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : String(v)]));
+    const set = Object.fromEntries(
+      Object.entries(res.getHeaders()).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : String(v)]),
+    );
     const headers = { ...set, ...written };
     const url = new URL(req.url ?? '/', 'http://localhost');
-    onExchange({ method: req.method ?? 'GET', path: url.pathname, route: routeOf(), status: res.statusCode, headers, body: Buffer.concat(chunks) });
+    onExchange({
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      route: routeOf(),
+      status: res.statusCode,
+      headers,
+      body: Buffer.concat(chunks),
+    });
   });
 }
 
@@ -197,11 +255,18 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes, options:
       const { route, pathParameters } = found;
       matched = route;
       const body = await readBody(req);
-      if (body === 'too_large') return sendError(req, res, new AppError('payload_too_large', 'The body is too large.'), requestId);
+      if (body === 'too_large')
+        return sendError(req, res, new AppError('payload_too_large', 'The body is too large.'), requestId);
       let authorizer: Record<string, unknown> | null = null;
       if (route.auth) {
         const authorized = await authorize(req, route);
-        if (!authorized) return sendError(req, res, new AppError('unauthorized', 'A valid API key is required (Authorization: Bearer <API_KEY>).'), requestId);
+        if (!authorized)
+          return sendError(
+            req,
+            res,
+            new AppError('unauthorized', 'A valid API key is required (Authorization: Bearer <API_KEY>).'),
+            requestId,
+          );
         const limited = keyLimited(throttle, authorized.usageKey);
         if (limited) return sendError(req, res, limited, requestId);
         authorizer = authorized.context;
@@ -213,8 +278,12 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes, options:
       res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
     } catch (err) {
       // What API Gateway does when the function itself fails: a 5xx, never the error text.
-      log.error('local gateway: handler failed', { requestId, error: err instanceof Error ? err.message : String(err) });
-      if (!res.headersSent) sendError(req, res, new AppError('internal_error', 'Something went wrong on our side.'), requestId);
+      log.error('local gateway: handler failed', {
+        requestId,
+        error: err instanceof Error ? err.message : String(err),
+      });
+      if (!res.headersSent)
+        sendError(req, res, new AppError('internal_error', 'Something went wrong on our side.'), requestId);
       else res.destroy();
     }
   });

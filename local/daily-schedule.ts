@@ -1,9 +1,9 @@
 import type { ScheduledEvent } from 'aws-lambda';
+import * as settings from '../lib/core/settings.ts';
+import { LOCAL_DEFAULTS } from '../lib/core/settings.ts';
 import { TREND_ROLLOVER_UTC, workers } from '../lib/routes.ts';
 import { runAsWorker } from './grants.ts';
 import { loadHandler } from './handlers.ts';
-import * as settings from '../lib/core/settings.ts';
-import { LOCAL_DEFAULTS } from '../lib/core/settings.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -39,7 +39,8 @@ export function startDailySchedule(): { stop(): Promise<void> } {
       .then((handler) => runAsWorker('trendRollover', () => handler(scheduledEvent(Date.now()))))
       .then(
         () => undefined,
-        (err: unknown) => void process.stderr.write(`trend rollover failed: ${err instanceof Error ? err.message : String(err)}\n`),
+        (err: unknown) =>
+          void process.stderr.write(`trend rollover failed: ${err instanceof Error ? err.message : String(err)}\n`),
       );
     if (!stopped) timer = setTimeout(run, untilNextUtc(Date.now(), TREND_ROLLOVER_UTC));
   };

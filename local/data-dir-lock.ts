@@ -9,9 +9,10 @@
  * pid is gone on this host is stale: it is taken over under a second lock (runtime.lock.takeover),
  * so two starts that both find the same stale lock cannot both take it.
  */
+
+import { linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { StartupError } from './dynamodb-local.ts';
 
 export const LOCK_FILE = 'runtime.lock';
@@ -43,7 +44,8 @@ function readOwner(path: string): LockOwner | 'missing' | 'unreadable' {
   }
   try {
     const value = JSON.parse(text) as Partial<LockOwner>;
-    if (typeof value.pid === 'number' && typeof value.host === 'string' && typeof value.started_at === 'string') return value as LockOwner;
+    if (typeof value.pid === 'number' && typeof value.host === 'string' && typeof value.started_at === 'string')
+      return value as LockOwner;
   } catch {
     // falls through
   }
@@ -140,7 +142,9 @@ export async function lockDataDir(dataDir: string, port: number): Promise<DataDi
   while (!createWhole(path, content)) {
     const owner = readOwner(path);
     if (owner === 'unreadable') {
-      throw new StartupError(`${path} exists and is not a lock this runtime can read. If no npm start uses ${dataDir}, delete that file.`);
+      throw new StartupError(
+        `${path} exists and is not a lock this runtime can read. If no npm start uses ${dataDir}, delete that file.`,
+      );
     }
     if (owner !== 'missing') {
       if (ownerAlive(owner)) throw new StartupError(describe(owner, dataDir));

@@ -6,9 +6,10 @@
  * The demo key is fixed and public, like a fixture: it exists only in the local runtime's store
  * (the seed never runs against AWS), and `npm run invoke -- authorizer` and the samples can name it.
  */
+
+import type { Caller } from '../lib/core/caller.ts';
 import { deliveryIdFor } from '../lib/events/deliveries.ts';
 import { eventIdAt } from '../lib/events/feed-position.ts';
-import type { Caller } from '../lib/core/caller.ts';
 
 export const DEMO_CALLER: Caller = {
   userId: '3f9c2a4e-8b1d-4c6f-9e2a-7d5b1c0a9e11',
@@ -48,7 +49,14 @@ export const DEMO_IDS = {
 } as const;
 
 /** The delivery of the buyer agent's first event (event ids are their feed slots: lib/events/feed-position.ts). */
-export const DEMO_DELIVERY = { agentId: DEMO_IDS.buyerAgent, eventId: eventIdAt(DEMO_IDS.buyerAgent, 1), deliveryId: deliveryIdFor(eventIdAt(DEMO_IDS.buyerAgent, 1)) };
+export const DEMO_DELIVERY = {
+  agentId: DEMO_IDS.buyerAgent,
+  eventId: eventIdAt(DEMO_IDS.buyerAgent, 1),
+  deliveryId: deliveryIdFor(eventIdAt(DEMO_IDS.buyerAgent, 1)),
+};
 
 /** The webhook the seed gives the config agent, as events/configureWebhook.json does (nothing listens there). */
-export const DEMO_WEBHOOK = { webhook_url: 'http://localhost:8080/webhook', events: ['contract.funded', 'contract.released'] } as const;
+export const DEMO_WEBHOOK = {
+  webhook_url: 'http://localhost:8080/webhook',
+  events: ['contract.funded', 'contract.released'],
+} as const;

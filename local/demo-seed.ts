@@ -32,18 +32,26 @@ async function callRoute(name: string, caller: Caller, init: { params?: Record<s
 }
 
 /** Makes something once: `exists` is asked first; `make` must answer 2xx, with the pinned id if one is given. */
-async function once(what: string, exists: () => Promise<boolean>, make: () => Promise<{ status: number; body: Record<string, unknown> }>, pinnedId?: string): Promise<void> {
+async function once(
+  what: string,
+  exists: () => Promise<boolean>,
+  make: () => Promise<{ status: number; body: Record<string, unknown> }>,
+  pinnedId?: string,
+): Promise<void> {
   if (await exists()) return;
   const made = pinnedId ? await withPinnedIds([pinnedId], make) : await make();
   if (made.status >= 300) throw new Error(`seeding ${what} failed: ${made.status} ${JSON.stringify(made.body)}`);
-  if (pinnedId && made.body['id'] !== pinnedId) throw new Error(`seeding ${what} made ${String(made.body['id'])}, not ${pinnedId}`);
+  if (pinnedId && made.body['id'] !== pinnedId)
+    throw new Error(`seeding ${what} made ${String(made.body['id'])}, not ${pinnedId}`);
 }
 
 /** The demo user with its fixed ids and key. */
 async function demoUser(): Promise<Caller> {
   const found = await findCallerByApiKey(DEMO_API_KEY);
   if (found) return found;
-  await withPinnedIds([DEMO_CALLER.userId, DEMO_CALLER.workspaceId], () => createUserWithKey(DEMO_CALLER, undefined, DEMO_API_KEY));
+  await withPinnedIds([DEMO_CALLER.userId, DEMO_CALLER.workspaceId], () =>
+    createUserWithKey(DEMO_CALLER, undefined, DEMO_API_KEY),
+  );
   return (await findCallerByApiKey(DEMO_API_KEY))!;
 }
 
@@ -59,54 +67,104 @@ async function secondUser(): Promise<Caller> {
  * Gives an agent this webhook unless it has it (a restart's sink has a new port), and verifies it
  * if asked. A handshake counts against the agent's verify limit, so only a change is verified.
  */
-async function pointWebhook(demo: Caller, id: string, webhook: { webhook_url: string; events: readonly string[] }, verify: boolean): Promise<void> {
+async function pointWebhook(
+  demo: Caller,
+  id: string,
+  webhook: { webhook_url: string; events: readonly string[] },
+  verify: boolean,
+): Promise<void> {
   const agent = await callRoute('getAgent', demo, { params: { id } });
-  if (agent.body['webhook_url'] === webhook.webhook_url && (!verify || agent.body['webhook_status'] === 'ENABLED')) return;
-  await once(`the webhook of ${id}`, async () => false, () => callRoute('configureWebhook', demo, { params: { id }, body: webhook }));
+  if (agent.body['webhook_url'] === webhook.webhook_url && (!verify || agent.body['webhook_status'] === 'ENABLED'))
+    return;
+  await once(
+    `the webhook of ${id}`,
+    async () => false,
+    () => callRoute('configureWebhook', demo, { params: { id }, body: webhook }),
+  );
   if (!verify) return;
   // Not fatal: a restart within the verify limit's minute is refused a handshake; the agent then
   // stays PENDING and its events stay in the feed, undelivered.
   const verified = await callRoute('verifyWebhook', demo, { params: { id } });
-  if (verified.status !== 200) process.stderr.write(`The demo webhook of ${id} is not verified (${verified.status} ${JSON.stringify(verified.body)}).\n`);
+  if (verified.status !== 200)
+    process.stderr.write(
+      `The demo webhook of ${id} is not verified (${verified.status} ${JSON.stringify(verified.body)}).\n`,
+    );
 }
 
 /**
  * `webhookSink`: the demo webhook endpoint (local/demo-webhook-sink.ts), in development mode only;
  * without it the agents get no webhook (a production-rules start allows no localhost URL).
  */
-export async function seedDemoData(options: { webhookSink?: string | undefined } = {}): Promise<{ apiKey: string; secondApiKey: string }> {
+export async function seedDemoData(
+  options: { webhookSink?: string | undefined } = {},
+): Promise<{ apiKey: string; secondApiKey: string }> {
   const demo = await demoUser();
   const second = await secondUser();
-  const templateExists = (slug: string) => async () => (await callRoute('getTemplate', demo, { params: { id: slug } })).status === 200;
+  const templateExists = (slug: string) => async () =>
+    (await callRoute('getTemplate', demo, { params: { id: slug } })).status === 200;
   for (const template of demoTemplates) {
     const pinned = template.slug === 'http-uptime-check' ? DEMO_IDS.uptimeTemplate : undefined;
     const author = template.slug === COMMUNITY_TEMPLATE_SLUG ? second : demo;
-    await once(template.slug, templateExists(template.slug), () => callRoute('publishTemplate', author, { body: template }), pinned);
+    await once(
+      template.slug,
+      templateExists(template.slug),
+      () => callRoute('publishTemplate', author, { body: template }),
+      pinned,
+    );
   }
 
-  const agentExists = (id: string) => async () => (await callRoute('getAgent', demo, { params: { id } })).status === 200;
+  const agentExists = (id: string) => async () =>
+    (await callRoute('getAgent', demo, { params: { id } })).status === 200;
   const agents: Array<[string, string]> = [
     [DEMO_IDS.webhookAgent, 'Demo webhook agent'],
     [DEMO_IDS.configAgent, 'Demo agent to configure'],
     [DEMO_IDS.buyerAgent, 'Demo buyer agent'],
   ];
-  for (const [id, name] of agents) await once(name, agentExists(id), () => callRoute('createAgent', demo, { body: { name } }), id);
+  for (const [id, name] of agents)
+    await once(name, agentExists(id), () => callRoute('createAgent', demo, { body: { name } }), id);
   // Once the deleteAgent sample has run, its agent stays deleted: a restart does not make it again.
-  const agentItemExists = async () => (await db().send(new GetCommand({ TableName: tableName(), Key: keys.agent(DEMO_IDS.agentToDelete) }))).Item !== undefined;
-  await once('Demo agent to delete', agentItemExists, () => callRoute('createAgent', demo, { body: { name: 'Demo agent to delete' } }), DEMO_IDS.agentToDelete);
+  const agentItemExists = async () =>
+    (await db().send(new GetCommand({ TableName: tableName(), Key: keys.agent(DEMO_IDS.agentToDelete) }))).Item !==
+    undefined;
+  await once(
+    'Demo agent to delete',
+    agentItemExists,
+    () => callRoute('createAgent', demo, { body: { name: 'Demo agent to delete' } }),
+    DEMO_IDS.agentToDelete,
+  );
   if (options.webhookSink) {
     await pointWebhook(demo, DEMO_IDS.configAgent, DEMO_WEBHOOK, false);
-    await pointWebhook(demo, DEMO_IDS.webhookAgent, { webhook_url: options.webhookSink, events: [...EVENT_TYPES] }, false);
+    await pointWebhook(
+      demo,
+      DEMO_IDS.webhookAgent,
+      { webhook_url: options.webhookSink, events: [...EVENT_TYPES] },
+      false,
+    );
     // Verified before the contracts move, so their events are delivered to the sink (a delivery to retry).
     await pointWebhook(demo, DEMO_IDS.buyerAgent, { webhook_url: options.webhookSink, events: [...EVENT_TYPES] }, true);
   }
 
-  const contract = { template_id: DEMO_IDS.uptimeTemplate, variables: { url: 'https://example.com/health' }, amount_cents: 50000, agent_id: DEMO_IDS.buyerAgent };
+  const contract = {
+    template_id: DEMO_IDS.uptimeTemplate,
+    variables: { url: 'https://example.com/health' },
+    amount_cents: 50000,
+    agent_id: DEMO_IDS.buyerAgent,
+  };
   for (const [state, id] of Object.entries(DEMO_IDS.contracts)) {
     const exists = async () => (await callRoute('getContract', demo, { params: { id } })).status === 200;
     if (await exists()) continue;
-    await once(`the ${state} contract`, async () => false, () => callRoute('createContract', demo, { body: contract }), id);
-    if (state !== 'created') await once(`funding the ${state} contract`, async () => false, () => callRoute('fundContract', demo, { params: { id } }));
+    await once(
+      `the ${state} contract`,
+      async () => false,
+      () => callRoute('createContract', demo, { body: contract }),
+      id,
+    );
+    if (state !== 'created')
+      await once(
+        `funding the ${state} contract`,
+        async () => false,
+        () => callRoute('fundContract', demo, { params: { id } }),
+      );
   }
   return { apiKey: DEMO_API_KEY, secondApiKey: DEMO_SECOND_API_KEY };
 }

@@ -6,7 +6,14 @@ const uptimeSchema = {
     { name: 'url', type: 'url', description: 'Endpoint to probe' },
     { name: 'expected_status', type: 'integer', required: false, default: 200 },
   ],
-  checks: [{ id: 'status', type: 'http_status', description: 'Endpoint answers', config: { url: '{{url}}', status: '{{expected_status}}' } }],
+  checks: [
+    {
+      id: 'status',
+      type: 'http_status',
+      description: 'Endpoint answers',
+      config: { url: '{{url}}', status: '{{expected_status}}' },
+    },
+  ],
 } as const;
 
 /**
@@ -36,7 +43,13 @@ export const demoTemplates = [
         { name: 'repository', type: 'string' },
         { name: 'pull_request', type: 'integer' },
       ],
-      checks: [{ id: 'approved', type: 'github_review', config: { repo: '{{repository}}', pr: '{{pull_request}}', min_approvals: 1 } }],
+      checks: [
+        {
+          id: 'approved',
+          type: 'github_review',
+          config: { repo: '{{repository}}', pr: '{{pull_request}}', min_approvals: 1 },
+        },
+      ],
     },
   },
   {
@@ -67,7 +80,13 @@ export const demoTemplates = [
         { name: 'min_rows', type: 'integer', default: 1000, required: false },
         { name: 'format', type: 'string', enum: ['csv', 'parquet'], required: false, default: 'csv' },
       ],
-      checks: [{ id: 'rows', type: 'row_count', config: { url: '{{dataset_url}}', min: '{{min_rows}}', format: '{{format}}' } }],
+      checks: [
+        {
+          id: 'rows',
+          type: 'row_count',
+          config: { url: '{{dataset_url}}', min: '{{min_rows}}', format: '{{format}}' },
+        },
+      ],
     },
   },
   {

@@ -1,10 +1,10 @@
-import { ListTablesCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { portInUse } from './ports.ts';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { endpointOverride } from '../lib/aws-endpoint.ts';
+import { portInUse } from './ports.ts';
 
 /** A problem the user can fix (no Java, port taken): printed as a sentence, never as a stack trace. */
 export class StartupError extends Error {}
@@ -38,7 +38,11 @@ function checkJava(): void {
  * `dataDir` ':memory:' keeps everything in memory; otherwise the data lives in that folder.
  * `jvmOptions` (optional, none by default) go to the JVM before `-jar`, e.g. heap sizes.
  */
-export async function startDynamoDbLocal(options: { port: number; dataDir: string; jvmOptions?: readonly string[] }): Promise<DynamoDbLocal> {
+export async function startDynamoDbLocal(options: {
+  port: number;
+  dataDir: string;
+  jvmOptions?: readonly string[];
+}): Promise<DynamoDbLocal> {
   checkJava();
   if (await portInUse(options.port)) {
     throw new StartupError(
@@ -46,7 +50,17 @@ export async function startDynamoDbLocal(options: { port: number; dataDir: strin
     );
   }
   const dir = jarDirectory();
-  const args = [...(options.jvmOptions ?? []), `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-Xshare:auto', '-jar', join(dir, 'DynamoDBLocal.jar'), '-port', String(options.port), '-sharedDb', '-disableTelemetry'];
+  const args = [
+    ...(options.jvmOptions ?? []),
+    `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+    '-Xshare:auto',
+    '-jar',
+    join(dir, 'DynamoDBLocal.jar'),
+    '-port',
+    String(options.port),
+    '-sharedDb',
+    '-disableTelemetry',
+  ];
   if (options.dataDir === ':memory:') {
     args.push('-inMemory');
   } else {

@@ -8,18 +8,19 @@
  * It sets SQS_ENDPOINT and DELIVERY_QUEUE_URL for the handlers of this process; the handlers
  * read TABLE_NAME and DYNAMODB_ENDPOINT as usual.
  */
-import type { DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+
 import { join } from 'node:path';
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { DELIVERY, STREAM } from '../lib/core/settings.ts';
-import { streamArn } from '../lib/store/create-table.ts';
 import { matchesFilter } from '../lib/events/stream-filter.ts';
 import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search/search-indexer.ts';
 import { workers } from '../lib/routes.ts';
+import { streamArn } from '../lib/store/create-table.ts';
 import { runAsWorker } from './grants.ts';
 import { loadHandler } from './handlers.ts';
 import { lambdaContext } from './lambda-context.ts';
-import { startSqsPoller } from './sqs-poller.ts';
 import { createDeliveryQueues, fauxqsDataDir, startLocalSqs } from './sqs.ts';
+import { startSqsPoller } from './sqs-poller.ts';
 import { startStreamPoller } from './stream-poller.ts';
 
 export interface EventPipelineOptions {
@@ -45,7 +46,10 @@ export interface EventPipeline {
 
 export async function startEventPipeline(options: EventPipelineOptions): Promise<EventPipeline> {
   const dataDir = options.dataDir && options.dataDir !== ':memory:' ? options.dataDir : undefined;
-  const sqs = await startLocalSqs({ ...(options.sqsEndpoint ? { endpoint: options.sqsEndpoint } : {}), ...(dataDir ? { dataDir: fauxqsDataDir(dataDir) } : {}) });
+  const sqs = await startLocalSqs({
+    ...(options.sqsEndpoint ? { endpoint: options.sqsEndpoint } : {}),
+    ...(dataDir ? { dataDir: fauxqsDataDir(dataDir) } : {}),
+  });
   const queues = await createDeliveryQueues(sqs.client, options.tableName, {
     visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? DELIVERY.visibilityTimeoutSeconds,
     maxReceiveCount: options.maxReceiveCount ?? DELIVERY.maxReceiveCount,
@@ -53,7 +57,9 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
   process.env['SQS_ENDPOINT'] = sqs.endpoint;
   process.env['DELIVERY_QUEUE_URL'] = queues.queueUrl;
 
-  const relay = await loadHandler<(e: DynamoDBStreamEvent, c: unknown) => Promise<DynamoDBBatchResponse>>(workers.relay);
+  const relay = await loadHandler<(e: DynamoDBStreamEvent, c: unknown) => Promise<DynamoDBBatchResponse>>(
+    workers.relay,
+  );
   const deliver = await loadHandler<(e: SQSEvent, c: unknown) => Promise<SQSBatchResponse>>(workers.deliver);
   const stream = startStreamPoller({
     endpoint: options.dynamoEndpoint,
@@ -62,11 +68,16 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
     ...(dataDir ? { checkpointFile: join(dataDir, `stream-checkpoint-${options.tableName}.json`) } : {}),
   });
   // The second consumer of the stream, beside the relay: template changes → search index.
-  const searchIndexer = await loadHandler<(e: DynamoDBStreamEvent, c: unknown) => Promise<DynamoDBBatchResponse>>(workers.searchIndexer);
+  const searchIndexer = await loadHandler<(e: DynamoDBStreamEvent, c: unknown) => Promise<DynamoDBBatchResponse>>(
+    workers.searchIndexer,
+  );
   const searchStream = startStreamPoller({
     endpoint: options.dynamoEndpoint,
     streamArn: await streamArn(options.tableName),
-    handler: (event) => runAsWorker('searchIndexer', () => searchIndexer(event, lambdaContext('searchIndexer', STREAM.workerTimeoutSeconds))),
+    handler: (event) =>
+      runAsWorker('searchIndexer', () =>
+        searchIndexer(event, lambdaContext('searchIndexer', STREAM.workerTimeoutSeconds)),
+      ),
     filter: (record) => matchesFilter(record, SEARCH_INDEX_FILTER_PATTERN),
     ...(dataDir ? { checkpointFile: join(dataDir, `search-index-checkpoint-${options.tableName}.json`) } : {}),
   });
@@ -74,7 +85,8 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
     client: sqs.client,
     queueUrl: queues.queueUrl,
     queueArn: queues.queueArn,
-    handler: (event) => runAsWorker('deliver', () => deliver(event, lambdaContext('deliver', DELIVERY.functionTimeoutSeconds))),
+    handler: (event) =>
+      runAsWorker('deliver', () => deliver(event, lambdaContext('deliver', DELIVERY.functionTimeoutSeconds))),
     concurrency: options.concurrency ?? 2,
   });
   return {

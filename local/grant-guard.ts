@@ -29,7 +29,12 @@ export class AccessDeniedException extends Error {
   override name = 'AccessDeniedException';
 }
 
-const TRANSACT_WRITE_ACTIONS: Record<string, string> = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem' };
+const TRANSACT_WRITE_ACTIONS: Record<string, string> = {
+  Put: 'PutItem',
+  Update: 'UpdateItem',
+  Delete: 'DeleteItem',
+  ConditionCheck: 'ConditionCheckItem',
+};
 /** SQS batch calls are authorised as their single form. */
 const SQS_BATCH = /^(SendMessage|DeleteMessage|ChangeMessageVisibility)Batch$/;
 
@@ -37,7 +42,8 @@ const SQS_BATCH = /^(SendMessage|DeleteMessage|ChangeMessageVisibility)Batch$/;
 export function actionsOfCall(service: 'dynamodb' | 'sqs', operation: string, input: unknown): string[] {
   if (service === 'sqs') return [`sqs:${operation.replace(SQS_BATCH, '$1')}`];
   const items = (input as { TransactItems?: Array<Record<string, unknown>> } | undefined)?.TransactItems ?? [];
-  if (operation === 'TransactWriteItems') return items.flatMap((item) => Object.keys(item).map((kind) => `dynamodb:${TRANSACT_WRITE_ACTIONS[kind] ?? kind}`));
+  if (operation === 'TransactWriteItems')
+    return items.flatMap((item) => Object.keys(item).map((kind) => `dynamodb:${TRANSACT_WRITE_ACTIONS[kind] ?? kind}`));
   if (operation === 'TransactGetItems') return ['dynamodb:GetItem'];
   return [`dynamodb:${operation}`];
 }
@@ -49,10 +55,14 @@ function guardClient(client: DynamoDBClient | SQSClient, service: 'dynamodb' | '
       const scope = scopes.getStore();
       if (scope) {
         const operation = (context.commandName ?? '').replace(/Command$/, '');
-        const missing = [...new Set(actionsOfCall(service, operation, args.input))].filter((action) => !scope.allowed.has(action));
+        const missing = [...new Set(actionsOfCall(service, operation, args.input))].filter(
+          (action) => !scope.allowed.has(action),
+        );
         if (missing.length > 0) {
           scope.denied.push(...missing);
-          throw new AccessDeniedException(`${scope.name} is not authorized to perform: ${missing.join(', ')} (its row in lib/routes.ts does not grant it)`);
+          throw new AccessDeniedException(
+            `${scope.name} is not authorized to perform: ${missing.join(', ')} (its row in lib/routes.ts does not grant it)`,
+          );
         }
       }
       return next(args);

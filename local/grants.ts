@@ -4,9 +4,10 @@
  * (local/grant-guard.ts). A refusal fails the call even when the handler caught the error: in
  * AWS that would be a silent fault (a gap never filled, a retry never sent).
  */
-import { runInGrantScope, type GrantScope } from './grant-guard.ts';
+
 import { actionsOf, type FunctionGrant } from '../lib/function-grants.ts';
-import { routeGrant, workerGrants, type Route, type workers } from '../lib/routes.ts';
+import { type Route, routeGrant, workerGrants, type workers } from '../lib/routes.ts';
+import { type GrantScope, runInGrantScope } from './grant-guard.ts';
 
 export class GrantViolation extends Error {}
 
@@ -14,11 +15,15 @@ export async function runGranted<T>(name: string, grant: FunctionGrant, fn: () =
   const scope: GrantScope = { name, allowed: new Set(actionsOf(grant)), denied: [] };
   const result = await runInGrantScope(scope, fn);
   if (scope.denied.length > 0) {
-    throw new GrantViolation(`${name} used ${[...new Set(scope.denied)].join(', ')}, which its grant (table: ${grant.table}, queue: ${grant.queue ?? 'none'}) does not allow; fix its row in lib/routes.ts or the code.`);
+    throw new GrantViolation(
+      `${name} used ${[...new Set(scope.denied)].join(', ')}, which its grant (table: ${grant.table}, queue: ${grant.queue ?? 'none'}) does not allow; fix its row in lib/routes.ts or the code.`,
+    );
   }
   return result;
 }
 
-export const runAsRoute = <T>(route: Route, fn: () => Promise<T>): Promise<T> => runGranted(route.name, routeGrant(route), fn);
+export const runAsRoute = <T>(route: Route, fn: () => Promise<T>): Promise<T> =>
+  runGranted(route.name, routeGrant(route), fn);
 
-export const runAsWorker = <T>(name: keyof typeof workers, fn: () => Promise<T>): Promise<T> => runGranted(name, workerGrants[name], fn);
+export const runAsWorker = <T>(name: keyof typeof workers, fn: () => Promise<T>): Promise<T> =>
+  runGranted(name, workerGrants[name], fn);

@@ -2,9 +2,10 @@
  * One function, one event, as `sam local invoke` does: a route's or a worker's handler, with its
  * grants (local/grants.ts) and a Lambda context. `npm run invoke` and the samples test share it.
  */
+
+import type { Writable } from 'node:stream';
 import { DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { Writable } from 'node:stream';
 import { endpointOverride } from '../lib/aws-endpoint.ts';
 import type { FunctionGrant } from '../lib/function-grants.ts';
 import { routeGrant, routes, workerGrants, workers } from '../lib/routes.ts';
@@ -55,7 +56,8 @@ export async function localStoreProblem(endpoint: string, tableName: string): Pr
     await client.send(new DescribeTableCommand({ TableName: tableName }));
     return undefined;
   } catch (err) {
-    if (err instanceof ResourceNotFoundException) return `The DynamoDB at ${endpoint} has no table ${tableName}: npm start creates it (or set TABLE_NAME to the one you use).`;
+    if (err instanceof ResourceNotFoundException)
+      return `The DynamoDB at ${endpoint} has no table ${tableName}: npm start creates it (or set TABLE_NAME to the one you use).`;
     return `No DynamoDB answers at ${endpoint}: start the local runtime first (npm start), or set LOCAL_DYNAMODB_PORT to the port it uses.`;
   } finally {
     client.destroy();

@@ -43,8 +43,10 @@ export function createKeyThrottle(limits: KeyLimits = API_KEY_LIMITS, now: () =>
         bucket.day = day;
         bucket.used = 0;
       }
-      if (bucket.used >= limits.dailyQuota) return { ok: false, reason: 'quota', retryAfterSeconds: Math.ceil(((day + 1) * DAY_MS - t) / 1000) };
-      if (bucket.tokens < 1) return { ok: false, reason: 'rate', retryAfterSeconds: Math.ceil((1 - bucket.tokens) / limits.ratePerSecond) };
+      if (bucket.used >= limits.dailyQuota)
+        return { ok: false, reason: 'quota', retryAfterSeconds: Math.ceil(((day + 1) * DAY_MS - t) / 1000) };
+      if (bucket.tokens < 1)
+        return { ok: false, reason: 'rate', retryAfterSeconds: Math.ceil((1 - bucket.tokens) / limits.ratePerSecond) };
       bucket.tokens -= 1;
       bucket.used += 1;
       return { ok: true };

@@ -1,5 +1,5 @@
-import type { Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
+import type { Context } from 'aws-lambda';
 
 /** The Lambda context a handler sees, with a real deadline so getRemainingTimeInMillis counts down. */
 export function lambdaContext(functionName: string, timeoutSeconds: number): Context {

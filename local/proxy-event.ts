@@ -1,13 +1,13 @@
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { callerToContext } from '../lib/http/caller.ts';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Caller } from '../lib/core/caller.ts';
+import { ROUTE_TIMEOUTS } from '../lib/core/settings.ts';
+import { callerToContext } from '../lib/http/caller.ts';
 import type { Route } from '../lib/routes.ts';
 import { runAsRoute } from './grants.ts';
 import { loadHandler } from './handlers.ts';
-import { isStreamingHandler } from './streaming.ts';
 import { lambdaContext } from './lambda-context.ts';
-import { ROUTE_TIMEOUTS } from '../lib/core/settings.ts';
+import { isStreamingHandler } from './streaming.ts';
 
 export interface ProxyEventInit {
   route: Route;
@@ -48,7 +48,8 @@ export function allValues(pairs: Iterable<[string, string]>): Record<string, str
 export function proxyEvent(init: ProxyEventInit): APIGatewayProxyEvent {
   const { route } = init;
   const path = init.path ?? route.path;
-  const authorizer = init.authorizer ?? (init.caller ? { ...callerToContext(init.caller), principalId: init.caller.userId } : null);
+  const authorizer =
+    init.authorizer ?? (init.caller ? { ...callerToContext(init.caller), principalId: init.caller.userId } : null);
   return {
     resource: route.path,
     path,
@@ -56,7 +57,8 @@ export function proxyEvent(init: ProxyEventInit): APIGatewayProxyEvent {
     headers: init.headers ?? {},
     multiValueHeaders: init.multiValueHeaders ?? allValues(Object.entries(init.headers ?? {})),
     queryStringParameters: init.query ?? null,
-    multiValueQueryStringParameters: init.multiValueQuery ?? (init.query ? allValues(Object.entries(init.query)) : null),
+    multiValueQueryStringParameters:
+      init.multiValueQuery ?? (init.query ? allValues(Object.entries(init.query)) : null),
     pathParameters: init.pathParameters ?? null,
     stageVariables: null,
     body: init.body ?? null,
@@ -73,7 +75,10 @@ export function proxyEvent(init: ProxyEventInit): APIGatewayProxyEvent {
       resourceId: route.name,
       resourcePath: route.path,
       stage: 'local',
-      identity: { sourceIp: init.sourceIp ?? '127.0.0.1', userAgent: null } as APIGatewayProxyEvent['requestContext']['identity'],
+      identity: {
+        sourceIp: init.sourceIp ?? '127.0.0.1',
+        userAgent: null,
+      } as APIGatewayProxyEvent['requestContext']['identity'],
     },
   };
 }
@@ -83,6 +88,11 @@ type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<A
 /** Runs a (non-streaming) route's handler with an event, as Lambda would, with the route's grants only. */
 export async function invokeRoute(route: Route, event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
   const handler = await loadHandler<ProxyHandler>(route.handler);
-  if (route.streaming || isStreamingHandler(handler)) throw new Error(`${route.name}: a streaming route is run with loadStreamingHandler, and only a route the table marks streaming may stream.`);
-  return runAsRoute(route, () => handler(event, lambdaContext(route.name, route.timeoutSeconds ?? ROUTE_TIMEOUTS.defaultTimeoutSeconds)));
+  if (route.streaming || isStreamingHandler(handler))
+    throw new Error(
+      `${route.name}: a streaming route is run with loadStreamingHandler, and only a route the table marks streaming may stream.`,
+    );
+  return runAsRoute(route, () =>
+    handler(event, lambdaContext(route.name, route.timeoutSeconds ?? ROUTE_TIMEOUTS.defaultTimeoutSeconds)),
+  );
 }

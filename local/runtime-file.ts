@@ -17,7 +17,10 @@ export interface RuntimeInfo {
 }
 
 const pathFor = (dynamoEndpoint: string): string =>
-  join(tmpdir(), `template-marketplace-runtime-${createHash('sha256').update(dynamoEndpoint).digest('hex').slice(0, 16)}.json`);
+  join(
+    tmpdir(),
+    `template-marketplace-runtime-${createHash('sha256').update(dynamoEndpoint).digest('hex').slice(0, 16)}.json`,
+  );
 
 function read(path: string): RuntimeInfo | undefined {
   try {

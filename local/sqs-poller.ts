@@ -4,10 +4,10 @@
  * responses), and leaves the failures to come back when their visibility runs out. A handler
  * that throws fails the whole batch, as in Lambda.
  */
-import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { log } from '../lib/log.ts';
 import { DELIVERY } from '../lib/core/settings.ts';
+import { log } from '../lib/log.ts';
 
 export interface SqsPollerOptions {
   client: SQSClient;
@@ -42,12 +42,25 @@ export function toSqsRecord(message: Message, queueArn: string): SQSRecord {
 }
 
 export function startSqsPoller(options: SqsPollerOptions): { stop(): Promise<void> } {
-  const { client, queueUrl, queueArn, handler, batchSize = DELIVERY.batchSize, concurrency = 2, waitSeconds = 1 } = options;
+  const {
+    client,
+    queueUrl,
+    queueArn,
+    handler,
+    batchSize = DELIVERY.batchSize,
+    concurrency = 2,
+    waitSeconds = 1,
+  } = options;
   const abort = new AbortController();
 
   async function once(): Promise<void> {
     const { Messages = [] } = await client.send(
-      new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: batchSize, WaitTimeSeconds: waitSeconds, MessageSystemAttributeNames: ['All'] }),
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: batchSize,
+        WaitTimeSeconds: waitSeconds,
+        MessageSystemAttributeNames: ['All'],
+      }),
       { abortSignal: abort.signal },
     );
     if (Messages.length === 0) return;
@@ -62,7 +75,12 @@ export function startSqsPoller(options: SqsPollerOptions): { stop(): Promise<voi
     }
     const done = records.filter((r) => !failed.has(r.messageId));
     if (done.length === 0) return;
-    await client.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: done.map((r, i) => ({ Id: String(i), ReceiptHandle: r.receiptHandle })) }));
+    await client.send(
+      new DeleteMessageBatchCommand({
+        QueueUrl: queueUrl,
+        Entries: done.map((r, i) => ({ Id: String(i), ReceiptHandle: r.receiptHandle })),
+      }),
+    );
   }
 
   async function loop(): Promise<void> {

@@ -3,10 +3,11 @@
  * redrive to a DLQ all behave), or an SQS-compatible endpoint given from outside. The delivery
  * queue and its DLQ are created through the SQS API, with the settings infra/state-stack.ts gives them.
  */
-import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFauxqs, type FauxqsServer } from 'fauxqs';
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { type FauxqsServer, startFauxqs } from 'fauxqs';
 import { endpointOverride } from '../lib/aws-endpoint.ts';
 
 export interface LocalSqs {
@@ -20,7 +21,12 @@ export async function startLocalSqs(options: { endpoint?: string; dataDir?: stri
   let endpoint = options.endpoint;
   if (!endpoint) {
     if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-    server = await startFauxqs({ port: 0, host: '127.0.0.1', logger: false, ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
+    server = await startFauxqs({
+      port: 0,
+      host: '127.0.0.1',
+      logger: false,
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    });
     endpoint = server.address;
   }
   const client = new SQSClient(endpointOverride(endpoint));
@@ -48,15 +54,26 @@ export interface DeliveryQueues {
 }
 
 async function arnOf(client: SQSClient, queueUrl: string): Promise<string> {
-  const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }));
+  const { Attributes } = await client.send(
+    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }),
+  );
   const arn = Attributes?.QueueArn;
   if (!arn) throw new Error(`queue ${queueUrl} has no ARN`);
   return arn;
 }
 
 /** CreateQueue is idempotent for equal attributes, so a restart finds the same queues (and, persisted, their messages). */
-export async function createDeliveryQueues(client: SQSClient, baseName: string, settings: QueueSettings): Promise<DeliveryQueues> {
-  const dlq = await client.send(new CreateQueueCommand({ QueueName: `${baseName}-dlq`, Attributes: { MessageRetentionPeriod: String(14 * 24 * 3600) } }));
+export async function createDeliveryQueues(
+  client: SQSClient,
+  baseName: string,
+  settings: QueueSettings,
+): Promise<DeliveryQueues> {
+  const dlq = await client.send(
+    new CreateQueueCommand({
+      QueueName: `${baseName}-dlq`,
+      Attributes: { MessageRetentionPeriod: String(14 * 24 * 3600) },
+    }),
+  );
   const deadLetterQueueUrl = dlq.QueueUrl!;
   const deadLetterArn = await arnOf(client, deadLetterQueueUrl);
   const main = await client.send(
@@ -65,7 +82,10 @@ export async function createDeliveryQueues(client: SQSClient, baseName: string, 
       Attributes: {
         VisibilityTimeout: String(settings.visibilityTimeoutSeconds),
         MessageRetentionPeriod: String(4 * 24 * 3600),
-        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: deadLetterArn, maxReceiveCount: String(settings.maxReceiveCount) }),
+        RedrivePolicy: JSON.stringify({
+          deadLetterTargetArn: deadLetterArn,
+          maxReceiveCount: String(settings.maxReceiveCount),
+        }),
       },
     }),
   );

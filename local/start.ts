@@ -7,21 +7,21 @@
  * signal, it stops too. One runtime per DATA_DIR (local/data-dir-lock.ts).
  */
 import { join } from 'node:path';
-import { ensureTable } from '../lib/store/create-table.ts';
-import { reindexIfBehind } from '../lib/marketplace/search/reindex.ts';
-import { createLocalApi, listen } from './api-gateway.ts';
-import { localConfig } from './config.ts';
 import { BASE_PATHS, LOCAL_DEFAULTS } from '../lib/core/settings.ts';
 import { assertSettings, SettingsError } from '../lib/core/settings-check.ts';
+import { reindexIfBehind } from '../lib/marketplace/search/reindex.ts';
+import { developmentMode } from '../lib/net/url-policy.ts';
+import { ensureTable } from '../lib/store/create-table.ts';
+import { createLocalApi, listen } from './api-gateway.ts';
+import { localConfig } from './config.ts';
 import { startDailySchedule } from './daily-schedule.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 import { seedDemoData } from './demo-seed.ts';
 import { startDemoWebhookSink } from './demo-webhook-sink.ts';
-import { startDynamoDbLocal, StartupError } from './dynamodb-local.ts';
-import { lockDataDir } from './data-dir-lock.ts';
+import { StartupError, startDynamoDbLocal } from './dynamodb-local.ts';
 import { startEventPipeline } from './event-pipeline.ts';
 import { portInUse } from './ports.ts';
 import { publishRuntime } from './runtime-file.ts';
-import { developmentMode } from '../lib/net/url-policy.ts';
 
 const stops: Array<() => Promise<void>> = [];
 let stopping = false;
@@ -86,7 +86,9 @@ async function main(): Promise<void> {
   process.env['AWS_REGION'] ??= LOCAL_DEFAULTS.region;
 
   if (await portInUse(config.port)) {
-    throw new StartupError(`Port ${config.port} is already in use. Stop what uses it or start with PORT=<another port>.`);
+    throw new StartupError(
+      `Port ${config.port} is already in use. Stop what uses it or start with PORT=<another port>.`,
+    );
   }
   const inMemory = config.dataDir === ':memory:';
   // Before any port or child: a second start on the same folder is refused at once, naming the first.
@@ -96,7 +98,10 @@ async function main(): Promise<void> {
   }
   let dynamoEndpoint = config.externalDynamoEndpoint;
   if (!dynamoEndpoint) {
-    const dynamo = await startDynamoDbLocal({ port: config.dynamoPort, dataDir: inMemory ? ':memory:' : join(config.dataDir, 'dynamodb') });
+    const dynamo = await startDynamoDbLocal({
+      port: config.dynamoPort,
+      dataDir: inMemory ? ':memory:' : join(config.dataDir, 'dynamodb'),
+    });
     stops.push(dynamo.stop);
     dynamoEndpoint = dynamo.endpoint;
   }
@@ -109,7 +114,11 @@ async function main(): Promise<void> {
   if (sink) stops.push(sink.close);
   const demo = await seedDemoData({ webhookSink: sink?.url });
 
-  const pipeline = await startEventPipeline({ tableName: config.tableName, dynamoEndpoint, dataDir: inMemory ? undefined : config.dataDir });
+  const pipeline = await startEventPipeline({
+    tableName: config.tableName,
+    dynamoEndpoint,
+    dataDir: inMemory ? undefined : config.dataDir,
+  });
   stops.push(pipeline.stop);
   process.env['DELIVERY_QUEUE_URL'] = pipeline.queueUrl;
   const withdraw = publishRuntime(dynamoEndpoint, { sqs_endpoint: pipeline.sqsEndpoint, queue_url: pipeline.queueUrl });

@@ -5,21 +5,22 @@
  * processed sequence number per shard in a file, so a restarted process resumes where it
  * stopped (and starts at TRIM_HORIZON when it has no checkpoint).
  */
+
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
   ExpiredIteratorException,
   GetRecordsCommand,
   GetShardIteratorCommand,
-  type _Record as StreamRecord,
   type Shard,
+  type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { log } from '../lib/log.ts';
-import { matchesFilter } from '../lib/events/stream-filter.ts';
 import { endpointOverride } from '../lib/aws-endpoint.ts';
 import { STREAM } from '../lib/core/settings.ts';
+import { matchesFilter } from '../lib/events/stream-filter.ts';
+import { log } from '../lib/log.ts';
 
 export interface StreamPollerOptions {
   endpoint: string;
@@ -84,7 +85,9 @@ export function toLambdaRecord(record: StreamRecord, streamArn: string): DynamoD
     awsRegion: record.awsRegion ?? 'us-east-1',
     eventSourceARN: streamArn,
     dynamodb: {
-      ApproximateCreationDateTime: d.ApproximateCreationDateTime ? Math.floor(d.ApproximateCreationDateTime.getTime() / 1000) : undefined,
+      ApproximateCreationDateTime: d.ApproximateCreationDateTime
+        ? Math.floor(d.ApproximateCreationDateTime.getTime() / 1000)
+        : undefined,
       Keys: d.Keys as never,
       NewImage: withEmptyMaps(d.NewImage) as never,
       OldImage: withEmptyMaps(d.OldImage) as never,
@@ -102,7 +105,15 @@ const sleep = (ms: number, signal: AbortSignal) =>
   });
 
 export function startStreamPoller(options: StreamPollerOptions): { stop(): Promise<void> } {
-  const { streamArn, handler, checkpointFile, batchSize = STREAM.batchSize, idleMs = 100, retryAttempts = STREAM.retryAttempts, filter = (r) => matchesFilter(r) } = options;
+  const {
+    streamArn,
+    handler,
+    checkpointFile,
+    batchSize = STREAM.batchSize,
+    idleMs = 100,
+    retryAttempts = STREAM.retryAttempts,
+    filter = (r) => matchesFilter(r),
+  } = options;
   const client = new DynamoDBStreamsClient(endpointOverride(options.endpoint));
   const checkpoints = loadCheckpoints(checkpointFile, streamArn);
   const iterators = new Map<string, string | null>(); // null = shard closed and fully read
@@ -115,7 +126,9 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
       new GetShardIteratorCommand({
         StreamArn: streamArn,
         ShardId: shardId,
-        ...(after ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after } : { ShardIteratorType: 'TRIM_HORIZON' }),
+        ...(after
+          ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after }
+          : { ShardIteratorType: 'TRIM_HORIZON' }),
       }),
       { abortSignal: signal },
     );
@@ -155,11 +168,13 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
   }
 
   async function pollShard(shardId: string): Promise<boolean> {
-    let iterator = iterators.get(shardId) ?? (await iteratorFor(shardId));
+    const iterator = iterators.get(shardId) ?? (await iteratorFor(shardId));
     if (!iterator) return false;
     let page;
     try {
-      page = await client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: batchSize }), { abortSignal: signal });
+      page = await client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: batchSize }), {
+        abortSignal: signal,
+      });
     } catch (err) {
       if (!(err instanceof ExpiredIteratorException)) throw err;
       iterators.delete(shardId);
@@ -183,7 +198,9 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
   async function currentShards(): Promise<Shard[]> {
     if (Date.now() - describedAt > DESCRIBE_EVERY_MS || shardClosed || shards.length === 0) {
       shardClosed = false;
-      const { StreamDescription } = await client.send(new DescribeStreamCommand({ StreamArn: streamArn }), { abortSignal: signal });
+      const { StreamDescription } = await client.send(new DescribeStreamCommand({ StreamArn: streamArn }), {
+        abortSignal: signal,
+      });
       shards = StreamDescription?.Shards ?? [];
       describedAt = Date.now();
     }
@@ -200,7 +217,8 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
           const id = shard.ShardId!;
           if (iterators.get(id) === null) continue;
           // A child shard is read only after its parent is finished, which keeps each item's records in order.
-          if (shard.ParentShardId && known.has(shard.ParentShardId) && iterators.get(shard.ParentShardId) !== null) continue;
+          if (shard.ParentShardId && known.has(shard.ParentShardId) && iterators.get(shard.ParentShardId) !== null)
+            continue;
           busy = (await pollShard(id)) || busy;
         }
       } catch (err) {

@@ -36,7 +36,10 @@ interface AwsLambdaGlobal {
  */
 export async function loadStreamingHandler(route: Route): Promise<StreamingHandler> {
   const handler = await loadHandler(route.handler);
-  if (!isStreamingHandler(handler)) throw new Error(`${route.name} is streaming in lib/routes.ts, but ${route.handler} is not made with awslambda.streamifyResponse (sseRoute).`);
+  if (!isStreamingHandler(handler))
+    throw new Error(
+      `${route.name} is streaming in lib/routes.ts, but ${route.handler} is not made with awslambda.streamifyResponse (sseRoute).`,
+    );
   return handler;
 }
 

@@ -9,8 +9,9 @@
  * Against a deployed stage create-key also needs USAGE_PLAN_ID (the stack's UsagePlanId output): the
  * key gets its API Gateway API key in that usage plan first.
  */
-import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
+
 import { parseArgs } from 'node:util';
+import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { createUserWithKey, type IssuedKey } from '../lib/accounts/api-keys.ts';
 import { registerWithUsagePlan } from '../lib/accounts/gateway-keys.ts';
 import { listKeys, revokeKey, revokeUserKeys } from '../lib/accounts/key-lifecycle.ts';
@@ -54,7 +55,10 @@ function parse() {
   }
 }
 
-async function createKey(values: ReturnType<typeof parse>['values'], register?: (issued: IssuedKey) => Promise<void>): Promise<void> {
+async function createKey(
+  values: ReturnType<typeof parse>['values'],
+  register?: (issued: IssuedKey) => Promise<void>,
+): Promise<void> {
   const name = values.name?.trim();
   if (!name || name.length > 100) fail(`--name is required (1–100 characters).\n${USAGE}`);
   print(await createUserWithKey({ name, verified: values.verified, operator: values.operator }, register));
@@ -79,8 +83,10 @@ async function redriveQueue(from: string | undefined, to: string | undefined): P
   const named = from === 'delivery';
   const fromUrl = named ? process.env['DELIVERY_DLQ_URL'] : from;
   const toUrl = to ?? (named ? process.env['DELIVERY_QUEUE_URL'] : undefined);
-  if (!fromUrl || !/^https?:\/\//.test(fromUrl)) fail(`redrive needs a DLQ: "delivery" (with DELIVERY_DLQ_URL set) or its URL.\n${USAGE}`);
-  if (!toUrl || !/^https?:\/\//.test(toUrl)) fail(`redrive needs the queue to move to: --to QUEUE_URL (or DELIVERY_QUEUE_URL for "delivery").\n${USAGE}`);
+  if (!fromUrl || !/^https?:\/\//.test(fromUrl))
+    fail(`redrive needs a DLQ: "delivery" (with DELIVERY_DLQ_URL set) or its URL.\n${USAGE}`);
+  if (!toUrl || !/^https?:\/\//.test(toUrl))
+    fail(`redrive needs the queue to move to: --to QUEUE_URL (or DELIVERY_QUEUE_URL for "delivery").\n${USAGE}`);
   print(await redrive(sqs(), fromUrl, toUrl));
 }
 
@@ -96,17 +102,22 @@ async function main(): Promise<void> {
   // The local runtime limits keys itself (local/key-throttle.ts); in AWS the stage's usage plan does.
   let register: ((issued: IssuedKey) => Promise<void>) | undefined;
   if (store.target === 'aws' && command === 'create-key') {
-    if (!usagePlanId) fail('USAGE_PLAN_ID is required for a deployed stage: use the UsagePlanId output of `cdk deploy`.');
+    if (!usagePlanId)
+      fail('USAGE_PLAN_ID is required for a deployed stage: use the UsagePlanId output of `cdk deploy`.');
     const gateway = new APIGatewayClient({});
     register = (issued) => registerWithUsagePlan(gateway, usagePlanId, issued);
   }
   try {
     if (command === 'create-key') await createKey(values, register);
     else if (command === 'reindex-search') print(await reindexSearch());
-    else if (command === 'list-keys') for await (const key of listKeys(values.user ? { userId: values.user } : {})) print(key);
+    else if (command === 'list-keys')
+      for await (const key of listKeys(values.user ? { userId: values.user } : {})) print(key);
     else await revoke(target);
   } catch (err) {
-    const where = store.target === 'local' ? `DynamoDB Local at ${store.endpoint} (is \`npm start\` running?)` : `table ${store.tableName}${command === 'create-key' ? ` and usage plan ${usagePlanId}` : ''} in AWS`;
+    const where =
+      store.target === 'local'
+        ? `DynamoDB Local at ${store.endpoint} (is \`npm start\` running?)`
+        : `table ${store.tableName}${command === 'create-key' ? ` and usage plan ${usagePlanId}` : ''} in AWS`;
     fail(`${command} failed against ${where}: ${(err as Error).name}: ${(err as Error).message}`);
   }
 }

@@ -22,7 +22,11 @@ function typeOf(schema: Schema, indent: string): string {
   if ('const' in schema) return JSON.stringify(schema['const']);
   if (schema['enum']) return (schema['enum'] as unknown[]).map((v) => JSON.stringify(v)).join(' | ');
   if (schema['anyOf']) return (schema['anyOf'] as Schema[]).map((s) => typeOf(s, indent)).join(' | ');
-  const types = Array.isArray(schema['type']) ? (schema['type'] as string[]) : schema['type'] ? [schema['type'] as string] : [];
+  const types = Array.isArray(schema['type'])
+    ? (schema['type'] as string[])
+    : schema['type']
+      ? [schema['type'] as string]
+      : [];
   if (types.length === 0) return 'unknown';
   return types.map((t) => single(t, schema, indent)).join(' | ');
 }
@@ -43,7 +47,10 @@ function single(type: string, schema: Schema, indent: string): string {
     case 'object': {
       const properties = Object.entries((schema['properties'] ?? {}) as Record<string, Schema>);
       // `additionalProperties: false` with no properties: the empty object (`data: {}` of the test event).
-      if (properties.length === 0) return schema['additionalProperties'] === false ? 'Record<string, never>' : `Record<string, ${typeOf(schema['additionalProperties'] ?? {}, indent)}>`;
+      if (properties.length === 0)
+        return schema['additionalProperties'] === false
+          ? 'Record<string, never>'
+          : `Record<string, ${typeOf(schema['additionalProperties'] ?? {}, indent)}>`;
       const required = new Set((schema['required'] ?? []) as string[]);
       const inner = indent + '  ';
       const lines = properties.map(([key, value]) => {
@@ -72,11 +79,18 @@ function operationTypes(document: Schema): string[] {
       if (!id) continue;
       const name = id[0]!.toUpperCase() + id.slice(1);
       const body = operation['requestBody']?.['content']?.['application/json']?.['schema'] as Schema | undefined;
-      if (body) out.push(`/** The body of ${method.toUpperCase()} ${path}. */\nexport type ${name}Body = ${typeOf(body, '')};\n`);
+      if (body)
+        out.push(
+          `/** The body of ${method.toUpperCase()} ${path}. */\nexport type ${name}Body = ${typeOf(body, '')};\n`,
+        );
       const query = ((operation['parameters'] ?? []) as Schema[]).filter((p) => p['in'] === 'query');
       if (query.length > 0) {
-        const fields = query.map((p) => `  ${quote(p['name'])}${p['required'] ? '' : '?'}: ${queryType(p['schema'] ?? {})};`);
-        out.push(`/** The query of ${method.toUpperCase()} ${path}. */\nexport type ${name}Query = {\n${fields.join('\n')}\n};\n`);
+        const fields = query.map(
+          (p) => `  ${quote(p['name'])}${p['required'] ? '' : '?'}: ${queryType(p['schema'] ?? {})};`,
+        );
+        out.push(
+          `/** The query of ${method.toUpperCase()} ${path}. */\nexport type ${name}Query = {\n${fields.join('\n')}\n};\n`,
+        );
       }
     }
   }

@@ -32,7 +32,10 @@ if (store.target === 'local' && usesTable(name)) {
 if (store.target === 'local' && usesQueue(name)) {
   // The queue is fauxqs inside the running `npm start`, which says where it is.
   const runtime = findRuntime(store.endpoint!);
-  if (!runtime) refuse(`${name} uses the delivery queue, and no npm start serving ${store.endpoint} publishes one: start the local runtime first (npm start).`);
+  if (!runtime)
+    refuse(
+      `${name} uses the delivery queue, and no npm start serving ${store.endpoint} publishes one: start the local runtime first (npm start).`,
+    );
   process.env['SQS_ENDPOINT'] = runtime!.sqs_endpoint;
   process.env['DELIVERY_QUEUE_URL'] = runtime!.queue_url;
 }

@@ -6,7 +6,7 @@
  */
 import { routes } from '../lib/routes.ts';
 import { DEMO_CALLER } from '../local/demo-identity.ts';
-import { proxyEvent, type ProxyEventInit } from '../local/proxy-event.ts';
+import { type ProxyEventInit, proxyEvent } from '../local/proxy-event.ts';
 
 const [name, overrides = '{}'] = process.argv.slice(2);
 const route = routes.find((r) => r.name === name);

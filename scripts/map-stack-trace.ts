@@ -36,7 +36,12 @@ export function readSourceMap(mapFile: string): SourceMapPayload {
 /** The source map of `name`'s bundle as the checkout builds it. */
 export async function sourceMapOf(name: string): Promise<SourceMapPayload> {
   const fn = allFunctions().find((f) => f.name === name);
-  if (!fn) throw new Error(`Unknown function "${name}"; one of: ${allFunctions().map((f) => f.name).join(', ')}`);
+  if (!fn)
+    throw new Error(
+      `Unknown function "${name}"; one of: ${allFunctions()
+        .map((f) => f.name)
+        .join(', ')}`,
+    );
   const dir = mkdtempSync(join(tmpdir(), 'map-stack-'));
   try {
     const { mapFile } = await bundleFunction(fn.entry, dir, 'external');
@@ -49,7 +54,9 @@ export async function sourceMapOf(name: string): Promise<SourceMapPayload> {
 if (import.meta.main) {
   const [name, file] = process.argv.slice(2);
   if (!name) {
-    process.stderr.write('usage: npm run --silent map-stack-trace -- <function> [trace.txt] (the trace on stdin without a file)\n');
+    process.stderr.write(
+      'usage: npm run --silent map-stack-trace -- <function> [trace.txt] (the trace on stdin without a file)\n',
+    );
     process.exit(1);
   }
   const text = readFileSync(file ?? 0, 'utf8');

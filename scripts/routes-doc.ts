@@ -11,7 +11,11 @@ export const END = '<!-- ROUTES:END -->';
 
 export function routesMarkdown(): string {
   const rows = routes.map((r) => {
-    const notes = [r.auth ? 'API key' : 'no key', r.streaming ? 'streaming (SSE)' : '', r.timeoutSeconds ? `timeout ${r.timeoutSeconds} s` : '']
+    const notes = [
+      r.auth ? 'API key' : 'no key',
+      r.streaming ? 'streaming (SSE)' : '',
+      r.timeoutSeconds ? `timeout ${r.timeoutSeconds} s` : '',
+    ]
       .filter(Boolean)
       .join(', ');
     return `| \`${r.method}\` | \`${r.path}\` | \`${r.name}\` | \`${r.handler}\` | ${notes} |`;

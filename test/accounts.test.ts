@@ -1,12 +1,12 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { handler as authorize } from '../functions/authorizer.ts';
 import { findCallerByApiKey, hashApiKey } from '../lib/accounts/api-keys.ts';
 import { db, tableName } from '../lib/store/client.ts';
 import { keys } from '../lib/store/keys.ts';
-import { handler as authorize } from '../functions/authorizer.ts';
 
 const root = join(import.meta.dirname, '..');
 const run = promisify(execFile);
@@ -30,9 +30,17 @@ describe('admin create-key', () => {
     expect(issued.user_id).toMatch(/^[0-9a-f-]{36}$/);
 
     const caller = await findCallerByApiKey(issued.api_key);
-    expect(caller).toEqual({ userId: issued.user_id, workspaceId: issued.workspace_id, name: 'Alice', verified: true, operator: true });
+    expect(caller).toEqual({
+      userId: issued.user_id,
+      workspaceId: issued.workspace_id,
+      name: 'Alice',
+      verified: true,
+      operator: true,
+    });
 
-    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.apiKey(hashApiKey(issued.api_key)) }));
+    const { Item } = await db().send(
+      new GetCommand({ TableName: tableName(), Key: keys.apiKey(hashApiKey(issued.api_key)) }),
+    );
     expect(Item).toBeDefined();
     expect(JSON.stringify(Item)).not.toContain(issued.api_key);
   });
@@ -44,8 +52,19 @@ describe('admin create-key', () => {
   });
 
   it('refuses a call without a name or with an unknown command, with usage and exit 1', async () => {
-    for (const args of [['create-key'], ['create-key', '--name', '  '], ['delete-key', '--name', 'x'], ['create-key', '--name', 'x', '--admin'], ['revoke-key'], ['revoke-key', 'mk_secret'], ['redrive', 'nowhere']]) {
-      const failed = await admin(...args).then(() => undefined, (err: { code: number; stderr: string }) => err);
+    for (const args of [
+      ['create-key'],
+      ['create-key', '--name', '  '],
+      ['delete-key', '--name', 'x'],
+      ['create-key', '--name', 'x', '--admin'],
+      ['revoke-key'],
+      ['revoke-key', 'mk_secret'],
+      ['redrive', 'nowhere'],
+    ]) {
+      const failed = await admin(...args).then(
+        () => undefined,
+        (err: { code: number; stderr: string }) => err,
+      );
       expect(failed?.code, args.join(' ')).toBe(1);
       expect(failed?.stderr).toContain('usage:');
     }
@@ -61,9 +80,19 @@ describe('authorizer', () => {
     const result = await authorize({ type: 'TOKEN', authorizationToken: `Bearer ${issued.api_key}`, methodArn });
     expect(result.principalId).toBe(issued.user_id);
     expect(result.policyDocument.Statement).toEqual([
-      { Action: 'execute-api:Invoke', Effect: 'Allow', Resource: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/*' },
+      {
+        Action: 'execute-api:Invoke',
+        Effect: 'Allow',
+        Resource: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/*',
+      },
     ]);
-    expect(result.context).toEqual({ userId: issued.user_id, workspaceId: issued.workspace_id, name: 'Carol', verified: false, operator: false });
+    expect(result.context).toEqual({
+      userId: issued.user_id,
+      workspaceId: issued.workspace_id,
+      name: 'Carol',
+      verified: false,
+      operator: false,
+    });
     // The usage plan's key for this caller: the stored hash, never the key itself.
     expect(result.usageIdentifierKey).toBe(hashApiKey(issued.api_key));
     expect(result.usageIdentifierKey).not.toContain(issued.api_key);
@@ -78,19 +107,43 @@ describe('authorizer', () => {
 
 describe('admin list-keys and revoke-key', () => {
   const methodArn = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/GET/v1/marketplace/templates';
-  const issue = async (name: string) => JSON.parse((await admin('create-key', '--name', name)).stdout) as { api_key: string; user_id: string; key_id: string };
-  const lines = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-  const allowed = (apiKey: string) => authorize({ type: 'TOKEN', authorizationToken: `Bearer ${apiKey}`, methodArn }).then(() => true, () => false);
+  const issue = async (name: string) =>
+    JSON.parse((await admin('create-key', '--name', name)).stdout) as {
+      api_key: string;
+      user_id: string;
+      key_id: string;
+    };
+  const lines = (stdout: string) =>
+    stdout
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const allowed = (apiKey: string) =>
+    authorize({ type: 'TOKEN', authorizationToken: `Bearer ${apiKey}`, methodArn }).then(
+      () => true,
+      () => false,
+    );
 
   it('lists keys by id with their user, never the key or its hash', async () => {
     const dora = await issue('Dora');
     const listed = lines((await admin('list-keys')).stdout);
     const mine = listed.find((k) => k['key_id'] === dora.key_id);
-    expect(mine).toEqual({ key_id: dora.key_id, user_id: dora.user_id, name: 'Dora', verified: false, operator: false, created_at: expect.any(String), revoked_at: null });
+    expect(mine).toEqual({
+      key_id: dora.key_id,
+      user_id: dora.user_id,
+      name: 'Dora',
+      verified: false,
+      operator: false,
+      created_at: expect.any(String),
+      revoked_at: null,
+    });
     const text = JSON.stringify(listed);
     expect(text).not.toContain(dora.api_key);
     expect(text).not.toContain(hashApiKey(dora.api_key));
-    expect(lines((await admin('list-keys', '--user', dora.user_id)).stdout).map((k) => k['key_id'])).toEqual([dora.key_id]);
+    expect(lines((await admin('list-keys', '--user', dora.user_id)).stdout).map((k) => k['key_id'])).toEqual([
+      dora.key_id,
+    ]);
   });
 
   it('refuses a revoked key at the very next authorizer call, and only that key', async () => {
@@ -117,7 +170,10 @@ describe('admin list-keys and revoke-key', () => {
 
   it('fails with exit 1 for an unknown user or key', async () => {
     for (const target of ['00000000-0000-4000-8000-000000000000', `key_${'0'.repeat(20)}`]) {
-      const failed = await admin('revoke-key', target).then(() => undefined, (err: { code: number; stderr: string }) => err);
+      const failed = await admin('revoke-key', target).then(
+        () => undefined,
+        (err: { code: number; stderr: string }) => err,
+      );
       expect(failed?.code, target).toBe(1);
       expect(failed?.stderr).toMatch(/^No (user|key) /);
     }

@@ -15,13 +15,19 @@ describe('CORS through the local gateway (default: any origin)', () => {
     for (const path of new Set(routes.map((r) => r.path))) {
       const res = await fetch(api.url + concrete(path), {
         method: 'OPTIONS',
-        headers: { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, idempotency-key' },
+        headers: {
+          origin: ORIGIN,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, idempotency-key',
+        },
       });
       expect(res.status, path).toBe(204);
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
       const methods = res.headers.get('access-control-allow-methods')!.split(', ');
       for (const r of routes.filter((r) => r.path === path)) expect(methods, path).toContain(r.method);
-      expect(res.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Idempotency-Key, Last-Event-ID');
+      expect(res.headers.get('access-control-allow-headers')).toBe(
+        'Authorization, Content-Type, Idempotency-Key, Last-Event-ID',
+      );
       // No route behind a preflight: it never needs a key.
       expect(res.headers.get('access-control-allow-credentials')).toBeNull();
     }
@@ -41,7 +47,9 @@ describe('CORS through the local gateway (default: any origin)', () => {
     const unauthorized = await fetch(`${api.url}/v1/marketplace/templates`, { headers: { origin: ORIGIN } });
     expect(unauthorized.status).toBe(401);
     expect(unauthorized.headers.get('access-control-allow-origin')).toBe('*');
-    const notFound = await fetch(`${api.url}/api/v1/agents/agt_nope`, { headers: { origin: ORIGIN, authorization: `Bearer ${user.apiKey}` } });
+    const notFound = await fetch(`${api.url}/api/v1/agents/agt_nope`, {
+      headers: { origin: ORIGIN, authorization: `Bearer ${user.apiKey}` },
+    });
     expect(notFound.status).toBe(404);
     expect(notFound.headers.get('access-control-allow-origin')).toBe('*');
     const agent = await fetch(`${api.url}/api/v1/agents`, {
@@ -52,7 +60,10 @@ describe('CORS through the local gateway (default: any origin)', () => {
     expect(agent.headers.get('access-control-allow-origin')).toBe('*');
     const { id } = (await agent.json()) as { id: string };
     const controller = new AbortController();
-    const stream = await fetch(`${api.url}/api/v1/agents/${id}/events/stream`, { headers: { origin: ORIGIN, authorization: `Bearer ${user.apiKey}` }, signal: controller.signal });
+    const stream = await fetch(`${api.url}/api/v1/agents/${id}/events/stream`, {
+      headers: { origin: ORIGIN, authorization: `Bearer ${user.apiKey}` },
+      signal: controller.signal,
+    });
     expect(stream.status).toBe(200);
     expect(stream.headers.get('access-control-allow-origin')).toBe('*');
     controller.abort();
@@ -67,7 +78,9 @@ describe('CORS with a list of origins (a stage that names them)', () => {
     expect(corsHeaders(ORIGIN, origins)).toMatchObject({ 'access-control-allow-origin': ORIGIN, vary: 'Origin' });
     expect(corsHeaders('https://evil.example.com', origins)).toEqual({ vary: 'Origin' });
     expect(corsHeaders(undefined, origins)).toEqual({ vary: 'Origin' });
-    expect(preflightHeaders('https://evil.example.com', ['GET'], origins)['access-control-allow-origin']).toBeUndefined();
+    expect(
+      preflightHeaders('https://evil.example.com', ['GET'], origins)['access-control-allow-origin'],
+    ).toBeUndefined();
   });
 
   it('treats an unset, empty or starred setting as any origin', () => {

@@ -1,15 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import {
+  ASSUMED,
+  DEPLOYED_DELIVERY,
+  deliveryCost,
+  expectedSlowestSeconds,
+  latencyCdf,
+  measuredRoutes,
+  withTables,
+} from '../bench/_cost-model.ts';
+import { FUNCTION_MEMORY_MB } from '../infra/sizing.ts';
 import { DELIVERY } from '../lib/core/settings.ts';
 import { routes } from '../lib/routes.ts';
-import { ASSUMED, DEPLOYED_DELIVERY, deliveryCost, expectedSlowestSeconds, latencyCdf, measuredRoutes, withTables } from '../bench/_cost-model.ts';
-import { FUNCTION_MEMORY_MB } from '../infra/sizing.ts';
 
 const doc = readFileSync(join(import.meta.dirname, '../docs/cost.md'), 'utf8');
 
 describe('docs/cost.md', () => {
-  it('carries the tables the model computes from today\'s settings (npm run bench -- cost rewrites them)', () => {
+  it("carries the tables the model computes from today's settings (npm run bench -- cost rewrites them)", () => {
     expect(withTables(doc)).toBe(doc);
   });
 
@@ -19,11 +27,16 @@ describe('docs/cost.md', () => {
   });
 
   it('models the delivery function as deployed', () => {
-    expect(DEPLOYED_DELIVERY).toEqual({ memoryMb: FUNCTION_MEMORY_MB['deliver'], batchSize: DELIVERY.batchSize, concurrent: true, index: 'full' });
+    expect(DEPLOYED_DELIVERY).toEqual({
+      memoryMb: FUNCTION_MEMORY_MB['deliver'],
+      batchSize: DELIVERY.batchSize,
+      concurrent: true,
+      index: 'full',
+    });
   });
 });
 
-describe('the receivers\' latency mix', () => {
+describe("the receivers' latency mix", () => {
   it('answers at p50 50 ms and p99 2 s for the 99 % that answer, and never after the deadline', () => {
     const answering = 1 - ASSUMED.latency.timeoutShare;
     expect(latencyCdf(50)).toBeCloseTo(answering * 0.5, 6);
@@ -41,7 +54,9 @@ describe('the receivers\' latency mix', () => {
     }
     expect(expectedSlowestSeconds(10)).toBeGreaterThan(expectedSlowestSeconds(1));
     // One after another, a batch of 10 waits ten single POSTs: longer than all at once.
-    expect(deliveryCost({ ...DEPLOYED_DELIVERY, concurrent: false }).batchSeconds).toBeGreaterThan(deliveryCost(DEPLOYED_DELIVERY).batchSeconds);
+    expect(deliveryCost({ ...DEPLOYED_DELIVERY, concurrent: false }).batchSeconds).toBeGreaterThan(
+      deliveryCost(DEPLOYED_DELIVERY).batchSeconds,
+    );
   });
 
   it('prices the status index at 3 write units of a first-time success', () => {

@@ -1,5 +1,5 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { newTemplateItem } from '../lib/marketplace/templates/template-item.ts';
 import { bucketAttribute, utcDay } from '../lib/marketplace/trending/trend.ts';
@@ -23,7 +23,15 @@ describe('local daily schedule', () => {
     // A template last installed yesterday: the run at start moves it to today's partition.
     const yesterday = utcDay(Date.now() - 86_400_000);
     const item = newTemplateItem(
-      { name: 'Scheduled', slug: `scheduled-${randomUUID().slice(0, 8)}`, description: '', category: 'other', version: '1.0.0', visibility: 'public', schema: { variables: [], checks: [] } },
+      {
+        name: 'Scheduled',
+        slug: `scheduled-${randomUUID().slice(0, 8)}`,
+        description: '',
+        category: 'other',
+        version: '1.0.0',
+        visibility: 'public',
+        schema: { variables: [], checks: [] },
+      },
       { id: randomUUID(), name: 'Author', verified: false },
       randomUUID(),
       new Date().toISOString(),
@@ -34,7 +42,13 @@ describe('local daily schedule', () => {
 
     const schedule = startDailySchedule();
     await schedule.stop();
-    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.template(item.id), ConsistentRead: true }));
-    expect(Item).toMatchObject({ trend_day: utcDay(Date.now()), trendList: templateLists.trendDay(utcDay(Date.now())), trendKey: 2 });
+    const { Item } = await db().send(
+      new GetCommand({ TableName: tableName(), Key: keys.template(item.id), ConsistentRead: true }),
+    );
+    expect(Item).toMatchObject({
+      trend_day: utcDay(Date.now()),
+      trendList: templateLists.trendDay(utcDay(Date.now())),
+      trendKey: 2,
+    });
   });
 });

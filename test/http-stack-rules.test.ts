@@ -1,12 +1,11 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
-import * as z from '../lib/zod.ts';
-import { MAX_DETAILS } from '../lib/core/errors.ts';
-import { AppError } from '../lib/core/errors.ts';
+import { AppError, MAX_DETAILS } from '../lib/core/errors.ts';
 import { ok } from '../lib/http/responses.ts';
-import { MAX_BODY_BYTES, httpRoute } from '../lib/http/stack.ts';
+import { httpRoute, MAX_BODY_BYTES } from '../lib/http/stack.ts';
 import { MAX_ARRAY_ITEMS } from '../lib/http/storable.ts';
 import type { Route } from '../lib/routes.ts';
+import * as z from '../lib/zod.ts';
 import { lambdaContext } from '../local/lambda-context.ts';
 import { proxyEvent } from '../local/proxy-event.ts';
 import { createTestUser, type TestUser } from './support/lambda.ts';
@@ -31,7 +30,13 @@ beforeAll(async () => {
   user = await createTestUser();
 });
 
-async function call(init: { body?: string | null; headers?: Record<string, string>; id?: string; query?: Record<string, string>; anonymous?: boolean }) {
+async function call(init: {
+  body?: string | null;
+  headers?: Record<string, string>;
+  id?: string;
+  query?: Record<string, string>;
+  anonymous?: boolean;
+}) {
   const event = proxyEvent({
     route,
     caller: init.anonymous ? undefined : user,
@@ -58,7 +63,11 @@ describe('the shared HTTP stack', () => {
   });
 
   it('answers 415 for a body that is not declared JSON', async () => {
-    for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }] as Record<string, string>[]) {
+    for (const headers of [
+      {},
+      { 'content-type': 'text/plain' },
+      { 'content-type': 'application/x-www-form-urlencoded' },
+    ] as Record<string, string>[]) {
       const res = await call({ headers });
       expect(res.status).toBe(415);
       expect(res.body.error.code).toBe('unsupported_media_type');
@@ -90,7 +99,12 @@ describe('the shared HTTP stack', () => {
       ]),
     );
     const query = await call({ query: { limit: 'x', other: '1' } });
-    expect(query.body.error.details).toEqual(expect.arrayContaining([{ path: 'limit', message: expect.any(String) }, { path: 'other', message: 'Unknown field.' }]));
+    expect(query.body.error.details).toEqual(
+      expect.arrayContaining([
+        { path: 'limit', message: expect.any(String) },
+        { path: 'other', message: 'Unknown field.' },
+      ]),
+    );
   });
 
   it(`lists at most ${MAX_DETAILS} problems, the last entry counting the rest`, async () => {
@@ -100,14 +114,20 @@ describe('the shared HTTP stack', () => {
     expect(res.status).toBe(400);
     const details = res.body.error.details;
     expect(details).toHaveLength(MAX_DETAILS);
-    expect(details.slice(0, MAX_DETAILS - 1)).toEqual(Array.from({ length: MAX_DETAILS - 1 }, (_, i) => ({ path: `tags.${i}`, message: expect.any(String) })));
+    expect(details.slice(0, MAX_DETAILS - 1)).toEqual(
+      Array.from({ length: MAX_DETAILS - 1 }, (_, i) => ({ path: `tags.${i}`, message: expect.any(String) })),
+    );
     expect(details.at(-1)).toEqual({ path: '', message: `…and ${MAX_ARRAY_ITEMS - (MAX_DETAILS - 1)} more problems.` });
     // More items than any array may hold (125,000 fit in 256 KiB) are refused before any schema runs.
     const huge = await call({ body: `{"name":"ok","tags":[${Array(125_000).fill('1').join(',')}]}` });
     expect(huge.status).toBe(400);
-    expect(huge.body.error.details).toEqual([{ path: 'tags', message: `At most ${MAX_ARRAY_ITEMS} items in an array.` }]);
+    expect(huge.body.error.details).toEqual([
+      { path: 'tags', message: `At most ${MAX_ARRAY_ITEMS} items in an array.` },
+    ]);
     const exactly = await call({ body: JSON.stringify({ name: 'ok', tags: Array(MAX_DETAILS).fill(1) }) });
-    expect(exactly.body.error.details.map((d: { path: string }) => d.path)).toEqual(Array.from({ length: MAX_DETAILS }, (_, i) => `tags.${i}`));
+    expect(exactly.body.error.details.map((d: { path: string }) => d.path)).toEqual(
+      Array.from({ length: MAX_DETAILS }, (_, i) => `tags.${i}`),
+    );
   });
 
   it('answers 404 for a path id that cannot name anything, before looking at the rest', async () => {

@@ -23,7 +23,9 @@ describe('local API Gateway and the shared HTTP stack', () => {
 
   it('answers an unknown path with 404 not_found', async () => {
     const user = await createTestUser();
-    const res = await fetch(`${api.url}/v1/marketplace/nothing-here`, { headers: { authorization: `Bearer ${user.apiKey}` } });
+    const res = await fetch(`${api.url}/v1/marketplace/nothing-here`, {
+      headers: { authorization: `Bearer ${user.apiKey}` },
+    });
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
   });

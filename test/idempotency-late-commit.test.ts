@@ -1,6 +1,6 @@
-import type { MiddlewareStack } from '@smithy/types';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { MiddlewareStack } from '@smithy/types';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { idempotencyKeyHash } from '../lib/http/idempotency.ts';
 import { claimKey } from '../lib/idempotency/records.ts';
@@ -57,11 +57,18 @@ function loseNextTransactionReply(before?: () => Promise<void>): () => boolean {
 }
 
 const withKey = (key: string) => ({ 'Content-Type': 'application/json', 'Idempotency-Key': key });
-const fund = (contractId: string, key: string) => invoke('fundContract', { caller: owner, params: { id: contractId }, headers: withKey(key) });
+const fund = (contractId: string, key: string) =>
+  invoke('fundContract', { caller: owner, params: { id: contractId }, headers: withKey(key) });
 const create = (key: string) =>
-  invoke('createContract', { caller: owner, body: { template_id: templateId, variables: {}, amount_cents: 100, agent_id: agentId }, headers: withKey(key) });
-const contractsCreated = async () => (await invoke('getTemplate', { caller: owner, params: { id: templateId } })).body.stats.contracts_created as number;
-const fundedEventsOf = async (contractId: string) => (await feedOf(owner, agentId)).filter((e) => e.type === 'contract.funded' && e.data.contract_id === contractId);
+  invoke('createContract', {
+    caller: owner,
+    body: { template_id: templateId, variables: {}, amount_cents: 100, agent_id: agentId },
+    headers: withKey(key),
+  });
+const contractsCreated = async () =>
+  (await invoke('getTemplate', { caller: owner, params: { id: templateId } })).body.stats.contracts_created as number;
+const fundedEventsOf = async (contractId: string) =>
+  (await feedOf(owner, agentId)).filter((e) => e.type === 'contract.funded' && e.data.contract_id === contractId);
 
 describe('a commit whose reply was lost', () => {
   it('a transition: answered 200 with the contract, and the retry under the same key gets the same answer (not 409)', async () => {
@@ -71,7 +78,11 @@ describe('a commit whose reply was lost', () => {
     const first = await fund(contractId, key);
     expect(lost()).toBe(true);
     const retry = await fund(contractId, key);
-    expect({ first: first.status, retry: retry.status, events: (await fundedEventsOf(contractId)).length }).toEqual({ first: 200, retry: 200, events: 1 });
+    expect({ first: first.status, retry: retry.status, events: (await fundedEventsOf(contractId)).length }).toEqual({
+      first: 200,
+      retry: 200,
+      events: 1,
+    });
     expect(first.body).toMatchObject({ id: contractId, status: 'FUNDED' });
     expect(retry.body).toEqual(first.body);
     expect(retry.headers['idempotency-replayed']).toBe('true');
@@ -84,20 +95,34 @@ describe('a commit whose reply was lost', () => {
     const first = await create(key);
     expect(lost()).toBe(true);
     const retry = await create(key);
-    expect({ first: first.status, retry: retry.status, created: (await contractsCreated()) - before }).toEqual({ first: 201, retry: 201, created: 1 });
-    expect({ body: retry.body, location: retry.headers['location'] }).toEqual({ body: first.body, location: first.headers['location'] });
-    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.contract(first.body.id), ConsistentRead: true }));
+    expect({ first: first.status, retry: retry.status, created: (await contractsCreated()) - before }).toEqual({
+      first: 201,
+      retry: 201,
+      created: 1,
+    });
+    expect({ body: retry.body, location: retry.headers['location'] }).toEqual({
+      body: first.body,
+      location: first.headers['location'],
+    });
+    const { Item } = await db().send(
+      new GetCommand({ TableName: tableName(), Key: keys.contract(first.body.id), ConsistentRead: true }),
+    );
     expect(Item?.['status']).toBe('CREATED');
   });
 
   it('an agent create and a template publish: the retry answers 201 with the same one, and one was made', async () => {
-    const agentsOf = async () => (await invoke('listAgents', { caller: owner, query: { limit: '100' } })).body.data.length as number;
+    const agentsOf = async () =>
+      (await invoke('listAgents', { caller: owner, query: { limit: '100' } })).body.data.length as number;
     const agentsBefore = await agentsOf();
     const slug = `late-${randomUUID().slice(0, 8)}`;
     const requests = {
       agent: () => invoke('createAgent', { caller: owner, body: { name: 'late' }, headers: withKey(agentKey) }),
       template: () =>
-        invoke('publishTemplate', { caller: owner, body: { name: 'Late', slug, category: 'http', version: '1.0.0', schema: SIMPLE_SCHEMA }, headers: withKey(templateKey) }),
+        invoke('publishTemplate', {
+          caller: owner,
+          body: { name: 'Late', slug, category: 'http', version: '1.0.0', schema: SIMPLE_SCHEMA },
+          headers: withKey(templateKey),
+        }),
     };
     const agentKey = randomUUID();
     const templateKey = randomUUID();
@@ -107,7 +132,11 @@ describe('a commit whose reply was lost', () => {
       expect(lost()).toBe(true);
       stack().remove(LOSE_REPLY);
       const retry = await send();
-      expect({ first: first.status, retry: retry.status, sameBody: JSON.stringify(retry.body) === JSON.stringify(first.body) }).toEqual({ first: 201, retry: 201, sameBody: true });
+      expect({
+        first: first.status,
+        retry: retry.status,
+        sameBody: JSON.stringify(retry.body) === JSON.stringify(first.body),
+      }).toEqual({ first: 201, retry: 201, sameBody: true });
     }
     expect((await agentsOf()) - agentsBefore).toBe(1);
   });
@@ -118,7 +147,18 @@ describe('a commit whose reply was lost', () => {
     // What a retry does once the first request's lock has run out: claim the key with its own token.
     const takeOver = async () => {
       const far = Date.now() + 3_600_000;
-      expect(await claimKey({ userId: owner.userId, keyHash: idempotencyKeyHash(key), fingerprint: 'the retry', lockedUntil: far + 60_000, token: randomUUID() }, far)).toBe(true);
+      expect(
+        await claimKey(
+          {
+            userId: owner.userId,
+            keyHash: idempotencyKeyHash(key),
+            fingerprint: 'the retry',
+            lockedUntil: far + 60_000,
+            token: randomUUID(),
+          },
+          far,
+        ),
+      ).toBe(true);
     };
     loseNextTransactionReply(takeOver);
     const late = await fund(contractId, key);
@@ -133,10 +173,16 @@ describe('store calls bounded by the time left', () => {
   it('a call made after the deadline is not sent and not retried; outside a deadline calls run as before', async () => {
     const read = () => db().send(new GetCommand({ TableName: tableName(), Key: keys.contract('ctr_none') }));
     let sent = 0;
-    stack().add((next) => async (args) => (sent++, next(args)), { step: 'finalizeRequest', priority: 'low', name: LOSE_REPLY });
+    stack().add((next) => async (args) => (sent++, next(args)), {
+      step: 'finalizeRequest',
+      priority: 'low',
+      name: LOSE_REPLY,
+    });
     await expect(withCallDeadline(Date.now() - 1, read)).rejects.toMatchObject({ name: 'AbortError' });
     expect(sent).toBe(1);
-    await expect(withCallDeadline(Date.now() + 60_000, read)).resolves.toMatchObject({ $metadata: { httpStatusCode: 200 } });
+    await expect(withCallDeadline(Date.now() + 60_000, read)).resolves.toMatchObject({
+      $metadata: { httpStatusCode: 200 },
+    });
     await expect(read()).resolves.toMatchObject({ $metadata: { httpStatusCode: 200 } });
   });
 });

@@ -1,5 +1,5 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { idempotencyKeyHash, requestFingerprint } from '../lib/http/idempotency.ts';
 import { claimKey, readKey } from '../lib/idempotency/records.ts';
@@ -18,10 +18,20 @@ beforeAll(async () => {
   templateId = await publishTemplate(owner, SIMPLE_SCHEMA);
 });
 
-const contractBody = (amount = 100) => ({ template_id: templateId, variables: {}, amount_cents: amount, agent_id: agentId });
+const contractBody = (amount = 100) => ({
+  template_id: templateId,
+  variables: {},
+  amount_cents: amount,
+  agent_id: agentId,
+});
 const create = (key: string | undefined, body: unknown = contractBody(), caller: TestUser = owner) =>
-  invoke('createContract', { caller, body, headers: { 'Content-Type': 'application/json', ...(key === undefined ? {} : { 'Idempotency-Key': key }) } });
-const contractsCreated = async () => (await invoke('getTemplate', { caller: owner, params: { id: templateId } })).body.stats.contracts_created as number;
+  invoke('createContract', {
+    caller,
+    body,
+    headers: { 'Content-Type': 'application/json', ...(key === undefined ? {} : { 'Idempotency-Key': key }) },
+  });
+const contractsCreated = async () =>
+  (await invoke('getTemplate', { caller: owner, params: { id: templateId } })).body.stats.contracts_created as number;
 
 describe('Idempotency-Key on POST', () => {
   it('replays the first answer for the same key and body, and creates one contract', async () => {
@@ -55,7 +65,11 @@ describe('Idempotency-Key on POST', () => {
     const otherBody = await create(key, contractBody(200));
     expect(otherBody.status).toBe(422);
     expect(otherBody.body.error.code).toBe('idempotency_key_reused');
-    const otherRoute = await invoke('createAgent', { caller: owner, body: { name: 'x' }, headers: { 'idempotency-key': key } });
+    const otherRoute = await invoke('createAgent', {
+      caller: owner,
+      body: { name: 'x' },
+      headers: { 'idempotency-key': key },
+    });
     expect(otherRoute.status).toBe(422);
     expect(otherRoute.body.error.code).toBe('idempotency_key_reused');
   });
@@ -63,12 +77,24 @@ describe('Idempotency-Key on POST', () => {
   it('tells apart the same route on two different ids (path parameters are part of the request)', async () => {
     const [a, b] = [await create(undefined), await create(undefined)];
     const key = randomUUID();
-    const fundA = await invoke('fundContract', { caller: owner, params: { id: a.body.id }, headers: { 'Idempotency-Key': key } });
+    const fundA = await invoke('fundContract', {
+      caller: owner,
+      params: { id: a.body.id },
+      headers: { 'Idempotency-Key': key },
+    });
     expect(fundA.status).toBe(200);
-    const fundB = await invoke('fundContract', { caller: owner, params: { id: b.body.id }, headers: { 'Idempotency-Key': key } });
+    const fundB = await invoke('fundContract', {
+      caller: owner,
+      params: { id: b.body.id },
+      headers: { 'Idempotency-Key': key },
+    });
     expect(fundB.status).toBe(422);
     // A replayed move is the first answer, not a second transition (which would be 409).
-    const fundAAgain = await invoke('fundContract', { caller: owner, params: { id: a.body.id }, headers: { 'Idempotency-Key': key } });
+    const fundAAgain = await invoke('fundContract', {
+      caller: owner,
+      params: { id: a.body.id },
+      headers: { 'Idempotency-Key': key },
+    });
     expect(fundAAgain.status).toBe(200);
     expect(fundAAgain.body).toEqual(fundA.body);
   });
@@ -112,7 +138,9 @@ describe('Idempotency-Key on POST', () => {
     await create(key);
     const record = await readKey(owner.userId, idempotencyKeyHash(key));
     expect(record?.state).toBe('completed');
-    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.idempotency(owner.userId, idempotencyKeyHash(key)) }));
+    const { Item } = await db().send(
+      new GetCommand({ TableName: tableName(), Key: keys.idempotency(owner.userId, idempotencyKeyHash(key)) }),
+    );
     expect(Item?.['expires_at']).toBeGreaterThanOrEqual(started + 24 * 3600);
     expect(JSON.stringify(Item)).not.toContain(key);
   });
@@ -122,13 +150,29 @@ describe('Idempotency-Key on POST', () => {
     const body = JSON.stringify(contractBody());
     const fingerprint = requestFingerprint({ method: 'POST', path: '/api/v1/contracts []', rawBody: body });
     // A claim held by a request that is still running (its lock runs for a minute).
-    expect(await claimKey({ userId: owner.userId, keyHash: idempotencyKeyHash(key), fingerprint, lockedUntil: Date.now() + 60_000, token: 'other' })).toBe(true);
+    expect(
+      await claimKey({
+        userId: owner.userId,
+        keyHash: idempotencyKeyHash(key),
+        fingerprint,
+        lockedUntil: Date.now() + 60_000,
+        token: 'other',
+      }),
+    ).toBe(true);
     const busy = await create(key, body);
     expect(busy.status).toBe(409);
     expect(busy.body.error.code).toBe('idempotency_key_in_use');
     // A claim whose function died (its lock ran out) is taken over by the next request.
     const crashedKey = randomUUID();
-    expect(await claimKey({ userId: owner.userId, keyHash: idempotencyKeyHash(crashedKey), fingerprint, lockedUntil: Date.now() - 1, token: 'dead' })).toBe(true);
+    expect(
+      await claimKey({
+        userId: owner.userId,
+        keyHash: idempotencyKeyHash(crashedKey),
+        fingerprint,
+        lockedUntil: Date.now() - 1,
+        token: 'dead',
+      }),
+    ).toBe(true);
     const after = await create(crashedKey, body);
     expect(after.status).toBe(201);
   }, 20_000);

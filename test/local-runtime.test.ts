@@ -1,5 +1,5 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +21,10 @@ interface Started {
  * `via: 'node'` runs local/start.ts without npm (for a PATH that has no npm).
  */
 function start(env: Record<string, string>, via: 'npm' | 'node' = 'npm'): Started {
-  const [command, args] = via === 'npm' ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', join(root, 'local/start.ts')]];
+  const [command, args] =
+    via === 'npm'
+      ? ['npm', ['start', '--silent']]
+      : [process.execPath, ['--import', 'tsx', join(root, 'local/start.ts')]];
   const child = spawn(command, args, {
     cwd: root,
     detached: true,
@@ -73,14 +76,18 @@ describe('npm start', () => {
     // Two at the same moment on an empty folder: one runs, the other is refused at once.
     const portsOf = async () => ({ port: await freePort(), dynamoPort: await freePort() });
     const candidates = await Promise.all([portsOf(), portsOf()]);
-    const starts = candidates.map(({ port, dynamoPort }) => start({ PORT: String(port), LOCAL_DYNAMODB_PORT: String(dynamoPort), DATA_DIR: dataDir }));
+    const starts = candidates.map(({ port, dynamoPort }) =>
+      start({ PORT: String(port), LOCAL_DYNAMODB_PORT: String(dynamoPort), DATA_DIR: dataDir }),
+    );
     expect(await Promise.race(starts.map((s) => s.exited))).toBe(1);
     const winner = starts[0]!.child.exitCode === null ? 0 : 1;
     const [app, refused] = [starts[winner]!, starts[1 - winner]!];
     const { port, dynamoPort } = candidates[winner]!;
     await waitFor(() => app.output().includes('Press Ctrl-C to stop.') || app.child.exitCode !== null, 90_000);
     const owner = JSON.parse(readFileSync(join(dataDir, 'runtime.lock'), 'utf8')) as { pid: number };
-    expect(refused.output()).toContain(`DATA_DIR ${dataDir} is in use by another npm start (pid ${owner.pid}, API on port ${port}`);
+    expect(refused.output()).toContain(
+      `DATA_DIR ${dataDir} is in use by another npm start (pid ${owner.pid}, API on port ${port}`,
+    );
     expect(refused.output()).not.toMatch(/\n\s+at /);
     expect(app.output()).toContain('is running in development mode (DEVELOPMENT_MODE=true');
 
@@ -97,21 +104,36 @@ describe('npm start', () => {
     const published = await fetch(`${base}/v1/marketplace/templates`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Smoke', slug: 'smoke-test', category: 'other', version: '1.0.0', schema: { variables: [], checks: [] } }),
+      body: JSON.stringify({
+        name: 'Smoke',
+        slug: 'smoke-test',
+        category: 'other',
+        version: '1.0.0',
+        schema: { variables: [], checks: [] },
+      }),
     });
     expect(published.status).toBe(201);
     const read = await fetch(`${base}/v1/marketplace/templates/smoke-test`, { headers: auth });
     expect(((await read.json()) as { slug: string }).slug).toBe('smoke-test');
 
     // A later start on the same folder while it runs: refused, naming it.
-    const late = start({ PORT: String(await freePort()), LOCAL_DYNAMODB_PORT: String(await freePort()), DATA_DIR: dataDir });
+    const late = start({
+      PORT: String(await freePort()),
+      LOCAL_DYNAMODB_PORT: String(await freePort()),
+      DATA_DIR: dataDir,
+    });
     expect(await late.exited).toBe(1);
     expect(late.output()).toContain(`in use by another npm start (pid ${owner.pid}`);
 
     await stopWithSigterm(app, [port, dynamoPort]);
 
     // Data and the demo key survive a restart (the lock was released); the banner tells the mode it runs in.
-    const again = start({ PORT: String(port), LOCAL_DYNAMODB_PORT: String(dynamoPort), DATA_DIR: dataDir, DEVELOPMENT_MODE: 'false' });
+    const again = start({
+      PORT: String(port),
+      LOCAL_DYNAMODB_PORT: String(dynamoPort),
+      DATA_DIR: dataDir,
+      DEVELOPMENT_MODE: 'false',
+    });
     await waitFor(() => again.output().includes('Press Ctrl-C to stop.') || again.child.exitCode !== null, 90_000);
     expect(again.output()).toContain('is running with production rules (DEVELOPMENT_MODE=false');
     expect(again.output()).not.toContain('development mode');
@@ -152,7 +174,15 @@ describe('npm start', () => {
     const bin = join(mkdtempSync(join(tmpdir(), 'nojava-')), 'bin');
     mkdirSync(bin);
     symlinkSync(process.execPath, join(bin, 'node'));
-    const app = start({ PATH: bin, PORT: String(await freePort()), LOCAL_DYNAMODB_PORT: String(await freePort()), DATA_DIR: ':memory:' }, 'node');
+    const app = start(
+      {
+        PATH: bin,
+        PORT: String(await freePort()),
+        LOCAL_DYNAMODB_PORT: String(await freePort()),
+        DATA_DIR: ':memory:',
+      },
+      'node',
+    );
     expect(await app.exited).toBe(1);
     expect(app.output()).toContain('Java was not found');
     expect(app.output()).not.toMatch(/\n\s+at /);

@@ -10,7 +10,13 @@ import { createTestUser, routeNamed } from './support/lambda.ts';
 async function createAgentCalledAt(seenPath: (path: string) => string) {
   const route = routeNamed('createAgent');
   const user = await createTestUser();
-  const event = proxyEvent({ route, caller: user, path: route.path, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'bot' }) });
+  const event = proxyEvent({
+    route,
+    caller: user,
+    path: route.path,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'bot' }),
+  });
   event.requestContext.path = seenPath(route.path);
   const res = await invokeRoute(route, event);
   expect(res.statusCode).toBe(201);
@@ -29,7 +35,8 @@ describe('Location header', () => {
   });
 
   it('takes only plain path segments as a prefix', () => {
-    const at = (seen: string, path = '/api/v1/agents') => publicPathPrefix({ path, requestContext: { path: seen } as never });
+    const at = (seen: string, path = '/api/v1/agents') =>
+      publicPathPrefix({ path, requestContext: { path: seen } as never });
     expect(at('/dev/api/v1/agents')).toBe('/dev');
     expect(at('/a/b/api/v1/agents')).toBe('/a/b');
     expect(at('//evil.example/api/v1/agents')).toBe('');

@@ -22,7 +22,11 @@ async function captured(fn: () => Promise<unknown>): Promise<Array<Record<string
     process.stdout.write = out;
     process.stderr.write = err;
   }
-  return written.join('').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+  return written
+    .join('')
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l));
 }
 
 const saved = { ...process.env };
@@ -41,7 +45,10 @@ const call = (handler: ReturnType<typeof httpRoute>, requestId: string) => {
   const route = routeNamed('health');
   // A caller as the authorizer would pass it (the stack reads no store for it).
   const caller = { userId: 'u-1', workspaceId: 'w-1', name: 'n', verified: false, operator: false };
-  return handler(proxyEvent({ route, requestId, caller }), lambdaContext('healthFunction', 10)) as Promise<APIGatewayProxyResult>;
+  return handler(
+    proxyEvent({ route, requestId, caller }),
+    lambdaContext('healthFunction', 10),
+  ) as Promise<APIGatewayProxyResult>;
 };
 
 describe('structured logs', () => {
@@ -55,7 +62,11 @@ describe('structured logs', () => {
     const ours = lines.filter((l) => l['message'] === 'first line' || l['message'] === 'second line');
     expect(ours).toHaveLength(2);
     for (const line of ours) {
-      expect(line).toMatchObject({ correlation_id: 'api-req-1', function_name: 'healthFunction', service: 'template-marketplace' });
+      expect(line).toMatchObject({
+        correlation_id: 'api-req-1',
+        function_name: 'healthFunction',
+        service: 'template-marketplace',
+      });
       expect(line['function_request_id']).toMatch(/^[0-9a-f-]{36}$/);
       expect(typeof line['cold_start']).toBe('boolean');
     }
@@ -64,11 +75,13 @@ describe('structured logs', () => {
     expect(JSON.stringify(lines)).not.toMatch(/mk_should_not_appear|whsec_nope/);
   });
 
-  it('do not carry the previous invocation\'s correlation id, and only the first invocation is a cold start', async () => {
+  it("do not carry the previous invocation's correlation id, and only the first invocation is a cold start", async () => {
     const handler = httpRoute({}, async () => (log.info('each'), ok({})));
     await captured(() => call(handler, 'api-req-a'));
     const lines = await captured(() => call(handler, 'api-req-b'));
-    expect(lines.filter((l) => l['message'] === 'each').map((l) => [l['correlation_id'], l['cold_start']])).toEqual([['api-req-b', false]]);
+    expect(lines.filter((l) => l['message'] === 'each').map((l) => [l['correlation_id'], l['cold_start']])).toEqual([
+      ['api-req-b', false],
+    ]);
   });
 });
 
@@ -77,8 +90,19 @@ const emf = (lines: Array<Record<string, any>>) =>
   lines
     .filter((l) => l['_aws'])
     .flatMap((l) =>
-      (l['_aws'].CloudWatchMetrics as Array<{ Namespace: string; Dimensions: string[][]; Metrics: Array<{ Name: string }> }>).flatMap((group) =>
-        group.Metrics.map((m) => ({ namespace: group.Namespace, name: m.Name, value: l[m.Name], dimensions: Object.fromEntries(group.Dimensions.flat().map((d) => [d, l[d]])) })),
+      (
+        l['_aws'].CloudWatchMetrics as Array<{
+          Namespace: string;
+          Dimensions: string[][];
+          Metrics: Array<{ Name: string }>;
+        }>
+      ).flatMap((group) =>
+        group.Metrics.map((m) => ({
+          namespace: group.Namespace,
+          name: m.Name,
+          value: l[m.Name],
+          dimensions: Object.fromEntries(group.Dimensions.flat().map((d) => [d, l[d]])),
+        })),
       ),
     );
 
@@ -88,7 +112,12 @@ describe('EMF metrics', () => {
       throw new AppError('rate_limited', 'slow down');
     });
     const lines = await captured(async () => expect((await call(handler, 'r')).statusCode).toBe(429));
-    expect(emf(lines)).toContainEqual({ namespace: METRICS_NAMESPACE, name: METRIC.rateLimited, value: 1, dimensions: { service: 'template-marketplace' } });
+    expect(emf(lines)).toContainEqual({
+      namespace: METRICS_NAMESPACE,
+      name: METRIC.rateLimited,
+      value: 1,
+      dimensions: { service: 'template-marketplace' },
+    });
   });
 
   it('count delivery attempts, successes, failures by kind and latency; verifications by outcome', async () => {
@@ -100,12 +129,42 @@ describe('EMF metrics', () => {
     });
     const metrics = emf(lines);
     const service = { service: 'template-marketplace' };
-    expect(metrics).toContainEqual({ namespace: METRICS_NAMESPACE, name: METRIC.deliveryAttempts, value: [1, 1], dimensions: service });
-    expect(metrics).toContainEqual({ namespace: METRICS_NAMESPACE, name: METRIC.deliverySuccesses, value: 1, dimensions: service });
-    expect(metrics).toContainEqual({ namespace: METRICS_NAMESPACE, name: METRIC.deliveryFailures, value: 1, dimensions: service });
-    expect(metrics).toContainEqual({ namespace: METRICS_NAMESPACE, name: METRIC.deliveryFailures, value: 1, dimensions: { ...service, kind: 'timeout' } });
-    expect(metrics).toContainEqual({ namespace: METRICS_NAMESPACE, name: METRIC.deliveryLatency, value: [120, 10_000], dimensions: service });
-    expect(metrics).toContainEqual({ namespace: METRICS_NAMESPACE, name: METRIC.verifications, value: 1, dimensions: { ...service, outcome: 'verification_failed' } });
+    expect(metrics).toContainEqual({
+      namespace: METRICS_NAMESPACE,
+      name: METRIC.deliveryAttempts,
+      value: [1, 1],
+      dimensions: service,
+    });
+    expect(metrics).toContainEqual({
+      namespace: METRICS_NAMESPACE,
+      name: METRIC.deliverySuccesses,
+      value: 1,
+      dimensions: service,
+    });
+    expect(metrics).toContainEqual({
+      namespace: METRICS_NAMESPACE,
+      name: METRIC.deliveryFailures,
+      value: 1,
+      dimensions: service,
+    });
+    expect(metrics).toContainEqual({
+      namespace: METRICS_NAMESPACE,
+      name: METRIC.deliveryFailures,
+      value: 1,
+      dimensions: { ...service, kind: 'timeout' },
+    });
+    expect(metrics).toContainEqual({
+      namespace: METRICS_NAMESPACE,
+      name: METRIC.deliveryLatency,
+      value: [120, 10_000],
+      dimensions: service,
+    });
+    expect(metrics).toContainEqual({
+      namespace: METRICS_NAMESPACE,
+      name: METRIC.verifications,
+      value: 1,
+      dimensions: { ...service, outcome: 'verification_failed' },
+    });
   });
 
   it('stay out of the output outside Lambda unless asked for', async () => {

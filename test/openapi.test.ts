@@ -25,7 +25,8 @@ describe('the OpenAPI document', () => {
       expect(operation.security, route.name).toEqual(route.auth ? [{ apiKey: [] }] : []);
       // 429 with Retry-After is a possible answer of every route.
       expect(operation.responses['429'], route.name).toEqual({ $ref: '#/components/responses/TooManyRequests' });
-      if (route.method === 'POST') expect(operation.parameters, route.name).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
+      if (route.method === 'POST')
+        expect(operation.parameters, route.name).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
     }
   });
 
@@ -40,10 +41,24 @@ describe('the OpenAPI document', () => {
 
   it('has the webhooks: the handshake and the four contract events, with both signature schemes', () => {
     const doc = JSON.parse(committed);
-    expect(Object.keys(doc.webhooks).sort()).toEqual(['contract.funded', 'contract.refunded', 'contract.released', 'contract.verification.completed', 'service.webhook.verify']);
+    expect(Object.keys(doc.webhooks).sort()).toEqual([
+      'contract.funded',
+      'contract.refunded',
+      'contract.released',
+      'contract.verification.completed',
+      'service.webhook.verify',
+    ]);
     for (const hook of Object.values(doc.webhooks) as { post: { parameters: { name: string }[] } }[]) {
       const headers = hook.post.parameters.map((p) => p.name);
-      expect(headers).toEqual(expect.arrayContaining(['x-service-timestamp', 'x-service-signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature']));
+      expect(headers).toEqual(
+        expect.arrayContaining([
+          'x-service-timestamp',
+          'x-service-signature',
+          'webhook-id',
+          'webhook-timestamp',
+          'webhook-signature',
+        ]),
+      );
     }
   });
 
@@ -58,10 +73,22 @@ describe('the OpenAPI document', () => {
 
 describe('holding answers to the document', () => {
   const route = routeNamed('createAgent');
-  const agent = { id: 'agt_01J00000000000000000000000', name: 'a', webhook_url: null, events: [], webhook_status: 'DISABLED', created_at: '2026-01-01T00:00:00.000Z' };
+  const agent = {
+    id: 'agt_01J00000000000000000000000',
+    name: 'a',
+    webhook_url: null,
+    events: [],
+    webhook_status: 'DISABLED',
+    created_at: '2026-01-01T00:00:00.000Z',
+  };
   const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
     status,
-    headers: { 'x-request-id': 'r', 'content-type': 'application/json; charset=utf-8', location: '/api/v1/agents/x', ...headers },
+    headers: {
+      'x-request-id': 'r',
+      'content-type': 'application/json; charset=utf-8',
+      location: '/api/v1/agents/x',
+      ...headers,
+    },
     body: JSON.stringify(body),
   });
 
@@ -73,24 +100,48 @@ describe('holding answers to the document', () => {
     expect(openApiProblems(route, answer(201, { ...agent, secret: 'x' })).join()).toMatch(/additional properties/);
     expect(openApiProblems(route, answer(201, { ...agent, webhook_url: 3 })).join()).toMatch(/webhook_url/);
     expect(openApiProblems(route, answer(418, agent)).join()).toMatch(/status not documented/);
-    expect(openApiProblems(route, answer(201, agent, { location: undefined as unknown as string })).join()).toMatch(/Location missing/);
-    expect(openApiProblems(route, answer(201, agent, { 'content-type': 'text/plain' })).join()).toMatch(/content-type text\/plain/);
-    expect(openApiProblems(route, answer(400, { error: { code: 'no_such_code', message: 'x' } })).join()).toMatch(/code/);
+    expect(openApiProblems(route, answer(201, agent, { location: undefined as unknown as string })).join()).toMatch(
+      /Location missing/,
+    );
+    expect(openApiProblems(route, answer(201, agent, { 'content-type': 'text/plain' })).join()).toMatch(
+      /content-type text\/plain/,
+    );
+    expect(openApiProblems(route, answer(400, { error: { code: 'no_such_code', message: 'x' } })).join()).toMatch(
+      /code/,
+    );
   });
 
   describe('a server-sent event stream', () => {
     const stream = routeNamed('streamAgentEvents');
-    const event = { id: 'evt_01J00000000000000000000000', type: 'contract.funded', created_at: '2026-01-01T00:00:00.000Z', agent_id: 'agt_01J00000000000000000000000', data: { contract_id: 'ctr_01J00000000000000000000000', status: 'FUNDED', amount_cents: 1 } };
-    const frame = (e: Record<string, unknown>, id = e['id'], type = e['type']) => `id: ${String(id)}\nevent: ${String(type)}\ndata: ${JSON.stringify(e)}\n\n`;
-    const sse = (body: string) => openApiProblems(stream, { status: 200, headers: { 'x-request-id': 'r', 'content-type': 'text/event-stream' }, body });
+    const event = {
+      id: 'evt_01J00000000000000000000000',
+      type: 'contract.funded',
+      created_at: '2026-01-01T00:00:00.000Z',
+      agent_id: 'agt_01J00000000000000000000000',
+      data: { contract_id: 'ctr_01J00000000000000000000000', status: 'FUNDED', amount_cents: 1 },
+    };
+    const frame = (e: Record<string, unknown>, id = e['id'], type = e['type']) =>
+      `id: ${String(id)}\nevent: ${String(type)}\ndata: ${JSON.stringify(e)}\n\n`;
+    const sse = (body: string) =>
+      openApiProblems(stream, {
+        status: 200,
+        headers: { 'x-request-id': 'r', 'content-type': 'text/event-stream' },
+        body,
+      });
 
     it('accepts documented frames, heartbeats, the retry line and a frame cut off at the end', () => {
-      expect(sse(`retry: 1000\n: connected\n\nid: ${event.id}\n\n${frame(event)}: heartbeat\n\n${frame(event).slice(0, 30)}`)).toEqual([]);
+      expect(
+        sse(
+          `retry: 1000\n: connected\n\nid: ${event.id}\n\n${frame(event)}: heartbeat\n\n${frame(event).slice(0, 30)}`,
+        ),
+      ).toEqual([]);
     });
 
     it('refuses data that is not the documented event, a frame without data, and an id or event that is not its data’s', () => {
       expect(sse(frame({ ...event, secret: 'x' })).join()).toMatch(/stream data does not match/);
-      expect(sse(frame({ ...event, type: 'contract.exploded' }, event.id, 'contract.exploded')).join()).toMatch(/stream data does not match/);
+      expect(sse(frame({ ...event, type: 'contract.exploded' }, event.id, 'contract.exploded')).join()).toMatch(
+        /stream data does not match/,
+      );
       expect(sse('id: 1\nevent: x\n\n').join()).toMatch(/without one JSON data line/);
       expect(sse(frame(event, 'evt_other')).join()).toMatch(/id\/event are not/);
       expect(sse(frame(event, event.id, 'contract.released')).join()).toMatch(/id\/event are not/);

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../lib/core/ids.ts';
-import { routes, type Route } from '../lib/routes.ts';
+import { type Route, routes } from '../lib/routes.ts';
 import { createAgent, publishTemplate, SIMPLE_SCHEMA } from './events/support.ts';
 import { createTestUser, invoke, type TestUser } from './support/lambda.ts';
 import { useLocalApi } from './support/local-api.ts';
@@ -21,7 +21,15 @@ import { useLocalApi } from './support/local-api.ts';
 const api = useLocalApi();
 
 const MEMBER_NAMES = ['toString', '__proto__', 'constructor', 'hasOwnProperty', 'valueOf'];
-const BAD_BODIES = ['{"":1}', '{"a":{"":1}}', '{"\\ud800":1}', '{"a":["\\udc00"]}', '{"__proto__":{"x":1}}', '{"constructor":{"name":"Set"}}', '{"toString":1}'];
+const BAD_BODIES = [
+  '{"":1}',
+  '{"a":{"":1}}',
+  '{"\\ud800":1}',
+  '{"a":["\\udc00"]}',
+  '{"__proto__":{"x":1}}',
+  '{"constructor":{"name":"Set"}}',
+  '{"toString":1}',
+];
 
 interface World {
   user: TestUser;
@@ -34,14 +42,21 @@ async function world(): Promise<World> {
   const user = await createTestUser({ operator: true });
   const agent = await createAgent(user);
   const template = await publishTemplate(user, SIMPLE_SCHEMA);
-  const contract = await invoke('createContract', { caller: user, body: { template_id: template, variables: {}, amount_cents: 100, agent_id: agent } });
+  const contract = await invoke('createContract', {
+    caller: user,
+    body: { template_id: template, variables: {}, amount_cents: 100, agent_id: agent },
+  });
   expect(contract.status, JSON.stringify(contract.body)).toBe(201);
   return { user, agent, template, contract: contract.body.id };
 }
 
 /** The route's path with real ids of `w` (a well-formed unknown one for deliveries). */
 function pathOf(route: Route, w: World): string {
-  const idFor = route.path.includes('/contracts/') ? w.contract : route.path.includes('/agents/') ? w.agent : w.template;
+  const idFor = route.path.includes('/contracts/')
+    ? w.contract
+    : route.path.includes('/agents/')
+      ? w.agent
+      : w.template;
   return route.path.replace('{delivery_id}', newId('dlv')).replace('{id}', idFor);
 }
 
@@ -66,7 +81,9 @@ function send(url: string, method: string, headers: [string, string][], body?: s
       }
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, contentType, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, contentType, body: Buffer.concat(chunks).toString('utf8') }),
+      );
     });
     const byName = new Map<string, string[]>();
     for (const [name, value] of headers) byName.set(name, [...(byName.get(name) ?? []), value]);
@@ -76,7 +93,9 @@ function send(url: string, method: string, headers: [string, string][], body?: s
     }
     // setHeader keeps the name's case; several values go out as several header lines.
     for (const [name, values] of byName) req.setHeader(name, values);
-    req.on('error', (err) => (req.destroyed && (err as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(err)));
+    req.on('error', (err) =>
+      req.destroyed && (err as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(err),
+    );
     req.end(body);
   });
 }
@@ -87,48 +106,72 @@ function expectNoServerError(answer: Answer, what: string): void {
   if (answer.status >= 400) {
     const parsed = JSON.parse(answer.body);
     expect(Object.keys(parsed), what).toEqual(['error']);
-    expect(parsed.error, what).toEqual({ code: expect.any(String), message: expect.any(String), ...(parsed.error.details ? { details: expect.any(Array) } : {}) });
+    expect(parsed.error, what).toEqual({
+      code: expect.any(String),
+      message: expect.any(String),
+      ...(parsed.error.details ? { details: expect.any(Array) } : {}),
+    });
   }
 }
 
 const auth = (w: World): [string, string] => ['Authorization', `Bearer ${w.user.apiKey}`];
 
 describe('every route, through the local API Gateway', () => {
-  it.each(routes.map((r) => [r.name] as const))('%s never answers 5xx to member-named query keys, header names or unstorable bodies', async (name) => {
-    const route = routes.find((r) => r.name === name)!;
-    const w = await world();
-    const url = `${api.url}${pathOf(route, w)}`;
+  it.each(routes.map((r) => [r.name] as const))(
+    '%s never answers 5xx to member-named query keys, header names or unstorable bodies',
+    async (name) => {
+      const route = routes.find((r) => r.name === name)!;
+      const w = await world();
+      const url = `${api.url}${pathOf(route, w)}`;
 
-    for (const key of MEMBER_NAMES) {
-      expectNoServerError(await send(`${url}?${key}=1`, route.method, [auth(w)]), `?${key}=1`);
-      expectNoServerError(await send(`${url}?${key}=a&${key}=b&${key}=`, route.method, [auth(w)]), `?${key} repeated`);
-    }
-    const allKeys = MEMBER_NAMES.map((k) => `${k}=x`).join('&');
-    expectNoServerError(await send(`${url}?${allKeys}`, route.method, [auth(w)]), 'all member names as query keys');
+      for (const key of MEMBER_NAMES) {
+        expectNoServerError(await send(`${url}?${key}=1`, route.method, [auth(w)]), `?${key}=1`);
+        expectNoServerError(
+          await send(`${url}?${key}=a&${key}=b&${key}=`, route.method, [auth(w)]),
+          `?${key} repeated`,
+        );
+      }
+      const allKeys = MEMBER_NAMES.map((k) => `${k}=x`).join('&');
+      expectNoServerError(await send(`${url}?${allKeys}`, route.method, [auth(w)]), 'all member names as query keys');
 
-    const memberHeaders = MEMBER_NAMES.flatMap((k): [string, string][] => [[k, 'x'], [k, 'y']]);
-    expectNoServerError(await send(url, route.method, [auth(w), ...memberHeaders]), 'member names as header names');
+      const memberHeaders = MEMBER_NAMES.flatMap((k): [string, string][] => [
+        [k, 'x'],
+        [k, 'y'],
+      ]);
+      expectNoServerError(await send(url, route.method, [auth(w), ...memberHeaders]), 'member names as header names');
 
-    if (route.streaming) return; // a stream does not read a body
-    for (const body of BAD_BODIES) {
-      const answer = await send(url, route.method, [auth(w)], body);
-      expectNoServerError(answer, `body ${body}`);
-      // The shared stack refuses these before any route looks at the body (or its absence of one).
-      expect(answer.status, `body ${body} → ${answer.body}`).toBe(400);
-      expect(JSON.parse(answer.body).error.code).toBe('validation_error');
-    }
-  });
+      if (route.streaming) return; // a stream does not read a body
+      for (const body of BAD_BODIES) {
+        const answer = await send(url, route.method, [auth(w)], body);
+        expectNoServerError(answer, `body ${body}`);
+        // The shared stack refuses these before any route looks at the body (or its absence of one).
+        expect(answer.status, `body ${body} → ${answer.body}`).toBe(400);
+        expect(JSON.parse(answer.body).error.code).toBe('validation_error');
+      }
+    },
+  );
 
   // Issue 19: the routes that declare no query parameters took any (`POST /agents?__proto__=1` → 201).
-  it.each(routes.map((r) => [r.name] as const))('%s answers an unknown query name with 400 validation_error naming it', async (name) => {
-    const route = routes.find((r) => r.name === name)!;
-    const w = await world();
-    for (const key of ['zz_unknown', ...MEMBER_NAMES]) {
-      const answer = await send(`${api.url}${pathOf(route, w)}?${key}=1`, route.method, [auth(w)], route.method === 'GET' ? undefined : '{}');
-      expect(answer.status, `${name} ?${key}=1 → ${answer.status} ${answer.body.slice(0, 200)}`).toBe(400);
-      expect(JSON.parse(answer.body).error.details, `${name} ?${key}=1`).toContainEqual({ path: key, message: 'Unknown field.' });
-    }
-  });
+  it.each(routes.map((r) => [r.name] as const))(
+    '%s answers an unknown query name with 400 validation_error naming it',
+    async (name) => {
+      const route = routes.find((r) => r.name === name)!;
+      const w = await world();
+      for (const key of ['zz_unknown', ...MEMBER_NAMES]) {
+        const answer = await send(
+          `${api.url}${pathOf(route, w)}?${key}=1`,
+          route.method,
+          [auth(w)],
+          route.method === 'GET' ? undefined : '{}',
+        );
+        expect(answer.status, `${name} ?${key}=1 → ${answer.status} ${answer.body.slice(0, 200)}`).toBe(400);
+        expect(JSON.parse(answer.body).error.details, `${name} ?${key}=1`).toContainEqual({
+          path: key,
+          message: 'Unknown field.',
+        });
+      }
+    },
+  );
 
   it('a member-named query key on a route with a query is an unknown field, named as sent', async () => {
     const w = await world();
@@ -162,9 +205,18 @@ describe('every route, handler stack alone (query maps as AWS delivers them: own
     const route = routes.find((r) => r.name === name)!;
     const w = await world();
     const ids = pathOf(route, w).split('/');
-    const params = Object.fromEntries([...route.path.split('/').entries()].filter(([, seg]) => seg.startsWith('{')).map(([i, seg]) => [seg.slice(1, -1), ids[i]!]));
+    const params = Object.fromEntries(
+      [...route.path.split('/').entries()]
+        .filter(([, seg]) => seg.startsWith('{'))
+        .map(([i, seg]) => [seg.slice(1, -1), ids[i]!]),
+    );
     for (const query of oddQueries) {
-      const res = await invoke(name, { caller: w.user, params, query, headers: Object.fromEntries(MEMBER_NAMES.map((k) => [k, 'x'])) });
+      const res = await invoke(name, {
+        caller: w.user,
+        params,
+        query,
+        headers: Object.fromEntries(MEMBER_NAMES.map((k) => [k, 'x'])),
+      });
       expect(res.status, `${name} ${JSON.stringify(query)} → ${JSON.stringify(res.body)}`).toBeLessThan(500);
     }
   });

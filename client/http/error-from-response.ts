@@ -3,7 +3,9 @@ import type { ErrorBody } from '../types/common.ts';
 
 function isErrorBody(body: unknown): body is ErrorBody {
   const error = (body as ErrorBody | null)?.error;
-  return typeof error === 'object' && error !== null && typeof error.code === 'string' && typeof error.message === 'string';
+  return (
+    typeof error === 'object' && error !== null && typeof error.code === 'string' && typeof error.message === 'string'
+  );
 }
 
 /** An ApiError from an error response, whether or not the body is the service's error format. */

@@ -36,7 +36,12 @@ export function isRetryable(error: unknown): boolean {
  * gives one, else exponential backoff with full jitter so many clients don't retry in lockstep.
  * undefined = the server asks for a longer wait than is worth blocking on.
  */
-export function retryDelayMs(attempt: number, retryAfter: string | null, now = Date.now(), random = Math.random): number | undefined {
+export function retryDelayMs(
+  attempt: number,
+  retryAfter: string | null,
+  now = Date.now(),
+  random = Math.random,
+): number | undefined {
   const asked = parseRetryAfter(retryAfter, now);
   if (asked !== undefined) return asked <= MAX_RETRY_AFTER_MS ? asked : undefined;
   const ceiling = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** (attempt - 1));

@@ -19,9 +19,14 @@ export interface SseFrame {
  * `id:` when its block ends, also of a block without data (not dispatched): the service sends its
  * start point so (stream `since`), and a reconnect must resume from it.
  */
-export async function* parseSse(body: ReadableStream<Uint8Array>, onLastEventId?: (id: string) => void): AsyncGenerator<SseFrame, void, undefined> {
+export async function* parseSse(
+  body: ReadableStream<Uint8Array>,
+  onLastEventId?: (id: string) => void,
+): AsyncGenerator<SseFrame, void, undefined> {
   // The DOM typings declare the decoder's input as BufferSource, a wider type than the body's bytes.
-  const reader = body.pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>).getReader();
+  const reader = body
+    .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
+    .getReader();
   let buffer = '';
   let lastEventId: string | undefined;
   let event = '';

@@ -2,7 +2,7 @@ import { ApiError, ConnectionError } from '../errors.ts';
 import { errorFromResponse } from './error-from-response.ts';
 import { IDEMPOTENCY_HEADER, isRepeatable, isRetryable, retryDelayMs } from './retry-policy.ts';
 import { sleep } from './sleep.ts';
-import { queryString, type QueryValue } from './url.ts';
+import { type QueryValue, queryString } from './url.ts';
 
 export interface TransportConfig {
   apiKey: string;
@@ -36,7 +36,10 @@ export interface JsonResponse<T> {
 /** The deadline of one attempt; `release()` once the part it guards (headers, or the whole body) has arrived. */
 function attemptDeadline(timeoutMs: number, outer: AbortSignal | undefined) {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException(`No response within ${timeoutMs} ms.`, 'TimeoutError')), timeoutMs);
+  const timer = setTimeout(
+    () => controller.abort(new DOMException(`No response within ${timeoutMs} ms.`, 'TimeoutError')),
+    timeoutMs,
+  );
   const signal = outer ? AbortSignal.any([outer, controller.signal]) : controller.signal;
   return { signal, release: () => clearTimeout(timer), timedOut: () => controller.signal.aborted };
 }
@@ -85,10 +88,17 @@ export class Transport {
     return this.send(spec, async (response) => response, { deadlineCoversBody: false });
   }
 
-  private async send<R>(spec: RequestSpec, read: (response: Response) => Promise<R>, options = { deadlineCoversBody: true }): Promise<R> {
+  private async send<R>(
+    spec: RequestSpec,
+    read: (response: Response) => Promise<R>,
+    options = { deadlineCoversBody: true },
+  ): Promise<R> {
     // Every POST carries an Idempotency-Key, the same on each attempt, so the service answers a
     // repeat with the first answer instead of acting twice: POSTs are retried like GETs.
-    if (spec.method === 'POST' && !Object.keys(spec.headers ?? {}).some((h) => h.toLowerCase() === IDEMPOTENCY_HEADER)) {
+    if (
+      spec.method === 'POST' &&
+      !Object.keys(spec.headers ?? {}).some((h) => h.toLowerCase() === IDEMPOTENCY_HEADER)
+    ) {
       spec = { ...spec, headers: { ...spec.headers, [IDEMPOTENCY_HEADER]: crypto.randomUUID() } };
     }
     const repeatable = isRepeatable(spec.method, spec.method === 'POST');
@@ -110,8 +120,16 @@ export class Transport {
         // The caller's own abort ends everything at once, with the caller's reason.
         if (spec.signal?.aborted) throw spec.signal.reason;
         failure = deadline.timedOut()
-          ? new ConnectionError(`No response from ${spec.method} ${spec.path} within ${this.config.timeoutMs} ms.`, true, { cause: err })
-          : new ConnectionError(`${spec.method} ${spec.path} failed: ${err instanceof Error ? err.message : String(err)}`, false, { cause: err });
+          ? new ConnectionError(
+              `No response from ${spec.method} ${spec.path} within ${this.config.timeoutMs} ms.`,
+              true,
+              { cause: err },
+            )
+          : new ConnectionError(
+              `${spec.method} ${spec.path} failed: ${err instanceof Error ? err.message : String(err)}`,
+              false,
+              { cause: err },
+            );
         if (!retriesLeft) throw failure;
       } finally {
         deadline.release();

@@ -10,7 +10,8 @@ export const AGENTS_BASE = '/api/v1';
  */
 export function serviceRoot(baseUrl: string): string {
   const url = new URL(baseUrl);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError(`baseUrl must be an http(s) URL, got ${url.protocol}`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new TypeError(`baseUrl must be an http(s) URL, got ${url.protocol}`);
   let path = url.pathname.replace(/\/+$/, '');
   for (const base of [MARKETPLACE_BASE, AGENTS_BASE]) {
     if (path.endsWith(base)) path = path.slice(0, -base.length);

@@ -1,7 +1,16 @@
 import type { Transport } from '../http/transport.ts';
 import { AGENTS_BASE, path } from '../http/url.ts';
 import { paginate } from '../pagination.ts';
-import type { Agent, ConfiguredAgent, ConfigureWebhookInput, CreateAgentInput, ListAgentsParams, RotateSecretInput, TestEventAccepted, WebhookSecret } from '../types/agents.ts';
+import type {
+  Agent,
+  ConfiguredAgent,
+  ConfigureWebhookInput,
+  CreateAgentInput,
+  ListAgentsParams,
+  RotateSecretInput,
+  TestEventAccepted,
+  WebhookSecret,
+} from '../types/agents.ts';
 import type { CursorPage } from '../types/common.ts';
 import type { CallOptions } from './call-options.ts';
 
@@ -21,11 +30,19 @@ export class Agents {
 
   /** One page of the caller's own agents. */
   async list(params: ListAgentsParams = {}, options: CallOptions = {}): Promise<CursorPage<Agent>> {
-    return this.http.body<CursorPage<Agent>>({ method: 'GET', path: a('/agents'), query: { ...params }, signal: options.signal });
+    return this.http.body<CursorPage<Agent>>({
+      method: 'GET',
+      path: a('/agents'),
+      query: { ...params },
+      signal: options.signal,
+    });
   }
 
   /** Every agent of the caller, a page at a time. */
-  iterate(params: Omit<ListAgentsParams, 'cursor'> = {}, options: CallOptions = {}): AsyncGenerator<Agent, void, undefined> {
+  iterate(
+    params: Omit<ListAgentsParams, 'cursor'> = {},
+    options: CallOptions = {},
+  ): AsyncGenerator<Agent, void, undefined> {
     return paginate(async (cursor) => {
       const page = await this.list({ ...params, cursor }, options);
       return { items: page.data, nextCursor: page.next_cursor };
@@ -40,8 +57,17 @@ export class Agents {
    * Sets the URL and event kinds; the webhook is then PENDING_VERIFICATION until `verifyWebhook`
    * succeeds. The first configuration of an agent also returns `webhook_secret`.
    */
-  async configureWebhook(id: string, input: ConfigureWebhookInput, options: CallOptions = {}): Promise<ConfiguredAgent> {
-    return this.http.body<ConfiguredAgent>({ method: 'PATCH', path: a(path`/agents/${id}/webhook`), body: input, signal: options.signal });
+  async configureWebhook(
+    id: string,
+    input: ConfigureWebhookInput,
+    options: CallOptions = {},
+  ): Promise<ConfiguredAgent> {
+    return this.http.body<ConfiguredAgent>({
+      method: 'PATCH',
+      path: a(path`/agents/${id}/webhook`),
+      body: input,
+      signal: options.signal,
+    });
   }
 
   /** Back to DISABLED, URL cleared. */
@@ -50,7 +76,11 @@ export class Agents {
   }
 
   async getWebhookSecret(id: string, options: CallOptions = {}): Promise<WebhookSecret> {
-    return this.http.body<WebhookSecret>({ method: 'GET', path: a(path`/agents/${id}/webhook/secret`), signal: options.signal });
+    return this.http.body<WebhookSecret>({
+      method: 'GET',
+      path: a(path`/agents/${id}/webhook/secret`),
+      signal: options.signal,
+    });
   }
 
   /** Deletes the agent: its webhook stops, it frees a place under the 100-agent cap, and it is 404 from then on. */
@@ -63,8 +93,17 @@ export class Agents {
    * `webhook-signature`) for `expire_previous_in_seconds` (0–86400, default 86400). Not retried (a
    * repeat would rotate twice).
    */
-  async rotateWebhookSecret(id: string, input: RotateSecretInput = {}, options: CallOptions = {}): Promise<WebhookSecret> {
-    return this.http.body<WebhookSecret>({ method: 'POST', path: a(path`/agents/${id}/webhook/secret/rotate`), body: input, signal: options.signal });
+  async rotateWebhookSecret(
+    id: string,
+    input: RotateSecretInput = {},
+    options: CallOptions = {},
+  ): Promise<WebhookSecret> {
+    return this.http.body<WebhookSecret>({
+      method: 'POST',
+      path: a(path`/agents/${id}/webhook/secret/rotate`),
+      body: input,
+      signal: options.signal,
+    });
   }
 
   /**
@@ -73,7 +112,11 @@ export class Agents {
    * `verification_timeout`, `challenge_mismatch`, `endpoint_error` or `url_validation_error`.
    */
   async verifyWebhook(id: string, options: CallOptions = {}): Promise<Agent> {
-    return this.http.body<Agent>({ method: 'POST', path: a(path`/agents/${id}/webhook/verify`), signal: options.signal });
+    return this.http.body<Agent>({
+      method: 'POST',
+      path: a(path`/agents/${id}/webhook/verify`),
+      signal: options.signal,
+    });
   }
 
   /**
@@ -82,6 +125,10 @@ export class Agents {
    * ENABLED. Not retried automatically (a repeat sends a second test event).
    */
   async sendTestEvent(id: string, options: CallOptions = {}): Promise<TestEventAccepted> {
-    return this.http.body<TestEventAccepted>({ method: 'POST', path: a(path`/agents/${id}/webhook/test`), signal: options.signal });
+    return this.http.body<TestEventAccepted>({
+      method: 'POST',
+      path: a(path`/agents/${id}/webhook/test`),
+      signal: options.signal,
+    });
   }
 }

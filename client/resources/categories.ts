@@ -14,6 +14,10 @@ export class Categories {
 
   /** Every category with the number of public templates in it. */
   async list(options: CallOptions = {}): Promise<DataList<CategoryCount>> {
-    return this.http.body<DataList<CategoryCount>>({ method: 'GET', path: `${MARKETPLACE_BASE}/categories`, signal: options.signal });
+    return this.http.body<DataList<CategoryCount>>({
+      method: 'GET',
+      path: `${MARKETPLACE_BASE}/categories`,
+      signal: options.signal,
+    });
   }
 }

@@ -2,7 +2,12 @@ import type { Transport } from '../http/transport.ts';
 import { AGENTS_BASE, path } from '../http/url.ts';
 import { paginate } from '../pagination.ts';
 import type { CursorPage } from '../types/common.ts';
-import type { Contract, CreateContractInput, ListContractsParams, RecordVerificationInput } from '../types/contracts.ts';
+import type {
+  Contract,
+  CreateContractInput,
+  ListContractsParams,
+  RecordVerificationInput,
+} from '../types/contracts.ts';
 import type { CallOptions } from './call-options.ts';
 
 /** `/api/v1/contracts`: create a contract from a template and move it through its states. */
@@ -20,11 +25,19 @@ export class Contracts {
 
   /** One page of the caller's contracts (as buyer or seller), newest first. */
   async list(params: ListContractsParams = {}, options: CallOptions = {}): Promise<CursorPage<Contract>> {
-    return this.http.body<CursorPage<Contract>>({ method: 'GET', path: `${AGENTS_BASE}/contracts`, query: { ...params }, signal: options.signal });
+    return this.http.body<CursorPage<Contract>>({
+      method: 'GET',
+      path: `${AGENTS_BASE}/contracts`,
+      query: { ...params },
+      signal: options.signal,
+    });
   }
 
   /** Every contract of the caller, newest first, a page at a time. */
-  iterate(params: Omit<ListContractsParams, 'cursor'> = {}, options: CallOptions = {}): AsyncGenerator<Contract, void, undefined> {
+  iterate(
+    params: Omit<ListContractsParams, 'cursor'> = {},
+    options: CallOptions = {},
+  ): AsyncGenerator<Contract, void, undefined> {
     return paginate(async (cursor) => {
       const page = await this.list({ ...params, cursor }, options);
       return { items: page.data, nextCursor: page.next_cursor };
@@ -32,7 +45,11 @@ export class Contracts {
   }
 
   async get(id: string, options: CallOptions = {}): Promise<Contract> {
-    return this.http.body<Contract>({ method: 'GET', path: AGENTS_BASE + path`/contracts/${id}`, signal: options.signal });
+    return this.http.body<Contract>({
+      method: 'GET',
+      path: AGENTS_BASE + path`/contracts/${id}`,
+      signal: options.signal,
+    });
   }
 
   /** CREATED → FUNDED; emits `contract.funded`. */

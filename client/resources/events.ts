@@ -1,11 +1,18 @@
 import { ApiError } from '../errors.ts';
-import { parseSse } from '../http/sse.ts';
 import { retryDelayMs } from '../http/retry-policy.ts';
 import { sleep } from '../http/sleep.ts';
+import { parseSse } from '../http/sse.ts';
 import type { Transport } from '../http/transport.ts';
 import { AGENTS_BASE, path } from '../http/url.ts';
 import { paginate } from '../pagination.ts';
-import type { FeedEvent, ListEventsParams, ReplayAccepted, ReplayEventsInput, StreamedEvent, StreamEventsOptions } from '../types/agents.ts';
+import type {
+  FeedEvent,
+  ListEventsParams,
+  ReplayAccepted,
+  ReplayEventsInput,
+  StreamEventsOptions,
+  StreamedEvent,
+} from '../types/agents.ts';
 import type { CursorPage } from '../types/common.ts';
 import type { CallOptions } from './call-options.ts';
 
@@ -23,8 +30,17 @@ export class Events {
   }
 
   /** One page, oldest first. Keep `next_cursor` and pass it as `after` to poll for newer events. */
-  async list(agentId: string, params: ListEventsParams = {}, options: CallOptions = {}): Promise<CursorPage<FeedEvent>> {
-    return this.http.body<CursorPage<FeedEvent>>({ method: 'GET', path: this.pathOf(agentId), query: { ...params }, signal: options.signal });
+  async list(
+    agentId: string,
+    params: ListEventsParams = {},
+    options: CallOptions = {},
+  ): Promise<CursorPage<FeedEvent>> {
+    return this.http.body<CursorPage<FeedEvent>>({
+      method: 'GET',
+      path: this.pathOf(agentId),
+      query: { ...params },
+      signal: options.signal,
+    });
   }
 
   /**
@@ -33,11 +49,20 @@ export class Events {
    * a background job sends them. 409 `webhook_not_configured` without an ENABLED webhook.
    */
   async replay(agentId: string, input: ReplayEventsInput, options: CallOptions = {}): Promise<ReplayAccepted> {
-    return this.http.body<ReplayAccepted>({ method: 'POST', path: `${this.pathOf(agentId)}/replay`, body: input, signal: options.signal });
+    return this.http.body<ReplayAccepted>({
+      method: 'POST',
+      path: `${this.pathOf(agentId)}/replay`,
+      body: input,
+      signal: options.signal,
+    });
   }
 
   /** Every event so far (after `after`), oldest first; ends when caught up. */
-  iterate(agentId: string, params: ListEventsParams = {}, options: CallOptions = {}): AsyncGenerator<FeedEvent, void, undefined> {
+  iterate(
+    agentId: string,
+    params: ListEventsParams = {},
+    options: CallOptions = {},
+  ): AsyncGenerator<FeedEvent, void, undefined> {
     return paginate(async (cursor) => {
       const page = await this.list(agentId, { ...params, after: cursor ?? params.after }, options);
       return { items: page.data, nextCursor: page.next_cursor };

@@ -1,12 +1,12 @@
-import { paginate } from '../pagination.ts';
 import type { Transport } from '../http/transport.ts';
 import { MARKETPLACE_BASE, path } from '../http/url.ts';
+import { paginate } from '../pagination.ts';
 import type { CursorPage } from '../types/common.ts';
 import type { Contract, InstantiateTemplateInput } from '../types/contracts.ts';
 import type {
   FeaturedTemplates,
-  InstallResult,
   Installation,
+  InstallResult,
   ListInstalledParams,
   ListTemplatesParams,
   PublishTemplateInput,
@@ -34,11 +34,19 @@ export class Templates {
 
   /** One page of public templates. */
   async list(params: ListTemplatesParams = {}, options: CallOptions = {}): Promise<TemplatePage> {
-    return this.http.body<TemplatePage>({ method: 'GET', path: m('/templates'), query: { ...params }, signal: options.signal });
+    return this.http.body<TemplatePage>({
+      method: 'GET',
+      path: m('/templates'),
+      query: { ...params },
+      signal: options.signal,
+    });
   }
 
   /** Every matching public template, a page at a time (following `next_cursor`). */
-  iterate(params: Omit<ListTemplatesParams, 'cursor'> = {}, options: CallOptions = {}): AsyncGenerator<TemplateSummary, void, undefined> {
+  iterate(
+    params: Omit<ListTemplatesParams, 'cursor'> = {},
+    options: CallOptions = {},
+  ): AsyncGenerator<TemplateSummary, void, undefined> {
     // Later pages are addressed by the cursor alone; an offset would only apply to the first.
     const { offset: _firstPageOnly, ...rest } = params;
     return paginate(async (cursor) => {
@@ -54,7 +62,11 @@ export class Templates {
 
   /** A template in full, with versions and its newest reviews; by id or by slug. */
   async get(idOrSlug: string, options: CallOptions = {}): Promise<TemplateDetails> {
-    return this.http.body<TemplateDetails>({ method: 'GET', path: m(path`/templates/${idOrSlug}`), signal: options.signal });
+    return this.http.body<TemplateDetails>({
+      method: 'GET',
+      path: m(path`/templates/${idOrSlug}`),
+      signal: options.signal,
+    });
   }
 
   /** Publishes a new template; 409 `slug_taken` if the slug is in use. */
@@ -64,12 +76,22 @@ export class Templates {
 
   /** Author only. */
   async update(id: string, input: UpdateTemplateInput, options: CallOptions = {}): Promise<Template> {
-    return this.http.body<Template>({ method: 'PATCH', path: m(path`/templates/${id}`), body: input, signal: options.signal });
+    return this.http.body<Template>({
+      method: 'PATCH',
+      path: m(path`/templates/${id}`),
+      body: input,
+      signal: options.signal,
+    });
   }
 
   /** Author only; the version must be greater than the current one. */
   async publishVersion(id: string, input: PublishVersionInput, options: CallOptions = {}): Promise<Template> {
-    return this.http.body<Template>({ method: 'POST', path: m(path`/templates/${id}/versions`), body: input, signal: options.signal });
+    return this.http.body<Template>({
+      method: 'POST',
+      path: m(path`/templates/${id}/versions`),
+      body: input,
+      signal: options.signal,
+    });
   }
 
   /**
@@ -77,17 +99,29 @@ export class Templates {
    * counts nothing), so unlike other POSTs it is retried on 429, 5xx and network errors.
    */
   async install(id: string, options: CallOptions = {}): Promise<InstallResult> {
-    const res = await this.http.json<Installation>({ method: 'POST', path: m(path`/templates/${id}/install`), signal: options.signal });
+    const res = await this.http.json<Installation>({
+      method: 'POST',
+      path: m(path`/templates/${id}/install`),
+      signal: options.signal,
+    });
     return { ...res.body, created: res.status === 201 };
   }
 
   /** One page of the templates installed in the caller's workspace, newest install first. */
   async installed(params: ListInstalledParams = {}, options: CallOptions = {}): Promise<CursorPage<TemplateSummary>> {
-    return this.http.body<CursorPage<TemplateSummary>>({ method: 'GET', path: m('/installed'), query: { ...params }, signal: options.signal });
+    return this.http.body<CursorPage<TemplateSummary>>({
+      method: 'GET',
+      path: m('/installed'),
+      query: { ...params },
+      signal: options.signal,
+    });
   }
 
   /** Every template installed in the caller's workspace, a page at a time. */
-  iterateInstalled(params: Omit<ListInstalledParams, 'cursor'> = {}, options: CallOptions = {}): AsyncGenerator<TemplateSummary, void, undefined> {
+  iterateInstalled(
+    params: Omit<ListInstalledParams, 'cursor'> = {},
+    options: CallOptions = {},
+  ): AsyncGenerator<TemplateSummary, void, undefined> {
     const { offset: _firstPageOnly, ...rest } = params;
     return paginate(async (cursor) => {
       const page = await this.installed(cursor ? { ...rest, cursor } : params, options);
@@ -97,12 +131,20 @@ export class Templates {
 
   /** Operators only (403 otherwise). */
   async feature(id: string, options: CallOptions = {}): Promise<void> {
-    await this.http.body<undefined>({ method: 'PUT', path: m(path`/templates/${id}/featured`), signal: options.signal });
+    await this.http.body<undefined>({
+      method: 'PUT',
+      path: m(path`/templates/${id}/featured`),
+      signal: options.signal,
+    });
   }
 
   /** Operators only (403 otherwise). */
   async unfeature(id: string, options: CallOptions = {}): Promise<void> {
-    await this.http.body<undefined>({ method: 'DELETE', path: m(path`/templates/${id}/featured`), signal: options.signal });
+    await this.http.body<undefined>({
+      method: 'DELETE',
+      path: m(path`/templates/${id}/featured`),
+      signal: options.signal,
+    });
   }
 
   /** Creates a contract from this template: `contracts.create({template_id, …})`. */

@@ -1,4 +1,4 @@
-export type * from './common.ts';
-export type * from './marketplace.ts';
 export type * from './agents.ts';
+export type * from './common.ts';
 export type * from './contracts.ts';
+export type * from './marketplace.ts';

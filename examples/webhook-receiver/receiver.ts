@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { verifyWebhook, WebhookVerificationError } from '../../client/index.ts';
 import { readRawBody, sendJson } from './http-io.ts';
 import { InMemorySeenEvents, type SeenEvents } from './seen-events.ts';
-import { verifyWebhook, WebhookVerificationError } from '../../client/index.ts';
 
 export const VERIFY_EVENT = 'service.webhook.verify';
 
@@ -67,13 +67,19 @@ export function createReceiver(options: ReceiverOptions): Server {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'POST') return sendJson(res, 405, { error: 'Only POST is accepted.' }, { allow: 'POST' });
     const rawBody = await readRawBody(req, maxBodyBytes);
-    if (rawBody === 'too_large') return sendJson(res, 413, { error: 'The body is too large.' }, { connection: 'close' });
+    if (rawBody === 'too_large')
+      return sendJson(res, 413, { error: 'The body is too large.' }, { connection: 'close' });
 
     const secret = typeof options.secret === 'function' ? options.secret() : options.secret;
     let body: Record<string, unknown>;
     try {
       // The client package's check: both signatures, timing-safe, the timestamp within the tolerance.
-      body = (await verifyWebhook({ secret, headers: req.headers, rawBody, toleranceSeconds: options.toleranceSeconds })) as unknown as Record<string, unknown>;
+      body = (await verifyWebhook({
+        secret,
+        headers: req.headers,
+        rawBody,
+        toleranceSeconds: options.toleranceSeconds,
+      })) as unknown as Record<string, unknown>;
     } catch (err) {
       if (!(err instanceof WebhookVerificationError)) throw err;
       return sendJson(res, err.code === 'invalid_body' ? 400 : 401, { error: err.message });
@@ -81,7 +87,8 @@ export function createReceiver(options: ReceiverOptions): Server {
 
     if (header(req, 'x-service-event') === VERIFY_EVENT || body['type'] === VERIFY_EVENT) {
       // The service compares the token as a string: echo the parsed value untouched, never decoded or escaped further.
-      if (typeof body['challenge'] !== 'string') return sendJson(res, 400, { error: 'The handshake has no challenge.' });
+      if (typeof body['challenge'] !== 'string')
+        return sendJson(res, 400, { error: 'The handshake has no challenge.' });
       return sendJson(res, 200, { challenge: body['challenge'] });
     }
 
@@ -93,7 +100,8 @@ export function createReceiver(options: ReceiverOptions): Server {
     try {
       outcome = await withDeadline(handleOnce(event), deadlineMs);
     } catch (err) {
-      if (err instanceof HandlerDeadline) return sendJson(res, 503, { error: 'Still processing; deliver again later.' });
+      if (err instanceof HandlerDeadline)
+        return sendJson(res, 503, { error: 'Still processing; deliver again later.' });
       console.error(`webhook ${eventId}: onEvent failed:`, err);
       return sendJson(res, 500, { error: 'The event could not be processed.' });
     }

@@ -6,7 +6,7 @@ import { createReceiver, type WebhookEvent } from './receiver.ts';
 
 const secret = process.env['WEBHOOK_SECRET'];
 if (!secret) {
-  console.error('Set WEBHOOK_SECRET to the agent\'s webhook secret (whsec_…).');
+  console.error("Set WEBHOOK_SECRET to the agent's webhook secret (whsec_…).");
   process.exit(1);
 }
 const port = Number(process.env['PORT'] ?? 8080);

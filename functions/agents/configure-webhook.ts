@@ -3,6 +3,7 @@ import { configureWebhook } from '../../lib/agents/webhook-config.ts';
 import { ok } from '../../lib/http/responses.ts';
 import { httpRoute } from '../../lib/http/stack.ts';
 
-export const handler = httpRoute({ params: agentIdParams, body: configureWebhookBody }, async ({ caller, params, body }) =>
-  ok(await configureWebhook(caller, params.id, body)),
+export const handler = httpRoute(
+  { params: agentIdParams, body: configureWebhookBody },
+  async ({ caller, params, body }) => ok(await configureWebhook(caller, params.id, body)),
 );

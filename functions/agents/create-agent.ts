@@ -1,10 +1,12 @@
 import { createAgent } from '../../lib/agents/agents.ts';
-import { createAgentBody } from '../../lib/agents/schemas.ts';
 import type { AgentView } from '../../lib/agents/model.ts';
+import { createAgentBody } from '../../lib/agents/schemas.ts';
+import { BASE_PATHS } from '../../lib/core/settings.ts';
 import { created } from '../../lib/http/responses.ts';
 import { httpRoute } from '../../lib/http/stack.ts';
-import { BASE_PATHS } from '../../lib/core/settings.ts';
 
 const answer = (agent: AgentView) => created(agent, `${BASE_PATHS.agents}/agents/${agent.id}`);
 
-export const handler = httpRoute({ body: createAgentBody }, async ({ caller, body, sealAnswer }) => answer(await createAgent(caller, body, sealAnswer(answer))));
+export const handler = httpRoute({ body: createAgentBody }, async ({ caller, body, sealAnswer }) =>
+  answer(await createAgent(caller, body, sealAnswer(answer))),
+);

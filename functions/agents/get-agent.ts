@@ -3,4 +3,6 @@ import { agentIdParams } from '../../lib/agents/schemas.ts';
 import { ok } from '../../lib/http/responses.ts';
 import { httpRoute } from '../../lib/http/stack.ts';
 
-export const handler = httpRoute({ params: agentIdParams }, async ({ caller, params }) => ok(await getAgentView(caller, params.id)));
+export const handler = httpRoute({ params: agentIdParams }, async ({ caller, params }) =>
+  ok(await getAgentView(caller, params.id)),
+);

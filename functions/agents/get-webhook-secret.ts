@@ -3,4 +3,6 @@ import { getWebhookSecret } from '../../lib/agents/webhook-config.ts';
 import { ok } from '../../lib/http/responses.ts';
 import { httpRoute } from '../../lib/http/stack.ts';
 
-export const handler = httpRoute({ params: agentIdParams }, async ({ caller, params }) => ok(await getWebhookSecret(caller, params.id)));
+export const handler = httpRoute({ params: agentIdParams }, async ({ caller, params }) =>
+  ok(await getWebhookSecret(caller, params.id)),
+);

@@ -3,4 +3,6 @@ import { rotateWebhookSecret } from '../../lib/agents/webhook-config.ts';
 import { ok } from '../../lib/http/responses.ts';
 import { httpRoute } from '../../lib/http/stack.ts';
 
-export const handler = httpRoute({ params: agentIdParams, body: rotateSecretBody }, async ({ caller, params, body }) => ok(await rotateWebhookSecret(caller, params.id, body)));
+export const handler = httpRoute({ params: agentIdParams, body: rotateSecretBody }, async ({ caller, params, body }) =>
+  ok(await rotateWebhookSecret(caller, params.id, body)),
+);

@@ -1,10 +1,12 @@
 import { createContractBody } from '../../lib/contracts/schemas.ts';
-import { createContract, type ContractView } from '../../lib/contracts/service.ts';
+import { type ContractView, createContract } from '../../lib/contracts/service.ts';
+import { BASE_PATHS } from '../../lib/core/settings.ts';
 import { created } from '../../lib/http/responses.ts';
 import { httpRoute } from '../../lib/http/stack.ts';
-import { BASE_PATHS } from '../../lib/core/settings.ts';
 
 const answer = (contract: ContractView) => created(contract, `${BASE_PATHS.agents}/contracts/${contract.id}`);
 
 /** POST /api/v1/contracts: a contract from a template, its variables checked and its checks filled in. */
-export const handler = httpRoute({ body: createContractBody }, async ({ caller, body, sealAnswer }) => answer(await createContract(caller, body, sealAnswer(answer))));
+export const handler = httpRoute({ body: createContractBody }, async ({ caller, body, sealAnswer }) =>
+  answer(await createContract(caller, body, sealAnswer(answer))),
+);

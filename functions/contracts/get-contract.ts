@@ -4,4 +4,6 @@ import { ok } from '../../lib/http/responses.ts';
 import { httpRoute } from '../../lib/http/stack.ts';
 
 /** GET /api/v1/contracts/:id: to the owners of its agents only. */
-export const handler = httpRoute({ params: contractParams }, async ({ caller, params }) => ok(await getContract(caller, params.id)));
+export const handler = httpRoute({ params: contractParams }, async ({ caller, params }) =>
+  ok(await getContract(caller, params.id)),
+);

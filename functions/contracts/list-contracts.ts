@@ -4,4 +4,6 @@ import { ok } from '../../lib/http/responses.ts';
 import { httpRoute } from '../../lib/http/stack.ts';
 
 /** GET /api/v1/contracts?status=&agent_id=: the caller's contracts, newest first. */
-export const handler = httpRoute({ query: listContractsQuery }, async ({ caller, query }) => ok(await listContracts(caller, query)));
+export const handler = httpRoute({ query: listContractsQuery }, async ({ caller, query }) =>
+  ok(await listContracts(caller, query)),
+);

@@ -4,6 +4,8 @@ import { ok } from '../../lib/http/responses.ts';
 import { httpRoute } from '../../lib/http/stack.ts';
 
 /** POST /api/v1/contracts/:id/verification: FUNDED → VERIFIED or VERIFICATION_FAILED, with its event. */
-export const handler = httpRoute({ params: contractParams, body: verificationBody }, async ({ caller, params, body, sealAnswer }) =>
-  ok(await transitionContract(caller, params.id, 'verification', body, sealAnswer(ok))),
+export const handler = httpRoute(
+  { params: contractParams, body: verificationBody },
+  async ({ caller, params, body, sealAnswer }) =>
+    ok(await transitionContract(caller, params.id, 'verification', body, sealAnswer(ok))),
 );

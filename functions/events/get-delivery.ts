@@ -1,7 +1,9 @@
+import { deliveryParams } from '../../lib/events/schemas.ts';
+import { agentDelivery } from '../../lib/events/service.ts';
 import { ok } from '../../lib/http/responses.ts';
 import { httpRoute } from '../../lib/http/stack.ts';
-import { agentDelivery } from '../../lib/events/service.ts';
-import { deliveryParams } from '../../lib/events/schemas.ts';
 
 /** GET /api/v1/agents/:id/deliveries/:delivery_id: one delivery with its attempt history, oldest attempt first. */
-export const handler = httpRoute({ params: deliveryParams }, async ({ caller, params }) => ok(await agentDelivery(caller, params.id, params.delivery_id)));
+export const handler = httpRoute({ params: deliveryParams }, async ({ caller, params }) =>
+  ok(await agentDelivery(caller, params.id, params.delivery_id)),
+);

@@ -1,7 +1,7 @@
+import { agentParams, eventsQuery } from '../../lib/events/schemas.ts';
+import { agentEvents } from '../../lib/events/service.ts';
 import { ok } from '../../lib/http/responses.ts';
 import { httpRoute } from '../../lib/http/stack.ts';
-import { agentEvents } from '../../lib/events/service.ts';
-import { agentParams, eventsQuery } from '../../lib/events/schemas.ts';
 
 /** GET /api/v1/agents/:id/events: the polling feed, oldest first. */
 export const handler = httpRoute({ params: agentParams, query: eventsQuery }, async ({ caller, params, query }) =>

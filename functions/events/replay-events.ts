@@ -1,8 +1,10 @@
+import { startReplay } from '../../lib/events/replay.ts';
+import { replayBody } from '../../lib/events/replay-schema.ts';
+import { agentParams } from '../../lib/events/schemas.ts';
 import { accepted } from '../../lib/http/responses.ts';
 import { httpRoute } from '../../lib/http/stack.ts';
-import { startReplay } from '../../lib/events/replay.ts';
-import { agentParams } from '../../lib/events/schemas.ts';
-import { replayBody } from '../../lib/events/replay-schema.ts';
 
 /** POST /api/v1/agents/:id/events/replay: 202 {replayed}; the relay sends them page by page. */
-export const handler = httpRoute({ params: agentParams, body: replayBody }, async ({ caller, params, body }) => accepted(await startReplay(caller, params.id, body)));
+export const handler = httpRoute({ params: agentParams, body: replayBody }, async ({ caller, params, body }) =>
+  accepted(await startReplay(caller, params.id, body)),
+);

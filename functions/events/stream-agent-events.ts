@@ -5,22 +5,28 @@
  */
 import { ownAgent } from '../../lib/agents/agents.ts';
 import { agentParams } from '../../lib/events/schemas.ts';
-import { streamQuery } from '../../lib/events/stream-query.ts';
 import { streamEvents, streamStart } from '../../lib/events/sse.ts';
 import { startCursor } from '../../lib/events/start-point.ts';
+import { streamQuery } from '../../lib/events/stream-query.ts';
 import { sseRoute } from '../../lib/http/sse-route.ts';
 import { acquireStreamLease } from '../../lib/limits/stream-leases.ts';
 
-export const handler = sseRoute({ params: agentParams, query: streamQuery }, async ({ caller, params, query, headers, context }) => {
-  const agent = await ownAgent(caller, params.id);
-  const start = streamStart(headers['last-event-id'], query);
-  const after = start ? await startCursor(agent, start) : undefined;
-  const lease = await acquireStreamLease(params.id);
-  return async (out) => {
-    try {
-      await streamEvents(params.id, after, lease.guard(out), { remainingMs: () => context.getRemainingTimeInMillis(), announceStart: start?.kind === 'now' || start?.kind === 'time' });
-    } finally {
-      await lease.release();
-    }
-  };
-});
+export const handler = sseRoute(
+  { params: agentParams, query: streamQuery },
+  async ({ caller, params, query, headers, context }) => {
+    const agent = await ownAgent(caller, params.id);
+    const start = streamStart(headers['last-event-id'], query);
+    const after = start ? await startCursor(agent, start) : undefined;
+    const lease = await acquireStreamLease(params.id);
+    return async (out) => {
+      try {
+        await streamEvents(params.id, after, lease.guard(out), {
+          remainingMs: () => context.getRemainingTimeInMillis(),
+          announceStart: start?.kind === 'now' || start?.kind === 'time',
+        });
+      } finally {
+        await lease.release();
+      }
+    };
+  },
+);

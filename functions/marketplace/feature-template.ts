@@ -1,7 +1,7 @@
-import { httpRoute } from '../../lib/http/stack.ts';
 import { noContent } from '../../lib/http/responses.ts';
-import { setFeatured } from '../../lib/marketplace/templates/feature.ts';
+import { httpRoute } from '../../lib/http/stack.ts';
 import { templateIdParams } from '../../lib/marketplace/request-schemas.ts';
+import { setFeatured } from '../../lib/marketplace/templates/feature.ts';
 
 /** PUT /templates/:id/featured: operators only, 204, idempotent. */
 export const handler = httpRoute({ params: templateIdParams }, async ({ params, caller }) => {

@@ -1,7 +1,9 @@
-import { httpRoute } from '../../lib/http/stack.ts';
 import { ok } from '../../lib/http/responses.ts';
-import { templateDetails } from '../../lib/marketplace/templates/details.ts';
+import { httpRoute } from '../../lib/http/stack.ts';
 import { templateIdParams } from '../../lib/marketplace/request-schemas.ts';
+import { templateDetails } from '../../lib/marketplace/templates/details.ts';
 
 /** GET /templates/:id (id or slug): template, versions, newest reviews. */
-export const handler = httpRoute({ params: templateIdParams }, async ({ params, caller }) => ok(await templateDetails(params.id, caller)));
+export const handler = httpRoute({ params: templateIdParams }, async ({ params, caller }) =>
+  ok(await templateDetails(params.id, caller)),
+);

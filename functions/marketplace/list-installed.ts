@@ -1,7 +1,9 @@
-import { httpRoute } from '../../lib/http/stack.ts';
 import { ok } from '../../lib/http/responses.ts';
+import { httpRoute } from '../../lib/http/stack.ts';
 import { listInstalled } from '../../lib/marketplace/installs/installed.ts';
 import { installedQuery } from '../../lib/marketplace/request-schemas.ts';
 
 /** GET /installed: the caller's workspace's templates, most recently installed first. */
-export const handler = httpRoute({ query: installedQuery }, async ({ query, caller }) => ok(await listInstalled(caller, query)));
+export const handler = httpRoute({ query: installedQuery }, async ({ query, caller }) =>
+  ok(await listInstalled(caller, query)),
+);

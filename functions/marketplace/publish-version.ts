@@ -1,7 +1,7 @@
-import { httpRoute } from '../../lib/http/stack.ts';
 import { created } from '../../lib/http/responses.ts';
-import { publishVersion } from '../../lib/marketplace/templates/publish-version.ts';
+import { httpRoute } from '../../lib/http/stack.ts';
 import { templateIdParams, versionBody } from '../../lib/marketplace/request-schemas.ts';
+import { publishVersion } from '../../lib/marketplace/templates/publish-version.ts';
 
 /** POST /templates/:id/versions: author only; a greater version with its schema. */
 export const handler = httpRoute({ params: templateIdParams, body: versionBody }, async ({ params, body, caller }) =>

@@ -4,8 +4,10 @@ import { rollTrendWindow } from '../../lib/marketplace/trending/trend-rollover.t
 import { observed } from '../../lib/observability/lambda.ts';
 
 /** EventBridge schedule (00:05 UTC daily; the local runtime runs it too) → trending's day rollover. */
-export const handler = observed(async (_event: ScheduledEvent): Promise<{ moved: number; retired: number; skipped: number }> => {
-  const result = await rollTrendWindow(Date.now());
-  log.info('trend window rolled', result);
-  return result;
-});
+export const handler = observed(
+  async (_event: ScheduledEvent): Promise<{ moved: number; retired: number; skipped: number }> => {
+    const result = await rollTrendWindow(Date.now());
+    log.info('trend window rolled', result);
+    return result;
+  },
+);

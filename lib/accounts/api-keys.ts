@@ -2,8 +2,9 @@
  * API keys are 32 random bytes; only their SHA-256 is stored. A slow password hash buys nothing
  * for a 256-bit random secret, and a fast one keeps the authorizer at one GetItem.
  */
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+
 import { createHash, randomBytes } from 'node:crypto';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../core/caller.ts';
 import { newUuid } from '../core/ids.ts';
 import { nowIso } from '../core/time.ts';
@@ -48,7 +49,11 @@ export interface IssuedKey {
  * (the admin command registers the key with API Gateway's usage plan there); if it throws, nothing
  * is stored. `apiKey` is chosen only by the local demo seed, whose key the samples name.
  */
-export async function createUserWithKey(input: NewUser, register?: (issued: IssuedKey) => Promise<void>, apiKey = newApiKey()): Promise<IssuedKey> {
+export async function createUserWithKey(
+  input: NewUser,
+  register?: (issued: IssuedKey) => Promise<void>,
+  apiKey = newApiKey(),
+): Promise<IssuedKey> {
   const user: Caller = {
     userId: newUuid(),
     workspaceId: newUuid(),
@@ -74,7 +79,14 @@ export async function createUserWithKey(input: NewUser, register?: (issued: Issu
         {
           Put: {
             TableName: tableName(),
-            Item: { ...keys.apiKey(hash), entity: ENTITY.apiKey, ...user, createdAt, keyId, ...keys.apiKeysIndex(keyId) },
+            Item: {
+              ...keys.apiKey(hash),
+              entity: ENTITY.apiKey,
+              ...user,
+              createdAt,
+              keyId,
+              ...keys.apiKeysIndex(keyId),
+            },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
@@ -91,7 +103,9 @@ export async function createUserWithKey(input: NewUser, register?: (issued: Issu
  */
 export async function findCallerByApiKey(apiKey: string): Promise<Caller | undefined> {
   if (!apiKey.startsWith(KEY_PREFIX) || apiKey.length > 200) return undefined;
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.apiKey(hashApiKey(apiKey)), ConsistentRead: true }));
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.apiKey(hashApiKey(apiKey)), ConsistentRead: true }),
+  );
   if (!Item || Item['revokedAt'] !== undefined) return undefined;
   return {
     userId: Item['userId'],

@@ -5,10 +5,19 @@
  * before the key is stored; a key the plan does not know would be refused by API Gateway.
  * If attaching fails, the API Gateway key just made is deleted again.
  */
-import { APIGatewayClient, CreateApiKeyCommand, CreateUsagePlanKeyCommand, DeleteApiKeyCommand } from '@aws-sdk/client-api-gateway';
-import { usageIdentifierFor, type IssuedKey } from './api-keys.ts';
+import {
+  type APIGatewayClient,
+  CreateApiKeyCommand,
+  CreateUsagePlanKeyCommand,
+  DeleteApiKeyCommand,
+} from '@aws-sdk/client-api-gateway';
+import { type IssuedKey, usageIdentifierFor } from './api-keys.ts';
 
-export async function registerWithUsagePlan(client: APIGatewayClient, usagePlanId: string, issued: IssuedKey): Promise<void> {
+export async function registerWithUsagePlan(
+  client: APIGatewayClient,
+  usagePlanId: string,
+  issued: IssuedKey,
+): Promise<void> {
   const created = await client.send(
     new CreateApiKeyCommand({
       name: `user-${issued.user_id}`,

@@ -79,7 +79,9 @@ export async function revokeKey(keyId: string): Promise<KeySummary | undefined> 
 
 /** Revokes every key of a user; undefined when there is no such user. */
 export async function revokeUserKeys(userId: string): Promise<KeySummary[] | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.user(userId), ConsistentRead: true }));
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.user(userId), ConsistentRead: true }),
+  );
   if (!Item) return undefined;
   const revoked: KeySummary[] = [];
   for (const keyId of (Item['keyIds'] as string[] | undefined) ?? []) {

@@ -1,5 +1,5 @@
-import { ID_PATTERN } from '../core/ids.ts';
 import type { EventType } from '../core/event-types.ts';
+import { ID_PATTERN } from '../core/ids.ts';
 
 /** webhook_status of docs/api.md. */
 export type WebhookStatus = 'DISABLED' | 'PENDING_VERIFICATION' | 'ENABLED';

@@ -1,14 +1,17 @@
 /** Request shapes of the agent and webhook routes (docs/api.md). Strict: unknown fields are a 400. */
-import * as z from '../zod.ts';
+
 import { EVENT_TYPES } from '../core/event-types.ts';
-import { MAX_OVERLAP_SECONDS } from '../webhooks/rotation.ts';
-import { checkWebhookUrl, developmentMode } from '../net/url-policy.ts';
 import { ID_PATTERN } from '../core/ids.ts';
+import { checkWebhookUrl, developmentMode } from '../net/url-policy.ts';
+import { MAX_OVERLAP_SECONDS } from '../webhooks/rotation.ts';
+import * as z from '../zod.ts';
 
 export const agentIdParams = z.strictObject({ id: z.string().check(z.regex(ID_PATTERN.agt)) });
 
 export const createAgentBody = z.strictObject({
-  name: z.string().check(z.trim(), z.minLength(1, 'Give the agent a name.'), z.maxLength(100, 'At most 100 characters.')),
+  name: z
+    .string()
+    .check(z.trim(), z.minLength(1, 'Give the agent a name.'), z.maxLength(100, 'At most 100 characters.')),
 });
 
 export const listAgentsQuery = z.strictObject({
@@ -27,12 +30,10 @@ export const configureWebhookBody = z.strictObject({
       if (!check.ok) ctx.addIssue({ code: 'custom', message: check.reason });
     }),
   ),
-  events: z
-    .array(z.enum(EVENT_TYPES))
-    .check(
-      z.minLength(1, 'Subscribe to at least one event kind.'),
-      z.refine((events) => new Set(events).size === events.length, 'List each event kind once.'),
-    ),
+  events: z.array(z.enum(EVENT_TYPES)).check(
+    z.minLength(1, 'Subscribe to at least one event kind.'),
+    z.refine((events) => new Set(events).size === events.length, 'List each event kind once.'),
+  ),
 });
 export type ConfigureWebhookInput = z.output<typeof configureWebhookBody>;
 
@@ -40,7 +41,12 @@ export type ConfigureWebhookInput = z.output<typeof configureWebhookBody>;
 export const rotateSecretBody = z.optional(
   z.strictObject({
     expire_previous_in_seconds: z.optional(
-      z.int('Expected whole seconds.').check(z.minimum(0, 'At least 0 (the previous secret stops at once).'), z.maximum(MAX_OVERLAP_SECONDS, `At most ${MAX_OVERLAP_SECONDS} (24 hours).`)),
+      z
+        .int('Expected whole seconds.')
+        .check(
+          z.minimum(0, 'At least 0 (the previous secret stops at once).'),
+          z.maximum(MAX_OVERLAP_SECONDS, `At most ${MAX_OVERLAP_SECONDS} (24 hours).`),
+        ),
     ),
   }),
 );

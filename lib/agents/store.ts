@@ -4,14 +4,15 @@
  * window; after a failed condition the current item is read so the caller can tell "not
  * yours" from "wrong state".
  */
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../store/client.ts';
-import { ENTITY, keys } from '../store/keys.ts';
 import { conditionalUpdate } from '../store/conditional.ts';
-import { alongLost, alongRefused, transactWrite, type TransactItem } from '../store/transact.ts';
+import { ENTITY, keys } from '../store/keys.ts';
 import { INDEXES } from '../store/table.ts';
-import { isAgentId, type AgentRecord } from './model.ts';
+import { alongLost, alongRefused, type TransactItem, transactWrite } from '../store/transact.ts';
+import { type AgentRecord, isAgentId } from './model.ts';
 
 type Failed = { failed: true; current: AgentRecord | undefined };
 export type WriteResult = AgentRecord | Failed;
@@ -22,7 +23,11 @@ export const isFailed = (r: WriteResult): r is Failed => 'failed' in r;
  * the cap: however many creates race, exactly `maxPerOwner` can commit. False when the owner is at
  * the cap (nothing written). `along`: items that commit with it (store/transact.ts, CommitAlong).
  */
-export async function insertAgentWithinCap(agent: AgentRecord, maxPerOwner: number, along: TransactItem[] = []): Promise<boolean> {
+export async function insertAgentWithinCap(
+  agent: AgentRecord,
+  maxPerOwner: number,
+  along: TransactItem[] = [],
+): Promise<boolean> {
   const result = await transactWrite([
     {
       Update: {
@@ -60,7 +65,9 @@ export async function insertAgentWithinCap(agent: AgentRecord, maxPerOwner: numb
  */
 export async function getAgent(agentId: string): Promise<AgentRecord | undefined> {
   if (!isAgentId(agentId)) return undefined;
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.agent(agentId), ConsistentRead: true }));
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.agent(agentId), ConsistentRead: true }),
+  );
   return Item && Item['deleted_at'] === undefined ? (Item as AgentRecord) : undefined;
 }
 
@@ -74,13 +81,27 @@ export async function getAgent(agentId: string): Promise<AgentRecord | undefined
  * and when the counter is already 0 the delete runs without it (the transaction is cancelled on
  * the counter's condition alone, then the agent's update runs by itself).
  */
-export async function deleteOwnedAgent(agentId: string, ownerId: string, now: string, expiresAtSeconds: number): Promise<boolean> {
+export async function deleteOwnedAgent(
+  agentId: string,
+  ownerId: string,
+  now: string,
+  expiresAtSeconds: number,
+): Promise<boolean> {
   if (!isAgentId(agentId)) return false;
   const markDeleted = {
     Key: keys.agent(agentId),
-    UpdateExpression: 'SET deleted_at = :now, updated_at = :now, webhook_status = :disabled, webhook_url = :null, events = :none, expires_at = :expires REMOVE GSI1PK, GSI1SK ADD config_version :one',
+    UpdateExpression:
+      'SET deleted_at = :now, updated_at = :now, webhook_status = :disabled, webhook_url = :null, events = :none, expires_at = :expires REMOVE GSI1PK, GSI1SK ADD config_version :one',
     ConditionExpression: 'attribute_exists(PK) AND owner_id = :owner AND attribute_not_exists(deleted_at)',
-    ExpressionAttributeValues: { ':now': now, ':disabled': 'DISABLED', ':null': null, ':none': [], ':expires': expiresAtSeconds, ':one': 1, ':owner': ownerId },
+    ExpressionAttributeValues: {
+      ':now': now,
+      ':disabled': 'DISABLED',
+      ':null': null,
+      ':none': [],
+      ':expires': expiresAtSeconds,
+      ':one': 1,
+      ':owner': ownerId,
+    },
   };
   const result = await transactWrite([
     { Update: { TableName: tableName(), ...markDeleted } },
@@ -117,9 +138,7 @@ export async function listAgentsOf(
       ExpressionAttributeValues: { ':pk': keys.agentsIndexPk(ownerId), ':prefix': keys.agentsIndexSk('') },
       ScanIndexForward: false,
       Limit: limit + 1,
-      ...(afterId
-        ? { ExclusiveStartKey: { ...keys.agent(afterId), ...keys.agentsIndex(ownerId, afterId) } }
-        : {}),
+      ...(afterId ? { ExclusiveStartKey: { ...keys.agent(afterId), ...keys.agentsIndex(ownerId, afterId) } } : {}),
     }),
   );
   const agents = (Items as AgentRecord[]).slice(0, limit);

@@ -10,24 +10,34 @@
 import type { Caller } from '../core/caller.ts';
 import { AppError, notFound } from '../core/errors.ts';
 import { nowIso } from '../core/time.ts';
-import { startHandshake, type LimiterOptions } from '../limits/verify-limit.ts';
+import { type LimiterOptions, startHandshake } from '../limits/verify-limit.ts';
 import { log } from '../log.ts';
+import { type OutboundOptions, postJson } from '../net/outbound.ts';
 import { recordVerification } from '../observability/metrics.ts';
-import { postJson, type OutboundOptions } from '../net/outbound.ts';
-import { signingSecrets } from '../webhooks/rotation.ts';
 import { buildChallengeRequest, judgeChallengeReply, newChallengeToken } from '../webhooks/handshake.ts';
+import { signingSecrets } from '../webhooks/rotation.ts';
 import { ownAgent } from './agents.ts';
-import { toAgentView, type AgentView } from './model.ts';
+import { type AgentView, toAgentView } from './model.ts';
 import { isFailed, updateOwnedAgent } from './store.ts';
 import { notConfigured } from './webhook-config.ts';
 
-export async function verifyWebhook(caller: Caller, agentId: string, outbound: OutboundOptions = {}, limiter: LimiterOptions = {}): Promise<AgentView> {
+export async function verifyWebhook(
+  caller: Caller,
+  agentId: string,
+  outbound: OutboundOptions = {},
+  limiter: LimiterOptions = {},
+): Promise<AgentView> {
   const agent = await ownAgent(caller, agentId);
   if (agent.webhook_status === 'DISABLED' || !agent.webhook_url || !agent.webhook_secret) throw notConfigured();
 
   const token = newChallengeToken();
   const started = Date.now();
-  const request = buildChallengeRequest({ agentId: agent.id, url: agent.webhook_url, secret: signingSecrets(agent.webhook_secret, agent), token });
+  const request = buildChallengeRequest({
+    agentId: agent.id,
+    url: agent.webhook_url,
+    secret: signingSecrets(agent.webhook_secret, agent),
+    token,
+  });
   const lease = await startHandshake(agent.id, limiter);
   let reply;
   try {
@@ -49,7 +59,10 @@ export async function verifyWebhook(caller: Caller, agentId: string, outbound: O
   });
   if (isFailed(result)) {
     if (result.current?.owner_id !== caller.userId) throw notFound('Agent');
-    throw new AppError('invalid_transition', 'The webhook configuration changed during the handshake; verify the new one.');
+    throw new AppError(
+      'invalid_transition',
+      'The webhook configuration changed during the handshake; verify the new one.',
+    );
   }
   return toAgentView(result);
 }

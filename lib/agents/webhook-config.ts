@@ -1,10 +1,10 @@
 import type { Caller } from '../core/caller.ts';
 import { AppError, notFound } from '../core/errors.ts';
 import { nowIso } from '../core/time.ts';
+import { DEFAULT_OVERLAP_SECONDS, overlapEnd } from '../webhooks/rotation.ts';
 import { newWebhookSecret } from '../webhooks/secret.ts';
 import { ownAgent } from './agents.ts';
-import { isAgentId, toAgentView, type AgentRecord, type AgentView } from './model.ts';
-import { DEFAULT_OVERLAP_SECONDS, overlapEnd } from '../webhooks/rotation.ts';
+import { type AgentRecord, type AgentView, isAgentId, toAgentView } from './model.ts';
 import type { ConfigureWebhookInput, RotateSecretInput } from './schemas.ts';
 import { CopyOf, IfAbsent, isFailed, updateOwnedAgent, type WriteResult } from './store.ts';
 
@@ -60,7 +60,11 @@ export async function getWebhookSecret(caller: Caller, agentId: string): Promise
  * beside it (`webhook-signature` only) for `expire_previous_in_seconds` (default 24 h), copied in
  * the same conditional update, so concurrent rotations never lose track of which secret was last.
  */
-export async function rotateWebhookSecret(caller: Caller, agentId: string, input: RotateSecretInput = {}): Promise<{ webhook_secret: string }> {
+export async function rotateWebhookSecret(
+  caller: Caller,
+  agentId: string,
+  input: RotateSecretInput = {},
+): Promise<{ webhook_secret: string }> {
   const secret = newWebhookSecret();
   const expiresAt = overlapEnd(input.expire_previous_in_seconds ?? DEFAULT_OVERLAP_SECONDS);
   const result = await update(caller, agentId, {

@@ -10,7 +10,11 @@ import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 type Data = string | ArrayBuffer | ArrayBufferView;
 
 const bytes = (data: Data): string | Buffer =>
-  typeof data === 'string' ? data : ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : Buffer.from(data);
+  typeof data === 'string'
+    ? data
+    : ArrayBuffer.isView(data)
+      ? Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+      : Buffer.from(data);
 
 const asUint8 = (buf: Buffer): Uint8Array => new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
 

@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../store/client.ts';
-import { contractLinkKeys as keys, ENTITY } from '../store/keys.ts';
+import { ENTITY, contractLinkKeys as keys } from '../store/keys.ts';
 import { INDEXES } from '../store/table.ts';
 import type { TransactItem } from '../store/transact.ts';
 import { buildUpdate } from '../store/update-expression.ts';
@@ -23,18 +23,36 @@ interface ContractParties {
  * gets its links at its next move.
  */
 export function linkWrites(contract: ContractParties, status: ContractStatus): TransactItem[] {
-  const parties = [...new Set([...contract.party_owner_ids, contract.agent_id, ...(contract.seller_agent_id ? [contract.seller_agent_id] : [])])];
+  const parties = [
+    ...new Set([
+      ...contract.party_owner_ids,
+      contract.agent_id,
+      ...(contract.seller_agent_id ? [contract.seller_agent_id] : []),
+    ]),
+  ];
   return parties.map((party) => ({
     Update: {
       TableName: tableName(),
       Key: keys.link(party, contract.id),
-      ...buildUpdate({ set: { entity: ENTITY.contractLink, contract_id: contract.id, status, ...keys.index(party, status, contract.id) } }),
+      ...buildUpdate({
+        set: {
+          entity: ENTITY.contractLink,
+          contract_id: contract.id,
+          status,
+          ...keys.index(party, status, contract.id),
+        },
+      }),
     },
   }));
 }
 
 /** Contract ids of one party, newest first, after `afterId`; reads `limit + 1` links to know whether more exist. */
-export async function contractIdsOf(party: string, status: ContractStatus | undefined, limit: number, afterId?: string): Promise<{ ids: string[]; more: boolean }> {
+export async function contractIdsOf(
+  party: string,
+  status: ContractStatus | undefined,
+  limit: number,
+  afterId?: string,
+): Promise<{ ids: string[]; more: boolean }> {
   const base = keys.link(party, afterId ?? '');
   const query = status
     ? {
@@ -50,6 +68,8 @@ export async function contractIdsOf(party: string, status: ContractStatus | unde
         ConsistentRead: true,
         ...(afterId ? { ExclusiveStartKey: base } : {}),
       };
-  const { Items = [] } = await db().send(new QueryCommand({ TableName: tableName(), ScanIndexForward: false, Limit: limit + 1, ...query }));
+  const { Items = [] } = await db().send(
+    new QueryCommand({ TableName: tableName(), ScanIndexForward: false, Limit: limit + 1, ...query }),
+  );
   return { ids: Items.slice(0, limit).map((item) => item['contract_id'] as string), more: Items.length > limit };
 }

@@ -11,5 +11,8 @@ import type { Role } from './transitions.ts';
 export function rolesOf(contract: ContractRecord, caller: Caller): Role[] {
   const buyer = contract.buyer_owner_id ?? contract.party_owner_ids[0];
   const seller = contract.seller_owner_id ?? contract.party_owner_ids[1] ?? contract.party_owner_ids[0];
-  return [...(caller.userId === buyer ? (['buyer'] as const) : []), ...(caller.userId === seller ? (['seller'] as const) : [])];
+  return [
+    ...(caller.userId === buyer ? (['buyer'] as const) : []),
+    ...(caller.userId === seller ? (['seller'] as const) : []),
+  ];
 }

@@ -1,6 +1,7 @@
 /** Request shapes of the contract routes (docs/api.md "Contracts"). Strict: unknown fields are a 400. */
-import * as z from '../zod.ts';
+
 import { ID_PATTERN } from '../core/ids.ts';
+import * as z from '../zod.ts';
 import type { ContractStatus } from './transitions.ts';
 
 export const MAX_AMOUNT_CENTS = 1_000_000_000_000;
@@ -8,7 +9,9 @@ export const MAX_AMOUNT_CENTS = 1_000_000_000_000;
 export const createContractBody = z.strictObject({
   template_id: z.uuid('Expected a template id (UUID).'),
   variables: z.record(z.string(), z.unknown()),
-  amount_cents: z.int('Expected an integer number of cents.').check(z.minimum(1, 'At least 1 cent.'), z.maximum(MAX_AMOUNT_CENTS, 'At most 10^12 cents.')),
+  amount_cents: z
+    .int('Expected an integer number of cents.')
+    .check(z.minimum(1, 'At least 1 cent.'), z.maximum(MAX_AMOUNT_CENTS, 'At most 10^12 cents.')),
   agent_id: z.string().check(z.minLength(1)),
   seller_agent_id: z.optional(z.string().check(z.minLength(1))),
 });
@@ -28,12 +31,26 @@ export const MAX_RESULTS_BYTES = 16 * 1024;
 export const verificationBody = z.strictObject({
   passed: z.boolean(),
   results: z.optional(
-    z.record(z.string(), z.unknown()).check(z.refine((r) => Buffer.byteLength(JSON.stringify(r)) <= MAX_RESULTS_BYTES, `At most ${MAX_RESULTS_BYTES} bytes as JSON.`)),
+    z
+      .record(z.string(), z.unknown())
+      .check(
+        z.refine(
+          (r) => Buffer.byteLength(JSON.stringify(r)) <= MAX_RESULTS_BYTES,
+          `At most ${MAX_RESULTS_BYTES} bytes as JSON.`,
+        ),
+      ),
   ),
 });
 export type VerificationInput = z.output<typeof verificationBody>;
 
-export const CONTRACT_STATUSES = ['CREATED', 'FUNDED', 'VERIFIED', 'VERIFICATION_FAILED', 'RELEASED', 'REFUNDED'] as const satisfies readonly ContractStatus[];
+export const CONTRACT_STATUSES = [
+  'CREATED',
+  'FUNDED',
+  'VERIFIED',
+  'VERIFICATION_FAILED',
+  'RELEASED',
+  'REFUNDED',
+] as const satisfies readonly ContractStatus[];
 
 /** GET /contracts: the caller's contracts, newest first; `agent_id` must be one of the caller's agents. */
 export const listContractsQuery = z.strictObject({

@@ -1,24 +1,51 @@
-import { getAgent } from '../agents/store.ts';
 import { ownAgent } from '../agents/agents.ts';
-import { commitWithEvents } from '../events/outbox.ts';
+import { getAgent } from '../agents/store.ts';
 import type { Caller } from '../core/caller.ts';
 import { AppError, forbidden, notFound, validationError } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
 import { nowIso } from '../core/time.ts';
+import { commitWithEvents } from '../events/outbox.ts';
 import type { CommitAlong } from '../store/transact.ts';
-import { rolesOf } from './parties.ts';
 import { contractIdsOf } from './links.ts';
+import { rolesOf } from './parties.ts';
 import type { CreateContractInput, ListContractsQuery, VerificationInput } from './schemas.ts';
-import { contractMove, insertContract, readContract, readContracts, type ContractRecord } from './store.ts';
-import { templateForContract, type TemplateForContract } from './template-source.ts';
-import { canMove, mayTake, startStatuses, targetStatus, TRANSITIONS, type ContractAction } from './transitions.ts';
+import { type ContractRecord, contractMove, insertContract, readContract, readContracts } from './store.ts';
+import { type TemplateForContract, templateForContract } from './template-source.ts';
+import { type ContractAction, canMove, mayTake, startStatuses, TRANSITIONS, targetStatus } from './transitions.ts';
 import { fillChecks, resolveVariables } from './variables.ts';
 
-export type ContractView = Omit<ContractRecord, 'party_owner_ids' | 'buyer_owner_id' | 'seller_owner_id' | 'verification'>;
+export type ContractView = Omit<
+  ContractRecord,
+  'party_owner_ids' | 'buyer_owner_id' | 'seller_owner_id' | 'verification'
+>;
 
 export function toContractView(record: ContractRecord): ContractView {
-  const { id, template_id, template_version, agent_id, seller_agent_id, variables, amount_cents, status, checks, created_at, updated_at } = record;
-  return { id, template_id, template_version, agent_id, seller_agent_id, variables, amount_cents, status, checks, created_at, updated_at };
+  const {
+    id,
+    template_id,
+    template_version,
+    agent_id,
+    seller_agent_id,
+    variables,
+    amount_cents,
+    status,
+    checks,
+    created_at,
+    updated_at,
+  } = record;
+  return {
+    id,
+    template_id,
+    template_version,
+    agent_id,
+    seller_agent_id,
+    variables,
+    amount_cents,
+    status,
+    checks,
+    created_at,
+    updated_at,
+  };
 }
 
 /**
@@ -39,7 +66,11 @@ async function checkSeller(input: CreateContractInput, template: TemplateForCont
 }
 
 /** `along`: items committed with the contract (the request's Idempotency-Key answer), so a retry after a late commit finds it. */
-export async function createContract(caller: Caller, input: CreateContractInput, along?: CommitAlong<ContractView>): Promise<ContractView> {
+export async function createContract(
+  caller: Caller,
+  input: CreateContractInput,
+  along?: CommitAlong<ContractView>,
+): Promise<ContractView> {
   const buyer = await ownAgent(caller, input.agent_id);
   const template = await templateForContract(caller, input.template_id);
   await checkSeller(input, template);
@@ -80,10 +111,15 @@ async function visibleContract(caller: Caller, contractId: string): Promise<Cont
  * is checked again: a contract that moved a moment ago can be missing from a filtered page, never
  * shown under the wrong status.
  */
-export async function listContracts(caller: Caller, query: ListContractsQuery): Promise<{ data: ContractView[]; next_cursor: string | null }> {
+export async function listContracts(
+  caller: Caller,
+  query: ListContractsQuery,
+): Promise<{ data: ContractView[]; next_cursor: string | null }> {
   const party = query.agent_id === undefined ? caller.userId : (await ownAgent(caller, query.agent_id)).id;
   const page = await contractIdsOf(party, query.status, query.limit, query.cursor);
-  const contracts = (await readContracts(page.ids)).filter((c) => c.party_owner_ids.includes(caller.userId) && (query.status === undefined || c.status === query.status));
+  const contracts = (await readContracts(page.ids)).filter(
+    (c) => c.party_owner_ids.includes(caller.userId) && (query.status === undefined || c.status === query.status),
+  );
   return { data: contracts.map(toContractView), next_cursor: page.more ? page.ids[page.ids.length - 1]! : null };
 }
 
@@ -92,7 +128,10 @@ export async function getContract(caller: Caller, contractId: string): Promise<C
 }
 
 const invalidTransition = (action: ContractAction, contract: ContractRecord) =>
-  new AppError('invalid_transition', `A ${contract.status} contract cannot take "${action}"; it needs one of: ${startStatuses(action).join(', ')}.`);
+  new AppError(
+    'invalid_transition',
+    `A ${contract.status} contract cannot take "${action}"; it needs one of: ${startStatuses(action).join(', ')}.`,
+  );
 
 const notYourStep = (action: ContractAction, contract: ContractRecord) => {
   const roles = [...new Set(Object.values(TRANSITIONS[action].from).flat())];
@@ -121,14 +160,20 @@ export async function transitionContract(
     contract_id: contract.id,
     status: to,
     amount_cents: contract.amount_cents,
-    ...(verification ? { passed: verification.passed, ...(verification.results ? { results: verification.results } : {}) } : {}),
+    ...(verification
+      ? { passed: verification.passed, ...(verification.results ? { results: verification.results } : {}) }
+      : {}),
   };
   const parties = [contract.agent_id, ...(contract.seller_agent_id ? [contract.seller_agent_id] : [])];
   const extra = verification ? { verification } : {};
   let movedAt = '';
   const moved = (now: string) => toContractView({ ...contract, ...extra, status: to, updated_at: now });
   const change = (now: string) => contractMove(contract, to, extra, (movedAt = now));
-  const result = await commitWithEvents(change, { agentIds: parties, type: TRANSITIONS[action].event, data }, along && ((now) => along(moved(now))));
+  const result = await commitWithEvents(
+    change,
+    { agentIds: parties, type: TRANSITIONS[action].event, data },
+    along && ((now) => along(moved(now))),
+  );
   if (!result.committed) throw invalidTransition(action, (await readContract(contractId)) ?? contract);
   return moved(movedAt);
 }

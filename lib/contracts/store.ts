@@ -4,13 +4,13 @@
  * transaction with its events.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet, keyString } from '../store/batch.ts';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
-import { alongLost, alongRefused, transactWrite, type TransactItem } from '../store/transact.ts';
-import type { ContractStatus } from './transitions.ts';
+import { alongLost, alongRefused, type TransactItem, transactWrite } from '../store/transact.ts';
 import { buildUpdate } from '../store/update-expression.ts';
-import { batchGet, keyString } from '../store/batch.ts';
 import { linkWrites } from './links.ts';
+import type { ContractStatus } from './transitions.ts';
 
 export interface ContractRecord {
   id: string;
@@ -33,7 +33,9 @@ export interface ContractRecord {
 }
 
 export async function readContract(contractId: string): Promise<ContractRecord | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.contract(contractId), ConsistentRead: true }));
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.contract(contractId), ConsistentRead: true }),
+  );
   return Item as ContractRecord | undefined;
 }
 
@@ -44,7 +46,13 @@ export async function readContract(contractId: string): Promise<ContractRecord |
  */
 export async function insertContract(contract: ContractRecord, along: TransactItem[] = []): Promise<boolean> {
   const result = await transactWrite([
-    { Put: { TableName: tableName(), Item: { ...keys.contract(contract.id), entity: ENTITY.contract, ...contract }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...keys.contract(contract.id), entity: ENTITY.contract, ...contract },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
     {
       Update: {
         TableName: tableName(),
@@ -67,16 +75,26 @@ export async function insertContract(contract: ContractRecord, along: TransactIt
  * The move from the status read to `to`, as transaction items: the contract's update first (it
  * fails if the status changed meanwhile), then its links' new status (links.ts).
  */
-export function contractMove(contract: ContractRecord, to: ContractStatus, extra: Partial<ContractRecord>, now: string): TransactItem[] {
+export function contractMove(
+  contract: ContractRecord,
+  to: ContractStatus,
+  extra: Partial<ContractRecord>,
+  now: string,
+): TransactItem[] {
   const update = buildUpdate(
     { set: { ...extra, status: to, updated_at: now } },
     { condition: '#from = :from', names: { '#from': 'status' }, values: { ':from': contract.status } },
   );
-  return [{ Update: { TableName: tableName(), Key: keys.contract(contract.id), ...update } }, ...linkWrites(contract, to)];
+  return [
+    { Update: { TableName: tableName(), Key: keys.contract(contract.id), ...update } },
+    ...linkWrites(contract, to),
+  ];
 }
 
 /** The contracts for `ids`, in that order (a missing one is left out). */
 export async function readContracts(ids: readonly string[]): Promise<ContractRecord[]> {
   const found = await batchGet(ids.map((id) => keys.contract(id)));
-  return ids.map((id) => found.get(keyString(keys.contract(id))) as ContractRecord | undefined).filter((c): c is ContractRecord => c !== undefined);
+  return ids
+    .map((id) => found.get(keyString(keys.contract(id))) as ContractRecord | undefined)
+    .filter((c): c is ContractRecord => c !== undefined);
 }

@@ -21,5 +21,11 @@ export async function templateForContract(caller: Caller, templateIdOrSlug: stri
   const item = await findTemplate(templateIdOrSlug);
   if (!item || !canSee(item, caller)) throw notFound('Template');
   const schema = item.schema as { variables?: DeclaredVariable[]; checks?: TemplateCheck[] };
-  return { id: item.id, version: item.version, authorId: item.author.id, variables: schema.variables ?? [], checks: schema.checks ?? [] };
+  return {
+    id: item.id,
+    version: item.version,
+    authorId: item.author.id,
+    variables: schema.variables ?? [],
+    checks: schema.checks ?? [],
+  };
 }

@@ -42,9 +42,11 @@ export function targetStatus(action: ContractAction, passed?: boolean): Contract
   }
 }
 
-export const startStatuses = (action: ContractAction): ContractStatus[] => Object.keys(TRANSITIONS[action].from) as ContractStatus[];
+export const startStatuses = (action: ContractAction): ContractStatus[] =>
+  Object.keys(TRANSITIONS[action].from) as ContractStatus[];
 
-export const canMove = (action: ContractAction, from: ContractStatus): boolean => TRANSITIONS[action].from[from] !== undefined;
+export const canMove = (action: ContractAction, from: ContractStatus): boolean =>
+  TRANSITIONS[action].from[from] !== undefined;
 
 export const mayTake = (action: ContractAction, from: ContractStatus, roles: readonly Role[]): boolean =>
   (TRANSITIONS[action].from[from] ?? []).some((role) => roles.includes(role));

@@ -3,7 +3,7 @@
  * every required one present, types and enums respected, no unknown names, defaults filled in.
  * Then `{{name}}` in the template's checks is replaced by the values.
  */
-import { detailPath, validationError, type ErrorDetail } from '../core/errors.ts';
+import { detailPath, type ErrorDetail, validationError } from '../core/errors.ts';
 import { MAX_CONTRACT_BYTES } from './schemas.ts';
 
 /** A check of a template, whose `config` may hold `{{variable}}` placeholders. */
@@ -48,7 +48,8 @@ function typeProblem(variable: DeclaredVariable, value: unknown): string | undef
       if (typeof value !== 'boolean') return 'Expected true or false.';
       break;
     case 'url':
-      if (typeof value !== 'string' || !URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) return 'Expected an http or https URL.';
+      if (typeof value !== 'string' || !URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol))
+        return 'Expected an http or https URL.';
       break;
   }
   if (variable.enum && !variable.enum.includes(value as string)) return `Expected one of: ${variable.enum.join(', ')}.`;
@@ -59,7 +60,11 @@ export function resolveVariables(declared: readonly DeclaredVariable[], given: V
   const details: ErrorDetail[] = [];
   const byName = new Map(declared.map((v) => [v.name, v]));
   for (const name of Object.keys(given)) {
-    if (!byName.has(name)) details.push({ path: detailPath(['variables', name]), message: 'The template declares no variable of this name.' });
+    if (!byName.has(name))
+      details.push({
+        path: detailPath(['variables', name]),
+        message: 'The template declares no variable of this name.',
+      });
   }
   const values: Values = {};
   for (const variable of declared) {
@@ -143,11 +148,17 @@ export function filledJsonBytes(value: unknown, values: Values, measure = measur
     return bytes + textBytes(value.slice(from));
   }
   if (Array.isArray(value)) {
-    return 2 + Math.max(0, value.length - 1) + value.reduce((sum: number, v) => sum + filledJsonBytes(v, values, measure), 0);
+    return (
+      2 + Math.max(0, value.length - 1) + value.reduce((sum: number, v) => sum + filledJsonBytes(v, values, measure), 0)
+    );
   }
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value);
-    return 2 + Math.max(0, entries.length - 1) + entries.reduce((sum, [k, v]) => sum + jsonBytes(k) + 1 + filledJsonBytes(v, values, measure), 0);
+    return (
+      2 +
+      Math.max(0, entries.length - 1) +
+      entries.reduce((sum, [k, v]) => sum + jsonBytes(k) + 1 + filledJsonBytes(v, values, measure), 0)
+    );
   }
   return jsonBytes(value);
 }
@@ -160,9 +171,20 @@ export function fillChecks(checks: readonly TemplateCheck[], variables: Values):
   const measure = measures(variables);
   // {"variables":…,"checks":[…]}: the checks without their config, then each config as it will be filled.
   const frame = jsonBytes({ variables, checks: checks.map((check) => ({ ...check, config: null })) });
-  const bytes = checks.reduce((sum, check) => sum - jsonBytes(null) + filledJsonBytes(check.config, variables, measure), frame);
+  const bytes = checks.reduce(
+    (sum, check) => sum - jsonBytes(null) + filledJsonBytes(check.config, variables, measure),
+    frame,
+  );
   if (bytes > MAX_CONTRACT_BYTES) {
-    throw validationError([{ path: 'variables', message: `The contract (variables and the checks filled in with them) would be ${bytes} bytes as JSON; at most ${MAX_CONTRACT_BYTES}.` }]);
+    throw validationError([
+      {
+        path: 'variables',
+        message: `The contract (variables and the checks filled in with them) would be ${bytes} bytes as JSON; at most ${MAX_CONTRACT_BYTES}.`,
+      },
+    ]);
   }
-  return checks.map((check) => ({ ...check, config: fillPlaceholders(check.config, variables) as TemplateCheck['config'] }));
+  return checks.map((check) => ({
+    ...check,
+    config: fillPlaceholders(check.config, variables) as TemplateCheck['config'],
+  }));
 }

@@ -25,9 +25,12 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<AnyEventType, string>> = {
   'contract.funded': 'A contract the agent is a party to moved from CREATED to FUNDED.',
   'contract.released': 'A VERIFIED contract was released to the seller.',
   'contract.refunded': 'A contract was refunded to the buyer.',
-  'contract.verification.completed': 'The checks of a FUNDED contract were run; `data.passed` says whether they all passed.',
-  'service.webhook.test': 'Sent on demand by POST /api/v1/agents/{id}/webhook/test to check a receiver; `data` is empty.',
-  'service.webhook.disabled': 'The webhook was disabled because its deliveries kept failing; `data.reason` says why. Goes to the feed and the stream.',
+  'contract.verification.completed':
+    'The checks of a FUNDED contract were run; `data.passed` says whether they all passed.',
+  'service.webhook.test':
+    'Sent on demand by POST /api/v1/agents/{id}/webhook/test to check a receiver; `data` is empty.',
+  'service.webhook.disabled':
+    'The webhook was disabled because its deliveries kept failing; `data.reason` says why. Goes to the feed and the stream.',
 };
 
 export const isConfigurable = (type: string): type is EventType => (EVENT_TYPES as readonly string[]).includes(type);

@@ -3,8 +3,9 @@
  * variable a value it can take, or a SettingsError with one sentence naming it. Local commands call
  * it; function bundles do not carry it (their environment is written by infra from typed settings).
  */
-import * as settings from './settings.ts';
+
 import type { Env } from './settings.ts';
+import * as settings from './settings.ts';
 
 export class SettingsError extends Error {
   constructor(message: string) {
@@ -13,23 +14,27 @@ export class SettingsError extends Error {
   }
 }
 
-const present = (env: Env, name: string): string | undefined => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
+const present = (env: Env, name: string): string | undefined =>
+  env[name] === undefined || env[name] === '' ? undefined : env[name];
 
 function flag(env: Env, name: string): void {
   const raw = present(env, name);
-  if (raw !== undefined && raw !== 'true' && raw !== 'false') throw new SettingsError(`${name} must be "true" or "false", not "${raw}".`);
+  if (raw !== undefined && raw !== 'true' && raw !== 'false')
+    throw new SettingsError(`${name} must be "true" or "false", not "${raw}".`);
 }
 
 function port(env: Env, name: string): void {
   const raw = present(env, name);
   if (raw === undefined) return;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > 65535) throw new SettingsError(`${name} must be a port number (0–65535), not "${raw}".`);
+  if (!Number.isInteger(value) || value < 0 || value > 65535)
+    throw new SettingsError(`${name} must be a port number (0–65535), not "${raw}".`);
 }
 
 function url(env: Env, name: string): void {
   const raw = present(env, name);
-  if (raw !== undefined && !URL.canParse(raw)) throw new SettingsError(`${name} must be a URL such as http://127.0.0.1:8000, not "${raw}".`);
+  if (raw !== undefined && !URL.canParse(raw))
+    throw new SettingsError(`${name} must be a URL such as http://127.0.0.1:8000, not "${raw}".`);
 }
 
 /** Every variable of settings.ts, read after the check. */
@@ -62,7 +67,8 @@ export function assertSettings(env: Env = process.env): CheckedSettings {
   flag(env, 'DEVELOPMENT_MODE');
   flag(env, 'METRICS_TO_STDOUT');
   const level = present(env, 'LOG_LEVEL');
-  if (level !== undefined && !['debug', 'info', 'warn', 'silent'].includes(level)) throw new SettingsError(`LOG_LEVEL must be debug, info, warn or silent, not "${level}".`);
+  if (level !== undefined && !['debug', 'info', 'warn', 'silent'].includes(level))
+    throw new SettingsError(`LOG_LEVEL must be debug, info, warn or silent, not "${level}".`);
   port(env, 'PORT');
   port(env, 'LOCAL_DYNAMODB_PORT');
   url(env, 'DYNAMODB_ENDPOINT');

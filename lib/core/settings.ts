@@ -17,10 +17,10 @@
 export const BASE_PATHS = { marketplace: '/v1/marketplace', agents: '/api/v1' } as const;
 
 export const ROUTE_TIMEOUTS = {
-    /** A route's function timeout unless its row in lib/routes.ts says otherwise. */
-    defaultTimeoutSeconds: 10,
-    /** A streaming route (SSE) may run this long: Lambda's maximum. */
-    streamingTimeoutSeconds: 15 * 60,
+  /** A route's function timeout unless its row in lib/routes.ts says otherwise. */
+  defaultTimeoutSeconds: 10,
+  /** A streaming route (SSE) may run this long: Lambda's maximum. */
+  streamingTimeoutSeconds: 15 * 60,
 } as const;
 
 /**
@@ -30,35 +30,42 @@ export const ROUTE_TIMEOUTS = {
  * and a message whose worker died is received again within 25 s and attempted.
  */
 export const DELIVERY = {
-    functionTimeoutSeconds: 20,
-    /** A webhook whose attempts have all failed this long is disabled (WEBHOOK_AUTO_DISABLE_AFTER_SECONDS overrides). */
-    autoDisableAfterSeconds: 5 * 24 * 3600,
-    visibilityTimeoutSeconds: 25,
-    /** Receives before a message that keeps failing moves to the DLQ. */
-    maxReceiveCount: 20,
-    batchSize: 10,
-    /**
-     * Entry i is the wait before attempt i + 1, so entry 0 (always 0) is the first attempt:
-     * Svix-like, 9 attempts over about 37.6 h, first retry after 30 s. Each wait must fit one SQS
-     * visibility timeout, because the worker parks a failed message by changing its visibility.
-     */
-    retryDelaysSeconds: [0, 30, 300, 1800, 7200, 18000, 36000, 36000, 36000] as readonly number[],
-    /** SQS's maximum visibility timeout. */
-    maxDelaySeconds: 12 * 3600,
+  functionTimeoutSeconds: 20,
+  /** A webhook whose attempts have all failed this long is disabled (WEBHOOK_AUTO_DISABLE_AFTER_SECONDS overrides). */
+  autoDisableAfterSeconds: 5 * 24 * 3600,
+  visibilityTimeoutSeconds: 25,
+  /** Receives before a message that keeps failing moves to the DLQ. */
+  maxReceiveCount: 20,
+  batchSize: 10,
+  /**
+   * Entry i is the wait before attempt i + 1, so entry 0 (always 0) is the first attempt:
+   * Svix-like, 9 attempts over about 37.6 h, first retry after 30 s. Each wait must fit one SQS
+   * visibility timeout, because the worker parks a failed message by changing its visibility.
+   */
+  retryDelaysSeconds: [0, 30, 300, 1800, 7200, 18000, 36000, 36000, 36000] as readonly number[],
+  /** SQS's maximum visibility timeout. */
+  maxDelaySeconds: 12 * 3600,
 } as const;
 
 /** The table's stream, read by the relay and the search indexer. */
 export const STREAM = {
-    batchSize: 100,
-    /** A batch that keeps failing is skipped (and logged) after this many attempts. */
-    retryAttempts: 10,
-    workerTimeoutSeconds: 60,
+  batchSize: 100,
+  /** A batch that keeps failing is skipped (and logged) after this many attempts. */
+  retryAttempts: 10,
+  workerTimeoutSeconds: 60,
 } as const;
 
 export const TREND_ROLLOVER = { timeoutSeconds: 15 * 60 } as const;
 
 /** The local runtime's defaults. */
-export const LOCAL_DEFAULTS = { port: 3000, host: '127.0.0.1', dynamoPort: 8000, dataDir: '.data', tableName: 'marketplace', region: 'us-east-1' } as const;
+export const LOCAL_DEFAULTS = {
+  port: 3000,
+  host: '127.0.0.1',
+  dynamoPort: 8000,
+  dataDir: '.data',
+  tableName: 'marketplace',
+  region: 'us-east-1',
+} as const;
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'silent';
 
@@ -77,7 +84,9 @@ function retryDelays(env: Env): readonly number[] {
   const parsed = raw.split(',').map((s) => Number(s.trim()));
   if (!parsed.every((n) => Number.isInteger(n) && n >= 0 && n <= DELIVERY.maxDelaySeconds)) {
     // Thrown on every read, not only at start: a delivery must not run on a schedule nobody meant.
-    throw new Error(`DELIVERY_RETRY_DELAYS_SECONDS must be a comma-separated list of whole seconds (0 to ${DELIVERY.maxDelaySeconds}), not "${raw}".`);
+    throw new Error(
+      `DELIVERY_RETRY_DELAYS_SECONDS must be a comma-separated list of whole seconds (0 to ${DELIVERY.maxDelaySeconds}), not "${raw}".`,
+    );
   }
   return parsed;
 }
@@ -108,7 +117,8 @@ export function webhookAutoDisableAfterSeconds(env: Env = process.env): number {
   const raw = text(env, 'WEBHOOK_AUTO_DISABLE_AFTER_SECONDS');
   if (raw === undefined) return DELIVERY.autoDisableAfterSeconds;
   const seconds = Number(raw);
-  if (!Number.isInteger(seconds) || seconds < 1) throw new Error('WEBHOOK_AUTO_DISABLE_AFTER_SECONDS must be a whole number of seconds, at least 1');
+  if (!Number.isInteger(seconds) || seconds < 1)
+    throw new Error('WEBHOOK_AUTO_DISABLE_AFTER_SECONDS must be a whole number of seconds, at least 1');
   return seconds;
 }
 /** Feed slots one replay page reads (REPLAY_PAGE_ITEMS; tests set it small to cross pages). */
@@ -134,7 +144,8 @@ export const dataDir = (env: Env = process.env) => text(env, 'DATA_DIR') ?? LOCA
 export const dynamoPort = (env: Env = process.env) => port(env, 'LOCAL_DYNAMODB_PORT', LOCAL_DEFAULTS.dynamoPort);
 /** Facts of the Lambda runtime, not settings: read here so no other file reads the environment. */
 export const lambdaFunctionName = (env: Env = process.env) => env['AWS_LAMBDA_FUNCTION_NAME'];
-export const provisionedConcurrency = (env: Env = process.env) => env['AWS_LAMBDA_INITIALIZATION_TYPE'] === 'provisioned-concurrency';
+export const provisionedConcurrency = (env: Env = process.env) =>
+  env['AWS_LAMBDA_INITIALIZATION_TYPE'] === 'provisioned-concurrency';
 export const traceId = (env: Env = process.env) => text(env, '_X_AMZN_TRACE_ID');
 
 // ---- Abuse limits (docs/limits.md): the CDK usage plan, the local per-key throttle, the handlers and

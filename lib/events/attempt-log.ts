@@ -57,8 +57,18 @@ export function attemptError(result: OutboundResult): AttemptError | null {
 function networkErrorKind(code: string | undefined, message: string): AttemptError {
   if (code === 'ECONNREFUSED') return 'connection_refused';
   if (code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up/i.test(message)) return 'connection_reset';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA' || /could not resolve|has no addresses/.test(message)) return 'dns';
-  if ((code && /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|HOSTNAME/i.test(code)) || /certificate|tls|ssl/i.test(message)) return 'tls';
+  if (
+    code === 'ENOTFOUND' ||
+    code === 'EAI_AGAIN' ||
+    code === 'ENODATA' ||
+    /could not resolve|has no addresses/.test(message)
+  )
+    return 'dns';
+  if (
+    (code && /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|HOSTNAME/i.test(code)) ||
+    /certificate|tls|ssl/i.test(message)
+  )
+    return 'tls';
   return 'network';
 }
 
@@ -73,7 +83,11 @@ export function responseBodyHead(body: string): string {
 }
 
 /** An entry without its number: the write that records it knows the number (delivery-attempt.ts). */
-export function attemptEntry(startedAtMs: number, durationMs: number, result: OutboundResult): Omit<AttemptEntry, 'attempt'> {
+export function attemptEntry(
+  startedAtMs: number,
+  durationMs: number,
+  result: OutboundResult,
+): Omit<AttemptEntry, 'attempt'> {
   return {
     started_at: new Date(startedAtMs).toISOString(),
     duration_ms: Math.max(0, Math.round(durationMs)),
@@ -87,5 +101,12 @@ export function attemptEntry(startedAtMs: number, durationMs: number, result: Ou
 export function attemptList(log: Record<string, AttemptEntry> | undefined): AttemptEntry[] {
   return Object.values(log ?? {})
     .sort((a, b) => a.attempt - b.attempt)
-    .map(({ attempt, started_at, duration_ms, status_code, error, response_body }) => ({ attempt, started_at, duration_ms, status_code, error, response_body }));
+    .map(({ attempt, started_at, duration_ms, status_code, error, response_body }) => ({
+      attempt,
+      started_at,
+      duration_ms,
+      status_code,
+      error,
+      response_body,
+    }));
 }

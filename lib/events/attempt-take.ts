@@ -17,7 +17,7 @@ import { nowIso } from '../core/time.ts';
 import { backoff } from '../store/backoff.ts';
 import { conditionalUpdate } from '../store/conditional.ts';
 import { keys } from '../store/keys.ts';
-import { deliveryFromItem, scheduledMade, type DeliveryRecord } from './deliveries.ts';
+import { type DeliveryRecord, deliveryFromItem, scheduledMade } from './deliveries.ts';
 
 export interface TakenAttempt {
   /** The record as the take left it: `attempts` counts this attempt. */
@@ -47,7 +47,12 @@ export async function takeExtraAttempt(seen: DeliveryRecord, messageId: string, 
     ConditionExpression: force ? 'attribute_exists(PK)' : 'attribute_exists(PK) AND #status <> :succeeded',
     UpdateExpression: `SET attempts = attempts + :one, extra_attempts = if_not_exists(extra_attempts, :zero) + :one, ${takeSet}`,
     ...(force ? {} : { ExpressionAttributeNames: { '#status': 'status' } }),
-    ExpressionAttributeValues: { ':one': 1, ':zero': 0, ...takeValues(messageId), ...(force ? {} : { ':succeeded': 'succeeded' }) },
+    ExpressionAttributeValues: {
+      ':one': 1,
+      ':zero': 0,
+      ...takeValues(messageId),
+      ...(force ? {} : { ':succeeded': 'succeeded' }),
+    },
     ReturnValues: 'ALL_NEW',
   });
   if (!result.ok || !result.attributes) return { kind: 'none' };
@@ -66,7 +71,8 @@ export async function takeScheduledAttempt(seen: DeliveryRecord, messageId: stri
   let current = seen;
   for (let tries = 1; ; tries++) {
     const number = current.attempts + 1;
-    const extraHeld = current.extra_attempts === undefined ? 'attribute_not_exists(extra_attempts)' : 'extra_attempts = :extra';
+    const extraHeld =
+      current.extra_attempts === undefined ? 'attribute_not_exists(extra_attempts)' : 'extra_attempts = :extra';
     const result = await conditionalUpdate({
       Key: keys.delivery(current.agent_id, current.id),
       ConditionExpression: `attempts = :seen AND ${extraHeld} AND #status = :pending`,
@@ -82,13 +88,18 @@ export async function takeScheduledAttempt(seen: DeliveryRecord, messageId: stri
       },
       ReturnValues: 'ALL_NEW',
     });
-    if (result.ok && result.attributes) return { kind: 'taken', attempt: { record: deliveryFromItem(result.attributes), number, extra: false } };
+    if (result.ok && result.attributes)
+      return { kind: 'taken', attempt: { record: deliveryFromItem(result.attributes), number, extra: false } };
     if (result.ok || !result.current) return { kind: 'none' };
     const latest = deliveryFromItem(result.current);
     if (latest.status !== 'pending' || scheduledMade(latest) >= latest.max_attempts) return { kind: 'none' };
-    if (scheduledMade(latest) > scheduledMade(current)) return latest.carrier === messageId ? { kind: 'taken_by_same_message' } : { kind: 'none' };
+    if (scheduledMade(latest) > scheduledMade(current))
+      return latest.carrier === messageId ? { kind: 'taken_by_same_message' } : { kind: 'none' };
     // Only extra attempts moved the count: take the slot on top of them.
-    if (tries >= MAX_TRIES) throw new Error(`delivery ${seen.id}: manual attempts kept moving the count under ${MAX_TRIES} takes (no POST was made)`);
+    if (tries >= MAX_TRIES)
+      throw new Error(
+        `delivery ${seen.id}: manual attempts kept moving the count under ${MAX_TRIES} takes (no POST was made)`,
+      );
     current = latest;
     await backoff(tries);
   }

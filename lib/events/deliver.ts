@@ -8,7 +8,7 @@
 import type { AgentRecord } from '../agents/model.ts';
 import { DELIVERY } from '../core/settings.ts';
 import { log } from '../log.ts';
-import { postJson, type OutboundResult } from '../net/outbound.ts';
+import { type OutboundResult, postJson } from '../net/outbound.ts';
 import { failureKindOf, recordDeliveryAttempt } from '../observability/metrics.ts';
 import { batchGet, keyString } from '../store/batch.ts';
 import { keys } from '../store/keys.ts';
@@ -16,13 +16,13 @@ import { signingSecrets } from '../webhooks/rotation.ts';
 import { signatureHeaders } from '../webhooks/signature.ts';
 import { acceptsDelivery } from './agents.ts';
 import { attemptEntry } from './attempt-log.ts';
-import { deliveryFromItem, scheduledMade, type DeliveryRecord } from './deliveries.ts';
 import { takeExtraAttempt, takeScheduledAttempt } from './attempt-take.ts';
+import { type DeliveryRecord, deliveryFromItem, scheduledMade } from './deliveries.ts';
 import { abandonDelivery, recordOutcome } from './delivery-attempt.ts';
 import { readEvent } from './feed.ts';
-import { parseDeliveryMessage, postpone, type DeliveryMessage, type ReceivedMessage } from './queue.ts';
+import { type DeliveryMessage, parseDeliveryMessage, postpone, type ReceivedMessage } from './queue.ts';
 import type { ServiceEvent } from './types.ts';
-import { noteAttempts, type AgentAttempts, type HealthRecord } from './webhook-health.ts';
+import { type AgentAttempts, type HealthRecord, noteAttempts } from './webhook-health.ts';
 
 export type Outcome = { kind: 'done' } | { kind: 'later'; seconds: number } | { kind: 'poison' };
 
@@ -35,7 +35,11 @@ export interface DeliverOptions {
 const EARLY_TOLERANCE_MS = 1000;
 
 /** The delivery request of docs/api.md: the event object as the body, signed over its exact bytes (both signature schemes). */
-export function deliveryRequest(event: ServiceEvent, secrets: string | readonly string[], now = new Date()): { body: string; headers: Record<string, string> } {
+export function deliveryRequest(
+  event: ServiceEvent,
+  secrets: string | readonly string[],
+  now = new Date(),
+): { body: string; headers: Record<string, string> } {
   const body = JSON.stringify(event);
   return {
     body,
@@ -103,7 +107,10 @@ export async function deliverMessage(
     if (dueInMs > EARLY_TOLERANCE_MS) return { outcome: { kind: 'later', seconds: Math.ceil(dueInMs / 1000) } };
   }
   if (!acceptsDelivery(agent, delivery.event_type) || !agent.webhook_secret) {
-    await abandonDelivery(delivery, 'webhook not enabled or not subscribed to this event type when the attempt was due');
+    await abandonDelivery(
+      delivery,
+      'webhook not enabled or not subscribed to this event type when the attempt was due',
+    );
     return done;
   }
   const event = delivery.event ?? (await readEvent(delivery.agent_id, delivery.event_id));
@@ -111,19 +118,31 @@ export async function deliverMessage(
     await abandonDelivery(delivery, 'event expired');
     return done;
   }
-  const take = message.manual ? await takeExtraAttempt(delivery, messageId, message.force === true) : await takeScheduledAttempt(delivery, messageId, nowMs);
+  const take = message.manual
+    ? await takeExtraAttempt(delivery, messageId, message.force === true)
+    : await takeScheduledAttempt(delivery, messageId, nowMs);
   if (take.kind === 'none') return done;
   // The same message under its other receipt is making this attempt; that receipt parks or deletes it.
   // Parked here for as long as a worker may run, it then finds the attempt recorded (and waits for the next) or settled.
-  if (take.kind === 'taken_by_same_message') return { outcome: { kind: 'later', seconds: DELIVERY.visibilityTimeoutSeconds } };
+  if (take.kind === 'taken_by_same_message')
+    return { outcome: { kind: 'later', seconds: DELIVERY.visibilityTimeoutSeconds } };
   const taken = take.attempt;
   const started = Date.now();
-  const answer = await postJson({ url: agent.webhook_url, ...deliveryRequest(event, signingSecrets(agent.webhook_secret, agent)) });
+  const answer = await postJson({
+    url: agent.webhook_url,
+    ...deliveryRequest(event, signingSecrets(agent.webhook_secret, agent)),
+  });
   const durationMs = Date.now() - started;
   const lastError = lastErrorOf(answer);
   const ok = lastError === null;
-  recordDeliveryAttempt(ok ? { ok: true, latencyMs: durationMs } : { ok: false, kind: failureKindOf(answer), latencyMs: durationMs });
-  const recorded = await recordOutcome(taken, { ok, lastError, entry: attemptEntry(started, durationMs, answer) }, nowMs);
+  recordDeliveryAttempt(
+    ok ? { ok: true, latencyMs: durationMs } : { ok: false, kind: failureKindOf(answer), latencyMs: durationMs },
+  );
+  const recorded = await recordOutcome(
+    taken,
+    { ok, lastError, entry: attemptEntry(started, durationMs, answer) },
+    nowMs,
+  );
   // The record keeps every attempt (newest MAX_ATTEMPT_LOG); the log line is for operators.
   log.info('delivery attempt', {
     deliveryId: delivery.id,
@@ -144,7 +163,10 @@ export async function deliverMessage(
  * A batch from the queue → the ids of the messages to keep (due again later, failed, or poison for
  * the DLQ); the others are done and may be deleted.
  */
-export async function deliverBatch(records: readonly ReceivedMessage[], options: DeliverOptions = {}): Promise<string[]> {
+export async function deliverBatch(
+  records: readonly ReceivedMessage[],
+  options: DeliverOptions = {},
+): Promise<string[]> {
   const clock = options.now ?? Date.now;
   const messages = records.map((record) => parseDeliveryMessage(record.body));
   const valid = messages.filter((m) => m !== undefined);
@@ -157,7 +179,13 @@ export async function deliverBatch(records: readonly ReceivedMessage[], options:
       if (!message) return { kind: 'poison' };
       try {
         const agent = loaded.agents.get(message.agent_id);
-        const { outcome, attempted } = await deliverMessage(record.messageId, message, loaded.deliveries.get(message.delivery_id), agent, clock());
+        const { outcome, attempted } = await deliverMessage(
+          record.messageId,
+          message,
+          loaded.deliveries.get(message.delivery_id),
+          agent,
+          clock(),
+        );
         if (attempted && agent) {
           const entry = health.get(agent.id) ?? { agent, anySucceeded: false, anyFailed: false };
           if (attempted.ok) entry.anySucceeded = true;
@@ -168,7 +196,10 @@ export async function deliverBatch(records: readonly ReceivedMessage[], options:
         return outcome;
       } catch (err) {
         // Left in the queue: it comes back after the queue's visibility timeout.
-        log.error('deliver: message failed', { messageId: record.messageId, error: err instanceof Error ? err.message : String(err) });
+        log.error('deliver: message failed', {
+          messageId: record.messageId,
+          error: err instanceof Error ? err.message : String(err),
+        });
         return 'error';
       }
     }),
@@ -177,13 +208,17 @@ export async function deliverBatch(records: readonly ReceivedMessage[], options:
     [...health.values()].map((attempts) =>
       noteAttempts(attempts, clock()).catch((err: unknown) =>
         // The next batch for this agent notes it again: health is a judgement over days, not one write.
-        log.error('deliver: webhook health not recorded', { agentId: attempts.agent.id, error: err instanceof Error ? err.message : String(err) }),
+        log.error('deliver: webhook health not recorded', {
+          agentId: attempts.agent.id,
+          error: err instanceof Error ? err.message : String(err),
+        }),
       ),
     ),
   );
   const failed = records.filter((record, i) => {
     const outcome = outcomes[i]!;
-    if (outcome !== 'error' && outcome.kind === 'poison') log.warn('deliver: unreadable message left for the DLQ', { messageId: record.messageId });
+    if (outcome !== 'error' && outcome.kind === 'poison')
+      log.warn('deliver: unreadable message left for the DLQ', { messageId: record.messageId });
     return outcome === 'error' || outcome.kind !== 'done';
   });
   return failed.map((r) => r.messageId);

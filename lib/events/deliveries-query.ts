@@ -2,8 +2,9 @@
  * GET …/deliveries query. In its own module so routes that do not list deliveries (retry) do not
  * bundle the status enum: a module's top-level schemas are built on import, used or not.
  */
-import * as z from '../zod.ts';
+
 import { ID_PATTERN } from '../core/ids.ts';
+import * as z from '../zod.ts';
 import { limit } from './schemas.ts';
 import { DELIVERY_STATUSES } from './types.ts';
 

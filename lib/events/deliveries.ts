@@ -11,9 +11,9 @@ import { batchGet, batchWrite, keyString } from '../store/batch.ts';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys, withoutKeys } from '../store/keys.ts';
 import { INDEXES } from '../store/table.ts';
-import { attemptList, type AttemptEntry } from './attempt-log.ts';
+import { type AttemptEntry, attemptList } from './attempt-log.ts';
 import { scheduledAttempts } from './schedule.ts';
-import { expiresAt, type DeliveryStatus, type ServiceEvent } from './types.ts';
+import { type DeliveryStatus, expiresAt, type ServiceEvent } from './types.ts';
 
 export type { DeliveryStatus };
 
@@ -42,7 +42,18 @@ export interface DeliveryRecord {
   attempt_log?: Record<string, AttemptEntry>;
 }
 
-export type DeliveryView = Pick<DeliveryRecord, 'id' | 'event_id' | 'event_type' | 'status' | 'attempts' | 'last_status_code' | 'last_error' | 'next_attempt_at' | 'created_at'>;
+export type DeliveryView = Pick<
+  DeliveryRecord,
+  | 'id'
+  | 'event_id'
+  | 'event_type'
+  | 'status'
+  | 'attempts'
+  | 'last_status_code'
+  | 'last_error'
+  | 'next_attempt_at'
+  | 'created_at'
+>;
 
 /** The single-delivery read: the list's fields, with `attempts` as the history and the count beside it. */
 export type DeliveryDetail = Omit<DeliveryView, 'attempts'> & { attempt_count: number; attempts: AttemptEntry[] };
@@ -58,10 +69,12 @@ export function statusPlacement(agentId: string, status: DeliveryStatus): { name
 }
 
 /** Scheduled attempts made so far (the rest were manual or duplicates). */
-export const scheduledMade = (record: Pick<DeliveryRecord, 'attempts' | 'extra_attempts'>): number => record.attempts - (record.extra_attempts ?? 0);
+export const scheduledMade = (record: Pick<DeliveryRecord, 'attempts' | 'extra_attempts'>): number =>
+  record.attempts - (record.extra_attempts ?? 0);
 
 export function toView(record: DeliveryRecord): DeliveryView {
-  const { id, event_id, event_type, status, attempts, last_status_code, last_error, next_attempt_at, created_at } = record;
+  const { id, event_id, event_type, status, attempts, last_status_code, last_error, next_attempt_at, created_at } =
+    record;
   return { id, event_id, event_type, status, attempts, last_status_code, last_error, next_attempt_at, created_at };
 }
 
@@ -76,12 +89,18 @@ export const deliveryFromItem = (item: Record<string, unknown>): DeliveryRecord 
 };
 
 export async function readDelivery(agentId: string, deliveryId: string): Promise<DeliveryRecord | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: key(agentId, deliveryId), ConsistentRead: true }));
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: key(agentId, deliveryId), ConsistentRead: true }),
+  );
   return Item ? deliveryFromItem(Item) : undefined;
 }
 
 /** A new record for an event (not written); a replay (replay.ts) gives its own id, so the same event can be delivered again. */
-export function newDelivery(event: ServiceEvent, deliveryId: string = deliveryIdFor(event.id), now = nowIso()): DeliveryRecord {
+export function newDelivery(
+  event: ServiceEvent,
+  deliveryId: string = deliveryIdFor(event.id),
+  now = nowIso(),
+): DeliveryRecord {
   return {
     id: deliveryId,
     event_id: event.id,
@@ -117,10 +136,19 @@ export function deliveryItem(record: DeliveryRecord): Record<string, unknown> {
  * relay's delivery of an event has the id derived from the event's; a replay (replay.ts) passes
  * its own id, so the same event can be delivered again as another record.
  */
-export async function ensureDelivery(event: ServiceEvent, deliveryId: string = deliveryIdFor(event.id)): Promise<{ record: DeliveryRecord; created: boolean }> {
+export async function ensureDelivery(
+  event: ServiceEvent,
+  deliveryId: string = deliveryIdFor(event.id),
+): Promise<{ record: DeliveryRecord; created: boolean }> {
   const record = newDelivery(event, deliveryId);
   try {
-    await db().send(new PutCommand({ TableName: tableName(), Item: deliveryItem(record), ConditionExpression: 'attribute_not_exists(PK)' }));
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: deliveryItem(record),
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
     return { record, created: true };
   } catch (err) {
     if (!(err instanceof ConditionalCheckFailedException)) throw err;
@@ -131,7 +159,8 @@ export async function ensureDelivery(event: ServiceEvent, deliveryId: string = d
 }
 
 /** Where the relay's record for an event lives (the id derived from the event's). */
-export const relayDeliveryKey = (event: Pick<ServiceEvent, 'id' | 'agent_id'>) => key(event.agent_id, deliveryIdFor(event.id));
+export const relayDeliveryKey = (event: Pick<ServiceEvent, 'id' | 'agent_id'>) =>
+  key(event.agent_id, deliveryIdFor(event.id));
 
 /**
  * Writes new records in BatchWriteItem calls of 25, unconditionally: the relay calls it only for
@@ -152,7 +181,12 @@ export interface DeliveryPage {
  * is the last id seen. With `status`, the DeliveriesByStatus index gives the keys and one
  * BatchGetItem the records: O(limit) items either way.
  */
-export async function listDeliveries(agentId: string, cursor: string | undefined, limit: number, status?: DeliveryStatus): Promise<DeliveryPage> {
+export async function listDeliveries(
+  agentId: string,
+  cursor: string | undefined,
+  limit: number,
+  status?: DeliveryStatus,
+): Promise<DeliveryPage> {
   return status ? listByStatus(agentId, status, cursor, limit) : listNewestFirst(agentId, cursor, limit);
 }
 
@@ -162,7 +196,11 @@ async function listNewestFirst(agentId: string, cursor: string | undefined, limi
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
-      ExpressionAttributeValues: { ':pk': key(agentId, '').PK, ':lo': prefix, ':hi': cursor ? `${prefix}${cursor}` : `${prefix}\uffff` },
+      ExpressionAttributeValues: {
+        ':pk': key(agentId, '').PK,
+        ':lo': prefix,
+        ':hi': cursor ? `${prefix}${cursor}` : `${prefix}\uffff`,
+      },
       ScanIndexForward: false,
       // BETWEEN includes the cursor itself; one more than the page tells whether another page exists.
       Limit: limit + 2,
@@ -174,7 +212,12 @@ async function listNewestFirst(agentId: string, cursor: string | undefined, limi
   return { data: page.map(toView), next_cursor: records.length > limit ? (page.at(-1)?.id ?? null) : null };
 }
 
-async function listByStatus(agentId: string, status: DeliveryStatus, cursor: string | undefined, limit: number): Promise<DeliveryPage> {
+async function listByStatus(
+  agentId: string,
+  status: DeliveryStatus,
+  cursor: string | undefined,
+  limit: number,
+): Promise<DeliveryPage> {
   const index = INDEXES.deliveriesByStatus;
   const partition = statusPlacement(agentId, status).value;
   const { Items = [] } = await db().send(
@@ -192,7 +235,10 @@ async function listByStatus(agentId: string, status: DeliveryStatus, cursor: str
   const pageKeys = Items.slice(0, limit).map((i) => ({ PK: i['PK'] as string, SK: i['SK'] as string }));
   const found = await batchGet(pageKeys, { consistent: true });
   // The index trails the table by a moment: a record whose status moved on since is left out.
-  const records = pageKeys.map((k) => found.get(keyString(k))).filter((i) => i !== undefined).map(deliveryFromItem);
+  const records = pageKeys
+    .map((k) => found.get(keyString(k)))
+    .filter((i) => i !== undefined)
+    .map(deliveryFromItem);
   const lastKey = pageKeys.at(-1);
   return {
     data: records.filter((r) => r.status === status).map(toView),

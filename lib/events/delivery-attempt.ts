@@ -17,9 +17,15 @@
 import { nowIso } from '../core/time.ts';
 import { conditionalUpdate } from '../store/conditional.ts';
 import { keys } from '../store/keys.ts';
-import { attemptLogKey, MAX_ATTEMPT_LOG, type AttemptEntry } from './attempt-log.ts';
+import { type AttemptEntry, attemptLogKey, MAX_ATTEMPT_LOG } from './attempt-log.ts';
 import type { TakenAttempt } from './attempt-take.ts';
-import { deliveryFromItem, scheduledMade, statusPlacement, type DeliveryRecord, type DeliveryStatus } from './deliveries.ts';
+import {
+  type DeliveryRecord,
+  type DeliveryStatus,
+  deliveryFromItem,
+  scheduledMade,
+  statusPlacement,
+} from './deliveries.ts';
 import { delayAfter, retryDelays } from './schedule.ts';
 
 export interface AttemptOutcome {
@@ -49,7 +55,10 @@ export function nextState(taken: TakenAttempt, ok: boolean, nowMs: number): Next
   if (record.status === 'succeeded') return undefined;
   // The take counted this attempt already.
   const made = scheduledMade(record);
-  if (taken.extra) return record.status === 'pending' && made < record.max_attempts ? undefined : { status: 'failed', next_attempt_at: null };
+  if (taken.extra)
+    return record.status === 'pending' && made < record.max_attempts
+      ? undefined
+      : { status: 'failed', next_attempt_at: null };
   if (made >= record.max_attempts) return { status: 'failed', next_attempt_at: null };
   const retryInSeconds = delayAfter(made) ?? retryDelays().at(-1) ?? 0;
   return { status: 'pending', next_attempt_at: new Date(nowMs + retryInSeconds * 1000).toISOString(), retryInSeconds };
@@ -60,7 +69,11 @@ export function nextState(taken: TakenAttempt, ok: boolean, nowMs: number): Next
  * (expired). At most three writes: each failed condition (the delivery succeeded meanwhile, the
  * count went 50 past this entry) only ever turns from true to false, and the next write drops it.
  */
-export async function recordOutcome(taken: TakenAttempt, outcome: AttemptOutcome, nowMs = Date.now()): Promise<Recorded | undefined> {
+export async function recordOutcome(
+  taken: TakenAttempt,
+  outcome: AttemptOutcome,
+  nowMs = Date.now(),
+): Promise<Recorded | undefined> {
   const { record: seen, number } = taken;
   const entry: AttemptEntry = { attempt: number, ...outcome.entry };
   let state = nextState(taken, outcome.ok, nowMs);
@@ -69,7 +82,11 @@ export async function recordOutcome(taken: TakenAttempt, outcome: AttemptOutcome
     // A failure must not take the status back from a success that landed meanwhile.
     const guardStatus = state !== undefined && !outcome.ok;
     const dropOldest = number > MAX_ATTEMPT_LOG;
-    const conditions = ['attribute_exists(PK)', ...(guardStatus ? ['#status <> :succeeded'] : []), ...(withEntry ? ['attempts < :pastWindow'] : [])];
+    const conditions = [
+      'attribute_exists(PK)',
+      ...(guardStatus ? ['#status <> :succeeded'] : []),
+      ...(withEntry ? ['attempts < :pastWindow'] : []),
+    ];
     const result = await conditionalUpdate({
       Key: keys.delivery(seen.agent_id, seen.id),
       ConditionExpression: conditions.join(' AND '),
@@ -89,7 +106,13 @@ export async function recordOutcome(taken: TakenAttempt, outcome: AttemptOutcome
         ':code': entry.status_code,
         ':error': outcome.lastError,
         ':now': nowIso(),
-        ...(state ? { ':status': state.status, ':index': statusPlacement(seen.agent_id, state.status).value, ':next': state.next_attempt_at } : {}),
+        ...(state
+          ? {
+              ':status': state.status,
+              ':index': statusPlacement(seen.agent_id, state.status).value,
+              ':next': state.next_attempt_at,
+            }
+          : {}),
         ...(guardStatus ? { ':succeeded': 'succeeded' } : {}),
         ...(withEntry ? { ':entry': entry, ':pastWindow': number + MAX_ATTEMPT_LOG } : {}),
       },
@@ -108,7 +131,8 @@ export async function recordOutcome(taken: TakenAttempt, outcome: AttemptOutcome
     const latest = deliveryFromItem(result.current);
     const succeededMeanwhile = guardStatus && latest.status === 'succeeded';
     const pastWindow = withEntry && latest.attempts >= number + MAX_ATTEMPT_LOG;
-    if (!succeededMeanwhile && !pastWindow) throw new Error(`delivery ${seen.id}: attempt ${number} refused for no known reason`);
+    if (!succeededMeanwhile && !pastWindow)
+      throw new Error(`delivery ${seen.id}: attempt ${number} refused for no known reason`);
     if (succeededMeanwhile) state = undefined;
     if (pastWindow) withEntry = false;
   }
@@ -119,7 +143,8 @@ export async function abandonDelivery(seen: DeliveryRecord, reason: string): Pro
   await conditionalUpdate({
     Key: keys.delivery(seen.agent_id, seen.id),
     ConditionExpression: 'attempts = :seen AND #status = :pending',
-    UpdateExpression: 'SET #status = :failed, #index = :index, last_error = :reason, next_attempt_at = :null, updated_at = :now',
+    UpdateExpression:
+      'SET #status = :failed, #index = :index, last_error = :reason, next_attempt_at = :null, updated_at = :now',
     ExpressionAttributeNames: { '#status': 'status', '#index': statusPlacement(seen.agent_id, 'failed').name },
     ExpressionAttributeValues: {
       ':seen': seen.attempts,
@@ -144,7 +169,12 @@ export async function reopenFailed(agentId: string, deliveryId: string): Promise
     ConditionExpression: '#status = :failed',
     UpdateExpression: 'SET #status = :pending, #index = :index, next_attempt_at = :now, updated_at = :now',
     ExpressionAttributeNames: { '#status': 'status', '#index': statusPlacement(agentId, 'pending').name },
-    ExpressionAttributeValues: { ':failed': 'failed', ':pending': 'pending', ':index': statusPlacement(agentId, 'pending').value, ':now': now },
+    ExpressionAttributeValues: {
+      ':failed': 'failed',
+      ':pending': 'pending',
+      ':index': statusPlacement(agentId, 'pending').value,
+      ':now': now,
+    },
     ReturnValues: 'ALL_NEW',
   });
   return result.ok && result.attributes ? deliveryFromItem(result.attributes) : undefined;

@@ -1,6 +1,6 @@
+import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { createHash } from 'node:crypto';
 import type { AgentRecord } from '../agents/model.ts';
 import { validationError } from '../core/errors.ts';
 import { idAt, sortablePrefix, sortValueOf } from '../core/ids.ts';
@@ -35,7 +35,8 @@ export function eventIdAt(agentId: string, position: number): string {
  * A cursor after every slot at `position` or below: the highest id that sorts at `position` (no
  * event id is greater). A stream's start point (start-point.ts) is one of these.
  */
-export const afterPosition = (position: number): string => `${sortablePrefix('evt', Math.max(0, position))}${'Z'.repeat(16)}`;
+export const afterPosition = (position: number): string =>
+  `${sortablePrefix('evt', Math.max(0, position))}${'Z'.repeat(16)}`;
 
 /**
  * Refuses a cursor that is not a place in this agent's feed (docs/events.md, "Cursors"): past a
@@ -53,13 +54,14 @@ export function checkFeedCursor(agent: AgentRecord, cursor: string | undefined, 
     position > head
       ? 'Past the newest event of this agent: pass a next_cursor or an event id this agent was given.'
       : cursor !== eventIdAt(agent.id, position) && cursor !== afterPosition(position)
-        ? 'Not an event of this agent: pass a next_cursor or an event id from this agent\'s feed.'
+        ? "Not an event of this agent: pass a next_cursor or an event id from this agent's feed."
         : undefined;
   if (problem) throw validationError([{ path, message: problem }], `The ${path} cursor is not valid for this agent.`);
 }
 
 /** The highest sort key a slot at `position` or below can have in the agent's partition. */
-export const lastKeyAt = (agentId: string, position: number): string => keys.event(agentId, `${sortablePrefix('evt', position)}\uffff`).SK;
+export const lastKeyAt = (agentId: string, position: number): string =>
+  keys.event(agentId, `${sortablePrefix('evt', position)}\uffff`).SK;
 
 export interface Ticket {
   position: number;
@@ -76,7 +78,8 @@ export async function takeTicket(agentId: string, nowMs = Date.now()): Promise<T
           TableName: tableName(),
           Key: keys.agent(agentId),
           UpdateExpression: 'SET feed_ticket_at = :now ADD feed_seq :one',
-          ConditionExpression: 'attribute_exists(PK) AND attribute_exists(feed_seq) AND attribute_not_exists(deleted_at)',
+          ConditionExpression:
+            'attribute_exists(PK) AND attribute_exists(feed_seq) AND attribute_not_exists(deleted_at)',
           ExpressionAttributeValues: { ':now': nowMs, ':one': 1 },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -123,7 +126,14 @@ export async function fillGap(agentId: string, position: number, nowMs = Date.no
     await db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...keys.event(agentId, id), entity: ENTITY.feedGap, id, agent_id: agentId, created_at: createdAt, expires_at: expiresAt(createdAt) },
+        Item: {
+          ...keys.event(agentId, id),
+          entity: ENTITY.feedGap,
+          id,
+          agent_id: agentId,
+          created_at: createdAt,
+          expires_at: expiresAt(createdAt),
+        },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
     );

@@ -6,9 +6,9 @@
  * newest ticket) is filled with a gap marker and passed.
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { AgentRecord } from '../agents/model.ts';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
-import type { AgentRecord } from '../agents/model.ts';
 import { readAgent } from './agents.ts';
 import { checkFeedCursor, fillGap, GAP_GRACE_MS, lastKeyAt, positionOf } from './feed-position.ts';
 import { eventFromItem } from './outbox.ts';
@@ -30,7 +30,12 @@ export interface FeedRead {
   cursor: string | undefined;
 }
 
-async function querySlots(agentId: string, after: string | undefined, upTo: number | undefined, limit: number): Promise<Record<string, unknown>[]> {
+async function querySlots(
+  agentId: string,
+  after: string | undefined,
+  upTo: number | undefined,
+  limit: number,
+): Promise<Record<string, unknown>[]> {
   const { Items = [] } = await db().send(
     new QueryCommand({
       TableName: tableName(),
@@ -52,11 +57,24 @@ async function querySlots(agentId: string, after: string | undefined, upTo: numb
  * `agent`, when the caller has just read it (consistently, as the route's ownership check does),
  * serves as the counter read: the slots are queried after it, which is all the guarantee needs.
  */
-export function readFeed(agentId: string, after: string | undefined, limit: number, nowMs = Date.now(), agent?: AgentRecord): Promise<FeedRead> {
+export function readFeed(
+  agentId: string,
+  after: string | undefined,
+  limit: number,
+  nowMs = Date.now(),
+  agent?: AgentRecord,
+): Promise<FeedRead> {
   return readFrom(agentId, after, limit, nowMs, 0, agent);
 }
 
-async function readFrom(agentId: string, after: string | undefined, limit: number, nowMs: number, fills: number, known?: AgentRecord): Promise<FeedRead> {
+async function readFrom(
+  agentId: string,
+  after: string | undefined,
+  limit: number,
+  nowMs: number,
+  fills: number,
+  known?: AgentRecord,
+): Promise<FeedRead> {
   const agent = known ?? (await readAgent(agentId));
   const head = agent?.feed_seq;
   if (head === undefined) {
@@ -80,7 +98,10 @@ async function readFrom(agentId: string, after: string | undefined, limit: numbe
       if (position < expected) return { events, cursor };
       if (position !== expected) {
         // Slot `expected` is empty. The writer of `position` took its ticket after that slot's.
-        const since = item['entity'] === ENTITY.event ? Date.parse(item['created_at'] as string) : Number(agent!.feed_ticket_at ?? nowMs);
+        const since =
+          item['entity'] === ENTITY.event
+            ? Date.parse(item['created_at'] as string)
+            : Number(agent!.feed_ticket_at ?? nowMs);
         return passGap(agentId, after, limit, { events, cursor }, expected, position - 1, since, nowMs, fills);
       }
       expected++;
@@ -90,7 +111,17 @@ async function readFrom(agentId: string, after: string | undefined, limit: numbe
   }
   if (slots.length < limit && expected <= head) {
     // Every slot up to H was read and the last ones are empty (the newest tickets' events are not in yet).
-    return passGap(agentId, after, limit, { events, cursor }, expected, head, Number(agent!.feed_ticket_at ?? nowMs), nowMs, fills);
+    return passGap(
+      agentId,
+      after,
+      limit,
+      { events, cursor },
+      expected,
+      head,
+      Number(agent!.feed_ticket_at ?? nowMs),
+      nowMs,
+      fills,
+    );
   }
   return { events, cursor };
 }
@@ -127,6 +158,8 @@ export async function listEvents(agent: AgentRecord, after: string | undefined, 
 }
 
 export async function readEvent(agentId: string, eventId: string): Promise<ServiceEvent | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.event(agentId, eventId), ConsistentRead: true }));
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.event(agentId, eventId), ConsistentRead: true }),
+  );
   return Item && Item['entity'] === ENTITY.event ? eventFromItem(Item) : undefined;
 }

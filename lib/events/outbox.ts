@@ -13,7 +13,7 @@
 import { nowIso } from '../core/time.ts';
 import { tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
-import { alongLost, alongRefused, transactWrite, type TransactItem } from '../store/transact.ts';
+import { alongLost, alongRefused, type TransactItem, transactWrite } from '../store/transact.ts';
 import { acceptsDelivery } from './agents.ts';
 import { eventIdAt, fillGap, takeTicket } from './feed-position.ts';
 import { expiresAt, type FeedEventType, type ServiceEvent } from './types.ts';
@@ -43,9 +43,25 @@ export async function commitWithEvents(
     // Taken after the tickets: a reader judges an empty slot's age by the next event's created_at.
     const now = nowIso();
     const rows = tickets.map(({ agent, position }) => {
-      const event: ServiceEvent = { id: eventIdAt(agent.id, position), type: events.type, created_at: now, agent_id: agent.id, data: events.data };
-      const item = { ...keys.event(agent.id, event.id), entity: ENTITY.event, ...event, deliver: acceptsDelivery(agent, events.type), expires_at: expiresAt(now) };
-      return { event, position, put: { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } } };
+      const event: ServiceEvent = {
+        id: eventIdAt(agent.id, position),
+        type: events.type,
+        created_at: now,
+        agent_id: agent.id,
+        data: events.data,
+      };
+      const item = {
+        ...keys.event(agent.id, event.id),
+        entity: ENTITY.event,
+        ...event,
+        deliver: acceptsDelivery(agent, events.type),
+        expires_at: expiresAt(now),
+      };
+      return {
+        event,
+        position,
+        put: { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
+      };
     });
     const releaseSlots = () => Promise.all(rows.map((row) => fillGap(row.event.agent_id, row.position)));
     const alongItems = along?.(now) ?? [];

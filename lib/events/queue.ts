@@ -3,9 +3,14 @@
  * state, so a message can be duplicated or replayed without harm. SQS_ENDPOINT points the client
  * at fauxqs locally; in AWS it is unset.
  */
-import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { endpointOverride } from '../aws-endpoint.ts';
+import {
+  ChangeMessageVisibilityCommand,
+  SendMessageBatchCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { awsClientMade } from '../aws/client-hooks.ts';
+import { endpointOverride } from '../aws-endpoint.ts';
 import * as settings from '../core/settings.ts';
 
 export interface DeliveryMessage {
@@ -55,11 +60,14 @@ const SEND_BATCH = 10;
  * Sends in batches of 10. Returns the indexes (into `messages`) that were not sent, with the
  * reason; a batch call that fails as a whole counts every message of it.
  */
-export async function enqueueDeliveries(messages: readonly DeliveryMessage[]): Promise<{ failed: number[]; errors: Map<number, string> }> {
+export async function enqueueDeliveries(
+  messages: readonly DeliveryMessage[],
+): Promise<{ failed: number[]; errors: Map<number, string> }> {
   const failed: number[] = [];
   const errors = new Map<number, string>();
   const groups: number[][] = [];
-  for (let i = 0; i < messages.length; i += SEND_BATCH) groups.push(Array.from({ length: Math.min(SEND_BATCH, messages.length - i) }, (_, j) => i + j));
+  for (let i = 0; i < messages.length; i += SEND_BATCH)
+    groups.push(Array.from({ length: Math.min(SEND_BATCH, messages.length - i) }, (_, j) => i + j));
   await Promise.all(
     groups.map(async (group) => {
       try {
@@ -86,7 +94,13 @@ export async function enqueueDeliveries(messages: readonly DeliveryMessage[]): P
 
 /** Parks a received message until its next attempt is due (the retry schedule lives in visibility). */
 export async function postpone(receiptHandle: string, seconds: number): Promise<void> {
-  await sqs().send(new ChangeMessageVisibilityCommand({ QueueUrl: deliveryQueueUrl(), ReceiptHandle: receiptHandle, VisibilityTimeout: seconds }));
+  await sqs().send(
+    new ChangeMessageVisibilityCommand({
+      QueueUrl: deliveryQueueUrl(),
+      ReceiptHandle: receiptHandle,
+      VisibilityTimeout: seconds,
+    }),
+  );
 }
 
 /** Strict reading of a message body: anything else is a poison message for the DLQ. */
@@ -94,9 +108,19 @@ export function parseDeliveryMessage(body: string): DeliveryMessage | undefined 
   try {
     const value = JSON.parse(body) as Record<string, unknown>;
     const { agent_id, delivery_id, event_id, manual, force } = value;
-    const flagsValid = [manual, force].every((v) => v === undefined || v === true) && (force === undefined || manual === true);
-    if (flagsValid && [agent_id, delivery_id, event_id].every((v) => typeof v === 'string' && /^[a-z]{3}_[0-9A-Za-z]{10,60}$/.test(v))) {
-      return { agent_id, delivery_id, event_id, ...(manual ? { manual: true } : {}), ...(force ? { force: true } : {}) } as DeliveryMessage;
+    const flagsValid =
+      [manual, force].every((v) => v === undefined || v === true) && (force === undefined || manual === true);
+    if (
+      flagsValid &&
+      [agent_id, delivery_id, event_id].every((v) => typeof v === 'string' && /^[a-z]{3}_[0-9A-Za-z]{10,60}$/.test(v))
+    ) {
+      return {
+        agent_id,
+        delivery_id,
+        event_id,
+        ...(manual ? { manual: true } : {}),
+        ...(force ? { force: true } : {}),
+      } as DeliveryMessage;
     }
   } catch {
     // falls through: not JSON

@@ -19,9 +19,16 @@ import { batchGet, keyString } from '../store/batch.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 import { itemOfImage, sequenceOf, type TableChange } from '../store/table-change.ts';
 import { acceptsDelivery } from './agents.ts';
-import { createDeliveries, deliveryFromItem, ensureDelivery, newDelivery, relayDeliveryKey, type DeliveryRecord } from './deliveries.ts';
+import {
+  createDeliveries,
+  type DeliveryRecord,
+  deliveryFromItem,
+  ensureDelivery,
+  newDelivery,
+  relayDeliveryKey,
+} from './deliveries.ts';
 import { eventFromItem } from './outbox.ts';
-import { enqueueDeliveries, enqueueDelivery, type DeliveryMessage } from './queue.ts';
+import { type DeliveryMessage, enqueueDeliveries, enqueueDelivery } from './queue.ts';
 import { pageFromImage, replayPage } from './replay.ts';
 import { matchesFilter } from './stream-filter.ts';
 import type { ServiceEvent } from './types.ts';
@@ -38,7 +45,10 @@ interface Planned {
 export async function relayBatch(records: readonly TableChange[]): Promise<string[]> {
   const failed = new Set<number>();
   const fail = (i: number, err: unknown) => {
-    log.error('relay: record failed', { sequence: sequenceOf(records[i]!), error: err instanceof Error ? err.message : String(err) });
+    log.error('relay: record failed', {
+      sequence: sequenceOf(records[i]!),
+      error: err instanceof Error ? err.message : String(err),
+    });
     failed.add(i);
   };
   // An image that cannot be read fails its own record, not the batch.
@@ -46,7 +56,9 @@ export async function relayBatch(records: readonly TableChange[]): Promise<strin
     if (!matchesFilter(record)) return undefined;
     try {
       const image = itemOfImage(record.dynamodb?.NewImage)!;
-      return image['entity'] === ENTITY.replayPage ? { kind: 'replay', image } : { kind: 'event', event: eventFromItem(image) };
+      return image['entity'] === ENTITY.replayPage
+        ? { kind: 'replay', image }
+        : { kind: 'event', event: eventFromItem(image) };
     } catch (err) {
       fail(i, err);
       return undefined;
@@ -56,7 +68,10 @@ export async function relayBatch(records: readonly TableChange[]): Promise<strin
 
   let found: Map<string, Record<string, unknown>>;
   try {
-    found = await batchGet([...events.map(({ event }) => keys.agent(event.agent_id)), ...events.map(({ event }) => relayDeliveryKey(event))], { consistent: true });
+    found = await batchGet(
+      [...events.map(({ event }) => keys.agent(event.agent_id)), ...events.map(({ event }) => relayDeliveryKey(event))],
+      { consistent: true },
+    );
   } catch (err) {
     records.forEach((_, i) => fail(i, err));
     return sequencesOf(records, failed);
@@ -70,7 +85,9 @@ export async function relayBatch(records: readonly TableChange[]): Promise<strin
     // Some may have been written: the retried rows find those and send them.
     for (const p of toCreate) p.rows.forEach((i) => fail(i, err));
   }
-  const toSend = [...planned.values()].flatMap((p) => (p.rows.some((i) => failed.has(i)) || !untouched(p.record) ? [] : [{ message: messageOf(p.record), rows: p.rows }]));
+  const toSend = [...planned.values()].flatMap((p) =>
+    p.rows.some((i) => failed.has(i)) || !untouched(p.record) ? [] : [{ message: messageOf(p.record), rows: p.rows }],
+  );
 
   await Promise.all(
     rows.map(async (row, i) => {
@@ -83,7 +100,8 @@ export async function relayBatch(records: readonly TableChange[]): Promise<strin
     }),
   );
   const unsent = await enqueueDeliveries(toSend.map((m) => m.message));
-  for (const index of unsent.failed) toSend[index]!.rows.forEach((i) => fail(i, new Error(unsent.errors.get(index) ?? 'not sent')));
+  for (const index of unsent.failed)
+    toSend[index]!.rows.forEach((i) => fail(i, new Error(unsent.errors.get(index) ?? 'not sent')));
   return sequencesOf(records, failed);
 }
 
@@ -92,7 +110,10 @@ export async function relayBatch(records: readonly TableChange[]): Promise<strin
  * webhook was disabled or unsubscribed since get none (they stay in the feed); an event the batch
  * names twice gets one record and one message.
  */
-function planDeliveries(events: readonly { i: number; event: ServiceEvent }[], found: Map<string, Record<string, unknown>>): Map<string, Planned> {
+function planDeliveries(
+  events: readonly { i: number; event: ServiceEvent }[],
+  found: Map<string, Record<string, unknown>>,
+): Map<string, Planned> {
   const planned = new Map<string, Planned>();
   for (const { i, event } of events) {
     const agent = found.get(keyString(keys.agent(event.agent_id))) as AgentRecord | undefined;
@@ -104,7 +125,12 @@ function planDeliveries(events: readonly { i: number; event: ServiceEvent }[], f
       continue;
     }
     const existing = found.get(at);
-    planned.set(at, existing ? { record: deliveryFromItem(existing), created: false, rows: [i] } : { record: newDelivery(event), created: true, rows: [i] });
+    planned.set(
+      at,
+      existing
+        ? { record: deliveryFromItem(existing), created: false, rows: [i] }
+        : { record: newDelivery(event), created: true, rows: [i] },
+    );
   }
   return planned;
 }
@@ -112,7 +138,11 @@ function planDeliveries(events: readonly { i: number; event: ServiceEvent }[], f
 /** Nothing has happened to it yet, so a message for it may (again) be sent: a crash between record and message must not strand it. */
 const untouched = (record: DeliveryRecord): boolean => record.status === 'pending' && record.attempts === 0;
 
-const messageOf = (record: DeliveryRecord): DeliveryMessage => ({ agent_id: record.agent_id, delivery_id: record.id, event_id: record.event_id });
+const messageOf = (record: DeliveryRecord): DeliveryMessage => ({
+  agent_id: record.agent_id,
+  delivery_id: record.id,
+  event_id: record.event_id,
+});
 
 /** A replay page's events, one at a time (replay.ts checks each agent itself), with their own delivery ids. */
 async function sendOne(event: ServiceEvent, deliveryId: string): Promise<boolean> {

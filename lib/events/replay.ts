@@ -12,17 +12,18 @@
  * is retried by the stream, its deliveries are conditional creates with ids derived from the job
  * and the event, and the next page is a conditional put.
  */
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+
 import { createHash, randomUUID } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ownAgent } from '../agents/agents.ts';
 import type { Caller } from '../core/caller.ts';
 import { AppError, validationError } from '../core/errors.ts';
 import { idAt } from '../core/ids.ts';
 import * as settings from '../core/settings.ts';
+import { takeReplaySlot } from '../limits/replay-limit.ts';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys, replayPageKey } from '../store/keys.ts';
-import { takeReplaySlot } from '../limits/replay-limit.ts';
 import { acceptsDelivery, readAgent } from './agents.ts';
 import { positionOf } from './feed-position.ts';
 import { eventFromItem } from './outbox.ts';
@@ -48,18 +49,30 @@ export interface ReplayPage {
   requested_at: string;
 }
 
-export async function startReplay(caller: Caller, agentId: string, input: ReplayInput, now = new Date()): Promise<{ replayed: number }> {
+export async function startReplay(
+  caller: Caller,
+  agentId: string,
+  input: ReplayInput,
+  now = new Date(),
+): Promise<{ replayed: number }> {
   const agent = await ownAgent(caller, agentId);
   if (agent.webhook_status !== 'ENABLED' || !agent.webhook_url) {
-    throw new AppError('webhook_not_configured', 'The agent has no enabled webhook: configure and verify it before replaying events.');
+    throw new AppError(
+      'webhook_not_configured',
+      'The agent has no enabled webhook: configure and verify it before replaying events.',
+    );
   }
   const since = new Date(input.since);
   const until = input.until === undefined ? now : new Date(input.until);
   if (until.getTime() <= since.getTime()) throw validationError([{ path: 'until', message: 'Must be after since.' }]);
-  if (until.getTime() - since.getTime() > WINDOW_DAYS * 86_400_000) throw validationError([{ path: 'until', message: `The window may span at most ${WINDOW_DAYS} days.` }]);
+  if (until.getTime() - since.getTime() > WINDOW_DAYS * 86_400_000)
+    throw validationError([{ path: 'until', message: `The window may span at most ${WINDOW_DAYS} days.` }]);
   const subscribed = agent.events as string[];
   const notSubscribed = (input.types ?? []).filter((t) => !subscribed.includes(t));
-  if (notSubscribed.length) throw validationError([{ path: 'types', message: `The webhook does not subscribe to ${notSubscribed.join(', ')}.` }]);
+  if (notSubscribed.length)
+    throw validationError([
+      { path: 'types', message: `The webhook does not subscribe to ${notSubscribed.join(', ')}.` },
+    ]);
   const types = input.types ?? subscribed;
 
   // Taken once the request is known to be valid, before the window is read.
@@ -69,12 +82,24 @@ export async function startReplay(caller: Caller, agentId: string, input: Replay
   if (end === undefined) return { replayed: 0 }; // every retained event is from `until` on
   const replayed = await countEvents(agent.id, after, end, types);
   if (replayed === 0) return { replayed };
-  await putPage({ agent_id: agent.id, job_id: randomUUID(), page: 0, ...(after ? { after } : {}), end, types, replayed, requested_at: now.toISOString() });
+  await putPage({
+    agent_id: agent.id,
+    job_id: randomUUID(),
+    page: 0,
+    ...(after ? { after } : {}),
+    end,
+    types,
+    replayed,
+    requested_at: now.toISOString(),
+  });
   return { replayed };
 }
 
 /** One page of a job, run by the relay: returns the number of deliveries sent. */
-export async function replayPage(page: ReplayPage, send: (event: ServiceEvent, deliveryId: string) => Promise<boolean>): Promise<number> {
+export async function replayPage(
+  page: ReplayPage,
+  send: (event: ServiceEvent, deliveryId: string) => Promise<boolean>,
+): Promise<number> {
   const agent = await readAgent(page.agent_id);
   // Disabled, re-configured or deleted since: the job ends here (what was sent stays sent).
   if (agent?.webhook_status !== 'ENABLED') return 0;
@@ -111,11 +136,18 @@ function windowQuery(agentId: string, after: string | undefined, end: string, ty
   };
 }
 
-async function countEvents(agentId: string, after: string | undefined, end: string, types: readonly string[]): Promise<number> {
+async function countEvents(
+  agentId: string,
+  after: string | undefined,
+  end: string,
+  types: readonly string[],
+): Promise<number> {
   let count = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
-    const res = await db().send(new QueryCommand({ ...windowQuery(agentId, after, end, types), Select: 'COUNT', ExclusiveStartKey: startKey }));
+    const res = await db().send(
+      new QueryCommand({ ...windowQuery(agentId, after, end, types), Select: 'COUNT', ExclusiveStartKey: startKey }),
+    );
     count += res.Count ?? 0;
     startKey = res.LastEvaluatedKey;
   } while (startKey);
@@ -124,9 +156,17 @@ async function countEvents(agentId: string, after: string | undefined, end: stri
 }
 
 /** Up to `limit` slots read after `after`; `last` is the last slot read when more may follow. */
-async function eventsIn(agentId: string, after: string | undefined, end: string, types: readonly string[], limit: number): Promise<{ items: Record<string, unknown>[]; last: string | undefined }> {
+async function eventsIn(
+  agentId: string,
+  after: string | undefined,
+  end: string,
+  types: readonly string[],
+  limit: number,
+): Promise<{ items: Record<string, unknown>[]; last: string | undefined }> {
   // BETWEEN includes `after` itself when it is a slot: one more read, so `limit` slots follow it.
-  const res = await db().send(new QueryCommand({ ...windowQuery(agentId, after, end, types), Limit: after === undefined ? limit : limit + 1 }));
+  const res = await db().send(
+    new QueryCommand({ ...windowQuery(agentId, after, end, types), Limit: after === undefined ? limit : limit + 1 }),
+  );
   const items = (res.Items ?? []).filter((item) => item['id'] !== after);
   const lastKey = res.LastEvaluatedKey?.['SK'] as string | undefined;
   return { items, last: lastKey === undefined ? undefined : lastKey.slice(keys.eventPrefix.length) };

@@ -1,6 +1,7 @@
 /** Request shapes of the event and delivery routes (docs/api.md "Agents, webhooks and events"). Strict: unknown parameters are a 400. */
-import * as z from '../zod.ts';
+
 import { ID_PATTERN } from '../core/ids.ts';
+import * as z from '../zod.ts';
 
 export const limit = z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20);
 
@@ -14,7 +15,9 @@ export const eventsQuery = z.strictObject({
 /** POST …/retry: no body, `{}`, or `{ "force": true }` to send a delivery that already succeeded again. */
 export const retryBody = z.optional(z.strictObject({ force: z.optional(z.boolean()) }));
 
-export const deliveryParams = z.strictObject({ id: z.string().check(z.regex(ID_PATTERN.agt)), delivery_id: z.string().check(z.regex(ID_PATTERN.dlv)) });
+export const deliveryParams = z.strictObject({
+  id: z.string().check(z.regex(ID_PATTERN.agt)),
+  delivery_id: z.string().check(z.regex(ID_PATTERN.dlv)),
+});
 
 export const isEventId = (value: string): boolean => ID_PATTERN.evt.test(value);
-

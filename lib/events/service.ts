@@ -1,18 +1,37 @@
 /** The event and delivery routes, for the owner of the agent only (404 for everyone else). */
+
+import { ownAgent } from '../agents/agents.ts';
 import type { Caller } from '../core/caller.ts';
 import { AppError, notFound } from '../core/errors.ts';
-import { ownAgent } from '../agents/agents.ts';
-import { listDeliveries, readDelivery, toDetail, toView, type DeliveryDetail, type DeliveryPage, type DeliveryStatus, type DeliveryView } from './deliveries.ts';
+import {
+  type DeliveryDetail,
+  type DeliveryPage,
+  type DeliveryStatus,
+  type DeliveryView,
+  listDeliveries,
+  readDelivery,
+  toDetail,
+  toView,
+} from './deliveries.ts';
 import { reopenFailed } from './delivery-attempt.ts';
-import { listEvents, type EventPage } from './feed.ts';
+import { type EventPage, listEvents } from './feed.ts';
 import { enqueueDelivery } from './queue.ts';
 
-export async function agentEvents(caller: Caller, agentId: string, after: string | undefined, limit: number): Promise<EventPage> {
+export async function agentEvents(
+  caller: Caller,
+  agentId: string,
+  after: string | undefined,
+  limit: number,
+): Promise<EventPage> {
   // The ownership read is also the feed's counter read (feed.ts).
   return listEvents(await ownAgent(caller, agentId), after, limit);
 }
 
-export async function agentDeliveries(caller: Caller, agentId: string, query: { cursor?: string | undefined; limit: number; status?: DeliveryStatus | undefined }): Promise<DeliveryPage> {
+export async function agentDeliveries(
+  caller: Caller,
+  agentId: string,
+  query: { cursor?: string | undefined; limit: number; status?: DeliveryStatus | undefined },
+): Promise<DeliveryPage> {
   await ownAgent(caller, agentId);
   return listDeliveries(agentId, query.cursor, query.limit, query.status);
 }
@@ -32,7 +51,12 @@ export const notEnabled = (what: string) =>
  * or moves the scheduled ones. A failed delivery goes back to pending for it; a succeeded one is
  * refused unless `force`.
  */
-export async function retryAgentDelivery(caller: Caller, agentId: string, deliveryId: string, force: boolean): Promise<DeliveryView> {
+export async function retryAgentDelivery(
+  caller: Caller,
+  agentId: string,
+  deliveryId: string,
+  force: boolean,
+): Promise<DeliveryView> {
   const agent = await ownAgent(caller, agentId);
   let record = await readDelivery(agentId, deliveryId);
   if (!record) throw notFound('Delivery');
@@ -41,7 +65,14 @@ export async function retryAgentDelivery(caller: Caller, agentId: string, delive
     throw new AppError('invalid_transition', 'This delivery already succeeded; send {"force": true} to send it again.');
   }
   // Failed a moment ago, or still failed: back to pending. Another request may have reopened it first.
-  if (record.status === 'failed') record = (await reopenFailed(agentId, deliveryId)) ?? (await readDelivery(agentId, deliveryId)) ?? record;
-  await enqueueDelivery({ agent_id: agentId, delivery_id: record.id, event_id: record.event_id, manual: true, ...(force ? { force: true } : {}) });
+  if (record.status === 'failed')
+    record = (await reopenFailed(agentId, deliveryId)) ?? (await readDelivery(agentId, deliveryId)) ?? record;
+  await enqueueDelivery({
+    agent_id: agentId,
+    delivery_id: record.id,
+    event_id: record.event_id,
+    manual: true,
+    ...(force ? { force: true } : {}),
+  });
   return toView(record);
 }

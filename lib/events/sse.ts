@@ -52,30 +52,51 @@ export function sseFrame(event: ServiceEvent): string {
  * `since`, which wins over `after` (the two query forms together are refused as ambiguous).
  * Undefined: from the oldest retained event.
  */
-export function streamStart(lastEventIdHeader: string | undefined, query: { after?: string | undefined; since?: string | undefined }): StartPoint | undefined {
+export function streamStart(
+  lastEventIdHeader: string | undefined,
+  query: { after?: string | undefined; since?: string | undefined },
+): StartPoint | undefined {
   const lastEventId = lastEventIdHeader?.trim() || undefined;
   if (lastEventId !== undefined) {
     if (!isEventId(lastEventId)) {
-      throw validationError([{ path: 'Last-Event-ID', message: 'Expected an event id (evt_…).' }], 'The Last-Event-ID header is not valid.');
+      throw validationError(
+        [{ path: 'Last-Event-ID', message: 'Expected an event id (evt_…).' }],
+        'The Last-Event-ID header is not valid.',
+      );
     }
     return { kind: 'after', eventId: lastEventId, from: 'Last-Event-ID' };
   }
   if (query.since !== undefined && query.after !== undefined) {
-    throw validationError([{ path: 'since', message: 'Give `since` or `after`, not both.' }], 'The query string is not valid.');
+    throw validationError(
+      [{ path: 'since', message: 'Give `since` or `after`, not both.' }],
+      'The query string is not valid.',
+    );
   }
   if (query.since === 'now') return { kind: 'now' };
-  if (query.since !== undefined) return isEventId(query.since) ? { kind: 'after', eventId: query.since, from: 'since' } : { kind: 'time', at: new Date(query.since) };
+  if (query.since !== undefined)
+    return isEventId(query.since)
+      ? { kind: 'after', eventId: query.since, from: 'since' }
+      : { kind: 'time', at: new Date(query.since) };
   return query.after === undefined ? undefined : { kind: 'after', eventId: query.after, from: 'after' };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The wait before the next look at the table: short after an event, doubling while quiet (docs/cost.md, the SSE cost model). */
-export function nextPollMs(previousMs: number, gotEvents: boolean, bounds: { minPollMs: number; pollMs: number }): number {
+export function nextPollMs(
+  previousMs: number,
+  gotEvents: boolean,
+  bounds: { minPollMs: number; pollMs: number },
+): number {
   return gotEvents ? bounds.minPollMs : Math.min(bounds.pollMs, Math.max(bounds.minPollMs, previousMs * 2));
 }
 
-export async function streamEvents(agentId: string, after: string | undefined, sink: SseSink, options: SseOptions): Promise<void> {
+export async function streamEvents(
+  agentId: string,
+  after: string | undefined,
+  sink: SseSink,
+  options: SseOptions,
+): Promise<void> {
   const { remainingMs, pollMs = 1000, heartbeatMs = 10_000, reserveMs = 5000, pageSize = 100 } = options;
   const minPollMs = Math.min(options.minPollMs ?? 250, pollMs);
   let waitMs = pollMs;

@@ -19,7 +19,10 @@ import { keys } from '../store/keys.ts';
 import { afterPosition, checkFeedCursor, positionOf } from './feed-position.ts';
 
 /** `from`: where the client gave the event id (Last-Event-ID, since or after), for the error's path. */
-export type StartPoint = { kind: 'now' } | { kind: 'time'; at: Date } | { kind: 'after'; eventId: string; from: string };
+export type StartPoint =
+  | { kind: 'now' }
+  | { kind: 'time'; at: Date }
+  | { kind: 'after'; eventId: string; from: string };
 
 export async function startCursor(agent: AgentRecord, start: StartPoint): Promise<string | undefined> {
   switch (start.kind) {
@@ -56,7 +59,9 @@ async function cursorBefore(agent: AgentRecord, atMs: number): Promise<string | 
 }
 
 const toSlot = (item: Record<string, unknown> | undefined): SlotItem | undefined =>
-  item ? { position: positionOf(item['id'] as string), createdMs: Date.parse(item['created_at'] as string) } : undefined;
+  item
+    ? { position: positionOf(item['id'] as string), createdMs: Date.parse(item['created_at'] as string) }
+    : undefined;
 
 /** The oldest or newest item (event or gap marker) of the feed. */
 async function edgeItem(agentId: string, edge: 'oldest' | 'newest'): Promise<SlotItem | undefined> {
@@ -80,7 +85,11 @@ async function firstItemFrom(agentId: string, position: number): Promise<SlotIte
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': keys.event(agentId, '').PK, ':from': keys.event(agentId, afterPosition(position - 1)).SK, ':to': keys.event(agentId, '\uffff').SK },
+      ExpressionAttributeValues: {
+        ':pk': keys.event(agentId, '').PK,
+        ':from': keys.event(agentId, afterPosition(position - 1)).SK,
+        ':to': keys.event(agentId, '\uffff').SK,
+      },
       ProjectionExpression: 'id, created_at',
       Limit: 1,
       ConsistentRead: true,

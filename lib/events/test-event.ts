@@ -3,8 +3,9 @@
  * is in the feed, the stream and the delivery list), committed only while the webhook is
  * ENABLED; the relay sends it whatever kinds the webhook subscribes to.
  */
-import type { Caller } from '../core/caller.ts';
+
 import { ownAgent } from '../agents/agents.ts';
+import type { Caller } from '../core/caller.ts';
 import { tableName } from '../store/client.ts';
 import { keys } from '../store/keys.ts';
 import { TEST_EVENT_TYPE } from './agents.ts';

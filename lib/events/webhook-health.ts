@@ -8,8 +8,9 @@
  * success, so a steady stream of successes or of failures adds no write. A PATCH, rotation or
  * DELETE bumps config_version, which starts the clock afresh for the new configuration.
  */
-import * as settings from '../core/settings.ts';
+
 import type { AgentRecord } from '../agents/model.ts';
+import * as settings from '../core/settings.ts';
 import { log } from '../log.ts';
 import { tableName } from '../store/client.ts';
 import { conditionalUpdate } from '../store/conditional.ts';
@@ -35,7 +36,10 @@ const failingSince = (agent: AgentRecord & HealthRecord): number | undefined =>
   agent.failing_config === agent.config_version ? agent.failing_since : undefined;
 
 /** After a batch: at most one write per agent, and only when its health changes. */
-export async function noteAttempts({ agent, anySucceeded, anyFailed }: AgentAttempts, nowMs: number): Promise<'healthy' | 'failing' | 'disabled' | 'unchanged'> {
+export async function noteAttempts(
+  { agent, anySucceeded, anyFailed }: AgentAttempts,
+  nowMs: number,
+): Promise<'healthy' | 'failing' | 'disabled' | 'unchanged'> {
   const since = failingSince(agent);
   if (anySucceeded) {
     if (agent.failing_since === undefined) return 'unchanged';
@@ -51,7 +55,8 @@ export async function noteAttempts({ agent, anySucceeded, anyFailed }: AgentAtte
   if (since === undefined) {
     await conditionalUpdate({
       Key: keys.agent(agent.id),
-      ConditionExpression: 'webhook_status = :enabled AND config_version = :cv AND (attribute_not_exists(failing_since) OR failing_config <> :cv)',
+      ConditionExpression:
+        'webhook_status = :enabled AND config_version = :cv AND (attribute_not_exists(failing_since) OR failing_config <> :cv)',
       UpdateExpression: 'SET failing_since = :now, failing_config = :cv',
       ExpressionAttributeValues: { ':enabled': 'ENABLED', ':cv': agent.config_version, ':now': nowMs },
     });
@@ -71,16 +76,30 @@ async function disableFailingWebhook(agent: AgentRecord, since: number): Promise
         TableName: tableName(),
         Key: keys.agent(agent.id),
         ConditionExpression: 'webhook_status = :enabled AND config_version = :cv AND failing_since = :since',
-        UpdateExpression: 'SET webhook_status = :disabled, updated_at = :now REMOVE failing_since, failing_config ADD config_version :one',
-        ExpressionAttributeValues: { ':enabled': 'ENABLED', ':disabled': 'DISABLED', ':cv': agent.config_version, ':since': since, ':now': now, ':one': 1 },
+        UpdateExpression:
+          'SET webhook_status = :disabled, updated_at = :now REMOVE failing_since, failing_config ADD config_version :one',
+        ExpressionAttributeValues: {
+          ':enabled': 'ENABLED',
+          ':disabled': 'DISABLED',
+          ':cv': agent.config_version,
+          ':since': since,
+          ':now': now,
+          ':one': 1,
+        },
       },
     }),
     {
       agentIds: [agent.id],
       type: 'service.webhook.disabled',
-      data: { reason: 'consecutive_failures', message: reason, failing_since: sinceIso, webhook_url: agent.webhook_url },
+      data: {
+        reason: 'consecutive_failures',
+        message: reason,
+        failing_since: sinceIso,
+        webhook_url: agent.webhook_url,
+      },
     },
   );
-  if (result.committed) log.warn('webhook disabled after failing deliveries', { agentId: agent.id, failingSince: sinceIso });
+  if (result.committed)
+    log.warn('webhook disabled after failing deliveries', { agentId: agent.id, failingSince: sinceIso });
   return result.committed;
 }

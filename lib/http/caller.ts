@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { AppError } from '../core/errors.ts';
 import type { Caller } from '../core/caller.ts';
+import { AppError } from '../core/errors.ts';
 
 /** API Gateway passes authorizer context values as strings; this is the one place that reads them. */
 export function callerFromEvent(event: APIGatewayProxyEvent): Caller {

@@ -19,7 +19,10 @@ export const CORS_MAX_AGE_SECONDS = 600;
 export const allowedOrigins = (env?: Record<string, string | undefined>): string[] => settings.corsAllowedOrigins(env);
 
 /** Headers every answer carries; `origin` is the request's `Origin` header (any case already folded). */
-export function corsHeaders(origin: string | undefined, origins: readonly string[] = allowedOrigins()): Record<string, string> {
+export function corsHeaders(
+  origin: string | undefined,
+  origins: readonly string[] = allowedOrigins(),
+): Record<string, string> {
   const exposed = { 'access-control-expose-headers': CORS_EXPOSED_HEADERS.join(', ') };
   if (origins.includes('*')) return { 'access-control-allow-origin': '*', ...exposed };
   const allowed = origin !== undefined && origins.includes(origin);
@@ -27,7 +30,11 @@ export function corsHeaders(origin: string | undefined, origins: readonly string
 }
 
 /** A preflight's answer headers for a path that takes `methods`. */
-export function preflightHeaders(origin: string | undefined, methods: readonly string[], origins: readonly string[] = allowedOrigins()): Record<string, string> {
+export function preflightHeaders(
+  origin: string | undefined,
+  methods: readonly string[],
+  origins: readonly string[] = allowedOrigins(),
+): Record<string, string> {
   return {
     ...corsHeaders(origin, origins),
     'access-control-allow-methods': [...new Set([...methods, 'OPTIONS'])].join(', '),

@@ -5,12 +5,21 @@
  * Answers worth retrying (5xx, 429) are not kept, so a retry runs again; but a route that commits
  * its answer with its change (SealAnswer) is answered with it, committed is never reported failed.
  */
-import type { APIGatewayProxyResult } from 'aws-lambda';
+
 import { createHash, randomUUID } from 'node:crypto';
-import { claimKey, completeKey, completionItem, readKey, releaseKey, type Claim, type StoredAnswer } from '../idempotency/records.ts';
-import type { TransactItem } from '../store/transact.ts';
+import type { APIGatewayProxyResult } from 'aws-lambda';
 import { AppError, validationError } from '../core/errors.ts';
 import { FUTURE_TOLERANCE_MS } from '../core/settings.ts';
+import {
+  type Claim,
+  claimKey,
+  completeKey,
+  completionItem,
+  readKey,
+  releaseKey,
+  type StoredAnswer,
+} from '../idempotency/records.ts';
+import type { TransactItem } from '../store/transact.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotency-replayed';
@@ -37,18 +46,25 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
 /** Keys are stored hashed: any printable key fits the item key, and a logged item shows no key. */
 export const idempotencyKeyHash = (key: string): string => sha256(key);
 /** What "the same request" means: method, route with its path ids, and the body byte for byte. */
-export const requestFingerprint = (req: Pick<IdempotentRequest, 'method' | 'path' | 'rawBody'>): string => sha256(`${req.method} ${req.path}\n${req.rawBody}`);
+export const requestFingerprint = (req: Pick<IdempotentRequest, 'method' | 'path' | 'rawBody'>): string =>
+  sha256(`${req.method} ${req.path}\n${req.rawBody}`);
 /** Headers that belong to one request, never replayed: its id and its CORS answer. */
 const perRequest = (name: string) => name === 'x-request-id' || name === 'vary' || name.startsWith('access-control-');
 
 export function checkIdempotencyKey(key: string): void {
   if (!KEY_PATTERN.test(key)) {
-    throw validationError([{ path: 'Idempotency-Key', message: 'Use 1 to 255 printable ASCII characters (a UUID is a good key).' }], 'The Idempotency-Key header is not valid.');
+    throw validationError(
+      [{ path: 'Idempotency-Key', message: 'Use 1 to 255 printable ASCII characters (a UUID is a good key).' }],
+      'The Idempotency-Key header is not valid.',
+    );
   }
 }
 
 /** Runs `run` once per key; `run` answers errors itself, so what it returns is the answer to keep. */
-export async function idempotent(req: IdempotentRequest, run: (seal: SealAnswer) => Promise<APIGatewayProxyResult>): Promise<APIGatewayProxyResult> {
+export async function idempotent(
+  req: IdempotentRequest,
+  run: (seal: SealAnswer) => Promise<APIGatewayProxyResult>,
+): Promise<APIGatewayProxyResult> {
   checkIdempotencyKey(req.key);
   const started = Date.now();
   const claim: Claim = {
@@ -67,11 +83,17 @@ export async function idempotent(req: IdempotentRequest, run: (seal: SealAnswer)
     // No record: released or expired between the claim and the read; claim again after the pause
     // (twins that keep releasing must not make this loop spin without one).
     if (record && record.fingerprint !== claim.fingerprint) {
-      throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used for another request (another route or body); use a new key for a new request.');
+      throw new AppError(
+        'idempotency_key_reused',
+        'This Idempotency-Key was used for another request (another route or body); use a new key for a new request.',
+      );
     }
     if (record?.state === 'completed') return answerFrom(record.answer, req);
     if (Date.now() >= waitUntil) {
-      throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry in a moment to get its answer.');
+      throw new AppError(
+        'idempotency_key_in_use',
+        'A request with this Idempotency-Key is still running; retry in a moment to get its answer.',
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, TWIN_POLL_MS));
   }
@@ -85,7 +107,11 @@ export type SealAnswer = (answer: APIGatewayProxyResult) => TransactItem;
 
 /** The answer as stored: without the headers that belong to one request. */
 function storedAnswer(result: APIGatewayProxyResult): StoredAnswer {
-  const headers = Object.fromEntries(Object.entries(result.headers ?? {}).filter(([name]) => !perRequest(name.toLowerCase())).map(([k, v]) => [k, String(v)]));
+  const headers = Object.fromEntries(
+    Object.entries(result.headers ?? {})
+      .filter(([name]) => !perRequest(name.toLowerCase()))
+      .map(([k, v]) => [k, String(v)]),
+  );
   return { status: result.statusCode, headers, body: result.body };
 }
 
@@ -95,7 +121,11 @@ function storedAnswer(result: APIGatewayProxyResult): StoredAnswer {
  * the commit): releasing or completing the key then fails, the key is found completed by this
  * very claim, and that stored answer is the truth, never the 500 of the lost reply.
  */
-async function runAndKeep(claim: Claim, req: IdempotentRequest, run: (seal: SealAnswer) => Promise<APIGatewayProxyResult>): Promise<APIGatewayProxyResult> {
+async function runAndKeep(
+  claim: Claim,
+  req: IdempotentRequest,
+  run: (seal: SealAnswer) => Promise<APIGatewayProxyResult>,
+): Promise<APIGatewayProxyResult> {
   let sealed = false;
   const seal: SealAnswer = (answer) => {
     sealed = true;
@@ -126,7 +156,12 @@ async function runAndKeep(claim: Claim, req: IdempotentRequest, run: (seal: Seal
 function answerFrom(answer: StoredAnswer, req: IdempotentRequest, replayed = true): APIGatewayProxyResult {
   return {
     statusCode: answer.status,
-    headers: { ...req.freshHeaders, 'x-request-id': req.requestId, ...answer.headers, ...(replayed ? { [REPLAYED_HEADER]: 'true' } : {}) },
+    headers: {
+      ...req.freshHeaders,
+      'x-request-id': req.requestId,
+      ...answer.headers,
+      ...(replayed ? { [REPLAYED_HEADER]: 'true' } : {}),
+    },
     body: answer.body,
   };
 }

@@ -8,4 +8,5 @@ export interface RouteSpecOf {
 }
 
 /** Hangs the spec on the handler function, so a script can read what a route accepts without a second copy. */
-export const withRouteSpec = <H>(handler: H, spec: RouteSpecOf): H & { routeSpec: RouteSpecOf } => Object.assign(handler as object, { routeSpec: spec }) as H & { routeSpec: RouteSpecOf };
+export const withRouteSpec = <H>(handler: H, spec: RouteSpecOf): H & { routeSpec: RouteSpecOf } =>
+  Object.assign(handler as object, { routeSpec: spec }) as H & { routeSpec: RouteSpecOf };

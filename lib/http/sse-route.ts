@@ -4,26 +4,31 @@
  * stream. `awslambda` is the global of Lambda's Node.js runtime (local/streaming.ts installs it
  * for the local runtime and tests).
  */
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+
 import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
-import type * as z from '../zod.ts';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { Caller } from '../core/caller.ts';
+import { AppError } from '../core/errors.ts';
 import { log } from '../log.ts';
 import { startInvocation } from '../observability/lambda.ts';
 import { flushMetrics, recordRateLimited } from '../observability/metrics.ts';
 import { throttlingAsRateLimited } from '../store/throttling.ts';
+import type * as z from '../zod.ts';
 import { callerFromEvent } from './caller.ts';
-import type { Caller } from '../core/caller.ts';
-import { errorBody, errorHeaders, statusOf } from './errors.ts';
-import { AppError } from '../core/errors.ts';
 import { corsHeaders } from './cors.ts';
+import { errorBody, errorHeaders, statusOf } from './errors.ts';
 import { lowerCaseHeaders, originOf, parsePathOrNotFound, withRouteSpec } from './stack.ts';
 import { parseQuery } from './validation.ts';
 
 type ResponseStream = Writable;
 declare const awslambda: {
-  streamifyResponse(fn: (event: APIGatewayProxyEvent, stream: ResponseStream, context: Context) => Promise<void>): unknown;
-  HttpResponseStream: { from(stream: ResponseStream, metadata: { statusCode: number; headers?: Record<string, string> }): ResponseStream };
+  streamifyResponse(
+    fn: (event: APIGatewayProxyEvent, stream: ResponseStream, context: Context) => Promise<void>,
+  ): unknown;
+  HttpResponseStream: {
+    from(stream: ResponseStream, metadata: { statusCode: number; headers?: Record<string, string> }): ResponseStream;
+  };
 };
 
 export interface SseRequest<Q, P> {
@@ -43,7 +48,10 @@ export interface SseWriter {
 
 type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
-export function sseRoute<Q extends z.ZodMiniType | undefined = undefined, P extends z.ZodMiniType | undefined = undefined>(
+export function sseRoute<
+  Q extends z.ZodMiniType | undefined = undefined,
+  P extends z.ZodMiniType | undefined = undefined,
+>(
   spec: { query?: Q; params?: P },
   prepare: (req: SseRequest<Out<Q>, Out<P>>) => Promise<(out: SseWriter) => Promise<void>>,
 ): unknown {
@@ -55,15 +63,31 @@ export function sseRoute<Q extends z.ZodMiniType | undefined = undefined, P exte
       const caller = callerFromEvent(event);
       const params = spec.params ? parsePathOrNotFound(spec.params, event.pathParameters ?? {}) : undefined;
       const query = parseQuery(spec.query, event.queryStringParameters);
-      run = await prepare({ caller, params: params as Out<P>, query: query as Out<Q>, headers: lowerCaseHeaders(event.headers), context });
+      run = await prepare({
+        caller,
+        params: params as Out<P>,
+        query: query as Out<Q>,
+        headers: lowerCaseHeaders(event.headers),
+        context,
+      });
     } catch (thrown) {
       const err = throttlingAsRateLimited(thrown) ?? thrown;
-      const appError = err instanceof AppError ? err : new AppError('internal_error', 'Something went wrong on our side. Try again later.');
-      if (!(err instanceof AppError)) log.error('unhandled error', { requestId, error: err instanceof Error ? err.message : String(err) });
+      const appError =
+        err instanceof AppError
+          ? err
+          : new AppError('internal_error', 'Something went wrong on our side. Try again later.');
+      if (!(err instanceof AppError))
+        log.error('unhandled error', { requestId, error: err instanceof Error ? err.message : String(err) });
       if (appError.code === 'rate_limited') recordRateLimited();
       const out = awslambda.HttpResponseStream.from(stream, {
         statusCode: statusOf(appError),
-        headers: { ...corsHeaders(originOf(event)), 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, 'cache-control': 'no-store', ...errorHeaders(appError) },
+        headers: {
+          ...corsHeaders(originOf(event)),
+          'content-type': 'application/json; charset=utf-8',
+          'x-request-id': requestId,
+          'cache-control': 'no-store',
+          ...errorHeaders(appError),
+        },
       });
       await endWith(out, JSON.stringify(errorBody(appError)));
       flushMetrics();
@@ -71,13 +95,23 @@ export function sseRoute<Q extends z.ZodMiniType | undefined = undefined, P exte
     }
     const out = awslambda.HttpResponseStream.from(stream, {
       statusCode: 200,
-      headers: { ...corsHeaders(originOf(event)), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-request-id': requestId, 'x-accel-buffering': 'no' },
+      headers: {
+        ...corsHeaders(originOf(event)),
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        'x-request-id': requestId,
+        'x-accel-buffering': 'no',
+      },
     });
     let gone = false;
     out.on('close', () => (gone = true));
     out.on('error', () => (gone = true));
     try {
-      await run({ write: (chunk) => void (gone || out.write(chunk)), closed: () => gone || out.destroyed, drained: () => (gone ? Promise.resolve() : whenDrained(out)) });
+      await run({
+        write: (chunk) => void (gone || out.write(chunk)),
+        closed: () => gone || out.destroyed,
+        drained: () => (gone ? Promise.resolve() : whenDrained(out)),
+      });
     } catch (err) {
       // Headers are out: the only honest signal left is ending the stream; the client resumes with Last-Event-ID.
       log.error('stream failed', { requestId, error: err instanceof Error ? err.message : String(err) });

@@ -1,24 +1,24 @@
+import { randomUUID } from 'node:crypto';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { randomUUID } from 'node:crypto';
-import type * as z from '../zod.ts';
-import { callerFromEvent } from './caller.ts';
 import type { Caller } from '../core/caller.ts';
-import { corsHeaders } from './cors.ts';
-import { errorBody, errorHeaders, statusOf } from './errors.ts';
 import { AppError, type ErrorDetail } from '../core/errors.ts';
-import { IDEMPOTENCY_HEADER, idempotent, type SealAnswer } from './idempotency.ts';
 import { log } from '../log.ts';
 import { observability } from '../observability/lambda.ts';
 import { recordRateLimited } from '../observability/metrics.ts';
 import { withCallDeadline } from '../store/call-deadline.ts';
 import { throttlingAsRateLimited } from '../store/throttling.ts';
 import type { CommitAlong } from '../store/transact.ts';
-import type { HttpResult } from './responses.ts';
+import type * as z from '../zod.ts';
+import { callerFromEvent } from './caller.ts';
+import { corsHeaders } from './cors.ts';
+import { errorBody, errorHeaders, statusOf } from './errors.ts';
+import { IDEMPOTENCY_HEADER, idempotent, type SealAnswer } from './idempotency.ts';
 import { publicPathPrefix } from './public-path.ts';
+import type { HttpResult } from './responses.ts';
 import { withRouteSpec } from './route-spec.ts';
-import { parseOrThrow, parseQuery } from './validation.ts';
 import { firstUnstorable } from './storable.ts';
+import { parseOrThrow, parseQuery } from './validation.ts';
 
 /** docs/api.md: bodies over 256 KiB get 413. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -55,7 +55,7 @@ export const ANSWER_RESERVE_MS = 1_500;
 
 export type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-export { withRouteSpec, type RouteSpecOf } from './route-spec.ts';
+export { type RouteSpecOf, withRouteSpec } from './route-spec.ts';
 
 /** Lower-cased header map: API Gateway keeps the client's casing, HTTP says case does not matter. */
 export function lowerCaseHeaders(headers: APIGatewayProxyEvent['headers'] | null | undefined): Record<string, string> {
@@ -88,13 +88,17 @@ function readJsonBody(event: APIGatewayProxyEvent, headers: Record<string, strin
     throw new AppError('invalid_json', 'The body is not valid JSON.');
   }
   if (nestingExceeds(bytes.toString('utf8'), MAX_BODY_DEPTH)) {
-    throw new AppError('validation_error', 'The request body is not valid.', [{ path: '', message: `Objects and arrays may be nested at most ${MAX_BODY_DEPTH} levels deep.` }]);
+    throw new AppError('validation_error', 'The request body is not valid.', [
+      { path: '', message: `Objects and arrays may be nested at most ${MAX_BODY_DEPTH} levels deep.` },
+    ]);
   }
   const unstorable = firstUnstorable(parsed);
   if (unstorable) throw new AppError('validation_error', 'The request body is not valid.', [unstorable]);
   // Many clients send `{}` with every POST; an empty object says nothing, so it is accepted.
   if (!takesBody && !isEmptyObject(parsed)) {
-    throw new AppError('validation_error', 'This route takes no request body.', [{ path: '', message: 'Send no body (or an empty object).' }]);
+    throw new AppError('validation_error', 'This route takes no request body.', [
+      { path: '', message: 'Send no body (or an empty object).' },
+    ]);
   }
   return takesBody ? parsed : undefined;
 }
@@ -106,7 +110,8 @@ function nestingExceeds(json: string, max: number): boolean {
   for (let i = 0; i < json.length; i++) {
     const c = json.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {
@@ -122,8 +127,18 @@ const isEmptyObject = (value: unknown): boolean =>
 /** The request's `Origin`, for the CORS headers of its answer. */
 export const originOf = (event: APIGatewayProxyEvent): string | undefined => lowerCaseHeaders(event.headers)['origin'];
 
-function toResponse(result: HttpResult, requestId: string, origin: string | undefined, pathPrefix = ''): APIGatewayProxyResult {
-  const headers: Record<string, string> = { ...corsHeaders(origin), 'x-request-id': requestId, 'cache-control': 'no-store', ...result.headers };
+function toResponse(
+  result: HttpResult,
+  requestId: string,
+  origin: string | undefined,
+  pathPrefix = '',
+): APIGatewayProxyResult {
+  const headers: Record<string, string> = {
+    ...corsHeaders(origin),
+    'x-request-id': requestId,
+    'cache-control': 'no-store',
+    ...result.headers,
+  };
   // Handlers write Location as a route path; the client needs it under the stage it called.
   if (headers['location']?.startsWith('/')) headers['location'] = pathPrefix + headers['location'];
   if (result.body === undefined) return { statusCode: result.status, headers, body: '' };
@@ -145,7 +160,11 @@ function errorResponse(error: unknown, event: APIGatewayProxyEvent): APIGatewayP
   }
   const appError = err as AppError;
   if (appError.code === 'rate_limited') recordRateLimited();
-  return toResponse({ status: statusOf(appError), headers: errorHeaders(appError), body: errorBody(appError) }, requestId, originOf(event));
+  return toResponse(
+    { status: statusOf(appError), headers: errorHeaders(appError), body: errorBody(appError) },
+    requestId,
+    originOf(event),
+  );
 }
 
 const errorResponder: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> = {
@@ -185,8 +204,19 @@ export function httpRoute<
       const callDeadline = remainingMs === undefined ? undefined : Date.now() + remainingMs - ANSWER_RESERVE_MS;
       const run = (seal?: SealAnswer) =>
         withCallDeadline(callDeadline, async () => {
-          const sealAnswer = <T>(answer: (result: T) => HttpResult): CommitAlong<T> | undefined => seal && ((result: T) => [seal(respond(answer(result)))]);
-          return respond(await fn({ body: body as Out<B>, query: query as Out<Q>, params: params as Out<P>, caller, headers, requestId, sealAnswer }));
+          const sealAnswer = <T>(answer: (result: T) => HttpResult): CommitAlong<T> | undefined =>
+            seal && ((result: T) => [seal(respond(answer(result)))]);
+          return respond(
+            await fn({
+              body: body as Out<B>,
+              query: query as Out<Q>,
+              params: params as Out<P>,
+              caller,
+              headers,
+              requestId,
+              sealAnswer,
+            }),
+          );
         });
       const key = headers[IDEMPOTENCY_HEADER];
       if (event.httpMethod !== 'POST' || key === undefined) return await run();
@@ -217,4 +247,3 @@ export function parsePathOrNotFound<S extends z.ZodMiniType>(schema: S, value: u
   if (!result.success) throw new AppError('not_found', 'Not found.');
   return result.data;
 }
-

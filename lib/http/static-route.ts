@@ -3,14 +3,18 @@
  * same common headers as every answer (`x-request-id`, CORS, JSON) without the parsing,
  * idempotency and store modules of stack.ts, so its function bundles none of the AWS SDK.
  */
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+
 import { randomUUID } from 'node:crypto';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { AppError, validationError } from '../core/errors.ts';
 import { corsHeaders } from './cors.ts';
 import { errorBody, errorHeaders, statusOf } from './errors.ts';
-import { AppError, validationError } from '../core/errors.ts';
 import { withRouteSpec } from './route-spec.ts';
 
-export function staticRoute(body: () => unknown, cacheControl = 'no-store'): (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult> {
+export function staticRoute(
+  body: () => unknown,
+  cacheControl = 'no-store',
+): (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult> {
   return withRouteSpec(async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
     const origin = Object.entries(event.headers ?? {}).find(([k]) => k.toLowerCase() === 'origin')?.[1];
     const answer = (status: number, payload: unknown, headers: Record<string, string> = {}) => ({
@@ -32,12 +36,18 @@ export function staticRoute(body: () => unknown, cacheControl = 'no-store'): (ev
 /** As the shared stack for a route that declares no query parameters (without zod, which this bundle leaves out). */
 function queryProblem(event: APIGatewayProxyEvent): AppError | undefined {
   const names = Object.keys(event.queryStringParameters ?? {});
-  return names.length === 0 ? undefined : validationError(names.map((path) => ({ path, message: 'Unknown field.' })), 'The query string is not valid.');
+  return names.length === 0
+    ? undefined
+    : validationError(
+        names.map((path) => ({ path, message: 'Unknown field.' })),
+        'The query string is not valid.',
+      );
 }
 
 /** As the shared stack: no body, or an empty object, which many clients send with everything. */
 function bodyProblem(event: APIGatewayProxyEvent): AppError | undefined {
-  const raw = event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : (event.body ?? '');
+  const raw =
+    event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : (event.body ?? '');
   if (raw.trim() === '') return undefined;
   let parsed: unknown;
   try {
@@ -45,6 +55,11 @@ function bodyProblem(event: APIGatewayProxyEvent): AppError | undefined {
   } catch {
     return new AppError('invalid_json', 'The body is not valid JSON.');
   }
-  const empty = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Object.keys(parsed).length === 0;
-  return empty ? undefined : new AppError('validation_error', 'This route takes no request body.', [{ path: '', message: 'Send no body (or an empty object).' }]);
+  const empty =
+    typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Object.keys(parsed).length === 0;
+  return empty
+    ? undefined
+    : new AppError('validation_error', 'This route takes no request body.', [
+        { path: '', message: 'Send no body (or an empty object).' },
+      ]);
 }

@@ -6,7 +6,6 @@
  */
 import { detailPath, type ErrorDetail } from '../core/errors.ts';
 
-
 /**
  * Object keys no body may use, at any depth: DynamoDB's marshaller reads a value's kind from
  * `value.constructor`, and assignment turns `__proto__` into a prototype instead of a key.
@@ -21,14 +20,16 @@ const RESERVED_KEYS = new Set(['constructor', '__proto__']);
 export const MAX_ARRAY_ITEMS = 10_000;
 
 /** DynamoDB stores numbers down to 1e-130; the SDK refuses those beyond ±(2^53 − 1) as imprecise. */
-const storableNumber = (n: number): boolean => n === 0 || (Math.abs(n) <= Number.MAX_SAFE_INTEGER && Math.abs(n) >= 1e-130);
+const storableNumber = (n: number): boolean =>
+  n === 0 || (Math.abs(n) <= Number.MAX_SAFE_INTEGER && Math.abs(n) >= 1e-130);
 
 /**
  * A lone surrogate (`"\ud800"`) is valid JSON but not Unicode text: UTF-8, which DynamoDB stores,
  * cannot encode it. As a map key DynamoDB refuses the item; as a value it would be altered or refused
  * depending on the layer, so neither is accepted.
  */
-const LONE_SURROGATE = 'Not well-formed Unicode: the text contains a lone surrogate (\\ud800–\\udfff without its pair).';
+const LONE_SURROGATE =
+  'Not well-formed Unicode: the text contains a lone surrogate (\\ud800–\\udfff without its pair).';
 
 /** How a key is shown in a `details` path: a lone surrogate would make the answer itself ill-formed. */
 const shown = (key: string): string => key.toWellFormed();
@@ -48,7 +49,12 @@ function keyProblem(key: string): string | undefined {
 export function firstUnstorable(value: unknown, path: readonly string[] = []): ErrorDetail | undefined {
   const at = (...more: string[]) => detailPath([...path, ...more]);
   if (typeof value === 'number') {
-    return storableNumber(value) ? undefined : { path: at(), message: `This number cannot be stored exactly; use one between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER} (or send it as a string).` };
+    return storableNumber(value)
+      ? undefined
+      : {
+          path: at(),
+          message: `This number cannot be stored exactly; use one between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER} (or send it as a string).`,
+        };
   }
   if (typeof value === 'string') return value.isWellFormed() ? undefined : { path: at(), message: LONE_SURROGATE };
   if (Array.isArray(value)) {

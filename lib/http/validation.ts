@@ -1,5 +1,5 @@
+import { detailPath, type ErrorDetail, validationError } from '../core/errors.ts';
 import * as z from '../zod.ts';
-import { detailPath, validationError, type ErrorDetail } from '../core/errors.ts';
 
 /**
  * Turns zod issues into docs/api.md `details`: one entry per problem, `path` dotted from the
@@ -27,7 +27,10 @@ export function parseOrThrow<S extends z.ZodMiniType>(schema: S, value: unknown,
     result = schema.safeParse(value);
   } catch (err) {
     if (!(err instanceof RangeError)) throw err;
-    throw validationError([{ path: '', message: 'Too many problems to list: the items of an array are wrong by the tens of thousands.' }], `The ${what} is not valid.`);
+    throw validationError(
+      [{ path: '', message: 'Too many problems to list: the items of an array are wrong by the tens of thousands.' }],
+      `The ${what} is not valid.`,
+    );
   }
   if (!result.success) {
     throw validationError(issuesToDetails(result.error.issues), `The ${what} is not valid.`);
@@ -39,6 +42,9 @@ export function parseOrThrow<S extends z.ZodMiniType>(schema: S, value: unknown,
 const NO_QUERY = z.strictObject({});
 
 /** The query string parsed by the route's schema, or refused when the route declares none and some are sent. */
-export function parseQuery(schema: z.ZodMiniType | undefined, raw: Record<string, string | undefined> | null | undefined): unknown {
+export function parseQuery(
+  schema: z.ZodMiniType | undefined,
+  raw: Record<string, string | undefined> | null | undefined,
+): unknown {
   return parseOrThrow(schema ?? NO_QUERY, raw ?? {}, 'query string');
 }

@@ -53,7 +53,8 @@ export async function claimKey(claim: Claim, now = Date.now()): Promise<boolean>
           token: claim.token,
           [TTL_ATTRIBUTE]: nowSeconds(now) + IDEMPOTENCY_TTL_SECONDS,
         },
-        ConditionExpression: 'attribute_not_exists(PK) OR #ttl < :nowS OR (#state = :inProgress AND locked_until < :nowMs)',
+        ConditionExpression:
+          'attribute_not_exists(PK) OR #ttl < :nowS OR (#state = :inProgress AND locked_until < :nowMs)',
         ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE, '#state': 'state' },
         ExpressionAttributeValues: { ':nowS': nowSeconds(now), ':nowMs': now, ':inProgress': 'in_progress' },
       }),
@@ -65,13 +66,28 @@ export async function claimKey(claim: Claim, now = Date.now()): Promise<boolean>
   }
 }
 
-export async function readKey(userId: string, keyHash: string, now = Date.now()): Promise<IdempotencyRecord | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.idempotency(userId, keyHash), ConsistentRead: true }));
+export async function readKey(
+  userId: string,
+  keyHash: string,
+  now = Date.now(),
+): Promise<IdempotencyRecord | undefined> {
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.idempotency(userId, keyHash), ConsistentRead: true }),
+  );
   if (!Item || (Item[TTL_ATTRIBUTE] as number) < nowSeconds(now)) return undefined;
   if (Item['state'] === 'completed') {
-    return { state: 'completed', fingerprint: Item['fingerprint'] as string, answer: JSON.parse(Item['answer'] as string) as StoredAnswer, token: Item['token'] as string };
+    return {
+      state: 'completed',
+      fingerprint: Item['fingerprint'] as string,
+      answer: JSON.parse(Item['answer'] as string) as StoredAnswer,
+      token: Item['token'] as string,
+    };
   }
-  return { state: 'in_progress', fingerprint: Item['fingerprint'] as string, lockedUntil: Item['locked_until'] as number };
+  return {
+    state: 'in_progress',
+    fingerprint: Item['fingerprint'] as string,
+    lockedUntil: Item['locked_until'] as number,
+  };
 }
 
 /**
@@ -96,7 +112,9 @@ const completion = (claim: Claim, answer: StoredAnswer) => ({
  * answer, and only while this claim owns the key (a retry that took the key over after the
  * claim's lock ran out makes this request's late transaction fail as a whole).
  */
-export const completionItem = (claim: Claim, answer: StoredAnswer): TransactItem => ({ Update: completion(claim, answer) });
+export const completionItem = (claim: Claim, answer: StoredAnswer): TransactItem => ({
+  Update: completion(claim, answer),
+});
 
 /** Stores the answer; false when the claim no longer runs (taken over, or completed by its own transaction). */
 export async function completeKey(claim: Claim, answer: StoredAnswer): Promise<boolean> {
@@ -112,7 +130,13 @@ export async function completeKey(claim: Claim, answer: StoredAnswer): Promise<b
 /** Gives the key back (the route failed in a way worth retrying); false when the claim no longer runs. */
 export async function releaseKey(claim: Claim): Promise<boolean> {
   try {
-    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.idempotency(claim.userId, claim.keyHash), ...stillOwned(claim) }));
+    await db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: keys.idempotency(claim.userId, claim.keyHash),
+        ...stillOwned(claim),
+      }),
+    );
     return true;
   } catch (err) {
     if (err instanceof ConditionalCheckFailedException) return false;

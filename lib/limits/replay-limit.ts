@@ -5,9 +5,9 @@
  * stale, so a broken clock cannot lock an agent out.
  */
 import { rateLimited } from '../core/errors.ts';
+import { FUTURE_TOLERANCE_MS, REPLAY_LIMITS } from '../core/settings.ts';
 import { conditionalUpdate } from '../store/conditional.ts';
 import { ENTITY, replayLimitKey } from '../store/keys.ts';
-import { FUTURE_TOLERANCE_MS, REPLAY_LIMITS } from '../core/settings.ts';
 
 export async function takeReplaySlot(agentId: string, now: () => number = Date.now): Promise<void> {
   for (let attempt = 1; attempt <= 3; attempt++) {
@@ -29,7 +29,8 @@ export async function takeReplaySlot(agentId: string, now: () => number = Date.n
     const newWindow = await conditionalUpdate({
       Key: replayLimitKey(agentId),
       UpdateExpression: 'SET entity = :entity, expires_at = :expires, window_start = :now, window_count = :one',
-      ConditionExpression: 'attribute_not_exists(window_start) OR window_start <= :windowFloor OR window_start > :skewCeiling',
+      ConditionExpression:
+        'attribute_not_exists(window_start) OR window_start <= :windowFloor OR window_start > :skewCeiling',
       ExpressionAttributeValues: { ...values, ':now': t },
     });
     if (newWindow.ok) return;

@@ -13,10 +13,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { rateLimited } from '../core/errors.ts';
+import { FUTURE_TOLERANCE_MS, MAX_STREAMS_PER_AGENT, STREAM_LEASE } from '../core/settings.ts';
 import { log } from '../log.ts';
 import { conditionalDelete, conditionalUpdate } from '../store/conditional.ts';
 import { ENTITY, keys } from '../store/keys.ts';
-import { FUTURE_TOLERANCE_MS, MAX_STREAMS_PER_AGENT, STREAM_LEASE } from '../core/settings.ts';
 
 export interface StreamSink {
   write(chunk: string): void;
@@ -46,7 +46,8 @@ export async function acquireStreamLease(agentId: string, options: StreamLeaseOp
   // Slots in random order, so racing streams spread over the slots instead of all fighting for slot 0.
   for (const slot of shuffled(MAX_STREAMS_PER_AGENT)) {
     const taken = await takeSlot(agentId, slot, token, t);
-    if (taken === true) return holding(agentId, slot, token, t + STREAM_LEASE.leaseMs, now, options.renewMs ?? STREAM_LEASE.renewMs);
+    if (taken === true)
+      return holding(agentId, slot, token, t + STREAM_LEASE.leaseMs, now, options.renewMs ?? STREAM_LEASE.renewMs);
     if (taken !== undefined) soonestLapse = Math.min(soonestLapse, taken);
   }
   const waitMs = Number.isFinite(soonestLapse) ? soonestLapse - t : STREAM_LEASE.renewMs;
@@ -76,7 +77,14 @@ async function takeSlot(agentId: string, slot: number, token: string, t: number)
   return typeof until === 'number' ? until : undefined;
 }
 
-function holding(agentId: string, slot: number, token: string, firstUntil: number, now: () => number, renewMs: number): StreamLease {
+function holding(
+  agentId: string,
+  slot: number,
+  token: string,
+  firstUntil: number,
+  now: () => number,
+  renewMs: number,
+): StreamLease {
   let until = firstUntil;
   let lost = false;
   let released = false;
@@ -106,7 +114,11 @@ function holding(agentId: string, slot: number, token: string, firstUntil: numbe
   timer.unref();
 
   return {
-    guard: (sink) => ({ write: (chunk) => sink.write(chunk), closed: () => sink.closed() || !held(), ...(sink.drained ? { drained: () => sink.drained!() } : {}) }),
+    guard: (sink) => ({
+      write: (chunk) => sink.write(chunk),
+      closed: () => sink.closed() || !held(),
+      ...(sink.drained ? { drained: () => sink.drained!() } : {}),
+    }),
     async release() {
       if (released) return;
       released = true;

@@ -13,10 +13,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { rateLimited } from '../core/errors.ts';
+import { FUTURE_TOLERANCE_MS, VERIFY_LIMITS } from '../core/settings.ts';
 import { log } from '../log.ts';
 import { conditionalUpdate } from '../store/conditional.ts';
 import { ENTITY, keys } from '../store/keys.ts';
-import { FUTURE_TOLERANCE_MS, VERIFY_LIMITS } from '../core/settings.ts';
 
 export interface HandshakeLease {
   /** Frees the agent for the next handshake; never throws (the lease lapses on its own anyway). */
@@ -81,7 +81,8 @@ function whyRefused(current: Current, t: number) {
   const leaseUntil = current?.['lease_until'];
   const windowStart = current?.['window_start'];
   const windowCount = current?.['window_count'];
-  const leaseHeld = typeof leaseUntil === 'number' && leaseUntil > t && leaseUntil <= t + VERIFY_LIMITS.leaseMs + FUTURE_TOLERANCE_MS;
+  const leaseHeld =
+    typeof leaseUntil === 'number' && leaseUntil > t && leaseUntil <= t + VERIFY_LIMITS.leaseMs + FUTURE_TOLERANCE_MS;
   const windowEnd = typeof windowStart === 'number' ? windowStart + VERIFY_LIMITS.windowMs : 0;
   const windowFull =
     typeof windowStart === 'number' &&
@@ -96,7 +97,8 @@ function whyRefused(current: Current, t: number) {
     );
   }
   // A handshake ends within its 10 s deadline, usually far sooner: a short wait is the useful hint.
-  if (leaseHeld) return rateLimited("A verification of this agent's webhook is already running; try again when it has finished.", 1);
+  if (leaseHeld)
+    return rateLimited("A verification of this agent's webhook is already running; try again when it has finished.", 1);
   return undefined;
 }
 

@@ -1,8 +1,8 @@
-import { INDEXES } from '../store/table.ts';
 import { readIndexPage } from '../store/index-page.ts';
-import { templatesInOrder } from './templates/store.ts';
 import { templateIdOf, templateLists } from '../store/keys.ts';
-import { UNRATED_RATING_KEY, toSummary, type TemplateItem } from './templates/template-item.ts';
+import { INDEXES } from '../store/table.ts';
+import { templatesInOrder } from './templates/store.ts';
+import { type TemplateItem, toSummary, UNRATED_RATING_KEY } from './templates/template-item.ts';
 import { trendingTemplates } from './trending/trending.ts';
 
 const SIZE = 10;
@@ -20,9 +20,16 @@ export async function featuredLists(now = Date.now()) {
     trendingTemplates(now, SIZE),
   ]);
   const ids = (page: { keys: { PK: string; SK: string }[] }) => page.keys.map(templateIdOf);
-  const items = await templatesInOrder([...ids(featured), ...ids(recent), ...ids(rated)], (t) => t.visibility === 'public');
+  const items = await templatesInOrder(
+    [...ids(featured), ...ids(recent), ...ids(rated)],
+    (t) => t.visibility === 'public',
+  );
   const byId = new Map(items.map((t) => [t.id, t]));
-  const pick = (list: string[]) => list.map((id) => byId.get(id)).filter((t): t is TemplateItem => t !== undefined).map(toSummary);
+  const pick = (list: string[]) =>
+    list
+      .map((id) => byId.get(id))
+      .filter((t): t is TemplateItem => t !== undefined)
+      .map(toSummary);
   return {
     featured: pick(ids(featured)),
     trending: trending.map(toSummary),

@@ -1,6 +1,7 @@
 /** The zod schemas of the marketplace's bodies and query strings (strict: unknown fields are 400). */
-import * as z from '../zod.ts';
+
 import { UUID_PATTERN } from '../core/ids.ts';
+import * as z from '../zod.ts';
 import { CATEGORIES, VISIBILITIES } from './templates/categories.ts';
 import { templateSchema } from './templates/template-schema.ts';
 import { VERSION_PATTERN } from './templates/version.ts';
@@ -44,7 +45,12 @@ export const updateBody = z
     category: z.optional(z.enum(CATEGORIES)),
     visibility: z.optional(z.enum(VISIBILITIES)),
   })
-  .check(z.refine((b) => Object.values(b).some((v) => v !== undefined), 'Send at least one of name, description, category, visibility.'));
+  .check(
+    z.refine(
+      (b) => Object.values(b).some((v) => v !== undefined),
+      'Send at least one of name, description, category, visibility.',
+    ),
+  );
 export type UpdateInput = z.output<typeof updateBody>;
 
 export const versionBody = z.strictObject({
@@ -67,7 +73,10 @@ export const templateIdParams = z.object({
 });
 
 const wholeNumber = (min: number, max: number) =>
-  z.pipe(z.pipe(z.string().check(z.regex(/^\d{1,7}$/, 'Must be a whole number.')), z.transform(Number)), z.number().check(z.minimum(min), z.maximum(max)));
+  z.pipe(
+    z.pipe(z.string().check(z.regex(/^\d{1,7}$/, 'Must be a whole number.')), z.transform(Number)),
+    z.number().check(z.minimum(min), z.maximum(max)),
+  );
 
 const pageQuery = {
   limit: z._default(wholeNumber(1, 100), 20),
@@ -75,7 +84,8 @@ const pageQuery = {
   cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
 };
 
-const noOffsetWithCursor = (q: { offset?: number | undefined; cursor?: string | undefined }) => !(q.offset !== undefined && q.cursor !== undefined);
+const noOffsetWithCursor = (q: { offset?: number | undefined; cursor?: string | undefined }) =>
+  !(q.offset !== undefined && q.cursor !== undefined);
 const noOffsetWithCursorIssue = { message: 'Send either offset or cursor, not both.', path: ['offset'] };
 
 export const listTemplatesQuery = z

@@ -48,14 +48,22 @@ function caDigest(ca: string): string {
 }
 
 function poolKey(target: PoolTarget): string {
-  return [target.protocol, target.address, target.port, target.servername, target.ca ? caDigest(target.ca) : ''].join('|');
+  return [target.protocol, target.address, target.port, target.servername, target.ca ? caDigest(target.ca) : ''].join(
+    '|',
+  );
 }
 
 /** A `lookup` that can only ever answer with this one checked address. */
 function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
-  return ((_hostname: string, opts: { all?: boolean; family?: number | string }, callback: (...args: unknown[]) => void) => {
-    const wanted = opts.family === 6 || opts.family === 'IPv6' ? 6 : opts.family === 4 || opts.family === 'IPv4' ? 4 : 0;
-    if (wanted && wanted !== family) callback(Object.assign(new Error('no checked address of the requested family'), { code: 'ENOTFOUND' }));
+  return ((
+    _hostname: string,
+    opts: { all?: boolean; family?: number | string },
+    callback: (...args: unknown[]) => void,
+  ) => {
+    const wanted =
+      opts.family === 6 || opts.family === 'IPv6' ? 6 : opts.family === 4 || opts.family === 'IPv4' ? 4 : 0;
+    if (wanted && wanted !== family)
+      callback(Object.assign(new Error('no checked address of the requested family'), { code: 'ENOTFOUND' }));
     else if (opts.all) callback(null, [{ address, family }]);
     else callback(null, address, family);
   }) as LookupFunction;
@@ -64,7 +72,11 @@ function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
 /** What a request to this checked address needs: its pool, or (reuse off) a connection of its own with the same pinning. */
 export async function connectionFor(target: PoolTarget, reuse: boolean): Promise<http.RequestOptions> {
   if (reuse) return { agent: await agentFor(target) };
-  return { agent: false, lookup: pinnedLookup(target.address, target.family), ...(target.protocol === 'https:' ? tlsOptions(target) : {}) } as http.RequestOptions;
+  return {
+    agent: false,
+    lookup: pinnedLookup(target.address, target.family),
+    ...(target.protocol === 'https:' ? tlsOptions(target) : {}),
+  } as http.RequestOptions;
 }
 
 /** SNI and the certificate check use the URL's name; a literal address gets no SNI. */
@@ -82,9 +94,16 @@ async function agentFor(target: PoolTarget): Promise<http.Agent> {
     pools.set(key, existing);
     return existing;
   }
-  const options = { keepAlive: true, timeout: IDLE_SOCKET_MS, maxSockets: MAX_SOCKETS_PER_POOL, lookup: pinnedLookup(target.address, target.family) };
+  const options = {
+    keepAlive: true,
+    timeout: IDLE_SOCKET_MS,
+    maxSockets: MAX_SOCKETS_PER_POOL,
+    lookup: pinnedLookup(target.address, target.family),
+  };
   const agent =
-    target.protocol === 'https:' ? new https.Agent({ ...options, ...tlsOptions(target) }) : new (await httpModule()).Agent(options);
+    target.protocol === 'https:'
+      ? new https.Agent({ ...options, ...tlsOptions(target) })
+      : new (await httpModule()).Agent(options);
   pools.set(key, agent);
   if (pools.size > MAX_POOLS) {
     const [oldestKey, oldest] = pools.entries().next().value!;

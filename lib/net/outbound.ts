@@ -15,7 +15,7 @@ import type http from 'node:http';
 import https from 'node:https';
 import { connectionFor, hasPool, type PoolTarget } from './connection-pool.ts';
 import { httpModule } from './http-module.ts';
-import { systemResolver, type Resolver } from './resolver.ts';
+import { type Resolver, systemResolver } from './resolver.ts';
 import { checkWebhookUrl, developmentMode as developmentModeFromEnv, hostOf, isAllowedAddress } from './url-policy.ts';
 
 export type OutboundResult =
@@ -93,14 +93,16 @@ async function exchange(
   const addresses = await resolveChecked(url, options.resolver ?? systemResolver, policy);
   if (!isAddressList(addresses)) return addresses;
   if (deadline.expired) return { kind: 'timeout' };
-  const targets = addresses.map((a): PoolTarget => ({
-    protocol: url.protocol === 'https:' ? 'https:' : 'http:',
-    address: a.address,
-    family: a.family,
-    port: Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
-    servername: hostOf(url).kind === 'name' ? url.hostname : '',
-    ...(options.ca ? { ca: options.ca } : {}),
-  }));
+  const targets = addresses.map(
+    (a): PoolTarget => ({
+      protocol: url.protocol === 'https:' ? 'https:' : 'http:',
+      address: a.address,
+      family: a.family,
+      port: Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
+      servername: hostOf(url).kind === 'name' ? url.hostname : '',
+      ...(options.ca ? { ca: options.ca } : {}),
+    }),
+  );
   const target = targets.find(hasPool) ?? targets.find((t) => t.family === 4) ?? targets[0]!;
   const connection = await connectionFor(target, options.reuseConnections !== false);
   if (deadline.expired) return { kind: 'timeout' };
@@ -131,7 +133,12 @@ async function resolveChecked(
   return addresses;
 }
 
-async function send(url: URL, request: OutboundRequest, connection: http.RequestOptions, deadline: Deadline): Promise<OutboundResult> {
+async function send(
+  url: URL,
+  request: OutboundRequest,
+  connection: http.RequestOptions,
+  deadline: Deadline,
+): Promise<OutboundResult> {
   const client = url.protocol === 'https:' ? https : await httpModule();
   return new Promise((resolve) => {
     const req = client.request(url, {

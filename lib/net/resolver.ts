@@ -52,10 +52,15 @@ export function dnsResolver(options: { servers?: string[]; now?: () => number } 
   const inFlight = new Map<string, Promise<Answer>>();
 
   const ask = async (name: string): Promise<Answer> => {
-    const [v4, v6] = await Promise.allSettled([resolver().resolve4(name, { ttl: true }), resolver().resolve6(name, { ttl: true })]);
+    const [v4, v6] = await Promise.allSettled([
+      resolver().resolve4(name, { ttl: true }),
+      resolver().resolve6(name, { ttl: true }),
+    ]);
     // One family failing to answer (a timeout, SERVFAIL) is not "no such records": the answer would
     // be half of it (an IPv6-only answer where Lambda has no IPv6 route), so ask the system instead.
-    const failed = [v4, v6].some((r) => r.status === 'rejected' && !NO_RECORDS.has((r.reason as NodeJS.ErrnoException).code ?? ''));
+    const failed = [v4, v6].some(
+      (r) => r.status === 'rejected' && !NO_RECORDS.has((r.reason as NodeJS.ErrnoException).code ?? ''),
+    );
     const records = [
       ...(v4.status === 'fulfilled' ? v4.value.map((r) => ({ ...r, family: 4 as const })) : []),
       ...(v6.status === 'fulfilled' ? v6.value.map((r) => ({ ...r, family: 6 as const })) : []),

@@ -11,8 +11,9 @@
  *   search domain would complete, `.internal`, `.local`, `.localdomain`, `.home.arpa`) are
  *   refused as written; every other name is judged by its addresses when it is connected to.
  */
-import { isForbiddenIPv4, isForbiddenIPv6, parseIp } from './ip.ts';
+
 import * as settings from '../core/settings.ts';
+import { isForbiddenIPv4, isForbiddenIPv6, parseIp } from './ip.ts';
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
@@ -70,11 +71,15 @@ export function checkWebhookUrl(raw: string, options: PolicyOptions): UrlCheck {
   const devLoopback =
     options.developmentMode && (host.kind === 'ip' ? isDevelopmentLoopback(host.address) : host.name === 'localhost');
   if (url.protocol === 'http:' && !devLoopback) {
-    return refuse(options.developmentMode ? 'must use https: (http: only for localhost, 127.0.0.1 and [::1])' : 'must use https:');
+    return refuse(
+      options.developmentMode ? 'must use https: (http: only for localhost, 127.0.0.1 and [::1])' : 'must use https:',
+    );
   }
   if (devLoopback) return { ok: true, url };
   if (host.kind === 'ip') {
-    return isForbiddenAddress(host.address) ? refuse('points to a private, loopback or reserved address') : { ok: true, url };
+    return isForbiddenAddress(host.address)
+      ? refuse('points to a private, loopback or reserved address')
+      : { ok: true, url };
   }
   const name = host.name;
   if (name === 'localhost' || INTERNAL_SUFFIXES.some((s) => name.endsWith(s))) return refuse('names an internal host');

@@ -4,7 +4,7 @@
  * workers without a context; then the lines simply go without it.
  */
 import type { MiddlewareObj } from '@middy/core';
-import { setLogContext, type InvocationContext } from '../log.ts';
+import { type InvocationContext, setLogContext } from '../log.ts';
 import { flushMetrics } from './metrics.ts';
 
 export function startInvocation(context: InvocationContext | undefined, correlationId?: string): void {
@@ -12,20 +12,24 @@ export function startInvocation(context: InvocationContext | undefined, correlat
 }
 
 /** The API request id API Gateway gave the request (the `x-request-id` the client sees). */
-export const apiRequestIdOf = (event: unknown): string | undefined => (event as { requestContext?: { requestId?: string } })?.requestContext?.requestId || undefined;
+export const apiRequestIdOf = (event: unknown): string | undefined =>
+  (event as { requestContext?: { requestId?: string } })?.requestContext?.requestId || undefined;
 
 /** The same as middy middleware, for the HTTP stack. */
 export function observability<E, R>(): MiddlewareObj<E, R> {
   const end = async () => flushMetrics();
   return {
-    before: async (request) => startInvocation(request.context as InvocationContext | undefined, apiRequestIdOf(request.event)),
+    before: async (request) =>
+      startInvocation(request.context as InvocationContext | undefined, apiRequestIdOf(request.event)),
     after: end,
     onError: end,
   };
 }
 
 /** The same for a plain handler (the workers and the authorizer). */
-export function observed<E, R>(fn: (event: E, context?: InvocationContext) => Promise<R>): (event: E, context?: InvocationContext) => Promise<R> {
+export function observed<E, R>(
+  fn: (event: E, context?: InvocationContext) => Promise<R>,
+): (event: E, context?: InvocationContext) => Promise<R> {
   return async (event, context) => {
     startInvocation(context, apiRequestIdOf(event));
     try {

@@ -5,9 +5,10 @@
  * (or with METRICS_TO_STDOUT=true), so the local runtime and tests keep their output;
  * `flushMetrics()` runs after every invocation (lib/observability/lambda.ts).
  */
+
+import * as settings from '../core/settings.ts';
 import type { OutboundResult } from '../net/outbound.ts';
 import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from './names.ts';
-import * as settings from '../core/settings.ts';
 
 type Unit = 'Count' | 'Milliseconds';
 interface Pending {
@@ -31,10 +32,17 @@ function add(name: string, unit: Unit, value: number, extra: Record<string, stri
 /** Failure kinds of a delivery attempt: the receiver's status, no answer in time, the URL policy, the network. */
 export type DeliveryFailureKind = 'http_status' | 'timeout' | 'url_policy' | 'network_error';
 
-const FAILURE_KIND: Record<OutboundResult['kind'], DeliveryFailureKind> = { response: 'http_status', timeout: 'timeout', blocked: 'url_policy', network_error: 'network_error' };
+const FAILURE_KIND: Record<OutboundResult['kind'], DeliveryFailureKind> = {
+  response: 'http_status',
+  timeout: 'timeout',
+  blocked: 'url_policy',
+  network_error: 'network_error',
+};
 export const failureKindOf = (answer: OutboundResult): DeliveryFailureKind => FAILURE_KIND[answer.kind];
 
-export function recordDeliveryAttempt(outcome: { ok: true; latencyMs: number } | { ok: false; kind: DeliveryFailureKind; latencyMs: number }): void {
+export function recordDeliveryAttempt(
+  outcome: { ok: true; latencyMs: number } | { ok: false; kind: DeliveryFailureKind; latencyMs: number },
+): void {
   if (!emitting()) return;
   add(METRIC.deliveryAttempts, 'Count', 1);
   add(METRIC.deliveryLatency, 'Milliseconds', outcome.latencyMs);
@@ -57,14 +65,21 @@ export function recordRateLimited(): void {
 export function flushMetrics(): void {
   if (pending.length === 0) return;
   const groups = new Map<string, Pending[]>();
-  for (const p of pending) groups.set(JSON.stringify(p.dimensions), [...(groups.get(JSON.stringify(p.dimensions)) ?? []), p]);
+  for (const p of pending)
+    groups.set(JSON.stringify(p.dimensions), [...(groups.get(JSON.stringify(p.dimensions)) ?? []), p]);
   pending = [];
   for (const metrics of groups.values()) {
     const dimensions = metrics[0]!.dimensions;
     const document = {
       _aws: {
         Timestamp: Date.now(),
-        CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: [Object.keys(dimensions)], Metrics: metrics.map((m) => ({ Name: m.name, Unit: m.unit })) }],
+        CloudWatchMetrics: [
+          {
+            Namespace: METRICS_NAMESPACE,
+            Dimensions: [Object.keys(dimensions)],
+            Metrics: metrics.map((m) => ({ Name: m.name, Unit: m.unit })),
+          },
+        ],
       },
       ...dimensions,
       ...Object.fromEntries(metrics.map((m) => [m.name, m.values.length === 1 ? m.values[0] : m.values])),

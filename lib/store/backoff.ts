@@ -1,8 +1,9 @@
 /** The one jittered backoff of the store: transactions (transact.ts) and read-decide-write loops (optimistic.ts) retry with it. */
-import { rateLimited, type AppError } from '../core/errors.ts';
+import { type AppError, rateLimited } from '../core/errors.ts';
 
 /** The answer when a write is still contended after every retry: nothing was written, and the client may try again shortly. */
-export const stillContended = (): AppError => rateLimited('Too many concurrent changes to the same item; try again in a moment.', 1);
+export const stillContended = (): AppError =>
+  rateLimited('Too many concurrent changes to the same item; try again in a moment.', 1);
 
 /**
  * Waits a random time that grows with the attempt number (full jitter, capped at `capMs`): writers

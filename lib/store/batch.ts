@@ -19,7 +19,10 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 /** The items for `keys` (missing ones are absent), keyed by `PK|SK`. Duplicate keys are read once. */
-export async function batchGet(keys: readonly Key[], options: { consistent?: boolean } = {}): Promise<Map<string, Record<string, unknown>>> {
+export async function batchGet(
+  keys: readonly Key[],
+  options: { consistent?: boolean } = {},
+): Promise<Map<string, Record<string, unknown>>> {
   const unique = [...new Map(keys.map((k) => [keyString(k), k])).values()];
   const found = new Map<string, Record<string, unknown>>();
   await Promise.all(
@@ -29,7 +32,11 @@ export async function batchGet(keys: readonly Key[], options: { consistent?: boo
         if (round >= MAX_ROUNDS) throw new Error('BatchGetItem kept returning unprocessed keys');
         if (round > 0) await pause(round);
         const table = tableName();
-        const res = await db().send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ...(options.consistent ? { ConsistentRead: true } : {}) } } }));
+        const res = await db().send(
+          new BatchGetCommand({
+            RequestItems: { [table]: { Keys: pending, ...(options.consistent ? { ConsistentRead: true } : {}) } },
+          }),
+        );
         for (const item of res.Responses?.[table] ?? []) found.set(keyString(item as unknown as Key), item);
         pending = (res.UnprocessedKeys?.[table]?.Keys as Record<string, unknown>[] | undefined) ?? [];
       }
@@ -52,7 +59,9 @@ export async function batchWrite(requests: readonly WriteRequest[], parallel = 4
   const worker = async () => {
     for (let chunk = queue.shift(); chunk && !failed; chunk = queue.shift()) {
       const table = tableName();
-      let pending = chunk.map((r) => ('put' in r ? { PutRequest: { Item: r.put } } : { DeleteRequest: { Key: { PK: r.delete.PK, SK: r.delete.SK } } }));
+      let pending = chunk.map((r) =>
+        'put' in r ? { PutRequest: { Item: r.put } } : { DeleteRequest: { Key: { PK: r.delete.PK, SK: r.delete.SK } } },
+      );
       for (let round = 0; pending.length > 0 && !failed; round++) {
         if (round >= MAX_ROUNDS) throw new Error('BatchWriteItem kept returning unprocessed items');
         if (round > 0) await pause(round);

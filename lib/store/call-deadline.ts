@@ -19,7 +19,6 @@ export function withCallDeadline<T>(deadlineMs: number | undefined, fn: () => Pr
   return deadlineMs === undefined ? fn() : deadlines.run(deadlineMs, fn);
 }
 
-
 type Handle = (request: unknown, options?: { abortSignal?: unknown }) => Promise<unknown>;
 
 /**

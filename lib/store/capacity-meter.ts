@@ -30,10 +30,17 @@ export function meterCapacity(client: DynamoDBDocumentClient): CapacityMeter {
     (next, context) => async (args) => {
       (args.input as Record<string, unknown>)['ReturnConsumedCapacity'] = 'TOTAL';
       const result = await next(args);
-      const output = result.output as { ConsumedCapacity?: unknown; ScannedCount?: number; Item?: unknown; Responses?: unknown };
+      const output = result.output as {
+        ConsumedCapacity?: unknown;
+        ScannedCount?: number;
+        Item?: unknown;
+        Responses?: unknown;
+      };
       const consumed = output.ConsumedCapacity;
       meter.itemsRead += itemsIn(output);
-      const units = [consumed].flat().reduce((sum: number, c) => sum + Number((c as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0), 0);
+      const units = [consumed]
+        .flat()
+        .reduce((sum: number, c) => sum + Number((c as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0), 0);
       if (WRITES.test(context.commandName ?? '')) meter.write += units;
       else meter.read += units;
       return result;
@@ -47,7 +54,9 @@ function itemsIn(output: { ScannedCount?: number; Item?: unknown; Responses?: un
   if (output.ScannedCount !== undefined) return output.ScannedCount;
   if (output.Item !== undefined) return 1;
   // BatchGetItem: items per table; TransactGetItems: one entry per key.
-  if (Array.isArray(output.Responses)) return output.Responses.filter((r: { Item?: unknown }) => r.Item !== undefined).length;
-  if (output.Responses) return Object.values(output.Responses as Record<string, unknown[]>).reduce((n, items) => n + items.length, 0);
+  if (Array.isArray(output.Responses))
+    return output.Responses.filter((r: { Item?: unknown }) => r.Item !== undefined).length;
+  if (output.Responses)
+    return Object.values(output.Responses as Record<string, unknown[]>).reduce((n, items) => n + items.length, 0);
   return 0;
 }

@@ -7,8 +7,8 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { endpointOverride } from '../aws-endpoint.ts';
 import { awsClientMade } from '../aws/client-hooks.ts';
+import { endpointOverride } from '../aws-endpoint.ts';
 import * as settings from '../core/settings.ts';
 import { applyCallDeadlines } from './call-deadline.ts';
 

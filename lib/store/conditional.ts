@@ -4,11 +4,13 @@
  * second read). Any other error is thrown.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, UpdateCommand, type DeleteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DeleteCommandInput, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { db, tableName } from './client.ts';
 
-export type ConditionalResult = { ok: true; attributes?: Record<string, unknown> } | { ok: false; current: Record<string, unknown> | undefined };
+export type ConditionalResult =
+  | { ok: true; attributes?: Record<string, unknown> }
+  | { ok: false; current: Record<string, unknown> | undefined };
 
 type Input<T> = Omit<T, 'TableName' | 'ReturnValuesOnConditionCheckFailure'>;
 

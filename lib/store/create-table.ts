@@ -3,14 +3,14 @@
  * stack creates it from the same definition. Returns true when it made a new table.
  */
 import {
+  type AttributeDefinition,
   CreateTableCommand,
   DescribeTableCommand,
   ResourceInUseException,
   UpdateTimeToLiveCommand,
-  type AttributeDefinition,
 } from '@aws-sdk/client-dynamodb';
 import { db } from './client.ts';
-import { TABLE_KEYS, TTL_ATTRIBUTE, indexList } from './table.ts';
+import { indexList, TABLE_KEYS, TTL_ATTRIBUTE } from './table.ts';
 
 /** Every table has a stream: the relay and the search indexer read it. */
 export const STREAM_SPECIFICATION = { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' } as const;

@@ -41,14 +41,26 @@ const fitsType = (value: unknown, type: 'S' | 'N'): boolean =>
  * cursors never owe any); what is owed is part of the position, so never more than it (an edited
  * one gave a search a negative `total`).
  */
-export function decodeCursor(cursor: string, scope: string, expected: KeyTypes, fixed: Record<string, string>, maxOwed = 0): { key: StartKey; position: number; owed: number } {
+export function decodeCursor(
+  cursor: string,
+  scope: string,
+  expected: KeyTypes,
+  fixed: Record<string, string>,
+  maxOwed = 0,
+): { key: StartKey; position: number; owed: number } {
   let body: Partial<CursorBody>;
   try {
     body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<CursorBody>;
   } catch {
     throw invalid('Not a cursor from this API.');
   }
-  if (typeof body !== 'object' || body === null || typeof body.s !== 'string' || typeof body.k !== 'object' || body.k === null) {
+  if (
+    typeof body !== 'object' ||
+    body === null ||
+    typeof body.s !== 'string' ||
+    typeof body.k !== 'object' ||
+    body.k === null
+  ) {
     throw invalid('Not a cursor from this API.');
   }
   if (body.s !== scope) throw invalid('This cursor belongs to another sort, filter or search; start again without it.');
@@ -60,7 +72,8 @@ export function decodeCursor(cursor: string, scope: string, expected: KeyTypes, 
     Object.entries(fixed).every(([k, v]) => key[k] === v) &&
     Number.isSafeInteger(body.p) &&
     (body.p as number) >= 0 &&
-    (body.o === undefined || (Number.isSafeInteger(body.o) && body.o > 0 && body.o <= Math.min(maxOwed, body.p as number)));
+    (body.o === undefined ||
+      (Number.isSafeInteger(body.o) && body.o > 0 && body.o <= Math.min(maxOwed, body.p as number)));
   if (!wellFormed) throw invalid('Not a cursor from this API.');
   return { key, position: body.p as number, owed: body.o ?? 0 };
 }

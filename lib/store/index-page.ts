@@ -1,8 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
+import type { KeyTypes, StartKey } from './cursor.ts';
 import type { Key } from './keys.ts';
 import type { IndexDefinition } from './table.ts';
-import type { KeyTypes, StartKey } from './cursor.ts';
 
 export interface IndexPage {
   /** The page's index entries as read (whole items for an ALL index such as GSI1). */
@@ -62,4 +62,9 @@ export const indexKeyOf = (index: IndexDefinition, entry: Record<string, unknown
 });
 
 /** The attributes of a start key in `index`, with their DynamoDB types (for decodeCursor). */
-export const indexKeyTypes = (index: IndexDefinition): KeyTypes => ({ PK: 'S', SK: 'S', [index.partitionKey]: 'S', [index.sortKey]: index.sortKeyType ?? 'S' });
+export const indexKeyTypes = (index: IndexDefinition): KeyTypes => ({
+  PK: 'S',
+  SK: 'S',
+  [index.partitionKey]: 'S',
+  [index.sortKey]: index.sortKeyType ?? 'S',
+});

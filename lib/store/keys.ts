@@ -87,22 +87,37 @@ export const keys = {
 
   template: (templateId: string): Key => ({ PK: `TPL#${templateId}`, SK: 'META' }),
   slug: (slug: string): Key => ({ PK: `SLUG#${slug}`, SK: 'SLUG' }),
-  version: (templateId: string, sortableVersion: string): Key => ({ PK: `TPL#${templateId}`, SK: `VER#${sortableVersion}` }),
+  version: (templateId: string, sortableVersion: string): Key => ({
+    PK: `TPL#${templateId}`,
+    SK: `VER#${sortableVersion}`,
+  }),
   versionPrefix: 'VER#',
   review: (templateId: string, userId: string): Key => ({ PK: `TPL#${templateId}`, SK: `REVIEW#${userId}` }),
   reviewsIndexPk: (templateId: string): string => `TPLREV#${templateId}`,
   /** GSI1 entry of a review: the template's reviews, newest first. */
-  reviewsIndex: (templateId: string, createdAt: string, reviewId: string) => ({ GSI1PK: `TPLREV#${templateId}`, GSI1SK: `${createdAt}#${reviewId}` }),
+  reviewsIndex: (templateId: string, createdAt: string, reviewId: string) => ({
+    GSI1PK: `TPLREV#${templateId}`,
+    GSI1SK: `${createdAt}#${reviewId}`,
+  }),
   install: (workspaceId: string, templateId: string): Key => ({ PK: `WS#${workspaceId}`, SK: `INSTALL#${templateId}` }),
   installsIndexPk: (workspaceId: string): string => `WSINST#${workspaceId}`,
   /** GSI1 entry of an install marker: the workspace's installs, newest first. */
-  installsIndex: (workspaceId: string, installedAt: string, templateId: string) => ({ GSI1PK: `WSINST#${workspaceId}`, GSI1SK: `${installedAt}#${templateId}` }),
+  installsIndex: (workspaceId: string, installedAt: string, templateId: string) => ({
+    GSI1PK: `WSINST#${workspaceId}`,
+    GSI1SK: `${installedAt}#${templateId}`,
+  }),
   categoryCount: (category: string): Key => ({ PK: `CATEGORY#${category}`, SK: 'COUNT' }),
-  searchPosting: (order: SearchOrder, list: string, sortKey: string): Key => ({ PK: searchPostingPk(order, list), SK: sortKey }),
+  searchPosting: (order: SearchOrder, list: string, sortKey: string): Key => ({
+    PK: searchPostingPk(order, list),
+    SK: sortKey,
+  }),
   searchPostingPk: (order: SearchOrder, list: string): string => searchPostingPk(order, list),
   searchCount: (list: string): Key => ({ PK: `TOKCOUNT#${list}`, SK: 'COUNT' }),
   searchState: (templateId: string): Key => ({ PK: `TPL#${templateId}`, SK: 'SEARCH' }),
-  searchPair: (prefix: string, cut: string, templateId: string): Key => ({ PK: `TOKPAIR#${prefix}`, SK: `${cut}#${templateId}` }),
+  searchPair: (prefix: string, cut: string, templateId: string): Key => ({
+    PK: `TOKPAIR#${prefix}`,
+    SK: `${cut}#${templateId}`,
+  }),
   searchPairPk: (prefix: string): string => `TOKPAIR#${prefix}`,
   searchWide: (prefix: string, templateId: string): Key => ({ PK: `TOKWIDE#${prefix}`, SK: templateId }),
   searchWidePk: (prefix: string): string => `TOKWIDE#${prefix}`,
@@ -119,11 +134,16 @@ export const keys = {
   delivery: (agentId: string, deliveryId: string): Key => ({ PK: `AGENT#${agentId}`, SK: `DLV#${deliveryId}` }),
   deliveryPrefix: 'DLV#',
   /** A delivery record's place in the DeliveriesByStatus index (table.ts): written with its status, in the same write. */
-  deliveryStatusPlacement: (agentId: string, status: string): { dlvStatus: string } => ({ dlvStatus: `AGENT#${agentId}#${status}` }),
+  deliveryStatusPlacement: (agentId: string, status: string): { dlvStatus: string } => ({
+    dlvStatus: `AGENT#${agentId}#${status}`,
+  }),
   agentCount: (userId: string): Key => ({ PK: `USER#${userId}`, SK: 'AGENTS' }),
   verifyLimit: (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'LIMIT#VERIFY' }),
   streamLease: (agentId: string, slot: number): Key => ({ PK: `AGENT#${agentId}`, SK: `STREAM#${slot}` }),
-  idempotency: (userId: string, keyHash: string): Key => ({ PK: `IDEMPOTENCY#${userId}#${keyHash}`, SK: 'IDEMPOTENCY' }),
+  idempotency: (userId: string, keyHash: string): Key => ({
+    PK: `IDEMPOTENCY#${userId}#${keyHash}`,
+    SK: 'IDEMPOTENCY',
+  }),
 } as const;
 
 /** The partitions of the public template lists (table.ts INDEXES). */
@@ -168,7 +188,13 @@ export function listPartitions(state: ListState): { set: Record<string, string>;
       wanted[INDEXES.featured.sortKey] = `${state.featured_at}#${state.id}`;
     }
   }
-  const all = [INDEXES.allByRecent.partitionKey, INDEXES.catByRecent.partitionKey, INDEXES.trending.partitionKey, INDEXES.featured.partitionKey, INDEXES.featured.sortKey];
+  const all = [
+    INDEXES.allByRecent.partitionKey,
+    INDEXES.catByRecent.partitionKey,
+    INDEXES.trending.partitionKey,
+    INDEXES.featured.partitionKey,
+    INDEXES.featured.sortKey,
+  ];
   const set = Object.fromEntries(Object.entries(wanted).filter((e): e is [string, string] => e[1] !== undefined));
   return { set, remove: all.filter((a) => !(a in set)) };
 }
@@ -182,19 +208,30 @@ export const templateIdOf = (key: Key): string => key.PK.slice('TPL#'.length);
  */
 export const contractLinkKeys = {
   /** A party's link to a contract: `party` is a user id (UUID) or an agent id (agt_…). */
-  link: (party: string, contractId: string): Key => ({ PK: party.startsWith('agt_') ? `AGENT#${party}` : `USER#${party}`, SK: `CTR#${contractId}` }),
+  link: (party: string, contractId: string): Key => ({
+    PK: party.startsWith('agt_') ? `AGENT#${party}` : `USER#${party}`,
+    SK: `CTR#${contractId}`,
+  }),
   prefix: 'CTR#',
   /** GSI1 entry of a link: one party's contracts in one status, newest first. */
-  index: (party: string, status: string, contractId: string) => ({ GSI1PK: contractLinkKeys.byStatusPk(party, status), GSI1SK: `CTR#${contractId}` }),
+  index: (party: string, status: string, contractId: string) => ({
+    GSI1PK: contractLinkKeys.byStatusPk(party, status),
+    GSI1SK: `CTR#${contractId}`,
+  }),
   byStatusPk: (party: string, status: string): string => `CTRS#${party}#${status}`,
 } as const;
 
 export const replayLimitKey = (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'LIMIT#REPLAY' });
 
-export const replayPageKey = (agentId: string, jobId: string, page: number): Key => ({ PK: `AGENT#${agentId}`, SK: `REPLAY#${jobId}#${String(page).padStart(6, '0')}` });
+export const replayPageKey = (agentId: string, jobId: string, page: number): Key => ({
+  PK: `AGENT#${agentId}`,
+  SK: `REPLAY#${jobId}#${String(page).padStart(6, '0')}`,
+});
 
 /** Strips the key attributes and index attributes so stored items never leak into responses. */
-export function withoutKeys<T extends Record<string, unknown>>(item: T): Omit<T, 'PK' | 'SK' | 'GSI1PK' | 'GSI1SK' | 'entity'> {
+export function withoutKeys<T extends Record<string, unknown>>(
+  item: T,
+): Omit<T, 'PK' | 'SK' | 'GSI1PK' | 'GSI1SK' | 'entity'> {
   const { PK: _pk, SK: _sk, GSI1PK: _g1pk, GSI1SK: _g1sk, entity: _entity, ...rest } = item;
   return rest;
 }

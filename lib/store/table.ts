@@ -28,10 +28,22 @@ export const INDEXES = {
    * Public template lists. `listAll` = "PUBLIC" and `listCat` = "CAT#<category>" exist only while a
    * template is public, so private and unlisted templates are in no list index.
    */
-  allByPopular: { name: 'AllByPopular', partitionKey: 'listAll', sortKey: 'popKey', projection: 'KEYS_ONLY', sortKeyType: 'N' },
+  allByPopular: {
+    name: 'AllByPopular',
+    partitionKey: 'listAll',
+    sortKey: 'popKey',
+    projection: 'KEYS_ONLY',
+    sortKeyType: 'N',
+  },
   allByRecent: { name: 'AllByRecent', partitionKey: 'listAll', sortKey: 'recentKey', projection: 'KEYS_ONLY' },
   allByRating: { name: 'AllByRating', partitionKey: 'listAll', sortKey: 'ratingKey', projection: 'KEYS_ONLY' },
-  catByPopular: { name: 'CatByPopular', partitionKey: 'listCat', sortKey: 'popKey', projection: 'KEYS_ONLY', sortKeyType: 'N' },
+  catByPopular: {
+    name: 'CatByPopular',
+    partitionKey: 'listCat',
+    sortKey: 'popKey',
+    projection: 'KEYS_ONLY',
+    sortKeyType: 'N',
+  },
   catByRecent: { name: 'CatByRecent', partitionKey: 'listCat', sortKey: 'recentKey', projection: 'KEYS_ONLY' },
   catByRating: { name: 'CatByRating', partitionKey: 'listCat', sortKey: 'ratingKey', projection: 'KEYS_ONLY' },
   /** Operator-picked templates: `featuredList` exists only while featured and public. */
@@ -41,7 +53,13 @@ export const INDEXES = {
    * its installs over the 7 days ending that day. A template idle for a week sits in a partition
    * nobody reads any more, so the trending read stays at 7 small queries however old the catalog.
    */
-  trending: { name: 'Trending', partitionKey: 'trendList', sortKey: 'trendKey', projection: 'KEYS_ONLY', sortKeyType: 'N' },
+  trending: {
+    name: 'Trending',
+    partitionKey: 'trendList',
+    sortKey: 'trendKey',
+    projection: 'KEYS_ONLY',
+    sortKeyType: 'N',
+  },
   /**
    * An agent's deliveries of one status (`?status=` on the deliveries list): `dlvStatus` is set with
    * the status in the same write. KEYS_ONLY, so recording an attempt (which changes other

@@ -3,9 +3,13 @@
  * retried with backoff. Nothing was written, the request itself was fine: 429 with Retry-After
  * rather than a 500.
  */
-import { rateLimited, type AppError } from '../core/errors.ts';
+import { type AppError, rateLimited } from '../core/errors.ts';
 
-const THROTTLING_ERRORS = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
+const THROTTLING_ERRORS = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+]);
 
 export function throttlingAsRateLimited(err: unknown): AppError | undefined {
   if (!(err instanceof Error) || !THROTTLING_ERRORS.has(err.name)) return undefined;

@@ -15,14 +15,18 @@ export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems'
 export type CommitAlong<T> = (result: T) => TransactItem[];
 
 /** Whether the items a CommitAlong added (the last `count` of the transaction) failed their condition. */
-export const alongRefused = (reasons: readonly string[], count: number): boolean => count > 0 && reasons.slice(-count).includes('ConditionalCheckFailed');
+export const alongRefused = (reasons: readonly string[], count: number): boolean =>
+  count > 0 && reasons.slice(-count).includes('ConditionalCheckFailed');
 
 /**
  * The answer when they did: the request's `Idempotency-Key` is no longer its own (a retry took it
  * over after this request's time ran out), so nothing was committed and the retry's answer counts.
  */
 export const alongLost = (): AppError =>
-  new AppError('idempotency_key_in_use', 'A retry under the same Idempotency-Key took over this request; nothing was changed by this one. Retry to get the answer.');
+  new AppError(
+    'idempotency_key_in_use',
+    'A retry under the same Idempotency-Key took over this request; nothing was changed by this one. Retry to get the answer.',
+  );
 
 /** `ok`, or the cancellation code of each item in order ('None' for the items that were fine). */
 export type TransactResult = { ok: true } | { ok: false; reasons: string[] };
@@ -47,7 +51,8 @@ export async function transactWrite(items: TransactItem[]): Promise<TransactResu
         // The SDK already retried; the hot item or index partition is at its limit (see docs/marketplace.md).
         throw rateLimited('This item is receiving too many writes right now; try again in a moment.', 1);
       }
-      const conflictOnly = reasons.some((r) => r === 'TransactionConflict') && !reasons.includes('ConditionalCheckFailed');
+      const conflictOnly =
+        reasons.some((r) => r === 'TransactionConflict') && !reasons.includes('ConditionalCheckFailed');
       if (!conflictOnly) return { ok: false, reasons };
       if (attempt >= CONFLICT_ATTEMPTS) throw stillContended();
       await backoff(attempt);

@@ -28,16 +28,35 @@ export interface ChallengeInput {
  * Signed like a delivery, so a receiver can test its signature check with the handshake. Its
  * `webhook-id` is the handshake's own (`verify_<uuid>`): there is no event behind it.
  */
-export function buildChallengeRequest({ agentId, url, secret, token, now = new Date() }: ChallengeInput): OutboundRequest {
-  const body = JSON.stringify({ type: VERIFY_EVENT_TYPE, challenge: token, agent_id: agentId, timestamp: now.toISOString() });
+export function buildChallengeRequest({
+  agentId,
+  url,
+  secret,
+  token,
+  now = new Date(),
+}: ChallengeInput): OutboundRequest {
+  const body = JSON.stringify({
+    type: VERIFY_EVENT_TYPE,
+    challenge: token,
+    agent_id: agentId,
+    timestamp: now.toISOString(),
+  });
   return {
     url,
     body,
-    headers: { 'Content-Type': 'application/json', [EVENT_HEADER]: VERIFY_EVENT_TYPE, ...signatureHeaders(secret, body, `verify_${randomUUID()}`, now) },
+    headers: {
+      'Content-Type': 'application/json',
+      [EVENT_HEADER]: VERIFY_EVENT_TYPE,
+      ...signatureHeaders(secret, body, `verify_${randomUUID()}`, now),
+    },
   };
 }
 
-export type HandshakeFailureCode = 'verification_timeout' | 'challenge_mismatch' | 'endpoint_error' | 'url_validation_error';
+export type HandshakeFailureCode =
+  | 'verification_timeout'
+  | 'challenge_mismatch'
+  | 'endpoint_error'
+  | 'url_validation_error';
 export type Verdict = { ok: true } | { ok: false; code: HandshakeFailureCode; message: string };
 
 /** Required reply: HTTP 200, Content-Type application/json, body {"challenge": <the token, byte for byte>}. */
@@ -65,9 +84,13 @@ export function judgeChallengeReply(result: OutboundResult, token: string): Verd
   } catch {
     return fail('endpoint_error', 'The endpoint did not answer with a JSON body.');
   }
-  const echoed = typeof reply === 'object' && reply !== null ? (reply as Record<string, unknown>)['challenge'] : undefined;
+  const echoed =
+    typeof reply === 'object' && reply !== null ? (reply as Record<string, unknown>)['challenge'] : undefined;
   if (echoed !== token) {
-    return fail('challenge_mismatch', 'The endpoint did not return the challenge exactly as it was sent (no decoding, encoding or trimming).');
+    return fail(
+      'challenge_mismatch',
+      'The endpoint did not return the challenge exactly as it was sent (no decoding, encoding or trimming).',
+    );
   }
   return { ok: true };
 }

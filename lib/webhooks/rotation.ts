@@ -16,7 +16,10 @@ export interface RotatableSecrets {
 /** The secrets to sign with now: the current one first, then the previous one while its overlap lasts. */
 export function signingSecrets(current: string, agent: RotatableSecrets, now: Date = new Date()): string[] {
   const previous = agent.previous_webhook_secret;
-  const live = typeof previous === 'string' && typeof agent.previous_secret_expires_at === 'number' && agent.previous_secret_expires_at > now.getTime() / 1000;
+  const live =
+    typeof previous === 'string' &&
+    typeof agent.previous_secret_expires_at === 'number' &&
+    agent.previous_secret_expires_at > now.getTime() / 1000;
   return live && previous !== current ? [current, previous] : [current];
 }
 

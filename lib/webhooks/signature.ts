@@ -29,7 +29,10 @@ export function computeSignature(secret: string, timestamp: string, body: string
 }
 
 export function computeStandardSignature(secret: string, id: string, timestamp: string, body: string): string {
-  return 'v1,' + createHmac('sha256', standardSigningKey(secret)).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64');
+  return (
+    'v1,' +
+    createHmac('sha256', standardSigningKey(secret)).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64')
+  );
 }
 
 /**
@@ -39,7 +42,12 @@ export function computeStandardSignature(secret: string, id: string, timestamp: 
  * `v1,…` per secret, space-separated as Standard Webhooks allows, and `x-service-signature` stays
  * the current secret's alone.
  */
-export function signatureHeaders(secrets: string | readonly string[], body: string, id: string, now: Date = new Date()): SignatureHeaders {
+export function signatureHeaders(
+  secrets: string | readonly string[],
+  body: string,
+  id: string,
+  now: Date = new Date(),
+): SignatureHeaders {
   const [current, ...previous] = typeof secrets === 'string' ? [secrets] : secrets;
   if (current === undefined) throw new Error('signatureHeaders needs a secret');
   const timestamp = String(Math.floor(now.getTime() / 1000));
@@ -48,7 +56,9 @@ export function signatureHeaders(secrets: string | readonly string[], body: stri
     [SIGNATURE_HEADER]: computeSignature(current, timestamp, body),
     'webhook-id': id,
     'webhook-timestamp': timestamp,
-    'webhook-signature': [current, ...previous].map((secret) => computeStandardSignature(secret, id, timestamp, body)).join(' '),
+    'webhook-signature': [current, ...previous]
+      .map((secret) => computeStandardSignature(secret, id, timestamp, body))
+      .join(' '),
   };
 }
 

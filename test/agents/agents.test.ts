@@ -27,7 +27,10 @@ describe('POST /api/v1/agents', () => {
     const user = await createTestUser();
     const res = await invoke('createAgent', { caller: user, body });
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: 'validation_error', details: [expect.objectContaining({ path: expect.any(String) })] });
+    expect(res.body.error).toMatchObject({
+      code: 'validation_error',
+      details: [expect.objectContaining({ path: expect.any(String) })],
+    });
   });
 
   it('needs an authenticated caller', async () => {
@@ -40,7 +43,8 @@ describe('GET /api/v1/agents', () => {
   it("lists the caller's own agents only, newest first, page by page", async () => {
     const [alice, bob] = await Promise.all([createTestUser(), createTestUser()]);
     const ids: string[] = [];
-    for (const name of ['a1', 'a2', 'a3']) ids.push((await invoke('createAgent', { caller: alice, body: { name } })).body.id);
+    for (const name of ['a1', 'a2', 'a3'])
+      ids.push((await invoke('createAgent', { caller: alice, body: { name } })).body.id);
     await invoke('createAgent', { caller: bob, body: { name: 'b1' } });
 
     const all = await invoke('listAgents', { caller: alice });
@@ -58,7 +62,13 @@ describe('GET /api/v1/agents', () => {
     expect(none.body).toEqual({ data: [], next_cursor: null });
   });
 
-  it.each<Record<string, string>>([{ limit: '0' }, { limit: '101' }, { limit: 'ten' }, { cursor: 'not-a-cursor' }, { sort: 'name' }])('refuses query %o with 400', async (query) => {
+  it.each<Record<string, string>>([
+    { limit: '0' },
+    { limit: '101' },
+    { limit: 'ten' },
+    { cursor: 'not-a-cursor' },
+    { sort: 'name' },
+  ])('refuses query %o with 400', async (query) => {
     const res = await invoke('listAgents', { caller: await createTestUser(), query });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('validation_error');
@@ -69,7 +79,10 @@ describe('GET /api/v1/agents/:id', () => {
   it('returns the owner its agent, and 404 to everyone else and for ids that are not agent ids', async () => {
     const [owner, other] = await Promise.all([createTestUser(), createTestUser()]);
     const { body: agent } = await invoke('createAgent', { caller: owner, body: { name: 'seller bot' } });
-    expect(await invoke('getAgent', { caller: owner, params: { id: agent.id } })).toMatchObject({ status: 200, body: agent });
+    expect(await invoke('getAgent', { caller: owner, params: { id: agent.id } })).toMatchObject({
+      status: 200,
+      body: agent,
+    });
     for (const [caller, id] of [
       [other, agent.id],
       [owner, 'agt_00000000000000000000000000'],

@@ -3,8 +3,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_AGENTS_PER_ACCOUNT } from '../../lib/core/settings.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';
+import {
+  configureWebhook,
+  createAgent,
+  createContract,
+  feedOf,
+  publishTemplate,
+  SIMPLE_SCHEMA,
+} from '../events/support.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
-import { configureWebhook, createAgent, createContract, feedOf, publishTemplate, SIMPLE_SCHEMA } from '../events/support.ts';
 
 /** DELETE /api/v1/agents/:id: 404 afterwards everywhere, no new events, the cap freed, the feed kept until its TTL. */
 let alice: TestUser;
@@ -55,7 +62,10 @@ describe('DELETE /agents/:id', () => {
     }
     const list = await invoke('listAgents', { caller: alice });
     expect(list.body.data.map((a: { id: string }) => a.id)).not.toContain(agentId);
-    const contract = await invoke('createContract', { caller: alice, body: { template_id: templateId, variables: {}, amount_cents: 100, agent_id: agentId } });
+    const contract = await invoke('createContract', {
+      caller: alice,
+      body: { template_id: templateId, variables: {}, amount_cents: 100, agent_id: agentId },
+    });
     expect(contract.status).toBe(404);
   });
 
@@ -84,7 +94,12 @@ describe('DELETE /agents/:id', () => {
     const owner = await createTestUser();
     const agentId = await createAgent(owner);
     await createAgent(owner); // another agent stays counted
-    const count = async () => (await db().send(new GetCommand({ TableName: tableName(), Key: keys.agentCount(owner.userId), ConsistentRead: true }))).Item?.['count'];
+    const count = async () =>
+      (
+        await db().send(
+          new GetCommand({ TableName: tableName(), Key: keys.agentCount(owner.userId), ConsistentRead: true }),
+        )
+      ).Item?.['count'];
     expect(await count()).toBe(2);
     const answers = await Promise.all(Array.from({ length: 8 }, () => remove(agentId, owner)));
     expect(answers.map((a) => a.status).sort()).toEqual([204, 404, 404, 404, 404, 404, 404, 404]);
@@ -94,10 +109,21 @@ describe('DELETE /agents/:id', () => {
   it('an agent from before the counter existed: deleting it never takes the counter below zero', async () => {
     const owner = await createTestUser();
     const counterKey = keys.agentCount(owner.userId);
-    const count = async () => (await db().send(new GetCommand({ TableName: tableName(), Key: counterKey, ConsistentRead: true }))).Item?.['count'];
+    const count = async () =>
+      (await db().send(new GetCommand({ TableName: tableName(), Key: counterKey, ConsistentRead: true }))).Item?.[
+        'count'
+      ];
     // Two agents the counter never saw: one owner's counter is at 0, the other has none at all.
     const [first, second] = [await createAgent(owner), await createAgent(owner)];
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: counterKey, UpdateExpression: 'SET #count = :zero', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':zero': 0 } }));
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: counterKey,
+        UpdateExpression: 'SET #count = :zero',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':zero': 0 },
+      }),
+    );
     expect((await remove(first, owner)).status).toBe(204);
     expect(await count()).toBe(0);
     await db().send(new DeleteCommand({ TableName: tableName(), Key: counterKey }));
@@ -111,7 +137,9 @@ describe('DELETE /agents/:id', () => {
     const owner = await createTestUser();
     const ids: string[] = [];
     for (let i = 0; i < MAX_AGENTS_PER_ACCOUNT; i += 10) {
-      const batch = await Promise.all(Array.from({ length: 10 }, () => invoke('createAgent', { caller: owner, body: { name: 'bot' } })));
+      const batch = await Promise.all(
+        Array.from({ length: 10 }, () => invoke('createAgent', { caller: owner, body: { name: 'bot' } })),
+      );
       ids.push(...batch.map((r) => r.body.id as string));
     }
     expect((await invoke('createAgent', { caller: owner, body: { name: 'one too many' } })).status).toBe(409);

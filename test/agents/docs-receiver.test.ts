@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildChallengeRequest } from '../../lib/webhooks/handshake.ts';
-import { createTestUser, invoke } from '../support/lambda.ts';
 import { closedPort } from '../net/receiver.ts';
+import { createTestUser, invoke } from '../support/lambda.ts';
 import { useDevelopmentModeSwitch } from './env.ts';
 
 // The receiver snippet of docs/webhooks.md, run as written: the documentation cannot drift from
@@ -25,7 +25,10 @@ async function startSnippet(secret: string): Promise<string> {
   dir = mkdtempSync(join(tmpdir(), 'receiver-'));
   writeFileSync(join(dir, 'receiver.mts'), snippet!);
   const port = await closedPort();
-  child = spawn(process.execPath, [join(dir, 'receiver.mts')], { env: { ...process.env, WEBHOOK_SECRET: secret, PORT: String(port) }, stdio: 'ignore' });
+  child = spawn(process.execPath, [join(dir, 'receiver.mts')], {
+    env: { ...process.env, WEBHOOK_SECRET: secret, PORT: String(port) },
+    stdio: 'ignore',
+  });
   const url = `http://127.0.0.1:${port}/`;
   for (let i = 0; i < 100; i++) {
     try {
@@ -44,9 +47,17 @@ describe('the minimal receiver in docs/webhooks.md', () => {
     setDevelopmentMode(true);
     const owner = await createTestUser();
     const { body: agent } = await invoke('createAgent', { caller: owner, body: { name: 'docs bot' } });
-    const placeholder = await invoke('configureWebhook', { caller: owner, params: { id: agent.id }, body: { webhook_url: 'https://hooks.example.com/', events: ['contract.funded'] } });
+    const placeholder = await invoke('configureWebhook', {
+      caller: owner,
+      params: { id: agent.id },
+      body: { webhook_url: 'https://hooks.example.com/', events: ['contract.funded'] },
+    });
     const url = await startSnippet(placeholder.body.webhook_secret);
-    await invoke('configureWebhook', { caller: owner, params: { id: agent.id }, body: { webhook_url: url, events: ['contract.funded'] } });
+    await invoke('configureWebhook', {
+      caller: owner,
+      params: { id: agent.id },
+      body: { webhook_url: url, events: ['contract.funded'] },
+    });
 
     const verified = await invoke('verifyWebhook', { caller: owner, params: { id: agent.id } });
     expect(verified.body).toMatchObject({ webhook_status: 'ENABLED' });

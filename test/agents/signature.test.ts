@@ -35,7 +35,11 @@ describe('signature', () => {
     const now = new Date();
     const body = '{"id":"evt_2"}';
     const h = signatureHeaders(legacy, body, 'evt_2', now);
-    expect(verifySignature(legacy, { timestamp: h['x-service-timestamp'], signature: h['x-service-signature'] }, body, { now })).toBe(true);
+    expect(
+      verifySignature(legacy, { timestamp: h['x-service-timestamp'], signature: h['x-service-signature'] }, body, {
+        now,
+      }),
+    ).toBe(true);
     // The same key in the standard spelling verifies with the reference library.
     expect(new Webhook(`whsec_${bytes.toString('base64')}`).verify(body, { ...h })).toEqual({ id: 'evt_2' });
   });
@@ -48,9 +52,13 @@ describe('signature', () => {
     expect(verifySignature(secret, headers, body, { now })).toBe(true);
     expect(verifySignature(secret, headers, '{"a": "é"}', { now })).toBe(false);
     expect(verifySignature('whsec_other', headers, body, { now })).toBe(false);
-    expect(verifySignature(secret, { ...headers, timestamp: String(Number(headers.timestamp) + 1) }, body, { now })).toBe(false);
+    expect(
+      verifySignature(secret, { ...headers, timestamp: String(Number(headers.timestamp) + 1) }, body, { now }),
+    ).toBe(false);
     expect(verifySignature(secret, headers, body, { now: new Date(now.getTime() + 301_000) })).toBe(false);
-    expect(verifySignature(secret, { ...headers, signature: headers.signature.toUpperCase() }, body, { now })).toBe(false);
+    expect(verifySignature(secret, { ...headers, signature: headers.signature.toUpperCase() }, body, { now })).toBe(
+      false,
+    );
     expect(verifySignature(secret, { timestamp: undefined, signature: headers.signature }, body, { now })).toBe(false);
   });
 });
@@ -84,41 +92,71 @@ describe('judging the handshake reply', () => {
 
   it('accepts 200, application/json (any parameters, any case), the exact token, extra fields allowed', () => {
     expect(reply(200, 'application/json', JSON.stringify({ challenge: token }))).toEqual({ ok: true });
-    expect(reply(200, 'Application/JSON; charset=utf-8', JSON.stringify({ challenge: token, ok: 1 }))).toEqual({ ok: true });
+    expect(reply(200, 'Application/JSON; charset=utf-8', JSON.stringify({ challenge: token, ok: 1 }))).toEqual({
+      ok: true,
+    });
   });
 
   it.each([
-    ['a trimmed token', 200, 'application/json', JSON.stringify({ challenge: token.slice(0, -1) }), 'challenge_mismatch'],
+    [
+      'a trimmed token',
+      200,
+      'application/json',
+      JSON.stringify({ challenge: token.slice(0, -1) }),
+      'challenge_mismatch',
+    ],
     ['a padded token', 200, 'application/json', JSON.stringify({ challenge: ` ${token}` }), 'challenge_mismatch'],
     ['the token as a bare string', 200, 'application/json', JSON.stringify(token), 'challenge_mismatch'],
     ['a JSON array', 200, 'application/json', JSON.stringify([token]), 'challenge_mismatch'],
     ['a redirect', 302, 'application/json', JSON.stringify({ challenge: token }), 'endpoint_error'],
     ['no content type', 200, '', JSON.stringify({ challenge: token }), 'endpoint_error'],
-    ['a JSON-like content type', 200, 'application/problem+json', JSON.stringify({ challenge: token }), 'endpoint_error'],
+    [
+      'a JSON-like content type',
+      200,
+      'application/problem+json',
+      JSON.stringify({ challenge: token }),
+      'endpoint_error',
+    ],
   ])('refuses %s', (_what, status, type, body, code) => {
     expect(reply(status, type, body)).toMatchObject({ ok: false, code });
   });
 
   it('refuses a body cut at the read cap', () => {
-    expect(reply(200, 'application/json', JSON.stringify({ challenge: token }), { truncated: true })).toMatchObject({ code: 'endpoint_error' });
+    expect(reply(200, 'application/json', JSON.stringify({ challenge: token }), { truncated: true })).toMatchObject({
+      code: 'endpoint_error',
+    });
   });
 
   it('maps transport outcomes to the docs/api.md codes', () => {
     expect(judgeChallengeReply({ kind: 'timeout' }, token)).toMatchObject({ code: 'verification_timeout' });
-    expect(judgeChallengeReply({ kind: 'blocked', reason: 'x' }, token)).toMatchObject({ code: 'url_validation_error' });
-    expect(judgeChallengeReply({ kind: 'network_error', message: 'ECONNREFUSED' }, token)).toMatchObject({ code: 'endpoint_error' });
+    expect(judgeChallengeReply({ kind: 'blocked', reason: 'x' }, token)).toMatchObject({
+      code: 'url_validation_error',
+    });
+    expect(judgeChallengeReply({ kind: 'network_error', message: 'ECONNREFUSED' }, token)).toMatchObject({
+      code: 'endpoint_error',
+    });
   });
 
   it('builds a request whose signature covers its exact body', () => {
     const now = new Date();
     const req = buildChallengeRequest({ agentId: 'agt_X', url: 'https://hooks.example.com/', secret, token, now });
-    expect(JSON.parse(req.body)).toEqual({ type: 'service.webhook.verify', challenge: token, agent_id: 'agt_X', timestamp: now.toISOString() });
+    expect(JSON.parse(req.body)).toEqual({
+      type: 'service.webhook.verify',
+      challenge: token,
+      agent_id: 'agt_X',
+      timestamp: now.toISOString(),
+    });
     const headers = { timestamp: req.headers['x-service-timestamp'], signature: req.headers['x-service-signature'] };
     expect(verifySignature(secret, headers, req.body, { now })).toBe(true);
     expect(req.headers['webhook-id']).toMatch(/^verify_[0-9a-f-]{36}$/);
     expect(req.headers['webhook-timestamp']).toBe(req.headers['x-service-timestamp']);
     const standardSecret = newWebhookSecret();
-    const standard = buildChallengeRequest({ agentId: 'agt_X', url: 'https://hooks.example.com/', secret: standardSecret, token });
+    const standard = buildChallengeRequest({
+      agentId: 'agt_X',
+      url: 'https://hooks.example.com/',
+      secret: standardSecret,
+      token,
+    });
     expect(new Webhook(standardSecret).verify(standard.body, standard.headers)).toMatchObject({ challenge: token });
   });
 });

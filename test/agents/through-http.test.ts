@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { echoChallenge, startReceiver } from '../net/receiver.ts';
 import { createTestUser } from '../support/lambda.ts';
 import { useLocalApi } from '../support/local-api.ts';
-import { echoChallenge, startReceiver } from '../net/receiver.ts';
 import { useDevelopmentModeSwitch } from './env.ts';
 
 const api = useLocalApi();
@@ -24,11 +24,25 @@ describe('agent and webhook routes through the local API Gateway', () => {
     const created = await call('POST', '/agents', { name: 'e2e bot' });
     expect(created.status).toBe(201);
     const id = created.body.id;
-    const configured = await call('PATCH', `/agents/${id}/webhook`, { webhook_url: receiver.url, events: ['contract.funded'] });
-    expect(configured.body).toMatchObject({ webhook_status: 'PENDING_VERIFICATION', webhook_secret: expect.stringMatching(/^whsec_/) });
-    expect(await call('POST', `/agents/${id}/webhook/verify`)).toMatchObject({ status: 200, body: { webhook_status: 'ENABLED' } });
-    expect(await call('GET', `/agents/${id}/webhook/secret`)).toEqual({ status: 200, body: { webhook_secret: configured.body.webhook_secret } });
-    expect((await call('GET', '/agents')).body.data).toEqual([expect.objectContaining({ id, webhook_status: 'ENABLED' })]);
+    const configured = await call('PATCH', `/agents/${id}/webhook`, {
+      webhook_url: receiver.url,
+      events: ['contract.funded'],
+    });
+    expect(configured.body).toMatchObject({
+      webhook_status: 'PENDING_VERIFICATION',
+      webhook_secret: expect.stringMatching(/^whsec_/),
+    });
+    expect(await call('POST', `/agents/${id}/webhook/verify`)).toMatchObject({
+      status: 200,
+      body: { webhook_status: 'ENABLED' },
+    });
+    expect(await call('GET', `/agents/${id}/webhook/secret`)).toEqual({
+      status: 200,
+      body: { webhook_secret: configured.body.webhook_secret },
+    });
+    expect((await call('GET', '/agents')).body.data).toEqual([
+      expect.objectContaining({ id, webhook_status: 'ENABLED' }),
+    ]);
     expect(receiver.requests).toHaveLength(1);
   });
 });

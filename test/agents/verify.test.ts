@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../lib/agents/verify.ts';
 import type { Resolver } from '../../lib/net/resolver.ts';
 import { verifySignature } from '../../lib/webhooks/signature.ts';
+import { closedPort, echoChallenge, json, type ReceivedRequest, type Respond, startReceiver } from '../net/receiver.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
-import { closedPort, echoChallenge, json, startReceiver, type ReceivedRequest, type Respond } from '../net/receiver.ts';
 import { useDevelopmentModeSwitch } from './env.ts';
 
 // The test endpoints listen on 127.0.0.1, which only development mode allows (as under `npm start`).
@@ -20,7 +20,11 @@ async function agentWithWebhook(webhook_url: string): Promise<Setup> {
   setDevelopmentMode(true);
   const owner = await createTestUser();
   const { body: agent } = await invoke('createAgent', { caller: owner, body: { name: 'bot' } });
-  const { body, status } = await invoke('configureWebhook', { caller: owner, params: { id: agent.id }, body: { webhook_url, events: EVENTS } });
+  const { body, status } = await invoke('configureWebhook', {
+    caller: owner,
+    params: { id: agent.id },
+    body: { webhook_url, events: EVENTS },
+  });
   expect(status).toBe(200);
   return { owner, id: agent.id, secret: body.webhook_secret };
 }
@@ -31,7 +35,8 @@ async function agentWithReceiver(respond: Respond) {
 }
 
 const verify = ({ owner, id }: Setup) => invoke('verifyWebhook', { caller: owner, params: { id } });
-const statusOf = async ({ owner, id }: Setup) => (await invoke('getAgent', { caller: owner, params: { id } })).body.webhook_status;
+const statusOf = async ({ owner, id }: Setup) =>
+  (await invoke('getAgent', { caller: owner, params: { id } })).body.webhook_status;
 const challengeOf = (req: ReceivedRequest) => (JSON.parse(req.body) as { challenge: string }).challenge;
 
 async function expectFailure(setup: Setup, code: string) {
@@ -47,19 +52,35 @@ describe('POST /api/v1/agents/:id/webhook/verify', () => {
     const setup = await agentWithReceiver(echoChallenge);
     const res = await verify(setup);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: setup.id, webhook_status: 'ENABLED', webhook_url: setup.receiver.url, events: EVENTS });
+    expect(res.body).toMatchObject({
+      id: setup.id,
+      webhook_status: 'ENABLED',
+      webhook_url: setup.receiver.url,
+      events: EVENTS,
+    });
     expect(await statusOf(setup)).toBe('ENABLED');
 
     const [req] = setup.receiver.requests;
     expect(req).toMatchObject({ method: 'POST', path: '/webhook' });
-    expect(req!.headers).toMatchObject({ 'content-type': 'application/json', 'x-service-event': 'service.webhook.verify' });
+    expect(req!.headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-service-event': 'service.webhook.verify',
+    });
     expect(req!.headers['user-agent']).toBeTruthy();
     const body = JSON.parse(req!.body);
-    expect(body).toEqual({ type: 'service.webhook.verify', challenge: expect.any(String), agent_id: setup.id, timestamp: expect.any(String) });
+    expect(body).toEqual({
+      type: 'service.webhook.verify',
+      challenge: expect.any(String),
+      agent_id: setup.id,
+      timestamp: expect.any(String),
+    });
     expect(new Date(body.timestamp).toISOString()).toBe(body.timestamp);
     expect(body.challenge).toMatch(/[+/=]/); // URL-unsafe characters, so re-encoding shows
     expect(Buffer.from(body.challenge, 'base64')).toHaveLength(32);
-    const signed = { timestamp: req!.headers['x-service-timestamp'] as string, signature: req!.headers['x-service-signature'] as string };
+    const signed = {
+      timestamp: req!.headers['x-service-timestamp'] as string,
+      signature: req!.headers['x-service-signature'] as string,
+    };
     expect(verifySignature(setup.secret, signed, req!.body)).toBe(true);
   });
 
@@ -78,7 +99,9 @@ describe('POST /api/v1/agents/:id/webhook/verify', () => {
   });
 
   it('fails with challenge_mismatch for a token echoed but re-encoded', async () => {
-    const setup = await agentWithReceiver((req, res) => json(res, 200, { challenge: encodeURIComponent(challengeOf(req)) }));
+    const setup = await agentWithReceiver((req, res) =>
+      json(res, 200, { challenge: encodeURIComponent(challengeOf(req)) }),
+    );
     await expectFailure(setup, 'challenge_mismatch');
   });
 
@@ -87,10 +110,13 @@ describe('POST /api/v1/agents/:id/webhook/verify', () => {
     await expectFailure(setup, 'challenge_mismatch');
   });
 
-  it.each([500, 201, 204, 401])('fails with endpoint_error when the endpoint answers %i, even with the right echo', async (status) => {
-    const setup = await agentWithReceiver((req, res) => json(res, status, { challenge: challengeOf(req) }));
-    await expectFailure(setup, 'endpoint_error');
-  });
+  it.each([500, 201, 204, 401])(
+    'fails with endpoint_error when the endpoint answers %i, even with the right echo',
+    async (status) => {
+      const setup = await agentWithReceiver((req, res) => json(res, status, { challenge: challengeOf(req) }));
+      await expectFailure(setup, 'endpoint_error');
+    },
+  );
 
   it('fails with endpoint_error for a reply that is not JSON', async () => {
     const setup = await agentWithReceiver((req, res) => {
@@ -108,7 +134,9 @@ describe('POST /api/v1/agents/:id/webhook/verify', () => {
     await expectFailure(setup, 'endpoint_error');
   });
 
-  it('fails with verification_timeout after 10 s for an endpoint that answers after 12 s', { timeout: 20_000 }, async () => {
+  it('fails with verification_timeout after 10 s for an endpoint that answers after 12 s', {
+    timeout: 20_000,
+  }, async () => {
     const setup = await agentWithReceiver((req, res) => {
       setTimeout(() => res.writable && echoChallenge(req, res), 12_000).unref();
     });
@@ -162,7 +190,10 @@ describe('POST /api/v1/agents/:id/webhook/verify', () => {
     const { body } = await invoke('rotateWebhookSecret', { caller: setup.owner, params: { id: setup.id } });
     expect((await verify(setup)).status).toBe(200);
     const [req] = setup.receiver.requests;
-    const signed = { timestamp: req!.headers['x-service-timestamp'] as string, signature: req!.headers['x-service-signature'] as string };
+    const signed = {
+      timestamp: req!.headers['x-service-timestamp'] as string,
+      signature: req!.headers['x-service-signature'] as string,
+    };
     expect(verifySignature(body.webhook_secret, signed, req!.body)).toBe(true);
     expect(verifySignature(setup.secret, signed, req!.body)).toBe(false);
   });
@@ -184,13 +215,21 @@ describe('POST /api/v1/agents/:id/webhook/verify', () => {
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('invalid_transition');
     const { body: agent } = await invoke('getAgent', { caller: setup.owner, params: { id: setup.id } });
-    expect(agent).toMatchObject({ webhook_status: 'PENDING_VERIFICATION', webhook_url: 'https://hooks.example.com/new', events: ['contract.released'] });
+    expect(agent).toMatchObject({
+      webhook_status: 'PENDING_VERIFICATION',
+      webhook_url: 'https://hooks.example.com/new',
+      events: ['contract.released'],
+    });
   });
 
   it('goes back to PENDING_VERIFICATION when an ENABLED webhook is configured again', async () => {
     const setup = await agentWithReceiver(echoChallenge);
     expect((await verify(setup)).body.webhook_status).toBe('ENABLED');
-    const res = await invoke('configureWebhook', { caller: setup.owner, params: { id: setup.id }, body: { webhook_url: setup.receiver.url, events: EVENTS } });
+    const res = await invoke('configureWebhook', {
+      caller: setup.owner,
+      params: { id: setup.id },
+      body: { webhook_url: setup.receiver.url, events: EVENTS },
+    });
     expect(res.body.webhook_status).toBe('PENDING_VERIFICATION');
   });
 });
@@ -212,7 +251,9 @@ describe('verify and DNS (scripted resolver)', () => {
     setDevelopmentMode(false);
     for (const address of ['10.0.0.7', '169.254.169.254', 'fd00:ec2::254']) {
       const resolver = resolving(address);
-      await expect(verifyWebhook(setup.owner, setup.id, { resolver })).rejects.toMatchObject({ code: 'url_validation_error' });
+      await expect(verifyWebhook(setup.owner, setup.id, { resolver })).rejects.toMatchObject({
+        code: 'url_validation_error',
+      });
       expect(resolver.names).toEqual(['hooks.example.com']);
     }
     expect(await statusOf(setup)).toBe('PENDING_VERIFICATION');
@@ -231,6 +272,8 @@ describe('verify and DNS (scripted resolver)', () => {
   it('refuses a name whose answer mixes an allowed and a private address, in development mode too', async () => {
     const setup = await agentWithWebhook('https://hooks.example.com/webhook');
     const resolver = resolving('127.0.0.1', '192.168.10.10');
-    await expect(verifyWebhook(setup.owner, setup.id, { resolver, developmentMode: true })).rejects.toMatchObject({ code: 'url_validation_error' });
+    await expect(verifyWebhook(setup.owner, setup.id, { resolver, developmentMode: true })).rejects.toMatchObject({
+      code: 'url_validation_error',
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SECRET_PATTERN } from '../../lib/webhooks/secret.ts';
-import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { ALLOWED_URLS, DEVELOPMENT_ONLY_URLS, FORBIDDEN_URLS } from '../net/forbidden-urls.ts';
+import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { useDevelopmentModeSwitch } from './env.ts';
 
 const setDevelopmentMode = useDevelopmentModeSwitch();
@@ -13,19 +13,32 @@ async function newAgent(caller?: TestUser) {
   return { owner, id: body.id as string };
 }
 
-const configure = (caller: TestUser, id: string, body: unknown) => invoke('configureWebhook', { caller, params: { id }, body });
+const configure = (caller: TestUser, id: string, body: unknown) =>
+  invoke('configureWebhook', { caller, params: { id }, body });
 
 describe('PATCH /api/v1/agents/:id/webhook', () => {
   it('moves to PENDING_VERIFICATION and returns the secret on the first configuration only', async () => {
     const { owner, id } = await newAgent();
     const first = await configure(owner, id, { webhook_url: 'https://hooks.example.com/a', events: EVENTS });
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ id, webhook_url: 'https://hooks.example.com/a', events: EVENTS, webhook_status: 'PENDING_VERIFICATION' });
+    expect(first.body).toMatchObject({
+      id,
+      webhook_url: 'https://hooks.example.com/a',
+      events: EVENTS,
+      webhook_status: 'PENDING_VERIFICATION',
+    });
     expect(first.body.webhook_secret).toMatch(SECRET_PATTERN);
 
-    const second = await configure(owner, id, { webhook_url: 'https://hooks.example.com/b', events: ['contract.refunded'] });
+    const second = await configure(owner, id, {
+      webhook_url: 'https://hooks.example.com/b',
+      events: ['contract.refunded'],
+    });
     expect(second.status).toBe(200);
-    expect(second.body).toMatchObject({ webhook_url: 'https://hooks.example.com/b', events: ['contract.refunded'], webhook_status: 'PENDING_VERIFICATION' });
+    expect(second.body).toMatchObject({
+      webhook_url: 'https://hooks.example.com/b',
+      events: ['contract.refunded'],
+      webhook_status: 'PENDING_VERIFICATION',
+    });
     expect(second.body).not.toHaveProperty('webhook_secret');
 
     const secret = await invoke('getWebhookSecret', { caller: owner, params: { id } });
@@ -44,9 +57,17 @@ describe('PATCH /api/v1/agents/:id/webhook', () => {
 
   it.each([
     ['no events', { webhook_url: 'https://hooks.example.com/', events: [] }, 'events'],
-    ['a repeated event', { webhook_url: 'https://hooks.example.com/', events: ['contract.funded', 'contract.funded'] }, 'events'],
+    [
+      'a repeated event',
+      { webhook_url: 'https://hooks.example.com/', events: ['contract.funded', 'contract.funded'] },
+      'events',
+    ],
     ['an unknown event', { webhook_url: 'https://hooks.example.com/', events: ['contract.created'] }, 'events.0'],
-    ['the handshake event', { webhook_url: 'https://hooks.example.com/', events: ['service.webhook.verify'] }, 'events.0'],
+    [
+      'the handshake event',
+      { webhook_url: 'https://hooks.example.com/', events: ['service.webhook.verify'] },
+      'events.0',
+    ],
     ['no URL', { events: EVENTS }, 'webhook_url'],
     ['no events field', { webhook_url: 'https://hooks.example.com/' }, 'events'],
     ['a URL that is not a string', { webhook_url: 42, events: EVENTS }, 'webhook_url'],
@@ -69,7 +90,10 @@ describe('PATCH /api/v1/agents/:id/webhook', () => {
       if (res.status !== 400 || res.body.error.details?.[0]?.path !== 'webhook_url') accepted.push(webhook_url);
     }
     expect(accepted).toEqual([]);
-    expect((await invoke('getAgent', { caller: owner, params: { id } })).body).toMatchObject({ webhook_url: null, webhook_status: 'DISABLED' });
+    expect((await invoke('getAgent', { caller: owner, params: { id } })).body).toMatchObject({
+      webhook_url: null,
+      webhook_status: 'DISABLED',
+    });
   });
 
   it('accepts public URLs as written (no DNS at PATCH)', async () => {
@@ -97,7 +121,10 @@ describe('PATCH /api/v1/agents/:id/webhook', () => {
     await configure(owner, id, { webhook_url: 'https://hooks.example.com/', events: EVENTS });
     await invoke('disableWebhook', { caller: owner, params: { id } });
     const again = await configure(owner, id, { webhook_url: 'https://hooks.example.com/2', events: EVENTS });
-    expect(again.body).toMatchObject({ webhook_status: 'PENDING_VERIFICATION', webhook_url: 'https://hooks.example.com/2' });
+    expect(again.body).toMatchObject({
+      webhook_status: 'PENDING_VERIFICATION',
+      webhook_url: 'https://hooks.example.com/2',
+    });
     expect(again.body).not.toHaveProperty('webhook_secret');
   });
 });
@@ -105,10 +132,15 @@ describe('PATCH /api/v1/agents/:id/webhook', () => {
 describe('DELETE /api/v1/agents/:id/webhook', () => {
   it('disables, clears the URL and events, keeps the secret', async () => {
     const { owner, id } = await newAgent();
-    const { body: configured } = await configure(owner, id, { webhook_url: 'https://hooks.example.com/', events: EVENTS });
+    const { body: configured } = await configure(owner, id, {
+      webhook_url: 'https://hooks.example.com/',
+      events: EVENTS,
+    });
     const res = await invoke('disableWebhook', { caller: owner, params: { id } });
     expect(res).toMatchObject({ status: 200, body: { id, webhook_status: 'DISABLED', webhook_url: null, events: [] } });
-    expect((await invoke('getWebhookSecret', { caller: owner, params: { id } })).body.webhook_secret).toBe(configured.webhook_secret);
+    expect((await invoke('getWebhookSecret', { caller: owner, params: { id } })).body.webhook_secret).toBe(
+      configured.webhook_secret,
+    );
     expect((await invoke('disableWebhook', { caller: owner, params: { id } })).status).toBe(200);
   });
 });
@@ -125,15 +157,23 @@ describe('webhook secret', () => {
 
   it('rotates to a new random secret that GET then returns', async () => {
     const { owner, id } = await newAgent();
-    const { body: configured } = await configure(owner, id, { webhook_url: 'https://hooks.example.com/', events: EVENTS });
+    const { body: configured } = await configure(owner, id, {
+      webhook_url: 'https://hooks.example.com/',
+      events: EVENTS,
+    });
     const rotated = await invoke('rotateWebhookSecret', { caller: owner, params: { id } });
     expect(rotated.status).toBe(200);
     expect(Object.keys(rotated.body)).toEqual(['webhook_secret']);
     expect(rotated.body.webhook_secret).toMatch(SECRET_PATTERN);
     expect(rotated.body.webhook_secret).not.toBe(configured.webhook_secret);
-    expect((await invoke('getWebhookSecret', { caller: owner, params: { id } })).body.webhook_secret).toBe(rotated.body.webhook_secret);
+    expect((await invoke('getWebhookSecret', { caller: owner, params: { id } })).body.webhook_secret).toBe(
+      rotated.body.webhook_secret,
+    );
     // Rotating does not touch the status or the configuration.
-    expect((await invoke('getAgent', { caller: owner, params: { id } })).body).toMatchObject({ webhook_status: 'PENDING_VERIFICATION', webhook_url: 'https://hooks.example.com/' });
+    expect((await invoke('getAgent', { caller: owner, params: { id } })).body).toMatchObject({
+      webhook_status: 'PENDING_VERIFICATION',
+      webhook_url: 'https://hooks.example.com/',
+    });
   });
 
   it('never appears in logs', async () => {
@@ -184,14 +224,20 @@ describe('ownership', () => {
       expect(res.body.error.code, route).toBe('not_found');
     }
     expect((await invoke('listAgents', { caller: stranger })).body.data).toEqual([]);
-    expect((await invoke('getAgent', { caller: owner, params: { id } })).body).toMatchObject({ webhook_url: 'https://hooks.example.com/', webhook_status: 'PENDING_VERIFICATION' });
+    expect((await invoke('getAgent', { caller: owner, params: { id } })).body).toMatchObject({
+      webhook_url: 'https://hooks.example.com/',
+      webhook_status: 'PENDING_VERIFICATION',
+    });
     expect((await invoke('getWebhookSecret', { caller: owner, params: { id } })).body).toEqual(before.body);
   });
 
   it('answers 404 for ids that are not agent ids on every agent route', async () => {
     const owner = await createTestUser();
     for (const route of ['getAgent', 'disableWebhook', 'getWebhookSecret', 'rotateWebhookSecret', 'verifyWebhook']) {
-      expect((await invoke(route, { caller: owner, params: { id: 'ctr_00000000000000000000000000' } })).status, route).toBe(404);
+      expect(
+        (await invoke(route, { caller: owner, params: { id: 'ctr_00000000000000000000000000' } })).status,
+        route,
+      ).toBe(404);
     }
     const res = await configure(owner, 'agt_short', { webhook_url: 'https://hooks.example.com/', events: EVENTS });
     expect(res.status).toBe(404);

@@ -46,7 +46,9 @@ describe('the key design lives in lib/store/keys.ts and table.ts', () => {
   });
 
   it('no other file in lib/, functions/ or local/ builds a key or names an index placement attribute', () => {
-    const files = sourceFiles('lib', 'functions', 'local').filter((f) => f !== 'lib/store/keys.ts' && f !== 'lib/store/table.ts');
+    const files = sourceFiles('lib', 'functions', 'local').filter(
+      (f) => f !== 'lib/store/keys.ts' && f !== 'lib/store/table.ts',
+    );
     expect(files.length).toBeGreaterThan(100);
     expect(files.flatMap((f) => offences(f))).toEqual([]);
   });

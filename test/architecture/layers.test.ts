@@ -41,7 +41,9 @@ describe('import layers', () => {
   it('places every checked file in a layer, and sees imports (type imports too)', () => {
     const files = sourceFiles(...CHECKED);
     expect(files.filter((f) => !layerOf(f))).toEqual([]);
-    expect(importsOf('lib/http/caller.ts')).toEqual(expect.arrayContaining(['aws-lambda', 'lib/core/errors.ts', 'lib/core/caller.ts']));
+    expect(importsOf('lib/http/caller.ts')).toEqual(
+      expect.arrayContaining(['aws-lambda', 'lib/core/errors.ts', 'lib/core/caller.ts']),
+    );
     // The check reports an arrow up when there is one, and not an arrow down.
     const imports = () => ['lib/http/errors.ts', 'lib/store/keys.ts', 'aws-lambda'];
     expect(arrowsUp(['lib/marketplace/x.ts'], imports)).toEqual([
@@ -61,7 +63,13 @@ describe('import layers', () => {
   });
 
   it('lib/agents does not import lib/events (events read agents, not the other way)', () => {
-    expect(sourceFiles('lib/agents').flatMap((f) => importsOf(f).filter((t) => t.startsWith('lib/events/')).map((t) => `${f} → ${t}`))).toEqual([]);
+    expect(
+      sourceFiles('lib/agents').flatMap((f) =>
+        importsOf(f)
+          .filter((t) => t.startsWith('lib/events/'))
+          .map((t) => `${f} → ${t}`),
+      ),
+    ).toEqual([]);
   });
 
   it('has no import cycle among the files of lib/', () => {

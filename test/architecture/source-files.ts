@@ -33,7 +33,21 @@ export interface Token {
 const WORD_START = /[A-Za-z_$]/;
 const WORD = /[A-Za-z0-9_$]/;
 /** Words after which a `/` starts a regular expression rather than dividing. */
-const BEFORE_REGEX = new Set(['return', 'typeof', 'case', 'do', 'else', 'in', 'of', 'new', 'delete', 'void', 'throw', 'yield', 'await']);
+const BEFORE_REGEX = new Set([
+  'return',
+  'typeof',
+  'case',
+  'do',
+  'else',
+  'in',
+  'of',
+  'new',
+  'delete',
+  'void',
+  'throw',
+  'yield',
+  'await',
+]);
 
 export function tokenize(src: string): Token[] {
   const out: Token[] = [];
@@ -141,7 +155,11 @@ export function importsOf(file: string): string[] {
       (before?.kind === 'word' && (before.text === 'from' || before.text === 'import')) ||
       (before?.text === '(' && t[i - 2]?.kind === 'word' && t[i - 2]!.text === 'import');
     if (!isImport) return;
-    out.push(token.text.startsWith('.') ? relative(repoRoot, resolve(repoRoot, file, '..', token.text)).replaceAll('\\', '/') : token.text);
+    out.push(
+      token.text.startsWith('.')
+        ? relative(repoRoot, resolve(repoRoot, file, '..', token.text)).replaceAll('\\', '/')
+        : token.text,
+    );
   });
   return out;
 }

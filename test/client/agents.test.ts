@@ -9,7 +9,14 @@ describe('client: agents and webhook configuration against the local API', () =>
   it('creates, reads and lists the caller’s agents, page by page', async () => {
     const { client } = await clientForNewUser(api.url);
     const created = await client.agents.create({ name: 'buyer bot' });
-    expect(created).toEqual({ id: expect.stringMatching(/^agt_[A-Za-z0-9_-]{20,}$/), name: 'buyer bot', webhook_url: null, events: [], webhook_status: 'DISABLED', created_at: iso });
+    expect(created).toEqual({
+      id: expect.stringMatching(/^agt_[A-Za-z0-9_-]{20,}$/),
+      name: 'buyer bot',
+      webhook_url: null,
+      events: [],
+      webhook_status: 'DISABLED',
+      created_at: iso,
+    });
     expect(await client.agents.get(created.id)).toEqual(created);
 
     const more = [await client.agents.create({ name: 'two' }), await client.agents.create({ name: 'three' })];
@@ -24,12 +31,23 @@ describe('client: agents and webhook configuration against the local API', () =>
   it('configures the webhook (secret on first configuration), reads and rotates the secret, disables it', async () => {
     const { client } = await clientForNewUser(api.url);
     const agent = await client.agents.create({ name: 'hooked' });
-    const configured = await client.agents.configureWebhook(agent.id, { webhook_url: 'https://hooks.example.com/in', events: ['contract.funded', 'contract.released'] });
-    expect(configured).toMatchObject({ id: agent.id, webhook_url: 'https://hooks.example.com/in', events: ['contract.funded', 'contract.released'], webhook_status: 'PENDING_VERIFICATION' });
+    const configured = await client.agents.configureWebhook(agent.id, {
+      webhook_url: 'https://hooks.example.com/in',
+      events: ['contract.funded', 'contract.released'],
+    });
+    expect(configured).toMatchObject({
+      id: agent.id,
+      webhook_url: 'https://hooks.example.com/in',
+      events: ['contract.funded', 'contract.released'],
+      webhook_status: 'PENDING_VERIFICATION',
+    });
     expect(configured.webhook_secret).toMatch(/^whsec_/);
     expect(await client.agents.getWebhookSecret(agent.id)).toEqual({ webhook_secret: configured.webhook_secret });
 
-    const again = await client.agents.configureWebhook(agent.id, { webhook_url: 'https://hooks.example.com/other', events: ['contract.refunded'] });
+    const again = await client.agents.configureWebhook(agent.id, {
+      webhook_url: 'https://hooks.example.com/other',
+      events: ['contract.refunded'],
+    });
     expect(again.webhook_secret).toBeUndefined();
 
     const rotated = await client.agents.rotateWebhookSecret(agent.id);
@@ -45,7 +63,9 @@ describe('client: agents and webhook configuration against the local API', () =>
   it('asks for a replay: 409 webhook_not_configured until the webhook is ENABLED', async () => {
     const { client } = await clientForNewUser(api.url);
     const agent = await client.agents.create({ name: 'replayer' });
-    await expect(client.events.replay(agent.id, { since: new Date(Date.now() - 60_000).toISOString() })).rejects.toMatchObject({ status: 409, code: 'webhook_not_configured' });
+    await expect(
+      client.events.replay(agent.id, { since: new Date(Date.now() - 60_000).toISOString() }),
+    ).rejects.toMatchObject({ status: 409, code: 'webhook_not_configured' });
   });
 
   it('deletes an agent: 404 afterwards', async () => {
@@ -66,7 +86,10 @@ describe('client: agents and webhook configuration against the local API', () =>
       ['service.webhook.test', false],
       ['service.webhook.disabled', false],
     ]);
-    expect(catalog.data[0]!.schema).toMatchObject({ type: 'object', properties: { type: { const: 'contract.funded' } } });
+    expect(catalog.data[0]!.schema).toMatchObject({
+      type: 'object',
+      properties: { type: { const: 'contract.funded' } },
+    });
   });
 
   it('lists an agent’s events and deliveries (empty before any contract)', async () => {

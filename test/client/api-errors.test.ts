@@ -43,7 +43,9 @@ describe('client error mapping against the local API', () => {
     expect(err).toMatchObject({ status: 400, code: 'validation_error' });
     expect(err.details).toEqual([{ path: 'limit', message: expect.any(String) }]);
 
-    const webhookErr = await apiError(client.agents.configureWebhook(agent.id, { webhook_url: 'http://10.0.0.1/hook', events: ['contract.funded'] }));
+    const webhookErr = await apiError(
+      client.agents.configureWebhook(agent.id, { webhook_url: 'http://10.0.0.1/hook', events: ['contract.funded'] }),
+    );
     expect(webhookErr).toMatchObject({ status: 400, code: 'validation_error' });
     expect(webhookErr.details?.map((d) => d.path)).toContain('webhook_url');
   });
@@ -51,6 +53,9 @@ describe('client error mapping against the local API', () => {
   it('409 with the service code when the state forbids the call', async () => {
     const { client } = await clientForNewUser(api.url);
     const agent = await client.agents.create({ name: 'never configured' });
-    expect(await apiError(client.agents.verifyWebhook(agent.id))).toMatchObject({ status: 409, code: 'webhook_not_configured' });
+    expect(await apiError(client.agents.verifyWebhook(agent.id))).toMatchObject({
+      status: 409,
+      code: 'webhook_not_configured',
+    });
   });
 });

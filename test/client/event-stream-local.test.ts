@@ -12,7 +12,11 @@ describe('client: events.stream against the local API', () => {
     const { client } = await clientForNewUser(api.url);
     const agent = await client.agents.create({ name: 'streamer' });
     const template = await client.templates.publish(templateInput());
-    const contract = await client.templates.instantiate(template.id, { variables: { url: 'https://c.example' }, amount_cents: 100, agent_id: agent.id });
+    const contract = await client.templates.instantiate(template.id, {
+      variables: { url: 'https://c.example' },
+      amount_cents: 100,
+      agent_id: agent.id,
+    });
     await client.contracts.fund(contract.id);
     await client.contracts.release(contract.id);
 
@@ -22,7 +26,9 @@ describe('client: events.stream against the local API', () => {
       streamed.push(item);
       if (streamed.length === 2) controller.abort();
     }
-    expect(streamed.map((s) => [s.event, s.data.type, 'contract_id' in s.data.data ? s.data.data.contract_id : undefined])).toEqual([
+    expect(
+      streamed.map((s) => [s.event, s.data.type, 'contract_id' in s.data.data ? s.data.data.contract_id : undefined]),
+    ).toEqual([
       ['contract.funded', 'contract.funded', contract.id],
       ['contract.released', 'contract.released', contract.id],
     ]);
@@ -41,7 +47,11 @@ describe('client: events.stream against the local API', () => {
     const { client } = await clientForNewUser(api.url);
     const agent = await client.agents.create({ name: 'live' });
     const template = await client.templates.publish(templateInput());
-    const contract = await client.templates.instantiate(template.id, { variables: { url: 'https://d.example' }, amount_cents: 100, agent_id: agent.id });
+    const contract = await client.templates.instantiate(template.id, {
+      variables: { url: 'https://d.example' },
+      amount_cents: 100,
+      agent_id: agent.id,
+    });
 
     const controller = new AbortController();
     const stream = client.events.stream(agent.id, { signal: controller.signal });
@@ -57,7 +67,11 @@ describe('client: events.stream against the local API', () => {
     const { client } = await clientForNewUser(api.url);
     const agent = await client.agents.create({ name: 'since' });
     const template = await client.templates.publish(templateInput());
-    const contract = await client.templates.instantiate(template.id, { variables: { url: 'https://e.example' }, amount_cents: 100, agent_id: agent.id });
+    const contract = await client.templates.instantiate(template.id, {
+      variables: { url: 'https://e.example' },
+      amount_cents: 100,
+      agent_id: agent.id,
+    });
     await client.contracts.fund(contract.id);
     await client.contracts.release(contract.id);
     const [funded, released] = (await client.events.list(agent.id)).data;

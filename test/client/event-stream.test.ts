@@ -1,12 +1,18 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { ApiError, MarketplaceClient, type AgentEvent, type StreamedEvent } from '../../client/index.ts';
+import { type AgentEvent, ApiError, MarketplaceClient, type StreamedEvent } from '../../client/index.ts';
 import { json, startScriptedServer } from './support/scripted-server.ts';
 
 const agentId = 'agt_streamstreamstreamst';
 
 function event(n: number): AgentEvent {
-  return { id: `evt_0000000000000000000${n}`, type: 'contract.funded', created_at: '2026-11-22T10:00:00.000Z', agent_id: agentId, data: { contract_id: `ctr_${n}`, status: 'FUNDED', amount_cents: n, results: { note: 'a: b\nc' } } };
+  return {
+    id: `evt_0000000000000000000${n}`,
+    type: 'contract.funded',
+    created_at: '2026-11-22T10:00:00.000Z',
+    agent_id: agentId,
+    data: { contract_id: `ctr_${n}`, status: 'FUNDED', amount_cents: n, results: { note: 'a: b\nc' } },
+  };
 }
 
 const frame = (e: AgentEvent) => `id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`;
@@ -77,7 +83,9 @@ describe('events.stream over a scripted SSE server', async () => {
   });
 
   it('gives up after maxRetries failed connections in a row', async () => {
-    server.answer((_req, res) => json(res, 503, { error: { code: 'internal_error', message: 'down' } }, { 'retry-after': '0' }));
+    server.answer((_req, res) =>
+      json(res, 503, { error: { code: 'internal_error', message: 'down' } }, { 'retry-after': '0' }),
+    );
     const once = new MarketplaceClient({ apiKey: 'k', baseUrl: server.url, maxRetries: 1 });
     await expect(take(once.events.stream(agentId), 1)).rejects.toMatchObject({ status: 503 });
     // open() retries a GET itself (1 + 1), and the stream reconnects once more (another 1 + 1).
@@ -122,7 +130,10 @@ describe('list iterators', async () => {
     server.answer((req, res) => {
       const cursor = new URL(req.url, server.url).searchParams.get('cursor') ?? 'first';
       const page = pages[cursor]!;
-      json(res, 200, { data: page.data, pagination: { limit: 2, offset: 0, total: 4, has_more: page.next !== null, next_cursor: page.next } });
+      json(res, 200, {
+        data: page.data,
+        pagination: { limit: 2, offset: 0, total: 4, has_more: page.next !== null, next_cursor: page.next },
+      });
     });
     const ids: string[] = [];
     for await (const t of client.templates.iterate({ sort: 'recent', limit: 2, offset: 1 })) ids.push(t.id);
@@ -147,7 +158,13 @@ describe('list iterators', async () => {
   it('events.iterate ends when caught up: the feed hands back the same cursor to poll from', async () => {
     server.answer((req, res) => {
       const after = new URL(req.url, server.url).searchParams.get('after');
-      json(res, 200, after === 'evt_2' ? { data: [], next_cursor: 'evt_2' } : { data: [{ id: 'evt_1' }, { id: 'evt_2' }], next_cursor: 'evt_2' });
+      json(
+        res,
+        200,
+        after === 'evt_2'
+          ? { data: [], next_cursor: 'evt_2' }
+          : { data: [{ id: 'evt_1' }, { id: 'evt_2' }], next_cursor: 'evt_2' },
+      );
     });
     const ids: string[] = [];
     for await (const e of client.events.iterate(agentId)) ids.push(e.id);

@@ -8,7 +8,11 @@ import { templateInput } from './support/template-input.ts';
 const api = useLocalApi();
 const iso = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
-const codeOf = (call: Promise<unknown>) => call.then(() => 'succeeded', (e: unknown) => (e instanceof ApiError ? `${e.status} ${e.code}` : String(e)));
+const codeOf = (call: Promise<unknown>) =>
+  call.then(
+    () => 'succeeded',
+    (e: unknown) => (e instanceof ApiError ? `${e.status} ${e.code}` : String(e)),
+  );
 
 describe('client: marketplace against the local API', () => {
   it('publishes a template and reads it back by id and by slug', async () => {
@@ -38,12 +42,22 @@ describe('client: marketplace against the local API', () => {
     const { client } = await clientForNewUser(api.url);
     const { client: stranger } = await clientForNewUser(api.url);
     const template = await client.templates.publish(templateInput());
-    expect(await client.templates.update(template.id, { description: 'Now with retries.' })).toMatchObject({ description: 'Now with retries.' });
-    const v2 = await client.templates.publishVersion(template.id, { version: '1.1.0', schema: templateInput().schema, changelog: 'retries' });
+    expect(await client.templates.update(template.id, { description: 'Now with retries.' })).toMatchObject({
+      description: 'Now with retries.',
+    });
+    const v2 = await client.templates.publishVersion(template.id, {
+      version: '1.1.0',
+      schema: templateInput().schema,
+      changelog: 'retries',
+    });
     expect(v2.version).toBe('1.1.0');
     expect((await client.templates.get(template.id)).versions.map((v) => v.version)).toEqual(['1.1.0', '1.0.0']);
-    expect(await codeOf(client.templates.publishVersion(template.id, { version: '1.1.0', schema: templateInput().schema }))).toMatch(/^409 version_exists|^400/);
-    expect(await codeOf(stranger.templates.update(template.id, { name: 'Mine now' }))).toMatch(/^(403 forbidden|404 not_found)$/);
+    expect(
+      await codeOf(client.templates.publishVersion(template.id, { version: '1.1.0', schema: templateInput().schema })),
+    ).toMatch(/^409 version_exists|^400/);
+    expect(await codeOf(stranger.templates.update(template.id, { name: 'Mine now' }))).toMatch(
+      /^(403 forbidden|404 not_found)$/,
+    );
   });
 
   it('lists, searches, filters and iterates public templates; a private one only its author sees', async () => {
@@ -51,8 +65,13 @@ describe('client: marketplace against the local API', () => {
     const { client: other } = await clientForNewUser(api.url);
     const marker = `zebrafish${Date.now()}`;
     const published = [];
-    for (let i = 0; i < 3; i++) published.push(await client.templates.publish(templateInput({ name: `${marker} number ${i}`, category: 'data' })));
-    const hidden = await client.templates.publish(templateInput({ name: `${marker} hidden`, category: 'data', visibility: 'private' }));
+    for (let i = 0; i < 3; i++)
+      published.push(
+        await client.templates.publish(templateInput({ name: `${marker} number ${i}`, category: 'data' })),
+      );
+    const hidden = await client.templates.publish(
+      templateInput({ name: `${marker} hidden`, category: 'data', visibility: 'private' }),
+    );
 
     await indexSearch(); // the stream's search indexer catches up
     const page = await other.templates.list({ search: marker, sort: 'recent', limit: 2 });
@@ -109,7 +128,14 @@ describe('client: marketplace against the local API', () => {
     const template = await author.templates.publish(templateInput());
 
     const review = await alice.reviews.create(template.id, { rating: 5, title: 'Great', comment: 'Works.' });
-    expect(review).toMatchObject({ id: expect.any(String), user: { id: aliceUser.userId, name: 'Alice' }, rating: 5, title: 'Great', comment: 'Works.', created_at: iso });
+    expect(review).toMatchObject({
+      id: expect.any(String),
+      user: { id: aliceUser.userId, name: 'Alice' },
+      rating: 5,
+      title: 'Great',
+      comment: 'Works.',
+      created_at: iso,
+    });
     await bob.reviews.create(template.id, { rating: 2, title: 'Meh' });
     expect(await codeOf(alice.reviews.create(template.id, { rating: 1, title: 'Again' }))).toBe('409 review_exists');
     expect(await codeOf(author.reviews.create(template.id, { rating: 5, title: 'Mine' }))).toBe('403 forbidden');
@@ -128,7 +154,9 @@ describe('client: marketplace against the local API', () => {
     const template = await client.templates.publish(templateInput({ category: 'ai' }));
 
     const categories = await client.categories.list();
-    expect(categories.data.map((c) => c.name)).toEqual(expect.arrayContaining(['http', 'artifact', 'code', 'data', 'document', 'ai', 'other']));
+    expect(categories.data.map((c) => c.name)).toEqual(
+      expect.arrayContaining(['http', 'artifact', 'code', 'data', 'document', 'ai', 'other']),
+    );
     expect(categories.data.find((c) => c.name === 'ai')!.count).toBeGreaterThanOrEqual(1);
 
     expect(await codeOf(client.templates.feature(template.id))).toBe('403 forbidden');

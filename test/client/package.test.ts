@@ -20,7 +20,11 @@ const work = mkdtempSync(join(tmpdir(), 'client-pack-'));
 const api = useLocalApi();
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const npm = (args: string[], cwd: string) => run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, env: { ...process.env, npm_config_update_notifier: 'false' } });
+const npm = (args: string[], cwd: string) =>
+  run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd,
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
 
 describe('@template-marketplace/client as a package', () => {
   it('packs, installs into an empty project, type-checks and runs with plain node against the local API', async () => {
@@ -33,7 +37,9 @@ describe('@template-marketplace/client as a package', () => {
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
     await npm(['install', '--offline', join(work, tarball!)], project);
     // Zero runtime dependencies: the install brings the client and nothing else.
-    expect(readdirSync(join(project, 'node_modules')).filter((f) => !f.startsWith('.'))).toEqual(['@template-marketplace']);
+    expect(readdirSync(join(project, 'node_modules')).filter((f) => !f.startsWith('.'))).toEqual([
+      '@template-marketplace',
+    ]);
 
     writeFileSync(
       join(project, 'consumer.ts'),
@@ -47,13 +53,30 @@ export type { AgentEvent };
     );
     writeFileSync(
       join(project, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'], types: [], strict: true, noEmit: true }, files: ['consumer.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          lib: ['es2022', 'dom'],
+          types: [],
+          strict: true,
+          noEmit: true,
+        },
+        files: ['consumer.ts'],
+      }),
     );
     await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', project]);
 
     const user = await createTestUser();
     const secret = newWebhookSecret();
-    const body = JSON.stringify({ id: 'evt_1', type: 'contract.funded', created_at: new Date().toISOString(), agent_id: 'agt_1', data: { contract_id: 'ctr_1' } });
+    const body = JSON.stringify({
+      id: 'evt_1',
+      type: 'contract.funded',
+      created_at: new Date().toISOString(),
+      agent_id: 'agt_1',
+      data: { contract_id: 'ctr_1' },
+    });
     const headers = signatureHeaders(secret, body, 'evt_1');
     writeFileSync(
       join(project, 'script.js'),
@@ -67,7 +90,16 @@ const refused = await verifyWebhook({ secret: 'whsec_other', headers: JSON.parse
 console.log(JSON.stringify({ categories: categories.data.length, agent: agent.id, event: event.id, refused }));
 `,
     );
-    const { stdout } = await run(process.execPath, ['script.js', api.url, user.apiKey, secret, JSON.stringify(headers), body], { cwd: project });
-    expect(JSON.parse(stdout)).toEqual({ categories: 7, agent: expect.stringMatching(/^agt_/), event: 'evt_1', refused: 'invalid_signature' });
+    const { stdout } = await run(
+      process.execPath,
+      ['script.js', api.url, user.apiKey, secret, JSON.stringify(headers), body],
+      { cwd: project },
+    );
+    expect(JSON.parse(stdout)).toEqual({
+      categories: 7,
+      agent: expect.stringMatching(/^agt_/),
+      event: 'evt_1',
+      refused: 'invalid_signature',
+    });
   }, 180_000);
 });

@@ -14,7 +14,13 @@ describe('client retry policy', () => {
   });
 
   it('backs off exponentially with jitter between half and all of 0.5 s × 2^(n-1), capped at 8 s', () => {
-    for (const [attempt, ceiling] of [[1, 500], [2, 1000], [3, 2000], [5, 8000], [9, 8000]] as const) {
+    for (const [attempt, ceiling] of [
+      [1, 500],
+      [2, 1000],
+      [3, 2000],
+      [5, 8000],
+      [9, 8000],
+    ] as const) {
       expect(retryDelayMs(attempt, null, 0, () => 0)).toBe(ceiling / 2);
       expect(retryDelayMs(attempt, null, 0, () => 1)).toBe(ceiling);
     }

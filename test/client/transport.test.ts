@@ -14,7 +14,13 @@ describe('client transport against a scripted HTTP server', async () => {
     server.answer((req, res) => (req.method === 'GET' ? json(res, 200, emptyPage) : json(res, 201, template)));
     await client.templates.list({ search: 'a&b c', limit: 5, category: undefined });
     await client.reviews.list('a/../b', {});
-    await client.templates.publish({ name: 'n', slug: 'sss', category: 'http', version: '1.0.0', schema: { checks: [], variables: [] } });
+    await client.templates.publish({
+      name: 'n',
+      slug: 'sss',
+      category: 'http',
+      version: '1.0.0',
+      schema: { checks: [], variables: [] },
+    });
     const [list, reviews, publish] = server.requests;
     expect(list!.url).toBe('/v1/marketplace/templates?search=a%26b+c&limit=5');
     expect(list!.headers.authorization).toBe('Bearer mk_test_key');
@@ -33,10 +39,23 @@ describe('client transport against a scripted HTTP server', async () => {
 
   it('maps an error response to ApiError with status, code, message, details and the request id', async () => {
     const details = [{ path: 'limit', message: 'Too big.' }];
-    server.answer((_req, res) => json(res, 400, { error: { code: 'validation_error', message: 'Bad query.', details } }, { 'x-request-id': 'req-123' }));
+    server.answer((_req, res) =>
+      json(
+        res,
+        400,
+        { error: { code: 'validation_error', message: 'Bad query.', details } },
+        { 'x-request-id': 'req-123' },
+      ),
+    );
     const err = await client.templates.list({ limit: 1000 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({ status: 400, code: 'validation_error', message: 'Bad query.', details, requestId: 'req-123' });
+    expect(err).toMatchObject({
+      status: 400,
+      code: 'validation_error',
+      message: 'Bad query.',
+      details,
+      requestId: 'req-123',
+    });
     expect(server.requests).toHaveLength(1);
   });
 
@@ -48,8 +67,17 @@ describe('client transport against a scripted HTTP server', async () => {
   });
 
   it('reports a success status with a body that is not JSON as ApiError invalid_response', async () => {
-    server.answer((_req, res) => res.writeHead(200, { 'content-type': 'text/html', 'x-request-id': 'req-html' }).end('<html>captive portal</html>'));
-    await expect(client.categories.list()).rejects.toMatchObject({ name: 'ApiError', status: 200, code: 'invalid_response', requestId: 'req-html' });
+    server.answer((_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/html', 'x-request-id': 'req-html' })
+        .end('<html>captive portal</html>'),
+    );
+    await expect(client.categories.list()).rejects.toMatchObject({
+      name: 'ApiError',
+      status: 200,
+      code: 'invalid_response',
+      requestId: 'req-html',
+    });
     expect(server.requests).toHaveLength(1);
   });
 
@@ -64,7 +92,9 @@ describe('client transport against a scripted HTTP server', async () => {
   });
 
   it('gives up after maxRetries and throws the last error', async () => {
-    server.answer((_req, res) => json(res, 502, serviceError('internal_error'), { 'retry-after': '0', 'x-request-id': 'req-last' }));
+    server.answer((_req, res) =>
+      json(res, 502, serviceError('internal_error'), { 'retry-after': '0', 'x-request-id': 'req-last' }),
+    );
     await expect(client.templates.get('x')).rejects.toMatchObject({ status: 502, requestId: 'req-last' });
     expect(server.requests).toHaveLength(3);
   });
@@ -76,19 +106,29 @@ describe('client transport against a scripted HTTP server', async () => {
   });
 
   it('sends every POST with an Idempotency-Key and retries it with the same key; never retries a PATCH', async () => {
-    server.answer((_req, res, attempt) => (attempt === 1 ? json(res, 503, serviceError('internal_error'), { 'retry-after': '0' }) : json(res, 201, { id: 'agt_x' })));
+    server.answer((_req, res, attempt) =>
+      attempt === 1
+        ? json(res, 503, serviceError('internal_error'), { 'retry-after': '0' })
+        : json(res, 201, { id: 'agt_x' }),
+    );
     await client.agents.create({ name: 'a' });
     const [first, second] = server.requests;
     expect(first!.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
     expect(second!.headers['idempotency-key']).toBe(first!.headers['idempotency-key']);
     server.answer((_req, res) => json(res, 503, serviceError('internal_error'), { 'retry-after': '0' }));
-    await expect(client.agents.configureWebhook('agt_x', { webhook_url: 'https://e.example', events: ['contract.funded'] })).rejects.toMatchObject({ status: 503 });
+    await expect(
+      client.agents.configureWebhook('agt_x', { webhook_url: 'https://e.example', events: ['contract.funded'] }),
+    ).rejects.toMatchObject({ status: 503 });
     expect(server.requests.map((r) => r.method)).toEqual(['PATCH']);
     expect(server.requests[0]!.headers['idempotency-key']).toBeUndefined();
   });
 
   it('uses a new key for each call, and retries while a twin with the same key is still running (409 idempotency_key_in_use)', async () => {
-    server.answer((_req, res, attempt) => (attempt === 1 ? json(res, 409, serviceError('idempotency_key_in_use'), { 'retry-after': '0' }) : json(res, 200, { id: 'ctr_x' })));
+    server.answer((_req, res, attempt) =>
+      attempt === 1
+        ? json(res, 409, serviceError('idempotency_key_in_use'), { 'retry-after': '0' })
+        : json(res, 200, { id: 'ctr_x' }),
+    );
     await client.contracts.fund('ctr_x');
     await client.contracts.fund('ctr_x');
     const keys = server.requests.map((r) => r.headers['idempotency-key']);
@@ -97,8 +137,17 @@ describe('client transport against a scripted HTTP server', async () => {
   });
 
   it('retries install like every POST, and tells a first install from a repeat', async () => {
-    const installation = { template_id: template.id, workspace_id: 'w', version: '1.0.0', installed_at: '2026-11-22T10:00:00.000Z' };
-    server.answer((_req, res, attempt) => (attempt === 1 ? json(res, 500, serviceError('internal_error'), { 'retry-after': '0' }) : json(res, 201, installation)));
+    const installation = {
+      template_id: template.id,
+      workspace_id: 'w',
+      version: '1.0.0',
+      installed_at: '2026-11-22T10:00:00.000Z',
+    };
+    server.answer((_req, res, attempt) =>
+      attempt === 1
+        ? json(res, 500, serviceError('internal_error'), { 'retry-after': '0' })
+        : json(res, 201, installation),
+    );
     expect(await client.templates.install(template.id)).toEqual({ ...installation, created: true });
     expect(server.requests.map((r) => r.method)).toEqual(['POST', 'POST']);
     server.answer((_req, res) => json(res, 200, installation));
@@ -123,7 +172,9 @@ describe('client transport against a scripted HTTP server', async () => {
     await expect(quick.agents.rotateWebhookSecret('agt_x')).rejects.toMatchObject({ timedOut: true });
     expect(server.requests).toHaveLength(2);
     server.answer(() => undefined);
-    await expect(quick.agents.configureWebhook('agt_x', { webhook_url: 'https://e.example', events: ['contract.funded'] })).rejects.toMatchObject({ timedOut: true });
+    await expect(
+      quick.agents.configureWebhook('agt_x', { webhook_url: 'https://e.example', events: ['contract.funded'] }),
+    ).rejects.toMatchObject({ timedOut: true });
     expect(server.requests).toHaveLength(1);
   });
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type * as Client from '../../client/index.ts';
 import type * as OpenApi from '../../client/types/openapi.ts';
-import { clientTypes, CLIENT_TYPES_PATH } from '../../scripts/client-types.ts';
+import { CLIENT_TYPES_PATH, clientTypes } from '../../scripts/client-types.ts';
 
 /**
  * The client's types against the OpenAPI document: client/types/openapi.ts is generated from

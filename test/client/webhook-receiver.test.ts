@@ -5,7 +5,13 @@ import { signedPost, startReceiver } from './support/receiver-harness.ts';
 const secret = 'whsec_receiver_test_secret';
 
 function contractEvent(id: string): WebhookEvent {
-  return { id, type: 'contract.funded', created_at: '2026-11-22T10:00:00.000Z', agent_id: 'agt_abcdefghijklmnopqrstu', data: { contract_id: 'ctr_abcdefghijklmnopqrstu', amount_cents: 500 } };
+  return {
+    id,
+    type: 'contract.funded',
+    created_at: '2026-11-22T10:00:00.000Z',
+    agent_id: 'agt_abcdefghijklmnopqrstu',
+    data: { contract_id: 'ctr_abcdefghijklmnopqrstu', amount_cents: 500 },
+  };
 }
 
 function deliveryHeaders(event: WebhookEvent): Record<string, string> {
@@ -27,7 +33,10 @@ describe('sample webhook receiver', async () => {
 
   it('refuses a signature made with another secret: 401 {"error": message}', async () => {
     const event = contractEvent('evt_wrong_secret_000000001');
-    const res = await signedPost(url, JSON.stringify(event), { secret: 'whsec_someone_else', headers: deliveryHeaders(event) });
+    const res = await signedPost(url, JSON.stringify(event), {
+      secret: 'whsec_someone_else',
+      headers: deliveryHeaders(event),
+    });
     expect(res.status).toBe(401);
     expect(res.contentType).toBe('application/json');
     expect(res.json).toEqual({ error: expect.stringMatching(/signature/i) });
@@ -36,7 +45,10 @@ describe('sample webhook receiver', async () => {
 
   it('during a rotation overlap accepts a delivery whose x-service-signature is the new secret’s, as webhook-signature carries the old one too', async () => {
     const event = contractEvent('evt_rotation_overlap_000001');
-    const res = await signedPost(url, JSON.stringify(event), { secret: ['whsec_the_new_secret_after_rotation', secret], headers: deliveryHeaders(event) });
+    const res = await signedPost(url, JSON.stringify(event), {
+      secret: ['whsec_the_new_secret_after_rotation', secret],
+      headers: deliveryHeaders(event),
+    });
     expect(res.status).toBe(200);
     expect(received.filter((e) => e.id === event.id)).toEqual([event]);
   });
@@ -44,13 +56,21 @@ describe('sample webhook receiver', async () => {
   it('refuses a body changed after signing', async () => {
     const event = contractEvent('evt_tampered_body_00000001');
     const tampered = JSON.stringify({ ...event, data: { ...event.data, amount_cents: 1 } });
-    const res = await signedPost(url, JSON.stringify(event), { secret, headers: deliveryHeaders(event), tamperedBody: tampered });
+    const res = await signedPost(url, JSON.stringify(event), {
+      secret,
+      headers: deliveryHeaders(event),
+      tamperedBody: tampered,
+    });
     expect(res.status).toBe(401);
     expect(res.json).toEqual({ error: expect.any(String) });
   });
 
   it('refuses a request without signature headers', async () => {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(contractEvent('evt_unsigned_0000000000001')) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(contractEvent('evt_unsigned_0000000000001')),
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ error: expect.any(String) });
   });
@@ -64,13 +84,22 @@ describe('sample webhook receiver', async () => {
       expect(res.json).toEqual({ error: expect.stringMatching(/timestamp/i) });
     }
     const withinSkew = contractEvent('evt_slightly_old_00000001');
-    const ok = await signedPost(url, JSON.stringify(withinSkew), { secret, signedAt: new Date(Date.now() - 240_000), headers: deliveryHeaders(withinSkew) });
+    const ok = await signedPost(url, JSON.stringify(withinSkew), {
+      secret,
+      signedAt: new Date(Date.now() - 240_000),
+      headers: deliveryHeaders(withinSkew),
+    });
     expect(ok.status).toBe(200);
   });
 
   it('echoes the handshake challenge exactly, URL-unsafe and non-ASCII characters included', async () => {
     const challenge = 'a+b/c=d%2F%3D&x?y#z "quoted" \\ ü 😀 ';
-    const body = JSON.stringify({ type: 'service.webhook.verify', challenge, agent_id: 'agt_abcdefghijklmnopqrstu', timestamp: '2026-11-22T10:00:00.000Z' });
+    const body = JSON.stringify({
+      type: 'service.webhook.verify',
+      challenge,
+      agent_id: 'agt_abcdefghijklmnopqrstu',
+      timestamp: '2026-11-22T10:00:00.000Z',
+    });
     const res = await signedPost(url, body, { secret, headers: { 'x-service-event': 'service.webhook.verify' } });
     expect(res.status).toBe(200);
     expect(res.contentType).toBe('application/json');
@@ -79,7 +108,11 @@ describe('sample webhook receiver', async () => {
   });
 
   it('refuses an unsigned handshake too', async () => {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-event': 'service.webhook.verify' }, body: JSON.stringify({ type: 'service.webhook.verify', challenge: 'c' }) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-event': 'service.webhook.verify' },
+      body: JSON.stringify({ type: 'service.webhook.verify', challenge: 'c' }),
+    });
     expect(res.status).toBe(401);
   });
 
@@ -92,7 +125,11 @@ describe('sample webhook receiver', async () => {
     expect(again.json).toEqual({ received: true, duplicate: true });
 
     const burst = contractEvent('evt_duplicate_burst_00001');
-    const answers = await Promise.all(Array.from({ length: 5 }, () => signedPost(url, JSON.stringify(burst), { secret, headers: deliveryHeaders(burst) })));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        signedPost(url, JSON.stringify(burst), { secret, headers: deliveryHeaders(burst) }),
+      ),
+    );
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
     expect(received.filter((e) => e.id === event.id)).toHaveLength(1);
     expect(received.filter((e) => e.id === burst.id)).toHaveLength(1);

@@ -16,7 +16,10 @@ describe('end to end: the client verifies the sample receiver', () => {
     const receiverUrl = await startReceiver({ secret: () => secret, onEvent: () => undefined });
 
     const agent = await client.agents.create({ name: 'verified bot' });
-    const configured = await client.agents.configureWebhook(agent.id, { webhook_url: receiverUrl, events: ['contract.funded'] });
+    const configured = await client.agents.configureWebhook(agent.id, {
+      webhook_url: receiverUrl,
+      events: ['contract.funded'],
+    });
     expect(configured.webhook_status).toBe('PENDING_VERIFICATION');
     secret = configured.webhook_secret!;
 

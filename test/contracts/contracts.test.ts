@@ -2,8 +2,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';
-import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { createAgent, createContract, feedOf, publishTemplate, SIMPLE_SCHEMA } from '../events/support.ts';
+import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 
 const SCHEMA = {
   variables: [
@@ -14,7 +14,15 @@ const SCHEMA = {
     { name: 'strict', type: 'boolean', required: false },
   ],
   checks: [
-    { id: 'status', type: 'http_status', config: { request: { url: '{{url}}', method: '{{ method }}' }, timeout_ms: '{{timeout_ms}}', label: 'check {{url}} within {{timeout_ms}} ms' } },
+    {
+      id: 'status',
+      type: 'http_status',
+      config: {
+        request: { url: '{{url}}', method: '{{ method }}' },
+        timeout_ms: '{{timeout_ms}}',
+        label: 'check {{url}} within {{timeout_ms}} ms',
+      },
+    },
     { id: 'limit', type: 'threshold', config: { max: '{{threshold}}', note: 'strict={{strict}}' } },
   ],
 };
@@ -35,7 +43,16 @@ beforeAll(async () => {
 });
 
 const create = (body: Record<string, unknown>, caller: TestUser = alice) =>
-  invoke('createContract', { caller, body: { template_id: templateId, variables: { url: 'https://example.com/health' }, amount_cents: 50_000, agent_id: aliceAgent, ...body } });
+  invoke('createContract', {
+    caller,
+    body: {
+      template_id: templateId,
+      variables: { url: 'https://example.com/health' },
+      amount_cents: 50_000,
+      agent_id: aliceAgent,
+      ...body,
+    },
+  });
 
 const detailPaths = (res: { body: any }) => (res.body.error.details as { path: string }[]).map((d) => d.path).sort();
 
@@ -55,7 +72,15 @@ describe('POST /contracts', () => {
       amount_cents: 50_000,
       status: 'CREATED',
       checks: [
-        { id: 'status', type: 'http_status', config: { request: { url: 'https://example.com/health', method: 'GET' }, timeout_ms: 5000, label: 'check https://example.com/health within 5000 ms' } },
+        {
+          id: 'status',
+          type: 'http_status',
+          config: {
+            request: { url: 'https://example.com/health', method: 'GET' },
+            timeout_ms: 5000,
+            label: 'check https://example.com/health within 5000 ms',
+          },
+        },
         { id: 'limit', type: 'threshold', config: { max: null, note: 'strict=' } },
       ],
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
@@ -72,10 +97,19 @@ describe('POST /contracts', () => {
   });
 
   it('checks variables against the template: required, types, enum, unknown names — every problem at once', async () => {
-    const res = await create({ variables: { method: 'POST', timeout_ms: 1.5, threshold: 'high', strict: 'yes', extra: 1 } });
+    const res = await create({
+      variables: { method: 'POST', timeout_ms: 1.5, threshold: 'high', strict: 'yes', extra: 1 },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('validation_error');
-    expect(detailPaths(res)).toEqual(['variables.extra', 'variables.method', 'variables.strict', 'variables.threshold', 'variables.timeout_ms', 'variables.url']);
+    expect(detailPaths(res)).toEqual([
+      'variables.extra',
+      'variables.method',
+      'variables.strict',
+      'variables.threshold',
+      'variables.timeout_ms',
+      'variables.url',
+    ]);
   });
 
   it('refuses a url variable that is not an http(s) URL', async () => {
@@ -97,10 +131,17 @@ describe('POST /contracts', () => {
 
   it('rejects unknown fields, a missing field, a malformed template id, and a non-JSON body', async () => {
     expect(detailPaths(await create({ note: 'x' }))).toEqual(['note']);
-    const missing = await invoke('createContract', { caller: alice, body: { template_id: templateId, amount_cents: 1, agent_id: aliceAgent } });
+    const missing = await invoke('createContract', {
+      caller: alice,
+      body: { template_id: templateId, amount_cents: 1, agent_id: aliceAgent },
+    });
     expect(detailPaths(missing)).toEqual(['variables']);
     expect(detailPaths(await create({ template_id: 'uptime' }))).toEqual(['template_id']);
-    const text = await invoke('createContract', { caller: alice, body: 'amount=1', headers: { 'Content-Type': 'text/plain' } });
+    const text = await invoke('createContract', {
+      caller: alice,
+      body: 'amount=1',
+      headers: { 'Content-Type': 'text/plain' },
+    });
     expect(text.status).toBe(415);
   });
 
@@ -124,7 +165,11 @@ describe('POST /contracts', () => {
     for (const res of answers) {
       expect(res.status).toBe(400);
       expect(res.body).toEqual({
-        error: { code: 'validation_error', message: 'The request is not valid.', details: [{ path: 'seller_agent_id', message: "Expected an agent of the template's author." }] },
+        error: {
+          code: 'validation_error',
+          message: 'The request is not valid.',
+          details: [{ path: 'seller_agent_id', message: "Expected an agent of the template's author." }],
+        },
       });
     }
     expect([await feedOf(eve, eveAgent), await feedOf(alice, aliceAgent)]).toEqual(before);
@@ -150,18 +195,28 @@ describe('GET /contracts/:id', () => {
     expect((await invoke('fundContract', { caller: alice, params: { id } })).status).toBe(200);
     expect((await invoke('refundContract', { caller: bob, params: { id } })).status).toBe(200);
     expect((await feedOf(bob, bobAgent)).filter((e) => e.data.contract_id === id)).toEqual([]);
-    expect((await feedOf(alice, aliceAgent)).filter((e) => e.data.contract_id === id).map((e) => e.type)).toEqual(['contract.funded', 'contract.refunded']);
+    expect((await feedOf(alice, aliceAgent)).filter((e) => e.data.contract_id === id).map((e) => e.type)).toEqual([
+      'contract.funded',
+      'contract.refunded',
+    ]);
   });
 
   it('is visible to the owners of both agents, and to nobody else (404)', async () => {
-    const id = await createContract(alice, aliceAgent, templateId, { variables: { url: 'https://a.example' }, seller_agent_id: bobAgent });
+    const id = await createContract(alice, aliceAgent, templateId, {
+      variables: { url: 'https://a.example' },
+      seller_agent_id: bobAgent,
+    });
     for (const caller of [alice, bob]) {
       const res = await invoke('getContract', { caller, params: { id } });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ id, status: 'CREATED', agent_id: aliceAgent, seller_agent_id: bobAgent });
       expect(res.body).not.toHaveProperty('party_owner_ids');
     }
-    for (const [caller, cid] of [[eve, id], [alice, 'ctr_00000000000000000000000000'], [alice, 'nope']] as const) {
+    for (const [caller, cid] of [
+      [eve, id],
+      [alice, 'ctr_00000000000000000000000000'],
+      [alice, 'nope'],
+    ] as const) {
       const res = await invoke('getContract', { caller, params: { id: cid } });
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('not_found');
@@ -180,11 +235,15 @@ describe('transitions', () => {
 
   /** The party whose role takes the step in the walks below (the role table has its own test). */
   const byRole = (m: Move) => (m.route === 'recordVerification' || m.route === 'refundContract' ? bob : alice);
-  const move = (id: string, m: Move, caller: TestUser = byRole(m)) => invoke(m.route, { caller, params: { id }, ...(m.body ? { body: m.body } : {}) });
+  const move = (id: string, m: Move, caller: TestUser = byRole(m)) =>
+    invoke(m.route, { caller, params: { id }, ...(m.body ? { body: m.body } : {}) });
 
   /** A contract walked through `path` (each step must succeed). */
   async function contractAt(path: Move[]): Promise<string> {
-    const id = await createContract(alice, aliceAgent, templateId, { variables: { url: 'https://a.example' }, seller_agent_id: bobAgent });
+    const id = await createContract(alice, aliceAgent, templateId, {
+      variables: { url: 'https://a.example' },
+      seller_agent_id: bobAgent,
+    });
     for (const m of path) expect((await move(id, m)).status).toBe(200);
     return id;
   }
@@ -198,19 +257,22 @@ describe('transitions', () => {
     REFUNDED: { path: [fund, refund], allowed: [] },
   };
 
-  it.each(Object.entries(states))('from %s every move not in the table is 409 invalid_transition and changes nothing', async (status, { path, allowed }) => {
-    const id = await contractAt(path);
-    const eventsBefore = (await feedOf(alice, aliceAgent)).length;
-    for (const m of all.filter((m) => !allowed.includes(m))) {
-      for (const caller of [alice, bob]) {
-        const res = await move(id, m, caller);
-        expect(res.status, `${m.route} from ${status}`).toBe(409);
-        expect(res.body.error.code).toBe('invalid_transition');
+  it.each(Object.entries(states))(
+    'from %s every move not in the table is 409 invalid_transition and changes nothing',
+    async (status, { path, allowed }) => {
+      const id = await contractAt(path);
+      const eventsBefore = (await feedOf(alice, aliceAgent)).length;
+      for (const m of all.filter((m) => !allowed.includes(m))) {
+        for (const caller of [alice, bob]) {
+          const res = await move(id, m, caller);
+          expect(res.status, `${m.route} from ${status}`).toBe(409);
+          expect(res.body.error.code).toBe('invalid_transition');
+        }
       }
-    }
-    expect((await invoke('getContract', { caller: alice, params: { id } })).body.status).toBe(status);
-    expect((await feedOf(alice, aliceAgent)).length).toBe(eventsBefore);
-  });
+      expect((await invoke('getContract', { caller: alice, params: { id } })).body.status).toBe(status);
+      expect((await feedOf(alice, aliceAgent)).length).toBe(eventsBefore);
+    },
+  );
 
   it('walks CREATED → FUNDED → VERIFIED → RELEASED, one event per party agent per move, data as documented', async () => {
     const id = await contractAt([]);
@@ -223,14 +285,25 @@ describe('transitions', () => {
       const res = await move(id, m);
       expect(res.status).toBe(200);
       expect(res.body.status).toBe(status);
-      for (const [owner, agent] of [[alice, aliceAgent], [bob, bobAgent]] as const) {
+      for (const [owner, agent] of [
+        [alice, aliceAgent],
+        [bob, bobAgent],
+      ] as const) {
         const mine = (await feedOf(owner, agent)).filter((e) => e.data.contract_id === id);
-        expect(mine.at(-1)).toMatchObject({ type, agent_id: agent, data: { contract_id: id, status, amount_cents: 12_345 } });
+        expect(mine.at(-1)).toMatchObject({
+          type,
+          agent_id: agent,
+          data: { contract_id: id, status, amount_cents: 12_345 },
+        });
       }
     }
     const aliceCopies = (await feedOf(alice, aliceAgent)).filter((e) => e.data.contract_id === id);
     const bobCopies = (await feedOf(bob, bobAgent)).filter((e) => e.data.contract_id === id);
-    expect(aliceCopies.map((e) => e.type)).toEqual(['contract.funded', 'contract.verification.completed', 'contract.released']);
+    expect(aliceCopies.map((e) => e.type)).toEqual([
+      'contract.funded',
+      'contract.verification.completed',
+      'contract.released',
+    ]);
     expect(aliceCopies[1].data).toMatchObject({ passed: true, results: { http_status: 200 } });
     // Each party has its own copy, with its own id.
     expect(new Set([...aliceCopies, ...bobCopies].map((e) => e.id)).size).toBe(6);
@@ -258,7 +331,10 @@ describe('transitions', () => {
     expect(res.status).toBe(404);
     expect((await move(id, { route: 'recordVerification', body: { passed: 'yes' } })).status).toBe(400);
     expect((await move(id, { route: 'recordVerification', body: { passed: true, extra: 1 } })).status).toBe(400);
-    const big = await move(id, { route: 'recordVerification', body: { passed: true, results: { log: 'x'.repeat(17 * 1024) } } });
+    const big = await move(id, {
+      route: 'recordVerification',
+      body: { passed: true, results: { log: 'x'.repeat(17 * 1024) } },
+    });
     expect(big.status).toBe(400);
     expect(detailPaths(big)).toEqual(['results']);
     expect((await move(id, { route: 'fundContract', body: { amount_cents: 1 } })).status).toBe(400);
@@ -267,26 +343,86 @@ describe('transitions', () => {
 });
 
 describe('who may move a contract (docs/events.md, "Who may move a contract")', () => {
-  type Cell = { action: string; route: string; body?: unknown; from: string; path: Array<[string, 'buyer' | 'seller', unknown?]>; buyer: boolean; seller: boolean };
+  type Cell = {
+    action: string;
+    route: string;
+    body?: unknown;
+    from: string;
+    path: Array<[string, 'buyer' | 'seller', unknown?]>;
+    buyer: boolean;
+    seller: boolean;
+  };
   const verify = { passed: true };
   // Every (step, start status) of lib/contracts/transitions.ts, with the roles that may take it.
   const cells: Cell[] = [
     { action: 'fund', route: 'fundContract', from: 'CREATED', path: [], buyer: true, seller: false },
-    { action: 'verification', route: 'recordVerification', body: verify, from: 'FUNDED', path: [['fundContract', 'buyer']], buyer: false, seller: true },
-    { action: 'release', route: 'releaseContract', from: 'FUNDED', path: [['fundContract', 'buyer']], buyer: true, seller: false },
-    { action: 'release', route: 'releaseContract', from: 'VERIFIED', path: [['fundContract', 'buyer'], ['recordVerification', 'seller', verify]], buyer: true, seller: false },
-    { action: 'refund', route: 'refundContract', from: 'FUNDED', path: [['fundContract', 'buyer']], buyer: false, seller: true },
-    { action: 'refund', route: 'refundContract', from: 'VERIFICATION_FAILED', path: [['fundContract', 'buyer'], ['recordVerification', 'seller', { passed: false }]], buyer: true, seller: true },
+    {
+      action: 'verification',
+      route: 'recordVerification',
+      body: verify,
+      from: 'FUNDED',
+      path: [['fundContract', 'buyer']],
+      buyer: false,
+      seller: true,
+    },
+    {
+      action: 'release',
+      route: 'releaseContract',
+      from: 'FUNDED',
+      path: [['fundContract', 'buyer']],
+      buyer: true,
+      seller: false,
+    },
+    {
+      action: 'release',
+      route: 'releaseContract',
+      from: 'VERIFIED',
+      path: [
+        ['fundContract', 'buyer'],
+        ['recordVerification', 'seller', verify],
+      ],
+      buyer: true,
+      seller: false,
+    },
+    {
+      action: 'refund',
+      route: 'refundContract',
+      from: 'FUNDED',
+      path: [['fundContract', 'buyer']],
+      buyer: false,
+      seller: true,
+    },
+    {
+      action: 'refund',
+      route: 'refundContract',
+      from: 'VERIFICATION_FAILED',
+      path: [
+        ['fundContract', 'buyer'],
+        ['recordVerification', 'seller', { passed: false }],
+      ],
+      buyer: true,
+      seller: true,
+    },
   ];
 
   async function contractAt(path: Cell['path']): Promise<string> {
-    const id = await createContract(alice, aliceAgent, templateId, { variables: { url: 'https://a.example' }, seller_agent_id: bobAgent });
-    for (const [route, role, body] of path) expect((await invoke(route, { caller: role === 'buyer' ? alice : bob, params: { id }, ...(body ? { body } : {}) })).status).toBe(200);
+    const id = await createContract(alice, aliceAgent, templateId, {
+      variables: { url: 'https://a.example' },
+      seller_agent_id: bobAgent,
+    });
+    for (const [route, role, body] of path)
+      expect(
+        (await invoke(route, { caller: role === 'buyer' ? alice : bob, params: { id }, ...(body ? { body } : {}) }))
+          .status,
+      ).toBe(200);
     return id;
   }
 
   for (const cell of cells) {
-    for (const [role, allowed] of [['buyer', cell.buyer], ['seller', cell.seller]] as const) {
+    for (const [role, allowed] of [
+      ['buyer', cell.buyer],
+      ['seller', cell.seller],
+    ] as const) {
       it(`${cell.action} from ${cell.from} by the ${role}: ${allowed ? '200' : '403, nothing changes'}`, async () => {
         const caller = role === 'buyer' ? alice : bob;
         const id = await contractAt(cell.path);
@@ -302,7 +438,9 @@ describe('who may move a contract (docs/events.md, "Who may move a contract")', 
           expect((await feedOf(alice, aliceAgent)).length).toBe(feedBefore);
         }
         // A stranger neither sees nor moves it.
-        expect((await invoke(cell.route, { caller: eve, params: { id }, ...(cell.body ? { body: cell.body } : {}) })).status).toBe(404);
+        expect(
+          (await invoke(cell.route, { caller: eve, params: { id }, ...(cell.body ? { body: cell.body } : {}) })).status,
+        ).toBe(404);
       });
     }
   }
@@ -311,7 +449,11 @@ describe('who may move a contract (docs/events.md, "Who may move a contract")', 
     const ownTemplate = await publishTemplate(alice, SIMPLE_SCHEMA);
     const sellerAgent = await createAgent(alice);
     const id = await createContract(alice, aliceAgent, ownTemplate, { seller_agent_id: sellerAgent });
-    for (const [route, body] of [['fundContract'], ['recordVerification', { passed: false }], ['refundContract']] as const) {
+    for (const [route, body] of [
+      ['fundContract'],
+      ['recordVerification', { passed: false }],
+      ['refundContract'],
+    ] as const) {
       expect((await invoke(route, { caller: alice, params: { id }, ...(body ? { body } : {}) })).status).toBe(200);
     }
   });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { createAgent, createContract, publishTemplate, SIMPLE_SCHEMA } from '../events/support.ts';
+import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 
 /** GET /api/v1/contracts?status=&agent_id=: the caller's contracts as buyer or seller, newest first, from link items (no Scan). */
 let alice: TestUser; // buyer
@@ -38,7 +38,10 @@ async function all(caller: TestUser, query: Record<string, string>): Promise<str
   const ids: string[] = [];
   let cursor: string | null = null;
   do {
-    const page: { status: number; body: { data: { id: string }[]; next_cursor: string | null } } = await list(caller, { ...query, ...(cursor ? { cursor } : {}) });
+    const page: { status: number; body: { data: { id: string }[]; next_cursor: string | null } } = await list(caller, {
+      ...query,
+      ...(cursor ? { cursor } : {}),
+    });
     expect(page.status).toBe(200);
     expect(page.body.data.length).toBeLessThanOrEqual(Number(query['limit'] ?? 20));
     ids.push(...page.body.data.map((c) => c.id));
@@ -63,16 +66,24 @@ describe('GET /contracts', () => {
 
   it('pages with next_cursor, every contract once', async () => {
     expect(await all(alice, { limit: '2' })).toEqual(newestFirst(made));
-    expect(await all(bob, { limit: '3', status: 'FUNDED' })).toEqual(newestFirst(made.filter((r) => r.status === 'FUNDED')));
+    expect(await all(bob, { limit: '3', status: 'FUNDED' })).toEqual(
+      newestFirst(made.filter((r) => r.status === 'FUNDED')),
+    );
   });
 
   it('filters by status and by one of the caller’s agents, together too', async () => {
     for (const status of ['CREATED', 'FUNDED', 'REFUNDED', 'RELEASED']) {
-      expect(await all(alice, { status, limit: '2' }), status).toEqual(newestFirst(made.filter((r) => r.status === status)));
+      expect(await all(alice, { status, limit: '2' }), status).toEqual(
+        newestFirst(made.filter((r) => r.status === status)),
+      );
     }
     for (const agent of aliceAgents) {
-      expect(await all(alice, { agent_id: agent, limit: '2' })).toEqual(newestFirst(made.filter((r) => r.agent === agent)));
-      expect(await all(alice, { agent_id: agent, status: 'FUNDED' })).toEqual(newestFirst(made.filter((r) => r.agent === agent && r.status === 'FUNDED')));
+      expect(await all(alice, { agent_id: agent, limit: '2' })).toEqual(
+        newestFirst(made.filter((r) => r.agent === agent)),
+      );
+      expect(await all(alice, { agent_id: agent, status: 'FUNDED' })).toEqual(
+        newestFirst(made.filter((r) => r.agent === agent && r.status === 'FUNDED')),
+      );
     }
     expect(await all(bob, { agent_id: bobAgent })).toEqual(newestFirst(made.slice(0, 3)));
   });
@@ -80,7 +91,15 @@ describe('GET /contracts', () => {
   it('is 404 for an agent that is not the caller’s, 400 for a bad filter or cursor', async () => {
     expect((await list(mallory, { agent_id: aliceAgents[0]! })).status).toBe(404);
     expect((await list(bob, { agent_id: aliceAgents[0]! })).status).toBe(404);
-    for (const query of [{ status: 'funded' }, { status: 'DONE' }, { agent_id: 'nope' }, { cursor: 'x' }, { limit: '0' }, { limit: '101' }, { other: '1' }] as Record<string, string>[]) {
+    for (const query of [
+      { status: 'funded' },
+      { status: 'DONE' },
+      { agent_id: 'nope' },
+      { cursor: 'x' },
+      { limit: '0' },
+      { limit: '101' },
+      { other: '1' },
+    ] as Record<string, string>[]) {
       const res = await list(alice, query);
       expect(res.status, JSON.stringify(query)).toBe(400);
       expect(res.body.error.code).toBe('validation_error');

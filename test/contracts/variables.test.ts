@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../lib/core/errors.ts';
 import { MAX_CONTRACT_BYTES } from '../../lib/contracts/schemas.ts';
-import { fillChecks, filledJsonBytes, fillPlaceholders, MAX_VARIABLE_VALUE_BYTES, resolveVariables, type DeclaredVariable } from '../../lib/contracts/variables.ts';
+import {
+  type DeclaredVariable,
+  fillChecks,
+  filledJsonBytes,
+  fillPlaceholders,
+  MAX_VARIABLE_VALUE_BYTES,
+  resolveVariables,
+} from '../../lib/contracts/variables.ts';
+import { AppError } from '../../lib/core/errors.ts';
 
 const declared: DeclaredVariable[] = [
   { name: 'region', type: 'string', enum: ['eu', 'us'] },
@@ -22,7 +29,11 @@ function problems(given: Record<string, unknown>): string[] {
 describe('resolveVariables', () => {
   it('fills defaults, keeps given values, leaves unset optionals out', () => {
     expect(resolveVariables(declared, { region: 'eu' })).toEqual({ region: 'eu', retries: 3 });
-    expect(resolveVariables(declared, { region: 'us', retries: 0, ratio: 0.5 })).toEqual({ region: 'us', retries: 0, ratio: 0.5 });
+    expect(resolveVariables(declared, { region: 'us', retries: 0, ratio: 0.5 })).toEqual({
+      region: 'us',
+      retries: 0,
+      ratio: 0.5,
+    });
   });
 
   it('names each problem with its path', () => {
@@ -41,7 +52,9 @@ describe('resolveVariables', () => {
   });
 
   it('does not treat inherited object keys as given', () => {
-    expect(problems(JSON.parse('{"region":"eu","__proto__":{"x":1}}'))).toEqual(['variables.__proto__: The template declares no variable of this name.']);
+    expect(problems(JSON.parse('{"region":"eu","__proto__":{"x":1}}'))).toEqual([
+      'variables.__proto__: The template declares no variable of this name.',
+    ]);
   });
 });
 
@@ -49,11 +62,15 @@ describe('fillPlaceholders', () => {
   const values = { host: 'example.com', port: 8443, tls: true };
 
   it('a whole-string placeholder keeps the value’s type; inside text it becomes text', () => {
-    expect(fillPlaceholders({ port: '{{port}}', tls: '{{ tls }}', url: 'https://{{host}}:{{port}}/' }, values)).toEqual({ port: 8443, tls: true, url: 'https://example.com:8443/' });
+    expect(fillPlaceholders({ port: '{{port}}', tls: '{{ tls }}', url: 'https://{{host}}:{{port}}/' }, values)).toEqual(
+      { port: 8443, tls: true, url: 'https://example.com:8443/' },
+    );
   });
 
   it('walks arrays and nested objects, leaves other values and unknown braces alone', () => {
-    expect(fillPlaceholders({ list: ['{{host}}', 1, null, { deep: '{{port}}' }], raw: '{not} {{ }}' }, values)).toEqual({ list: ['example.com', 1, null, { deep: 8443 }], raw: '{not} {{ }}' });
+    expect(fillPlaceholders({ list: ['{{host}}', 1, null, { deep: '{{port}}' }], raw: '{not} {{ }}' }, values)).toEqual(
+      { list: ['example.com', 1, null, { deep: 8443 }], raw: '{not} {{ }}' },
+    );
   });
 
   it('an optional variable left unset becomes null (whole) or empty text (inside)', () => {
@@ -62,7 +79,24 @@ describe('fillPlaceholders', () => {
 });
 
 describe('fuzz: any JSON variables get a value or a validation error, nothing else', () => {
-  const samples: unknown[] = ['', 'eu', 'us', 'x'.repeat(300), 0, -1, 3, 2.5, 1e308, true, false, null, [], ['eu'], {}, { a: 1 }];
+  const samples: unknown[] = [
+    '',
+    'eu',
+    'us',
+    'x'.repeat(300),
+    0,
+    -1,
+    3,
+    2.5,
+    1e308,
+    true,
+    false,
+    null,
+    [],
+    ['eu'],
+    {},
+    { a: 1 },
+  ];
   const pick = <T>(list: readonly T[], seed: number): T => list[seed % list.length]!;
 
   it('holds for 2000 random inputs', () => {
@@ -85,10 +119,15 @@ describe('fuzz: any JSON variables get a value or a validation error, nothing el
 });
 
 describe('variable values are capped', () => {
-  const text: DeclaredVariable[] = [{ name: 's', type: 'string' }, { name: 'u', type: 'url', required: false }];
+  const text: DeclaredVariable[] = [
+    { name: 's', type: 'string' },
+    { name: 'u', type: 'url', required: false },
+  ];
 
   it(`a string or url of ${MAX_VARIABLE_VALUE_BYTES} bytes is taken, one byte more is a 400 on the variable`, () => {
-    expect(resolveVariables(text, { s: 'x'.repeat(MAX_VARIABLE_VALUE_BYTES) })['s']).toHaveLength(MAX_VARIABLE_VALUE_BYTES);
+    expect(resolveVariables(text, { s: 'x'.repeat(MAX_VARIABLE_VALUE_BYTES) })['s']).toHaveLength(
+      MAX_VARIABLE_VALUE_BYTES,
+    );
     const url = `https://example.com/${'p'.repeat(MAX_VARIABLE_VALUE_BYTES - 20)}`;
     expect(Buffer.byteLength(url)).toBe(MAX_VARIABLE_VALUE_BYTES);
     expect(resolveVariables(text, { s: 'x', u: url })['u']).toBe(url);
@@ -103,7 +142,9 @@ describe('variable values are capped', () => {
       resolveVariables(text, { s: euro });
       expect.unreachable('a value over the cap was taken');
     } catch (err) {
-      expect((err as AppError).details).toEqual([{ path: 'variables.s', message: `At most ${MAX_VARIABLE_VALUE_BYTES} bytes (UTF-8).` }]);
+      expect((err as AppError).details).toEqual([
+        { path: 'variables.s', message: `At most ${MAX_VARIABLE_VALUE_BYTES} bytes (UTF-8).` },
+      ]);
     }
   });
 });
@@ -116,14 +157,17 @@ describe('filledJsonBytes: the filled size, reckoned without filling', () => {
     { url: 'https://{{host}}:{{port}}/', tls: '{{tls}}', port: '{{ port }}' },
     { list: ['{{host}}', 1, -2.5, null, true, { deep: ['{{q}}', 'x{{q}}y{{q}}'] }], raw: '{not} {{ }} {{Upper}}' },
     { missing: '{{nothing}}', inText: 'a{{nothing}}b', emptyWhole: '{{empty}}', emptyIn: '<{{empty}}>' },
-    { 'key "with" \\ escapes': '{{q}}', 'ключ': 'значение {{host}}', '😀': ['{{tls}} and {{port}}'] },
+    { 'key "with" \\ escapes': '{{q}}', ключ: 'значение {{host}}', '😀': ['{{tls}} and {{port}}'] },
     { n: 1e-7, big: 9007199254740991, f: 0.1, neg: -0 },
     { many: '{{host}}'.repeat(50), mixed: Array.from({ length: 20 }, (_, i) => (i % 2 ? `{{q}}-${i}` : i)) },
   ];
 
-  it.each(configs.map((c) => [JSON.stringify(c).slice(0, 60), c] as const))('equals the filled JSON size for %s', (_, config) => {
-    expect(filledJsonBytes(config, values)).toBe(Buffer.byteLength(JSON.stringify(fillPlaceholders(config, values))));
-  });
+  it.each(configs.map((c) => [JSON.stringify(c).slice(0, 60), c] as const))(
+    'equals the filled JSON size for %s',
+    (_, config) => {
+      expect(filledJsonBytes(config, values)).toBe(Buffer.byteLength(JSON.stringify(fillPlaceholders(config, values))));
+    },
+  );
 });
 
 describe('fillChecks', () => {
@@ -136,13 +180,21 @@ describe('fillChecks', () => {
       fillChecks([check({ a: '{{s}}'.repeat(10) })], { s: 'x'.repeat(MAX_CONTRACT_BYTES / 8) });
       expect.unreachable('an oversized contract was filled');
     } catch (err) {
-      expect((err as AppError).details).toEqual([{ path: 'variables', message: expect.stringMatching(/would be \d+ bytes as JSON; at most 131072/) }]);
+      expect((err as AppError).details).toEqual([
+        { path: 'variables', message: expect.stringMatching(/would be \d+ bytes as JSON; at most 131072/) },
+      ]);
     }
   });
 
   it('the bound is the exact JSON size of {variables, checks}: one byte under passes, at the bound passes, one over fails', () => {
     const checks = [check({ a: 'pre {{s}} post' }), check({ b: ['{{s}}', '{{n}}'] })];
-    const sizeWith = (length: number) => Buffer.byteLength(JSON.stringify({ variables: { s: 'x'.repeat(length), n: 1 }, checks: fillPlaceholders(checks, { s: 'x'.repeat(length), n: 1 }) }));
+    const sizeWith = (length: number) =>
+      Buffer.byteLength(
+        JSON.stringify({
+          variables: { s: 'x'.repeat(length), n: 1 },
+          checks: fillPlaceholders(checks, { s: 'x'.repeat(length), n: 1 }),
+        }),
+      );
     // Each character of s appears three times in the filled contract (variables, a, b[0]).
     const base = sizeWith(0);
     const fits = Math.floor((MAX_CONTRACT_BYTES - base) / 3);

@@ -56,7 +56,14 @@ export function parseBlocks(markdown: string): Block[] {
       body.push(lines[j]!.startsWith(indent) ? lines[j]!.slice(indent.length) : lines[j]!);
     }
     if (j === lines.length) throw new Error(`the code block opened on line ${i + 1} is never closed`);
-    blocks.push({ line: i + 1, lang, tags, ...(file ? { file } : {}), text: `${body.join('\n')}\n`, use: useOf(lang, tags, file) });
+    blocks.push({
+      line: i + 1,
+      lang,
+      tags,
+      ...(file ? { file } : {}),
+      text: `${body.join('\n')}\n`,
+      use: useOf(lang, tags, file),
+    });
     i = j;
   }
   return blocks;

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STAGES } from '../../infra/stage-config.ts';
 import { freePort } from '../../local/ports.ts';
-import { parseBlocks, type Block } from './blocks.ts';
-import { startRuntime, type StartedRuntime } from './runtime.ts';
+import { type Block, parseBlocks } from './blocks.ts';
+import { type StartedRuntime, startRuntime } from './runtime.ts';
 import { failure, readerPath, Sandbox } from './sandbox.ts';
 
 /**
@@ -14,11 +14,19 @@ import { failure, readerPath, Sandbox } from './sandbox.ts';
  * non-zero exit or an answer in the service's error format. A new docs/*.md is picked up as it is.
  */
 const root = join(import.meta.dirname, '../..');
-const documents = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const documents = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 const BLOCK_TIMEOUT_MS = 120_000;
 // What a block may be fenced as; anything else (```js, ```shell) would silently go unrun.
 const KNOWN_LANGS = new Set(['', 'sh', 'bash', 'ts', 'text', 'json', 'http']);
-const scripts = Object.keys((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts);
+const scripts = Object.keys(
+  (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts,
+);
 
 let runtime: StartedRuntime;
 beforeAll(async () => {
@@ -30,7 +38,9 @@ afterAll(async () => {
 
 /** A shell's environment as a reader has it, pointed at the test's store (so `npm run admin`/`invoke` find it). */
 function readerEnv(): Record<string, string> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !/^(npm_|VITEST|NODE_OPTIONS$)/.test(k))) as Record<string, string>;
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k, v]) => v !== undefined && !/^(npm_|VITEST|NODE_OPTIONS$)/.test(k)),
+  ) as Record<string, string>;
   return { ...env, PATH: readerPath(process.env['PATH']), LOG_LEVEL: 'silent' };
 }
 
@@ -38,8 +48,10 @@ function readerEnv(): Record<string, string> {
 function checkNotRun(block: Block): void {
   if (block.lang !== 'sh' && block.lang !== 'bash') return;
   execFileSync('bash', ['-n'], { input: block.text });
-  for (const [, script] of block.text.matchAll(/npm run (?:--silent )?([\w:-]+)/g)) expect(scripts, `npm run ${script}`).toContain(script);
-  for (const [, stage] of block.text.matchAll(/-c stage=([\w-]+)/g)) expect(Object.keys(STAGES), `stage ${stage}`).toContain(stage);
+  for (const [, script] of block.text.matchAll(/npm run (?:--silent )?([\w:-]+)/g))
+    expect(scripts, `npm run ${script}`).toContain(script);
+  for (const [, stage] of block.text.matchAll(/-c stage=([\w-]+)/g))
+    expect(Object.keys(STAGES), `stage ${stage}`).toContain(stage);
 }
 
 for (const document of documents) {
@@ -50,7 +62,15 @@ for (const document of documents) {
     beforeAll(async () => {
       const receiverPort = String(await freePort());
       const host = new URL(runtime.url).host;
-      sandbox = new Sandbox(root, [[/http:\/\/localhost:3000/g, runtime.url], [/localhost:3000/g, host], [/\b8080\b/g, receiverPort]], readerEnv());
+      sandbox = new Sandbox(
+        root,
+        [
+          [/http:\/\/localhost:3000/g, runtime.url],
+          [/localhost:3000/g, host],
+          [/\b8080\b/g, receiverPort],
+        ],
+        readerEnv(),
+      );
     });
     afterAll(() => sandbox?.close());
 
@@ -61,17 +81,26 @@ for (const document of documents) {
     const program = blocks.filter((b) => b.use === 'ts');
     for (const block of blocks) {
       const at = `line ${block.line}`;
-      const explain = (output: string) => `${document} ${at}\n${sandbox.substitute(block.text)}\n--- output ---\n${output}\n--- runtime ---\n${runtime.output().slice(-4000)}`;
+      const explain = (output: string) =>
+        `${document} ${at}\n${sandbox.substitute(block.text)}\n--- output ---\n${output}\n--- runtime ---\n${runtime.output().slice(-4000)}`;
       if (block.use === 'sh') {
-        it(`${at}: sh`, async () => {
-          const result = await sandbox.runShell(block.text, BLOCK_TIMEOUT_MS);
-          expect(failure(result), explain(result.output)).toBeUndefined();
-        }, BLOCK_TIMEOUT_MS + 10_000);
+        it(
+          `${at}: sh`,
+          async () => {
+            const result = await sandbox.runShell(block.text, BLOCK_TIMEOUT_MS);
+            expect(failure(result), explain(result.output)).toBeUndefined();
+          },
+          BLOCK_TIMEOUT_MS + 10_000,
+        );
       } else if (block.use === 'ts' && block === program[0]) {
-        it(`${at}: ts program of ${program.length} block(s), lines ${program.map((b) => b.line).join(', ')}`, async () => {
-          const result = await sandbox.runProgram(program, document.replace(/\W/g, '-'), BLOCK_TIMEOUT_MS);
-          expect(failure(result), explain(result.output)).toBeUndefined();
-        }, BLOCK_TIMEOUT_MS + 10_000);
+        it(
+          `${at}: ts program of ${program.length} block(s), lines ${program.map((b) => b.line).join(', ')}`,
+          async () => {
+            const result = await sandbox.runProgram(program, document.replace(/\W/g, '-'), BLOCK_TIMEOUT_MS);
+            expect(failure(result), explain(result.output)).toBeUndefined();
+          },
+          BLOCK_TIMEOUT_MS + 10_000,
+        );
       } else if (block.use === 'file') {
         it(`${at}: writes ${block.file}`, () => sandbox.writeFile(block));
       } else if (block.use === 'aws' || block.use === 'outside') {

@@ -32,7 +32,8 @@ export class Sandbox {
     private readonly env: Record<string, string>,
   ) {
     this.dir = mkdtempSync(join(tmpdir(), 'doc-examples-'));
-    for (const entry of readdirSync(root)) if (!LEFT_OUT.has(entry)) symlinkSync(join(root, entry), join(this.dir, entry));
+    for (const entry of readdirSync(root))
+      if (!LEFT_OUT.has(entry)) symlinkSync(join(root, entry), join(this.dir, entry));
     this.state = join(this.dir, '.doc-state.sh');
   }
 
@@ -66,7 +67,10 @@ export class Sandbox {
   runProgram(blocks: Block[], name: string, timeoutMs: number): Promise<BlockResult> {
     const program = join(this.dir, `${name}.mts`);
     // What a reader's project imports once the client package is installed is this repository's client.
-    const text = blocks.map((b) => this.substitute(b.text)).join('\n').replaceAll("'@template-marketplace/client'", "'./client/index.ts'");
+    const text = blocks
+      .map((b) => this.substitute(b.text))
+      .join('\n')
+      .replaceAll("'@template-marketplace/client'", "'./client/index.ts'");
     writeFileSync(program, text);
     return this.runShell(`npx tsx '${program}'`, timeoutMs);
   }
@@ -74,7 +78,12 @@ export class Sandbox {
   private spawnBash(args: string[], timeoutMs: number): Promise<BlockResult> {
     return new Promise((resolve) => {
       // Its own process group: what the block leaves running (a receiver started with &) is stopped with it at the end.
-      const child = spawn('bash', args, { cwd: this.dir, env: this.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn('bash', args, {
+        cwd: this.dir,
+        env: this.env,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       this.groups.push(child.pid!);
       let output = '';
       const take = (chunk: Buffer) => {

@@ -1,9 +1,16 @@
-import https from 'node:https';
 import { once } from 'node:events';
+import https from 'node:https';
 import type net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { attemptEntry, attemptError, attemptList, attemptLogKey, RESPONSE_BODY_BYTES, responseBodyHead } from '../../lib/events/attempt-log.ts';
-import { postJson, type OutboundRequest } from '../../lib/net/outbound.ts';
+import {
+  attemptEntry,
+  attemptError,
+  attemptList,
+  attemptLogKey,
+  RESPONSE_BODY_BYTES,
+  responseBodyHead,
+} from '../../lib/events/attempt-log.ts';
+import { type OutboundRequest, postJson } from '../../lib/net/outbound.ts';
 import type { Resolver } from '../../lib/net/resolver.ts';
 import { closedPort, json, startReceiver } from '../net/receiver.ts';
 import { TEST_TLS_CERT, TEST_TLS_KEY } from '../net/tls-fixture.ts';
@@ -13,7 +20,8 @@ import { TEST_TLS_CERT, TEST_TLS_KEY } from '../net/tls-fixture.ts';
  * URL policy refusing one), through the same postJson the delivery worker uses.
  */
 const dev = { developmentMode: true };
-const post = (url: string, extra: Partial<OutboundRequest> = {}) => postJson({ url, body: '{}', headers: {}, ...extra }, dev);
+const post = (url: string, extra: Partial<OutboundRequest> = {}) =>
+  postJson({ url, body: '{}', headers: {}, ...extra }, dev);
 
 const servers: net.Server[] = [];
 afterEach(() => {
@@ -25,7 +33,13 @@ describe('attempt error kinds from real exchanges', () => {
     const receiver = await startReceiver((_req, res) => json(res, 200, { ok: true }));
     const started = Date.now();
     const entry = attemptEntry(started, 12.4, await post(receiver.url));
-    expect(entry).toEqual({ started_at: new Date(started).toISOString(), duration_ms: 12, status_code: 200, error: null, response_body: '{"ok":true}' });
+    expect(entry).toEqual({
+      started_at: new Date(started).toISOString(),
+      duration_ms: 12,
+      status_code: 200,
+      error: null,
+      response_body: '{"ok":true}',
+    });
   });
 
   it('non-2xx: http_status; 3xx: redirect', async () => {
@@ -33,8 +47,16 @@ describe('attempt error kinds from real exchanges', () => {
     const redirecting = await startReceiver((_req, res) => {
       res.writeHead(301, { location: 'https://elsewhere.example.com/' }).end();
     });
-    expect(attemptEntry(0, 1, await post(failing.url))).toMatchObject({ status_code: 503, error: 'http_status', response_body: '{"busy":true}' });
-    expect(attemptEntry(0, 1, await post(redirecting.url))).toMatchObject({ status_code: 301, error: 'redirect', response_body: '' });
+    expect(attemptEntry(0, 1, await post(failing.url))).toMatchObject({
+      status_code: 503,
+      error: 'http_status',
+      response_body: '{"busy":true}',
+    });
+    expect(attemptEntry(0, 1, await post(redirecting.url))).toMatchObject({
+      status_code: 301,
+      error: 'redirect',
+      response_body: '',
+    });
   });
 
   it('connection_refused, timeout, dns, url_policy: no status, no body', async () => {
@@ -45,7 +67,10 @@ describe('attempt error kinds from real exchanges', () => {
     const cases = [
       [await post(`http://127.0.0.1:${await closedPort()}/`), 'connection_refused'],
       [await post(silent.url, { deadlineMs: 300 }), 'timeout'],
-      [await postJson({ url: 'https://nowhere.example.com/', body: '{}', headers: {} }, { ...dev, resolver: noName }), 'dns'],
+      [
+        await postJson({ url: 'https://nowhere.example.com/', body: '{}', headers: {} }, { ...dev, resolver: noName }),
+        'dns',
+      ],
       [await postJson({ url: silent.url, body: '{}', headers: {} }, { developmentMode: false }), 'url_policy'],
     ] as const;
     for (const [result, kind] of cases) {
@@ -84,17 +109,30 @@ describe('response body kept in the history', () => {
   });
 
   it('lists a stored history oldest first, whatever the map order', () => {
-    const entry = (attempt: number) => ({ attempt, started_at: '', duration_ms: 0, status_code: 500, error: 'http_status' as const, response_body: '' });
+    const entry = (attempt: number) => ({
+      attempt,
+      started_at: '',
+      duration_ms: 0,
+      status_code: 500,
+      error: 'http_status' as const,
+      response_body: '',
+    });
     const stored = { [attemptLogKey(10)]: entry(10), [attemptLogKey(2)]: entry(2), [attemptLogKey(9)]: entry(9) };
     expect(attemptList(stored).map((e) => e.attempt)).toEqual([2, 9, 10]);
-    expect(Object.keys(attemptList({ [attemptLogKey(1)]: { response_body: null, error: null, status_code: 200, duration_ms: 1, started_at: '', attempt: 1 } })[0]!)).toEqual([
-      'attempt',
-      'started_at',
-      'duration_ms',
-      'status_code',
-      'error',
-      'response_body',
-    ]);
+    expect(
+      Object.keys(
+        attemptList({
+          [attemptLogKey(1)]: {
+            response_body: null,
+            error: null,
+            status_code: 200,
+            duration_ms: 1,
+            started_at: '',
+            attempt: 1,
+          },
+        })[0]!,
+      ),
+    ).toEqual(['attempt', 'started_at', 'duration_ms', 'status_code', 'error', 'response_body']);
     expect(attemptList(undefined)).toEqual([]);
   });
 });

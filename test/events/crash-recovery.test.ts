@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,7 +62,11 @@ async function call(base: string, key: string, method: string, path: string, bod
 
 describe('crash recovery of the delivery pipeline', () => {
   it('kill -9 while deliveries are in flight: after a restart every event arrives within the visibility timeout, none posted twice unless its POST was cut off', async () => {
-    const env = { PORT: String(await freePort()), LOCAL_DYNAMODB_PORT: String(await freePort()), DATA_DIR: mkdtempSync(join(tmpdir(), 'crash-')) };
+    const env = {
+      PORT: String(await freePort()),
+      LOCAL_DYNAMODB_PORT: String(await freePort()),
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'crash-')),
+    };
     const base = `http://127.0.0.1:${env.PORT}`;
     const receiver = await startWebhookReceiver();
     const held = new Set<string>();
@@ -74,12 +78,32 @@ describe('crash recovery of the delivery pipeline', () => {
     const first = startRuntime(env);
     const key = await first.ready;
     const agent = await call(base, key, 'POST', '/api/v1/agents', { name: 'crash' });
-    await call(base, key, 'PATCH', `/api/v1/agents/${agent.id}/webhook`, { webhook_url: receiver.url, events: ['contract.funded'] });
+    await call(base, key, 'PATCH', `/api/v1/agents/${agent.id}/webhook`, {
+      webhook_url: receiver.url,
+      events: ['contract.funded'],
+    });
     await call(base, key, 'POST', `/api/v1/agents/${agent.id}/webhook/verify`);
-    const template = await call(base, key, 'POST', '/v1/marketplace/templates', { name: 'Crash', slug: 'crash-test', category: 'other', version: '1.0.0', schema: { variables: [], checks: [] } });
-    const contracts = await Promise.all(Array.from({ length: 8 }, () => call(base, key, 'POST', '/api/v1/contracts', { template_id: template.id, variables: {}, amount_cents: 100, agent_id: agent.id })));
+    const template = await call(base, key, 'POST', '/v1/marketplace/templates', {
+      name: 'Crash',
+      slug: 'crash-test',
+      category: 'other',
+      version: '1.0.0',
+      schema: { variables: [], checks: [] },
+    });
+    const contracts = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        call(base, key, 'POST', '/api/v1/contracts', {
+          template_id: template.id,
+          variables: {},
+          amount_cents: 100,
+          agent_id: agent.id,
+        }),
+      ),
+    );
     await Promise.all(contracts.map((c) => call(base, key, 'POST', `/api/v1/contracts/${c.id}/fund`)));
-    const feed = (await call(base, key, 'GET', `/api/v1/agents/${agent.id}/events?limit=100`)).data.map((e: { id: string }) => e.id);
+    const feed = (await call(base, key, 'GET', `/api/v1/agents/${agent.id}/events?limit=100`)).data.map(
+      (e: { id: string }) => e.id,
+    );
     expect(feed).toHaveLength(8);
     await waitFor(() => held.size >= 3 || undefined, 'deliveries in flight', 20_000);
     const exited = new Promise((resolve) => first.child.once('exit', resolve));
@@ -93,7 +117,11 @@ describe('crash recovery of the delivery pipeline', () => {
     const second = startRuntime(env);
     await second.ready;
     const answered = () => new Set(receiver.deliveries.slice(before).map((d) => d.json.id));
-    await waitFor(() => feed.every((id: string) => answered().has(id)) || undefined, 'every event after the restart', DELIVERY.visibilityTimeoutSeconds * 1000 + 5000);
+    await waitFor(
+      () => feed.every((id: string) => answered().has(id)) || undefined,
+      'every event after the restart',
+      DELIVERY.visibilityTimeoutSeconds * 1000 + 5000,
+    );
     await new Promise((r) => setTimeout(r, 1000));
 
     const posts = new Map<string, number>();

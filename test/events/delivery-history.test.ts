@@ -1,18 +1,28 @@
+import { createHmac } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { ReceiveMessageCommand, SendMessageCommand, type Message } from '@aws-sdk/client-sqs';
+import { type Message, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliverBatch, type DeliverOptions } from '../../lib/events/deliver.ts';
+import { type DeliverOptions, deliverBatch } from '../../lib/events/deliver.ts';
 import { relayBatch } from '../../lib/events/relay.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';
+import { createDeliveryQueues, type DeliveryQueues, type LocalSqs, startLocalSqs } from '../../local/sqs.ts';
 import { toSqsRecord } from '../../local/sqs-poller.ts';
-import { createDeliveryQueues, startLocalSqs, type DeliveryQueues, type LocalSqs } from '../../local/sqs.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
-import { configureWebhook, createAgent, createContract, enableWebhook, feedOf, publishTemplate, SIMPLE_SCHEMA, startWebhookReceiver, type WebhookReceiver } from './support.ts';
+import {
+  configureWebhook,
+  createAgent,
+  createContract,
+  enableWebhook,
+  feedOf,
+  publishTemplate,
+  SIMPLE_SCHEMA,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from './support.ts';
 
 /**
  * Attempt history, `?status=`, manual retry semantics, the test event and auto-disable (docs/webhooks.md),
@@ -47,7 +57,12 @@ async function streamRecordOf(agentId: string, eventId: string): Promise<DynamoD
   return {
     eventName: 'INSERT',
     eventSource: 'aws:dynamodb',
-    dynamodb: { Keys: marshall(keys.event(agentId, eventId)) as never, NewImage: marshall(Item!) as Record<string, AttributeValue> as never, SequenceNumber: eventId, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+    dynamodb: {
+      Keys: marshall(keys.event(agentId, eventId)) as never,
+      NewImage: marshall(Item!) as Record<string, AttributeValue> as never,
+      SequenceNumber: eventId,
+      StreamViewType: 'NEW_AND_OLD_IMAGES',
+    },
   };
 }
 
@@ -68,7 +83,13 @@ async function fundedEvent(agentId: string): Promise<{ eventId: string; contract
 async function receiveVisible(): Promise<Message[]> {
   const all: Message[] = [];
   for (;;) {
-    const { Messages = [] } = await sqs.client.send(new ReceiveMessageCommand({ QueueUrl: queues.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: all.length ? 0 : 1 }));
+    const { Messages = [] } = await sqs.client.send(
+      new ReceiveMessageCommand({
+        QueueUrl: queues.queueUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: all.length ? 0 : 1,
+      }),
+    );
     if (Messages.length === 0) return all;
     all.push(...Messages);
   }
@@ -77,21 +98,38 @@ async function receiveVisible(): Promise<Message[]> {
 /** Every visible message through the delivery worker in one batch; the ids it left in the queue. */
 async function deliverVisible(options: DeliverOptions = {}): Promise<{ received: number; left: string[] }> {
   const messages = await receiveVisible();
-  const left = await deliverBatch(messages.map((m) => toSqsRecord(m, queues.queueArn)), options);
+  const left = await deliverBatch(
+    messages.map((m) => toSqsRecord(m, queues.queueArn)),
+    options,
+  );
   return { received: messages.length, left };
 }
 
 /** Another copy of a delivery's scheduled message, as SQS or the relay may make one. */
 async function sendScheduledCopy(agentId: string, deliveryId: string, eventId: string): Promise<void> {
-  await sqs.client.send(new SendMessageCommand({ QueueUrl: queues.queueUrl, MessageBody: JSON.stringify({ agent_id: agentId, delivery_id: deliveryId, event_id: eventId }) }));
+  await sqs.client.send(
+    new SendMessageCommand({
+      QueueUrl: queues.queueUrl,
+      MessageBody: JSON.stringify({ agent_id: agentId, delivery_id: deliveryId, event_id: eventId }),
+    }),
+  );
 }
 
 const deliveryIdOf = (eventId: string) => `dlv_${eventId.slice(4)}`;
-const getDelivery = (agentId: string, deliveryId: string, caller = owner) => invoke('getDelivery', { caller, params: { id: agentId, delivery_id: deliveryId } });
-const retry = (agentId: string, deliveryId: string, body?: unknown) => invoke('retryDelivery', { caller: owner, params: { id: agentId, delivery_id: deliveryId }, ...(body === undefined ? {} : { body }) });
-const list = async (agentId: string, query: Record<string, string>) => invoke('listDeliveries', { caller: owner, params: { id: agentId }, query });
+const getDelivery = (agentId: string, deliveryId: string, caller = owner) =>
+  invoke('getDelivery', { caller, params: { id: agentId, delivery_id: deliveryId } });
+const retry = (agentId: string, deliveryId: string, body?: unknown) =>
+  invoke('retryDelivery', {
+    caller: owner,
+    params: { id: agentId, delivery_id: deliveryId },
+    ...(body === undefined ? {} : { body }),
+  });
+const list = async (agentId: string, query: Record<string, string>) =>
+  invoke('listDeliveries', { caller: owner, params: { id: agentId }, query });
 
-async function enabledAgent(events = ['contract.funded']): Promise<{ agentId: string; receiver: WebhookReceiver; secret: string }> {
+async function enabledAgent(
+  events = ['contract.funded'],
+): Promise<{ agentId: string; receiver: WebhookReceiver; secret: string }> {
   const receiver = await startWebhookReceiver();
   const agentId = await createAgent(owner);
   const secret = await enableWebhook(owner, agentId, receiver.url, events);
@@ -109,9 +147,22 @@ describe('attempt history and manual retries', () => {
     expect(first.left).toHaveLength(1); // parked for an hour: the schedule's next attempt
     const afterFirst = await getDelivery(agentId, deliveryId);
     expect(afterFirst.status).toBe(200);
-    expect(afterFirst.body).toMatchObject({ id: deliveryId, event_id: eventId, status: 'pending', attempt_count: 1, last_status_code: 500 });
+    expect(afterFirst.body).toMatchObject({
+      id: deliveryId,
+      event_id: eventId,
+      status: 'pending',
+      attempt_count: 1,
+      last_status_code: 500,
+    });
     expect(afterFirst.body.attempts).toEqual([
-      { attempt: 1, started_at: expect.any(String), duration_ms: expect.any(Number), status_code: 500, error: 'http_status', response_body: '{"received":false}' },
+      {
+        attempt: 1,
+        started_at: expect.any(String),
+        duration_ms: expect.any(Number),
+        status_code: 500,
+        error: 'http_status',
+        response_body: '{"received":false}',
+      },
     ]);
     const due = afterFirst.body.next_attempt_at as string;
     expect(Date.parse(due) - Date.now()).toBeGreaterThan(3500_000);
@@ -201,7 +252,11 @@ describe('attempt history and manual retries', () => {
     receiver.answer = () => 200;
     expect((await retry(agentId, deliveryId)).body).toMatchObject({ status: 'pending', attempts: 3 });
     await deliverVisible();
-    expect((await getDelivery(agentId, deliveryId)).body).toMatchObject({ status: 'succeeded', attempt_count: 4, last_status_code: 200 });
+    expect((await getDelivery(agentId, deliveryId)).body).toMatchObject({
+      status: 'succeeded',
+      attempt_count: 4,
+      last_status_code: 200,
+    });
   });
 
   it('GET of a delivery: 404 for another account, an unknown id or a malformed one', async () => {
@@ -267,7 +322,9 @@ describe('POST …/webhook/test', () => {
     expect(res.body).toEqual({ event_id: expect.stringMatching(/^evt_/) });
     const eventId = res.body.event_id as string;
     const feed = await feedOf(owner, agentId);
-    expect(feed).toEqual([{ id: eventId, type: 'service.webhook.test', created_at: expect.any(String), agent_id: agentId, data: {} }]);
+    expect(feed).toEqual([
+      { id: eventId, type: 'service.webhook.test', created_at: expect.any(String), agent_id: agentId, data: {} },
+    ]);
 
     await relay(agentId, eventId);
     await deliverVisible();
@@ -275,9 +332,15 @@ describe('POST …/webhook/test', () => {
     expect(delivered!.json).toEqual(feed[0]);
     expect(delivered!.headers['x-service-event']).toBe('service.webhook.test');
     expect(delivered!.headers['webhook-id']).toBe(eventId);
-    const expected = createHmac('sha256', secret).update(`${delivered!.headers['x-service-timestamp']}.${delivered!.body}`).digest('hex');
+    const expected = createHmac('sha256', secret)
+      .update(`${delivered!.headers['x-service-timestamp']}.${delivered!.body}`)
+      .digest('hex');
     expect(delivered!.headers['x-service-signature']).toBe(expected);
-    expect((await getDelivery(agentId, deliveryIdOf(eventId))).body).toMatchObject({ event_type: 'service.webhook.test', status: 'succeeded', attempt_count: 1 });
+    expect((await getDelivery(agentId, deliveryIdOf(eventId))).body).toMatchObject({
+      event_type: 'service.webhook.test',
+      status: 'succeeded',
+      attempt_count: 1,
+    });
   });
 
   it('409 without an ENABLED webhook, 404 for another account', async () => {
@@ -289,12 +352,15 @@ describe('POST …/webhook/test', () => {
     await configureWebhook(owner, agentId, receiver.url, ['contract.funded']);
     expect((await invoke('sendTestEvent', { caller: owner, params: { id: agentId } })).status).toBe(409);
     expect(await feedOf(owner, agentId)).toEqual([]);
-    expect((await invoke('sendTestEvent', { caller: await createTestUser(), params: { id: agentId } })).status).toBe(404);
+    expect((await invoke('sendTestEvent', { caller: await createTestUser(), params: { id: agentId } })).status).toBe(
+      404,
+    );
   });
 });
 
 describe('auto-disable after 5 days of failures only', () => {
-  const agentItem = async (agentId: string) => (await db().send(new GetCommand({ TableName: tableName(), Key: keys.agent(agentId), ConsistentRead: true }))).Item!;
+  const agentItem = async (agentId: string) =>
+    (await db().send(new GetCommand({ TableName: tableName(), Key: keys.agent(agentId), ConsistentRead: true }))).Item!;
 
   it('DISABLED with a service.webhook.disabled event in the feed; nothing more attempted', async () => {
     const { agentId, receiver } = await enabledAgent();
@@ -317,7 +383,12 @@ describe('auto-disable after 5 days of failures only', () => {
     expect(disabledEvent).toMatchObject({
       type: 'service.webhook.disabled',
       agent_id: agentId,
-      data: { reason: 'consecutive_failures', failing_since: new Date(t0).toISOString(), webhook_url: receiver.url, message: expect.stringContaining('verify') },
+      data: {
+        reason: 'consecutive_failures',
+        failing_since: new Date(t0).toISOString(),
+        webhook_url: receiver.url,
+        message: expect.stringContaining('verify'),
+      },
     });
 
     // The parked retry of the first event comes due: no POST, the delivery ends failed.
@@ -325,7 +396,10 @@ describe('auto-disable after 5 days of failures only', () => {
     await sendScheduledCopy(agentId, deliveryIdOf(first.eventId), first.eventId);
     await deliverVisible({ now: () => t0 + 6 * DAY });
     expect(receiver.deliveries).toHaveLength(posts);
-    expect((await getDelivery(agentId, deliveryIdOf(first.eventId))).body).toMatchObject({ status: 'failed', last_error: expect.stringContaining('not enabled') });
+    expect((await getDelivery(agentId, deliveryIdOf(first.eventId))).body).toMatchObject({
+      status: 'failed',
+      last_error: expect.stringContaining('not enabled'),
+    });
     expect((await invoke('sendTestEvent', { caller: owner, params: { id: agentId } })).status).toBe(409);
   });
 
@@ -343,12 +417,12 @@ describe('auto-disable after 5 days of failures only', () => {
     status = 500;
     await fundedEvent(agentId);
     await deliverVisible({ now: () => t0 + 6 * DAY });
-    expect((await agentItem(agentId))).toMatchObject({ webhook_status: 'ENABLED', failing_since: t0 + 6 * DAY });
+    expect(await agentItem(agentId)).toMatchObject({ webhook_status: 'ENABLED', failing_since: t0 + 6 * DAY });
 
     // Reconfigured and verified: the failures measured under the old configuration no longer count.
     await enableWebhook(owner, agentId, receiver.url, ['contract.funded']);
     await fundedEvent(agentId);
     await deliverVisible({ now: () => t0 + 12 * DAY });
-    expect((await agentItem(agentId))).toMatchObject({ webhook_status: 'ENABLED', failing_since: t0 + 12 * DAY });
+    expect(await agentItem(agentId)).toMatchObject({ webhook_status: 'ENABLED', failing_since: t0 + 12 * DAY });
   });
 });

@@ -1,22 +1,22 @@
-import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createHmac } from 'node:crypto';
+import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startEventPipeline, type EventPipeline } from '../../local/event-pipeline.ts';
+import { type EventPipeline, startEventPipeline } from '../../local/event-pipeline.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import {
   configureWebhook,
   createAgent,
   createContract,
+  type Delivered,
   deliveriesOf,
   enableWebhook,
   feedOf,
   publishTemplate,
   SIMPLE_SCHEMA,
   startWebhookReceiver,
-  waitFor,
-  type Delivered,
   type WebhookReceiver,
+  waitFor,
 } from './support.ts';
 
 /**
@@ -92,7 +92,11 @@ describe('webhook delivery through the local pipeline', () => {
     const delivery = await waitFor(() => receiver.deliveries[0], 'the delivery');
     const [event] = await feedOf(owner, agentId);
     expect(delivery.json).toEqual(event);
-    expect(delivery.json).toMatchObject({ type: 'contract.funded', agent_id: agentId, data: { contract_id: contractId, amount_cents: 12_345 } });
+    expect(delivery.json).toMatchObject({
+      type: 'contract.funded',
+      agent_id: agentId,
+      data: { contract_id: contractId, amount_cents: 12_345 },
+    });
     expect(delivery.headers['content-type']).toBe('application/json');
     expect(delivery.headers['x-service-event']).toBe('contract.funded');
     expect(delivery.headers['x-service-event-id']).toBe(event.id);
@@ -149,11 +153,20 @@ describe('webhook delivery through the local pipeline', () => {
     await receiver.close();
     await fund(await createContract(owner, agentId, templateId));
 
-    const [failed] = await waitFor(async () => {
-      const list = await deliveriesOf(owner, agentId);
-      return list[0]?.status === 'failed' ? list : undefined;
-    }, 'the delivery to fail', 20_000);
-    expect(failed).toMatchObject({ status: 'failed', attempts: ATTEMPTS, last_status_code: null, next_attempt_at: null });
+    const [failed] = await waitFor(
+      async () => {
+        const list = await deliveriesOf(owner, agentId);
+        return list[0]?.status === 'failed' ? list : undefined;
+      },
+      'the delivery to fail',
+      20_000,
+    );
+    expect(failed).toMatchObject({
+      status: 'failed',
+      attempts: ATTEMPTS,
+      last_status_code: null,
+      next_attempt_at: null,
+    });
     expect(failed.last_error).toMatch(/network error/);
 
     const back = await startWebhookReceiver(port);
@@ -176,12 +189,18 @@ describe('webhook delivery through the local pipeline', () => {
     const { receiver, agentId } = await enabledAgent();
     receiver.answer = () => 503;
     await fund(await createContract(owner, agentId, templateId));
-    const [failed] = await waitFor(async () => {
-      const list = await deliveriesOf(owner, agentId);
-      return list[0]?.status === 'failed' ? list : undefined;
-    }, 'failure', 20_000);
+    const [failed] = await waitFor(
+      async () => {
+        const list = await deliveriesOf(owner, agentId);
+        return list[0]?.status === 'failed' ? list : undefined;
+      },
+      'failure',
+      20_000,
+    );
     expect(failed).toMatchObject({ attempts: ATTEMPTS, last_status_code: 503 });
-    expect((await invoke('retryDelivery', { caller: owner, params: { id: agentId, delivery_id: failed.id } })).status).toBe(202);
+    expect(
+      (await invoke('retryDelivery', { caller: owner, params: { id: agentId, delivery_id: failed.id } })).status,
+    ).toBe(202);
     const [again] = await waitFor(async () => {
       const list = await deliveriesOf(owner, agentId);
       return list[0]?.status === 'failed' && list[0].attempts === ATTEMPTS + 1 ? list : undefined;
@@ -204,9 +223,16 @@ describe('webhook delivery through the local pipeline', () => {
 
     await waitFor(() => receiver.deliveries[0], 'the release');
     await new Promise((r) => setTimeout(r, 500));
-    expect(receiver.deliveries.map((d) => `${d.json.data.contract_id} ${d.json.type}`)).toEqual([`${later} contract.released`]);
+    expect(receiver.deliveries.map((d) => `${d.json.data.contract_id} ${d.json.type}`)).toEqual([
+      `${later} contract.released`,
+    ]);
     expect((await deliveriesOf(owner, agentId)).map((d) => d.event_type)).toEqual(['contract.released']);
-    expect((await feedOf(owner, agentId)).map((e) => e.type)).toEqual(['contract.funded', 'contract.released', 'contract.funded', 'contract.released']);
+    expect((await feedOf(owner, agentId)).map((e) => e.type)).toEqual([
+      'contract.funded',
+      'contract.released',
+      'contract.funded',
+      'contract.released',
+    ]);
   });
 
   it('a copy of a message (SQS delivering twice) makes no second record and no second post', async () => {
@@ -217,7 +243,11 @@ describe('webhook delivery through the local pipeline', () => {
       const list = await deliveriesOf(owner, agentId);
       return list[0]?.status === 'succeeded' ? list : undefined;
     }, 'success');
-    const sqs = new SQSClient({ endpoint: pipeline.sqsEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    const sqs = new SQSClient({
+      endpoint: pipeline.sqsEndpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    });
     const body = JSON.stringify({ agent_id: agentId, delivery_id: record.id, event_id: record.event_id });
     await sqs.send(new SendMessageCommand({ QueueUrl: pipeline.queueUrl, MessageBody: body }));
     await sqs.send(new SendMessageCommand({ QueueUrl: pipeline.queueUrl, MessageBody: body }));
@@ -230,12 +260,22 @@ describe('webhook delivery through the local pipeline', () => {
   });
 
   it('a poison message (not a delivery) ends in the DLQ', async () => {
-    const sqs = new SQSClient({ endpoint: pipeline.sqsEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    const sqs = new SQSClient({
+      endpoint: pipeline.sqsEndpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    });
     await sqs.send(new SendMessageCommand({ QueueUrl: pipeline.queueUrl, MessageBody: 'this is not a delivery' }));
-    const dead = await waitFor(async () => {
-      const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: pipeline.deadLetterQueueUrl, WaitTimeSeconds: 1 }));
-      return Messages[0];
-    }, 'the DLQ', 20_000);
+    const dead = await waitFor(
+      async () => {
+        const { Messages = [] } = await sqs.send(
+          new ReceiveMessageCommand({ QueueUrl: pipeline.deadLetterQueueUrl, WaitTimeSeconds: 1 }),
+        );
+        return Messages[0];
+      },
+      'the DLQ',
+      20_000,
+    );
     expect(dead.Body).toBe('this is not a delivery');
     sqs.destroy();
   });

@@ -23,7 +23,9 @@ describe('the event catalog', () => {
   it('is served at GET /api/v1/event-types without a key: four configurable contract kinds, the service kinds not configurable', async () => {
     const res = await fetch(`${api.url}/api/v1/event-types`);
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { data: { type: string; configurable: boolean; description: string; schema: Record<string, unknown> }[] };
+    const body = (await res.json()) as {
+      data: { type: string; configurable: boolean; description: string; schema: Record<string, unknown> }[];
+    };
     expect(body).toEqual(JSON.parse(committed));
     expect(body.data.filter((t) => t.configurable).map((t) => t.type)).toEqual([...EVENT_TYPES]);
     expect(body.data.filter((t) => !t.configurable).map((t) => t.type)).toEqual([...SERVICE_EVENT_TYPES]);
@@ -31,9 +33,16 @@ describe('the event catalog', () => {
   });
 
   it('answers a body or a wrong method as the other public routes do, never 5xx', async () => {
-    const withBody = await fetch(`${api.url}/api/v1/event-types`, { method: 'GET', headers: { 'content-type': 'application/json' } });
+    const withBody = await fetch(`${api.url}/api/v1/event-types`, {
+      method: 'GET',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(withBody.status).toBe(200);
-    const post = await fetch(`${api.url}/api/v1/event-types`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const post = await fetch(`${api.url}/api/v1/event-types`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(post.status).toBeGreaterThanOrEqual(400);
     expect(post.status).toBeLessThan(500);
   });
@@ -49,12 +58,17 @@ describe('the event catalog', () => {
       agentId = await createAgent(alice);
       const templateId = await publishTemplate(alice, SIMPLE_SCHEMA);
       const released = await createContract(alice, agentId, templateId);
-      for (const [route, body] of [['fundContract'], ['recordVerification', { passed: true, results: { http_status: 200 } }], ['releaseContract']] as const) {
+      for (const [route, body] of [
+        ['fundContract'],
+        ['recordVerification', { passed: true, results: { http_status: 200 } }],
+        ['releaseContract'],
+      ] as const) {
         const res = await invoke(route, { caller: alice, params: { id: released }, ...(body ? { body } : {}) });
         expect(res.status, JSON.stringify(res.body)).toBe(200);
       }
       const refunded = await createContract(alice, agentId, templateId);
-      for (const route of ['fundContract', 'refundContract']) expect((await invoke(route, { caller: alice, params: { id: refunded } })).status).toBe(200);
+      for (const route of ['fundContract', 'refundContract'])
+        expect((await invoke(route, { caller: alice, params: { id: refunded } })).status).toBe(200);
     });
 
     it('each contract kind’s schema accepts the events the service really emits, and refuses them under another type', async () => {
@@ -69,14 +83,29 @@ describe('the event catalog', () => {
     });
 
     it('the test event is the envelope with an empty data object; the disable notice carries a reason', () => {
-      const envelope = { id: 'evt_01J00000000000000000000000', created_at: '2026-11-23T00:00:00.000Z', agent_id: 'agt_01J00000000000000000000000' };
+      const envelope = {
+        id: 'evt_01J00000000000000000000000',
+        created_at: '2026-11-23T00:00:00.000Z',
+        agent_id: 'agt_01J00000000000000000000000',
+      };
       const test = ajv.compile(schemaOf('service.webhook.test'));
       expect(test({ ...envelope, type: 'service.webhook.test', data: {} })).toBe(true);
       expect(test({ ...envelope, type: 'service.webhook.test', data: { contract_id: 'x' } })).toBe(false);
       const disabled = ajv.compile(schemaOf('service.webhook.disabled'));
-      const notice = { reason: 'consecutive_failures', message: 'Every delivery attempt failed since …', failing_since: '2026-11-18T00:00:00.000Z', webhook_url: 'https://hooks.example.com/' };
+      const notice = {
+        reason: 'consecutive_failures',
+        message: 'Every delivery attempt failed since …',
+        failing_since: '2026-11-18T00:00:00.000Z',
+        webhook_url: 'https://hooks.example.com/',
+      };
       expect(disabled({ ...envelope, type: 'service.webhook.disabled', data: notice })).toBe(true);
-      expect(disabled({ ...envelope, type: 'service.webhook.disabled', data: { reason: 'every delivery failed for 5 days' } })).toBe(false);
+      expect(
+        disabled({
+          ...envelope,
+          type: 'service.webhook.disabled',
+          data: { reason: 'every delivery failed for 5 days' },
+        }),
+      ).toBe(false);
       expect(disabled({ ...envelope, type: 'service.webhook.disabled', data: {} })).toBe(false);
     });
   });

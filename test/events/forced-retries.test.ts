@@ -1,10 +1,19 @@
-import { DELIVERY } from '../../lib/core/settings.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DELIVERY } from '../../lib/core/settings.ts';
+import { type EventPipeline, startEventPipeline } from '../../local/event-pipeline.ts';
 import { UNLIMITED_KEY_LIMITS } from '../../local/key-throttle.ts';
-import { startEventPipeline, type EventPipeline } from '../../local/event-pipeline.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { useLocalApi } from '../support/local-api.ts';
-import { createAgent, createContract, deliveriesOf, enableWebhook, publishTemplate, SIMPLE_SCHEMA, startWebhookReceiver, waitFor } from './support.ts';
+import {
+  createAgent,
+  createContract,
+  deliveriesOf,
+  enableWebhook,
+  publishTemplate,
+  SIMPLE_SCHEMA,
+  startWebhookReceiver,
+  waitFor,
+} from './support.ts';
 
 /**
  * docs/events.md: every POST is one numbered attempt, counted once, however many forced retries
@@ -84,8 +93,13 @@ describe('forced retries at 20-way', () => {
     });
     expect(statuses).toEqual(Array(RETRIES).fill(202));
 
-    const detail = async () => (await invoke('getDelivery', { caller: owner, params: { id: agentId, delivery_id: delivered.id } })).body;
-    await waitFor(async () => ((await detail()).attempt_count >= 1 + RETRIES ? true : undefined), 'every forced retry recorded', (VISIBILITY_SECONDS + 60) * 1000);
+    const detail = async () =>
+      (await invoke('getDelivery', { caller: owner, params: { id: agentId, delivery_id: delivered.id } })).body;
+    await waitFor(
+      async () => ((await detail()).attempt_count >= 1 + RETRIES ? true : undefined),
+      'every forced retry recorded',
+      (VISIBILITY_SECONDS + 60) * 1000,
+    );
     // A message whose attempt went unrecorded would come back after its visibility timeout and post again: wait past it.
     await new Promise((r) => setTimeout(r, (VISIBILITY_SECONDS + 2) * 1000));
 

@@ -8,9 +8,17 @@ import { workers } from '../../lib/routes.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';
 import { loadHandler } from '../../local/handlers.ts';
-import { createDeliveryQueues, startLocalSqs, type LocalSqs } from '../../local/sqs.ts';
+import { createDeliveryQueues, type LocalSqs, startLocalSqs } from '../../local/sqs.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
-import { createAgent, createContract, deliveriesOf, enableWebhook, publishTemplate, SIMPLE_SCHEMA, startWebhookReceiver } from './support.ts';
+import {
+  createAgent,
+  createContract,
+  deliveriesOf,
+  enableWebhook,
+  publishTemplate,
+  SIMPLE_SCHEMA,
+  startWebhookReceiver,
+} from './support.ts';
 
 /**
  * The replay job driven by hand (real fauxqs, no pollers): each page item is handed to the relay
@@ -26,7 +34,10 @@ let relay: (e: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
 
 beforeAll(async () => {
   sqs = await startLocalSqs({});
-  const queues = await createDeliveryQueues(sqs.client, tableName(), { visibilityTimeoutSeconds: 30, maxReceiveCount: 20 });
+  const queues = await createDeliveryQueues(sqs.client, tableName(), {
+    visibilityTimeoutSeconds: 30,
+    maxReceiveCount: 20,
+  });
   process.env['SQS_ENDPOINT'] = sqs.endpoint;
   process.env['DELIVERY_QUEUE_URL'] = queues.queueUrl;
   relay = await loadHandler(workers.relay);
@@ -39,7 +50,12 @@ afterAll(async () => {
 
 async function pages(agentId: string): Promise<Record<string, unknown>[]> {
   const { Items = [] } = await db().send(
-    new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)', ExpressionAttributeValues: { ':pk': keys.agent(agentId).PK, ':p': 'REPLAY#' }, ConsistentRead: true }),
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
+      ExpressionAttributeValues: { ':pk': keys.agent(agentId).PK, ':p': 'REPLAY#' },
+      ConsistentRead: true,
+    }),
   );
   return Items;
 }
@@ -47,7 +63,11 @@ async function pages(agentId: string): Promise<Record<string, unknown>[]> {
 const asStreamRecord = (item: Record<string, unknown>, sequence: string): DynamoDBRecord => ({
   eventName: 'INSERT',
   eventSource: 'aws:dynamodb',
-  dynamodb: { NewImage: marshall(item, { removeUndefinedValues: true }) as Record<string, AttributeValue> as never, SequenceNumber: sequence, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+  dynamodb: {
+    NewImage: marshall(item, { removeUndefinedValues: true }) as Record<string, AttributeValue> as never,
+    SequenceNumber: sequence,
+    StreamViewType: 'NEW_AND_OLD_IMAGES',
+  },
 });
 
 async function relayPage(item: Record<string, unknown>): Promise<void> {

@@ -1,7 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEventPipeline, type EventPipeline } from '../../local/event-pipeline.ts';
+import { type EventPipeline, startEventPipeline } from '../../local/event-pipeline.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
-import { configureWebhook, createAgent, createContract, deliveriesOf, enableWebhook, feedOf, publishTemplate, SIMPLE_SCHEMA, startWebhookReceiver, waitFor } from './support.ts';
+import {
+  configureWebhook,
+  createAgent,
+  createContract,
+  deliveriesOf,
+  enableWebhook,
+  feedOf,
+  publishTemplate,
+  SIMPLE_SCHEMA,
+  startWebhookReceiver,
+  waitFor,
+} from './support.ts';
 
 /**
  * POST …/events/replay on the local pipeline: the job's pages go through the table stream to the
@@ -16,7 +27,12 @@ let owner: TestUser;
 let templateId: string;
 
 beforeAll(async () => {
-  pipeline = await startEventPipeline({ tableName: process.env['TABLE_NAME']!, dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!, visibilityTimeoutSeconds: 1, maxReceiveCount: 5 });
+  pipeline = await startEventPipeline({
+    tableName: process.env['TABLE_NAME']!,
+    dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!,
+    visibilityTimeoutSeconds: 1,
+    maxReceiveCount: 5,
+  });
   owner = await createTestUser();
   templateId = await publishTemplate(owner, SIMPLE_SCHEMA);
 });
@@ -24,7 +40,8 @@ afterAll(async () => {
   await pipeline?.stop();
 });
 
-const replay = (agentId: string, body: unknown, caller = owner) => invoke('replayEvents', { caller, params: { id: agentId }, body });
+const replay = (agentId: string, body: unknown, caller = owner) =>
+  invoke('replayEvents', { caller, params: { id: agentId }, body });
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** `n` contracts funded then released: 2n events, oldest first. */
@@ -38,10 +55,14 @@ async function history(agentId: string, n: number): Promise<void> {
 
 /** Waits until the agent has `count` delivery records, all succeeded: no attempt of them is still to come. */
 const allSucceeded = (agentId: string, count: number) =>
-  waitFor(async () => {
-    const records = await deliveriesOf(owner, agentId);
-    return records.length === count && records.every((r) => r.status === 'succeeded') ? records : undefined;
-  }, `${count} succeeded delivery records`, 30_000);
+  waitFor(
+    async () => {
+      const records = await deliveriesOf(owner, agentId);
+      return records.length === count && records.every((r) => r.status === 'succeeded') ? records : undefined;
+    },
+    `${count} succeeded delivery records`,
+    30_000,
+  );
 
 describe('POST /agents/:id/events/replay', () => {
   it('sends every event of the window again, including those from before the webhook was enabled, with the same ids', async () => {

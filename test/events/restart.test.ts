@@ -2,9 +2,19 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startEventPipeline, type EventPipeline } from '../../local/event-pipeline.ts';
+import { type EventPipeline, startEventPipeline } from '../../local/event-pipeline.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
-import { configureWebhook, createAgent, createContract, deliveriesOf, enableWebhook, publishTemplate, SIMPLE_SCHEMA, startWebhookReceiver, waitFor } from './support.ts';
+import {
+  configureWebhook,
+  createAgent,
+  createContract,
+  deliveriesOf,
+  enableWebhook,
+  publishTemplate,
+  SIMPLE_SCHEMA,
+  startWebhookReceiver,
+  waitFor,
+} from './support.ts';
 
 /**
  * "The process dies after the transaction and before the relay runs": the pipeline is simply not
@@ -28,7 +38,11 @@ afterEach(async () => {
 });
 
 const start = (dataDir: string) =>
-  startEventPipeline({ tableName: process.env['TABLE_NAME']!, dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!, dataDir }).then((p) => (running = p));
+  startEventPipeline({
+    tableName: process.env['TABLE_NAME']!,
+    dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!,
+    dataDir,
+  }).then((p) => (running = p));
 const stop = async () => {
   await running?.stop();
   running = undefined;

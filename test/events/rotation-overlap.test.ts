@@ -1,15 +1,24 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createHmac } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../client/index.ts';
-import { startEventPipeline, type EventPipeline } from '../../local/event-pipeline.ts';
-import { signingSecrets } from '../../lib/webhooks/rotation.ts';
-import { newWebhookSecret } from '../../lib/webhooks/secret.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';
+import { signingSecrets } from '../../lib/webhooks/rotation.ts';
+import { newWebhookSecret } from '../../lib/webhooks/secret.ts';
+import { type EventPipeline, startEventPipeline } from '../../local/event-pipeline.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
-import { createAgent, createContract, enableWebhook, publishTemplate, SIMPLE_SCHEMA, startWebhookReceiver, waitFor, type Delivered } from './support.ts';
+import {
+  createAgent,
+  createContract,
+  type Delivered,
+  enableWebhook,
+  publishTemplate,
+  SIMPLE_SCHEMA,
+  startWebhookReceiver,
+  waitFor,
+} from './support.ts';
 
 /**
  * Rotation overlap (docs/webhooks.md, "Rotating the secret"): after a rotation, deliveries to a
@@ -22,15 +31,22 @@ let pipeline: EventPipeline;
 let owner: TestUser;
 
 beforeAll(async () => {
-  pipeline = await startEventPipeline({ tableName: process.env['TABLE_NAME']!, dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!, visibilityTimeoutSeconds: 1, maxReceiveCount: 5 });
+  pipeline = await startEventPipeline({
+    tableName: process.env['TABLE_NAME']!,
+    dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!,
+    visibilityTimeoutSeconds: 1,
+    maxReceiveCount: 5,
+  });
   owner = await createTestUser();
 });
 afterAll(async () => {
   await pipeline?.stop();
 });
 
-const rotate = (agentId: string, body?: unknown, caller = owner) => invoke('rotateWebhookSecret', { caller, params: { id: agentId }, ...(body === undefined ? {} : { body }) });
-const serviceSignatureOf = (secret: string, d: Delivered) => createHmac('sha256', secret).update(`${d.headers['x-service-timestamp']}.${d.body}`).digest('hex');
+const rotate = (agentId: string, body?: unknown, caller = owner) =>
+  invoke('rotateWebhookSecret', { caller, params: { id: agentId }, ...(body === undefined ? {} : { body }) });
+const serviceSignatureOf = (secret: string, d: Delivered) =>
+  createHmac('sha256', secret).update(`${d.headers['x-service-timestamp']}.${d.body}`).digest('hex');
 const standardOk = (secret: string, d: Delivered) => {
   try {
     new Webhook(secret).verify(d.body, d.headers as Record<string, string>);
@@ -58,7 +74,11 @@ describe('POST …/webhook/secret/rotate with an overlap', () => {
     const second = rotated.body.webhook_secret as string;
     expect(second).not.toBe(first);
     expect((await invoke('fundContract', { caller: owner, params: { id: contractId } })).status).toBe(200);
-    const funded = await waitFor(() => receiver.deliveries.find((d) => d.json.type === 'contract.funded'), 'the funded delivery', 30_000);
+    const funded = await waitFor(
+      () => receiver.deliveries.find((d) => d.json.type === 'contract.funded'),
+      'the funded delivery',
+      30_000,
+    );
     expect(String(funded.headers['webhook-signature']).split(' ')).toHaveLength(2);
     expect(funded.headers['x-service-signature']).toBe(serviceSignatureOf(second, funded));
     expect(funded.headers['x-service-signature']).not.toBe(serviceSignatureOf(first, funded));
@@ -72,7 +92,11 @@ describe('POST …/webhook/secret/rotate with an overlap', () => {
     const third = await rotate(agentId, { expire_previous_in_seconds: 0 });
     expect(third.status).toBe(200);
     expect((await invoke('releaseContract', { caller: owner, params: { id: contractId } })).status).toBe(200);
-    const released = await waitFor(() => receiver.deliveries.find((d) => d.json.type === 'contract.released'), 'the released delivery', 30_000);
+    const released = await waitFor(
+      () => receiver.deliveries.find((d) => d.json.type === 'contract.released'),
+      'the released delivery',
+      30_000,
+    );
     expect(String(released.headers['webhook-signature']).split(' ')).toHaveLength(1);
     expect(standardOk(third.body.webhook_secret, released)).toBe(true);
     expect(await clientOk(third.body.webhook_secret, released)).toBe(true);
@@ -87,21 +111,31 @@ describe('POST …/webhook/secret/rotate with an overlap', () => {
     const answers = await Promise.all([rotate(agentId), rotate(agentId)]);
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
     const issued = answers.map((a) => a.body.webhook_secret as string);
-    const current = (await invoke('getWebhookSecret', { caller: owner, params: { id: agentId } })).body.webhook_secret as string;
+    const current = (await invoke('getWebhookSecret', { caller: owner, params: { id: agentId } })).body
+      .webhook_secret as string;
     expect(issued).toContain(current);
-    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.agent(agentId), ConsistentRead: true }));
+    const { Item } = await db().send(
+      new GetCommand({ TableName: tableName(), Key: keys.agent(agentId), ConsistentRead: true }),
+    );
     expect(Item?.['previous_webhook_secret']).toBe(issued.find((s) => s !== current));
     expect(Item?.['previous_secret_expires_at']).toBeGreaterThan(Date.now() / 1000 + 86_000);
   });
 
   it('takes 0–86400 whole seconds and nothing else; another account’s agent is 404', async () => {
     const agentId = await createAgentWithSecret();
-    for (const body of [{ expire_previous_in_seconds: -1 }, { expire_previous_in_seconds: 86_401 }, { expire_previous_in_seconds: 1.5 }, { expire_previous_in_seconds: '60' }, { other: 1 }]) {
+    for (const body of [
+      { expire_previous_in_seconds: -1 },
+      { expire_previous_in_seconds: 86_401 },
+      { expire_previous_in_seconds: 1.5 },
+      { expire_previous_in_seconds: '60' },
+      { other: 1 },
+    ]) {
       const res = await rotate(agentId, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.code).toBe('validation_error');
     }
-    for (const body of [{}, { expire_previous_in_seconds: 0 }, { expire_previous_in_seconds: 86_400 }]) expect((await rotate(agentId, body)).status, JSON.stringify(body)).toBe(200);
+    for (const body of [{}, { expire_previous_in_seconds: 0 }, { expire_previous_in_seconds: 86_400 }])
+      expect((await rotate(agentId, body)).status, JSON.stringify(body)).toBe(200);
     expect((await rotate(agentId, {}, await createTestUser())).status).toBe(404);
   });
 });
@@ -110,17 +144,30 @@ describe('signingSecrets', () => {
   const now = new Date('2026-11-23T00:00:00.000Z');
   const at = now.getTime() / 1000;
   it('adds the previous secret strictly before its expiry, never a copy of the current one, never an absent one', () => {
-    expect(signingSecrets('new', { previous_webhook_secret: 'old', previous_secret_expires_at: at + 1 }, now)).toEqual(['new', 'old']);
-    expect(signingSecrets('new', { previous_webhook_secret: 'old', previous_secret_expires_at: at }, now)).toEqual(['new']);
-    expect(signingSecrets('new', { previous_webhook_secret: 'new', previous_secret_expires_at: at + 60 }, now)).toEqual(['new']);
-    expect(signingSecrets('new', { previous_webhook_secret: null, previous_secret_expires_at: null }, now)).toEqual(['new']);
+    expect(signingSecrets('new', { previous_webhook_secret: 'old', previous_secret_expires_at: at + 1 }, now)).toEqual([
+      'new',
+      'old',
+    ]);
+    expect(signingSecrets('new', { previous_webhook_secret: 'old', previous_secret_expires_at: at }, now)).toEqual([
+      'new',
+    ]);
+    expect(signingSecrets('new', { previous_webhook_secret: 'new', previous_secret_expires_at: at + 60 }, now)).toEqual(
+      ['new'],
+    );
+    expect(signingSecrets('new', { previous_webhook_secret: null, previous_secret_expires_at: null }, now)).toEqual([
+      'new',
+    ]);
     expect(signingSecrets('new', {}, now)).toEqual(['new']);
   });
 });
 
 async function createAgentWithSecret(): Promise<string> {
   const agentId = await createAgent(owner);
-  const res = await invoke('configureWebhook', { caller: owner, params: { id: agentId }, body: { webhook_url: 'https://hooks.example.com/in', events: ['contract.funded'] } });
+  const res = await invoke('configureWebhook', {
+    caller: owner,
+    params: { id: agentId },
+    body: { webhook_url: 'https://hooks.example.com/in', events: ['contract.funded'] },
+  });
   expect(res.status).toBe(200);
   return agentId;
 }

@@ -26,14 +26,17 @@ beforeAll(async () => {
   }
 });
 
-const page = (query: Record<string, string>, caller = alice, id = agentId) => invoke('listAgentEvents', { caller, params: { id }, query });
+const page = (query: Record<string, string>, caller = alice, id = agentId) =>
+  invoke('listAgentEvents', { caller, params: { id }, query });
 
 describe('GET /agents/:id/events', () => {
   it('lists every event of the agent’s contracts oldest first, whatever the webhook status (DISABLED here)', async () => {
     const res = await page({});
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(6);
-    expect(res.body.data.map((e: any) => `${e.data.contract_id} ${e.type}`)).toEqual(contractIds.flatMap((c) => [`${c} contract.funded`, `${c} contract.released`]));
+    expect(res.body.data.map((e: any) => `${e.data.contract_id} ${e.type}`)).toEqual(
+      contractIds.flatMap((c) => [`${c} contract.funded`, `${c} contract.released`]),
+    );
     const ids = res.body.data.map((e: any) => e.id);
     expect([...ids].sort()).toEqual(ids);
     expect(res.body.data[0]).toEqual({
@@ -69,7 +72,13 @@ describe('GET /agents/:id/events', () => {
   });
 
   it('validates limit and after, and refuses unknown parameters', async () => {
-    for (const query of <Record<string, string>[]>[{ limit: '0' }, { limit: '101' }, { limit: 'ten' }, { after: 'ctr_x' }, { cursor: 'x' }]) {
+    for (const query of <Record<string, string>[]>[
+      { limit: '0' },
+      { limit: '101' },
+      { limit: 'ten' },
+      { after: 'ctr_x' },
+      { cursor: 'x' },
+    ]) {
       const res = await page(query);
       expect(res.status, JSON.stringify(query)).toBe(400);
       expect(res.body.error.code).toBe('validation_error');
@@ -77,7 +86,10 @@ describe('GET /agents/:id/events', () => {
   });
 
   it('another account’s agent and an unknown agent are 404', async () => {
-    for (const [caller, id] of [[mallory, agentId], [alice, 'agt_00000000000000000000000000']] as const) {
+    for (const [caller, id] of [
+      [mallory, agentId],
+      [alice, 'agt_00000000000000000000000000'],
+    ] as const) {
       const res = await page({}, caller, id);
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('not_found');
@@ -93,7 +105,11 @@ describe('GET /agents/:id/deliveries and retry', () => {
     const ids: string[] = [];
     let cursor: string | undefined;
     do {
-      const res = await invoke('listDeliveries', { caller: alice, params: { id: agentId }, query: { limit: '4', ...(cursor ? { cursor } : {}) } });
+      const res = await invoke('listDeliveries', {
+        caller: alice,
+        params: { id: agentId },
+        query: { limit: '4', ...(cursor ? { cursor } : {}) },
+      });
       expect(res.status).toBe(200);
       ids.push(...res.body.data.map((d: any) => d.id));
       cursor = res.body.next_cursor ?? undefined;
@@ -115,19 +131,32 @@ describe('GET /agents/:id/deliveries and retry', () => {
   });
 
   it('validates the query; 404 for someone else’s agent', async () => {
-    expect((await invoke('listDeliveries', { caller: alice, params: { id: agentId }, query: { cursor: 'evt_1' } })).status).toBe(400);
-    expect((await invoke('listDeliveries', { caller: alice, params: { id: agentId }, query: { limit: '500' } })).status).toBe(400);
+    expect(
+      (await invoke('listDeliveries', { caller: alice, params: { id: agentId }, query: { cursor: 'evt_1' } })).status,
+    ).toBe(400);
+    expect(
+      (await invoke('listDeliveries', { caller: alice, params: { id: agentId }, query: { limit: '500' } })).status,
+    ).toBe(400);
     expect((await invoke('listDeliveries', { caller: mallory, params: { id: agentId } })).status).toBe(404);
   });
 
   it('retry: 404 for an unknown delivery or another account, 409 webhook_not_configured without an enabled webhook', async () => {
     const [delivery] = (await invoke('listDeliveries', { caller: alice, params: { id: agentId } })).body.data;
-    const retry = (caller: TestUser, delivery_id: string) => invoke('retryDelivery', { caller, params: { id: agentId, delivery_id } });
+    const retry = (caller: TestUser, delivery_id: string) =>
+      invoke('retryDelivery', { caller, params: { id: agentId, delivery_id } });
     expect((await retry(mallory, delivery.id)).status).toBe(404);
     expect((await retry(alice, 'dlv_00000000000000000000000000')).body.error.code).toBe('not_found');
     const res = await retry(alice, delivery.id);
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('webhook_not_configured');
-    expect((await invoke('retryDelivery', { caller: alice, params: { id: agentId, delivery_id: delivery.id }, body: { now: true } })).status).toBe(400);
+    expect(
+      (
+        await invoke('retryDelivery', {
+          caller: alice,
+          params: { id: agentId, delivery_id: delivery.id },
+          body: { now: true },
+        })
+      ).status,
+    ).toBe(400);
   });
 });

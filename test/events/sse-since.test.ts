@@ -15,12 +15,23 @@ beforeAll(async () => {
 });
 
 async function open(agentId: string, query: string, headers: Record<string, string> = {}) {
-  const stream = await openSse(`${api.url}/api/v1/agents/${agentId}/events/stream${query}`, { authorization: `Bearer ${alice.apiKey}`, ...headers });
+  const stream = await openSse(`${api.url}/api/v1/agents/${agentId}/events/stream${query}`, {
+    authorization: `Bearer ${alice.apiKey}`,
+    ...headers,
+  });
   return { ...stream, eventIds: () => stream.frames.filter((f) => f.data).map((f) => f.id!) };
 }
 
 async function fundNew(agentId: string, count: number): Promise<void> {
-  for (let i = 0; i < count; i++) expect((await invoke('fundContract', { caller: alice, params: { id: await createContract(alice, agentId, templateId) } })).status).toBe(200);
+  for (let i = 0; i < count; i++)
+    expect(
+      (
+        await invoke('fundContract', {
+          caller: alice,
+          params: { id: await createContract(alice, agentId, templateId) },
+        })
+      ).status,
+    ).toBe(200);
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -96,7 +107,14 @@ describe('SSE start point', () => {
 
   it('refuses a since that is none of the three forms, or since with after: 400 before streaming', async () => {
     const agentId = await createAgent(alice);
-    for (const query of ['?since=yesterday', '?since=2026-11-23', '?since=2026-11-23T10:00:00', '?since=2026-02-30T10:00:00Z', '?since=', `?since=now&after=evt_00000000000000000000000000`]) {
+    for (const query of [
+      '?since=yesterday',
+      '?since=2026-11-23',
+      '?since=2026-11-23T10:00:00',
+      '?since=2026-02-30T10:00:00Z',
+      '?since=',
+      `?since=now&after=evt_00000000000000000000000000`,
+    ]) {
       const stream = await open(agentId, query);
       expect(stream.res.status, query).toBe(400);
       expect(((await stream.res.json()) as { error: { code: string } }).error.code).toBe('validation_error');

@@ -16,7 +16,8 @@ beforeAll(async () => {
   [alice, mallory] = await Promise.all([createTestUser(), createTestUser()]);
   agentId = await createAgent(alice);
   templateId = await publishTemplate(alice, SIMPLE_SCHEMA);
-  for (let i = 0; i < 2; i++) await invoke('fundContract', { caller: alice, params: { id: await createContract(alice, agentId, templateId) } });
+  for (let i = 0; i < 2; i++)
+    await invoke('fundContract', { caller: alice, params: { id: await createContract(alice, agentId, templateId) } });
 });
 
 async function open(path: string, headers: Record<string, string> = {}, user = alice) {
@@ -34,7 +35,9 @@ describe('server-sent events', () => {
     expect(stream.res.headers.get('x-request-id')).toBeTruthy();
     const feed = await feedOf(alice, agentId);
     await waitFor(() => stream.events().length >= 2 || undefined, 'the backlog');
-    expect(stream.events().map((f) => ({ id: f.id, event: f.event, data: JSON.parse(f.data!) }))).toEqual(feed.map((e) => ({ id: e.id, event: e.type, data: e })));
+    expect(stream.events().map((f) => ({ id: f.id, event: f.event, data: JSON.parse(f.data!) }))).toEqual(
+      feed.map((e) => ({ id: e.id, event: e.type, data: e })),
+    );
 
     const contractId = await createContract(alice, agentId, templateId);
     await invoke('fundContract', { caller: alice, params: { id: contractId } });
@@ -46,7 +49,10 @@ describe('server-sent events', () => {
 
   it('resumes after Last-Event-ID (or ?after): nothing before it, nothing twice', async () => {
     const feed = await feedOf(alice, agentId);
-    for (const [headers, query] of [[{ 'Last-Event-ID': feed[0].id }, ''], [{}, `?after=${feed[0].id}`]] as const) {
+    for (const [headers, query] of [
+      [{ 'Last-Event-ID': feed[0].id }, ''],
+      [{}, `?after=${feed[0].id}`],
+    ] as const) {
       const stream = await open(streamPath(agentId, query), headers);
       await waitFor(() => stream.events().length >= feed.length - 1 || undefined, 'the rest');
       await new Promise((r) => setTimeout(r, 300));
@@ -60,10 +66,17 @@ describe('server-sent events', () => {
     expect(other.res.status).toBe(404);
     expect(other.res.headers.get('content-type')).toMatch(/^application\/json/);
     await other.close();
-    const bad = await fetch(`${api.url}${streamPath()}`, { headers: { authorization: `Bearer ${alice.apiKey}`, 'last-event-id': 'nope' } });
+    const bad = await fetch(`${api.url}${streamPath()}`, {
+      headers: { authorization: `Bearer ${alice.apiKey}`, 'last-event-id': 'nope' },
+    });
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as any).error).toMatchObject({ code: 'validation_error', details: [{ path: 'Last-Event-ID' }] });
-    const missing = await fetch(`${api.url}${streamPath()}`, { headers: { authorization: `Bearer ${mallory.apiKey}` } });
+    expect(((await bad.json()) as any).error).toMatchObject({
+      code: 'validation_error',
+      details: [{ path: 'Last-Event-ID' }],
+    });
+    const missing = await fetch(`${api.url}${streamPath()}`, {
+      headers: { authorization: `Bearer ${mallory.apiKey}` },
+    });
     expect(await missing.json()).toEqual({ error: { code: 'not_found', message: 'Agent not found.' } });
     expect((await fetch(`${api.url}${streamPath()}`)).status).toBe(401);
   });
@@ -87,12 +100,17 @@ describe('the stream loop', () => {
     const deadline = Date.now() + 700;
     const started = Date.now();
     const feed = await feedOf(alice, agentId);
-    await streamEvents(agentId, feed.at(-1).id, { write: (c) => chunks.push(c), closed: () => false }, {
-      remainingMs: () => deadline - Date.now(),
-      reserveMs: 100,
-      pollMs: 50,
-      heartbeatMs: 150,
-    });
+    await streamEvents(
+      agentId,
+      feed.at(-1).id,
+      { write: (c) => chunks.push(c), closed: () => false },
+      {
+        remainingMs: () => deadline - Date.now(),
+        reserveMs: 100,
+        pollMs: 50,
+        heartbeatMs: 150,
+      },
+    );
     expect(Date.now() - started).toBeLessThan(1500);
     expect(chunks[0]).toMatch(/^retry: \d+\n/);
     expect(chunks.filter((c) => c === ': heartbeat\n\n').length).toBeGreaterThanOrEqual(2);
@@ -103,7 +121,12 @@ describe('the stream loop', () => {
     let closed = false;
     setTimeout(() => (closed = true), 100);
     const started = Date.now();
-    await streamEvents(agentId, undefined, { write: () => undefined, closed: () => closed }, { remainingMs: () => 60_000, pollMs: 50 });
+    await streamEvents(
+      agentId,
+      undefined,
+      { write: () => undefined, closed: () => closed },
+      { remainingMs: () => 60_000, pollMs: 50 },
+    );
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
@@ -128,7 +151,10 @@ describe('the stream loop', () => {
     expect(frames.filter((f) => f.startsWith('id:')).length).toBe(1);
     expect(waits).toBe(1);
     letThrough();
-    await waitFor(() => frames.filter((f) => f.startsWith('id:')).length === 2 || undefined, 'the next page once drained');
+    await waitFor(
+      () => frames.filter((f) => f.startsWith('id:')).length === 2 || undefined,
+      'the next page once drained',
+    );
     closed = true;
     letThrough();
     await running;

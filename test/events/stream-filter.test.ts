@@ -4,7 +4,9 @@ import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { matchesFilter } from '../../lib/events/stream-filter.ts';
 
-const sample = JSON.parse(readFileSync(join(import.meta.dirname, '../../events/relay.json'), 'utf8')) as DynamoDBStreamEvent;
+const sample = JSON.parse(
+  readFileSync(join(import.meta.dirname, '../../events/relay.json'), 'utf8'),
+) as DynamoDBStreamEvent;
 const record = sample.Records[0]!;
 
 describe('the relay’s stream filter', () => {
@@ -15,10 +17,16 @@ describe('the relay’s stream filter', () => {
   it('drops updates, removals (TTL expiry included) and rows of other kinds', () => {
     expect(matchesFilter({ ...record, eventName: 'MODIFY' })).toBe(false);
     expect(matchesFilter({ ...record, eventName: 'REMOVE' })).toBe(false);
-    const delivery = { ...record, dynamodb: { ...record.dynamodb, NewImage: { ...record.dynamodb!.NewImage, entity: { S: 'delivery' } } } };
+    const delivery = {
+      ...record,
+      dynamodb: { ...record.dynamodb, NewImage: { ...record.dynamodb!.NewImage, entity: { S: 'delivery' } } },
+    };
     expect(matchesFilter(delivery)).toBe(false);
     // The agent's webhook was not ENABLED and subscribed when the event happened.
-    const notDue = { ...record, dynamodb: { ...record.dynamodb, NewImage: { ...record.dynamodb!.NewImage, deliver: { BOOL: false } } } };
+    const notDue = {
+      ...record,
+      dynamodb: { ...record.dynamodb, NewImage: { ...record.dynamodb!.NewImage, deliver: { BOOL: false } } },
+    };
     expect(matchesFilter(notDue)).toBe(false);
     expect(matchesFilter({ ...record, dynamodb: { ...record.dynamodb, NewImage: undefined } })).toBe(false);
     expect(matchesFilter(undefined)).toBe(false);

@@ -1,8 +1,8 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../lib/core/ids.ts';
 import { db, tableName } from '../../lib/store/client.ts';
@@ -23,12 +23,26 @@ beforeAll(async () => {
 
 const agentId = newId('agt');
 async function putEventRow(id = newId('evt')): Promise<string> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.event(agentId, id), entity: ENTITY.event, id, type: 'contract.funded', agent_id: agentId, deliver: true } }));
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...keys.event(agentId, id),
+        entity: ENTITY.event,
+        id,
+        type: 'contract.funded',
+        agent_id: agentId,
+        deliver: true,
+      },
+    }),
+  );
   return id;
 }
 async function putOtherRow(): Promise<void> {
   const id = newId('ctr');
-  await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.contract(id), entity: ENTITY.contract, id } }));
+  await db().send(
+    new PutCommand({ TableName: tableName(), Item: { ...keys.contract(id), entity: ENTITY.contract, id } }),
+  );
 }
 
 function recorder(fail?: (record: DynamoDBRecord, calls: number) => boolean) {
@@ -38,7 +52,12 @@ function recorder(fail?: (record: DynamoDBRecord, calls: number) => boolean) {
     calls++;
     const failures: { itemIdentifier: string }[] = [];
     for (const record of event.Records) {
-      expect(record).toMatchObject({ eventName: 'INSERT', eventSource: 'aws:dynamodb', eventSourceARN: arn, dynamodb: { StreamViewType: 'NEW_AND_OLD_IMAGES' } });
+      expect(record).toMatchObject({
+        eventName: 'INSERT',
+        eventSource: 'aws:dynamodb',
+        eventSourceARN: arn,
+        dynamodb: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
+      });
       if (fail?.(record, calls)) failures.push({ itemIdentifier: record.dynamodb!.SequenceNumber! });
       else if (failures.length === 0) seen.push(record.dynamodb!.NewImage!['id']!.S!);
     }
@@ -52,7 +71,13 @@ describe('local stream poller', () => {
     const dir = mkdtempSync(join(tmpdir(), 'stream-'));
     const checkpointFile = join(dir, 'checkpoint.json');
     const first = recorder();
-    let poller = startStreamPoller({ endpoint: process.env['DYNAMODB_ENDPOINT']!, streamArn: arn, handler: first.handler, checkpointFile, idleMs: 20 });
+    let poller = startStreamPoller({
+      endpoint: process.env['DYNAMODB_ENDPOINT']!,
+      streamArn: arn,
+      handler: first.handler,
+      checkpointFile,
+      idleMs: 20,
+    });
     const a = await putEventRow();
     await putOtherRow();
     const b = await putEventRow();
@@ -64,7 +89,13 @@ describe('local stream poller', () => {
     // Written while "the process is down".
     const c = await putEventRow();
     const second = recorder();
-    poller = startStreamPoller({ endpoint: process.env['DYNAMODB_ENDPOINT']!, streamArn: arn, handler: second.handler, checkpointFile, idleMs: 20 });
+    poller = startStreamPoller({
+      endpoint: process.env['DYNAMODB_ENDPOINT']!,
+      streamArn: arn,
+      handler: second.handler,
+      checkpointFile,
+      idleMs: 20,
+    });
     await waitFor(() => second.seen.includes(c) || undefined, 'the event written while down');
     await new Promise((r) => setTimeout(r, 200));
     await poller.stop();
@@ -72,7 +103,12 @@ describe('local stream poller', () => {
 
     // No checkpoint: from the start of the stream (TRIM_HORIZON).
     const fresh = recorder();
-    poller = startStreamPoller({ endpoint: process.env['DYNAMODB_ENDPOINT']!, streamArn: arn, handler: fresh.handler, idleMs: 20 });
+    poller = startStreamPoller({
+      endpoint: process.env['DYNAMODB_ENDPOINT']!,
+      streamArn: arn,
+      handler: fresh.handler,
+      idleMs: 20,
+    });
     await waitFor(() => fresh.seen.includes(c) || undefined, 'a replay from the start');
     await poller.stop();
     expect(fresh.seen.filter((id) => [a, b, c].includes(id))).toEqual([a, b, c]);
@@ -87,7 +123,13 @@ describe('local stream poller', () => {
       return fail;
     });
     const dir = mkdtempSync(join(tmpdir(), 'stream-'));
-    const poller = startStreamPoller({ endpoint: process.env['DYNAMODB_ENDPOINT']!, streamArn: arn, handler: rec.handler, checkpointFile: join(dir, 'cp.json'), idleMs: 20 });
+    const poller = startStreamPoller({
+      endpoint: process.env['DYNAMODB_ENDPOINT']!,
+      streamArn: arn,
+      handler: rec.handler,
+      checkpointFile: join(dir, 'cp.json'),
+      idleMs: 20,
+    });
     await waitFor(() => rec.seen.length > 0 || undefined, 'the backlog', 5000).catch(() => undefined);
     const before = rec.seen.length;
     for (const id of ids) await putEventRow(id);

@@ -1,6 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type net from 'node:net';
-import { randomUUID } from 'node:crypto';
 import { afterEach, expect } from 'vitest';
 import { invoke, type TestUser } from '../support/lambda.ts';
 
@@ -33,7 +33,13 @@ afterEach(async () => {
 });
 
 export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
-  const receiver: WebhookReceiver = { url: '', deliveries: [], answer: () => 200, headers: {}, close: async () => undefined };
+  const receiver: WebhookReceiver = {
+    url: '',
+    deliveries: [],
+    answer: () => 200,
+    headers: {},
+    close: async () => undefined,
+  };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -47,7 +53,9 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
       const delivery = { headers: req.headers, body, json };
       receiver.deliveries.push(delivery);
       void Promise.resolve(receiver.answer(delivery)).then((status) =>
-        res.writeHead(status, { 'content-type': 'application/json', ...receiver.headers }).end(JSON.stringify({ received: status < 300 })),
+        res
+          .writeHead(status, { 'content-type': 'application/json', ...receiver.headers })
+          .end(JSON.stringify({ received: status < 300 })),
       );
     });
   });
@@ -63,16 +71,30 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
   return receiver;
 }
 
-export async function publishTemplate(author: TestUser, schema: unknown, visibility: 'public' | 'private' | 'unlisted' = 'public'): Promise<string> {
+export async function publishTemplate(
+  author: TestUser,
+  schema: unknown,
+  visibility: 'public' | 'private' | 'unlisted' = 'public',
+): Promise<string> {
   const res = await invoke('publishTemplate', {
     caller: author,
-    body: { name: 'Uptime check', slug: `uptime-${randomUUID().slice(0, 8)}`, category: 'http', version: '1.2.3', schema, visibility },
+    body: {
+      name: 'Uptime check',
+      slug: `uptime-${randomUUID().slice(0, 8)}`,
+      category: 'http',
+      version: '1.2.3',
+      schema,
+      visibility,
+    },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.id as string;
 }
 
-export const SIMPLE_SCHEMA = { variables: [], checks: [{ id: 'ping', type: 'http', config: { url: 'https://example.com' } }] };
+export const SIMPLE_SCHEMA = {
+  variables: [],
+  checks: [{ id: 'ping', type: 'http', config: { url: 'https://example.com' } }],
+};
 
 export async function createAgent(owner: TestUser): Promise<string> {
   const res = await invoke('createAgent', { caller: owner, body: { name: 'agent' } });
@@ -90,14 +112,28 @@ export async function enableWebhook(owner: TestUser, agentId: string, url: strin
 }
 
 /** PENDING_VERIFICATION, with its signing secret. */
-export async function configureWebhook(owner: TestUser, agentId: string, url: string, events: string[]): Promise<string> {
-  const res = await invoke('configureWebhook', { caller: owner, params: { id: agentId }, body: { webhook_url: url, events } });
+export async function configureWebhook(
+  owner: TestUser,
+  agentId: string,
+  url: string,
+  events: string[],
+): Promise<string> {
+  const res = await invoke('configureWebhook', {
+    caller: owner,
+    params: { id: agentId },
+    body: { webhook_url: url, events },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const secret = await invoke('getWebhookSecret', { caller: owner, params: { id: agentId } });
   return secret.body.webhook_secret as string;
 }
 
-export async function createContract(owner: TestUser, agentId: string, templateId: string, extra: Record<string, unknown> = {}): Promise<string> {
+export async function createContract(
+  owner: TestUser,
+  agentId: string,
+  templateId: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const res = await invoke('createContract', {
     caller: owner,
     body: { template_id: templateId, variables: {}, amount_cents: 12_345, agent_id: agentId, ...extra },
@@ -106,7 +142,11 @@ export async function createContract(owner: TestUser, agentId: string, templateI
   return res.body.id as string;
 }
 
-export async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
+export async function waitFor<T>(
+  probe: () => T | undefined | Promise<T | undefined>,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -1,17 +1,32 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
+import { type Message, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type {
+  DynamoDBBatchResponse,
+  DynamoDBRecord,
+  DynamoDBStreamEvent,
+  SQSBatchResponse,
+  SQSEvent,
+} from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { workers } from '../../lib/routes.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';
 import { loadHandler } from '../../local/handlers.ts';
+import { createDeliveryQueues, type DeliveryQueues, type LocalSqs, startLocalSqs } from '../../local/sqs.ts';
 import { toSqsRecord } from '../../local/sqs-poller.ts';
-import { createDeliveryQueues, startLocalSqs, type DeliveryQueues, type LocalSqs } from '../../local/sqs.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
-import { createAgent, createContract, deliveriesOf, enableWebhook, feedOf, publishTemplate, SIMPLE_SCHEMA, startWebhookReceiver } from './support.ts';
+import {
+  createAgent,
+  createContract,
+  deliveriesOf,
+  enableWebhook,
+  feedOf,
+  publishTemplate,
+  SIMPLE_SCHEMA,
+  startWebhookReceiver,
+} from './support.ts';
 
 /**
  * The relay and delivery handlers driven by hand, with real fauxqs queues and no pollers, to
@@ -46,12 +61,24 @@ async function streamRecordOf(agentId: string, eventId: string, sequence = '1000
   return {
     eventName: 'INSERT',
     eventSource: 'aws:dynamodb',
-    dynamodb: { Keys: marshall(keys.event(agentId, eventId)) as never, NewImage: marshall(Item!) as Record<string, AttributeValue> as never, SequenceNumber: sequence, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+    dynamodb: {
+      Keys: marshall(keys.event(agentId, eventId)) as never,
+      NewImage: marshall(Item!) as Record<string, AttributeValue> as never,
+      SequenceNumber: sequence,
+      StreamViewType: 'NEW_AND_OLD_IMAGES',
+    },
   };
 }
 
 async function receiveAll(): Promise<Message[]> {
-  const { Messages = [] } = await sqs.client.send(new ReceiveMessageCommand({ QueueUrl: queues.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['All'] }));
+  const { Messages = [] } = await sqs.client.send(
+    new ReceiveMessageCommand({
+      QueueUrl: queues.queueUrl,
+      MaxNumberOfMessages: 10,
+      WaitTimeSeconds: 1,
+      MessageSystemAttributeNames: ['All'],
+    }),
+  );
   return Messages;
 }
 
@@ -81,7 +108,9 @@ describe('duplicates never make two records, and every post is counted once', ()
     const messages = await receiveAll();
     expect(messages.length).toBeGreaterThanOrEqual(1);
     // SQS may also hand out a copy of a message under another id: add one of those.
-    const copies = [...messages, { ...messages[0]!, MessageId: 'copy-of-the-first-message' }].map((m) => toSqsRecord(m, queues.queueArn));
+    const copies = [...messages, { ...messages[0]!, MessageId: 'copy-of-the-first-message' }].map((m) =>
+      toSqsRecord(m, queues.queueArn),
+    );
     const responses = await Promise.all(copies.map((copy) => deliver({ Records: [copy] })));
     // A copy that read the record while the first POST was in flight found it not due and was parked;
     // when it comes back it finds the delivery done.
@@ -98,9 +127,9 @@ describe('duplicates never make two records, and every post is counted once', ()
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ status: 'succeeded', attempts: posts, event_id: event.id });
     const detail = await invoke('getDelivery', { caller: owner, params: { id: agentId, delivery_id: list[0].id } });
-    expect(detail.body.attempts.map((a: { attempt: number; status_code: number }) => [a.attempt, a.status_code])).toEqual(
-      Array.from({ length: posts }, (_, i) => [i + 1, 200]),
-    );
+    expect(
+      detail.body.attempts.map((a: { attempt: number; status_code: number }) => [a.attempt, a.status_code]),
+    ).toEqual(Array.from({ length: posts }, (_, i) => [i + 1, 200]));
   });
 
   it('a webhook disabled after the relay ran: no post, the record ends failed with the reason', async () => {
@@ -142,10 +171,22 @@ describe('duplicates never make two records, and every post is counted once', ()
     expect(receiver.deliveries).toHaveLength(1);
     expect(elsewhere.deliveries).toHaveLength(0);
     const [pending] = await deliveriesOf(owner, agentId);
-    expect(pending).toMatchObject({ status: 'pending', attempts: 1, last_status_code: 302, last_error: 'endpoint answered HTTP 302' });
+    expect(pending).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      last_status_code: 302,
+      last_error: 'endpoint answered HTTP 302',
+    });
     const detail = await invoke('getDelivery', { caller: owner, params: { id: agentId, delivery_id: pending.id } });
     expect(detail.body.attempts).toEqual([
-      { attempt: 1, started_at: expect.any(String), duration_ms: expect.any(Number), status_code: 302, error: 'redirect', response_body: '{"received":false}' },
+      {
+        attempt: 1,
+        started_at: expect.any(String),
+        duration_ms: expect.any(Number),
+        status_code: 302,
+        error: 'redirect',
+        response_body: '{"received":false}',
+      },
     ]);
   });
 
@@ -153,15 +194,27 @@ describe('duplicates never make two records, and every post is counted once', ()
     const good = await fundedAgent();
     const bad = await fundedAgent();
     // An attribute value without a type: unmarshall refuses it.
-    const broken = { ...bad.record, dynamodb: { ...bad.record.dynamodb, SequenceNumber: '2000', NewImage: { ...bad.record.dynamodb!.NewImage, data: {} } } } as unknown as DynamoDBRecord;
-    expect(await relay({ Records: [broken, good.record] })).toEqual({ batchItemFailures: [{ itemIdentifier: '2000' }] });
+    const broken = {
+      ...bad.record,
+      dynamodb: {
+        ...bad.record.dynamodb,
+        SequenceNumber: '2000',
+        NewImage: { ...bad.record.dynamodb!.NewImage, data: {} },
+      },
+    } as unknown as DynamoDBRecord;
+    expect(await relay({ Records: [broken, good.record] })).toEqual({
+      batchItemFailures: [{ itemIdentifier: '2000' }],
+    });
     expect((await receiveAll()).map((m) => JSON.parse(m.Body!).event_id)).toEqual([good.event.id]);
   });
 
   it('records that are not new event rows are not relayed', async () => {
     const { record } = await fundedAgent();
     const modify = { ...record, eventName: 'MODIFY' as const };
-    const notEvent = { ...record, dynamodb: { ...record.dynamodb, NewImage: { ...record.dynamodb!.NewImage, entity: { S: 'delivery' } } } };
+    const notEvent = {
+      ...record,
+      dynamodb: { ...record.dynamodb, NewImage: { ...record.dynamodb!.NewImage, entity: { S: 'delivery' } } },
+    };
     expect(await relay({ Records: [modify, notEvent] })).toEqual({ batchItemFailures: [] });
     expect(await receiveAll()).toEqual([]);
   });
@@ -171,15 +224,22 @@ describe('duplicates never make two records, and every post is counted once', ()
     const off = await fundedAgent();
     expect((await invoke('disableWebhook', { caller: owner, params: { id: off.agentId } })).status).toBe(200);
     // The same stream record twice in one batch, as a retried shard may hand it over.
-    const batch = [...funded.map((f) => f.record), funded[0]!.record, off.record].map((r, i) => ({ ...r, dynamodb: { ...r.dynamodb, SequenceNumber: String(3000 + i) } }));
+    const batch = [...funded.map((f) => f.record), funded[0]!.record, off.record].map((r, i) => ({
+      ...r,
+      dynamodb: { ...r.dynamodb, SequenceNumber: String(3000 + i) },
+    }));
     expect(await relay({ Records: batch })).toEqual({ batchItemFailures: [] });
     const messages = await receiveAll();
     expect(messages.map((m) => JSON.parse(m.Body!).event_id).sort()).toEqual(funded.map((f) => f.event.id).sort());
     expect(await deliveriesOf(owner, off.agentId)).toEqual([]);
 
-    expect((await deliver({ Records: messages.map((m) => toSqsRecord(m, queues.queueArn)) })).batchItemFailures).toEqual([]);
+    expect(
+      (await deliver({ Records: messages.map((m) => toSqsRecord(m, queues.queueArn)) })).batchItemFailures,
+    ).toEqual([]);
     const after = await Promise.all(funded.map((f) => deliveriesOf(owner, f.agentId)));
-    expect(after.map((list) => list.map((d: { status: string; attempts: number }) => [d.status, d.attempts]))).toEqual(funded.map(() => [['succeeded', 1]]));
+    expect(after.map((list) => list.map((d: { status: string; attempts: number }) => [d.status, d.attempts]))).toEqual(
+      funded.map(() => [['succeeded', 1]]),
+    );
 
     // The stream hands the whole batch over again (a later record failed): nothing is rewritten.
     expect(await relay({ Records: batch })).toEqual({ batchItemFailures: [] });
@@ -199,10 +259,16 @@ describe('duplicates never make two records, and every post is counted once', ()
     // refuses that one command here (every other call goes to DynamoDB Local).
     const client = db();
     const send = client.send.bind(client);
-    const refuse = vi.spyOn(client, 'send').mockImplementation(((command: unknown) =>
-      command instanceof BatchWriteCommand ? Promise.reject(new Error('write refused')) : send(command as never)) as never);
+    const refuse = vi
+      .spyOn(client, 'send')
+      .mockImplementation(((command: unknown) =>
+        command instanceof BatchWriteCommand
+          ? Promise.reject(new Error('write refused'))
+          : send(command as never)) as never);
     try {
-      expect(await relay({ Records: [record, { ...record, dynamodb: { ...record.dynamodb, SequenceNumber: '1001' } }] })).toEqual({
+      expect(
+        await relay({ Records: [record, { ...record, dynamodb: { ...record.dynamodb, SequenceNumber: '1001' } }] }),
+      ).toEqual({
         batchItemFailures: [{ itemIdentifier: '1000' }, { itemIdentifier: '1001' }],
       });
     } finally {

@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, describe, expect, it } from 'vitest';
 import { findCallerByApiKey, hashApiKey } from '../../lib/accounts/api-keys.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 
@@ -42,9 +42,15 @@ async function fakeApiGateway(options: { usagePlanExists: boolean }) {
         res.writeHead(status, { 'content-type': 'application/json', ...headers });
         res.end(JSON.stringify(json));
       };
-      if (req.method === 'POST' && req.url === '/apikeys') return reply(201, { id: 'k123', name: JSON.parse(body).name, enabled: true });
+      if (req.method === 'POST' && req.url === '/apikeys')
+        return reply(201, { id: 'k123', name: JSON.parse(body).name, enabled: true });
       if (req.method === 'POST' && req.url === '/usageplans/plan42/keys') {
-        if (!options.usagePlanExists) return reply(404, { message: 'Invalid Usage Plan ID specified' }, { 'x-amzn-errortype': 'NotFoundException' });
+        if (!options.usagePlanExists)
+          return reply(
+            404,
+            { message: 'Invalid Usage Plan ID specified' },
+            { 'x-amzn-errortype': 'NotFoundException' },
+          );
         return reply(201, { id: 'k123', type: 'API_KEY' });
       }
       if (req.method === 'DELETE' && req.url === '/apikeys/k123') return void res.writeHead(202).end();
@@ -79,8 +85,15 @@ describe('admin create-key for a deployed stage', () => {
     const { stdout } = await adminInAws(gateway.url);
     const issued = JSON.parse(stdout) as { api_key: string; user_id: string };
 
-    expect(gateway.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /apikeys', 'POST /usageplans/plan42/keys']);
-    expect(gateway.requests[0]!.body).toMatchObject({ name: `user-${issued.user_id}`, value: hashApiKey(issued.api_key), enabled: true });
+    expect(gateway.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /apikeys',
+      'POST /usageplans/plan42/keys',
+    ]);
+    expect(gateway.requests[0]!.body).toMatchObject({
+      name: `user-${issued.user_id}`,
+      value: hashApiKey(issued.api_key),
+      enabled: true,
+    });
     expect(JSON.stringify(gateway.requests)).not.toContain(issued.api_key);
     expect(gateway.requests[1]!.body).toEqual({ keyId: 'k123', keyType: 'API_KEY' });
     expect(await findCallerByApiKey(issued.api_key)).toMatchObject({ userId: issued.user_id, name: 'Dana' });
@@ -88,19 +101,36 @@ describe('admin create-key for a deployed stage', () => {
 
   it('stores nothing and removes the API Gateway key again when the usage plan refuses it; exit 1 with the reason', async () => {
     const gateway = await fakeApiGateway({ usagePlanExists: false });
-    const failed = await adminInAws(gateway.url, {}, 'Refused').then(() => undefined, (err: { code: number; stdout: string; stderr: string }) => err);
+    const failed = await adminInAws(gateway.url, {}, 'Refused').then(
+      () => undefined,
+      (err: { code: number; stdout: string; stderr: string }) => err,
+    );
     expect(failed?.code).toBe(1);
     expect(failed?.stdout).toBe('');
     // A test may look at the whole (per-file) table: no user and no key item was written.
-    const { Items = [] } = await db().send(new ScanCommand({ TableName: tableName(), FilterExpression: '#n = :n', ExpressionAttributeNames: { '#n': 'name' }, ExpressionAttributeValues: { ':n': 'Refused' } }));
+    const { Items = [] } = await db().send(
+      new ScanCommand({
+        TableName: tableName(),
+        FilterExpression: '#n = :n',
+        ExpressionAttributeNames: { '#n': 'name' },
+        ExpressionAttributeValues: { ':n': 'Refused' },
+      }),
+    );
     expect(Items).toEqual([]);
     expect(failed?.stderr).toContain('NotFoundException');
-    expect(gateway.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /apikeys', 'POST /usageplans/plan42/keys', 'DELETE /apikeys/k123']);
+    expect(gateway.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /apikeys',
+      'POST /usageplans/plan42/keys',
+      'DELETE /apikeys/k123',
+    ]);
   });
 
   it('refuses to make a key for a deployed stage without USAGE_PLAN_ID (it would be refused by API Gateway)', async () => {
     const gateway = await fakeApiGateway({ usagePlanExists: true });
-    const failed = await adminInAws(gateway.url, { USAGE_PLAN_ID: '' }).then(() => undefined, (err: { code: number; stderr: string }) => err);
+    const failed = await adminInAws(gateway.url, { USAGE_PLAN_ID: '' }).then(
+      () => undefined,
+      (err: { code: number; stderr: string }) => err,
+    );
     expect(failed?.code).toBe(1);
     expect(failed?.stderr).toContain('USAGE_PLAN_ID');
     expect(gateway.requests).toEqual([]);

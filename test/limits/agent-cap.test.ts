@@ -22,14 +22,18 @@ async function allAgentIds(caller: TestUser): Promise<string[]> {
 /** `count` creates, `batch` at a time (the setup part of a test, not the race it is about). */
 async function fill(owner: TestUser, count: number, batch = 10): Promise<void> {
   for (let i = 0; i < count; i += batch) {
-    const results = await Promise.all(Array.from({ length: Math.min(batch, count - i) }, (_, j) => create(owner, i + j)));
+    const results = await Promise.all(
+      Array.from({ length: Math.min(batch, count - i) }, (_, j) => create(owner, i + j)),
+    );
     expect(results.map((r) => r.status)).toEqual(results.map(() => 201));
   }
 }
 
 function expectLimitExceeded(res: { status: number; body: any }) {
   expect(res.status).toBe(409);
-  expect(res.body).toEqual({ error: { code: 'limit_exceeded', message: expect.stringContaining(String(MAX_AGENTS_PER_ACCOUNT)) } });
+  expect(res.body).toEqual({
+    error: { code: 'limit_exceeded', message: expect.stringContaining(String(MAX_AGENTS_PER_ACCOUNT)) },
+  });
 }
 
 describe(`agents per account (cap ${MAX_AGENTS_PER_ACCOUNT})`, () => {

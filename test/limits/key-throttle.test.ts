@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_LIMITS } from '../../lib/core/settings.ts';
-import { createLocalApi, listen, type LocalApi } from '../../local/api-gateway.ts';
+import { createLocalApi, type LocalApi, listen } from '../../local/api-gateway.ts';
 import { createKeyThrottle } from '../../local/key-throttle.ts';
 import { createTestUser, type TestUser } from '../support/lambda.ts';
 
@@ -56,7 +56,8 @@ describe('key throttle in the local API Gateway', () => {
   });
   afterAll(() => gateway.close());
 
-  const get = (user: TestUser, path = '/api/v1/agents') => fetch(`${gateway.url}${path}`, { headers: { authorization: `Bearer ${user.apiKey}` } });
+  const get = (user: TestUser, path = '/api/v1/agents') =>
+    fetch(`${gateway.url}${path}`, { headers: { authorization: `Bearer ${user.apiKey}` } });
 
   it(`lets exactly the burst (${API_KEY_LIMITS.burst}) of many parallel requests of one key through, then ${API_KEY_LIMITS.ratePerSecond} per second; the rest get 429 rate_limited with Retry-After`, async () => {
     const responses = await Promise.all(Array.from({ length: API_KEY_LIMITS.burst * 3 }, () => get(alice)));
@@ -79,7 +80,9 @@ describe('key throttle in the local API Gateway', () => {
   it('limits each key on its own, and never routes without a key', async () => {
     expect((await get(alice)).status).toBe(429);
     expect((await get(bob)).status).toBe(200);
-    const health = await Promise.all(Array.from({ length: API_KEY_LIMITS.burst * 2 }, () => fetch(`${gateway.url}/health`)));
+    const health = await Promise.all(
+      Array.from({ length: API_KEY_LIMITS.burst * 2 }, () => fetch(`${gateway.url}/health`)),
+    );
     expect(health.every((r) => r.status === 200)).toBe(true);
   });
 });
@@ -88,7 +91,10 @@ describe('daily quota in the local API Gateway', () => {
   let gateway: LocalApi;
   let t = Date.UTC(2030, 5, 1, 12); // noon UTC: the quota resets in 12 h
   beforeAll(async () => {
-    gateway = await listen(createLocalApi(undefined, { keyLimits: { ...API_KEY_LIMITS, dailyQuota: 3 }, now: () => t }), 0);
+    gateway = await listen(
+      createLocalApi(undefined, { keyLimits: { ...API_KEY_LIMITS, dailyQuota: 3 }, now: () => t }),
+      0,
+    );
   });
   afterAll(() => gateway.close());
 

@@ -7,9 +7,9 @@ import { httpRoute } from '../../lib/http/stack.ts';
 import { db } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';
 import { transactWrite } from '../../lib/store/transact.ts';
-import { routeNamed } from '../support/lambda.ts';
-import { proxyEvent } from '../../local/proxy-event.ts';
 import { lambdaContext } from '../../local/lambda-context.ts';
+import { proxyEvent } from '../../local/proxy-event.ts';
+import { routeNamed } from '../support/lambda.ts';
 
 /** Every 429 a handler produces carries Retry-After, set once in the HTTP stack's error mapping. */
 afterEach(() => vi.restoreAllMocks());
@@ -49,7 +49,10 @@ describe('Retry-After on 429', () => {
     });
     expect(res.statusCode).toBe(404);
     expect(header(res, 'retry-after')).toBeUndefined();
-    const fine = await httpRoute({}, async () => ok({}))(proxyEvent({ route: routeNamed('health'), caller }), lambdaContext('health', 10));
+    const fine = await httpRoute({}, async () => ok({}))(
+      proxyEvent({ route: routeNamed('health'), caller }),
+      lambdaContext('health', 10),
+    );
     expect(header(fine, 'retry-after')).toBeUndefined();
   });
 
@@ -65,7 +68,8 @@ describe('Retry-After on 429', () => {
   // DynamoDB Local never throttles and cannot be made to keep a transaction conflicted: the client's
   // send is replaced only to force these two error branches of transactWrite.
   const item = { ConditionCheck: { TableName: 'x', Key: keys.user('u'), ConditionExpression: 'attribute_exists(PK)' } };
-  const cancelled = (code: string) => new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [{ Code: code }] });
+  const cancelled = (code: string) =>
+    new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [{ Code: code }] });
 
   it("gives transactWrite's throttling error a Retry-After", async () => {
     vi.spyOn(db(), 'send').mockRejectedValue(cancelled('ThrottlingError') as never);

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../lib/core/ids.ts';
 import { MAX_CLOCK_SKEW_MS, MAX_STREAMS_PER_AGENT, STREAM_LEASE } from '../../lib/core/settings.ts';
 import { acquireStreamLease, type StreamLease } from '../../lib/limits/stream-leases.ts';
@@ -23,7 +23,10 @@ beforeAll(async () => {
 
 async function openStream(agentId: string) {
   const controller = new AbortController();
-  const res = await fetch(`${api.url}/api/v1/agents/${agentId}/events/stream`, { headers: { authorization: `Bearer ${alice.apiKey}` }, signal: controller.signal });
+  const res = await fetch(`${api.url}/api/v1/agents/${agentId}/events/stream`, {
+    headers: { authorization: `Bearer ${alice.apiKey}` },
+    signal: controller.signal,
+  });
   if (res.status !== 200) return { res, body: await res.json(), close: async () => undefined };
   // Read the first frame so the stream is known to run, then keep it open until closed.
   const reader = res.body!.getReader();
@@ -52,12 +55,15 @@ async function eventually<T>(attempt: () => Promise<T | undefined>, what: string
 /** Lease items present in the table for the agent: closed streams delete theirs. */
 async function heldSlots(agentId: string): Promise<number> {
   const items = await Promise.all(
-    Array.from({ length: MAX_STREAMS_PER_AGENT }, (_, slot) => db().send(new GetCommand({ TableName: tableName(), Key: keys.streamLease(agentId, slot), ConsistentRead: true }))),
+    Array.from({ length: MAX_STREAMS_PER_AGENT }, (_, slot) =>
+      db().send(new GetCommand({ TableName: tableName(), Key: keys.streamLease(agentId, slot), ConsistentRead: true })),
+    ),
   );
   return items.filter((r) => r.Item).length;
 }
 
-const settled = (leases: PromiseSettledResult<StreamLease>[]) => leases.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
+const settled = (leases: PromiseSettledResult<StreamLease>[]) =>
+  leases.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
 
 describe(`SSE streams per agent (cap ${MAX_STREAMS_PER_AGENT})`, () => {
   it('opens exactly the cap of many parallel streams; the rest get 429 rate_limited with Retry-After; a closed stream frees its slot', async () => {
@@ -102,7 +108,9 @@ describe(`SSE streams per agent (cap ${MAX_STREAMS_PER_AGENT})`, () => {
   it('lets exactly the cap of 30 racing instances with clocks up to the skew bound apart take a lease', async () => {
     const agentId = newId('agt');
     const offsets = [-MAX_CLOCK_SKEW_MS / 2, 0, MAX_CLOCK_SKEW_MS / 2];
-    const outcomes = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => acquireStreamLease(agentId, { now: () => Date.now() + offsets[i % 3]! })));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) => acquireStreamLease(agentId, { now: () => Date.now() + offsets[i % 3]! })),
+    );
     const held = settled(outcomes);
     expect(held).toHaveLength(MAX_STREAMS_PER_AGENT);
     for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toMatchObject({ code: 'rate_limited' });
@@ -126,7 +134,9 @@ describe(`SSE streams per agent (cap ${MAX_STREAMS_PER_AGENT})`, () => {
 
     // A moment later, and half a lease later, the crashed process's leases still count…
     await expect(acquireStreamLease(agentId)).rejects.toMatchObject({ code: 'rate_limited' });
-    await expect(acquireStreamLease(agentId, { now: () => killedAt + STREAM_LEASE.leaseMs / 2 })).rejects.toMatchObject({ code: 'rate_limited' });
+    await expect(acquireStreamLease(agentId, { now: () => killedAt + STREAM_LEASE.leaseMs / 2 })).rejects.toMatchObject(
+      { code: 'rate_limited' },
+    );
     // …and lapse after one lease: an instance whose clock reads past that takes a slot.
     const later = await acquireStreamLease(agentId, { now: () => killedAt + STREAM_LEASE.leaseMs + 1000 });
     await later.release();
@@ -136,7 +146,9 @@ describe(`SSE streams per agent (cap ${MAX_STREAMS_PER_AGENT})`, () => {
     const agentId = newId('agt');
     let clock = Date.now();
     const now = () => clock;
-    const leases = await Promise.all(Array.from({ length: MAX_STREAMS_PER_AGENT }, () => acquireStreamLease(agentId, { now, renewMs: 20 })));
+    const leases = await Promise.all(
+      Array.from({ length: MAX_STREAMS_PER_AGENT }, () => acquireStreamLease(agentId, { now, renewMs: 20 })),
+    );
     const sinks = leases.map((l) => l.guard({ write: () => undefined, closed: () => false }));
 
     clock += STREAM_LEASE.leaseMs - 10_000;
@@ -148,7 +160,10 @@ describe(`SSE streams per agent (cap ${MAX_STREAMS_PER_AGENT})`, () => {
     // An instance whose clock is a whole lease ahead sees one lease lapsed and takes the slot;
     // that holder's next renewal fails and its stream is told to close.
     const intruder = await acquireStreamLease(agentId, { now: () => clock + STREAM_LEASE.leaseMs + 1000 });
-    await eventually(async () => (sinks.filter((s) => s.closed()).length === 1 ? true : undefined), 'the displaced stream to close');
+    await eventually(
+      async () => (sinks.filter((s) => s.closed()).length === 1 ? true : undefined),
+      'the displaced stream to close',
+    );
     await Promise.all([...leases, intruder].map((l) => l.release()));
   });
 });

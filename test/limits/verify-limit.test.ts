@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { AppError } from '../../lib/core/errors.ts';
+import { newId } from '../../lib/core/ids.ts';
 import { MAX_CLOCK_SKEW_MS, VERIFY_LIMITS } from '../../lib/core/settings.ts';
 import { startHandshake } from '../../lib/limits/verify-limit.ts';
-import { newId } from '../../lib/core/ids.ts';
 import { useDevelopmentModeSwitch } from '../agents/env.ts';
+import { echoChallenge, type Respond, startReceiver } from '../net/receiver.ts';
 import { createTestUser, invoke } from '../support/lambda.ts';
-import { echoChallenge, startReceiver, type Respond } from '../net/receiver.ts';
 
 /**
  * POST …/webhook/verify is one outbound POST per call: per agent, one handshake in flight and
@@ -18,7 +18,11 @@ async function agentWithReceiver(respond: Respond) {
   const receiver = await startReceiver(respond);
   const owner = await createTestUser();
   const { body: agent } = await invoke('createAgent', { caller: owner, body: { name: 'bot' } });
-  const configured = await invoke('configureWebhook', { caller: owner, params: { id: agent.id }, body: { webhook_url: receiver.url, events: ['contract.funded'] } });
+  const configured = await invoke('configureWebhook', {
+    caller: owner,
+    params: { id: agent.id },
+    body: { webhook_url: receiver.url, events: ['contract.funded'] },
+  });
   expect(configured.status).toBe(200);
   return { receiver, verify: () => invoke('verifyWebhook', { caller: owner, params: { id: agent.id } }) };
 }
@@ -45,11 +49,18 @@ function simulatedTime(startMs = Date.UTC(2030, 0, 1)) {
   return {
     advance: (ms: number) => void (real += ms),
     real: () => real,
-    clock: (offsetMs = 0) => () => real + offsetMs,
+    clock:
+      (offsetMs = 0) =>
+      () =>
+        real + offsetMs,
   };
 }
 
-const refusal = (p: Promise<unknown>) => p.then(() => undefined, (err: AppError) => err);
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (err: AppError) => err,
+  );
 
 describe('verify limit through the handler', () => {
   it('lets exactly one of many parallel verifications of an agent reach the endpoint; the rest get 429 with Retry-After', async () => {
@@ -93,7 +104,8 @@ describe('verify limiter across instances and clocks', () => {
   it('opens the next window when the last one is over', async () => {
     const time = simulatedTime();
     const agentId = newId('agt');
-    for (let i = 0; i < VERIFY_LIMITS.perWindow; i++) await (await startHandshake(agentId, { now: time.clock() })).release();
+    for (let i = 0; i < VERIFY_LIMITS.perWindow; i++)
+      await (await startHandshake(agentId, { now: time.clock() })).release();
     time.advance(VERIFY_LIMITS.windowMs - 1000);
     const err = await refusal(startHandshake(agentId, { now: time.clock() }));
     expect(err).toMatchObject({ code: 'rate_limited', retryAfterSeconds: 1 });
@@ -115,7 +127,9 @@ describe('verify limiter across instances and clocks', () => {
     const time = simulatedTime();
     const agentId = newId('agt');
     const offsets = [-MAX_CLOCK_SKEW_MS / 2, 0, MAX_CLOCK_SKEW_MS / 2];
-    const outcomes = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => startHandshake(agentId, { now: time.clock(offsets[i % 3]) })));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) => startHandshake(agentId, { now: time.clock(offsets[i % 3]) })),
+    );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toMatchObject({ code: 'rate_limited' });
   });
@@ -136,7 +150,8 @@ describe('verify limiter across instances and clocks', () => {
       time.advance(1000);
     }
     const span = VERIFY_LIMITS.windowMs - MAX_CLOCK_SKEW_MS;
-    for (const start of started) expect(started.filter((s) => s >= start && s < start + span).length).toBeLessThanOrEqual(VERIFY_LIMITS.perWindow);
+    for (const start of started)
+      expect(started.filter((s) => s >= start && s < start + span).length).toBeLessThanOrEqual(VERIFY_LIMITS.perWindow);
     // And it is a limit, not a lockout: 130 s hold two full windows and part of a third.
     expect(started.length).toBeGreaterThanOrEqual(VERIFY_LIMITS.perWindow * 2);
   });
@@ -146,7 +161,8 @@ describe('verify limiter across instances and clocks', () => {
     const agentId = newId('agt');
     const broken = time.clock(3_600_000);
     // It fills the window and keeps the last handshake's lease, all stamped an hour ahead.
-    for (let i = 0; i < VERIFY_LIMITS.perWindow - 1; i++) await (await startHandshake(agentId, { now: broken })).release();
+    for (let i = 0; i < VERIFY_LIMITS.perWindow - 1; i++)
+      await (await startHandshake(agentId, { now: broken })).release();
     await startHandshake(agentId, { now: broken });
     expect(await refusal(startHandshake(agentId, { now: broken }))).toMatchObject({ code: 'rate_limited' });
     await expect(startHandshake(agentId, { now: time.clock() })).resolves.toBeDefined();

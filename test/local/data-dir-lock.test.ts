@@ -13,8 +13,14 @@ describe('one runtime per DATA_DIR', () => {
   it('takes a free folder, refuses a second taker naming the first, and frees it on release', async () => {
     const dir = folder();
     const lock = await lockDataDir(dir, 3000);
-    expect(JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8'))).toMatchObject({ pid: process.pid, host: hostname(), port: 3000 });
-    await expect(lockDataDir(dir, 3001)).rejects.toThrow(`is in use by another npm start (pid ${process.pid}, API on port 3000`);
+    expect(JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8'))).toMatchObject({
+      pid: process.pid,
+      host: hostname(),
+      port: 3000,
+    });
+    await expect(lockDataDir(dir, 3001)).rejects.toThrow(
+      `is in use by another npm start (pid ${process.pid}, API on port 3000`,
+    );
     lock.release();
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
     (await lockDataDir(dir, 3001)).release();
@@ -22,7 +28,10 @@ describe('one runtime per DATA_DIR', () => {
 
   it('takes over a lock whose process is gone', async () => {
     const dir = folder();
-    writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: deadPid(), host: hostname(), port: 3000, started_at: '2026-01-01T00:00:00.000Z' }));
+    writeFileSync(
+      join(dir, LOCK_FILE),
+      JSON.stringify({ pid: deadPid(), host: hostname(), port: 3000, started_at: '2026-01-01T00:00:00.000Z' }),
+    );
     const lock = await lockDataDir(dir, 3002);
     expect(JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8'))).toMatchObject({ pid: process.pid, port: 3002 });
     lock.release();

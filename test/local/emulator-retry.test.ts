@@ -1,6 +1,6 @@
-import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpointOverride } from '../../lib/aws-endpoint.ts';
 
@@ -28,7 +28,13 @@ beforeAll(async () => {
         res.end(JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#ValidationException', message: 'bad key' }));
       } else if (n <= failFirst) {
         res.statusCode = 500;
-        res.end(JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#InternalFailure', message: 'The request processing has failed because of an unknown error, exception or failure. This request will succeed in actual DynamoDB API.' }));
+        res.end(
+          JSON.stringify({
+            __type: 'com.amazonaws.dynamodb.v20120810#InternalFailure',
+            message:
+              'The request processing has failed because of an unknown error, exception or failure. This request will succeed in actual DynamoDB API.',
+          }),
+        );
       } else {
         res.end('{}');
       }
@@ -39,10 +45,15 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const getItem = (client: DynamoDBClient) => client.send(new GetItemCommand({ TableName: 't', Key: { PK: { S: 'a' } } })).then(
-  (out) => ({ ok: true as const, attempts: out.$metadata.attempts }),
-  (err: { name: string; $metadata?: { attempts?: number } }) => ({ ok: false as const, name: err.name, attempts: err.$metadata?.attempts }),
-);
+const getItem = (client: DynamoDBClient) =>
+  client.send(new GetItemCommand({ TableName: 't', Key: { PK: { S: 'a' } } })).then(
+    (out) => ({ ok: true as const, attempts: out.$metadata.attempts }),
+    (err: { name: string; $metadata?: { attempts?: number } }) => ({
+      ok: false as const,
+      name: err.name,
+      attempts: err.$metadata?.attempts,
+    }),
+  );
 
 describe('SDK retries against the local emulators', () => {
   it('serves a burst of 50 requests that each meet three lock-wait 500s; the SDK default quota does not', async () => {

@@ -1,13 +1,13 @@
-import type { APIGatewayAuthorizerResult, APIGatewayProxyResult } from 'aws-lambda';
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDelivery } from '../../lib/events/deliveries.ts';
-import { tableName } from '../../lib/store/client.ts';
 import { routes } from '../../lib/routes.ts';
+import { tableName } from '../../lib/store/client.ts';
 import { DEMO_CALLER, DEMO_DELIVERY } from '../../local/demo-identity.ts';
 import { seedDemoData } from '../../local/demo-seed.ts';
 import { startDemoWebhookSink } from '../../local/demo-webhook-sink.ts';
@@ -18,7 +18,9 @@ import { publishRuntime } from '../../local/runtime-file.ts';
 import type { LocalResponseStream, StreamMetadata } from '../../local/streaming.ts';
 
 const root = join(import.meta.dirname, '../..');
-const samples = readdirSync(join(root, 'events')).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length));
+const samples = readdirSync(join(root, 'events'))
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => f.slice(0, -'.json'.length));
 const sample = (name: string): unknown => JSON.parse(readFileSync(join(root, 'events', `${name}.json`), 'utf8'));
 
 /** Runs a streaming sample until its head is out, then goes away as a client would. */
@@ -40,9 +42,15 @@ beforeAll(async () => {
   await seedDemoData({ webhookSink: sink.url });
   // A second start on the same data finds everything and makes nothing twice.
   await seedDemoData({ webhookSink: sink.url });
-  const pipeline = await startEventPipeline({ tableName: tableName(), dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']! });
+  const pipeline = await startEventPipeline({
+    tableName: tableName(),
+    dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!,
+  });
   stops.push(pipeline.stop);
-  const withdraw = publishRuntime(process.env['DYNAMODB_ENDPOINT']!, { sqs_endpoint: pipeline.sqsEndpoint, queue_url: pipeline.queueUrl });
+  const withdraw = publishRuntime(process.env['DYNAMODB_ENDPOINT']!, {
+    sqs_endpoint: pipeline.sqsEndpoint,
+    queue_url: pipeline.queueUrl,
+  });
   stops.push(async () => withdraw());
   // The delivery events/retryDelivery.json names is made by the relay from the seeded events.
   const deadline = Date.now() + 90_000;
@@ -64,9 +72,12 @@ describe('every events/*.json runs against a fresh local runtime', () => {
     expect(result.statusCode, result.body).toBeLessThan(300);
   });
 
-  it.each(samples.filter((n) => routes.some((r) => r.name === n && r.streaming)))('%s opens its stream (200)', async (name) => {
-    expect((await streamHead(name)).statusCode).toBe(200);
-  });
+  it.each(samples.filter((n) => routes.some((r) => r.name === n && r.streaming)))(
+    '%s opens its stream (200)',
+    async (name) => {
+      expect((await streamHead(name)).statusCode).toBe(200);
+    },
+  );
 
   it('authorizer: the demo key is allowed, as the demo user', async () => {
     const result = (await invokeFunction('authorizer', sample('authorizer'))) as APIGatewayAuthorizerResult;
@@ -74,9 +85,12 @@ describe('every events/*.json runs against a fresh local runtime', () => {
     expect(result.policyDocument.Statement.every((s) => s.Effect === 'Allow')).toBe(true);
   });
 
-  it.each(['relay', 'searchIndexer', 'deliver'].filter((n) => samples.includes(n)))('%s takes its batch with no item failures', async (name) => {
-    expect(await invokeFunction(name, sample(name))).toMatchObject({ batchItemFailures: [] });
-  });
+  it.each(['relay', 'searchIndexer', 'deliver'].filter((n) => samples.includes(n)))(
+    '%s takes its batch with no item failures',
+    async (name) => {
+      expect(await invokeFunction(name, sample(name))).toMatchObject({ batchItemFailures: [] });
+    },
+  );
 
   it('trendRollover runs', async () => {
     expect(await invokeFunction('trendRollover', sample('trendRollover'))).toMatchObject({ moved: expect.any(Number) });
@@ -85,11 +99,17 @@ describe('every events/*.json runs against a fresh local runtime', () => {
 
 describe('npm run invoke', () => {
   const run = (args: string[], env: Record<string, string>) =>
-    promisify(execFile)(process.execPath, ['--import', 'tsx', join(root, 'scripts/invoke.ts'), ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: 'silent', ...env } });
+    promisify(execFile)(process.execPath, ['--import', 'tsx', join(root, 'scripts/invoke.ts'), ...args], {
+      cwd: root,
+      env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    });
 
   it('-- authorizer uses the demo key of events/authorizer.json', async () => {
     const { stdout } = await run(['authorizer'], {});
-    expect(JSON.parse(stdout)).toMatchObject({ principalId: DEMO_CALLER.userId, policyDocument: { Statement: [{ Effect: 'Allow' }] } });
+    expect(JSON.parse(stdout)).toMatchObject({
+      principalId: DEMO_CALLER.userId,
+      policyDocument: { Statement: [{ Effect: 'Allow' }] },
+    });
   }, 60_000);
 
   it('-- retryDelivery finds the delivery queue of the running runtime', async () => {
@@ -98,8 +118,14 @@ describe('npm run invoke', () => {
   }, 60_000);
 
   it('without a running store says so in one sentence and exits 1', async () => {
-    const failed = await run(['getAgent'], { DYNAMODB_ENDPOINT: '', TABLE_NAME: '', LOCAL_DYNAMODB_PORT: String(await freePort()) }).catch((err: { code: number; stdout: string; stderr: string }) => err);
+    const failed = await run(['getAgent'], {
+      DYNAMODB_ENDPOINT: '',
+      TABLE_NAME: '',
+      LOCAL_DYNAMODB_PORT: String(await freePort()),
+    }).catch((err: { code: number; stdout: string; stderr: string }) => err);
     expect(failed).toMatchObject({ code: 1, stdout: '' });
-    expect((failed as { stderr: string }).stderr).toMatch(/^No DynamoDB answers at http:\/\/127\.0\.0\.1:\d+: start the local runtime first \(npm start\), or set LOCAL_DYNAMODB_PORT to the port it uses\.\n$/);
+    expect((failed as { stderr: string }).stderr).toMatch(
+      /^No DynamoDB answers at http:\/\/127\.0\.0\.1:\d+: start the local runtime first \(npm start\), or set LOCAL_DYNAMODB_PORT to the port it uses\.\n$/,
+    );
   }, 60_000);
 });

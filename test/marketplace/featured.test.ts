@@ -25,7 +25,8 @@ describe('PUT / DELETE /templates/:id/featured', () => {
       expect(res.raw.body).toBe('');
     }
     expect(slugs((await invoke('featuredTemplates', { caller: author })).body.featured)).toContain(t.slug);
-    for (let i = 0; i < 2; i++) expect((await invoke('unfeatureTemplate', { caller: operator, params: { id: t.id } })).status).toBe(204);
+    for (let i = 0; i < 2; i++)
+      expect((await invoke('unfeatureTemplate', { caller: operator, params: { id: t.id } })).status).toBe(204);
     expect(slugs((await invoke('featuredTemplates', { caller: author })).body.featured)).not.toContain(t.slug);
   });
 
@@ -68,7 +69,12 @@ describe('GET /templates/featured', () => {
     const rater = await createTestUser();
     await invoke('createReview', { caller: rater, params: { id: made[0].id }, body: { rating: 5, title: 'great' } });
     const res = (await invoke('featuredTemplates', { caller: a })).body;
-    expect(slugs(res.new)).toEqual(made.slice(2).reverse().map((t) => t.slug));
+    expect(slugs(res.new)).toEqual(
+      made
+        .slice(2)
+        .reverse()
+        .map((t) => t.slug),
+    );
     expect(res.top_rated.every((s: any) => s.stats.rating_count > 0)).toBe(true);
     expect(slugs(res.top_rated)).toContain(made[0].slug);
     for (const list of Object.values(res) as any[][]) expect(list.length).toBeLessThanOrEqual(10);
@@ -77,7 +83,12 @@ describe('GET /templates/featured', () => {
   it('trending counts installs of the last 7 days only, rolling, public only', async () => {
     const a = await createTestUser();
     const now = Date.now();
-    const [old, steady, fresh, priv] = [await publish(a), await publish(a), await publish(a), await publish(a, { visibility: 'private' })];
+    const [old, steady, fresh, priv] = [
+      await publish(a),
+      await publish(a),
+      await publish(a),
+      await publish(a, { visibility: 'private' }),
+    ];
     await installAt(old.id, 6, now - 9 * DAY); //   all outside the window
     await installAt(steady.id, 3, now - 5 * DAY); // inside for two more days
     await installAt(fresh.id, 2, now - DAY);

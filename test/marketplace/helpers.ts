@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { invoke, type InvokeResult, type TestUser } from '../support/lambda.ts';
+import { type InvokeResult, invoke, type TestUser } from '../support/lambda.ts';
 
 /** A valid publish body with a fresh slug; `overrides` replace top-level fields. */
 export function templateBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -15,7 +15,9 @@ export function templateBody(overrides: Record<string, unknown> = {}): Record<st
         { name: 'url', type: 'url', description: 'Endpoint' },
         { name: 'expected_status', type: 'integer', required: false, default: 200 },
       ],
-      checks: [{ id: 'status', type: 'http_status', config: { url: '{{url}}', expect: { status: '{{ expected_status }}' } } }],
+      checks: [
+        { id: 'status', type: 'http_status', config: { url: '{{url}}', expect: { status: '{{ expected_status }}' } } },
+      ],
     },
     ...overrides,
   };
@@ -30,8 +32,15 @@ export async function publish(user: TestUser, overrides: Record<string, unknown>
 
 export function expectError(res: InvokeResult, status: number, code: string): void {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body).toEqual({ error: { code, message: expect.any(String), ...(code === 'validation_error' ? { details: expect.any(Array) } : {}) } });
+  expect(res.body).toEqual({
+    error: {
+      code,
+      message: expect.any(String),
+      ...(code === 'validation_error' ? { details: expect.any(Array) } : {}),
+    },
+  });
 }
 
 /** The `details` paths of a 400. */
-export const detailPaths = (res: InvokeResult): string[] => (res.body?.error?.details ?? []).map((d: { path: string }) => d.path);
+export const detailPaths = (res: InvokeResult): string[] =>
+  (res.body?.error?.details ?? []).map((d: { path: string }) => d.path);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createTestUser, invoke } from '../support/lambda.ts';
 import { expectError, publish } from './helpers.ts';
 
-const installsOf = async (user: any, id: string) => (await invoke('getTemplate', { caller: user, params: { id } })).body.stats.installs;
+const installsOf = async (user: any, id: string) =>
+  (await invoke('getTemplate', { caller: user, params: { id } })).body.stats.installs;
 
 describe('POST /templates/:id/install', () => {
   it('201 on the first install, 200 with the same body after, counting once', async () => {
@@ -11,7 +12,12 @@ describe('POST /templates/:id/install', () => {
     const t = await publish(author);
     const first = await invoke('installTemplate', { caller: user, params: { id: t.slug } });
     expect(first.status).toBe(201);
-    expect(first.body).toEqual({ template_id: t.id, workspace_id: user.workspaceId, version: '1.0.0', installed_at: expect.stringMatching(/Z$/) });
+    expect(first.body).toEqual({
+      template_id: t.id,
+      workspace_id: user.workspaceId,
+      version: '1.0.0',
+      installed_at: expect.stringMatching(/Z$/),
+    });
     const again = await invoke('installTemplate', { caller: user, params: { id: t.id } });
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
@@ -33,7 +39,9 @@ describe('POST /templates/:id/install', () => {
     const author = await createTestUser();
     const user = await createTestUser();
     const t = await publish(author);
-    const results = await Promise.all(Array.from({ length: 20 }, () => invoke('installTemplate', { caller: user, params: { id: t.id } })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => invoke('installTemplate', { caller: user, params: { id: t.id } })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([...Array(19).fill(200), 201].sort());
     expect(new Set(results.map((r) => r.body.installed_at)).size).toBe(1);
     expect(await installsOf(author, t.id)).toBe(1);
@@ -53,7 +61,11 @@ describe('POST /templates/:id/install', () => {
   it('refuses a body', async () => {
     const user = await createTestUser();
     const t = await publish(user);
-    expectError(await invoke('installTemplate', { caller: user, params: { id: t.id }, body: { x: 1 } }), 400, 'validation_error');
+    expectError(
+      await invoke('installTemplate', { caller: user, params: { id: t.id }, body: { x: 1 } }),
+      400,
+      'validation_error',
+    );
   });
 });
 
@@ -76,12 +88,18 @@ describe('GET /installed', () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     for (let pages = 0; pages < 5; pages++) {
-      const page = await invoke('listInstalled', { caller: user, query: { limit: '1', ...(cursor ? { cursor } : {}) } });
+      const page = await invoke('listInstalled', {
+        caller: user,
+        query: { limit: '1', ...(cursor ? { cursor } : {}) },
+      });
       seen.push(...page.body.data.map((s: any) => s.id));
       cursor = page.body.next_cursor ?? undefined;
       if (!cursor) break;
     }
     expect(seen).toEqual([c.id, a.id]);
-    expect((await invoke('listInstalled', { caller: await createTestUser() })).body).toEqual({ data: [], next_cursor: null });
+    expect((await invoke('listInstalled', { caller: await createTestUser() })).body).toEqual({
+      data: [],
+      next_cursor: null,
+    });
   });
 });

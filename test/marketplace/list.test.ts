@@ -11,14 +11,22 @@ async function installs(id: string, n: number) {
   await Promise.all(users.map((u) => invoke('installTemplate', { caller: u, params: { id } })));
 }
 async function rate(id: string, ratings: number[]) {
-  for (const rating of ratings) await invoke('createReview', { caller: await createTestUser(), params: { id }, body: { rating, title: 'ok' } });
+  for (const rating of ratings)
+    await invoke('createReview', { caller: await createTestUser(), params: { id }, body: { rating, title: 'ok' } });
 }
 const ids = (res: any) => res.body.data.map((s: any) => s.id);
 const list = (query: Record<string, string>) => invoke('listTemplates', { caller: author, query });
 
 beforeAll(async () => {
   author = await createTestUser();
-  for (const [key, category] of [['a', 'http'], ['b', 'http'], ['c', 'code'], ['d', 'data'], ['e', 'http']] as const) t[key] = await publish(author, { category });
+  for (const [key, category] of [
+    ['a', 'http'],
+    ['b', 'http'],
+    ['c', 'code'],
+    ['d', 'data'],
+    ['e', 'http'],
+  ] as const)
+    t[key] = await publish(author, { category });
   t['priv'] = await publish(author, { category: 'http', visibility: 'private' });
   t['unl'] = await publish(author, { category: 'http', visibility: 'unlisted' });
   await installs(t['b'].id, 3);
@@ -38,7 +46,12 @@ describe('GET /templates', () => {
     expect(ids(res).slice(0, 3)).toEqual([t['b'].id, t['d'].id, t['a'].id]);
     expect(new Set(ids(res))).toEqual(new Set(['a', 'b', 'c', 'd', 'e'].map((k) => t[k].id)));
     expect(res.body.pagination).toEqual({ limit: 20, offset: 0, total: 5, has_more: false, next_cursor: null });
-    expect(res.body.data[0]).toEqual({ ...t['b'], stats: { installs: 3, rating_avg: 2, rating_count: 1, contracts_created: 0 }, schema: undefined, versions: undefined });
+    expect(res.body.data[0]).toEqual({
+      ...t['b'],
+      stats: { installs: 3, rating_avg: 2, rating_count: 1, contracts_created: 0 },
+      schema: undefined,
+      versions: undefined,
+    });
   });
 
   it('sorts by recent and by rating (average, then count)', async () => {
@@ -53,13 +66,17 @@ describe('GET /templates', () => {
     const res = await list({ category: 'http', sort: 'popular' });
     expect(ids(res)).toEqual([t['b'].id, t['a'].id, t['e'].id]);
     expect(res.body.pagination.total).toBe(3);
-    expect((await list({ category: 'document' })).body).toEqual({ data: [], pagination: { limit: 20, offset: 0, total: 0, has_more: false, next_cursor: null } });
+    expect((await list({ category: 'document' })).body).toEqual({
+      data: [],
+      pagination: { limit: 20, offset: 0, total: 0, has_more: false, next_cursor: null },
+    });
   });
 
   it('pages with offset and with cursor, to the same result', async () => {
     const all = ids(await list({ sort: 'recent' }));
     const byOffset = [];
-    for (let offset = 0; offset < 5; offset += 2) byOffset.push(...ids(await list({ sort: 'recent', limit: '2', offset: String(offset) })));
+    for (let offset = 0; offset < 5; offset += 2)
+      byOffset.push(...ids(await list({ sort: 'recent', limit: '2', offset: String(offset) })));
     expect(byOffset).toEqual(all);
 
     const byCursor: string[] = [];
@@ -76,7 +93,12 @@ describe('GET /templates', () => {
 
   it('refuses a cursor made for another sort, category or search, and an edited one', async () => {
     const cursor = (await list({ sort: 'recent', limit: '1' })).body.pagination.next_cursor;
-    const queries: Record<string, string>[] = [{ sort: 'popular', cursor }, { sort: 'recent', category: 'http', cursor }, { cursor }, { search: 'uptime', cursor }];
+    const queries: Record<string, string>[] = [
+      { sort: 'popular', cursor },
+      { sort: 'recent', category: 'http', cursor },
+      { cursor },
+      { search: 'uptime', cursor },
+    ];
     for (const query of queries) {
       const res = await list(query);
       expectError(res, 400, 'validation_error');
@@ -84,7 +106,11 @@ describe('GET /templates', () => {
     }
     const body = JSON.parse(Buffer.from(cursor, 'base64url').toString());
     body.k.listAll = 'CAT#http';
-    for (const bad of ['%%%', Buffer.from('{"s":1}').toString('base64url'), Buffer.from(JSON.stringify(body)).toString('base64url')]) {
+    for (const bad of [
+      '%%%',
+      Buffer.from('{"s":1}').toString('base64url'),
+      Buffer.from(JSON.stringify(body)).toString('base64url'),
+    ]) {
       expect(detailPaths(await list({ sort: 'recent', cursor: bad }))).toEqual(['cursor']);
     }
   });

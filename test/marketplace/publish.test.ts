@@ -44,14 +44,24 @@ describe('POST /templates', () => {
   it('answers a taken slug with 409 slug_taken, also the reserved "featured"', async () => {
     const user = await createTestUser();
     const first = await publish(user);
-    expectError(await invoke('publishTemplate', { caller: user, body: templateBody({ slug: first.slug }) }), 409, 'slug_taken');
-    expectError(await invoke('publishTemplate', { caller: user, body: templateBody({ slug: 'featured' }) }), 409, 'slug_taken');
+    expectError(
+      await invoke('publishTemplate', { caller: user, body: templateBody({ slug: first.slug }) }),
+      409,
+      'slug_taken',
+    );
+    expectError(
+      await invoke('publishTemplate', { caller: user, body: templateBody({ slug: 'featured' }) }),
+      409,
+      'slug_taken',
+    );
   });
 
   it('gives exactly one 201 when ten publishes race for one slug', async () => {
     const users = await Promise.all(Array.from({ length: 10 }, () => createTestUser()));
     const slug = `race-${Date.now()}`;
-    const results = await Promise.all(users.map((u) => invoke('publishTemplate', { caller: u, body: templateBody({ slug }) })));
+    const results = await Promise.all(
+      users.map((u) => invoke('publishTemplate', { caller: u, body: templateBody({ slug }) })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, ...Array(9).fill(409)]);
     const read = await invoke('getTemplate', { caller: users[0], params: { id: slug } });
     expect(read.body.id).toBe(results.find((r) => r.status === 201)!.body.id);
@@ -61,14 +71,21 @@ describe('POST /templates', () => {
     const user = await createTestUser();
     const body = templateBody({ category: 'ai' });
     const before = (await invoke('listCategories', { caller: user })).body.data.find((c: any) => c.name === 'ai').count;
-    const [a, b] = [await invoke('publishTemplate', { caller: user, body }), await invoke('publishTemplate', { caller: user, body })];
+    const [a, b] = [
+      await invoke('publishTemplate', { caller: user, body }),
+      await invoke('publishTemplate', { caller: user, body }),
+    ];
     expect([a.status, b.status]).toEqual([201, 409]);
     const after = (await invoke('listCategories', { caller: user })).body.data.find((c: any) => c.name === 'ai').count;
     expect(after).toBe(before + 1);
   });
 
   const invalid: [string, Record<string, unknown>, string[]][] = [
-    ['missing required fields', { name: undefined, slug: undefined, category: undefined, version: undefined, schema: undefined }, ['name', 'slug', 'category', 'version', 'schema']],
+    [
+      'missing required fields',
+      { name: undefined, slug: undefined, category: undefined, version: undefined, schema: undefined },
+      ['name', 'slug', 'category', 'version', 'schema'],
+    ],
     ['empty name', { name: '' }, ['name']],
     ['name over 100', { name: 'x'.repeat(101) }, ['name']],
     ['slug with capitals', { slug: 'Bad-Slug' }, ['slug']],
@@ -87,24 +104,85 @@ describe('POST /templates', () => {
   ];
   it.each(invalid)('refuses %s with 400 and details', async (_name, overrides, paths) => {
     const user = await createTestUser();
-    const res = await invoke('publishTemplate', { caller: user, body: JSON.parse(JSON.stringify(templateBody(overrides))) });
+    const res = await invoke('publishTemplate', {
+      caller: user,
+      body: JSON.parse(JSON.stringify(templateBody(overrides))),
+    });
     expectError(res, 400, 'validation_error');
     expect(detailPaths(res).sort()).toEqual([...paths].sort());
   });
 
   const schemaCases: [string, unknown, string[]][] = [
     ['bad variable name', { variables: [{ name: 'Url', type: 'string' }], checks: [] }, ['schema.variables.0.name']],
-    ['duplicate variable', { variables: [{ name: 'a', type: 'string' }, { name: 'a', type: 'number' }], checks: [] }, ['schema.variables.1.name']],
+    [
+      'duplicate variable',
+      {
+        variables: [
+          { name: 'a', type: 'string' },
+          { name: 'a', type: 'number' },
+        ],
+        checks: [],
+      },
+      ['schema.variables.1.name'],
+    ],
     ['unknown variable type', { variables: [{ name: 'a', type: 'date' }], checks: [] }, ['schema.variables.0.type']],
-    ['default of the wrong type', { variables: [{ name: 'a', type: 'integer', default: 1.5 }, { name: 'b', type: 'boolean', default: 'yes' }, { name: 'c', type: 'url', default: 'ftp://x' }], checks: [] }, ['schema.variables.0.default', 'schema.variables.1.default', 'schema.variables.2.default']],
-    ['default outside the enum', { variables: [{ name: 'f', type: 'string', enum: ['csv'], default: 'xml' }], checks: [] }, ['schema.variables.0.default']],
-    ['enum on a number', { variables: [{ name: 'n', type: 'number', enum: ['1'] }], checks: [] }, ['schema.variables.0.enum']],
-    ['enum of non-strings', { variables: [{ name: 'n', type: 'string', enum: [1] }], checks: [] }, ['schema.variables.0.enum.0']],
-    ['duplicate check id', { variables: [], checks: [{ id: 'c', type: 't', config: {} }, { id: 'c', type: 't', config: {} }] }, ['schema.checks.1.id']],
+    [
+      'default of the wrong type',
+      {
+        variables: [
+          { name: 'a', type: 'integer', default: 1.5 },
+          { name: 'b', type: 'boolean', default: 'yes' },
+          { name: 'c', type: 'url', default: 'ftp://x' },
+        ],
+        checks: [],
+      },
+      ['schema.variables.0.default', 'schema.variables.1.default', 'schema.variables.2.default'],
+    ],
+    [
+      'default outside the enum',
+      { variables: [{ name: 'f', type: 'string', enum: ['csv'], default: 'xml' }], checks: [] },
+      ['schema.variables.0.default'],
+    ],
+    [
+      'enum on a number',
+      { variables: [{ name: 'n', type: 'number', enum: ['1'] }], checks: [] },
+      ['schema.variables.0.enum'],
+    ],
+    [
+      'enum of non-strings',
+      { variables: [{ name: 'n', type: 'string', enum: [1] }], checks: [] },
+      ['schema.variables.0.enum.0'],
+    ],
+    [
+      'duplicate check id',
+      {
+        variables: [],
+        checks: [
+          { id: 'c', type: 't', config: {} },
+          { id: 'c', type: 't', config: {} },
+        ],
+      },
+      ['schema.checks.1.id'],
+    ],
     ['check without config', { variables: [], checks: [{ id: 'c', type: 't' }] }, ['schema.checks.0.config']],
-    ['check type not a string', { variables: [], checks: [{ id: 'c', type: 5, config: {} }] }, ['schema.checks.0.type']],
-    ['undeclared placeholder, deep', { variables: [{ name: 'url', type: 'url' }], checks: [{ id: 'c', type: 't', config: { a: { b: ['{{url}}', 'x {{missing}} y'] } } }] }, ['schema.checks.0.config.a.b.1']],
-    ['unknown field in a variable', { variables: [{ name: 'a', type: 'string', secret: true }], checks: [] }, ['schema.variables.0.secret']],
+    [
+      'check type not a string',
+      { variables: [], checks: [{ id: 'c', type: 5, config: {} }] },
+      ['schema.checks.0.type'],
+    ],
+    [
+      'undeclared placeholder, deep',
+      {
+        variables: [{ name: 'url', type: 'url' }],
+        checks: [{ id: 'c', type: 't', config: { a: { b: ['{{url}}', 'x {{missing}} y'] } } }],
+      },
+      ['schema.checks.0.config.a.b.1'],
+    ],
+    [
+      'unknown field in a variable',
+      { variables: [{ name: 'a', type: 'string', secret: true }], checks: [] },
+      ['schema.variables.0.secret'],
+    ],
   ];
   it.each(schemaCases)('refuses a schema with %s, naming the path', async (_name, schema, paths) => {
     const user = await createTestUser();
@@ -115,7 +193,19 @@ describe('POST /templates', () => {
 
   it('refuses a non-JSON body with 415 and malformed JSON with 400 invalid_json', async () => {
     const user = await createTestUser();
-    expectError(await invoke('publishTemplate', { caller: user, body: 'x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
-    expectError(await invoke('publishTemplate', { caller: user, body: '{"name":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_json');
+    expectError(
+      await invoke('publishTemplate', { caller: user, body: 'x', headers: { 'content-type': 'text/plain' } }),
+      415,
+      'unsupported_media_type',
+    );
+    expectError(
+      await invoke('publishTemplate', {
+        caller: user,
+        body: '{"name":',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'invalid_json',
+    );
   });
 });

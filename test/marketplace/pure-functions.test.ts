@@ -1,11 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor } from '../../lib/store/cursor.ts';
-import { countedPrefixes, countedPrefixOf, drivingPrefix, indexedPrefixes, matchesEveryWord, mayMatch, POSTING_WORDS_MAX, postingWords, words } from '../../lib/marketplace/search/search-text.ts';
-import { bucketFloor, bucketLabel, bucketOfSortKey, isRangeBucket, popularityBucket } from '../../lib/marketplace/search/popularity-bucket.ts';
-import { placeholders } from '../../lib/marketplace/templates/template-schema.ts';
+import {
+  bucketFloor,
+  bucketLabel,
+  bucketOfSortKey,
+  isRangeBucket,
+  popularityBucket,
+} from '../../lib/marketplace/search/popularity-bucket.ts';
+import {
+  countedPrefixes,
+  countedPrefixOf,
+  drivingPrefix,
+  indexedPrefixes,
+  matchesEveryWord,
+  mayMatch,
+  POSTING_WORDS_MAX,
+  postingWords,
+  words,
+} from '../../lib/marketplace/search/search-text.ts';
 import { ratingAverage, ratingKey } from '../../lib/marketplace/templates/template-item.ts';
-import { bucketAttribute, bucketsOutsideWindow, installsInWindow, windowDays } from '../../lib/marketplace/trending/trend.ts';
+import { placeholders } from '../../lib/marketplace/templates/template-schema.ts';
 import { compareVersions, sortableVersion } from '../../lib/marketplace/templates/version.ts';
+import {
+  bucketAttribute,
+  bucketsOutsideWindow,
+  installsInWindow,
+  windowDays,
+} from '../../lib/marketplace/trending/trend.ts';
+import { decodeCursor, encodeCursor } from '../../lib/store/cursor.ts';
 
 describe('versions', () => {
   it('compare numerically, part by part, and sort as strings in the same order', () => {
@@ -24,7 +45,12 @@ describe('search text', () => {
   });
 
   it('indexes 2-, 4- and 6-character prefixes and picks the longest one to drive a query', () => {
-    expect([...indexedPrefixes({ name: 'Uptime', slug: 'up', description: 'a', category: 'ai' })].sort()).toEqual(['ai', 'up', 'upti', 'uptime']);
+    expect([...indexedPrefixes({ name: 'Uptime', slug: 'up', description: 'a', category: 'ai' })].sort()).toEqual([
+      'ai',
+      'up',
+      'upti',
+      'uptime',
+    ]);
     expect(drivingPrefix(['upt', 'monitoring'])).toBe('monito');
     expect(drivingPrefix(['upt'])).toBe('up');
     expect(drivingPrefix(['a', 'b'])).toBeUndefined();
@@ -45,7 +71,8 @@ describe('search text', () => {
       expect(mayMatch(query, cut)).toBe(true);
       expect(matchesEveryWord(query, t)).toBe(true);
     }
-    for (const query of [['uptimes'.slice(0, 6), 'down'], ['monk'], ['https']]) expect(mayMatch(query, cut)).toBe(matchesEveryWord(query, t));
+    for (const query of [['uptimes'.slice(0, 6), 'down'], ['monk'], ['https']])
+      expect(mayMatch(query, cut)).toBe(matchesEveryWord(query, t));
     // Beyond 6 characters the posting can only say "maybe": the template item decides.
     expect(mayMatch(['monitors'], cut)).toBe(true);
     expect(matchesEveryWord(['monitors'], t)).toBe(false);
@@ -63,15 +90,26 @@ describe('search text', () => {
       const query = words(Array.from({ length: 1 + rand(3) }, word).join(' '));
       if (matchesEveryWord(query, t)) matched++;
       // The filter may say yes to a non-match (the item decides), never no to a match.
-      if (matchesEveryWord(query, t)) expect(mayMatch(query, postingWords(t)!), `${query} in ${JSON.stringify(t)}`).toBe(true);
+      if (matchesEveryWord(query, t))
+        expect(mayMatch(query, postingWords(t)!), `${query} in ${JSON.stringify(t)}`).toBe(true);
     }
     expect(matched).toBeGreaterThan(100); // the property was exercised, not vacuously true
   });
 
   it('leaves the words off a posting past POSTING_WORDS_MAX bytes, counting bytes, not characters', () => {
-    const long = { name: 'n', slug: 'sl', description: Array.from({ length: 200 }, (_, i) => `w${i}`).join(' '), category: 'other' };
+    const long = {
+      name: 'n',
+      slug: 'sl',
+      description: Array.from({ length: 200 }, (_, i) => `w${i}`).join(' '),
+      category: 'other',
+    };
     expect(postingWords(long)).toBeUndefined();
-    const cjk = (n: number) => ({ name: 'n', slug: 'sl', description: Array.from({ length: n }, (_, i) => `漢字${String.fromCharCode(0x4e00 + i)}`).join(' '), category: 'other' });
+    const cjk = (n: number) => ({
+      name: 'n',
+      slug: 'sl',
+      description: Array.from({ length: n }, (_, i) => `漢字${String.fromCharCode(0x4e00 + i)}`).join(' '),
+      category: 'other',
+    });
     // 30 words of 3 ideographs: about 130 characters and 300 bytes, within the limit.
     expect(Buffer.byteLength(postingWords(cjk(30))!)).toBeLessThanOrEqual(POSTING_WORDS_MAX);
     // 50 words: about 210 characters (under the limit as characters) but about 500 bytes.
@@ -95,9 +133,18 @@ describe('popularity buckets', () => {
     }
     // 32 + 16 × log2(1,000,000 / 32) ≈ 271: what one template's postings are rewritten over a million installs.
     expect(crossings).toBe(271);
-    expect([0, 31, 32, 33, 34, 64].map((n) => isRangeBucket(popularityBucket(n)))).toEqual([false, false, true, true, true, true]);
+    expect([0, 31, 32, 33, 34, 64].map((n) => isRangeBucket(popularityBucket(n)))).toEqual([
+      false,
+      false,
+      true,
+      true,
+      true,
+      true,
+    ]);
     expect(popularityBucket(Number.MAX_SAFE_INTEGER)).toBeLessThan(1000); // fits the 3-digit label
-    expect(bucketOfSortKey(`${bucketLabel(popularityBucket(5000))}#2026-01-01T00:00:00.000Z#x`)).toBe(popularityBucket(5000));
+    expect(bucketOfSortKey(`${bucketLabel(popularityBucket(5000))}#2026-01-01T00:00:00.000Z#x`)).toBe(
+      popularityBucket(5000),
+    );
   });
 });
 
@@ -105,7 +152,8 @@ describe('search counters', () => {
   it('count every prefix of 2 to 16 characters of every word', () => {
     const t = { name: 'Uptime', slug: 'u', description: 'internationalization', category: 'http' };
     const prefixes = countedPrefixes(t);
-    for (const p of ['up', 'upt', 'upti', 'uptim', 'uptime', 'ht', 'htt', 'http', 'in']) expect(prefixes.has(p), p).toBe(true);
+    for (const p of ['up', 'upt', 'upti', 'uptim', 'uptime', 'ht', 'htt', 'http', 'in'])
+      expect(prefixes.has(p), p).toBe(true);
     expect(prefixes.has('internationaliza')).toBe(true);
     expect(prefixes.has('internationaliz')).toBe(true);
     expect(prefixes.has('internationalizat')).toBe(false);
@@ -117,11 +165,13 @@ describe('search counters', () => {
 
 describe('placeholders', () => {
   it('finds {{names}} in strings at any depth, with their paths, and nowhere else', () => {
-    expect(placeholders({ a: 'x {{ one }} {{two}}', b: [1, { c: '{{three}}' }], '{{key}}': true }, ['config'])).toEqual([
-      { path: ['config', 'a'], name: 'one' },
-      { path: ['config', 'a'], name: 'two' },
-      { path: ['config', 'b', 1, 'c'], name: 'three' },
-    ]);
+    expect(placeholders({ a: 'x {{ one }} {{two}}', b: [1, { c: '{{three}}' }], '{{key}}': true }, ['config'])).toEqual(
+      [
+        { path: ['config', 'a'], name: 'one' },
+        { path: ['config', 'a'], name: 'two' },
+        { path: ['config', 'b', 1, 'c'], name: 'three' },
+      ],
+    );
   });
 });
 
@@ -136,11 +186,24 @@ describe('rating', () => {
 
 describe('trend window', () => {
   it('is today and the 6 days before, across month ends', () => {
-    expect(windowDays('2026-03-02')).toEqual(['2026-03-02', '2026-03-01', '2026-02-28', '2026-02-27', '2026-02-26', '2026-02-25', '2026-02-24']);
+    expect(windowDays('2026-03-02')).toEqual([
+      '2026-03-02',
+      '2026-03-01',
+      '2026-02-28',
+      '2026-02-27',
+      '2026-02-26',
+      '2026-02-25',
+      '2026-02-24',
+    ]);
   });
 
   it('counts buckets inside the window and lists those outside', () => {
-    const item = { [bucketAttribute('2026-03-02')]: 2, [bucketAttribute('2026-02-24')]: 3, [bucketAttribute('2026-02-23')]: 5, other: 1 };
+    const item = {
+      [bucketAttribute('2026-03-02')]: 2,
+      [bucketAttribute('2026-02-24')]: 3,
+      [bucketAttribute('2026-02-23')]: 5,
+      other: 1,
+    };
     expect(installsInWindow(item, '2026-03-02')).toBe(5);
     expect(bucketsOutsideWindow(item, '2026-03-02')).toEqual(['inst_20260223']);
   });
@@ -149,17 +212,31 @@ describe('trend window', () => {
 describe('cursor', () => {
   it('round-trips and refuses another scope, another partition or extra keys', () => {
     const cursor = encodeCursor('s', { PK: 'a', SK: 'b', listAll: 'PUBLIC', popKey: 3 }, 20);
-    expect(decodeCursor(cursor, 's', { PK: 'S', SK: 'S', listAll: 'S', popKey: 'N' }, { listAll: 'PUBLIC' })).toEqual({ key: { PK: 'a', SK: 'b', listAll: 'PUBLIC', popKey: 3 }, position: 20, owed: 0 });
-    expect(() => decodeCursor(cursor, 'other', { PK: 'S', SK: 'S', listAll: 'S', popKey: 'N' }, { listAll: 'PUBLIC' })).toThrow();
-    expect(() => decodeCursor(cursor, 's', { PK: 'S', SK: 'S', listAll: 'S', popKey: 'N' }, { listAll: 'CAT#ai' })).toThrow();
+    expect(decodeCursor(cursor, 's', { PK: 'S', SK: 'S', listAll: 'S', popKey: 'N' }, { listAll: 'PUBLIC' })).toEqual({
+      key: { PK: 'a', SK: 'b', listAll: 'PUBLIC', popKey: 3 },
+      position: 20,
+      owed: 0,
+    });
+    expect(() =>
+      decodeCursor(cursor, 'other', { PK: 'S', SK: 'S', listAll: 'S', popKey: 'N' }, { listAll: 'PUBLIC' }),
+    ).toThrow();
+    expect(() =>
+      decodeCursor(cursor, 's', { PK: 'S', SK: 'S', listAll: 'S', popKey: 'N' }, { listAll: 'CAT#ai' }),
+    ).toThrow();
     expect(() => decodeCursor(cursor, 's', { PK: 'S', SK: 'S' }, {})).toThrow();
     expect(() => decodeCursor('not base64 json', 's', { PK: 'S' }, {})).toThrow();
   });
 
   it('carries the offset a search page still owes, and refuses an edited one', () => {
     const types = { PK: 'S', SK: 'S' } as const;
-    expect(decodeCursor(encodeCursor('s', { PK: 'a', SK: 'b' }, 30, 25), 's', types, {}, 10_000)).toEqual({ key: { PK: 'a', SK: 'b' }, position: 30, owed: 25 });
-    const edited = (o: unknown) => Buffer.from(JSON.stringify({ s: 's', k: { PK: 'a', SK: 'b' }, p: 30, o })).toString('base64url');
-    for (const o of [-1, 0, 1.5, 10_001, '3']) expect(() => decodeCursor(edited(o), 's', types, {}, 10_000), String(o)).toThrow();
+    expect(decodeCursor(encodeCursor('s', { PK: 'a', SK: 'b' }, 30, 25), 's', types, {}, 10_000)).toEqual({
+      key: { PK: 'a', SK: 'b' },
+      position: 30,
+      owed: 25,
+    });
+    const edited = (o: unknown) =>
+      Buffer.from(JSON.stringify({ s: 's', k: { PK: 'a', SK: 'b' }, p: 30, o })).toString('base64url');
+    for (const o of [-1, 0, 1.5, 10_001, '3'])
+      expect(() => decodeCursor(edited(o), 's', types, {}, 10_000), String(o)).toThrow();
   });
 });

@@ -1,11 +1,11 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ORDERS, searchIndexItems, syncSearchIndex } from '../../lib/marketplace/search/search-index.ts';
 import type { Category } from '../../lib/marketplace/templates/categories.ts';
 import { newTemplateItem, type TemplateItem } from '../../lib/marketplace/templates/template-item.ts';
 import { batchWrite } from '../../lib/store/batch.ts';
-import { meterCapacity, type CapacityMeter } from '../../lib/store/capacity-meter.ts';
+import { type CapacityMeter, meterCapacity } from '../../lib/store/capacity-meter.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { ENTITY, keys } from '../../lib/store/keys.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
@@ -28,9 +28,15 @@ let meter: CapacityMeter;
 const betaSlugsNewestFirst = BETA_AT.map((i) => `alpha-${i}`).reverse();
 
 /** 70 words that differ in their first 6 characters: over 450 bytes, so the postings carry no `w`. */
-const longText = (seed: number) => Array.from({ length: 70 }, (_, i) => `q${seed.toString(36).padStart(2, '0')}${i.toString(36).padStart(3, '0')}`).join(' ');
+const longText = (seed: number) =>
+  Array.from({ length: 70 }, (_, i) => `q${seed.toString(36).padStart(2, '0')}${i.toString(36).padStart(3, '0')}`).join(
+    ' ',
+  );
 
-function seededTemplate(i: number, text: { name: string; slug: string; description: string; category: Category } = alphaText(i)): TemplateItem {
+function seededTemplate(
+  i: number,
+  text: { name: string; slug: string; description: string; category: Category } = alphaText(i),
+): TemplateItem {
   const created = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
   return newTemplateItem(
     {
@@ -46,12 +52,19 @@ function seededTemplate(i: number, text: { name: string; slug: string; descripti
 }
 
 function alphaText(i: number) {
-  return { name: BETA_AT.includes(i) ? `Alpha beta ${i}` : `Alpha gamma ${i}`, slug: `alpha-${i}`, description: '', category: 'data' as const };
+  return {
+    name: BETA_AT.includes(i) ? `Alpha beta ${i}` : `Alpha gamma ${i}`,
+    slug: `alpha-${i}`,
+    description: '',
+    category: 'data' as const,
+  };
 }
 
 /** Postings of one prefix's catalog-wide lists, in all three orders, and its word pairs (read first by a multi-word search). */
 const onList = (prefix: string) => (p: Record<string, unknown>) =>
-  ORDERS.some((order) => p['PK'] === keys.searchPostingPk(order, prefix)) || p['PK'] === keys.searchPairPk(prefix) || p['PK'] === keys.searchWidePk(prefix);
+  ORDERS.some((order) => p['PK'] === keys.searchPostingPk(order, prefix)) ||
+  p['PK'] === keys.searchPairPk(prefix) ||
+  p['PK'] === keys.searchWidePk(prefix);
 const postingsOn = (t: TemplateItem, prefix: string) => {
   const index = searchIndexItems(t);
   return [...index.postings, ...index.pairs].filter(onList(prefix)).map((put) => ({ put }));
@@ -61,10 +74,17 @@ const postingsOn = (t: TemplateItem, prefix: string) => {
 async function count(items: TemplateItem[], word: string): Promise<void> {
   const counts = new Map<string, number>();
   const ofWord = (list: string) => word.startsWith(list.slice(list.indexOf('/') + 1));
-  for (const t of items) for (const list of searchIndexItems(t).counted.filter(ofWord)) counts.set(list, (counts.get(list) ?? 0) + 1);
+  for (const t of items)
+    for (const list of searchIndexItems(t).counted.filter(ofWord)) counts.set(list, (counts.get(list) ?? 0) + 1);
   for (const [list, by] of counts) {
     await db().send(
-      new UpdateCommand({ TableName: tableName(), Key: keys.searchCount(list), UpdateExpression: 'SET entity = :e ADD #c :by', ExpressionAttributeNames: { '#c': 'count' }, ExpressionAttributeValues: { ':e': ENTITY.searchCount, ':by': by } }),
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.searchCount(list),
+        UpdateExpression: 'SET entity = :e ADD #c :by',
+        ExpressionAttributeNames: { '#c': 'count' },
+        ExpressionAttributeValues: { ':e': ENTITY.searchCount, ':by': by },
+      }),
     );
   }
 }
@@ -120,7 +140,11 @@ describe('multi-word search cost', () => {
     let cursor: string | undefined;
     do {
       const { body } = await search({ search: 'alpha beta', limit: '1', ...(cursor ? { cursor } : { offset: '2' }) });
-      pages.push({ data: body.data.map((s: { slug: string }) => s.slug), offset: body.pagination.offset, total: body.pagination.total });
+      pages.push({
+        data: body.data.map((s: { slug: string }) => s.slug),
+        offset: body.pagination.offset,
+        total: body.pagination.total,
+      });
       cursor = body.pagination.next_cursor ?? undefined;
     } while (cursor);
     expect(pages.length).toBeGreaterThanOrEqual(2);
@@ -133,34 +157,61 @@ describe('multi-word search cost', () => {
     const { body, read } = await search({ search: 'alpha', limit: '20' });
     expect(body.data).toHaveLength(20);
     // The total comes from the prefix counter, exact without reading the list.
-    expect(body.pagination).toEqual({ limit: 20, offset: 0, total: WALKED, has_more: true, next_cursor: expect.any(String) });
+    expect(body.pagination).toEqual({
+      limit: 20,
+      offset: 0,
+      total: WALKED,
+      has_more: true,
+      next_cursor: expect.any(String),
+    });
     // 21 postings (one 4 KB read) + 21 templates at 0.5 each (the 21st answers has_more) + the counter.
     expect(read).toBeLessThanOrEqual(12);
   });
 
   it('still finds a template whose words are too long to ride on its postings (checked on the item instead)', async () => {
-    const t = await publish(author, { name: 'Omega lexicon', slug: 'omega-lexicon', description: `${longText(0)} zulu.`, category: 'other' });
+    const t = await publish(author, {
+      name: 'Omega lexicon',
+      slug: 'omega-lexicon',
+      description: `${longText(0)} zulu.`,
+      category: 'other',
+    });
     await syncSearchIndex(t.id); // what the stream's search indexer does after the publish
-    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.searchPosting('recent', 'omeg', `${t.created_at}#${t.id}`) }));
+    const { Item } = await db().send(
+      new GetCommand({ TableName: tableName(), Key: keys.searchPosting('recent', 'omeg', `${t.created_at}#${t.id}`) }),
+    );
     expect(Item).toBeDefined();
     expect(Item!['w']).toBeUndefined();
-    expect((await search({ search: 'omega zulu' })).body.data.map((s: { slug: string }) => s.slug)).toEqual(['omega-lexicon']);
+    expect((await search({ search: 'omega zulu' })).body.data.map((s: { slug: string }) => s.slug)).toEqual([
+      'omega-lexicon',
+    ]);
     expect((await search({ search: 'omega yankee' })).body.data).toEqual([]);
   });
 
   it('checks at most twice the page in templates when postings cannot rule them out, then hands back a cursor', async () => {
     // 40 newer long-text templates on the `omeg` list, none with `xray`: each is a candidate only its item can reject.
     const newer = Array.from({ length: 40 }, (_, i) =>
-      seededTemplate(1000 + i, { name: `Omega long ${i}`, slug: `omega-long-${i}`, description: longText(i + 1), category: 'other' }),
+      seededTemplate(1000 + i, {
+        name: `Omega long ${i}`,
+        slug: `omega-long-${i}`,
+        description: longText(i + 1),
+        category: 'other',
+      }),
     );
     // Only their `omeg` postings: the query walks that list alone, and their other ~300 postings each would only slow the test.
-    await batchWrite(newer.flatMap((t) => [{ put: t as unknown as Record<string, unknown> }, ...postingsOn(t, 'omeg')]));
+    await batchWrite(
+      newer.flatMap((t) => [{ put: t as unknown as Record<string, unknown> }, ...postingsOn(t, 'omeg')]),
+    );
     await count(newer, 'omega');
     // `alpha` is a word of the catalog, but of no omega template: only the items can tell.
     const first = await search({ search: 'omega alpha', limit: '5' });
     expect(first.body.data).toEqual([]);
     // Not read to its end: the total is a bound (the smaller word count, 41 omega templates), marked as such.
-    expect(first.body.pagination).toMatchObject({ has_more: true, total: 41, total_exact: false, next_cursor: expect.any(String) });
+    expect(first.body.pagination).toMatchObject({
+      has_more: true,
+      total: 41,
+      total_exact: false,
+      next_cursor: expect.any(String),
+    });
     // 12 templates (2 × (limit + 1)) at 0.5 each plus a few postings, the two words' counters and the
     // pair check (the recorded format, and 20 of the 41 wide markers: more than it checks, so it walks); reading all 40 would be 20.
     expect(first.read).toBeLessThanOrEqual(10);

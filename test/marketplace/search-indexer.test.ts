@@ -1,16 +1,16 @@
-import { UpdateCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/workers/search-indexer.ts';
+import { matchesFilter } from '../../lib/events/stream-filter.ts';
 import { ORDERS, readCounts, searchIndexItems, syncSearchIndex } from '../../lib/marketplace/search/search-index.ts';
-import { batchWrite } from '../../lib/store/batch.ts';
+import { SEARCH_INDEX_FILTER_PATTERN } from '../../lib/marketplace/search/search-indexer.ts';
 import type { TemplateItem } from '../../lib/marketplace/templates/template-item.ts';
+import { batchWrite } from '../../lib/store/batch.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';
-import { matchesFilter } from '../../lib/events/stream-filter.ts';
-import { SEARCH_INDEX_FILTER_PATTERN } from '../../lib/marketplace/search/search-indexer.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { indexItemsOf, indexSearch, streamRecordsSinceLastCall, wantedIndexItems } from '../support/search-index.ts';
 import { publish } from './helpers.ts';
@@ -34,13 +34,22 @@ const slugs = async (query: Record<string, string>) => {
 };
 
 async function template(id: string): Promise<TemplateItem> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.template(id), ConsistentRead: true }));
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.template(id), ConsistentRead: true }),
+  );
   return Item as TemplateItem;
 }
 
 async function killIndexerAfter(id: string, writes: number): Promise<void> {
-  const run = promisify(execFile)(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'test/support/index-then-die.ts'), id, String(writes)], { cwd: root, env: process.env });
-  const died = (await run.then(() => undefined, (err: unknown) => err)) as { signal?: string | null; code?: number; stderr?: string } | undefined;
+  const run = promisify(execFile)(
+    process.execPath,
+    [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'test/support/index-then-die.ts'), id, String(writes)],
+    { cwd: root, env: process.env },
+  );
+  const died = (await run.then(
+    () => undefined,
+    (err: unknown) => err,
+  )) as { signal?: string | null; code?: number; stderr?: string } | undefined;
   // tsx runs the script in a child process: the kill shows as SIGKILL or as tsx's exit code 137 (128 + 9).
   expect(died?.signal === 'SIGKILL' || died?.code === 137, JSON.stringify(died)).toBe(true);
 }
@@ -51,7 +60,12 @@ beforeAll(async () => {
 
 describe('search indexer', () => {
   it('converges after being killed halfway, twice, while the template changes', async () => {
-    const t = await publish(author, { name: 'Narwhal tracker', slug: 'narwhal-tracker', description: 'Follows tusks.', category: 'data' });
+    const t = await publish(author, {
+      name: 'Narwhal tracker',
+      slug: 'narwhal-tracker',
+      description: 'Follows tusks.',
+      category: 'data',
+    });
     await streamRecordsSinceLastCall(); // the indexer's position: the publish is what it is about to handle
     const first = await template(t.id);
     expect(await slugs({ search: 'narwhal' })).toEqual([]);
@@ -62,8 +76,19 @@ describe('search indexer', () => {
     expect((await indexItemsOf(t.id, [first])).length).toBe(written);
 
     // Renamed and installed past a popularity bucket while the indexer is down; killed again mid-move.
-    await invoke('updateTemplate', { caller: author, params: { id: t.id }, body: { name: 'Walrus watcher', description: 'Counts whiskers.' } });
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.template(t.id), UpdateExpression: 'SET installs = :n, popKey = :n', ExpressionAttributeValues: { ':n': 37 } }));
+    await invoke('updateTemplate', {
+      caller: author,
+      params: { id: t.id },
+      body: { name: 'Walrus watcher', description: 'Counts whiskers.' },
+    });
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.template(t.id),
+        UpdateExpression: 'SET installs = :n, popKey = :n',
+        ExpressionAttributeValues: { ':n': 37 },
+      }),
+    );
     await killIndexerAfter(t.id, 15); // 15 of the new words' pairs
 
     // The stream hands every record of the template over again (as after a failed batch).
@@ -78,33 +103,74 @@ describe('search indexer', () => {
     }
     expect(await slugs({ search: 'narwhal' })).toEqual(['narwhal-tracker']); // still in the slug
     expect(await indexItemsOf(t.id, [first, now])).toEqual(wantedIndexItems(now));
-    const counts = await readCounts(['walr', 'walrus', 'data/walrus', 'whisk', 'tusk', 'tusks', 'data/tusks', 'follows', 'narwhal']);
-    expect(Object.fromEntries(counts)).toEqual({ walr: 1, walrus: 1, 'data/walrus': 1, whisk: 1, tusk: 0, tusks: 0, 'data/tusks': 0, follows: 0, narwhal: 1 });
+    const counts = await readCounts([
+      'walr',
+      'walrus',
+      'data/walrus',
+      'whisk',
+      'tusk',
+      'tusks',
+      'data/tusks',
+      'follows',
+      'narwhal',
+    ]);
+    expect(Object.fromEntries(counts)).toEqual({
+      walr: 1,
+      walrus: 1,
+      'data/walrus': 1,
+      whisk: 1,
+      tusk: 0,
+      tusks: 0,
+      'data/tusks': 0,
+      follows: 0,
+      narwhal: 1,
+    });
   });
 
   it('changes nothing when records arrive again, late or out of order', async () => {
     const t = await publish(author, { name: 'Beluga pod', slug: 'beluga-pod', category: 'data' });
-    await invoke('updateTemplate', { caller: author, params: { id: t.id }, body: { name: 'Orca pod', category: 'other' } });
+    await invoke('updateTemplate', {
+      caller: author,
+      params: { id: t.id },
+      body: { name: 'Orca pod', category: 'other' },
+    });
     await invoke('updateTemplate', { caller: author, params: { id: t.id }, body: { visibility: 'unlisted' } });
     await invoke('updateTemplate', { caller: author, params: { id: t.id }, body: { visibility: 'public' } });
     const records = (await streamRecordsSinceLastCall()).filter((r) => matchesFilter(r, SEARCH_INDEX_FILTER_PATTERN));
     expect(records.length).toBeGreaterThanOrEqual(4);
     // Newest first, then each one alone, oldest last: every sync reads the template as it is now.
     expect((await handler({ Records: [...records].reverse() })).batchItemFailures).toEqual([]);
-    for (const record of [...records].reverse()) expect((await handler({ Records: [record] })).batchItemFailures).toEqual([]);
+    for (const record of [...records].reverse())
+      expect((await handler({ Records: [record] })).batchItemFailures).toEqual([]);
     const now = await template(t.id);
-    expect(await indexItemsOf(t.id, [now, { ...now, name: 'Beluga pod', category: 'data' }])).toEqual(wantedIndexItems(now));
+    expect(await indexItemsOf(t.id, [now, { ...now, name: 'Beluga pod', category: 'data' }])).toEqual(
+      wantedIndexItems(now),
+    );
     expect(await slugs({ search: 'orca', category: 'other' })).toEqual(['beluga-pod']);
     expect(await slugs({ search: 'beluga' })).toEqual(['beluga-pod']); // the slug keeps the word
     expect(await slugs({ search: 'beluga', category: 'data' })).toEqual([]);
-    expect(Object.fromEntries(await readCounts(['orca', 'other/orca', 'data/beluga', 'other/beluga']))).toEqual({ orca: 1, 'other/orca': 1, 'data/beluga': 0, 'other/beluga': 1 });
+    expect(Object.fromEntries(await readCounts(['orca', 'other/orca', 'data/beluga', 'other/beluga']))).toEqual({
+      orca: 1,
+      'other/orca': 1,
+      'data/beluga': 0,
+      'other/beluga': 1,
+    });
   });
 
   it('converges when two syncs of one template overlap (the stream and admin reindex-search), the older writing last', async () => {
-    const t = await publish(author, { name: 'Gannet colony', slug: 'gannet-colony', description: 'Counts nests on cliffs.', category: 'data' });
+    const t = await publish(author, {
+      name: 'Gannet colony',
+      slug: 'gannet-colony',
+      description: 'Counts nests on cliffs.',
+      category: 'data',
+    });
     await indexSearch();
     const before = await template(t.id);
-    await invoke('updateTemplate', { caller: author, params: { id: t.id }, body: { description: 'Counts chicks on stacks.' } });
+    await invoke('updateTemplate', {
+      caller: author,
+      params: { id: t.id },
+      body: { description: 'Counts chicks on stacks.' },
+    });
     const edited = await template(t.id);
     await streamRecordsSinceLastCall(); // the syncs below are run by hand
 
@@ -122,7 +188,11 @@ describe('search indexer', () => {
     });
     await atWrites;
     // ...while the edit is undone and a second sync brings the index back to the first text, all the way.
-    await invoke('updateTemplate', { caller: author, params: { id: t.id }, body: { description: 'Counts nests on cliffs.' } });
+    await invoke('updateTemplate', {
+      caller: author,
+      params: { id: t.id },
+      body: { description: 'Counts nests on cliffs.' },
+    });
     await syncSearchIndex(t.id);
     // Now the first one's writes land: the edit's postings and pairs, and deletes of the first text's.
     release();
@@ -138,12 +208,28 @@ describe('search indexer', () => {
     await indexSearch();
     const t = await publish(author, { name: 'Dolphin pod', slug: 'dolphin-pod', category: 'data' });
     await indexSearch();
-    const state = async () => (await db().send(new GetCommand({ TableName: tableName(), Key: keys.searchState(t.id), ConsistentRead: true }))).Item!['ver'];
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.template(t.id), UpdateExpression: 'SET installs = :n, popKey = :n', ExpressionAttributeValues: { ':n': 32 } }));
+    const state = async () =>
+      (await db().send(new GetCommand({ TableName: tableName(), Key: keys.searchState(t.id), ConsistentRead: true })))
+        .Item!['ver'];
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.template(t.id),
+        UpdateExpression: 'SET installs = :n, popKey = :n',
+        ExpressionAttributeValues: { ':n': 32 },
+      }),
+    );
     await indexSearch();
     const afterCrossing = await state();
     // 32 and 33 share the bucket [32, 34): the install below is not even read by the indexer.
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.template(t.id), UpdateExpression: 'SET installs = :n, popKey = :n', ExpressionAttributeValues: { ':n': 33 } }));
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.template(t.id),
+        UpdateExpression: 'SET installs = :n, popKey = :n',
+        ExpressionAttributeValues: { ':n': 33 },
+      }),
+    );
     await indexSearch();
     expect(await state()).toBe(afterCrossing);
   });

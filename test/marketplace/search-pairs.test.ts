@@ -1,15 +1,15 @@
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { ORDERS, searchIndexItems } from '../../lib/marketplace/search/search-index.ts';
 import { recordIndexFormat } from '../../lib/marketplace/search/reindex.ts';
+import { ORDERS, searchIndexItems } from '../../lib/marketplace/search/search-index.ts';
 import { mayMeet, PAIR_CUTS_MAX, pairItems } from '../../lib/marketplace/search/word-pairs.ts';
 import { newTemplateItem, type TemplateItem } from '../../lib/marketplace/templates/template-item.ts';
 import { batchWrite } from '../../lib/store/batch.ts';
-import { meterCapacity, type CapacityMeter } from '../../lib/store/capacity-meter.ts';
+import { type CapacityMeter, meterCapacity } from '../../lib/store/capacity-meter.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { ENTITY, keys } from '../../lib/store/keys.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
@@ -38,7 +38,9 @@ const search = async (query: Record<string, string>) => {
 };
 
 async function template(id: string): Promise<TemplateItem> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.template(id), ConsistentRead: true }));
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.template(id), ConsistentRead: true }),
+  );
   return Item as TemplateItem;
 }
 
@@ -52,13 +54,27 @@ const wantedPairs = (t: TemplateItem) => wantedIndexItems(t).filter(isPair);
  * as the indexer builds it: counters whole, postings and pairs only on the partitions the searches
  * below read (the driving prefixes `kestre` and `hourly`; the other 120 items per template would only add time).
  */
-const READ_PARTITIONS = new Set(['kestre', 'hourly'].flatMap((p) => [...ORDERS.map((o) => keys.searchPostingPk(o, p)), keys.searchPairPk(p), keys.searchWidePk(p)]));
+const READ_PARTITIONS = new Set(
+  ['kestre', 'hourly'].flatMap((p) => [
+    ...ORDERS.map((o) => keys.searchPostingPk(o, p)),
+    keys.searchPairPk(p),
+    keys.searchWidePk(p),
+  ]),
+);
 async function seedKestrels(from: number, count: number): Promise<void> {
   const counts = new Map<string, number>();
   const requests = Array.from({ length: count }, (_, k) => {
     const i = from + k;
     const t = newTemplateItem(
-      { name: `Kestrel ${i}`, slug: `kestrel-${i}`, description: i % 2 ? 'Runs hourly.' : 'Runs daily.', category: 'data', version: '1.0.0', visibility: 'public', schema: { variables: [], checks: [] } },
+      {
+        name: `Kestrel ${i}`,
+        slug: `kestrel-${i}`,
+        description: i % 2 ? 'Runs hourly.' : 'Runs daily.',
+        category: 'data',
+        version: '1.0.0',
+        visibility: 'public',
+        schema: { variables: [], checks: [] },
+      },
       { id: author.userId, name: author.name, verified: false },
       randomUUID(),
       new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
@@ -71,7 +87,13 @@ async function seedKestrels(from: number, count: number): Promise<void> {
   await batchWrite(requests);
   const add = ([list, by]: [string, number]) =>
     db().send(
-      new UpdateCommand({ TableName: tableName(), Key: keys.searchCount(list), UpdateExpression: 'SET entity = :e, #l = :l ADD #c :by', ExpressionAttributeNames: { '#c': 'count', '#l': 'list' }, ExpressionAttributeValues: { ':e': ENTITY.searchCount, ':l': list, ':by': by } }),
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.searchCount(list),
+        UpdateExpression: 'SET entity = :e, #l = :l ADD #c :by',
+        ExpressionAttributeNames: { '#c': 'count', '#l': 'list' },
+        ExpressionAttributeValues: { ':e': ENTITY.searchCount, ':l': list, ':by': by },
+      }),
     );
   const changes = [...counts];
   for (let i = 0; i < changes.length; i += 16) await Promise.all(changes.slice(i, i + 16).map(add));
@@ -90,7 +112,8 @@ describe('words that never meet', () => {
     const small = await search({ search: 'hourly daily' });
     expect(small.body.data).toEqual([]);
     expect(small.body.pagination).toEqual({ limit: 20, offset: 0, total: 0, has_more: false, next_cursor: null });
-    for (const sort of ['recent', 'rating']) expect((await search({ search: 'daily hourly', sort })).body.pagination.total).toBe(0);
+    for (const sort of ['recent', 'rating'])
+      expect((await search({ search: 'daily hourly', sort })).body.pagination.total).toBe(0);
 
     await seedKestrels(40, 400);
     const large = await search({ search: 'hourly daily' });
@@ -108,15 +131,46 @@ describe('words that never meet', () => {
 
 describe('words that meet', () => {
   it('are found however the query cuts them: short words, one letter, a word inside another', async () => {
-    await publish(author, { name: 'Heron lake watcher', slug: 'heron-lake', description: 'Counts herons at dawn.', category: 'data' });
-    await publish(author, { name: 'Owl night survey', slug: 'owl-survey', description: 'Listens at dusk.', category: 'data' });
-    await publish(author, { name: 'Café crème tasting', slug: 'cafe-tasting', description: 'Über-strong.', category: 'data' });
+    await publish(author, {
+      name: 'Heron lake watcher',
+      slug: 'heron-lake',
+      description: 'Counts herons at dawn.',
+      category: 'data',
+    });
+    await publish(author, {
+      name: 'Owl night survey',
+      slug: 'owl-survey',
+      description: 'Listens at dusk.',
+      category: 'data',
+    });
+    await publish(author, {
+      name: 'Café crème tasting',
+      slug: 'cafe-tasting',
+      description: 'Über-strong.',
+      category: 'data',
+    });
     expect((await search({ search: 'CREME Caf' })).slugs).toEqual(['cafe-tasting']);
     expect((await search({ search: 'uber crème' })).slugs).toEqual(['cafe-tasting']);
-    for (const query of ['heron lake', 'lake her', 'h lake', 'watcher w', 'herons heron', 'dawn daw', 'lake dawn', 'counts herons dawn lake', 'lak he']) {
+    for (const query of [
+      'heron lake',
+      'lake her',
+      'h lake',
+      'watcher w',
+      'herons heron',
+      'dawn daw',
+      'lake dawn',
+      'counts herons dawn lake',
+      'lak he',
+    ]) {
       expect((await search({ search: query })).slugs, query).toEqual(['heron-lake']);
     }
-    expect((await search({ search: 'lake dusk' })).body.pagination).toEqual({ limit: 20, offset: 0, total: 0, has_more: false, next_cursor: null });
+    expect((await search({ search: 'lake dusk' })).body.pagination).toEqual({
+      limit: 20,
+      offset: 0,
+      total: 0,
+      has_more: false,
+      next_cursor: null,
+    });
     expect((await search({ search: 'lake dusk', category: 'data', sort: 'rating' })).slugs).toEqual([]);
     expect((await search({ search: 'night dusk', category: 'data' })).slugs).toEqual(['owl-survey']);
   });
@@ -125,28 +179,45 @@ describe('words that meet', () => {
 describe('the pairs follow the template', () => {
   it('a template of 24 word cuts has pairs, one of 25 a wide marker per prefix instead', () => {
     const cuts = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
-    expect(pairItems('t', { lists: ['ab', 'data/ab'], w: cuts(PAIR_CUTS_MAX) }).map((i) => i.PK)).toEqual(Array(PAIR_CUTS_MAX).fill(keys.searchPairPk('ab')));
-    expect(pairItems('t', { lists: ['ab', 'data/ab'], w: cuts(PAIR_CUTS_MAX + 1) })).toEqual([{ ...keys.searchWide('ab', 't'), entity: ENTITY.searchWide, template_id: 't', w: cuts(PAIR_CUTS_MAX + 1) }]);
-    expect(pairItems('t', { lists: ['ab'], w: null })).toEqual([{ ...keys.searchWide('ab', 't'), entity: ENTITY.searchWide, template_id: 't' }]);
+    expect(pairItems('t', { lists: ['ab', 'data/ab'], w: cuts(PAIR_CUTS_MAX) }).map((i) => i.PK)).toEqual(
+      Array(PAIR_CUTS_MAX).fill(keys.searchPairPk('ab')),
+    );
+    expect(pairItems('t', { lists: ['ab', 'data/ab'], w: cuts(PAIR_CUTS_MAX + 1) })).toEqual([
+      { ...keys.searchWide('ab', 't'), entity: ENTITY.searchWide, template_id: 't', w: cuts(PAIR_CUTS_MAX + 1) },
+    ]);
+    expect(pairItems('t', { lists: ['ab'], w: null })).toEqual([
+      { ...keys.searchWide('ab', 't'), entity: ENTITY.searchWide, template_id: 't' },
+    ]);
     expect(pairItems('t', { lists: [], w: cuts(3) })).toEqual([]);
   });
 
   it('through edits, visibility, and a text too long for pairs and back, leaving nothing behind', async () => {
-    const t = await publish(author, { name: 'Plover count', slug: 'plover-count', description: 'Tallies at the shore.', category: 'data' });
+    const t = await publish(author, {
+      name: 'Plover count',
+      slug: 'plover-count',
+      description: 'Tallies at the shore.',
+      category: 'data',
+    });
     await indexSearch();
     const first = await template(t.id);
     expect(await pairsOf(t.id, [first])).toEqual(wantedPairs(first));
     expect(wantedPairs(first).length).toBeGreaterThan(0);
     expect((await search({ search: 'plover shore' })).slugs).toEqual(['plover-count']);
 
-    await invoke('updateTemplate', { caller: author, params: { id: t.id }, body: { description: 'Tallies at the marsh.' } });
+    await invoke('updateTemplate', {
+      caller: author,
+      params: { id: t.id },
+      body: { description: 'Tallies at the marsh.' },
+    });
     expect((await search({ search: 'plover shore' })).slugs).toEqual([]);
     expect((await search({ search: 'plover marsh' })).slugs).toEqual(['plover-count']);
     const edited = await template(t.id);
     expect(await pairsOf(t.id, [first, edited])).toEqual(wantedPairs(edited));
 
     // More word cuts than pairs are kept for: wide markers instead, and the walk finds it.
-    const long = Array.from({ length: PAIR_CUTS_MAX + 2 }, (_, i) => `w${i}x${'abcdefghijklmnopqrstuvwxyz'[i]}`).join(' ');
+    const long = Array.from({ length: PAIR_CUTS_MAX + 2 }, (_, i) => `w${i}x${'abcdefghijklmnopqrstuvwxyz'[i]}`).join(
+      ' ',
+    );
     await invoke('updateTemplate', { caller: author, params: { id: t.id }, body: { description: `${long} marsh.` } });
     expect((await search({ search: 'plover marsh' })).slugs).toEqual(['plover-count']);
     expect((await search({ search: 'plover w3xd' })).slugs).toEqual(['plover-count']);
@@ -157,11 +228,25 @@ describe('the pairs follow the template', () => {
     // Its wide markers carry its word cuts: a word it lacks is ruled out on them, without a walk.
     expect(await mayMeet('plover', ['shore'], ['plover', 'shore'])).toBe(false);
     expect(await mayMeet('plover', ['marsh'], ['plover', 'marsh'])).toBe(true);
-    expect((await search({ search: 'plover shore' })).body.pagination).toEqual({ limit: 20, offset: 0, total: 0, has_more: false, next_cursor: null });
+    expect((await search({ search: 'plover shore' })).body.pagination).toEqual({
+      limit: 20,
+      offset: 0,
+      total: 0,
+      has_more: false,
+      next_cursor: null,
+    });
     // A word changed under the same prefixes (`cat` → `cab`: both only `ca`): the markers keep their keys but carry the new words.
-    await invoke('updateTemplate', { caller: author, params: { id: t.id }, body: { description: `${long} marsh cat.` } });
+    await invoke('updateTemplate', {
+      caller: author,
+      params: { id: t.id },
+      body: { description: `${long} marsh cat.` },
+    });
     expect((await search({ search: 'plover cat' })).slugs).toEqual(['plover-count']);
-    await invoke('updateTemplate', { caller: author, params: { id: t.id }, body: { description: `${long} marsh cab.` } });
+    await invoke('updateTemplate', {
+      caller: author,
+      params: { id: t.id },
+      body: { description: `${long} marsh cab.` },
+    });
     expect((await search({ search: 'plover cab' })).slugs).toEqual(['plover-count']);
     expect((await search({ search: 'plover cat' })).slugs).toEqual([]);
     await invoke('updateTemplate', { caller: author, params: { id: t.id }, body: { description: `${long} marsh.` } });
@@ -170,14 +255,23 @@ describe('the pairs follow the template', () => {
     expect((await search({ search: 'plover marsh' })).slugs).toEqual([]);
     expect(await pairsOf(t.id, [first, edited, wide])).toEqual([]);
 
-    await invoke('updateTemplate', { caller: author, params: { id: t.id }, body: { visibility: 'public', description: 'Tallies at the shore.' } });
+    await invoke('updateTemplate', {
+      caller: author,
+      params: { id: t.id },
+      body: { visibility: 'public', description: 'Tallies at the shore.' },
+    });
     expect((await search({ search: 'plover shore' })).slugs).toEqual(['plover-count']);
     expect((await search({ search: 'plover marsh' })).slugs).toEqual([]);
     expect(await pairsOf(t.id, [first, edited, wide])).toEqual(wantedPairs(await template(t.id)));
   });
 
   it('are trusted only once `npm run admin -- reindex-search` has given every template its pairs', async () => {
-    const t = await publish(author, { name: 'Curlew call', slug: 'curlew-call', description: 'Records at the estuary.', category: 'data' });
+    const t = await publish(author, {
+      name: 'Curlew call',
+      slug: 'curlew-call',
+      description: 'Records at the estuary.',
+      category: 'data',
+    });
     await indexSearch();
     // A table indexed before word pairs: no pair items, states without a format, no recorded format.
     const now = await template(t.id);
@@ -185,7 +279,14 @@ describe('the pairs follow the template', () => {
       const [PK, SK] = key.split('|');
       await db().send(new DeleteCommand({ TableName: tableName(), Key: { PK, SK } }));
     }
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.searchState(t.id), UpdateExpression: 'REMOVE cur.#format', ExpressionAttributeNames: { '#format': 'format' } }));
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.searchState(t.id),
+        UpdateExpression: 'REMOVE cur.#format',
+        ExpressionAttributeNames: { '#format': 'format' },
+      }),
+    );
     await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.searchIndexFormat }));
     // Until the format is recorded, a multi-word search walks: the template is found without pairs.
     expect((await search({ search: 'curlew estuary' })).slugs).toEqual(['curlew-call']);
@@ -194,13 +295,23 @@ describe('the pairs follow the template', () => {
     expect((await search({ search: 'curlew estuary' })).slugs).toEqual([]);
     await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.searchIndexFormat }));
 
-    const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/admin.ts'), 'reindex-search'], {
-      cwd: root,
-      env: { ...process.env, LOG_LEVEL: 'silent' },
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/admin.ts'), 'reindex-search'],
+      {
+        cwd: root,
+        env: { ...process.env, LOG_LEVEL: 'silent' },
+      },
+    );
     expect(JSON.parse(stdout).templates).toBeGreaterThanOrEqual(1);
     expect(await pairsOf(t.id, [now])).toEqual(wantedPairs(now));
     expect((await search({ search: 'curlew estuary' })).slugs).toEqual(['curlew-call']);
-    expect((await search({ search: 'curlew marsh' })).body.pagination).toEqual({ limit: 20, offset: 0, total: 0, has_more: false, next_cursor: null });
+    expect((await search({ search: 'curlew marsh' })).body.pagination).toEqual({
+      limit: 20,
+      offset: 0,
+      total: 0,
+      has_more: false,
+      next_cursor: null,
+    });
   });
 });

@@ -1,8 +1,13 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { searchIndexItems } from '../../lib/marketplace/search/search-index.ts';
-import { newTemplateItem, ratingAverage, ratingKey, type TemplateItem } from '../../lib/marketplace/templates/template-item.ts';
+import {
+  newTemplateItem,
+  ratingAverage,
+  ratingKey,
+  type TemplateItem,
+} from '../../lib/marketplace/templates/template-item.ts';
 import { batchWrite } from '../../lib/store/batch.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { ENTITY, keys } from '../../lib/store/keys.ts';
@@ -21,11 +26,19 @@ vi.setConfig({ testTimeout: 90_000 });
 let author: TestUser;
 const ids: Record<string, string> = {};
 
-type Summary = { id: string; slug: string; category: string; created_at: string; stats: { installs: number; rating_avg: number; rating_count: number } };
-const newestFirst = (a: Summary, b: Summary) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1);
+type Summary = {
+  id: string;
+  slug: string;
+  category: string;
+  created_at: string;
+  stats: { installs: number; rating_avg: number; rating_count: number };
+};
+const newestFirst = (a: Summary, b: Summary) =>
+  a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1;
 const ORDER = {
   popular: (a: Summary, b: Summary) => b.stats.installs - a.stats.installs || newestFirst(a, b),
-  rating: (a: Summary, b: Summary) => b.stats.rating_avg - a.stats.rating_avg || b.stats.rating_count - a.stats.rating_count || newestFirst(a, b),
+  rating: (a: Summary, b: Summary) =>
+    b.stats.rating_avg - a.stats.rating_avg || b.stats.rating_count - a.stats.rating_count || newestFirst(a, b),
   recent: newestFirst,
 };
 
@@ -33,11 +46,17 @@ const list = async (query: Record<string, string>) => {
   await indexSearch(); // the stream's search indexer catches up first
   const res = await invoke('listTemplates', { caller: author, query });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { data: Summary[]; pagination: { total: number; total_exact?: false; has_more: boolean; next_cursor: string | null; offset: number } };
+  return res.body as {
+    data: Summary[];
+    pagination: { total: number; total_exact?: false; has_more: boolean; next_cursor: string | null; offset: number };
+  };
 };
 
 /** Every page by cursor, and every page by offset, of one query. */
-async function allPages(query: Record<string, string>, limit: number): Promise<{ byCursor: Summary[]; byOffset: Summary[] }> {
+async function allPages(
+  query: Record<string, string>,
+  limit: number,
+): Promise<{ byCursor: Summary[]; byOffset: Summary[] }> {
   const byCursor: Summary[] = [];
   let cursor: string | null = null;
   do {
@@ -60,8 +79,15 @@ async function setStats(id: string, installs: number, ratingSum = 0, ratingCount
     new UpdateCommand({
       TableName: tableName(),
       Key: keys.template(id),
-      UpdateExpression: 'SET installs = :i, popKey = :i, rating_sum = :s, rating_count = :c, rating_avg = :a, ratingKey = :k',
-      ExpressionAttributeValues: { ':i': installs, ':s': ratingSum, ':c': ratingCount, ':a': ratingAverage(ratingSum, ratingCount), ':k': ratingKey(ratingSum, ratingCount) },
+      UpdateExpression:
+        'SET installs = :i, popKey = :i, rating_sum = :s, rating_count = :c, rating_avg = :a, ratingKey = :k',
+      ExpressionAttributeValues: {
+        ':i': installs,
+        ':s': ratingSum,
+        ':c': ratingCount,
+        ':a': ratingAverage(ratingSum, ratingCount),
+        ':k': ratingKey(ratingSum, ratingCount),
+      },
     }),
   );
 }
@@ -83,7 +109,9 @@ beforeAll(async () => {
     ['k8', 'http', 17, 0, 0],
   ];
   for (const [name, category, installs, sum, count] of specs) {
-    ids[name] = (await publish(author, { name: `Kestrel ${name}`, slug: `kestrel-${name}-${randomUUID().slice(0, 6)}`, category })).id;
+    ids[name] = (
+      await publish(author, { name: `Kestrel ${name}`, slug: `kestrel-${name}-${randomUUID().slice(0, 6)}`, category })
+    ).id;
     await setStats(ids[name]!, installs, sum, count);
   }
   const hidden = await publish(author, { name: 'Kestrel hidden', category: 'http', visibility: 'private' });
@@ -133,7 +161,15 @@ describe('search in every sort', () => {
     // k0 (0 installs) gets one: it passes nobody but the order must still hold; k6 gets a 5-star review.
     const installer = await createTestUser();
     expect((await invoke('installTemplate', { caller: installer, params: { id: ids['k0']! } })).status).toBe(201);
-    expect((await invoke('createReview', { caller: installer, params: { id: ids['k6']! }, body: { rating: 5, title: 'Good' } })).status).toBe(201);
+    expect(
+      (
+        await invoke('createReview', {
+          caller: installer,
+          params: { id: ids['k6']! },
+          body: { rating: 5, title: 'Good' },
+        })
+      ).status,
+    ).toBe(201);
     const popular = await list({ search: 'kestrel' });
     expect(popular.data.at(-1)).toMatchObject({ id: ids['k0'], stats: { installs: 1 } });
     expect(popular.data).toEqual([...popular.data].sort(ORDER.popular));
@@ -151,7 +187,12 @@ describe('search in every sort', () => {
 
   it('refuses a cursor from another sort or search', async () => {
     const cursor = (await list({ search: 'kestrel', sort: 'popular', limit: '2' })).pagination.next_cursor!;
-    for (const query of <Record<string, string>[]>[{ search: 'kestrel', sort: 'rating' }, { search: 'kestrel', sort: 'recent' }, { search: 'kestrel k1', sort: 'popular' }, { sort: 'popular' }]) {
+    for (const query of <Record<string, string>[]>[
+      { search: 'kestrel', sort: 'rating' },
+      { search: 'kestrel', sort: 'recent' },
+      { search: 'kestrel k1', sort: 'popular' },
+      { sort: 'popular' },
+    ]) {
       const res = await invoke('listTemplates', { caller: author, query: { ...query, cursor } });
       expectError(res, 400, 'validation_error');
       expect(detailPaths(res)).toEqual(['cursor']);
@@ -167,7 +208,15 @@ describe('popular with search at offset 200', () => {
     // Straight into the table with the service's own builders, index included (230 publishes would only add time).
     seeded = Array.from({ length: SIZE }, (_, i) => {
       const item = newTemplateItem(
-        { name: `Osprey ${i}`, slug: `osprey-${i}`, description: '', category: 'data', version: '1.0.0', visibility: 'public', schema: { variables: [], checks: [] } },
+        {
+          name: `Osprey ${i}`,
+          slug: `osprey-${i}`,
+          description: '',
+          category: 'data',
+          version: '1.0.0',
+          visibility: 'public',
+          schema: { variables: [], checks: [] },
+        },
         { id: author.userId, name: author.name, verified: false },
         randomUUID(),
         new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
@@ -180,13 +229,24 @@ describe('popular with search at offset 200', () => {
     const requests = seeded.flatMap((t) => {
       const index = searchIndexItems(t);
       for (const l of index.counted) counts.set(l, (counts.get(l) ?? 0) + 1);
-      return [{ put: t as unknown as Record<string, unknown> }, { put: index.state }, ...[...index.postings, ...index.pairs].map((put) => ({ put }))];
+      return [
+        { put: t as unknown as Record<string, unknown> },
+        { put: index.state },
+        ...[...index.postings, ...index.pairs].map((put) => ({ put })),
+      ];
     });
-    await batchWrite([...requests, ...[...counts].map(([list, count]) => ({ put: { ...keys.searchCount(list), entity: ENTITY.searchCount, list, count } }))]);
+    await batchWrite([
+      ...requests,
+      ...[...counts].map(([list, count]) => ({
+        put: { ...keys.searchCount(list), entity: ENTITY.searchCount, list, count },
+      })),
+    ]);
   }, 120_000);
 
   it('returns the 201st to 220th template by installs, then the next page by cursor', async () => {
-    const expected = [...seeded].sort((a, b) => b.installs - a.installs || (a.recentKey < b.recentKey ? 1 : -1)).map((t) => t.slug);
+    const expected = [...seeded]
+      .sort((a, b) => b.installs - a.installs || (a.recentKey < b.recentKey ? 1 : -1))
+      .map((t) => t.slug);
     const page = await list({ search: 'osprey', offset: '200' });
     expect(page.data.map((s) => s.slug)).toEqual(expected.slice(200, 220));
     expect(page.pagination).toMatchObject({ offset: 200, total: SIZE, has_more: true });

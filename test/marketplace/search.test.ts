@@ -19,11 +19,38 @@ const found = async (query: Record<string, string>) => new Set((await search(que
 
 beforeAll(async () => {
   author = await createTestUser();
-  t['uptime'] = await publish(author, { name: 'HTTP Uptime Monitor', slug: 'uptime-monitor', description: 'Checks that an endpoint answers.', category: 'http' });
-  t['checksum'] = await publish(author, { name: 'Artifact checksum', slug: 'artifact-sha', description: 'Verifies a delivered build against its SHA-256.', category: 'artifact' });
-  t['rows'] = await publish(author, { name: 'Dataset row count', slug: 'dataset-rows', description: 'Counts rows of a CSV delivery. Café-grade.', category: 'data' });
-  t['secret'] = await publish(author, { name: 'Uptime private', slug: 'uptime-private', description: 'Hidden endpoint monitor', category: 'http', visibility: 'private' });
-  t['unlisted'] = await publish(author, { name: 'Uptime unlisted', slug: 'uptime-unlisted', description: 'Unlisted endpoint monitor', category: 'http', visibility: 'unlisted' });
+  t['uptime'] = await publish(author, {
+    name: 'HTTP Uptime Monitor',
+    slug: 'uptime-monitor',
+    description: 'Checks that an endpoint answers.',
+    category: 'http',
+  });
+  t['checksum'] = await publish(author, {
+    name: 'Artifact checksum',
+    slug: 'artifact-sha',
+    description: 'Verifies a delivered build against its SHA-256.',
+    category: 'artifact',
+  });
+  t['rows'] = await publish(author, {
+    name: 'Dataset row count',
+    slug: 'dataset-rows',
+    description: 'Counts rows of a CSV delivery. Café-grade.',
+    category: 'data',
+  });
+  t['secret'] = await publish(author, {
+    name: 'Uptime private',
+    slug: 'uptime-private',
+    description: 'Hidden endpoint monitor',
+    category: 'http',
+    visibility: 'private',
+  });
+  t['unlisted'] = await publish(author, {
+    name: 'Uptime unlisted',
+    slug: 'uptime-unlisted',
+    description: 'Unlisted endpoint monitor',
+    category: 'http',
+    visibility: 'unlisted',
+  });
 }, 60_000);
 
 describe('GET /templates?search=', () => {
@@ -66,7 +93,11 @@ describe('GET /templates?search=', () => {
 
   it('follows renames, category changes and visibility changes', async () => {
     const id = t['uptime'].id;
-    await invoke('updateTemplate', { caller: author, params: { id }, body: { name: 'Heartbeat watcher', category: 'other' } });
+    await invoke('updateTemplate', {
+      caller: author,
+      params: { id },
+      body: { name: 'Heartbeat watcher', category: 'other' },
+    });
     expect(await found({ search: 'heartbeat' })).toEqual(new Set(['uptime-monitor']));
     expect(await found({ search: 'watch other' })).toEqual(new Set(['uptime-monitor']));
     expect(await found({ search: 'http' })).toEqual(new Set());

@@ -1,15 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { decorateAwsClients } from '../../lib/aws/client-hooks.ts';
-import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { decorateAwsClients } from '../../lib/aws/client-hooks.ts';
 import { installTemplate } from '../../lib/marketplace/installs/install.ts';
 import { newTemplateItem, type TemplateItem } from '../../lib/marketplace/templates/template-item.ts';
-import { rollTrendWindow } from '../../lib/marketplace/trending/trend-rollover.ts';
 import { bucketAttribute, installsInWindow } from '../../lib/marketplace/trending/trend.ts';
+import { rollTrendWindow } from '../../lib/marketplace/trending/trend-rollover.ts';
 import { trendingTemplates } from '../../lib/marketplace/trending/trending.ts';
 import { batchWrite } from '../../lib/store/batch.ts';
-import { meterCapacity, type CapacityMeter } from '../../lib/store/capacity-meter.ts';
+import { type CapacityMeter, meterCapacity } from '../../lib/store/capacity-meter.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { keys, listPartitions, templateLists } from '../../lib/store/keys.ts';
 import { createTestUser, type TestUser } from '../support/lambda.ts';
@@ -28,8 +28,12 @@ decorateAwsClients((client, service) => {
   if (service !== 'dynamodb') return;
   (client as DynamoDBClient).middlewareStack.add(
     (next, context) => async (args) => {
-      const input = args.input as { TransactItems?: { Update?: { ExpressionAttributeNames?: Record<string, string> } }[] };
-      const setsDay = input.TransactItems?.some((i) => Object.entries(i.Update?.ExpressionAttributeNames ?? {}).some(([k, v]) => v === 'trend_day' && k !== '#day'));
+      const input = args.input as {
+        TransactItems?: { Update?: { ExpressionAttributeNames?: Record<string, string> } }[];
+      };
+      const setsDay = input.TransactItems?.some((i) =>
+        Object.entries(i.Update?.ExpressionAttributeNames ?? {}).some(([k, v]) => v === 'trend_day' && k !== '#day'),
+      );
       if (context.commandName === 'TransactWriteItemsCommand' && setsDay && holdNextNewDayWrite) {
         const hold = holdNextNewDayWrite;
         holdNextNewDayWrite = undefined;
@@ -43,9 +47,22 @@ decorateAwsClients((client, service) => {
 const seeded: TemplateItem[] = [];
 
 /** A public template as installs would have left it: buckets, trend_day = last bucket, trendKey = its window then. */
-function templateWithInstalls(name: string, buckets: Record<string, number>, installs: number, visibility: 'public' | 'private' = 'public'): TemplateItem {
+function templateWithInstalls(
+  name: string,
+  buckets: Record<string, number>,
+  installs: number,
+  visibility: 'public' | 'private' = 'public',
+): TemplateItem {
   const item = newTemplateItem(
-    { name, slug: `${name}-${randomUUID().slice(0, 8)}`, description: '', category: 'code', version: '1.0.0', visibility, schema: { variables: [], checks: [] } },
+    {
+      name,
+      slug: `${name}-${randomUUID().slice(0, 8)}`,
+      description: '',
+      category: 'code',
+      version: '1.0.0',
+      visibility,
+      schema: { variables: [], checks: [] },
+    },
     { id: author.userId, name: author.name, verified: false },
     randomUUID(),
     '2026-10-01T00:00:00.000Z',
@@ -59,7 +76,8 @@ function templateWithInstalls(name: string, buckets: Record<string, number>, ins
 }
 
 const stored = async (id: string) =>
-  (await db().send(new GetCommand({ TableName: tableName(), Key: keys.template(id), ConsistentRead: true }))).Item as TemplateItem & Record<string, unknown>;
+  (await db().send(new GetCommand({ TableName: tableName(), Key: keys.template(id), ConsistentRead: true })))
+    .Item as TemplateItem & Record<string, unknown>;
 
 /** The 10 highest window counts of the seeded public templates (which of several tied at the cut make the list is not specified). */
 const topCounts = (items: TemplateItem[]) =>
@@ -72,7 +90,8 @@ const topCounts = (items: TemplateItem[]) =>
 
 beforeAll(async () => {
   author = await createTestUser();
-  for (let i = 0; i < STALE; i++) seeded.push(templateWithInstalls(`stale-${i}`, { '2026-11-13': 200 - i, '2026-11-19': (i % 17) + 1 }, i));
+  for (let i = 0; i < STALE; i++)
+    seeded.push(templateWithInstalls(`stale-${i}`, { '2026-11-13': 200 - i, '2026-11-19': (i % 17) + 1 }, i));
   seeded.push(
     templateWithInstalls('two-days-ago', { '2026-11-14': 30, '2026-11-18': 5, '2026-11-20': 2 }, 500),
     templateWithInstalls('yesterday', { '2026-11-21': 10 }, 400),
@@ -102,7 +121,10 @@ describe('daily trend rollover', () => {
       expect(now.trendKey, t.name).toBe(installsInWindow(t, TODAY));
       expect(now.trendList, t.name).toBe(templateLists.trendDay(TODAY));
       expect(now.rev, t.name).toBe(old.rev + 1);
-      expect(Object.keys(now).filter((k) => k.startsWith('inst_') && k < bucketAttribute('2026-11-16')), t.name).toEqual([]);
+      expect(
+        Object.keys(now).filter((k) => k.startsWith('inst_') && k < bucketAttribute('2026-11-16')),
+        t.name,
+      ).toEqual([]);
       expect(now.installs, t.name).toBe(old.installs);
     }
     expect((await stored(seeded.find((t) => t.name === 'two-days-ago')!.id)).trendKey).toBe(7); // 5 + 2; the 30 of 11-14 left the window
@@ -121,7 +143,9 @@ describe('daily trend rollover', () => {
   });
 
   it('an install racing the rollover is counted once, in the right window, whichever runs first', async () => {
-    const racers = Array.from({ length: 6 }, (_, i) => templateWithInstalls(`racer-${i}`, { '2026-11-15': 40, '2026-11-20': 4 }, 10));
+    const racers = Array.from({ length: 6 }, (_, i) =>
+      templateWithInstalls(`racer-${i}`, { '2026-11-15': 40, '2026-11-20': 4 }, 10),
+    );
     await batchWrite(racers.map((t) => ({ put: t as unknown as Record<string, unknown> })));
     const installer = await createTestUser();
     await Promise.all([rollTrendWindow(NOW), ...racers.map((t) => installTemplate(t.id, installer, NOW))]);
@@ -134,7 +158,7 @@ describe('daily trend rollover', () => {
     }
   });
 
-  it('an install on the old day (a slower clock) landing between a new-day install\'s read and its write is kept in trendKey', async () => {
+  it("an install on the old day (a slower clock) landing between a new-day install's read and its write is kept in trendKey", async () => {
     // Issue 19's hunt: the first install of a new day recomputed trendKey from the buckets it had
     // read, on a condition on the day alone, so an install committed in between was dropped from
     // the key. The interleaving is forced: the new-day write is held (not changed) until the
@@ -169,7 +193,10 @@ describe('daily trend rollover', () => {
     // 11-23 … 11-28: still in the window (11-22 is in it), moved each day.
     for (let n = 1; n <= 6; n++) {
       await rollTrendWindow(day(n));
-      expect(await stored(once.id)).toMatchObject({ trendList: templateLists.trendDay(`2026-11-${22 + n}`), trendKey: 1 });
+      expect(await stored(once.id)).toMatchObject({
+        trendList: templateLists.trendDay(`2026-11-${22 + n}`),
+        trendKey: 1,
+      });
     }
     // 11-29: 11-22 left the window; the template leaves the index and nothing is left to move the day after.
     const retiring = await rollTrendWindow(day(7));
@@ -182,7 +209,11 @@ describe('daily trend rollover', () => {
     expect(await rollTrendWindow(day(8))).toEqual({ moved: 0, retired: 0, skipped: 0 });
     // Its next install puts it back, in that day's partition, counting 1.
     await installTemplate(once.id, await createTestUser(), day(8));
-    expect(await stored(once.id)).toMatchObject({ trendList: templateLists.trendDay('2026-11-30'), trend_day: '2026-11-30', trendKey: 1 });
+    expect(await stored(once.id)).toMatchObject({
+      trendList: templateLists.trendDay('2026-11-30'),
+      trend_day: '2026-11-30',
+      trendKey: 1,
+    });
     expect((await trendingTemplates(day(8))).map((t) => t.id)).toContain(once.id);
   });
 });

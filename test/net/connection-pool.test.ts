@@ -15,7 +15,11 @@ const dev = { developmentMode: true };
 
 /** DNS whose answer the test changes between requests. */
 function switchableResolver(initial: string[]): Resolver & { answer: string[] } {
-  const resolver = Object.assign(async () => resolver.answer.map((address) => ({ address, family: address.includes(':') ? (6 as const) : (4 as const) })), { answer: initial });
+  const resolver = Object.assign(
+    async () =>
+      resolver.answer.map((address) => ({ address, family: address.includes(':') ? (6 as const) : (4 as const) })),
+    { answer: initial },
+  );
   return resolver;
 }
 
@@ -26,7 +30,9 @@ describe('connection reuse per checked address', () => {
     const receiver = await startReceiver((_req, res) => json(res, 200, {}));
     const resolver = switchableResolver(['127.0.0.1']);
     for (let i = 0; i < 3; i++) {
-      expect(await postJson({ url: `http://localhost:${receiver.port}/`, body: '{}', headers: {} }, { ...dev, resolver })).toMatchObject({ status: 200 });
+      expect(
+        await postJson({ url: `http://localhost:${receiver.port}/`, body: '{}', headers: {} }, { ...dev, resolver }),
+      ).toMatchObject({ status: 200 });
     }
     expect(receiver.requests).toHaveLength(3);
     expect(receiver.connections()).toBe(1);
@@ -35,7 +41,11 @@ describe('connection reuse per checked address', () => {
   it('a DNS change to a forbidden address never reaches the pooled socket', async () => {
     const receiver = await startReceiver((_req, res) => json(res, 200, {}));
     const resolver = switchableResolver(['127.0.0.1']);
-    const post = (options = {}) => postJson({ url: `http://localhost:${receiver.port}/`, body: '{}', headers: {} }, { ...dev, resolver, ...options });
+    const post = (options = {}) =>
+      postJson(
+        { url: `http://localhost:${receiver.port}/`, body: '{}', headers: {} },
+        { ...dev, resolver, ...options },
+      );
     expect(await post()).toMatchObject({ status: 200 }); // a warm socket to 127.0.0.1 is now pooled
 
     for (const answer of [['10.0.0.1'], ['169.254.169.254'], ['127.0.0.1', '10.0.0.1'], ['10.0.0.1', '127.0.0.1']]) {
@@ -63,7 +73,8 @@ describe('connection reuse per checked address', () => {
       else json(res, 200, {});
     });
     const resolver = switchableResolver(['127.0.0.1']);
-    const post = () => postJson({ url: `http://localhost:${receiver.port}/`, body: '{}', headers: {} }, { ...dev, resolver });
+    const post = () =>
+      postJson({ url: `http://localhost:${receiver.port}/`, body: '{}', headers: {} }, { ...dev, resolver });
     expect(await post()).toMatchObject({ status: 200 });
     const reset = await post();
     expect(reset.kind).toBe('network_error');
@@ -73,14 +84,24 @@ describe('connection reuse per checked address', () => {
   });
 
   it('a local TLS receiver (self-signed, trusted here): one handshake for many posts; without reuse one per post', async () => {
-    const receiver = await startReceiver((_req, res) => json(res, 200, {}), { tls: { key: TEST_TLS_KEY, cert: TEST_TLS_CERT } });
+    const receiver = await startReceiver((_req, res) => json(res, 200, {}), {
+      tls: { key: TEST_TLS_KEY, cert: TEST_TLS_CERT },
+    });
     const url = `https://hooks.example.com:${receiver.port}/`;
     const counts = () => [receiver.requests.length, receiver.connections()];
     const resolver = switchableResolver(['127.0.0.1']);
-    for (let i = 0; i < 4; i++) expect(await postJson({ url, body: '{}', headers: {} }, { ...dev, resolver, ca: TEST_TLS_CERT })).toMatchObject({ status: 200 });
+    for (let i = 0; i < 4; i++)
+      expect(await postJson({ url, body: '{}', headers: {} }, { ...dev, resolver, ca: TEST_TLS_CERT })).toMatchObject({
+        status: 200,
+      });
     expect(counts()).toEqual([4, 1]);
     for (let i = 0; i < 3; i++) {
-      expect(await postJson({ url, body: '{}', headers: {} }, { ...dev, resolver, ca: TEST_TLS_CERT, reuseConnections: false })).toMatchObject({ status: 200 });
+      expect(
+        await postJson(
+          { url, body: '{}', headers: {} },
+          { ...dev, resolver, ca: TEST_TLS_CERT, reuseConnections: false },
+        ),
+      ).toMatchObject({ status: 200 });
     }
     expect(counts()).toEqual([7, 4]);
     // The certificate is still checked against the name: untrusted without the test's CA.

@@ -6,10 +6,32 @@ import { isForbiddenAddress } from '../../lib/net/url-policy.ts';
 describe('IP parsing', () => {
   it('reads every inet_aton spelling of IPv4', () => {
     const loopback = 0x7f000001;
-    for (const text of ['127.0.0.1', '127.1', '127.0.1', '2130706433', '0x7f000001', '0x7f.0.0.1', '0177.0.0.1', '017700000001', '0x7F.1', '127.0.0.1.']) {
+    for (const text of [
+      '127.0.0.1',
+      '127.1',
+      '127.0.1',
+      '2130706433',
+      '0x7f000001',
+      '0x7f.0.0.1',
+      '0177.0.0.1',
+      '017700000001',
+      '0x7F.1',
+      '127.0.0.1.',
+    ]) {
       expect(parseIPv4(text), text).toBe(loopback);
     }
-    for (const text of ['', '1.2.3.4.5', '256.1.1.1', '1.2.3.4294967296', '08.1.1.1', '1..1', 'a.b.c.d', '1.2.3.4..', ' 1.2.3.4', '0x1g.0.0.1']) {
+    for (const text of [
+      '',
+      '1.2.3.4.5',
+      '256.1.1.1',
+      '1.2.3.4294967296',
+      '08.1.1.1',
+      '1..1',
+      'a.b.c.d',
+      '1.2.3.4..',
+      ' 1.2.3.4',
+      '0x1g.0.0.1',
+    ]) {
       expect(parseIPv4(text), text).toBeNull();
     }
   });
@@ -20,7 +42,18 @@ describe('IP parsing', () => {
     expect(parseIPv6('fe80::1%eth0')).toEqual([0xfe80, 0, 0, 0, 0, 0, 0, 1]);
     expect(parseIPv6('1:2:3:4:5:6:7:8')).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(parseIPv6('1:2:3:4:5:6:7::')).toEqual([1, 2, 3, 4, 5, 6, 7, 0]);
-    for (const text of ['', ':', ':::', '1::2::3', '1:2:3:4:5:6:7:8:9', '12345::', '::1.2.3', '::1.2.3.256', 'g::1', '1:2:3:4:5:6:7:8::']) {
+    for (const text of [
+      '',
+      ':',
+      ':::',
+      '1::2::3',
+      '1:2:3:4:5:6:7:8:9',
+      '12345::',
+      '::1.2.3',
+      '::1.2.3.256',
+      'g::1',
+      '1:2:3:4:5:6:7:8::',
+    ]) {
       expect(parseIPv6(text), text).toBeNull();
     }
   });
@@ -28,9 +61,34 @@ describe('IP parsing', () => {
 
 describe('isForbiddenAddress', () => {
   it('refuses what a resolver can return for internal hosts and allows public unicast', () => {
-    const forbidden = ['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.0.10', '100.64.1.1', '169.254.169.254', '0.0.0.0', '224.0.0.251', '255.255.255.255', '::1', '::', 'fe80::1%lo', 'fd00:ec2::254', '::ffff:10.0.0.1', '64:ff9b::a00:1', 'ff02::fb', 'not-an-ip'];
+    const forbidden = [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.20.0.1',
+      '192.168.0.10',
+      '100.64.1.1',
+      '169.254.169.254',
+      '0.0.0.0',
+      '224.0.0.251',
+      '255.255.255.255',
+      '::1',
+      '::',
+      'fe80::1%lo',
+      'fd00:ec2::254',
+      '::ffff:10.0.0.1',
+      '64:ff9b::a00:1',
+      'ff02::fb',
+      'not-an-ip',
+    ];
     for (const ip of forbidden) expect(isForbiddenAddress(ip), ip).toBe(true);
-    for (const ip of ['93.184.216.34', '8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2a00:1450:4001:80e::200e', '::ffff:8.8.8.8']) {
+    for (const ip of [
+      '93.184.216.34',
+      '8.8.8.8',
+      '1.1.1.1',
+      '2606:4700:4700::1111',
+      '2a00:1450:4001:80e::200e',
+      '::ffff:8.8.8.8',
+    ]) {
       expect(isForbiddenAddress(ip), ip).toBe(false);
     }
   });

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
-import tls from 'node:tls';
 import type net from 'node:net';
+import tls from 'node:tls';
 import { describe, expect, it } from 'vitest';
 import { MAX_RESPONSE_BYTES, postJson } from '../../lib/net/outbound.ts';
 import type { Resolver } from '../../lib/net/resolver.ts';
@@ -24,12 +24,19 @@ function scriptedResolver(...answers: string[][]): Resolver & { calls: number } 
 describe('postJson against real local servers', () => {
   it('posts the body with the given headers and returns status, headers and body', async () => {
     const receiver = await startReceiver((_req, res) => json(res, 202, { received: true }));
-    const result = await postJson({ url: receiver.url, body: '{"a":1}', headers: { 'X-Service-Event': 'contract.funded' } }, dev);
+    const result = await postJson(
+      { url: receiver.url, body: '{"a":1}', headers: { 'X-Service-Event': 'contract.funded' } },
+      dev,
+    );
     expect(result).toMatchObject({ kind: 'response', status: 202, body: '{"received":true}' });
     expect(result.kind === 'response' && result.headers['content-type']).toBe('application/json');
     const [req] = receiver.requests;
     expect(req).toMatchObject({ method: 'POST', path: '/webhook', body: '{"a":1}' });
-    expect(req!.headers).toMatchObject({ 'content-type': 'application/json', 'x-service-event': 'contract.funded', 'content-length': '7' });
+    expect(req!.headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-service-event': 'contract.funded',
+      'content-length': '7',
+    });
     expect(req!.headers['user-agent']).toMatch(/^TemplateMarketplace-Webhooks\//);
   });
 
@@ -47,7 +54,9 @@ describe('postJson against real local servers', () => {
   it('times out a silent endpoint at the deadline', async () => {
     const receiver = await startReceiver(() => undefined);
     const started = Date.now();
-    expect(await postJson({ url: receiver.url, body: '{}', headers: {}, deadlineMs: 400 }, dev)).toEqual({ kind: 'timeout' });
+    expect(await postJson({ url: receiver.url, body: '{}', headers: {}, deadlineMs: 400 }, dev)).toEqual({
+      kind: 'timeout',
+    });
     expect(Date.now() - started).toBeGreaterThanOrEqual(390);
   });
 
@@ -56,7 +65,9 @@ describe('postJson against real local servers', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"challenge":');
     });
-    expect(await postJson({ url: receiver.url, body: '{}', headers: {}, deadlineMs: 400 }, dev)).toEqual({ kind: 'timeout' });
+    expect(await postJson({ url: receiver.url, body: '{}', headers: {}, deadlineMs: 400 }, dev)).toEqual({
+      kind: 'timeout',
+    });
   });
 
   it('caps the response body it reads', async () => {
@@ -79,7 +90,10 @@ describe('postJson against real local servers', () => {
     const resolver: Resolver = async () => {
       throw Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.example.com'), { code: 'ENOTFOUND' });
     };
-    const result = await postJson({ url: 'https://nowhere.example.com/webhook', body: '{}', headers: {} }, { ...dev, resolver });
+    const result = await postJson(
+      { url: 'https://nowhere.example.com/webhook', body: '{}', headers: {} },
+      { ...dev, resolver },
+    );
     expect(result).toMatchObject({ kind: 'network_error', message: expect.stringContaining('ENOTFOUND') });
   });
 });
@@ -87,7 +101,10 @@ describe('postJson against real local servers', () => {
 describe('URL policy at connect time', () => {
   it('blocks loopback outside development mode, before any connection', async () => {
     const counter = await startTcpCounter();
-    const direct = await postJson({ url: `http://127.0.0.1:${counter.port}/`, body: '{}', headers: {} }, { developmentMode: false });
+    const direct = await postJson(
+      { url: `http://127.0.0.1:${counter.port}/`, body: '{}', headers: {} },
+      { developmentMode: false },
+    );
     expect(direct).toMatchObject({ kind: 'blocked' });
     const viaName = await postJson(
       { url: `https://hooks.example.com:${counter.port}/`, body: '{}', headers: {} },
@@ -122,7 +139,10 @@ describe('URL policy at connect time', () => {
     // that resolved again at connect time would try 10.0.0.1 and never reach the counter.
     const counter = await startTcpCounter();
     const resolver = scriptedResolver(['127.0.0.1'], ['10.0.0.1']);
-    const result = await postJson({ url: `https://rebind.example.com:${counter.port}/`, body: '{}', headers: {} }, { ...dev, resolver });
+    const result = await postJson(
+      { url: `https://rebind.example.com:${counter.port}/`, body: '{}', headers: {} },
+      { ...dev, resolver },
+    );
     expect(result.kind).toBe('network_error'); // the counter hangs up: what matters is where the socket went
     expect(resolver.calls).toBe(1);
     expect(counter.connections()).toBe(1);
@@ -140,7 +160,10 @@ describe('URL policy at connect time', () => {
     await once(server, 'listening');
     try {
       const port = (server.address() as net.AddressInfo).port;
-      await postJson({ url: `https://hooks.example.com:${port}/`, body: '{}', headers: {} }, { ...dev, resolver: scriptedResolver(['127.0.0.1']) });
+      await postJson(
+        { url: `https://hooks.example.com:${port}/`, body: '{}', headers: {} },
+        { ...dev, resolver: scriptedResolver(['127.0.0.1']) },
+      );
       expect(seen).toEqual(['hooks.example.com']);
     } finally {
       server.close();

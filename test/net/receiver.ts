@@ -30,13 +30,21 @@ afterEach(async () => {
 });
 
 /** `tls`: an https receiver with that key and certificate (test/net/tls-fixture.ts); `connections` then counts handshakes. */
-export async function startReceiver(respond: Respond, options: { tls?: { key: string; cert: string } } = {}): Promise<Receiver> {
+export async function startReceiver(
+  respond: Respond,
+  options: { tls?: { key: string; cert: string } } = {},
+): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
   const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const received = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const received = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       requests.push(received);
       void Promise.resolve(respond(received, res)).catch(() => res.destroy());
     });
@@ -52,7 +60,13 @@ export async function startReceiver(respond: Respond, options: { tls?: { key: st
       server.close(() => resolve());
     });
   open.push(close);
-  return { url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/webhook`, port, requests, connections: () => connections, close };
+  return {
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/webhook`,
+    port,
+    requests,
+    connections: () => connections,
+    close,
+  };
 }
 
 /** The reply docs/api.md asks for: 200, JSON, the challenge echoed. */

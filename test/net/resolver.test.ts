@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeAllPools } from '../../lib/net/connection-pool.ts';
 import { postJson } from '../../lib/net/outbound.ts';
 import { dnsResolver, MAX_CACHE_SECONDS } from '../../lib/net/resolver.ts';
-import { startDnsServer, type LocalDnsServer } from '../support/dns-server.ts';
+import { type LocalDnsServer, startDnsServer } from '../support/dns-server.ts';
 import { json, startReceiver } from './receiver.ts';
 import { TEST_TLS_CERT, TEST_TLS_KEY } from './tls-fixture.ts';
 
@@ -85,10 +85,16 @@ describe('the caching DNS resolver', () => {
 
 describe('a cached answer and the URL policy', () => {
   it('within the TTL posts keep going to the checked address; once it runs out a forbidden answer is refused', async () => {
-    const receiver = await startReceiver((_req, res) => json(res, 200, {}), { tls: { key: TEST_TLS_KEY, cert: TEST_TLS_CERT } });
+    const receiver = await startReceiver((_req, res) => json(res, 200, {}), {
+      tls: { key: TEST_TLS_KEY, cert: TEST_TLS_CERT },
+    });
     const resolver = dnsResolver({ servers: [dns.server], now });
     dns.set('hooks.example.com', { addresses: ['127.0.0.1'], ttl: 5 });
-    const post = () => postJson({ url: `https://hooks.example.com:${receiver.port}/`, body: '{}', headers: {} }, { developmentMode: true, ca: TEST_TLS_CERT, resolver });
+    const post = () =>
+      postJson(
+        { url: `https://hooks.example.com:${receiver.port}/`, body: '{}', headers: {} },
+        { developmentMode: true, ca: TEST_TLS_CERT, resolver },
+      );
     expect(await post()).toMatchObject({ status: 200 });
 
     dns.set('hooks.example.com', { addresses: ['10.0.0.1'], ttl: 5 });

@@ -55,7 +55,12 @@ describe('developmentMode()', () => {
   });
 
   it('is on only for the exact value "true"', () => {
-    for (const [value, expected] of [['true', true], ['TRUE', false], ['1', false], ['', false]] as const) {
+    for (const [value, expected] of [
+      ['true', true],
+      ['TRUE', false],
+      ['1', false],
+      ['', false],
+    ] as const) {
       process.env['DEVELOPMENT_MODE'] = value;
       expect(developmentMode()).toBe(expected);
     }

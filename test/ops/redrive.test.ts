@@ -1,10 +1,10 @@
-import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableName } from '../../lib/store/client.ts';
-import { createDeliveryQueues, startLocalSqs, type DeliveryQueues, type LocalSqs } from '../../local/sqs.ts';
+import { createDeliveryQueues, type DeliveryQueues, type LocalSqs, startLocalSqs } from '../../local/sqs.ts';
 
 const root = join(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -20,19 +20,33 @@ afterAll(async () => sqs?.stop());
 function admin(...args: string[]) {
   return run(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/admin.ts'), ...args], {
     cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'silent', SQS_ENDPOINT: sqs.endpoint, DELIVERY_DLQ_URL: queues.deadLetterQueueUrl, DELIVERY_QUEUE_URL: queues.queueUrl },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'silent',
+      SQS_ENDPOINT: sqs.endpoint,
+      DELIVERY_DLQ_URL: queues.deadLetterQueueUrl,
+      DELIVERY_QUEUE_URL: queues.queueUrl,
+    },
   });
 }
 
 const depth = async (url: string) => {
-  const { Attributes } = await sqs.client.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }));
+  const { Attributes } = await sqs.client.send(
+    new GetQueueAttributesCommand({
+      QueueUrl: url,
+      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+    }),
+  );
   return Number(Attributes?.ApproximateNumberOfMessages) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible);
 };
 
 describe('admin redrive', () => {
   it('moves every message of the delivery DLQ back to the delivery queue, bodies intact, and prints the count', async () => {
-    const bodies = Array.from({ length: 23 }, (_, i) => JSON.stringify({ agent_id: 'agt_x', delivery_id: `dlv_${i}`, event_id: `evt_${i}` }));
-    for (const body of bodies) await sqs.client.send(new SendMessageCommand({ QueueUrl: queues.deadLetterQueueUrl, MessageBody: body }));
+    const bodies = Array.from({ length: 23 }, (_, i) =>
+      JSON.stringify({ agent_id: 'agt_x', delivery_id: `dlv_${i}`, event_id: `evt_${i}` }),
+    );
+    for (const body of bodies)
+      await sqs.client.send(new SendMessageCommand({ QueueUrl: queues.deadLetterQueueUrl, MessageBody: body }));
 
     const { stdout } = await admin('redrive', 'delivery');
     expect(JSON.parse(stdout)).toEqual({ moved: 23, failed: 0 });
@@ -40,7 +54,9 @@ describe('admin redrive', () => {
 
     const received: string[] = [];
     while (received.length < bodies.length) {
-      const { Messages } = await sqs.client.send(new ReceiveMessageCommand({ QueueUrl: queues.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+      const { Messages } = await sqs.client.send(
+        new ReceiveMessageCommand({ QueueUrl: queues.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+      );
       if (!Messages?.length) break;
       received.push(...Messages.map((m) => m.Body!));
     }

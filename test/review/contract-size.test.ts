@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CONTRACT_BYTES } from '../../lib/contracts/schemas.ts';
 import { MAX_VARIABLE_VALUE_BYTES } from '../../lib/contracts/variables.ts';
-import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { createAgent, publishTemplate } from '../events/support.ts';
+import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 
 /**
  * A contract stores its variables and its checks with every placeholder filled in. A long string
@@ -24,7 +24,10 @@ beforeAll(async () => {
 });
 
 const create = (s: string, template = templateId) =>
-  invoke('createContract', { caller: alice, body: { template_id: template, variables: { s }, amount_cents: 100, agent_id: agent } });
+  invoke('createContract', {
+    caller: alice,
+    body: { template_id: template, variables: { s }, amount_cents: 100, agent_id: agent },
+  });
 
 const MB = 1024 * 1024;
 
@@ -32,16 +35,27 @@ describe('contract size', () => {
   it('a 200 KB variable is a 400 on that variable, not a 500', async () => {
     const res = await create('x'.repeat(200_000));
     expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(400);
-    expect(res.body.error.details).toEqual([{ path: 'variables.s', message: `At most ${MAX_VARIABLE_VALUE_BYTES} bytes (UTF-8).` }]);
+    expect(res.body.error.details).toEqual([
+      { path: 'variables.s', message: `At most ${MAX_VARIABLE_VALUE_BYTES} bytes (UTF-8).` },
+    ]);
   });
 
   it('a value within its cap copied into more placeholders than the contract holds is a 400 on variables', async () => {
     const res = await create('x'.repeat(MAX_VARIABLE_VALUE_BYTES / 2));
     expect(res.status).toBe(201);
-    const tooMany = await publishTemplate(alice, { variables: [{ name: 's', type: 'string' }], checks: [{ id: 'c', type: 't', config: { a: '{{s}} '.repeat(9) } }] }, 'private');
+    const tooMany = await publishTemplate(
+      alice,
+      {
+        variables: [{ name: 's', type: 'string' }],
+        checks: [{ id: 'c', type: 't', config: { a: '{{s}} '.repeat(9) } }],
+      },
+      'private',
+    );
     const refused = await create('x'.repeat(MAX_VARIABLE_VALUE_BYTES), tooMany);
     expect(refused.status, JSON.stringify(refused.body).slice(0, 300)).toBe(400);
-    expect(refused.body.error.details).toEqual([{ path: 'variables', message: expect.stringMatching(new RegExp(`at most ${MAX_CONTRACT_BYTES}`)) }]);
+    expect(refused.body.error.details).toEqual([
+      { path: 'variables', message: expect.stringMatching(new RegExp(`at most ${MAX_CONTRACT_BYTES}`)) },
+    ]);
   });
 
   it('a contract of ordinary size is created', async () => {
@@ -52,7 +66,14 @@ describe('contract size', () => {
 
   it('{{s}} × 6,000 with a value at the cap: three at once are refused and the process does not grow', async () => {
     // 6,000 copies of 16 KiB would be a 98 MB string, and JSON.stringify would copy it again.
-    const bomb = await publishTemplate(alice, { variables: [{ name: 's', type: 'string' }], checks: [{ id: 'c', type: 't', config: { a: '{{s}}'.repeat(6000) } }] }, 'private');
+    const bomb = await publishTemplate(
+      alice,
+      {
+        variables: [{ name: 's', type: 'string' }],
+        checks: [{ id: 'c', type: 't', config: { a: '{{s}}'.repeat(6000) } }],
+      },
+      'private',
+    );
     const value = 'x'.repeat(MAX_VARIABLE_VALUE_BYTES);
     await create('warm-up', bomb); // loads the route's modules, so their memory is not counted below
     const before = process.memoryUsage();
@@ -60,7 +81,9 @@ describe('contract size', () => {
     const after = process.memoryUsage();
     for (const res of answers) {
       expect(res.status).toBe(400);
-      expect(res.body.error.details).toEqual([{ path: 'variables', message: expect.stringMatching(/would be 98\d{6} bytes as JSON/) }]);
+      expect(res.body.error.details).toEqual([
+        { path: 'variables', message: expect.stringMatching(/would be 98\d{6} bytes as JSON/) },
+      ]);
     }
     // Building even one filled copy grows the heap and the resident set by about 100 MB or more.
     expect((after.heapUsed - before.heapUsed) / MB).toBeLessThan(24);

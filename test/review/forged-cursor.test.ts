@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { publish } from '../marketplace/helpers.ts';
+import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 
 /**
  * Cursors are base64url JSON that a client can edit. An edited cursor whose key values had the
@@ -33,8 +33,13 @@ const expectCursor400 = (res: { status: number; body: any }) => {
 
 describe('edited cursors are a 400, never a 500', () => {
   it('the genuine cursors still page', async () => {
-    expect((await invoke('listTemplates', { caller: alice, query: { limit: '1', cursor: encode(popular) } })).status).toBe(200);
-    expect((await invoke('listTemplates', { caller: alice, query: { limit: '1', sort: 'recent', cursor: encode(recent) } })).status).toBe(200);
+    expect(
+      (await invoke('listTemplates', { caller: alice, query: { limit: '1', cursor: encode(popular) } })).status,
+    ).toBe(200);
+    expect(
+      (await invoke('listTemplates', { caller: alice, query: { limit: '1', sort: 'recent', cursor: encode(recent) } }))
+        .status,
+    ).toBe(200);
   });
 
   it('a string where the index sort key is a number', async () => {

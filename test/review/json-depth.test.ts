@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
-import { templateBody } from '../marketplace/helpers.ts';
 import { createAgent, publishTemplate, SIMPLE_SCHEMA } from '../events/support.ts';
+import { templateBody } from '../marketplace/helpers.ts';
+import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 
 /**
  * A client that sends deeply nested JSON made a 500: DynamoDB refuses items nested beyond 32
@@ -33,17 +33,30 @@ describe('deeply nested JSON bodies', () => {
   });
 
   it('5000 nested arrays are a 400, not a stack overflow', async () => {
-    const raw = JSON.stringify(templateBody({ schema: { variables: [], checks: [{ id: 'c', type: 't', config: { a: '__X__' } }] } })).replace('"__X__"', nestedArrays(5000));
-    expect400(await invoke('publishTemplate', { caller: alice, body: raw, headers: { 'Content-Type': 'application/json' } }));
+    const raw = JSON.stringify(
+      templateBody({ schema: { variables: [], checks: [{ id: 'c', type: 't', config: { a: '__X__' } }] } }),
+    ).replace('"__X__"', nestedArrays(5000));
+    expect400(
+      await invoke('publishTemplate', { caller: alice, body: raw, headers: { 'Content-Type': 'application/json' } }),
+    );
   });
 
   it('verification results nested too deep are a 400', async () => {
     const agent = await createAgent(alice);
     const templateId = await publishTemplate(alice, SIMPLE_SCHEMA);
-    const contract = await invoke('createContract', { caller: alice, body: { template_id: templateId, variables: {}, amount_cents: 100, agent_id: agent } });
+    const contract = await invoke('createContract', {
+      caller: alice,
+      body: { template_id: templateId, variables: {}, amount_cents: 100, agent_id: agent },
+    });
     expect(contract.status).toBe(201);
     expect((await invoke('fundContract', { caller: alice, params: { id: contract.body.id } })).status).toBe(200);
-    expect400(await invoke('recordVerification', { caller: alice, params: { id: contract.body.id }, body: { passed: true, results: nested(40) } }));
+    expect400(
+      await invoke('recordVerification', {
+        caller: alice,
+        params: { id: contract.body.id },
+        body: { passed: true, results: nested(40) },
+      }),
+    );
   });
 
   it('reasonable nesting is still accepted', async () => {

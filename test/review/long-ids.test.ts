@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { createAgent, publishTemplate, SIMPLE_SCHEMA } from '../events/support.ts';
+import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 
 /**
  * Agent ids in a body went straight into DynamoDB keys: one longer than DynamoDB's key limit
@@ -25,7 +25,9 @@ const expect404 = (res: { status: number; body: any }) => {
 };
 const expectNotTheAuthors = (res: { status: number; body: any }) => {
   expect(res.status, JSON.stringify(res.body)).toBe(400);
-  expect(res.body.error.details).toEqual([{ path: 'seller_agent_id', message: "Expected an agent of the template's author." }]);
+  expect(res.body.error.details).toEqual([
+    { path: 'seller_agent_id', message: "Expected an agent of the template's author." },
+  ]);
 };
 
 describe('over-long agent ids in a body are a 4xx, never 500', () => {
@@ -33,18 +35,28 @@ describe('over-long agent ids in a body are a 4xx, never 500', () => {
   it('createContract with a 3 KB agent_id or seller_agent_id', async () => {
     const body = { template_id: templateId, variables: {}, amount_cents: 100 };
     expect404(await invoke('createContract', { caller: alice, body: { ...body, agent_id: long('agt') } }));
-    expectNotTheAuthors(await invoke('createContract', { caller: alice, body: { ...body, agent_id: agent, seller_agent_id: long('agt') } }));
+    expectNotTheAuthors(
+      await invoke('createContract', {
+        caller: alice,
+        body: { ...body, agent_id: agent, seller_agent_id: long('agt') },
+      }),
+    );
   });
 
   it('createContract with a malformed seller_agent_id', async () => {
     const body = { template_id: templateId, variables: {}, amount_cents: 100, agent_id: agent };
-    expectNotTheAuthors(await invoke('createContract', { caller: alice, body: { ...body, seller_agent_id: 'agt_../../x' } }));
+    expectNotTheAuthors(
+      await invoke('createContract', { caller: alice, body: { ...body, seller_agent_id: 'agt_../../x' } }),
+    );
   });
 });
 
 describe('template ids in a contract body', () => {
   it('accept the UUID in any case, as the marketplace routes do, and store it lower-case', async () => {
-    const res = await invoke('createContract', { caller: alice, body: { template_id: templateId.toUpperCase(), variables: {}, amount_cents: 100, agent_id: agent } });
+    const res = await invoke('createContract', {
+      caller: alice,
+      body: { template_id: templateId.toUpperCase(), variables: {}, amount_cents: 100, agent_id: agent },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.template_id).toBe(templateId);
   });

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_VARIABLE_VALUE_BYTES } from '../../lib/contracts/variables.ts';
 import { placeholders } from '../../lib/marketplace/templates/template-schema.ts';
-import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { templateBody } from '../marketplace/helpers.ts';
+import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { expectRefusedAt } from './support.ts';
 
 /**
@@ -17,7 +17,8 @@ beforeAll(async () => {
   alice = await createTestUser();
 });
 
-const withConfig = (config: Record<string, unknown>, variables: unknown[] = []) => templateBody({ schema: { variables, checks: [{ id: 'c', type: 't', config }] } });
+const withConfig = (config: Record<string, unknown>, variables: unknown[] = []) =>
+  templateBody({ schema: { variables, checks: [{ id: 'c', type: 't', config }] } });
 
 describe('the placeholder scan at publish', () => {
   it.each([
@@ -37,13 +38,20 @@ describe('the placeholder scan at publish', () => {
       { path: ['b', 1], name: 'w' },
       { path: ['c'], name: '' },
     ]);
-    const res = await invoke('publishTemplate', { caller: alice, body: withConfig({ x: `{{${' '.repeat(5_000)}nope${' '.repeat(5_000)}}}` }) });
+    const res = await invoke('publishTemplate', {
+      caller: alice,
+      body: withConfig({ x: `{{${' '.repeat(5_000)}nope${' '.repeat(5_000)}}}` }),
+    });
     expectRefusedAt(res, 'schema.checks.0.config.x', /\{\{nope\}\} is not a declared variable/);
   });
 
   it(`a default longer than a variable may be (${MAX_VARIABLE_VALUE_BYTES} bytes) is refused at publish`, async () => {
     const body = withConfig({}, [{ name: 's', type: 'string', default: 'x'.repeat(MAX_VARIABLE_VALUE_BYTES + 1) }]);
-    expectRefusedAt(await invoke('publishTemplate', { caller: alice, body }), 'schema.variables.0.default', /at most 16384 bytes/i);
+    expectRefusedAt(
+      await invoke('publishTemplate', { caller: alice, body }),
+      'schema.variables.0.default',
+      /at most 16384 bytes/i,
+    );
   });
 
   it('{{u}} × 6,500 undeclared: one detail at its path, a small answer, and ten such publishes leave the process its size', async () => {
@@ -51,7 +59,9 @@ describe('the placeholder scan at publish', () => {
     // shared one path array, and zod prefixes in place): an 846 KB answer, RSS +367 MB per request.
     const body = withConfig({ a: '{{u}}'.repeat(6_500) });
     const first = await invoke('publishTemplate', { caller: alice, body }); // loads the route's modules before measuring
-    expect(first.body.error.details).toEqual([{ path: 'schema.checks.0.config.a', message: '{{u}} is not a declared variable (used 6500 times).' }]);
+    expect(first.body.error.details).toEqual([
+      { path: 'schema.checks.0.config.a', message: '{{u}} is not a declared variable (used 6500 times).' },
+    ]);
     const before = process.memoryUsage();
     for (let i = 0; i < 10; i++) {
       const res = await invoke('publishTemplate', { caller: alice, body });
@@ -60,7 +70,11 @@ describe('the placeholder scan at publish', () => {
     }
     const after = process.memoryUsage();
     expect((after.rss - before.rss) / 2 ** 20).toBeLessThan(24);
-    const version = await invoke('publishVersion', { caller: alice, params: { id: (await invoke('publishTemplate', { caller: alice, body: withConfig({}) })).body.id }, body: { version: '1.1.0', schema: body.schema } });
+    const version = await invoke('publishVersion', {
+      caller: alice,
+      params: { id: (await invoke('publishTemplate', { caller: alice, body: withConfig({}) })).body.id },
+      body: { version: '1.1.0', schema: body.schema },
+    });
     expectRefusedAt(version, 'schema.checks.0.config.a', /\{\{u\}\} is not a declared variable \(used 6500 times\)/);
   });
 
@@ -70,11 +84,16 @@ describe('the placeholder scan at publish', () => {
     expect(res.status).toBe(400);
     const details = res.body.error.details as { path: string; message: string }[];
     expect(details).toHaveLength(20);
-    expect(details.slice(0, 19).map((d) => d.message)).toEqual(Array.from({ length: 19 }, (_, i) => `{{v${i}}} is not a declared variable.`));
+    expect(details.slice(0, 19).map((d) => d.message)).toEqual(
+      Array.from({ length: 19 }, (_, i) => `{{v${i}}} is not a declared variable.`),
+    );
     expect(details.at(-1)).toEqual({ path: '', message: '…and 2981 more problems.' });
 
     const longKey = 'k'.repeat(5_000);
-    const long = await invoke('publishTemplate', { caller: alice, body: withConfig({ [longKey]: `{{${'n'.repeat(5_000)}}}` }) });
+    const long = await invoke('publishTemplate', {
+      caller: alice,
+      body: withConfig({ [longKey]: `{{${'n'.repeat(5_000)}}}` }),
+    });
     const [detail] = long.body.error.details;
     expect(detail.path).toBe(`schema.checks.0.config.${longKey}`.slice(0, 200) + '…');
     expect(detail.message).toBe(`{{${'n'.repeat(64)}…}} is not a declared variable.`);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fillPlaceholders } from '../../lib/contracts/variables.ts';
-import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { templateBody } from '../marketplace/helpers.ts';
+import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 
 /**
  * Variable names are looked up in plain objects. `constructor` and `__proto__` match the name

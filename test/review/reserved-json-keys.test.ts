@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createAgent, publishTemplate, SIMPLE_SCHEMA } from '../events/support.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { expectRefusedAt, publishWithRawConfig } from './support.ts';
-import { createAgent, publishTemplate, SIMPLE_SCHEMA } from '../events/support.ts';
 
 /**
  * DynamoDB's marshaller decides what a value is from `value.constructor.name`: a stored JSON object
@@ -24,7 +24,10 @@ describe('constructor and __proto__ keys in bodies', () => {
   });
 
   it('a nested constructor that pretends to be a Set is a 400', async () => {
-    const res = await invoke('publishTemplate', { caller: alice, ...publishWithRawConfig('[{"a":{"constructor":{"name":"Set"}}}]') });
+    const res = await invoke('publishTemplate', {
+      caller: alice,
+      ...publishWithRawConfig('[{"a":{"constructor":{"name":"Set"}}}]'),
+    });
     expectKeyRefused(res, 'schema.checks.0.config.x.0.a.constructor');
   });
 
@@ -36,15 +39,28 @@ describe('constructor and __proto__ keys in bodies', () => {
   it('verification results with a constructor key are a 400, not a 500', async () => {
     const agent = await createAgent(alice);
     const templateId = await publishTemplate(alice, SIMPLE_SCHEMA);
-    const contract = await invoke('createContract', { caller: alice, body: { template_id: templateId, variables: {}, amount_cents: 100, agent_id: agent } });
+    const contract = await invoke('createContract', {
+      caller: alice,
+      body: { template_id: templateId, variables: {}, amount_cents: 100, agent_id: agent },
+    });
     expect((await invoke('fundContract', { caller: alice, params: { id: contract.body.id } })).status).toBe(200);
-    const res = await invoke('recordVerification', { caller: alice, params: { id: contract.body.id }, body: '{"passed":true,"results":{"constructor":1}}', headers: { 'Content-Type': 'application/json' } });
+    const res = await invoke('recordVerification', {
+      caller: alice,
+      params: { id: contract.body.id },
+      body: '{"passed":true,"results":{"constructor":1}}',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expectKeyRefused(res, 'results.constructor');
-    expect((await invoke('getContract', { caller: alice, params: { id: contract.body.id } })).body.status).toBe('FUNDED');
+    expect((await invoke('getContract', { caller: alice, params: { id: contract.body.id } })).body.status).toBe(
+      'FUNDED',
+    );
   });
 
   it('keys that merely resemble them are fine', async () => {
-    const res = await invoke('publishTemplate', { caller: alice, ...publishWithRawConfig('{"constructors":1,"Constructor":2,"proto":3}') });
+    const res = await invoke('publishTemplate', {
+      caller: alice,
+      ...publishWithRawConfig('{"constructors":1,"Constructor":2,"proto":3}'),
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.schema.checks[0].config.x).toEqual({ constructors: 1, Constructor: 2, proto: 3 });
   });

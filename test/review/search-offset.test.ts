@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_OFFSET, MAX_SEARCH_OFFSET } from '../../lib/marketplace/request-schemas.ts';
-import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
-import { expectRefusedAt } from './support.ts';
 import { publish } from '../marketplace/helpers.ts';
+import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { indexSearch } from '../support/search-index.ts';
+import { expectRefusedAt } from './support.ts';
 
 /**
  * A search page skips `offset` matches by reading each one's template item and holding it: with
@@ -44,7 +44,11 @@ describe('offset with search', () => {
     expect((await list({ search: 'uptime', limit: '1', cursor: edited(MAX_SEARCH_OFFSET) })).status).toBe(200);
     // What a cursor owes is part of its position: owing more gave a negative total.
     expectRefusedAt(await list({ search: 'uptime', limit: '1', cursor: edited(2, 1) }), 'cursor', /Not a cursor/);
-    expectRefusedAt(await list({ search: 'uptime', limit: '1', cursor: edited(MAX_SEARCH_OFFSET + 1) }), 'cursor', /Not a cursor/);
+    expectRefusedAt(
+      await list({ search: 'uptime', limit: '1', cursor: edited(MAX_SEARCH_OFFSET + 1) }),
+      'cursor',
+      /Not a cursor/,
+    );
     expectRefusedAt(await list({ search: 'uptime', limit: '1', cursor: edited(MAX_OFFSET) }), 'cursor', /Not a cursor/);
   });
 });

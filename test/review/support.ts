@@ -13,6 +13,8 @@ export function expectRefusedAt(res: { status: number; body: any }, path: string
  * (JSON.stringify could not produce what these tests need: duplicate-looking keys, 1e300, …).
  */
 export const publishWithRawConfig = (raw: string) => ({
-  body: JSON.stringify(templateBody({ schema: { variables: [], checks: [{ id: 'c', type: 't', config: { x: '__X__' } }] } })).replace('"__X__"', raw),
+  body: JSON.stringify(
+    templateBody({ schema: { variables: [], checks: [{ id: 'c', type: 't', config: { x: '__X__' } }] } }),
+  ).replace('"__X__"', raw),
   headers: { 'Content-Type': 'application/json' },
 });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createAgent, publishTemplate, SIMPLE_SCHEMA } from '../events/support.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { expectRefusedAt, publishWithRawConfig } from './support.ts';
-import { createAgent, publishTemplate, SIMPLE_SCHEMA } from '../events/support.ts';
 
 /**
  * Issue 9, part 5. An empty object key anywhere in a stored document (`{"":1}`, `{"a":{"":1}}`) made
@@ -32,8 +32,18 @@ describe('keys DynamoDB cannot store, in a check config', () => {
   });
 
   it('an empty key in the config itself (not nested) is named too', async () => {
-    const body = JSON.stringify({ name: 'n', slug: 'empty-key-top', category: 'http', version: '1.0.0', schema: { variables: [], checks: [{ id: 'c', type: 't', config: { '': 1 } }] } });
-    expectRefusedAt(await invoke('publishTemplate', { caller: alice, ...json(body) }), 'schema.checks.0.config.', /empty/i);
+    const body = JSON.stringify({
+      name: 'n',
+      slug: 'empty-key-top',
+      category: 'http',
+      version: '1.0.0',
+      schema: { variables: [], checks: [{ id: 'c', type: 't', config: { '': 1 } }] },
+    });
+    expectRefusedAt(
+      await invoke('publishTemplate', { caller: alice, ...json(body) }),
+      'schema.checks.0.config.',
+      /empty/i,
+    );
   });
 
   it('keys and strings that only look odd are stored and read back as sent', async () => {
@@ -41,7 +51,13 @@ describe('keys DynamoDB cannot store, in a check config', () => {
     const res = await invoke('publishTemplate', { caller: alice, ...publishWithRawConfig(raw) });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const read = await invoke('getTemplate', { caller: alice, params: { id: res.body.id } });
-    expect(read.body.schema.checks[0].config.x).toEqual({ ' ': 1, '\u0000': 2, '😀': '😀', '\\ud800': '\\ud800', 'a.b': 'y' });
+    expect(read.body.schema.checks[0].config.x).toEqual({
+      ' ': 1,
+      '\u0000': 2,
+      '😀': '😀',
+      '\\ud800': '\\ud800',
+      'a.b': 'y',
+    });
   });
 });
 
@@ -50,7 +66,10 @@ describe('keys DynamoDB cannot store, in verification results', () => {
   beforeAll(async () => {
     const agent = await createAgent(alice);
     const templateId = await publishTemplate(alice, SIMPLE_SCHEMA);
-    const contract = await invoke('createContract', { caller: alice, body: { template_id: templateId, variables: {}, amount_cents: 100, agent_id: agent } });
+    const contract = await invoke('createContract', {
+      caller: alice,
+      body: { template_id: templateId, variables: {}, amount_cents: 100, agent_id: agent },
+    });
     contractId = contract.body.id;
     expect((await invoke('fundContract', { caller: alice, params: { id: contractId } })).status).toBe(200);
   });
@@ -61,13 +80,21 @@ describe('keys DynamoDB cannot store, in verification results', () => {
     ['{"\\ud800":1}', 'results.\ufffd', /surrogate/i],
     ['{"log":["ok","\\udbff"]}', 'results.log.1', /surrogate/i],
   ])('results %s are a 400 at their path and the contract does not move', async (raw, path, why) => {
-    const res = await invoke('recordVerification', { caller: alice, params: { id: contractId }, ...json(`{"passed":true,"results":${raw}}`) });
+    const res = await invoke('recordVerification', {
+      caller: alice,
+      params: { id: contractId },
+      ...json(`{"passed":true,"results":${raw}}`),
+    });
     expectRefusedAt(res, path, why);
     expect((await invoke('getContract', { caller: alice, params: { id: contractId } })).body.status).toBe('FUNDED');
   });
 
   it('results with ordinary keys are recorded', async () => {
-    const res = await invoke('recordVerification', { caller: alice, params: { id: contractId }, body: { passed: true, results: { ' ': 1, nested: { k: 'v' } } } });
+    const res = await invoke('recordVerification', {
+      caller: alice,
+      params: { id: contractId },
+      body: { passed: true, results: { ' ': 1, nested: { k: 'v' } } },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   });
 });
@@ -75,12 +102,22 @@ describe('keys DynamoDB cannot store, in verification results', () => {
 describe('other bodies', () => {
   it('a contract variable with a lone surrogate is a 400 on the variable', async () => {
     const agent = await createAgent(alice);
-    const templateId = await publishTemplate(alice, { variables: [{ name: 's', type: 'string' }], checks: [{ id: 'c', type: 't', config: { a: '{{s}}' } }] });
-    const res = await invoke('createContract', { caller: alice, ...json(`{"template_id":"${templateId}","variables":{"s":"a\\ud800"},"amount_cents":100,"agent_id":"${agent}"}`) });
+    const templateId = await publishTemplate(alice, {
+      variables: [{ name: 's', type: 'string' }],
+      checks: [{ id: 'c', type: 't', config: { a: '{{s}}' } }],
+    });
+    const res = await invoke('createContract', {
+      caller: alice,
+      ...json(`{"template_id":"${templateId}","variables":{"s":"a\\ud800"},"amount_cents":100,"agent_id":"${agent}"}`),
+    });
     expectRefusedAt(res, 'variables.s', /surrogate/i);
   });
 
   it('an agent name with a lone surrogate is a 400', async () => {
-    expectRefusedAt(await invoke('createAgent', { caller: alice, ...json('{"name":"bot\\udc00"}') }), 'name', /surrogate/i);
+    expectRefusedAt(
+      await invoke('createAgent', { caller: alice, ...json('{"name":"bot\\udc00"}') }),
+      'name',
+      /surrogate/i,
+    );
   });
 });

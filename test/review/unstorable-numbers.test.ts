@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createAgent, publishTemplate } from '../events/support.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { expectRefusedAt, publishWithRawConfig } from './support.ts';
-import { createAgent, publishTemplate } from '../events/support.ts';
 
 /**
  * JSON numbers that DynamoDB cannot store exactly (beyond ±(2^53 − 1), where the SDK refuses them,
@@ -17,9 +17,15 @@ beforeAll(async () => {
 const expectNumberRefused = (res: { status: number; body: any }, path: string) => expectRefusedAt(res, path, /number/i);
 
 describe('numbers DynamoDB cannot store', () => {
-  it.each(['1e300', '-1e300', '9007199254740993', '1e-200'])('%s in a check config is a 400, not a 500', async (raw) => {
-    expectNumberRefused(await invoke('publishTemplate', { caller: alice, ...publishWithRawConfig(raw) }), 'schema.checks.0.config.x');
-  });
+  it.each(['1e300', '-1e300', '9007199254740993', '1e-200'])(
+    '%s in a check config is a 400, not a 500',
+    async (raw) => {
+      expectNumberRefused(
+        await invoke('publishTemplate', { caller: alice, ...publishWithRawConfig(raw) }),
+        'schema.checks.0.config.x',
+      );
+    },
+  );
 
   it('1e300 as a contract number variable is a 400, not a 500', async () => {
     const agent = await createAgent(alice);
@@ -33,8 +39,13 @@ describe('numbers DynamoDB cannot store', () => {
   });
 
   it('ordinary numbers are kept exactly', async () => {
-    const res = await invoke('publishTemplate', { caller: alice, ...publishWithRawConfig('[0, -0.5, 3.14159, 9007199254740991, -9007199254740991, 1e-130, 2.5e-7]') });
+    const res = await invoke('publishTemplate', {
+      caller: alice,
+      ...publishWithRawConfig('[0, -0.5, 3.14159, 9007199254740991, -9007199254740991, 1e-130, 2.5e-7]'),
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body.schema.checks[0].config.x).toEqual([0, -0.5, 3.14159, 9007199254740991, -9007199254740991, 1e-130, 2.5e-7]);
+    expect(res.body.schema.checks[0].config.x).toEqual([
+      0, -0.5, 3.14159, 9007199254740991, -9007199254740991, 1e-130, 2.5e-7,
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { batchWrite } from '../../lib/store/batch.ts';
-import { meterCapacity, type CapacityMeter } from '../../lib/store/capacity-meter.ts';
+import { type CapacityMeter, meterCapacity } from '../../lib/store/capacity-meter.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 
 // The benches explain a read's cost by the items it went through: this pins what counts as one.
@@ -17,7 +17,14 @@ beforeAll(async () => {
 describe('capacity meter', () => {
   it('counts what a query scanned (filtered-out items too), a get that found its item, and each item of a batch get', async () => {
     meter.reset();
-    const query = await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', FilterExpression: 'even = :t', ExpressionAttributeValues: { ':pk': PK, ':t': true } }));
+    const query = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk',
+        FilterExpression: 'even = :t',
+        ExpressionAttributeValues: { ':pk': PK, ':t': true },
+      }),
+    );
     expect(query.Items).toHaveLength(5);
     expect(meter.itemsRead).toBe(10);
     expect(meter.read).toBeGreaterThan(0);
@@ -26,7 +33,11 @@ describe('capacity meter', () => {
     await db().send(new GetCommand({ TableName: tableName(), Key: { PK, SK: 'ITEM#missing' } }));
     expect(meter.itemsRead).toBe(11);
 
-    await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: [sk(1), sk(2), 'ITEM#missing'].map((SK) => ({ PK, SK })) } } }));
+    await db().send(
+      new BatchGetCommand({
+        RequestItems: { [tableName()]: { Keys: [sk(1), sk(2), 'ITEM#missing'].map((SK) => ({ PK, SK })) } },
+      }),
+    );
     expect(meter.itemsRead).toBe(13);
     expect(meter.write).toBe(0);
 

@@ -52,7 +52,9 @@ export async function startDnsServer(): Promise<LocalDnsServer> {
     const name = labels.join('.').toLowerCase();
     counts.set(name, (counts.get(name) ?? 0) + 1);
     const records = names.get(name);
-    const wanted = (records?.addresses ?? []).filter((a) => (type === TYPE_A ? isIPv4(a) : type === TYPE_AAAA ? a.includes(':') : false));
+    const wanted = (records?.addresses ?? []).filter((a) =>
+      type === TYPE_A ? isIPv4(a) : type === TYPE_AAAA ? a.includes(':') : false,
+    );
     const answers = wanted.map((address) => {
       const data = type === TYPE_A ? Buffer.from(address.split('.').map(Number)) : ipv6Bytes(address);
       const head = Buffer.alloc(12);
@@ -70,7 +72,11 @@ export async function startDnsServer(): Promise<LocalDnsServer> {
     header.writeUInt16BE(0x8180 | (serverFailure ? 2 : records ? 0 : 3), 2);
     header.writeUInt16BE(1, 4);
     header.writeUInt16BE(serverFailure ? 0 : answers.length, 6);
-    socket.send(Buffer.concat([header, query.subarray(12, questionEnd), ...(serverFailure ? [] : answers)]), peer.port, peer.address);
+    socket.send(
+      Buffer.concat([header, query.subarray(12, questionEnd), ...(serverFailure ? [] : answers)]),
+      peer.port,
+      peer.address,
+    );
   });
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
   return {

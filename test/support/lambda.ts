@@ -1,8 +1,8 @@
-import type { APIGatewayProxyResult } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
+import type { APIGatewayProxyResult } from 'aws-lambda';
 import { createUserWithKey, findCallerByApiKey, type NewUser } from '../../lib/accounts/api-keys.ts';
 import type { Caller } from '../../lib/core/caller.ts';
-import { routes, type Route } from '../../lib/routes.ts';
+import { type Route, routes } from '../../lib/routes.ts';
 import { invokeRoute, proxyEvent } from '../../local/proxy-event.ts';
 import { assertMatchesOpenApi } from './openapi-responses.ts';
 
@@ -52,9 +52,18 @@ export async function invoke(name: string, options: InvokeOptions = {}): Promise
   }
   const raw = await invokeRoute(
     route,
-    proxyEvent({ route, caller: options.caller, headers, query: options.query ?? null, pathParameters: options.params ?? null, body }),
+    proxyEvent({
+      route,
+      caller: options.caller,
+      headers,
+      query: options.query ?? null,
+      pathParameters: options.params ?? null,
+      body,
+    }),
   );
-  const responseHeaders = Object.fromEntries(Object.entries(raw.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
+  const responseHeaders = Object.fromEntries(
+    Object.entries(raw.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]),
+  );
   // Every answer a test receives must be one the OpenAPI document describes.
   assertMatchesOpenApi(route, { status: raw.statusCode, headers: responseHeaders, body: raw.body ?? '' });
   return { status: raw.statusCode, headers: responseHeaders, body: raw.body ? JSON.parse(raw.body) : undefined, raw };

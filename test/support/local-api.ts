@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { createLocalApi, listen, type Exchange, type LocalApi, type LocalApiOptions } from '../../local/api-gateway.ts';
+import { createLocalApi, type Exchange, type LocalApi, type LocalApiOptions, listen } from '../../local/api-gateway.ts';
 import { openApiProblems } from './openapi-responses.ts';
 
 /**
@@ -15,7 +15,13 @@ export function useLocalApi(options: Omit<LocalApiOptions, 'onExchange'> = {}): 
   const check = (exchange: Exchange) => {
     // Unknown paths and preflights have no operation.
     if (!exchange.route || exchange.method === 'OPTIONS') return;
-    problems.push(...openApiProblems(exchange.route, { status: exchange.status, headers: exchange.headers, body: exchange.body.toString('utf8') }));
+    problems.push(
+      ...openApiProblems(exchange.route, {
+        status: exchange.status,
+        headers: exchange.headers,
+        body: exchange.body.toString('utf8'),
+      }),
+    );
   };
   beforeAll(async () => {
     api = await listen(createLocalApi(undefined, { ...options, onExchange: check }), 0);

@@ -1,7 +1,7 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import type { Route } from '../../lib/routes.ts';
 
 /**
@@ -51,11 +51,13 @@ export function openApiProblems(route: Route, answer: Answer): string[] {
   const where = `${route.method} ${route.path} → ${answer.status}`;
   if (!operation) return [`${route.method} ${route.path} is not in docs/openapi.json`];
   const documented = operation['responses']?.[String(answer.status)] as Json | undefined;
-  if (!documented) return [`${where}: status not documented (documented: ${Object.keys(operation['responses']).join(', ')})`];
+  if (!documented)
+    return [`${where}: status not documented (documented: ${Object.keys(operation['responses']).join(', ')})`];
   const response = deref(documented);
   const problems: string[] = [];
   for (const [name, header] of Object.entries((response['headers'] ?? {}) as Json)) {
-    if (deref(header)['required'] && answer.headers[name.toLowerCase()] === undefined) problems.push(`${where}: header ${name} missing`);
+    if (deref(header)['required'] && answer.headers[name.toLowerCase()] === undefined)
+      problems.push(`${where}: header ${name} missing`);
   }
   const content = response['content'] as Json | undefined;
   if (!content) {
@@ -65,7 +67,8 @@ export function openApiProblems(route: Route, answer: Answer): string[] {
   const [mediaType, media] = Object.entries(content)[0]!;
   const sent = (answer.headers['content-type'] ?? '').split(';')[0]!.trim();
   if (sent !== mediaType) problems.push(`${where}: content-type ${sent || '(none)'}, documented ${mediaType}`);
-  if (mediaType === 'text/event-stream' && media['schema']?.['x-sse-data']) return [...problems, ...sseProblems(where, answer.body, media['schema']['x-sse-data'] as Json)];
+  if (mediaType === 'text/event-stream' && media['schema']?.['x-sse-data'])
+    return [...problems, ...sseProblems(where, answer.body, media['schema']['x-sse-data'] as Json)];
   if (mediaType !== 'application/json' || !media['schema']) return problems;
   let body: unknown;
   try {
@@ -75,7 +78,9 @@ export function openApiProblems(route: Route, answer: Answer): string[] {
   }
   const validate = validatorFor(media['schema'] as Json);
   if (!validate(body)) {
-    problems.push(`${where}: body does not match the document: ${ajv.errorsText(validate.errors, { separator: '; ' })}\n${answer.body.slice(0, 500)}`);
+    problems.push(
+      `${where}: body does not match the document: ${ajv.errorsText(validate.errors, { separator: '; ' })}\n${answer.body.slice(0, 500)}`,
+    );
   }
   return problems;
 }
@@ -111,7 +116,10 @@ function sseProblems(where: string, body: string, dataSchema: Json): string[] {
       problems.push(`${where}: a stream frame without one JSON data line: ${frame.slice(0, 200)}`);
       continue;
     }
-    if (!validate(event)) problems.push(`${where}: stream data does not match the document: ${ajv.errorsText(validate.errors, { separator: '; ' })}\n${data!.slice(0, 500)}`);
+    if (!validate(event))
+      problems.push(
+        `${where}: stream data does not match the document: ${ajv.errorsText(validate.errors, { separator: '; ' })}\n${data!.slice(0, 500)}`,
+      );
     if (fields.get('event')?.[0] !== event['type'] || fields.get('id')?.[0] !== event['id']) {
       problems.push(`${where}: a stream frame whose id/event are not its data's id/type: ${frame.slice(0, 200)}`);
     }

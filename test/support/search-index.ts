@@ -1,15 +1,20 @@
-import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+} from '@aws-sdk/client-dynamodb-streams';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
+import { handler } from '../../functions/workers/search-indexer.ts';
 import { endpointOverride } from '../../lib/aws-endpoint.ts';
 import { matchesFilter } from '../../lib/events/stream-filter.ts';
 import { indexedState, ORDERS, searchIndexItems } from '../../lib/marketplace/search/search-index.ts';
 import { SEARCH_INDEX_FILTER_PATTERN } from '../../lib/marketplace/search/search-indexer.ts';
 import type { TemplateItem } from '../../lib/marketplace/templates/template-item.ts';
 import { db, tableName } from '../../lib/store/client.ts';
-import { keys } from '../../lib/store/keys.ts';
 import { streamArn } from '../../lib/store/create-table.ts';
-import { handler } from '../../functions/workers/search-indexer.ts';
+import { keys } from '../../lib/store/keys.ts';
 import { toLambdaRecord } from '../../local/stream-poller.ts';
 
 /**
@@ -29,7 +34,13 @@ export async function streamRecordsSinceLastCall(): Promise<DynamoDBRecord[]> {
     const shardId = shard.ShardId!;
     const after = done.get(shardId);
     let { ShardIterator: iterator } = await client.send(
-      new GetShardIteratorCommand({ StreamArn: arn, ShardId: shardId, ...(after ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after } : { ShardIteratorType: 'TRIM_HORIZON' }) }),
+      new GetShardIteratorCommand({
+        StreamArn: arn,
+        ShardId: shardId,
+        ...(after
+          ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after }
+          : { ShardIteratorType: 'TRIM_HORIZON' }),
+      }),
     );
     while (iterator) {
       const page = await client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
@@ -48,7 +59,8 @@ export async function indexSearch(): Promise<void> {
   const records = (await streamRecordsSinceLastCall()).filter((r) => matchesFilter(r, SEARCH_INDEX_FILTER_PATTERN));
   for (let i = 0; i < records.length; i += 100) {
     const result = await handler({ Records: records.slice(i, i + 100) });
-    if (result.batchItemFailures.length) throw new Error(`search indexer failed: ${JSON.stringify(result.batchItemFailures)}`);
+    if (result.batchItemFailures.length)
+      throw new Error(`search indexer failed: ${JSON.stringify(result.batchItemFailures)}`);
   }
 }
 
@@ -66,12 +78,22 @@ export async function indexItemsOf(id: string, states: TemplateItem[]): Promise<
     states.flatMap((s) => {
       const lists = indexedState({ ...s, visibility: 'public' }).lists;
       const prefixes = lists.filter((l) => !l.includes('/')); // the catalog-wide lists: word pairs are kept for those
-      return [...lists.flatMap((l) => ORDERS.map((o) => keys.searchPostingPk(o, l))), ...prefixes.flatMap((p) => [keys.searchPairPk(p), keys.searchWidePk(p)])];
+      return [
+        ...lists.flatMap((l) => ORDERS.map((o) => keys.searchPostingPk(o, l))),
+        ...prefixes.flatMap((p) => [keys.searchPairPk(p), keys.searchWidePk(p)]),
+      ];
     }),
   );
   const found: string[] = [];
   for (const pk of partitions) {
-    const { Items = [] } = await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true }));
+    const { Items = [] } = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+        ConsistentRead: true,
+      }),
+    );
     found.push(...Items.filter((i) => i['template_id'] === id).map(keyOf));
   }
   return found.sort();

@@ -12,10 +12,10 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { ErrorCode } from '../../core/errors.ts';
+import { type Route, routes } from '../../routes.ts';
 import { ERROR_STATUS } from '../errors.ts';
 import type { RouteSpecOf } from '../stack.ts';
-import { routes, type Route } from '../../routes.ts';
-import { operations, type Operation } from './operations.ts';
+import { type Operation, operations } from './operations.ts';
 import { componentRegistry, contractEvents } from './schemas.ts';
 
 type Json = Record<string, unknown>;
@@ -25,24 +25,81 @@ const SCHEMAS = '#/components/schemas/';
 const ref = (name: string) => ({ $ref: `${SCHEMAS}${name}` });
 
 /** The errors every route can answer, by status, and which routes they apply to. */
-const COMMON_ERRORS: { status: number; name: string; codes: readonly ErrorCode[] | readonly string[]; applies: (r: Route, s: RouteSpecOf) => boolean; description: string }[] = [
-  { status: 400, name: 'BadRequest', codes: ['validation_error', 'invalid_json'], applies: () => true, description: 'The request is not valid: `details` lists every problem with its path.' },
-  { status: 401, name: 'Unauthorized', codes: ['unauthorized'], applies: (r) => r.auth, description: 'No API key, or an unknown one.' },
-  { status: 404, name: 'NotFound', codes: ['not_found'], applies: (_r, s) => s.params !== undefined, description: "Not found, or not the caller's (never 403 for someone else's resource)." },
-  { status: 413, name: 'PayloadTooLarge', codes: ['payload_too_large'], applies: () => true, description: 'The body is over 256 KiB.' },
-  { status: 415, name: 'UnsupportedMediaType', codes: ['unsupported_media_type'], applies: () => true, description: 'A body that is not `application/json`.' },
-  { status: 429, name: 'TooManyRequests', codes: ['rate_limited'], applies: () => true, description: 'Too many requests, or too much contention on one item. Retry after the number of seconds in `Retry-After`.' },
-  { status: 500, name: 'InternalError', codes: ['internal_error'], applies: () => true, description: 'Something failed on the service side; the message never carries internal details.' },
+const COMMON_ERRORS: {
+  status: number;
+  name: string;
+  codes: readonly ErrorCode[] | readonly string[];
+  applies: (r: Route, s: RouteSpecOf) => boolean;
+  description: string;
+}[] = [
+  {
+    status: 400,
+    name: 'BadRequest',
+    codes: ['validation_error', 'invalid_json'],
+    applies: () => true,
+    description: 'The request is not valid: `details` lists every problem with its path.',
+  },
+  {
+    status: 401,
+    name: 'Unauthorized',
+    codes: ['unauthorized'],
+    applies: (r) => r.auth,
+    description: 'No API key, or an unknown one.',
+  },
+  {
+    status: 404,
+    name: 'NotFound',
+    codes: ['not_found'],
+    applies: (_r, s) => s.params !== undefined,
+    description: "Not found, or not the caller's (never 403 for someone else's resource).",
+  },
+  {
+    status: 413,
+    name: 'PayloadTooLarge',
+    codes: ['payload_too_large'],
+    applies: () => true,
+    description: 'The body is over 256 KiB.',
+  },
+  {
+    status: 415,
+    name: 'UnsupportedMediaType',
+    codes: ['unsupported_media_type'],
+    applies: () => true,
+    description: 'A body that is not `application/json`.',
+  },
+  {
+    status: 429,
+    name: 'TooManyRequests',
+    codes: ['rate_limited'],
+    applies: () => true,
+    description:
+      'Too many requests, or too much contention on one item. Retry after the number of seconds in `Retry-After`.',
+  },
+  {
+    status: 500,
+    name: 'InternalError',
+    codes: ['internal_error'],
+    applies: () => true,
+    description: 'Something failed on the service side; the message never carries internal details.',
+  },
 ];
 
-
 export function jsonSchemaOf(schema: z.core.$ZodType, io: 'input' | 'output'): Json {
-  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Json;
+  const { $schema: _s, ...rest } = z.toJSONSchema(schema, {
+    io,
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+  }) as Json;
   return rest;
 }
 
 function componentSchemas(): Record<string, Json> {
-  const { schemas } = z.toJSONSchema(componentRegistry, { io: 'output', target: 'draft-2020-12', unrepresentable: 'any', uri: (id) => `${SCHEMAS}${id}` }) as { schemas: Record<string, Json> };
+  const { schemas } = z.toJSONSchema(componentRegistry, {
+    io: 'output',
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+    uri: (id) => `${SCHEMAS}${id}`,
+  }) as { schemas: Record<string, Json> };
   const out: Record<string, Json> = {};
   for (const [name, schema] of Object.entries(schemas)) {
     const { $schema: _s, $id: _i, id: _id, ...rest } = schema;
@@ -85,7 +142,9 @@ const TAGS: Record<Operation['tag'], string> = {
 };
 
 async function specOf(route: Route): Promise<RouteSpecOf> {
-  const mod = (await import(pathToFileURL(resolve(root, route.handler)).href)) as { handler: { routeSpec?: RouteSpecOf } };
+  const mod = (await import(pathToFileURL(resolve(root, route.handler)).href)) as {
+    handler: { routeSpec?: RouteSpecOf };
+  };
   if (!mod.handler.routeSpec) throw new Error(`${route.handler} was not made with httpRoute or sseRoute`);
   return mod.handler.routeSpec;
 }
@@ -102,7 +161,8 @@ const errorResponse = (description: string) => ({
  */
 const SSE_BODY = {
   type: 'string',
-  description: 'Server-sent events. Each event has `id` (the event id), `event` (its type) and one `data` line: the event as JSON. A frame of only `id:` marks a start point (`since=`) to resume from; lines starting with `:` are heartbeats.',
+  description:
+    'Server-sent events. Each event has `id` (the event id), `event` (its type) and one `data` line: the event as JSON. A frame of only `id:` marks a start point (`since=`) to resume from; lines starting with `:` are heartbeats.',
   'x-sse-data': ref('Event'),
 };
 
@@ -115,13 +175,28 @@ function operationOf(route: Route, spec: RouteSpecOf): Json {
     for (const h of success.headers ?? []) headers[h] = { $ref: `#/components/headers/${h}` };
     if (route.method === 'POST') headers['Idempotency-Replayed'] = { $ref: '#/components/headers/IdempotencyReplayed' };
     const media = route.streaming ? 'text/event-stream' : 'application/json';
-    const schema = route.name === 'openApiDocument' ? { type: 'object' } : route.streaming ? SSE_BODY : success.schema ? ref(componentNameOf(success.schema)) : undefined;
-    responses[status] = { description: success.description, headers, ...(schema ? { content: { [media]: { schema } } } : {}) };
+    const schema =
+      route.name === 'openApiDocument'
+        ? { type: 'object' }
+        : route.streaming
+          ? SSE_BODY
+          : success.schema
+            ? ref(componentNameOf(success.schema))
+            : undefined;
+    responses[status] = {
+      description: success.description,
+      headers,
+      ...(schema ? { content: { [media]: { schema } } } : {}),
+    };
   }
   for (const common of COMMON_ERRORS) {
-    if (common.applies(route, spec)) responses[String(common.status)] = { $ref: `#/components/responses/${common.name}` };
+    if (common.applies(route, spec))
+      responses[String(common.status)] = { $ref: `#/components/responses/${common.name}` };
   }
-  const specific = [...(doc.errors ?? []), ...(route.method === 'POST' ? (['idempotency_key_in_use', 'idempotency_key_reused'] as const) : [])];
+  const specific = [
+    ...(doc.errors ?? []),
+    ...(route.method === 'POST' ? (['idempotency_key_in_use', 'idempotency_key_reused'] as const) : []),
+  ];
   for (const status of [...new Set(specific.map((c) => ERROR_STATUS[c]!))].sort()) {
     const codes = specific.filter((c) => ERROR_STATUS[c] === status);
     responses[String(status)] = errorResponse(`Error codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`);
@@ -139,28 +214,81 @@ function operationOf(route: Route, spec: RouteSpecOf): Json {
     ...(doc.description ? { description: doc.description } : {}),
     security: route.auth ? [{ apiKey: [] }] : [],
     ...(parameters.length ? { parameters } : {}),
-    ...(spec.body ? { requestBody: { required: !isOptional(spec.body), content: { 'application/json': { schema: jsonSchemaOf(spec.body, 'input') } } } } : {}),
+    ...(spec.body
+      ? {
+          requestBody: {
+            required: !isOptional(spec.body),
+            content: { 'application/json': { schema: jsonSchemaOf(spec.body, 'input') } },
+          },
+        }
+      : {}),
     responses,
   };
 }
 
 /** A body schema made with `z.optional`: the route also takes no body at all. */
-const isOptional = (schema: z.core.$ZodType): boolean => (schema as { _zod: { optin?: string } })._zod.optin === 'optional';
+const isOptional = (schema: z.core.$ZodType): boolean =>
+  (schema as { _zod: { optin?: string } })._zod.optin === 'optional';
 
 function componentNameOf(schema: z.core.$ZodType): string {
   const meta = componentRegistry.get(schema);
-  if (!meta) throw new Error('a success schema of lib/http/openapi/operations.ts is not a named component of lib/http/openapi/schemas.ts');
+  if (!meta)
+    throw new Error(
+      'a success schema of lib/http/openapi/operations.ts is not a named component of lib/http/openapi/schemas.ts',
+    );
   return meta.id;
 }
 
 const webhookHeaders = (eventHeader: string): Json[] => [
   { name: 'X-Service-Event', in: 'header', required: true, schema: { type: 'string', const: eventHeader } },
-  ...(eventHeader === 'service.webhook.verify' ? [] : [{ name: 'x-service-event-id', in: 'header', required: true, description: 'The event id (also the body\'s `id`).', schema: { type: 'string' } }]),
-  { name: 'x-service-timestamp', in: 'header', required: true, description: 'Unix seconds when the request was signed.', schema: { type: 'string', pattern: '^\\d+$' } },
-  { name: 'x-service-signature', in: 'header', required: true, description: 'Lowercase hex HMAC-SHA-256 of `<x-service-timestamp>.<raw body>`, keyed with the whole secret string (`whsec_…`).', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
-  { name: 'webhook-id', in: 'header', required: true, description: 'Standard Webhooks: the event id (`verify_<uuid>` for the handshake).', schema: { type: 'string' } },
-  { name: 'webhook-timestamp', in: 'header', required: true, description: 'Standard Webhooks: the same seconds as `x-service-timestamp`.', schema: { type: 'string', pattern: '^\\d+$' } },
-  { name: 'webhook-signature', in: 'header', required: true, description: 'Standard Webhooks: `v1,<base64 HMAC-SHA-256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the base64-decoded part of the secret after `whsec_`.', schema: { type: 'string', pattern: '^v1,' } },
+  ...(eventHeader === 'service.webhook.verify'
+    ? []
+    : [
+        {
+          name: 'x-service-event-id',
+          in: 'header',
+          required: true,
+          description: "The event id (also the body's `id`).",
+          schema: { type: 'string' },
+        },
+      ]),
+  {
+    name: 'x-service-timestamp',
+    in: 'header',
+    required: true,
+    description: 'Unix seconds when the request was signed.',
+    schema: { type: 'string', pattern: '^\\d+$' },
+  },
+  {
+    name: 'x-service-signature',
+    in: 'header',
+    required: true,
+    description:
+      'Lowercase hex HMAC-SHA-256 of `<x-service-timestamp>.<raw body>`, keyed with the whole secret string (`whsec_…`).',
+    schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+  },
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description: 'Standard Webhooks: the event id (`verify_<uuid>` for the handshake).',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description: 'Standard Webhooks: the same seconds as `x-service-timestamp`.',
+    schema: { type: 'string', pattern: '^\\d+$' },
+  },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description:
+      'Standard Webhooks: `v1,<base64 HMAC-SHA-256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the base64-decoded part of the secret after `whsec_`.',
+    schema: { type: 'string', pattern: '^v1,' },
+  },
 ];
 
 function webhooks(): Json {
@@ -173,7 +301,10 @@ function webhooks(): Json {
         parameters: webhookHeaders('service.webhook.verify'),
         requestBody: { required: true, content: { 'application/json': { schema: ref('VerificationChallenge') } } },
         responses: {
-          '200': { description: 'Within 10 seconds, `application/json`, echoing the token byte for byte.', content: { 'application/json': { schema: ref('ChallengeReply') } } },
+          '200': {
+            description: 'Within 10 seconds, `application/json`, echoing the token byte for byte.',
+            content: { 'application/json': { schema: ref('ChallengeReply') } },
+          },
         },
       },
     },
@@ -183,7 +314,8 @@ function webhooks(): Json {
       post: {
         operationId: `webhook${eventComponentName(type).replace(/Event$/, '')}`,
         summary: `A ${type} event, delivered to the agent's webhook URL`,
-        description: 'Retried on a non-2xx answer, a timeout (10 s) or a network error, with growing waits; the same event id can arrive more than once, so receivers deduplicate by `webhook-id`.',
+        description:
+          'Retried on a non-2xx answer, a timeout (10 s) or a network error, with growing waits; the same event id can arrive more than once, so receivers deduplicate by `webhook-id`.',
         security: [{ webhookSignature: [] }],
         parameters: webhookHeaders(type),
         requestBody: { required: true, content: { 'application/json': { schema: ref(eventComponentName(type)) } } },
@@ -220,18 +352,28 @@ export async function buildOpenApiDocument(): Promise<Json> {
         'See docs/api.md for the contract in words.',
       license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
     },
-    servers: [{ url: 'http://localhost:3000', description: '`npm start` (a deployed stage serves the same paths under its own URL)' }],
+    servers: [
+      {
+        url: 'http://localhost:3000',
+        description: '`npm start` (a deployed stage serves the same paths under its own URL)',
+      },
+    ],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     paths,
     webhooks: webhooks(),
     components: {
       securitySchemes: {
-        apiKey: { type: 'http', scheme: 'bearer', description: '`Authorization: Bearer <API_KEY>`; keys are issued by `npm run admin` and stored hashed.' },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: '`Authorization: Bearer <API_KEY>`; keys are issued by `npm run admin` and stored hashed.',
+        },
         webhookSignature: {
           type: 'apiKey',
           in: 'header',
           name: 'webhook-signature',
-          description: 'Requests the service sends to a webhook are signed with the webhook secret: `x-service-signature` and the Standard Webhooks `webhook-signature` (see the headers of each webhook). `verifyWebhook` of the client package checks them.',
+          description:
+            'Requests the service sends to a webhook are signed with the webhook secret: `x-service-signature` and the Standard Webhooks `webhook-signature` (see the headers of each webhook). `verifyWebhook` of the client package checks them.',
         },
       },
       schemas: componentSchemas(),
@@ -240,15 +382,29 @@ export async function buildOpenApiDocument(): Promise<Json> {
           name: 'Idempotency-Key',
           in: 'header',
           required: false,
-          description: 'Any 1–255 printable ASCII characters, unique per request (a UUID). The first answer is kept for 24 hours and replayed for the same route, ids and body; another request under the same key is 422 `idempotency_key_reused`.',
+          description:
+            'Any 1–255 printable ASCII characters, unique per request (a UUID). The first answer is kept for 24 hours and replayed for the same route, ids and body; another request under the same key is 422 `idempotency_key_reused`.',
           schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
         },
-        LastEventId: { name: 'Last-Event-ID', in: 'header', required: false, description: 'Resume after this event id (what `EventSource` sends on reconnect).', schema: { type: 'string' } },
+        LastEventId: {
+          name: 'Last-Event-ID',
+          in: 'header',
+          required: false,
+          description: 'Resume after this event id (what `EventSource` sends on reconnect).',
+          schema: { type: 'string' },
+        },
       },
       headers: {
-        RequestId: { description: 'The request id, also in the service logs.', required: true, schema: { type: 'string' } },
+        RequestId: {
+          description: 'The request id, also in the service logs.',
+          required: true,
+          schema: { type: 'string' },
+        },
         Location: { description: 'The URL path of the created resource.', required: true, schema: { type: 'string' } },
-        IdempotencyReplayed: { description: '`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`.', schema: { type: 'string', const: 'true' } },
+        IdempotencyReplayed: {
+          description: '`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`.',
+          schema: { type: 'string', const: 'true' },
+        },
         RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'string', pattern: '^\\d+$' } },
       },
       responses: Object.fromEntries(
@@ -256,7 +412,14 @@ export async function buildOpenApiDocument(): Promise<Json> {
           e.name,
           {
             ...errorResponse(`${e.description} Error codes: ${e.codes.map((c) => `\`${c}\``).join(', ')}.`),
-            ...(e.status === 429 ? { headers: { 'x-request-id': { $ref: '#/components/headers/RequestId' }, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } } : {}),
+            ...(e.status === 429
+              ? {
+                  headers: {
+                    'x-request-id': { $ref: '#/components/headers/RequestId' },
+                    'Retry-After': { $ref: '#/components/headers/RetryAfter' },
+                  },
+                }
+              : {}),
           },
         ]),
       ),

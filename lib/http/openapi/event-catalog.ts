@@ -1,4 +1,4 @@
-import { EVENT_TYPES, EVENT_DESCRIPTIONS, SERVICE_EVENT_TYPES, isConfigurable } from '../../core/event-types.ts';
+import { EVENT_DESCRIPTIONS, EVENT_TYPES, isConfigurable, SERVICE_EVENT_TYPES } from '../../core/event-types.ts';
 import { jsonSchemaOf } from './document.ts';
 import { contractEvents, serviceEvents } from './schemas.ts';
 
@@ -8,7 +8,9 @@ import { contractEvents, serviceEvents } from './schemas.ts';
  * docs/event-types.json, which the route serves as bundled data (zod's JSON Schema code stays out
  * of the function); a test fails when that file is stale.
  */
-export function buildEventCatalog(): { data: { type: string; description: string; configurable: boolean; schema: Record<string, unknown> }[] } {
+export function buildEventCatalog(): {
+  data: { type: string; description: string; configurable: boolean; schema: Record<string, unknown> }[];
+} {
   const envelopes = { ...contractEvents, ...serviceEvents };
   return {
     data: [...EVENT_TYPES, ...SERVICE_EVENT_TYPES].map((type) => ({

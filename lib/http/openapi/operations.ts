@@ -13,7 +13,7 @@ export interface Success {
   description: string;
   schema?: z.core.$ZodType;
   /** Response headers this answer always carries (besides x-request-id and the CORS ones). */
-  headers?: readonly ('Location')[];
+  headers?: readonly 'Location'[];
 }
 
 export interface Operation {
@@ -24,47 +24,105 @@ export interface Operation {
   errors?: readonly ErrorCode[];
 }
 
-const ok = (schema: z.core.$ZodType, description = 'OK'): Readonly<Record<number, Success>> => ({ 200: { description, schema } });
+const ok = (schema: z.core.$ZodType, description = 'OK'): Readonly<Record<number, Success>> => ({
+  200: { description, schema },
+});
 
 export const operations: Readonly<Record<string, Operation>> = {
   health: { tag: 'Health', summary: 'Liveness check (no key)', success: ok(S.Health) },
-  openApiDocument: { tag: 'Health', summary: 'This OpenAPI document (no key)', success: { 200: { description: 'The OpenAPI 3.1 document.' } } },
+  openApiDocument: {
+    tag: 'Health',
+    summary: 'This OpenAPI document (no key)',
+    success: { 200: { description: 'The OpenAPI 3.1 document.' } },
+  },
 
   listTemplates: {
     tag: 'Marketplace',
     summary: 'Browse, search and sort public templates',
-    description: 'Offset up to 10,000 or a cursor for deeper pages. `search` matches every word as a prefix of a word of name, slug, description or category, and combines with every `sort` (default `popular`) and with `category`; ties are broken newest first. `pagination.total` is exact, except for a multi-word search cut short by its read budget: then it is an upper bound and `total_exact` is false.',
+    description:
+      'Offset up to 10,000 or a cursor for deeper pages. `search` matches every word as a prefix of a word of name, slug, description or category, and combines with every `sort` (default `popular`) and with `category`; ties are broken newest first. `pagination.total` is exact, except for a multi-word search cut short by its read budget: then it is an upper bound and `total_exact` is false.',
     success: ok(S.TemplatePage),
   },
-  featuredTemplates: { tag: 'Marketplace', summary: 'The featured, trending, new and top-rated lists', success: ok(S.FeaturedTemplates) },
+  featuredTemplates: {
+    tag: 'Marketplace',
+    summary: 'The featured, trending, new and top-rated lists',
+    success: ok(S.FeaturedTemplates),
+  },
   publishTemplate: {
     tag: 'Marketplace',
     summary: 'Publish a template',
     success: { 201: { description: 'Published.', schema: S.Template, headers: ['Location'] } },
     errors: ['slug_taken'],
   },
-  getTemplate: { tag: 'Marketplace', summary: 'A template by id or slug, with its versions and newest reviews', success: ok(S.TemplateDetails) },
-  updateTemplate: { tag: 'Marketplace', summary: "Change a template's name, description, category or visibility (author only)", success: ok(S.Template), errors: ['forbidden'] },
-  publishVersion: { tag: 'Marketplace', summary: 'Publish a new version (author only)', success: { 201: { description: 'Published.', schema: S.Template } }, errors: ['forbidden', 'version_exists'] },
-  featureTemplate: { tag: 'Marketplace', summary: 'Feature a template (operators only; idempotent)', success: { 204: { description: 'Featured.' } }, errors: ['forbidden'] },
-  unfeatureTemplate: { tag: 'Marketplace', summary: 'Stop featuring a template (operators only; idempotent)', success: { 204: { description: 'Not featured.' } }, errors: ['forbidden'] },
+  getTemplate: {
+    tag: 'Marketplace',
+    summary: 'A template by id or slug, with its versions and newest reviews',
+    success: ok(S.TemplateDetails),
+  },
+  updateTemplate: {
+    tag: 'Marketplace',
+    summary: "Change a template's name, description, category or visibility (author only)",
+    success: ok(S.Template),
+    errors: ['forbidden'],
+  },
+  publishVersion: {
+    tag: 'Marketplace',
+    summary: 'Publish a new version (author only)',
+    success: { 201: { description: 'Published.', schema: S.Template } },
+    errors: ['forbidden', 'version_exists'],
+  },
+  featureTemplate: {
+    tag: 'Marketplace',
+    summary: 'Feature a template (operators only; idempotent)',
+    success: { 204: { description: 'Featured.' } },
+    errors: ['forbidden'],
+  },
+  unfeatureTemplate: {
+    tag: 'Marketplace',
+    summary: 'Stop featuring a template (operators only; idempotent)',
+    success: { 204: { description: 'Not featured.' } },
+    errors: ['forbidden'],
+  },
   installTemplate: {
     tag: 'Marketplace',
     summary: "Install a template into the caller's workspace",
-    success: { 201: { description: 'Installed.', schema: S.Installation }, 200: { description: 'Already installed: the original record, nothing changed.', schema: S.Installation } },
+    success: {
+      201: { description: 'Installed.', schema: S.Installation },
+      200: { description: 'Already installed: the original record, nothing changed.', schema: S.Installation },
+    },
   },
-  listInstalled: { tag: 'Marketplace', summary: "Templates installed in the caller's workspace, most recent first", success: ok(S.InstalledPage) },
-  createReview: { tag: 'Marketplace', summary: 'Review a template (once per user)', success: { 201: { description: 'Reviewed.', schema: S.Review } }, errors: ['review_exists', 'forbidden'] },
+  listInstalled: {
+    tag: 'Marketplace',
+    summary: "Templates installed in the caller's workspace, most recent first",
+    success: ok(S.InstalledPage),
+  },
+  createReview: {
+    tag: 'Marketplace',
+    summary: 'Review a template (once per user)',
+    success: { 201: { description: 'Reviewed.', schema: S.Review } },
+    errors: ['review_exists', 'forbidden'],
+  },
   listReviews: { tag: 'Marketplace', summary: "A template's reviews, newest first", success: ok(S.ReviewPage) },
-  listCategories: { tag: 'Marketplace', summary: 'Categories with their number of public templates', success: ok(S.CategoryList) },
+  listCategories: {
+    tag: 'Marketplace',
+    summary: 'Categories with their number of public templates',
+    success: ok(S.CategoryList),
+  },
 
-  createAgent: { tag: 'Agents and webhooks', summary: 'Create an agent (at most 100 per account)', success: { 201: { description: 'Created.', schema: S.Agent, headers: ['Location'] } }, errors: ['limit_exceeded'] },
+  createAgent: {
+    tag: 'Agents and webhooks',
+    summary: 'Create an agent (at most 100 per account)',
+    success: { 201: { description: 'Created.', schema: S.Agent, headers: ['Location'] } },
+    errors: ['limit_exceeded'],
+  },
   listAgents: { tag: 'Agents and webhooks', summary: "The caller's agents, newest first", success: ok(S.AgentPage) },
   getAgent: { tag: 'Agents and webhooks', summary: 'An agent', success: ok(S.Agent) },
   deleteAgent: {
     tag: 'Agents and webhooks',
-    summary: 'Delete an agent: its webhook stops at once, it no longer counts against the 100-agent cap, and it is 404 afterwards',
-    description: 'Deliveries not yet made are not attempted. The agent gets no new events; the feed it had is kept until its events expire (30 days) but can no longer be read through the API, since every route answers 404 for the agent.',
+    summary:
+      'Delete an agent: its webhook stops at once, it no longer counts against the 100-agent cap, and it is 404 afterwards',
+    description:
+      'Deliveries not yet made are not attempted. The agent gets no new events; the feed it had is kept until its events expire (30 days) but can no longer be read through the API, since every route answers 404 for the agent.',
     success: { 204: { description: 'Deleted.' } },
   },
   configureWebhook: {
@@ -73,13 +131,22 @@ export const operations: Readonly<Record<string, Operation>> = {
     description: 'The webhook becomes PENDING_VERIFICATION. The first configuration also returns the signing secret.',
     success: ok(S.ConfiguredAgent),
   },
-  disableWebhook: { tag: 'Agents and webhooks', summary: "Disable an agent's webhook (the secret is kept)", success: ok(S.Agent) },
-  getWebhookSecret: { tag: 'Agents and webhooks', summary: "The webhook's signing secret", success: ok(S.WebhookSecret), errors: ['webhook_not_configured'] },
+  disableWebhook: {
+    tag: 'Agents and webhooks',
+    summary: "Disable an agent's webhook (the secret is kept)",
+    success: ok(S.Agent),
+  },
+  getWebhookSecret: {
+    tag: 'Agents and webhooks',
+    summary: "The webhook's signing secret",
+    success: ok(S.WebhookSecret),
+    errors: ['webhook_not_configured'],
+  },
   rotateWebhookSecret: {
     tag: 'Agents and webhooks',
     summary: 'Replace the signing secret, the previous one still signing beside it for a while',
     description:
-      'Deliveries sign with the new secret from now on. Until `expire_previous_in_seconds` (0–86400, default 86400) have passed, `webhook-signature` carries `v1,<new> v1,<previous>` so receivers holding either secret verify; `x-service-signature` is the new secret\'s alone. Rotating again during an overlap keeps only the secret that was current until then as the previous one.',
+      "Deliveries sign with the new secret from now on. Until `expire_previous_in_seconds` (0–86400, default 86400) have passed, `webhook-signature` carries `v1,<new> v1,<previous>` so receivers holding either secret verify; `x-service-signature` is the new secret's alone. Rotating again during an overlap keeps only the secret that was current until then as the previous one.",
     success: ok(S.WebhookSecret),
     errors: ['webhook_not_configured'],
   },
@@ -87,14 +154,26 @@ export const operations: Readonly<Record<string, Operation>> = {
     tag: 'Agents and webhooks',
     summary: 'Run the challenge handshake; ENABLED when the endpoint echoes the token within 10 seconds',
     success: ok(S.Agent),
-    errors: ['webhook_not_configured', 'invalid_transition', 'verification_timeout', 'challenge_mismatch', 'endpoint_error', 'url_validation_error'],
+    errors: [
+      'webhook_not_configured',
+      'invalid_transition',
+      'verification_timeout',
+      'challenge_mismatch',
+      'endpoint_error',
+      'url_validation_error',
+    ],
   },
   listEventTypes: {
     tag: 'Events and deliveries',
-    summary: 'The event catalog: every kind, whether a webhook can subscribe to it, and the JSON Schema of its event object (no key)',
+    summary:
+      'The event catalog: every kind, whether a webhook can subscribe to it, and the JSON Schema of its event object (no key)',
     success: ok(S.EventTypeList),
   },
-  listAgentEvents: { tag: 'Events and deliveries', summary: "The agent's events after a cursor, oldest first (polling)", success: ok(S.EventPage) },
+  listAgentEvents: {
+    tag: 'Events and deliveries',
+    summary: "The agent's events after a cursor, oldest first (polling)",
+    success: ok(S.EventPage),
+  },
   streamAgentEvents: {
     tag: 'Events and deliveries',
     summary: "The agent's events as server-sent events",
@@ -112,8 +191,16 @@ export const operations: Readonly<Record<string, Operation>> = {
     success: { 202: { description: 'Accepted: the job sends the events.', schema: S.ReplayAccepted } },
     errors: ['webhook_not_configured'],
   },
-  listDeliveries: { tag: 'Events and deliveries', summary: "The agent's webhook deliveries, newest first", success: ok(S.DeliveryPage) },
-  getDelivery: { tag: 'Events and deliveries', summary: 'One delivery with its attempt history', success: ok(S.DeliveryDetail) },
+  listDeliveries: {
+    tag: 'Events and deliveries',
+    summary: "The agent's webhook deliveries, newest first",
+    success: ok(S.DeliveryPage),
+  },
+  getDelivery: {
+    tag: 'Events and deliveries',
+    summary: 'One delivery with its attempt history',
+    success: ok(S.DeliveryDetail),
+  },
   retryDelivery: {
     tag: 'Events and deliveries',
     summary: 'One extra attempt now, outside the retry schedule',
@@ -125,7 +212,8 @@ export const operations: Readonly<Record<string, Operation>> = {
   sendTestEvent: {
     tag: 'Agents and webhooks',
     summary: 'Send a signed service.webhook.test event to the ENABLED webhook',
-    description: 'Same envelope and headers as contract events, `data: {}`, whatever kinds the webhook subscribes to; in the feed and recorded as a delivery.',
+    description:
+      'Same envelope and headers as contract events, `data: {}`, whatever kinds the webhook subscribes to; in the feed and recorded as a delivery.',
     success: { 202: { description: 'Queued.', schema: S.TestEventAccepted } },
     errors: ['webhook_not_configured'],
   },
@@ -133,7 +221,8 @@ export const operations: Readonly<Record<string, Operation>> = {
   listContracts: {
     tag: 'Contracts',
     summary: "The caller's contracts (as buyer or seller), newest first",
-    description: '`status` filters by status; `agent_id` (one of the caller\'s agents, else 404) keeps the contracts that agent is a party to. Cursor paging with `next_cursor`. Contracts created before this list existed appear once they move again.',
+    description:
+      "`status` filters by status; `agent_id` (one of the caller's agents, else 404) keeps the contracts that agent is a party to. Cursor paging with `next_cursor`. Contracts created before this list existed appear once they move again.",
     success: ok(S.ContractPage),
     errors: ['not_found'],
   },
@@ -144,13 +233,28 @@ export const operations: Readonly<Record<string, Operation>> = {
     errors: ['not_found'],
   },
   getContract: { tag: 'Contracts', summary: 'A contract', success: ok(S.Contract) },
-  fundContract: { tag: 'Contracts', summary: 'CREATED → FUNDED; emits contract.funded', success: ok(S.Contract), errors: ['invalid_transition', 'forbidden'] },
+  fundContract: {
+    tag: 'Contracts',
+    summary: 'CREATED → FUNDED; emits contract.funded',
+    success: ok(S.Contract),
+    errors: ['invalid_transition', 'forbidden'],
+  },
   recordVerification: {
     tag: 'Contracts',
     summary: 'FUNDED → VERIFIED or VERIFICATION_FAILED; emits contract.verification.completed',
     success: ok(S.Contract),
     errors: ['invalid_transition', 'forbidden'],
   },
-  releaseContract: { tag: 'Contracts', summary: 'VERIFIED → RELEASED; emits contract.released', success: ok(S.Contract), errors: ['invalid_transition', 'forbidden'] },
-  refundContract: { tag: 'Contracts', summary: '→ REFUNDED; emits contract.refunded', success: ok(S.Contract), errors: ['invalid_transition', 'forbidden'] },
+  releaseContract: {
+    tag: 'Contracts',
+    summary: 'VERIFIED → RELEASED; emits contract.released',
+    success: ok(S.Contract),
+    errors: ['invalid_transition', 'forbidden'],
+  },
+  refundContract: {
+    tag: 'Contracts',
+    summary: '→ REFUNDED; emits contract.refunded',
+    success: ok(S.Contract),
+    errors: ['invalid_transition', 'forbidden'],
+  },
 };

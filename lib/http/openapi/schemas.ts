@@ -6,14 +6,14 @@
  */
 import { z } from 'zod';
 import type { ContractStatus as ContractStatusName } from '../../contracts/transitions.ts';
-import { EVENT_TYPES, SERVICE_EVENT_TYPES } from '../../core/event-types.ts';
 import { ERROR_CODES } from '../../core/errors.ts';
+import type { ServiceEventType } from '../../core/event-types.ts';
+import { EVENT_TYPES, SERVICE_EVENT_TYPES } from '../../core/event-types.ts';
 import { ID_PATTERN } from '../../core/ids.ts';
+import { ATTEMPT_ERRORS } from '../../events/attempt-log.ts';
+import { DELIVERY_STATUSES } from '../../events/types.ts';
 import { CATEGORIES, VISIBILITIES } from '../../marketplace/templates/categories.ts';
 import { templateSchema } from '../../marketplace/templates/template-schema.ts';
-import type { ServiceEventType } from '../../core/event-types.ts';
-import { DELIVERY_STATUSES } from '../../events/types.ts';
-import { ATTEMPT_ERRORS } from '../../events/attempt-log.ts';
 
 export const componentRegistry = z.registry<{ id: string; description?: string }>();
 const named = <S extends z.core.$ZodType>(id: string, schema: S, description?: string): S => {
@@ -47,7 +47,12 @@ const Visibility = named('Visibility', z.enum(VISIBILITIES));
 const Author = named('Author', z.strictObject({ id: uuid, name: z.string(), verified: z.boolean() }));
 const TemplateStats = named(
   'TemplateStats',
-  z.strictObject({ installs: count, rating_avg: z.number().min(0).max(5), rating_count: count, contracts_created: count }),
+  z.strictObject({
+    installs: count,
+    rating_avg: z.number().min(0).max(5),
+    rating_count: count,
+    contracts_created: count,
+  }),
 );
 export const TemplateSchema = named('TemplateSchema', templateSchema);
 
@@ -64,8 +69,15 @@ const summaryShape = {
   created_at: timestamp,
   updated_at: timestamp,
 };
-export const TemplateSummary = named('TemplateSummary', z.strictObject(summaryShape), 'A template in lists: without its schema and versions.');
-const TemplateVersion = named('TemplateVersion', z.strictObject({ version: z.string(), changelog: z.string(), created_at: timestamp }));
+export const TemplateSummary = named(
+  'TemplateSummary',
+  z.strictObject(summaryShape),
+  'A template in lists: without its schema and versions.',
+);
+const TemplateVersion = named(
+  'TemplateVersion',
+  z.strictObject({ version: z.string(), changelog: z.string(), created_at: timestamp }),
+);
 const templateShape = { ...summaryShape, schema: TemplateSchema, versions: z.array(TemplateVersion) };
 export const Template = named('Template', z.strictObject(templateShape), 'A template in full, newest version first.');
 export const Review = named(
@@ -79,27 +91,53 @@ export const Review = named(
     created_at: timestamp,
   }),
 );
-export const TemplateDetails = named('TemplateDetails', z.strictObject({ ...templateShape, reviews: z.array(Review) }), 'A template with its newest reviews.');
+export const TemplateDetails = named(
+  'TemplateDetails',
+  z.strictObject({ ...templateShape, reviews: z.array(Review) }),
+  'A template with its newest reviews.',
+);
 const Pagination = named(
   'Pagination',
   z.strictObject({
     limit: z.int(),
     offset: count,
     total: count.describe('Exact for every list and one-word search; an upper bound when total_exact is false.'),
-    total_exact: z.literal(false).optional().describe('Present (false) only for a multi-word search cut short by its budget: total is then the count of its rarest word.'),
+    total_exact: z
+      .literal(false)
+      .optional()
+      .describe(
+        'Present (false) only for a multi-word search cut short by its budget: total is then the count of its rarest word.',
+      ),
     has_more: z.boolean(),
     next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page.'),
   }),
 );
-export const TemplatePage = named('TemplatePage', z.strictObject({ data: z.array(TemplateSummary), pagination: Pagination }));
+export const TemplatePage = named(
+  'TemplatePage',
+  z.strictObject({ data: z.array(TemplateSummary), pagination: Pagination }),
+);
 export const ReviewPage = named('ReviewPage', z.strictObject({ data: z.array(Review), pagination: Pagination }));
 export const FeaturedTemplates = named(
   'FeaturedTemplates',
-  z.strictObject({ featured: z.array(TemplateSummary), trending: z.array(TemplateSummary), new: z.array(TemplateSummary), top_rated: z.array(TemplateSummary) }),
+  z.strictObject({
+    featured: z.array(TemplateSummary),
+    trending: z.array(TemplateSummary),
+    new: z.array(TemplateSummary),
+    top_rated: z.array(TemplateSummary),
+  }),
 );
-export const CategoryList = named('CategoryList', z.strictObject({ data: z.array(z.strictObject({ name: Category, count })) }));
-export const Installation = named('Installation', z.strictObject({ template_id: uuid, workspace_id: uuid, version: z.string(), installed_at: timestamp }));
-export const InstalledPage = named('InstalledPage', z.strictObject({ data: z.array(TemplateSummary), next_cursor: z.string().nullable() }));
+export const CategoryList = named(
+  'CategoryList',
+  z.strictObject({ data: z.array(z.strictObject({ name: Category, count })) }),
+);
+export const Installation = named(
+  'Installation',
+  z.strictObject({ template_id: uuid, workspace_id: uuid, version: z.string(), installed_at: timestamp }),
+);
+export const InstalledPage = named(
+  'InstalledPage',
+  z.strictObject({ data: z.array(TemplateSummary), next_cursor: z.string().nullable() }),
+);
 
 const agentId = z.string().regex(ID_PATTERN.agt);
 const EventType = named('EventType', z.enum(EVENT_TYPES));
@@ -114,14 +152,33 @@ const agentShape = {
 export const Agent = named('Agent', z.strictObject(agentShape));
 export const ConfiguredAgent = named(
   'ConfiguredAgent',
-  z.strictObject({ ...agentShape, webhook_secret: z.string().optional().describe('Only in the answer to the first configuration.') }),
+  z.strictObject({
+    ...agentShape,
+    webhook_secret: z.string().optional().describe('Only in the answer to the first configuration.'),
+  }),
 );
-export const AgentPage = named('AgentPage', z.strictObject({ data: z.array(Agent), next_cursor: z.string().nullable() }));
-export const WebhookSecret = named('WebhookSecret', z.strictObject({ webhook_secret: z.string() }), '`whsec_` + 32 random bytes in standard base64 (Standard Webhooks format).');
+export const AgentPage = named(
+  'AgentPage',
+  z.strictObject({ data: z.array(Agent), next_cursor: z.string().nullable() }),
+);
+export const WebhookSecret = named(
+  'WebhookSecret',
+  z.strictObject({ webhook_secret: z.string() }),
+  '`whsec_` + 32 random bytes in standard base64 (Standard Webhooks format).',
+);
 
-const CONTRACT_STATUSES = ['CREATED', 'FUNDED', 'VERIFIED', 'VERIFICATION_FAILED', 'RELEASED', 'REFUNDED'] as const satisfies readonly ContractStatusName[];
+const CONTRACT_STATUSES = [
+  'CREATED',
+  'FUNDED',
+  'VERIFIED',
+  'VERIFICATION_FAILED',
+  'RELEASED',
+  'REFUNDED',
+] as const satisfies readonly ContractStatusName[];
 // Fails to compile when lib/contracts gains a status this list lacks.
-const everyStatus: Record<ContractStatusName, true> = Object.fromEntries(CONTRACT_STATUSES.map((s) => [s, true])) as Record<(typeof CONTRACT_STATUSES)[number], true>;
+const everyStatus: Record<ContractStatusName, true> = Object.fromEntries(
+  CONTRACT_STATUSES.map((s) => [s, true]),
+) as Record<(typeof CONTRACT_STATUSES)[number], true>;
 void everyStatus;
 const ContractStatus = named('ContractStatus', z.enum(CONTRACT_STATUSES));
 const eventDataShape = { contract_id: z.string().regex(ID_PATTERN.ctr), status: ContractStatus, amount_cents: z.int() };
@@ -131,7 +188,11 @@ export const Event = named(
   z.strictObject({
     ...eventShape,
     type: EventType,
-    data: z.strictObject({ ...eventDataShape, passed: z.boolean().optional(), results: z.record(z.string(), z.unknown()).optional() }),
+    data: z.strictObject({
+      ...eventDataShape,
+      passed: z.boolean().optional(),
+      results: z.record(z.string(), z.unknown()).optional(),
+    }),
   }),
   'One copy of a contract event, for one agent: the body of a webhook delivery, an item of the feed and of the stream.',
 );
@@ -142,7 +203,11 @@ export const contractEvents = Object.fromEntries(
     z.strictObject({
       ...eventShape,
       type: z.literal(type),
-      data: z.strictObject(type === 'contract.verification.completed' ? { ...eventDataShape, passed: z.boolean(), results: z.record(z.string(), z.unknown()).optional() } : eventDataShape),
+      data: z.strictObject(
+        type === 'contract.verification.completed'
+          ? { ...eventDataShape, passed: z.boolean(), results: z.record(z.string(), z.unknown()).optional() }
+          : eventDataShape,
+      ),
     }),
   ]),
 ) as unknown as Record<(typeof EVENT_TYPES)[number], z.ZodType>;
@@ -179,15 +244,28 @@ export const EventTypeList = named(
       z.strictObject({
         type: z.string(),
         description: z.string(),
-        configurable: z.boolean().describe('Whether a webhook subscribes to it with PATCH …/webhook `events`; service kinds are sent whatever the subscription.'),
-        schema: z.record(z.string(), z.unknown()).describe('JSON Schema (draft 2020-12) of the event object of this type.'),
+        configurable: z
+          .boolean()
+          .describe(
+            'Whether a webhook subscribes to it with PATCH …/webhook `events`; service kinds are sent whatever the subscription.',
+          ),
+        schema: z
+          .record(z.string(), z.unknown())
+          .describe('JSON Schema (draft 2020-12) of the event object of this type.'),
       }),
     ),
   }),
   'Every event kind the service sends.',
 );
-export const FeedEvent = named('FeedEvent', z.union([Event, TestEvent, WebhookDisabledEvent]), 'An item of the feed and the stream: a contract event or one of the service.* events.');
-export const EventPage = named('EventPage', z.strictObject({ data: z.array(FeedEvent), next_cursor: z.string().nullable() }));
+export const FeedEvent = named(
+  'FeedEvent',
+  z.union([Event, TestEvent, WebhookDisabledEvent]),
+  'An item of the feed and the stream: a contract event or one of the service.* events.',
+);
+export const EventPage = named(
+  'EventPage',
+  z.strictObject({ data: z.array(FeedEvent), next_cursor: z.string().nullable() }),
+);
 /** The fields a delivery shows everywhere; the list adds `attempts` (a count), the single read the history. */
 const deliveryShape = {
   id: z.string().regex(ID_PATTERN.dlv),
@@ -206,7 +284,7 @@ export const DeliveryAttempt = named(
     attempt: z.int().min(1),
     started_at: timestamp,
     duration_ms: count,
-    status_code: z.int().nullable().describe('The endpoint\'s HTTP status; null without an answer.'),
+    status_code: z.int().nullable().describe("The endpoint's HTTP status; null without an answer."),
     error: z.enum(ATTEMPT_ERRORS).nullable().describe('Null on success, otherwise what went wrong.'),
     response_body: z.string().nullable().describe('The first 1 KiB of the answer, as text; null without an answer.'),
   }),
@@ -219,11 +297,30 @@ export const DeliveryDetail = named(
     attempts: z.array(DeliveryAttempt).describe('Oldest first.'),
   }),
 );
-export const TestEventAccepted = named('TestEventAccepted', z.strictObject({ event_id: z.string().regex(ID_PATTERN.evt) }));
-export const ReplayAccepted = named('ReplayAccepted', z.strictObject({ replayed: count.describe('Events in the window when the request was made: the job sends each once.') }));
-export const DeliveryPage = named('DeliveryPage', z.strictObject({ data: z.array(Delivery), next_cursor: z.string().nullable() }));
+export const TestEventAccepted = named(
+  'TestEventAccepted',
+  z.strictObject({ event_id: z.string().regex(ID_PATTERN.evt) }),
+);
+export const ReplayAccepted = named(
+  'ReplayAccepted',
+  z.strictObject({
+    replayed: count.describe('Events in the window when the request was made: the job sends each once.'),
+  }),
+);
+export const DeliveryPage = named(
+  'DeliveryPage',
+  z.strictObject({ data: z.array(Delivery), next_cursor: z.string().nullable() }),
+);
 
-const Check = named('Check', z.strictObject({ id: z.string(), type: z.string(), description: z.string().optional(), config: z.record(z.string(), z.unknown()) }));
+const Check = named(
+  'Check',
+  z.strictObject({
+    id: z.string(),
+    type: z.string(),
+    description: z.string().optional(),
+    config: z.record(z.string(), z.unknown()),
+  }),
+);
 export const Contract = named(
   'Contract',
   z.strictObject({
@@ -241,7 +338,10 @@ export const Contract = named(
   }),
 );
 
-export const ContractPage = named('ContractPage', z.strictObject({ data: z.array(Contract), next_cursor: z.string().nullable() }));
+export const ContractPage = named(
+  'ContractPage',
+  z.strictObject({ data: z.array(Contract), next_cursor: z.string().nullable() }),
+);
 
 export const VerificationChallenge = named(
   'VerificationChallenge',

@@ -1,13 +1,13 @@
 import type { Caller } from '../../core/caller.ts';
 import { tableName } from '../../store/client.ts';
 import { ENTITY, keys } from '../../store/keys.ts';
+import { optimistic, RETRY } from '../../store/optimistic.ts';
 import { transactWrite } from '../../store/transact.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
 import { visibleTemplate } from '../templates/find-template.ts';
-import { optimistic, RETRY } from '../../store/optimistic.ts';
 import type { TemplateItem } from '../templates/template-item.ts';
-import { readInstallMarker } from './store.ts';
 import { bucketAttribute, moveToDay, utcDay } from '../trending/trend.ts';
+import { readInstallMarker } from './store.ts';
 
 export interface Installation {
   template_id: string;
@@ -21,7 +21,11 @@ export interface Installation {
  * are one transaction: the first install counts once (201), every later one, concurrent or
  * retried, finds the marker and counts nothing (200).
  */
-export async function installTemplate(idOrSlug: string, caller: Caller, now = Date.now()): Promise<{ created: boolean; installation: Installation }> {
+export async function installTemplate(
+  idOrSlug: string,
+  caller: Caller,
+  now = Date.now(),
+): Promise<{ created: boolean; installation: Installation }> {
   return optimistic(async (attempt) => {
     const template = await visibleTemplate(idOrSlug, caller, attempt > 1);
     const marker = installMarker(template, caller.workspaceId, new Date(now).toISOString());
@@ -30,13 +34,18 @@ export async function installTemplate(idOrSlug: string, caller: Caller, now = Da
       { Update: { TableName: tableName(), Key: keys.template(template.id), ...counterUpdate(template, utcDay(now)) } },
     ]);
     if (result.ok) return { created: true, installation: toInstallation(marker) };
-    if (result.reasons[0] === 'ConditionalCheckFailed') return { created: false, installation: await existingInstallation(caller.workspaceId, template.id) };
+    if (result.reasons[0] === 'ConditionalCheckFailed')
+      return { created: false, installation: await existingInstallation(caller.workspaceId, template.id) };
     // The template changed under us (first install of a new day, or a visibility change): read it again.
     return RETRY;
   });
 }
 
-export function installMarker(template: Pick<TemplateItem, 'id' | 'version'>, workspaceId: string, installedAt: string) {
+export function installMarker(
+  template: Pick<TemplateItem, 'id' | 'version'>,
+  workspaceId: string,
+  installedAt: string,
+) {
   return {
     ...keys.install(workspaceId, template.id),
     entity: ENTITY.install,
@@ -60,7 +69,10 @@ function counterUpdate(t: TemplateItem, clockDay: string) {
   const add: Record<string, number> = { installs: 1, popKey: 1, [bucketAttribute(today)]: 1 };
   const names = { '#vis': 'visibility', '#day': 'trend_day' };
   if (t.trend_day === today) {
-    return buildUpdate({ add: { ...add, trendKey: 1 } }, { condition: '#vis = :vis AND #day = :day', names, values: { ':vis': t.visibility, ':day': today } });
+    return buildUpdate(
+      { add: { ...add, trendKey: 1 } },
+      { condition: '#vis = :vis AND #day = :day', names, values: { ':vis': t.visibility, ':day': today } },
+    );
   }
   const parts = { ...moveToDay(t, today, 1), add: { ...add, rev: 1 } };
   // `trendKey` too: an install on the old day (a slower clock) may bump it between our read and
@@ -71,7 +83,11 @@ function counterUpdate(t: TemplateItem, clockDay: string) {
         names: { ...names, '#key': 'trendKey' },
         values: { ':vis': t.visibility, ':day': t.trend_day, ':key': t.trendKey },
       })
-    : buildUpdate(parts, { condition: '#vis = :vis AND attribute_not_exists(#day)', names, values: { ':vis': t.visibility } });
+    : buildUpdate(parts, {
+        condition: '#vis = :vis AND attribute_not_exists(#day)',
+        names,
+        values: { ':vis': t.visibility },
+      });
 }
 
 async function existingInstallation(workspaceId: string, templateId: string): Promise<Installation> {

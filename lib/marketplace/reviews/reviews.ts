@@ -8,15 +8,15 @@ import { AppError, forbidden } from '../../core/errors.ts';
 import { newUuid } from '../../core/ids.ts';
 import { nowIso } from '../../core/time.ts';
 import { tableName } from '../../store/client.ts';
+import { decodeCursor, encodeCursor } from '../../store/cursor.ts';
+import { indexKeyTypes, readIndexPage } from '../../store/index-page.ts';
 import { keys } from '../../store/keys.ts';
 import { INDEXES } from '../../store/table.ts';
 import { transactWrite } from '../../store/transact.ts';
-import { decodeCursor, encodeCursor } from '../../store/cursor.ts';
-import { isAuthor, visibleTemplate } from '../templates/find-template.ts';
-import { indexKeyTypes, readIndexPage } from '../../store/index-page.ts';
-import { refreshRatingKey } from './rating.ts';
 import type { PageQuery, ReviewInput } from '../request-schemas.ts';
-import { reviewItem, toReview, type Review } from './review-item.ts';
+import { isAuthor, visibleTemplate } from '../templates/find-template.ts';
+import { refreshRatingKey } from './rating.ts';
+import { type Review, reviewItem, toReview } from './review-item.ts';
 
 export async function createReview(idOrSlug: string, input: ReviewInput, caller: Caller): Promise<Review> {
   const template = await visibleTemplate(idOrSlug, caller);
@@ -35,7 +35,8 @@ export async function createReview(idOrSlug: string, input: ReviewInput, caller:
     },
   ]);
   if (!result.ok) {
-    if (result.reasons[0] === 'ConditionalCheckFailed') throw new AppError('review_exists', 'You have already reviewed this template.');
+    if (result.reasons[0] === 'ConditionalCheckFailed')
+      throw new AppError('review_exists', 'You have already reviewed this template.');
     throw new Error(`review transaction cancelled: ${result.reasons.join(',')}`);
   }
   await refreshRatingKey(template.id);
@@ -54,9 +55,15 @@ export async function listReviews(idOrSlug: string, query: PageQuery, caller: Ca
   const template = await visibleTemplate(idOrSlug, caller);
   const partition = keys.reviewsIndexPk(template.id);
   const scope = `reviews|${template.id}`;
-  const start = query.cursor ? decodeCursor(query.cursor, scope, indexKeyTypes(reviewsIndex), { [reviewsIndex.partitionKey]: partition }) : undefined;
+  const start = query.cursor
+    ? decodeCursor(query.cursor, scope, indexKeyTypes(reviewsIndex), { [reviewsIndex.partitionKey]: partition })
+    : undefined;
   const offset = start?.position ?? query.offset ?? 0;
-  const page = await readIndexPage(reviewsIndex, partition, { skip: start ? 0 : offset, limit: query.limit, startKey: start?.key });
+  const page = await readIndexPage(reviewsIndex, partition, {
+    skip: start ? 0 : offset,
+    limit: query.limit,
+    startKey: start?.key,
+  });
   return {
     data: page.entries.map(toReview),
     pagination: {

@@ -3,8 +3,8 @@
  * filtered on the words they carry, confirmed on their templates, within read budgets.
  */
 import { templatesInOrder } from '../templates/store.ts';
-import { readPostingPage } from './store.ts';
 import type { TemplateItem } from '../templates/template-item.ts';
+import { readPostingPage } from './store.ts';
 
 type Posting = Record<string, unknown>;
 /**
@@ -50,7 +50,9 @@ export interface WalkMatch {
  * round) only once the candidates taken could complete the page, so no template is read past it;
  * `lastSeen` is the last posting taken: the walk resumes right below it.
  */
-export async function walkPostings(walk: PostingWalk): Promise<{ matches: WalkMatch[]; unread: boolean; lastSeen?: string }> {
+export async function walkPostings(
+  walk: PostingWalk,
+): Promise<{ matches: WalkMatch[]; unread: boolean; lastSeen?: string }> {
   const matches: WalkMatch[] = [];
   let buffer: Posting[] = [];
   let pending: Posting[] = [];
@@ -82,12 +84,17 @@ export async function walkPostings(walk: PostingWalk): Promise<{ matches: WalkMa
       // Size the page from the share of postings that matched so far (postings are cheap, round trips
       // are not) and from what a posting has cost so far, so one page cannot overrun the budget by much.
       const perPosting = read === 0 ? 1 : Math.max(matches.length, 1) / read;
-      const affordable = read === 0 ? 100 : Math.max(1, Math.floor(((walk.postingUnits - units) * read) / Math.max(units, 0.5)));
+      const affordable =
+        read === 0 ? 100 : Math.max(1, Math.floor(((walk.postingUnits - units) * read) / Math.max(units, 0.5)));
       const missing = Math.max(1, walk.want - matches.length - pending.length);
       // When the walk would stop but for the bucket it is in, only that bucket's end is missing:
       // usually a posting or two, so start with a few. Otherwise size the page as anywhere else.
-      const finishingBucket = inGroup && (overBudget || matches.length + pending.length >= walk.want || checked + pending.length >= walk.checkBudget);
-      const limit = finishingBucket ? Math.min(MAX_PAGE, GROUP_LOOKAHEAD * 2 ** groupReads++) : Math.min(MAX_PAGE, affordable, Math.ceil(missing / perPosting));
+      const finishingBucket =
+        inGroup &&
+        (overBudget || matches.length + pending.length >= walk.want || checked + pending.length >= walk.checkBudget);
+      const limit = finishingBucket
+        ? Math.min(MAX_PAGE, GROUP_LOOKAHEAD * 2 ** groupReads++)
+        : Math.min(MAX_PAGE, affordable, Math.ceil(missing / perPosting));
       const page = await readPostingPage(walk.partition, walk.below, limit, next);
       buffer = page.items;
       read += buffer.length;

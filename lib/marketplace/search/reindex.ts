@@ -7,10 +7,11 @@
  * Then it records the format, from which search trusts what the format adds (word-pairs.ts): run
  * it after the deploy has replaced the indexer, so no template is indexed the old way after it.
  */
-import { templateIdOf, templateLists } from '../../store/keys.ts';
-import { INDEXES } from '../../store/table.ts';
+
 import type { StartKey } from '../../store/cursor.ts';
 import { readIndexPage } from '../../store/index-page.ts';
+import { templateIdOf, templateLists } from '../../store/keys.ts';
+import { INDEXES } from '../../store/table.ts';
 import { INDEX_FORMAT, syncSearchIndex } from './search-index.ts';
 import { readIndexFormat, writeIndexFormat } from './store.ts';
 
@@ -21,10 +22,15 @@ export async function reindexSearch(): Promise<{ templates: number }> {
   let templates = 0;
   let startKey: StartKey | undefined;
   do {
-    const page = await readIndexPage(INDEXES.allByRecent, templateLists.all, { skip: 0, limit: PAGE, ...(startKey ? { startKey } : {}) });
+    const page = await readIndexPage(INDEXES.allByRecent, templateLists.all, {
+      skip: 0,
+      limit: PAGE,
+      ...(startKey ? { startKey } : {}),
+    });
     startKey = page.nextKey;
     const ids = page.keys.map(templateIdOf);
-    for (let i = 0; i < ids.length; i += PARALLEL) await Promise.all(ids.slice(i, i + PARALLEL).map((id) => syncSearchIndex(id)));
+    for (let i = 0; i < ids.length; i += PARALLEL)
+      await Promise.all(ids.slice(i, i + PARALLEL).map((id) => syncSearchIndex(id)));
     templates += ids.length;
   } while (startKey);
   await recordIndexFormat();

@@ -18,13 +18,13 @@
  */
 import { batchGet, batchWrite, keyString, type WriteRequest } from '../../store/batch.ts';
 import { tableName } from '../../store/client.ts';
-import { ENTITY, keys, type Key, type SearchOrder } from '../../store/keys.ts';
-import { transactWrite, type TransactItem } from '../../store/transact.ts';
+import { ENTITY, type Key, keys, type SearchOrder } from '../../store/keys.ts';
+import { type TransactItem, transactWrite } from '../../store/transact.ts';
+import type { TemplateItem } from '../templates/template-item.ts';
 import { bucketLabel, popularityBucket } from './popularity-bucket.ts';
 import { countedPrefixes, indexedPrefixes, postingWords } from './search-text.ts';
 import { readConsistent, updateIndexState } from './store.ts';
-import { PAIRS_FORMAT, pairItems, pairKeysMayExist, pairSource, pairTrace, type PairTrace } from './word-pairs.ts';
-import type { TemplateItem } from '../templates/template-item.ts';
+import { PAIRS_FORMAT, type PairTrace, pairItems, pairKeysMayExist, pairSource, pairTrace } from './word-pairs.ts';
 
 export const ORDERS: readonly SearchOrder[] = ['recent', 'popular', 'rating'];
 
@@ -34,7 +34,8 @@ export const ORDERS: readonly SearchOrder[] = ['recent', 'popular', 'rating'];
  */
 export const postingList = (prefix: string, category?: string): string => (category ? `${category}/${prefix}` : prefix);
 
-const inBothLists = (prefixes: Set<string>, category: string): string[] => [...prefixes].flatMap((p) => [postingList(p), postingList(p, category)]);
+const inBothLists = (prefixes: Set<string>, category: string): string[] =>
+  [...prefixes].flatMap((p) => [postingList(p), postingList(p, category)]);
 
 /**
  * What the index holds for a template: nothing unless it is public. `format` 2 has word pairs; a
@@ -51,7 +52,10 @@ export interface Indexed {
 
 export const INDEX_FORMAT = PAIRS_FORMAT;
 
-type Searchable = Pick<TemplateItem, 'id' | 'visibility' | 'category' | 'name' | 'slug' | 'description' | 'recentKey' | 'installs' | 'ratingKey'>;
+type Searchable = Pick<
+  TemplateItem,
+  'id' | 'visibility' | 'category' | 'name' | 'slug' | 'description' | 'recentKey' | 'installs' | 'ratingKey'
+>;
 
 export function indexedState(t: Searchable): Indexed {
   const isPublic = t.visibility === 'public';
@@ -65,10 +69,15 @@ export function indexedState(t: Searchable): Indexed {
   };
 }
 
-export const countedLists = (t: Searchable): string[] => (t.visibility === 'public' ? inBothLists(countedPrefixes(t), t.category) : []);
+export const countedLists = (t: Searchable): string[] =>
+  t.visibility === 'public' ? inBothLists(countedPrefixes(t), t.category) : [];
 
 const sortKey = (order: SearchOrder, state: Pick<Indexed, 'recent' | 'pop' | 'rating'>): string =>
-  order === 'recent' ? state.recent : order === 'popular' ? `${bucketLabel(state.pop)}#${state.recent}` : `${state.rating}#${state.recent}`;
+  order === 'recent'
+    ? state.recent
+    : order === 'popular'
+      ? `${bucketLabel(state.pop)}#${state.recent}`
+      : `${state.rating}#${state.recent}`;
 
 const posting = (order: SearchOrder, list: string, templateId: string, state: Indexed) => ({
   ...keys.searchPosting(order, list, sortKey(order, state)),
@@ -78,7 +87,12 @@ const posting = (order: SearchOrder, list: string, templateId: string, state: In
 });
 
 /** Every index item of one template, as a sync from nothing would write them (the benchmark seeds with these). */
-export function searchIndexItems(t: Searchable): { postings: Record<string, unknown>[]; pairs: Record<string, unknown>[]; state: Record<string, unknown>; counted: string[] } {
+export function searchIndexItems(t: Searchable): {
+  postings: Record<string, unknown>[];
+  pairs: Record<string, unknown>[];
+  state: Record<string, unknown>;
+  counted: string[];
+} {
   const want = indexedState(t);
   const counted = countedLists(t);
   return {
@@ -100,8 +114,16 @@ interface Dirty {
 /** Two records of what may have been written, as one. */
 function mergeDirty(a: Dirty | undefined, b: Dirty): Dirty {
   if (!a) return b;
-  const pairs = a.pairs && b.pairs ? pairTrace([], { cuts: [...a.pairs.cuts, ...b.pairs.cuts], wide: a.pairs.wide || b.pairs.wide }) : (a.pairs ?? b.pairs);
-  return { lists: unique([...a.lists, ...b.lists]), pop: unique([...a.pop, ...b.pop]), rating: unique([...a.rating, ...b.rating]), ...(pairs ? { pairs } : {}) };
+  const pairs =
+    a.pairs && b.pairs
+      ? pairTrace([], { cuts: [...a.pairs.cuts, ...b.pairs.cuts], wide: a.pairs.wide || b.pairs.wide })
+      : (a.pairs ?? b.pairs);
+  return {
+    lists: unique([...a.lists, ...b.lists]),
+    pop: unique([...a.pop, ...b.pop]),
+    rating: unique([...a.rating, ...b.rating]),
+    ...(pairs ? { pairs } : {}),
+  };
 }
 
 interface SearchState {
@@ -129,7 +151,10 @@ const COUNTERS_PER_TRANSACTION = 99;
 export async function syncSearchIndex(templateId: string, options: SyncOptions = {}): Promise<void> {
   let unsettled: Dirty | undefined;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const [template, state] = await Promise.all([readConsistent(keys.template(templateId)), readConsistent(keys.searchState(templateId))]);
+    const [template, state] = await Promise.all([
+      readConsistent(keys.template(templateId)),
+      readConsistent(keys.searchState(templateId)),
+    ]);
     if (!template && !state) return;
     const t = template as TemplateItem | undefined;
     const read: SearchState = (state as SearchState | undefined) ?? { ver: 0 };
@@ -169,12 +194,17 @@ async function syncPostings(
   if (!recent) return { ver: have.ver }; // never indexed and nothing to index
   const target: Indexed = want ?? { recent, lists: [], w: null, pop: 0, rating: '', format: INDEX_FORMAT };
   if (!have.dirty && samePostings(have.cur ?? { ...target, lists: [] }, target)) return { ver: have.ver };
-  const pairsMove = have.dirty?.pairs !== undefined || have.cur?.format !== INDEX_FORMAT || pairSource(have.cur) !== pairSource(target);
+  const pairsMove =
+    have.dirty?.pairs !== undefined || have.cur?.format !== INDEX_FORMAT || pairSource(have.cur) !== pairSource(target);
   // 1. Record everything this sync may leave behind before writing any of it.
   const dirty: Dirty = {
     lists: unique([...(have.cur?.lists ?? []), ...(have.dirty?.lists ?? []), ...target.lists]),
     pop: unique([have.cur?.pop, ...(have.dirty?.pop ?? []), target.pop].filter((p): p is number => p !== undefined)),
-    rating: unique([have.cur?.rating, ...(have.dirty?.rating ?? []), target.rating].filter((r): r is string => r !== undefined && r !== '')),
+    rating: unique(
+      [have.cur?.rating, ...(have.dirty?.rating ?? []), target.rating].filter(
+        (r): r is string => r !== undefined && r !== '',
+      ),
+    ),
     ...(pairsMove ? { pairs: pairTrace(have.cur ? [have.cur, target] : [target], have.dirty?.pairs) } : {}),
   };
   if (!(await putState(templateId, have.ver, { dirty }))) return {};
@@ -186,7 +216,8 @@ async function syncPostings(
     for (const list of target.lists) {
       const item = posting(order, list, templateId, target);
       wanted.add(keyOf(item));
-      const unchanged = cur && cur.lists.includes(list) && cur.w === target.w && sortKey(order, cur) === sortKey(order, target);
+      const unchanged =
+        cur && cur.lists.includes(list) && cur.w === target.w && sortKey(order, cur) === sortKey(order, target);
       if (!unchanged) requests.push({ put: item });
     }
   }
@@ -194,14 +225,20 @@ async function syncPostings(
     const candidates: Key[] = [
       keys.searchPosting('recent', list, recent),
       ...dirty.pop.map((pop) => keys.searchPosting('popular', list, sortKey('popular', { recent, pop, rating: '' }))),
-      ...dirty.rating.map((rating) => keys.searchPosting('rating', list, sortKey('rating', { recent, pop: 0, rating }))),
+      ...dirty.rating.map((rating) =>
+        keys.searchPosting('rating', list, sortKey('rating', { recent, pop: 0, rating })),
+      ),
     ];
     for (const key of candidates) if (!wanted.has(keyOf(key))) requests.push({ delete: key });
   }
   // Pairs: after an interrupted sync that may have moved them, every pair its record allows may
   // exist; otherwise exactly those of the last clean state (none before the pairs' format).
   const interrupted = have.dirty?.pairs;
-  const pairsNow = interrupted ? pairKeysMayExist(templateId, dirty.lists, interrupted) : have.cur?.format === INDEX_FORMAT ? pairItems(templateId, have.cur) : [];
+  const pairsNow = interrupted
+    ? pairKeysMayExist(templateId, dirty.lists, interrupted)
+    : have.cur?.format === INDEX_FORMAT
+      ? pairItems(templateId, have.cur)
+      : [];
   // A wide marker carries its template's words: one whose words changed under the same key is put again.
   const asWritten = (i: Key & { w?: unknown }) => `${keyOf(i)}|${i.w ?? ''}`;
   const existing = new Set(pairsNow.map(asWritten));
@@ -220,22 +257,32 @@ async function syncPostings(
   return pairPuts.length || requests.length ? { unsettled: dirty } : {};
 }
 
-async function syncCounts(templateId: string, ver: number, counted: Set<string>, wanted: Set<string>): Promise<boolean> {
-  const changes = [...[...wanted].filter((l) => !counted.has(l)).map((list) => ({ list, by: 1 })), ...[...counted].filter((l) => !wanted.has(l)).map((list) => ({ list, by: -1 }))];
+async function syncCounts(
+  templateId: string,
+  ver: number,
+  counted: Set<string>,
+  wanted: Set<string>,
+): Promise<boolean> {
+  const changes = [
+    ...[...wanted].filter((l) => !counted.has(l)).map((list) => ({ list, by: 1 })),
+    ...[...counted].filter((l) => !wanted.has(l)).map((list) => ({ list, by: -1 })),
+  ];
   for (let i = 0; i < changes.length; i += COUNTERS_PER_TRANSACTION) {
     const chunk = changes.slice(i, i + COUNTERS_PER_TRANSACTION);
-    for (const { list, by } of chunk) (by > 0 ? counted.add(list) : counted.delete(list));
+    for (const { list, by } of chunk) by > 0 ? counted.add(list) : counted.delete(list);
     const result = await transactWrite([
       stateUpdate(templateId, ver, { counted: [...counted] }),
-      ...chunk.map(({ list, by }): TransactItem => ({
-        Update: {
-          TableName: tableName(),
-          Key: keys.searchCount(list),
-          UpdateExpression: 'SET entity = :entity, #list = :list ADD #count :by',
-          ExpressionAttributeNames: { '#list': 'list', '#count': 'count' },
-          ExpressionAttributeValues: { ':entity': ENTITY.searchCount, ':list': list, ':by': by },
-        },
-      })),
+      ...chunk.map(
+        ({ list, by }): TransactItem => ({
+          Update: {
+            TableName: tableName(),
+            Key: keys.searchCount(list),
+            UpdateExpression: 'SET entity = :entity, #list = :list ADD #count :by',
+            ExpressionAttributeNames: { '#list': 'list', '#count': 'count' },
+            ExpressionAttributeValues: { ':entity': ENTITY.searchCount, ':list': list, ':by': by },
+          },
+        }),
+      ),
     ]);
     if (!result.ok) return false;
     ver++;
@@ -243,9 +290,18 @@ async function syncCounts(templateId: string, ver: number, counted: Set<string>,
   return true;
 }
 
-function stateUpdate(templateId: string, ver: number, set: { dirty?: Dirty; cur?: Indexed; counted?: string[] }): TransactItem {
+function stateUpdate(
+  templateId: string,
+  ver: number,
+  set: { dirty?: Dirty; cur?: Indexed; counted?: string[] },
+): TransactItem {
   const names: Record<string, string> = { '#ver': 'ver' };
-  const values: Record<string, unknown> = { ...(ver === 0 ? {} : { ':ver': ver }), ':next': ver + 1, ':entity': ENTITY.searchState, ':id': templateId };
+  const values: Record<string, unknown> = {
+    ...(ver === 0 ? {} : { ':ver': ver }),
+    ':next': ver + 1,
+    ':entity': ENTITY.searchState,
+    ':id': templateId,
+  };
   const sets = ['#ver = :next', 'entity = :entity', 'template_id = :id'];
   for (const [name, value] of Object.entries(set)) {
     names[`#${name}`] = name;
@@ -266,7 +322,8 @@ function stateUpdate(templateId: string, ver: number, set: { dirty?: Dirty; cur?
   };
 }
 
-const putState = (templateId: string, ver: number, set: { dirty?: Dirty; cur?: Indexed }): Promise<boolean> => updateIndexState(stateUpdate(templateId, ver, set).Update!);
+const putState = (templateId: string, ver: number, set: { dirty?: Dirty; cur?: Indexed }): Promise<boolean> =>
+  updateIndexState(stateUpdate(templateId, ver, set).Update!);
 
 /** The exact number of public templates with a word starting with each prefix list (0 when none). */
 export async function readCounts(lists: readonly string[]): Promise<Map<string, number>> {

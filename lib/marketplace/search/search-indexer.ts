@@ -19,10 +19,22 @@ type Image = Record<string, unknown>;
 
 /** What the index is built from: a change to anything else (most installs) needs no sync. */
 const indexedView = (t: Image | undefined) =>
-  t && JSON.stringify([t['visibility'], t['category'], t['name'], t['slug'], t['description'], popularityBucket(Number(t['installs'] ?? 0)), t['ratingKey']]);
+  t &&
+  JSON.stringify([
+    t['visibility'],
+    t['category'],
+    t['name'],
+    t['slug'],
+    t['description'],
+    popularityBucket(Number(t['installs'] ?? 0)),
+    t['ratingKey'],
+  ]);
 
 export function touchesSearch(record: TableChange): boolean {
-  return record.eventName === 'INSERT' || indexedView(itemOfImage(record.dynamodb?.OldImage)) !== indexedView(itemOfImage(record.dynamodb?.NewImage));
+  return (
+    record.eventName === 'INSERT' ||
+    indexedView(itemOfImage(record.dynamodb?.OldImage)) !== indexedView(itemOfImage(record.dynamodb?.NewImage))
+  );
 }
 
 /** Templates synced at once within a batch (each template once, in the order of its records). */
@@ -49,7 +61,10 @@ export async function indexSearchBatch(records: readonly TableChange[]): Promise
       try {
         await syncSearchIndex(id);
       } catch (err) {
-        log.error('search indexer: sync failed', { template_id: id, error: err instanceof Error ? err.message : String(err) });
+        log.error('search indexer: sync failed', {
+          template_id: id,
+          error: err instanceof Error ? err.message : String(err),
+        });
         failed.push(sequenceOf(record));
       }
     }

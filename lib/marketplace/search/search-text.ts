@@ -53,7 +53,10 @@ export function countedPrefixes(t: Searchable): Set<string> {
 }
 
 /** The counter a query word is counted by, and whether that count is exact for it. */
-export const countedPrefixOf = (word: string): { prefix: string; exact: boolean } => ({ prefix: word.slice(0, COUNTED_PREFIX_MAX), exact: word.length <= COUNTED_PREFIX_MAX });
+export const countedPrefixOf = (word: string): { prefix: string; exact: boolean } => ({
+  prefix: word.slice(0, COUNTED_PREFIX_MAX),
+  exact: word.length <= COUNTED_PREFIX_MAX,
+});
 
 /**
  * What a posting carries of its template's text, so a multi-word search can drop most non-matches

@@ -1,14 +1,22 @@
 import { validationError } from '../../core/errors.ts';
-import { keys, type SearchOrder } from '../../store/keys.ts';
-import type { Category } from '../templates/categories.ts';
 import { decodeCursor, encodeCursor, type KeyTypes, type StartKey } from '../../store/cursor.ts';
-import { bucketLabel, bucketOfSortKey, isRangeBucket } from './popularity-bucket.ts';
-import { walkPostings, type WalkMatch } from './posting-walk.ts';
-import { postingList, readCounts } from './search-index.ts';
-import { countedPrefixOf, drivingPrefix, indexedPrefixOf, matchesEveryWord, mayMatch, MIN_PREFIX, words } from './search-text.ts';
-import { mayMeet } from './word-pairs.ts';
-import { toSummary, type TemplateItem } from '../templates/template-item.ts';
+import { keys, type SearchOrder } from '../../store/keys.ts';
 import { MAX_SEARCH_OFFSET } from '../request-schemas.ts';
+import type { Category } from '../templates/categories.ts';
+import { type TemplateItem, toSummary } from '../templates/template-item.ts';
+import { bucketLabel, bucketOfSortKey, isRangeBucket } from './popularity-bucket.ts';
+import { type WalkMatch, walkPostings } from './posting-walk.ts';
+import { postingList, readCounts } from './search-index.ts';
+import {
+  countedPrefixOf,
+  drivingPrefix,
+  indexedPrefixOf,
+  MIN_PREFIX,
+  matchesEveryWord,
+  mayMatch,
+  words,
+} from './search-text.ts';
+import { mayMeet } from './word-pairs.ts';
 
 const MAX_WORDS = 8;
 /**
@@ -33,7 +41,8 @@ interface SearchQuery {
   cursor?: string | undefined;
 }
 
-const invalid = (path: string, message: string) => validationError([{ path, message }], 'The query string is not valid.');
+const invalid = (path: string, message: string) =>
+  validationError([{ path, message }], 'The query string is not valid.');
 
 /** Where a page resumes: below a sort key, and in a popularity bucket after the last template shown. */
 interface Resume {
@@ -46,13 +55,16 @@ interface Resume {
  * popular = installs desc; rating = rating_avg desc, rating_count desc (unrated last); recent.
  * Postings of `popular` are in buckets; `compareInBucket` is the exact order within one.
  */
-const compareInBucket = (a: TemplateItem, b: TemplateItem): number => Number(b.installs) - Number(a.installs) || (a.recentKey < b.recentKey ? 1 : a.recentKey > b.recentKey ? -1 : 0);
+const compareInBucket = (a: TemplateItem, b: TemplateItem): number =>
+  Number(b.installs) - Number(a.installs) || (a.recentKey < b.recentKey ? 1 : a.recentKey > b.recentKey ? -1 : 0);
 
-const groupFor = (sort: SearchOrder) => (sortKey: string): string | undefined => {
-  if (sort !== 'popular') return undefined;
-  const bucket = bucketOfSortKey(sortKey);
-  return isRangeBucket(bucket) ? String(bucket) : undefined;
-};
+const groupFor =
+  (sort: SearchOrder) =>
+  (sortKey: string): string | undefined => {
+    if (sort !== 'popular') return undefined;
+    const bucket = bucketOfSortKey(sortKey);
+    return isRangeBucket(bucket) ? String(bucket) : undefined;
+  };
 
 /**
  * Walks (posting-walk.ts) the posting list of the most selective query word (its longest prefix,
@@ -86,16 +98,25 @@ export async function searchTemplates(query: SearchQuery) {
   // A page that ended inside a bucket resumes below the bucket above it (see resumeAfter).
   const resumeGroup = after ? String(Number(start!.resume.below) - 1) : undefined;
   const shownAlready = (t: TemplateItem, sortKey: string) =>
-    after !== undefined && groupFor(sort)(sortKey) === resumeGroup && (Number(t.installs) > after.installs || (Number(t.installs) === after.installs && t.recentKey >= after.recent));
+    after !== undefined &&
+    groupFor(sort)(sortKey) === resumeGroup &&
+    (Number(t.installs) > after.installs || (Number(t.installs) === after.installs && t.recentKey >= after.recent));
   const keep = (t: TemplateItem, sortKey: string) =>
-    t.visibility === 'public' && (!query.category || t.category === query.category) && matchesEveryWord(queryWords, t) && !shownAlready(t, sortKey);
+    t.visibility === 'public' &&
+    (!query.category || t.category === query.category) &&
+    matchesEveryWord(queryWords, t) &&
+    !shownAlready(t, sortKey);
 
   const counted = queryWords.filter((w) => w.length >= MIN_PREFIX).map(countedPrefixOf);
   const countsRead = readCounts(counted.map((c) => postingList(c.prefix, query.category)));
-  const countOf = (c: { prefix: string }, counts: Map<string, number>) => counts.get(postingList(c.prefix, query.category)) ?? 0;
+  const countOf = (c: { prefix: string }, counts: Map<string, number>) =>
+    counts.get(postingList(c.prefix, query.category)) ?? 0;
   // A word no public template has (its counter is exact and 0): nothing can match, however long the list.
   const noneHas = (counts: Map<string, number>) => counted.some((c) => c.exact && countOf(c, counts) === 0);
-  const nothing = { data: [], pagination: { limit: query.limit, offset, total: 0, has_more: false, next_cursor: null } };
+  const nothing = {
+    data: [],
+    pagination: { limit: query.limit, offset, total: 0, has_more: false, next_cursor: null },
+  };
   const driving = queryWords.find((w) => indexedPrefixOf(w) === prefix)!;
   const others = queryWords.filter((w) => w !== driving);
   if (others.length > 0) {
@@ -122,7 +143,8 @@ export async function searchTemplates(query: SearchQuery) {
   const page = matches.slice(skip, skip + query.limit);
   const moreMatches = matches.length > skip + query.limit;
   const last = page.at(-1);
-  const resume: Resume | undefined = moreMatches && last ? resumeAfter(last) : walk.unread && walk.lastSeen ? { below: walk.lastSeen } : undefined;
+  const resume: Resume | undefined =
+    moreMatches && last ? resumeAfter(last) : walk.unread && walk.lastSeen ? { below: walk.lastSeen } : undefined;
   const owed = moreMatches ? 0 : Math.max(0, skip - matches.length);
   const seen = offset + matches.length - skip;
   const bound = Math.min(...counted.map((c) => countOf(c, counts)));
@@ -155,26 +177,42 @@ function inExactOrder(matches: WalkMatch[]): WalkMatch[] {
 function resumeAfter(last: WalkMatch): Resume {
   if (last.group === undefined) return { below: last.sortKey };
   // Within a bucket the order is by installs, not by posting: read the bucket again, past `last`.
-  return { below: bucketLabel(bucketOfSortKey(last.sortKey) + 1), after: { installs: Number(last.item.installs), recent: last.item.recentKey } };
+  return {
+    below: bucketLabel(bucketOfSortKey(last.sortKey) + 1),
+    after: { installs: Number(last.item.installs), recent: last.item.recentKey },
+  };
 }
 
 const NO_AFTER = { AI: -1, AR: '-' };
-const cursorKeyTypes = (sort: SearchOrder): KeyTypes => (sort === 'popular' ? { SK: 'S', AI: 'N', AR: 'S' } : { SK: 'S' });
+const cursorKeyTypes = (sort: SearchOrder): KeyTypes =>
+  sort === 'popular' ? { SK: 'S', AI: 'N', AR: 'S' } : { SK: 'S' };
 
 function encodeResume(scope: string, sort: SearchOrder, resume: Resume, position: number, owed: number): string {
   const key: StartKey = { SK: resume.below };
-  if (sort === 'popular') Object.assign(key, resume.after ? { AI: resume.after.installs, AR: resume.after.recent } : NO_AFTER);
+  if (sort === 'popular')
+    Object.assign(key, resume.after ? { AI: resume.after.installs, AR: resume.after.recent } : NO_AFTER);
   return encodeCursor(scope, key, position, owed);
 }
 
-function decodeResume(cursor: string, scope: string, sort: SearchOrder): { resume: Resume; position: number; owed: number } {
+function decodeResume(
+  cursor: string,
+  scope: string,
+  sort: SearchOrder,
+): { resume: Resume; position: number; owed: number } {
   // A real cursor owes at most the offset it skipped, which search caps at MAX_SEARCH_OFFSET; a
   // forged one owing MAX_OFFSET bought back the 20,202 reads that cap exists to refuse.
   const { key, position, owed } = decodeCursor(cursor, scope, cursorKeyTypes(sort), {}, MAX_SEARCH_OFFSET);
   const below = key['SK'] as string;
   const hasAfter = sort === 'popular' && key['AI'] !== NO_AFTER.AI;
   if (hasAfter && (!/^\d+$/.test(below) || (key['AI'] as number) < 0)) {
-    throw validationError([{ path: 'cursor', message: 'Not a cursor from this API.' }], 'The query string is not valid.');
+    throw validationError(
+      [{ path: 'cursor', message: 'Not a cursor from this API.' }],
+      'The query string is not valid.',
+    );
   }
-  return { resume: { below, ...(hasAfter ? { after: { installs: key['AI'] as number, recent: key['AR'] as string } } : {}) }, position, owed };
+  return {
+    resume: { below, ...(hasAfter ? { after: { installs: key['AI'] as number, recent: key['AR'] as string } } : {}) },
+    position,
+    owed,
+  };
 }

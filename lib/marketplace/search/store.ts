@@ -7,7 +7,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../store/client.ts';
-import { ENTITY, keys, type Key } from '../../store/keys.ts';
+import { ENTITY, type Key, keys } from '../../store/keys.ts';
 
 export interface PostingPage {
   items: Record<string, unknown>[];
@@ -17,7 +17,12 @@ export interface PostingPage {
 }
 
 /** Postings of one list, highest sort key first, below `below` when given. */
-export async function readPostingPage(partition: string, below: string | undefined, limit: number, startKey: Record<string, unknown> | undefined): Promise<PostingPage> {
+export async function readPostingPage(
+  partition: string,
+  below: string | undefined,
+  limit: number,
+  startKey: Record<string, unknown> | undefined,
+): Promise<PostingPage> {
   const res = await db().send(
     new QueryCommand({
       TableName: tableName(),
@@ -65,7 +70,10 @@ export async function hasItem(partition: string, skPrefix?: string): Promise<boo
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: skPrefix === undefined ? 'PK = :pk' : 'PK = :pk AND SK BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': partition, ...(skPrefix === undefined ? {} : { ':from': skPrefix, ':to': `${skPrefix}${LAST_CHARACTER}` }) },
+      ExpressionAttributeValues: {
+        ':pk': partition,
+        ...(skPrefix === undefined ? {} : { ':from': skPrefix, ':to': `${skPrefix}${LAST_CHARACTER}` }),
+      },
       Limit: 1,
       ProjectionExpression: 'PK',
     }),
@@ -80,5 +88,15 @@ export async function readIndexFormat(): Promise<number> {
 }
 
 export async function writeIndexFormat(format: number): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.searchIndexFormat, entity: ENTITY.searchIndexFormat, format, recorded_at: new Date().toISOString() } }));
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...keys.searchIndexFormat,
+        entity: ENTITY.searchIndexFormat,
+        format,
+        recorded_at: new Date().toISOString(),
+      },
+    }),
+  );
 }

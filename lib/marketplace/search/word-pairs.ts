@@ -18,8 +18,8 @@
  * (PAIRS_FORMAT, recorded by `npm run admin -- reindex-search`): right after a deploy that adds them,
  * templates indexed before have none, and "never together" would hide them.
  */
-import { ENTITY, keys, type Key } from '../../store/keys.ts';
-import { mayMatch, MAX_PREFIX } from './search-text.ts';
+import { ENTITY, type Key, keys } from '../../store/keys.ts';
+import { MAX_PREFIX, mayMatch } from './search-text.ts';
 import { hasItem, readIndexFormat, readPostingPage } from './store.ts';
 
 /** The index format (search-index.ts, Indexed.format) from which templates have pair items. */
@@ -44,14 +44,25 @@ function cutsOf(s: PairSource): string[] | undefined {
   return cuts.length <= PAIR_CUTS_MAX ? cuts : undefined;
 }
 
-const pair = (p: string, c: string, templateId: string) => ({ ...keys.searchPair(p, c, templateId), entity: ENTITY.searchPair, template_id: templateId });
-const wide = (p: string, templateId: string, w: string | null) => ({ ...keys.searchWide(p, templateId), entity: ENTITY.searchWide, template_id: templateId, ...(w === null ? {} : { w }) });
+const pair = (p: string, c: string, templateId: string) => ({
+  ...keys.searchPair(p, c, templateId),
+  entity: ENTITY.searchPair,
+  template_id: templateId,
+});
+const wide = (p: string, templateId: string, w: string | null) => ({
+  ...keys.searchWide(p, templateId),
+  entity: ENTITY.searchWide,
+  template_id: templateId,
+  ...(w === null ? {} : { w }),
+});
 
 /** Every pair or wide item of a template in state `s` (none unless it is public). */
 export function pairItems(templateId: string, s: PairSource): (Key & Record<string, unknown>)[] {
   const prefixes = prefixesOf(s.lists);
   const cuts = cutsOf(s);
-  return cuts ? prefixes.flatMap((p) => cuts.map((c) => pair(p, c, templateId))) : prefixes.map((p) => wide(p, templateId, s.w));
+  return cuts
+    ? prefixes.flatMap((p) => cuts.map((c) => pair(p, c, templateId)))
+    : prefixes.map((p) => wide(p, templateId, s.w));
 }
 
 /** What the pairs of a state are made of: equal keys, equal pairs. */
@@ -81,7 +92,10 @@ export function pairTrace(states: readonly PairSource[], earlier?: PairTrace): P
 /** Every pair or wide item an interrupted sync may have left, given the lists it recorded and its trace. */
 export function pairKeysMayExist(templateId: string, lists: readonly string[], trace: PairTrace): Key[] {
   const prefixes = prefixesOf(lists);
-  return [...prefixes.flatMap((p) => trace.cuts.map((c) => keys.searchPair(p, c, templateId))), ...(trace.wide ? prefixes.map((p) => keys.searchWide(p, templateId)) : [])];
+  return [
+    ...prefixes.flatMap((p) => trace.cuts.map((c) => keys.searchPair(p, c, templateId))),
+    ...(trace.wide ? prefixes.map((p) => keys.searchWide(p, templateId)) : []),
+  ];
 }
 
 /** Wide markers of one prefix a search checks on their cuts (20 of about 450 bytes: 2.5 read units at most); past this many it walks. */
@@ -98,6 +112,7 @@ export async function mayMeet(prefix: string, others: readonly string[], words: 
     readPostingPage(keys.searchWidePk(prefix), undefined, WIDE_CHECKED, undefined),
     ...others.map((q) => hasItem(keys.searchPairPk(prefix), q.slice(0, MAX_PREFIX))),
   ]);
-  const wideMayMatch = wide.next !== undefined || wide.items.some((m) => typeof m['w'] !== 'string' || mayMatch(words, m['w']));
+  const wideMayMatch =
+    wide.next !== undefined || wide.items.some((m) => typeof m['w'] !== 'string' || mayMatch(words, m['w']));
   return format < PAIRS_FORMAT || wideMayMatch || pairs.every(Boolean);
 }

@@ -11,7 +11,9 @@ import { CATEGORIES, type Category } from './categories.ts';
 
 export async function readCategoryCounts(): Promise<Record<Category, number>> {
   const found = await batchGet(CATEGORIES.map(keys.categoryCount));
-  return Object.fromEntries(CATEGORIES.map((c) => [c, Number(found.get(keyString(keys.categoryCount(c)))?.['count'] ?? 0)])) as Record<Category, number>;
+  return Object.fromEntries(
+    CATEGORIES.map((c) => [c, Number(found.get(keyString(keys.categoryCount(c)))?.['count'] ?? 0)]),
+  ) as Record<Category, number>;
 }
 
 export function categoryCountChange(category: Category, delta: number): TransactItem {
@@ -27,7 +29,10 @@ export function categoryCountChange(category: Category, delta: number): Transact
 }
 
 /** The counter moves a change needs: -1 where the template stops counting, +1 where it starts. */
-export function categoryCountChanges(before: { visibility: string; category: Category } | undefined, after: { visibility: string; category: Category }): TransactItem[] {
+export function categoryCountChanges(
+  before: { visibility: string; category: Category } | undefined,
+  after: { visibility: string; category: Category },
+): TransactItem[] {
   const was = before?.visibility === 'public' ? before.category : undefined;
   const is = after.visibility === 'public' ? after.category : undefined;
   if (was === is) return [];

@@ -1,6 +1,6 @@
 import type { Caller } from '../../core/caller.ts';
-import { visibleTemplate } from './find-template.ts';
 import { newestReviews } from '../reviews/reviews.ts';
+import { visibleTemplate } from './find-template.ts';
 import { toTemplate } from './template-item.ts';
 import { newestVersions } from './versions.ts';
 

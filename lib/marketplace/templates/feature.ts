@@ -7,9 +7,9 @@ import type { Caller } from '../../core/caller.ts';
 import { forbidden } from '../../core/errors.ts';
 import { nowIso } from '../../core/time.ts';
 import { listPartitions } from '../../store/keys.ts';
+import { optimistic, RETRY } from '../../store/optimistic.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
 import { visibleTemplate } from './find-template.ts';
-import { optimistic, RETRY } from '../../store/optimistic.ts';
 import { updateTemplateIf } from './store.ts';
 import type { TemplateItem } from './template-item.ts';
 
@@ -18,10 +18,18 @@ export async function setFeatured(idOrSlug: string, featured: boolean, caller: C
   await optimistic(async () => {
     const before = await visibleTemplate(idOrSlug, caller, true);
     if (Boolean(before.featured) === featured) return undefined;
-    const after: TemplateItem = { ...before, featured, ...(featured ? { featured_at: nowIso() } : { featured_at: undefined }) };
+    const after: TemplateItem = {
+      ...before,
+      featured,
+      ...(featured ? { featured_at: nowIso() } : { featured_at: undefined }),
+    };
     const partitions = listPartitions(after);
     const update = buildUpdate(
-      { set: { featured, featured_at: after.featured_at, ...partitions.set }, add: { rev: 1 }, remove: [...partitions.remove, ...(featured ? [] : ['featured_at'])] },
+      {
+        set: { featured, featured_at: after.featured_at, ...partitions.set },
+        add: { rev: 1 },
+        remove: [...partitions.remove, ...(featured ? [] : ['featured_at'])],
+      },
       { condition: '#rev = :rev', names: { '#rev': 'rev' }, values: { ':rev': before.rev } },
     );
     return (await updateTemplateIf(before.id, update)) ? undefined : RETRY;

@@ -21,7 +21,8 @@ export async function findTemplate(idOrSlug: string, consistent = false): Promis
 export const isAuthor = (item: TemplateItem, caller: Caller): boolean => item.author.id === caller.userId;
 
 /** Private templates exist for their author only; public and unlisted ones for anyone with the id. */
-export const canSee = (item: TemplateItem, caller: Caller): boolean => item.visibility !== 'private' || isAuthor(item, caller);
+export const canSee = (item: TemplateItem, caller: Caller): boolean =>
+  item.visibility !== 'private' || isAuthor(item, caller);
 
 export async function visibleTemplate(idOrSlug: string, caller: Caller, consistent = false): Promise<TemplateItem> {
   const item = await findTemplate(idOrSlug, consistent);

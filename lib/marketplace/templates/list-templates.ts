@@ -1,12 +1,12 @@
-import { INDEXES } from '../../store/table.ts';
-import type { Category } from './categories.ts';
-import { readCategoryCounts } from './category-counts.ts';
 import { decodeCursor, encodeCursor } from '../../store/cursor.ts';
 import { indexKeyTypes, readIndexPage } from '../../store/index-page.ts';
-import { templatesInOrder } from './store.ts';
 import { templateIdOf, templateLists } from '../../store/keys.ts';
+import { INDEXES } from '../../store/table.ts';
 import type { ListTemplatesQuery } from '../request-schemas.ts';
 import { searchTemplates } from '../search/search.ts';
+import type { Category } from './categories.ts';
+import { readCategoryCounts } from './category-counts.ts';
+import { templatesInOrder } from './store.ts';
 import { toSummary } from './template-item.ts';
 
 type Sort = 'popular' | 'recent' | 'rating';
@@ -27,7 +27,9 @@ export async function listTemplates(query: ListTemplatesQuery) {
   const index = query.category ? INDEX_FOR.category[sort] : INDEX_FOR.all[sort];
   const partition = query.category ? templateLists.category(query.category) : templateLists.all;
   const scope = `templates|${sort}|${query.category ?? ''}`;
-  const start = query.cursor ? decodeCursor(query.cursor, scope, indexKeyTypes(index), { [index.partitionKey]: partition }) : undefined;
+  const start = query.cursor
+    ? decodeCursor(query.cursor, scope, indexKeyTypes(index), { [index.partitionKey]: partition })
+    : undefined;
   const offset = start?.position ?? query.offset ?? 0;
   const [page, total] = await Promise.all([
     readIndexPage(index, partition, { skip: start ? 0 : offset, limit: query.limit, startKey: start?.key }),

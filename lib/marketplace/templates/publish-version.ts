@@ -3,10 +3,10 @@ import { AppError, validationError } from '../../core/errors.ts';
 import { nowIso } from '../../core/time.ts';
 import { tableName } from '../../store/client.ts';
 import { keys } from '../../store/keys.ts';
-import { transactWrite } from '../../store/transact.ts';
-import { authoredTemplate } from './find-template.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
+import { transactWrite } from '../../store/transact.ts';
 import type { VersionInput } from '../request-schemas.ts';
+import { authoredTemplate } from './find-template.ts';
 import { versionStored } from './store.ts';
 import { toTemplate } from './template-item.ts';
 import { compareVersions } from './version.ts';
@@ -26,11 +26,19 @@ export async function publishVersion(idOrSlug: string, input: VersionInput, call
     if (order === 0) throw versionExists(input.version);
     if (order < 0) {
       if (await versionStored(template.id, input.version)) throw versionExists(input.version);
-      throw validationError([{ path: 'version', message: `Must be greater than the current version ${template.version}.` }]);
+      throw validationError([
+        { path: 'version', message: `Must be greater than the current version ${template.version}.` },
+      ]);
     }
     const now = nowIso();
     const result = await transactWrite([
-      { Put: { TableName: tableName(), Item: versionItem(template.id, input.version, input.changelog ?? '', input.schema, now), ConditionExpression: 'attribute_not_exists(PK)' } },
+      {
+        Put: {
+          TableName: tableName(),
+          Item: versionItem(template.id, input.version, input.changelog ?? '', input.schema, now),
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
       {
         Update: {
           TableName: tableName(),
@@ -38,7 +46,12 @@ export async function publishVersion(idOrSlug: string, input: VersionInput, call
           UpdateExpression: 'SET #v = :version, #schema = :schema, updated_at = :now',
           ConditionExpression: '#v = :current',
           ExpressionAttributeNames: { '#v': 'version', '#schema': 'schema' },
-          ExpressionAttributeValues: { ':version': input.version, ':schema': input.schema, ':now': now, ':current': template.version },
+          ExpressionAttributeValues: {
+            ':version': input.version,
+            ':schema': input.schema,
+            ':now': now,
+            ':current': template.version,
+          },
         },
       },
     ]);

@@ -4,9 +4,9 @@ import { newUuid } from '../../core/ids.ts';
 import { nowIso } from '../../core/time.ts';
 import { tableName } from '../../store/client.ts';
 import { ENTITY, keys } from '../../store/keys.ts';
-import { alongLost, alongRefused, transactWrite, type CommitAlong } from '../../store/transact.ts';
-import { categoryCountChanges } from './category-counts.ts';
+import { alongLost, alongRefused, type CommitAlong, transactWrite } from '../../store/transact.ts';
 import type { PublishInput } from '../request-schemas.ts';
+import { categoryCountChanges } from './category-counts.ts';
 import { authorOf, newTemplateItem, toTemplate } from './template-item.ts';
 import { versionItem } from './versions.ts';
 
@@ -21,7 +21,11 @@ const slugTaken = () => new AppError('slug_taken', 'Another template already use
  * after a timeout) meets its own claim and gets 409 instead of a second template; a retry under
  * the same Idempotency-Key gets the template, whose answer `along` committed with it.
  */
-export async function publishTemplate(input: PublishInput, caller: Caller, along?: CommitAlong<ReturnType<typeof toTemplate>>) {
+export async function publishTemplate(
+  input: PublishInput,
+  caller: Caller,
+  along?: CommitAlong<ReturnType<typeof toTemplate>>,
+) {
   if (RESERVED_SLUGS.has(input.slug)) throw slugTaken();
   const now = nowIso();
   const item = newTemplateItem(input, authorOf(caller), newUuid(), now);
@@ -29,7 +33,13 @@ export async function publishTemplate(input: PublishInput, caller: Caller, along
   const template = toTemplate(item, [{ version: input.version, changelog: '', created_at: now }]);
   const alongItems = along?.(template) ?? [];
   const result = await transactWrite([
-    { Put: { TableName: tableName(), Item: { ...keys.slug(input.slug), entity: ENTITY.slug, template_id: item.id, created_at: now }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...keys.slug(input.slug), entity: ENTITY.slug, template_id: item.id, created_at: now },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
     { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
     { Put: { TableName: tableName(), Item: version } },
     ...categoryCountChanges(undefined, item),

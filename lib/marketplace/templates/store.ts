@@ -12,32 +12,46 @@ import type { TemplateItem, VersionEntry } from './template-item.ts';
 import { sortableVersion } from './version.ts';
 
 export async function readTemplate(templateId: string, consistent = false): Promise<TemplateItem | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.template(templateId), ConsistentRead: consistent }));
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.template(templateId), ConsistentRead: consistent }),
+  );
   return Item as TemplateItem | undefined;
 }
 
 /** The id of the template that holds `slug`, if one does. */
 export async function templateIdOfSlug(slug: string, consistent = false): Promise<string | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.slug(slug), ConsistentRead: consistent }));
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.slug(slug), ConsistentRead: consistent }),
+  );
   return Item?.['template_id'] as string | undefined;
 }
 
 /** Template items for `ids` in the same order, leaving out the missing and those `keep` rejects. */
-export async function templatesInOrder(ids: readonly string[], keep: (t: TemplateItem) => boolean = () => true): Promise<TemplateItem[]> {
+export async function templatesInOrder(
+  ids: readonly string[],
+  keep: (t: TemplateItem) => boolean = () => true,
+): Promise<TemplateItem[]> {
   const found = await batchGet(ids.map(keys.template));
-  return ids.map((id) => found.get(keyString(keys.template(id))) as TemplateItem | undefined).filter((t): t is TemplateItem => t !== undefined && keep(t));
+  return ids
+    .map((id) => found.get(keyString(keys.template(id))) as TemplateItem | undefined)
+    .filter((t): t is TemplateItem => t !== undefined && keep(t));
 }
 
 /**
  * One update of a template item on the condition the update carries (what the change was decided
  * from): false when the condition no longer holds, so the caller reads again or lets it be.
  */
-export async function updateTemplateIf(templateId: string, update: Omit<UpdateCommandInput, 'TableName' | 'Key' | 'ReturnValuesOnConditionCheckFailure'>): Promise<boolean> {
+export async function updateTemplateIf(
+  templateId: string,
+  update: Omit<UpdateCommandInput, 'TableName' | 'Key' | 'ReturnValuesOnConditionCheckFailure'>,
+): Promise<boolean> {
   return (await conditionalUpdate({ ...update, Key: keys.template(templateId) })).ok;
 }
 
 export async function versionStored(templateId: string, version: string): Promise<boolean> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.version(templateId, sortableVersion(version)) }));
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.version(templateId, sortableVersion(version)) }),
+  );
   return Item !== undefined;
 }
 

@@ -6,8 +6,8 @@
  */
 import type { Caller } from '../../core/caller.ts';
 import { ENTITY, keys, listPartitions, type TemplateListAttributes } from '../../store/keys.ts';
-import type { Category, Visibility } from './categories.ts';
 import type { PublishInput } from '../request-schemas.ts';
+import type { Category, Visibility } from './categories.ts';
 import type { TemplateSchema } from './template-schema.ts';
 
 export interface Author {
@@ -84,7 +84,11 @@ export function newTemplateItem(input: PublishInput, author: Author, id: string,
   return { ...item, ...listPartitions(item).set };
 }
 
-export const authorOf = (caller: Caller): Author => ({ id: caller.userId, name: caller.name, verified: caller.verified });
+export const authorOf = (caller: Caller): Author => ({
+  id: caller.userId,
+  name: caller.name,
+  verified: caller.verified,
+});
 
 /** Rounded to 2 decimals, as the API shows it (0 while unrated). */
 export function ratingAverage(sum: number, count: number): number {

@@ -3,8 +3,9 @@
  * span elements (unique names and ids, defaults that fit their type, `{{name}}` references) as
  * issues with exact paths, so a publisher sees every problem at once.
  */
-import * as z from '../../zod.ts';
+
 import { MAX_VARIABLE_VALUE_BYTES } from '../../contracts/variables.ts';
+import * as z from '../../zod.ts';
 
 export const VARIABLE_NAME = /^[a-z_][a-z0-9_]{0,63}$/;
 export const VARIABLE_TYPES = ['string', 'number', 'integer', 'boolean', 'url'] as const;
@@ -46,8 +47,10 @@ export const templateSchema = z
   .check(
     z.superRefine((schema, ctx) => {
       // A copy per issue: zod prefixes the issue's path in place, and placeholders of one string share theirs.
-      const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path: [...path], message });
-      if (Buffer.byteLength(JSON.stringify(schema)) > MAX_SCHEMA_BYTES) issue([], `Must be at most ${MAX_SCHEMA_BYTES} bytes as JSON.`);
+      const issue = (path: (string | number)[], message: string) =>
+        ctx.addIssue({ code: 'custom', path: [...path], message });
+      if (Buffer.byteLength(JSON.stringify(schema)) > MAX_SCHEMA_BYTES)
+        issue([], `Must be at most ${MAX_SCHEMA_BYTES} bytes as JSON.`);
 
       const declared = new Set<string>();
       schema.variables.forEach((v, i) => {
@@ -98,7 +101,8 @@ export type TemplateSchema = z.output<typeof templateSchema>;
 
 function defaultProblem(type: VariableType, value: unknown, allowed: string[] | undefined): string | undefined {
   // A default is a value like any other: one a contract could not be given is refused here.
-  if (typeof value === 'string' && Buffer.byteLength(value) > MAX_VARIABLE_VALUE_BYTES) return `At most ${MAX_VARIABLE_VALUE_BYTES} bytes (UTF-8), like any value of the variable.`;
+  if (typeof value === 'string' && Buffer.byteLength(value) > MAX_VARIABLE_VALUE_BYTES)
+    return `At most ${MAX_VARIABLE_VALUE_BYTES} bytes (UTF-8), like any value of the variable.`;
   switch (type) {
     case 'string':
       if (typeof value !== 'string') return 'Must be a string, like the variable.';

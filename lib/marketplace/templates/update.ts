@@ -7,23 +7,29 @@ import type { Caller } from '../../core/caller.ts';
 import { nowIso } from '../../core/time.ts';
 import { tableName } from '../../store/client.ts';
 import { keys, listPartitions } from '../../store/keys.ts';
+import { optimistic, RETRY } from '../../store/optimistic.ts';
 import { transactWrite } from '../../store/transact.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
-import { categoryCountChanges } from './category-counts.ts';
-import { optimistic, RETRY } from '../../store/optimistic.ts';
-import { authoredTemplate } from './find-template.ts';
 import type { UpdateInput } from '../request-schemas.ts';
-import { toTemplate, type TemplateItem } from './template-item.ts';
+import { categoryCountChanges } from './category-counts.ts';
+import { authoredTemplate } from './find-template.ts';
+import { type TemplateItem, toTemplate } from './template-item.ts';
 import { newestVersions } from './versions.ts';
 
 export async function updateTemplate(idOrSlug: string, input: UpdateInput, caller: Caller) {
   return optimistic(async () => {
     const before = await authoredTemplate(idOrSlug, caller);
-    const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<Pick<TemplateItem, keyof UpdateInput>>;
+    const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<
+      Pick<TemplateItem, keyof UpdateInput>
+    >;
     const after: TemplateItem = { ...before, ...changes, updated_at: nowIso(), rev: before.rev + 1 };
     const partitions = listPartitions(after);
     const update = buildUpdate(
-      { set: { ...changes, updated_at: after.updated_at, ...partitions.set }, add: { rev: 1 }, remove: partitions.remove },
+      {
+        set: { ...changes, updated_at: after.updated_at, ...partitions.set },
+        add: { rev: 1 },
+        remove: partitions.remove,
+      },
       { condition: '#rev = :rev', names: { '#rev': 'rev' }, values: { ':rev': before.rev } },
     );
     const result = await transactWrite([

@@ -5,7 +5,13 @@ import type { TemplateSchema } from './template-schema.ts';
 import { sortableVersion } from './version.ts';
 
 /** One item per published version (with its schema, so a contract can pin the version it used). */
-export function versionItem(templateId: string, version: string, changelog: string, schema: TemplateSchema, now: string) {
+export function versionItem(
+  templateId: string,
+  version: string,
+  changelog: string,
+  schema: TemplateSchema,
+  now: string,
+) {
   return {
     ...keys.version(templateId, sortableVersion(version)),
     entity: ENTITY.version,
@@ -20,4 +26,5 @@ export function versionItem(templateId: string, version: string, changelog: stri
 /** Details show at most this many versions, newest first. */
 export const VERSIONS_SHOWN = 100;
 
-export const newestVersions = (templateId: string): Promise<VersionEntry[]> => newestVersionEntries(templateId, VERSIONS_SHOWN);
+export const newestVersions = (templateId: string): Promise<VersionEntry[]> =>
+  newestVersionEntries(templateId, VERSIONS_SHOWN);

@@ -1,8 +1,8 @@
+import type { StartKey } from '../../store/cursor.ts';
+import { readIndexPage } from '../../store/index-page.ts';
 import { templateIdOf, templateLists } from '../../store/keys.ts';
 import { INDEXES } from '../../store/table.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
-import type { StartKey } from '../../store/cursor.ts';
-import { readIndexPage } from '../../store/index-page.ts';
 import { templatesInOrder, updateTemplateIf } from '../templates/store.ts';
 import type { TemplateItem } from '../templates/template-item.ts';
 import { bucketsOutsideWindow, installsInWindow, moveToDay, utcDay, windowDays } from './trend.ts';
@@ -29,7 +29,11 @@ export async function rollTrendWindow(now: number): Promise<{ moved: number; ret
   for (const day of windowDays(today).slice(1)) {
     let startKey: StartKey | undefined;
     do {
-      const page = await readIndexPage(INDEXES.trending, templateLists.trendDay(day), { skip: 0, limit: PAGE, ...(startKey ? { startKey } : {}) });
+      const page = await readIndexPage(INDEXES.trending, templateLists.trendDay(day), {
+        skip: 0,
+        limit: PAGE,
+        ...(startKey ? { startKey } : {}),
+      });
       startKey = page.nextKey;
       const ids = page.keys.map(templateIdOf);
       const items = await templatesInOrder(ids, (t) => t.trend_day === day);
@@ -45,7 +49,9 @@ export async function rollTrendWindow(now: number): Promise<{ moved: number; ret
 async function rollTemplate(t: TemplateItem, today: string): Promise<'moved' | 'retired' | 'skipped'> {
   const retire = installsInWindow(t, today) === 0;
   // A retired template keeps its trend_day (long past): its next install takes the new-day path and puts it back.
-  const parts = retire ? { set: { trendKey: 0 }, remove: [INDEXES.trending.partitionKey, ...bucketsOutsideWindow(t, today)] } : moveToDay(t, today, 0);
+  const parts = retire
+    ? { set: { trendKey: 0 }, remove: [INDEXES.trending.partitionKey, ...bucketsOutsideWindow(t, today)] }
+    : moveToDay(t, today, 0);
   const done = await updateTemplateIf(
     t.id,
     buildUpdate(

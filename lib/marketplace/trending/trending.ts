@@ -1,7 +1,7 @@
-import { templatesInOrder } from '../templates/store.ts';
 import { templateIdOf } from '../../store/keys.ts';
-import { readTrendDay } from './store.ts';
+import { templatesInOrder } from '../templates/store.ts';
 import type { TemplateItem } from '../templates/template-item.ts';
+import { readTrendDay } from './store.ts';
 import { installsInWindow, utcDay, windowDays } from './trend.ts';
 
 const PAGE = 10;

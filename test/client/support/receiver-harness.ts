@@ -27,7 +27,11 @@ export interface SignedPostOptions {
 }
 
 /** POSTs `body` signed the way the service signs deliveries (the service's own signer). */
-export async function signedPost(url: string, body: string, options: SignedPostOptions): Promise<{ status: number; contentType: string | null; text: string; json: any }> {
+export async function signedPost(
+  url: string,
+  body: string,
+  options: SignedPostOptions,
+): Promise<{ status: number; contentType: string | null; text: string; json: any }> {
   const signature = signatureHeaders(options.secret, body, messageIdOf(body), options.signedAt);
   const res = await fetch(url, {
     method: 'POST',
@@ -35,7 +39,12 @@ export async function signedPost(url: string, body: string, options: SignedPostO
     body: options.tamperedBody ?? body,
   });
   const text = await res.text();
-  return { status: res.status, contentType: res.headers.get('content-type'), text, json: text ? JSON.parse(text) : undefined };
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    text,
+    json: text ? JSON.parse(text) : undefined,
+  };
 }
 
 /** The id a delivery of this body would carry in `webhook-id`: the event's id when it has one. */

@@ -15,14 +15,23 @@ export type Script = (req: SeenRequest, res: ServerResponse, attempt: number) =>
  * A real HTTP server on 127.0.0.1 that answers by a script, for what the local API cannot be made
  * to do on purpose (a 503, a hang, a dropped stream). Records every request it gets.
  */
-export async function startScriptedServer(): Promise<{ url: string; requests: SeenRequest[]; answer(script: Script): void }> {
+export async function startScriptedServer(): Promise<{
+  url: string;
+  requests: SeenRequest[];
+  answer(script: Script): void;
+}> {
   const requests: SeenRequest[] = [];
   let script: Script = (_req, res) => res.writeHead(500).end();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const seen = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       requests.push(seen);
       script(seen, res, requests.length);
     });

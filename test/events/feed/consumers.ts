@@ -17,7 +17,9 @@ export function followCursor(apiUrl: string, apiKey: string, agentId: string): F
     let cursor: string | null = null;
     while (running) {
       const query: string = cursor ? `?limit=100&after=${cursor}` : '?limit=100';
-      const res = await fetch(`${apiUrl}/api/v1/agents/${agentId}/events${query}`, { headers: { authorization: `Bearer ${apiKey}` } });
+      const res = await fetch(`${apiUrl}/api/v1/agents/${agentId}/events${query}`, {
+        headers: { authorization: `Bearer ${apiKey}` },
+      });
       if (res.status !== 200) throw new Error(`poll answered ${res.status}: ${await res.text()}`);
       const page = (await res.json()) as { data: Array<{ id: string }>; next_cursor: string | null };
       for (const event of page.data) seen.push(event.id);
@@ -35,7 +37,10 @@ export function followCursor(apiUrl: string, apiKey: string, agentId: string): F
 
 export async function listenSse(apiUrl: string, apiKey: string, agentId: string): Promise<FeedConsumer> {
   const controller = new AbortController();
-  const res = await fetch(`${apiUrl}/api/v1/agents/${agentId}/events/stream`, { headers: { authorization: `Bearer ${apiKey}` }, signal: controller.signal });
+  const res = await fetch(`${apiUrl}/api/v1/agents/${agentId}/events/stream`, {
+    headers: { authorization: `Bearer ${apiKey}` },
+    signal: controller.signal,
+  });
   if (res.status !== 200 || !res.body) throw new Error(`stream answered ${res.status}`);
   const seen: string[] = [];
   const reading = (async () => {
@@ -60,7 +65,9 @@ export async function finalFeed(apiUrl: string, apiKey: string, agentId: string)
   let cursor: string | null = null;
   for (;;) {
     const query: string = cursor ? `?limit=100&after=${cursor}` : '?limit=100';
-    const res = await fetch(`${apiUrl}/api/v1/agents/${agentId}/events${query}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    const res = await fetch(`${apiUrl}/api/v1/agents/${agentId}/events${query}`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
     const page = (await res.json()) as { data: Array<{ id: string }>; next_cursor: string | null };
     if (page.data.length === 0) return ids;
     ids.push(...page.data.map((e) => e.id));

@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decorateAwsClients } from '../../../lib/aws/client-hooks.ts';
 import { sortablePrefix } from '../../../lib/core/ids.ts';
-import { afterPosition, eventIdAt, GAP_GRACE_MS, positionOf } from '../../../lib/events/feed-position.ts';
 import { MAX_STORE_CALLS_PER_READ, readFeed } from '../../../lib/events/feed.ts';
+import { afterPosition, eventIdAt, GAP_GRACE_MS, positionOf } from '../../../lib/events/feed-position.ts';
 import { db, tableName } from '../../../lib/store/client.ts';
 import { keys } from '../../../lib/store/keys.ts';
 import { createTestUser, invoke, type TestUser } from '../../support/lambda.ts';
@@ -53,12 +53,24 @@ async function counted<T>(fn: () => Promise<T>): Promise<{ value: T; calls: numb
 /** Moves every item of the agent's feed back in time, as if its events were long committed (the loop needed that). */
 async function age(id: string, byMs: number): Promise<void> {
   const { Items = [] } = await db().send(
-    new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.event(id, '').PK }, ConsistentRead: true }),
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.event(id, '').PK },
+      ConsistentRead: true,
+    }),
   );
   for (const item of Items) {
     if (typeof item['created_at'] !== 'string') continue;
     const older = new Date(Date.parse(item['created_at']) - byMs).toISOString();
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: { PK: item['PK'], SK: item['SK'] }, UpdateExpression: 'SET created_at = :t', ExpressionAttributeValues: { ':t': older } }));
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { PK: item['PK'], SK: item['SK'] },
+        UpdateExpression: 'SET created_at = :t',
+        ExpressionAttributeValues: { ':t': older },
+      }),
+    );
   }
 }
 
@@ -68,7 +80,15 @@ beforeAll(async () => {
   agentId = await createAgent(owner);
   otherAgentId = await createAgent(owner);
   for (const agent of [agentId, otherAgentId]) {
-    for (let i = 0; i < 2; i++) expect((await invoke('fundContract', { caller: owner, params: { id: await createContract(owner, agent, templateId) } })).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect(
+        (
+          await invoke('fundContract', {
+            caller: owner,
+            params: { id: await createContract(owner, agent, templateId) },
+          })
+        ).status,
+      ).toBe(200);
     await age(agent, GAP_GRACE_MS * 2);
   }
   feed = await feedOf(owner, agentId);
@@ -106,7 +126,11 @@ describe('a feed read ends on any cursor', () => {
     for (const cursor of [forged, eventIdAt(otherAgentId, 1)]) {
       const read = await counted(() => readFeed(agentId, cursor, 100));
       expect(read.calls).toBeLessThanOrEqual(MAX_STORE_CALLS_PER_READ);
-      const page = await invoke('listAgentEvents', { caller: owner, params: { id: agentId }, query: { after: cursor } });
+      const page = await invoke('listAgentEvents', {
+        caller: owner,
+        params: { id: agentId },
+        query: { after: cursor },
+      });
       expect(page.status, JSON.stringify(page.body)).toBe(400);
       expect(page.body.error.code).toBe('validation_error');
       expect(page.body.error.details.map((d: { path: string }) => d.path)).toEqual(['after']);
@@ -116,14 +140,19 @@ describe('a feed read ends on any cursor', () => {
   it('property: random and adversarial cursors end every read within the bound, and a place in the feed reads exactly the slots after it', async () => {
     const head = feed.length;
     await fc.assert(
-      fc.asyncProperty(cursors(head), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 0, max: 3 * GAP_GRACE_MS }), async (cursor, limit, lateMs) => {
-        const read = await counted(() => readFeed(agentId, cursor, limit, Date.now() + lateMs));
-        expect(read.calls).toBeLessThanOrEqual(MAX_STORE_CALLS_PER_READ);
-        if (isPlaceInFeed(cursor, head)) {
-          const after = feed.filter((e) => positionOf(e.id) > positionOf(cursor)).slice(0, limit);
-          expect(read.value.events.map((e) => e.id)).toEqual(after.map((e) => e.id));
-        }
-      }),
+      fc.asyncProperty(
+        cursors(head),
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 0, max: 3 * GAP_GRACE_MS }),
+        async (cursor, limit, lateMs) => {
+          const read = await counted(() => readFeed(agentId, cursor, limit, Date.now() + lateMs));
+          expect(read.calls).toBeLessThanOrEqual(MAX_STORE_CALLS_PER_READ);
+          if (isPlaceInFeed(cursor, head)) {
+            const after = feed.filter((e) => positionOf(e.id) > positionOf(cursor)).slice(0, limit);
+            expect(read.value.events.map((e) => e.id)).toEqual(after.map((e) => e.id));
+          }
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -132,7 +161,11 @@ describe('a feed read ends on any cursor', () => {
     const head = feed.length;
     await fc.assert(
       fc.asyncProperty(cursors(head), async (cursor) => {
-        const page = await invoke('listAgentEvents', { caller: owner, params: { id: agentId }, query: { after: cursor, limit: '2' } });
+        const page = await invoke('listAgentEvents', {
+          caller: owner,
+          params: { id: agentId },
+          query: { after: cursor, limit: '2' },
+        });
         expect(page.status, `${cursor}: ${JSON.stringify(page.body)}`).toBe(isPlaceInFeed(cursor, head) ? 200 : 400);
       }),
       { numRuns: 60 },

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestUser, invoke, type TestUser } from '../../support/lambda.ts';
 import { UNLIMITED_KEY_LIMITS } from '../../../local/key-throttle.ts';
+import { createTestUser, invoke, type TestUser } from '../../support/lambda.ts';
 import { useLocalApi } from '../../support/local-api.ts';
 import { createAgent, createContract, publishTemplate, SIMPLE_SCHEMA, waitFor } from '../support.ts';
-import { finalFeed, followCursor, listenSse, type FeedConsumer } from './consumers.ts';
+import { type FeedConsumer, finalFeed, followCursor, listenSse } from './consumers.ts';
 
 /**
  * docs/events.md, "The feed position": a consumer that follows next_cursor (or an SSE stream)
@@ -52,11 +52,19 @@ async function setUp() {
   // Made a few at a time: creation is not what is tested, and 36 at once queue on the template's counter.
   const contractIds: string[] = [];
   while (contractIds.length < CONTRACTS) {
-    contractIds.push(...(await Promise.all(Array.from({ length: 6 }, () => createContract(owner, buyer, templateId, { seller_agent_id: seller })))));
+    contractIds.push(
+      ...(await Promise.all(
+        Array.from({ length: 6 }, () => createContract(owner, buyer, templateId, { seller_agent_id: seller })),
+      )),
+    );
   }
   const consumers: Array<{ agentId: string; poller: FeedConsumer; sse: FeedConsumer }> = [];
   for (const agentId of [buyer, seller]) {
-    const consumer = { agentId, poller: followCursor(api.url, owner.apiKey, agentId), sse: await listenSse(api.url, owner.apiKey, agentId) };
+    const consumer = {
+      agentId,
+      poller: followCursor(api.url, owner.apiKey, agentId),
+      sse: await listenSse(api.url, owner.apiKey, agentId),
+    };
     running.push(consumer.poller, consumer.sse);
     consumers.push(consumer);
   }
@@ -69,11 +77,18 @@ async function checkEveryConsumer(consumers: Awaited<ReturnType<typeof setUp>>['
     expect(feed).toHaveLength(CONTRACTS * 3);
     // Let both catch up with the end of the feed (nothing is written any more), then compare.
     // (a consumer that missed events never gets there: the comparison below then says which)
-    await waitFor(() => (poller.seen.length >= feed.length && sse.seen.length >= feed.length) || undefined, 'consumers at the end of the feed', 10_000).catch(() => undefined);
+    await waitFor(
+      () => (poller.seen.length >= feed.length && sse.seen.length >= feed.length) || undefined,
+      'consumers at the end of the feed',
+      10_000,
+    ).catch(() => undefined);
     await Promise.all([poller.stop(), sse.stop()]);
     const missedByPoller = feed.filter((id) => !poller.seen.includes(id));
     const missedBySse = feed.filter((id) => !sse.seen.includes(id));
-    expect({ missedByPoller: missedByPoller.length, missedBySse: missedBySse.length }).toEqual({ missedByPoller: 0, missedBySse: 0 });
+    expect({ missedByPoller: missedByPoller.length, missedBySse: missedBySse.length }).toEqual({
+      missedByPoller: 0,
+      missedBySse: 0,
+    });
     expect(new Set(poller.seen).size).toBe(poller.seen.length);
     expect(poller.seen).toEqual(feed);
     expect(sse.seen).toEqual(feed);
@@ -84,7 +99,11 @@ describe('no consumer ever steps over an event', () => {
   it('one process: 36 contracts moved in parallel waves', async () => {
     const { contractIds, consumers } = await setUp();
     for (const wave of waves(contractIds)) {
-      const answers = await Promise.all(wave.map((job) => invoke(job.route, { caller: owner, params: { id: job.contractId }, ...(job.body ? { body: job.body } : {}) })));
+      const answers = await Promise.all(
+        wave.map((job) =>
+          invoke(job.route, { caller: owner, params: { id: job.contractId }, ...(job.body ? { body: job.body } : {}) }),
+        ),
+      );
       expect(answers.filter((r) => r.status !== 200).map((r) => r.body)).toEqual([]);
     }
     await checkEveryConsumer(consumers);
@@ -95,7 +114,9 @@ describe('no consumer ever steps over an event', () => {
     const skews = [-3000, 0, 2000];
     for (const wave of waves(contractIds)) {
       const shares = skews.map((_, i) => wave.filter((__, j) => j % skews.length === i));
-      const answers = (await runInstances(skews.map((skewMs, i) => ({ skewMs, caller: owner, jobs: shares[i]! })))).flat();
+      const answers = (
+        await runInstances(skews.map((skewMs, i) => ({ skewMs, caller: owner, jobs: shares[i]! })))
+      ).flat();
       expect(answers).toHaveLength(wave.length);
       expect(answers.filter((a) => a.status !== 200)).toEqual([]);
     }
@@ -106,9 +127,14 @@ describe('no consumer ever steps over an event', () => {
 const WORKER = fileURLToPath(new URL('./transition-worker.ts', import.meta.url));
 
 /** Starts every instance, waits until all are warm, then lets them go at the same moment. */
-async function runInstances(inputs: Array<{ skewMs: number; caller: TestUser; jobs: Job[] }>): Promise<Array<Array<{ status: number; body?: unknown }>>> {
+async function runInstances(
+  inputs: Array<{ skewMs: number; caller: TestUser; jobs: Job[] }>,
+): Promise<Array<Array<{ status: number; body?: unknown }>>> {
   const children = inputs.map((input) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify(input)], { env: process.env, stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify(input)], {
+      env: process.env,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     let out = '';
     const lines: string[] = [];
     const waiters: Array<() => void> = [];
@@ -133,7 +159,9 @@ async function runInstances(inputs: Array<{ skewMs: number; caller: TestUser; jo
   try {
     for (const { nextLine } of children) expect(await nextLine()).toBe('ready');
     for (const { child } of children) child.stdin.write('go\n');
-    return await Promise.all(children.map(async ({ nextLine }) => JSON.parse(await nextLine()) as Array<{ status: number; body?: unknown }>));
+    return await Promise.all(
+      children.map(async ({ nextLine }) => JSON.parse(await nextLine()) as Array<{ status: number; body?: unknown }>),
+    );
   } finally {
     for (const { child } of children) if (child.exitCode === null) child.kill();
   }

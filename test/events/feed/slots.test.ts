@@ -1,8 +1,8 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eventIdAt, fillGap, GAP_GRACE_MS, positionOf, takeTicket } from '../../../lib/events/feed-position.ts';
-import { readFeed } from '../../../lib/events/feed.ts';
 import { ID_PATTERN, newId } from '../../../lib/core/ids.ts';
+import { readFeed } from '../../../lib/events/feed.ts';
+import { eventIdAt, fillGap, GAP_GRACE_MS, positionOf, takeTicket } from '../../../lib/events/feed-position.ts';
 import { db, tableName } from '../../../lib/store/client.ts';
 import { keys } from '../../../lib/store/keys.ts';
 import { createTestUser, invoke, type TestUser } from '../../support/lambda.ts';
@@ -22,10 +22,16 @@ beforeAll(async () => {
 });
 
 const fund = async (agentId: string) => {
-  const res = await invoke('fundContract', { caller: owner, params: { id: await createContract(owner, agentId, templateId) } });
+  const res = await invoke('fundContract', {
+    caller: owner,
+    params: { id: await createContract(owner, agentId, templateId) },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 };
-const headOf = async (agentId: string) => (await db().send(new GetCommand({ TableName: tableName(), Key: keys.agent(agentId), ConsistentRead: true }))).Item!['feed_seq'] as number;
+const headOf = async (agentId: string) =>
+  (await db().send(new GetCommand({ TableName: tableName(), Key: keys.agent(agentId), ConsistentRead: true }))).Item![
+    'feed_seq'
+  ] as number;
 
 describe('feed slots', () => {
   it('event ids carry the slot: the documented shape, one per (agent, position), sorted by position', () => {
@@ -34,7 +40,9 @@ describe('feed slots', () => {
     expect(eventIdAt('agt_A', 7)).toBe(a);
     expect(eventIdAt('agt_B', 7)).not.toBe(a);
     expect(positionOf(a)).toBe(7);
-    expect([eventIdAt('agt_A', 10), eventIdAt('agt_A', 9), eventIdAt('agt_A', 32)].sort().map(positionOf)).toEqual([9, 10, 32]);
+    expect([eventIdAt('agt_A', 10), eventIdAt('agt_A', 9), eventIdAt('agt_A', 32)].sort().map(positionOf)).toEqual([
+      9, 10, 32,
+    ]);
   });
 
   it('a writer that died after taking its ticket: readers stop before its slot, then fill it once it is old and read on', async () => {
@@ -80,7 +88,9 @@ describe('feed slots', () => {
   it('a refused transition leaves no empty slot behind: its slots are filled at once, so readers go on without waiting', async () => {
     const agentId = await createAgent(owner);
     const contractId = await createContract(owner, agentId, templateId);
-    const answers = await Promise.all(Array.from({ length: 4 }, () => invoke('fundContract', { caller: owner, params: { id: contractId } })));
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => invoke('fundContract', { caller: owner, params: { id: contractId } })),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409]);
     const head = await headOf(agentId);
     const read = await readFeed(agentId, undefined, 100, Date.now());
@@ -90,11 +100,24 @@ describe('feed slots', () => {
 
   it('an agent from before positions existed keeps its old events first, and new ones follow', async () => {
     const agentId = await createAgent(owner);
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: keys.agent(agentId), UpdateExpression: 'REMOVE feed_seq' }));
+    await db().send(
+      new UpdateCommand({ TableName: tableName(), Key: keys.agent(agentId), UpdateExpression: 'REMOVE feed_seq' }),
+    );
     const old = [newId('evt', Date.now() - 2000), newId('evt', Date.now() - 1000)];
     for (const id of old) {
-      const event = { id, type: 'contract.funded', created_at: new Date().toISOString(), agent_id: agentId, data: { contract_id: 'ctr_OLD' } };
-      await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.event(agentId, id), entity: 'event', ...event, deliver: false } }));
+      const event = {
+        id,
+        type: 'contract.funded',
+        created_at: new Date().toISOString(),
+        agent_id: agentId,
+        data: { contract_id: 'ctr_OLD' },
+      };
+      await db().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: { ...keys.event(agentId, id), entity: 'event', ...event, deliver: false },
+        }),
+      );
     }
     expect((await readFeed(agentId, undefined, 100)).events.map((e) => e.id)).toEqual(old);
     await fund(agentId);

@@ -24,7 +24,11 @@ process.stdout.write('ready\n');
 await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
 const results = await Promise.all(
   input.jobs.map(async (job) => {
-    const { status, body } = await invoke(job.route, { caller: input.caller as never, params: { id: job.contractId }, ...(job.body ? { body: job.body } : {}) });
+    const { status, body } = await invoke(job.route, {
+      caller: input.caller as never,
+      params: { id: job.contractId },
+      ...(job.body ? { body: job.body } : {}),
+    });
     return status === 200 ? { status } : { status, body };
   }),
 );
