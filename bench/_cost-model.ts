@@ -112,9 +112,10 @@ function written(env: Record<string, string>, run: () => void): number {
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   const write = process.stdout.write;
   let bytes = 0;
-  process.stdout.write = ((chunk: string) => (
-    (bytes += Buffer.byteLength(chunk)), true
-  )) as typeof process.stdout.write;
+  process.stdout.write = ((chunk: string) => {
+    bytes += Buffer.byteLength(chunk);
+    return true;
+  }) as typeof process.stdout.write;
   Object.assign(process.env, env);
   try {
     run();

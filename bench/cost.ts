@@ -9,7 +9,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { MiddlewareStack } from '@smithy/types';
+import type { InitializeHandler, InitializeHandlerArguments, MiddlewareStack } from '@smithy/types';
 import { decorateAwsClients } from '../lib/aws/client-hooks.ts';
 import { readDelivery } from '../lib/events/deliveries.ts';
 import { routes } from '../lib/routes.ts';
@@ -44,17 +44,18 @@ type Capacity = { CapacityUnits?: number };
 const counting = new AsyncLocalStorage<RouteUnits>();
 
 /** Asks DynamoDB for the capacity of every call of a counted invocation and adds it up by kind (reads, writes). */
-function countCapacity(stack: MiddlewareStack<any, any>): void {
+function countCapacity(stack: MiddlewareStack<object, object>): void {
   stack.add(
-    (next: (args: any) => Promise<any>, context: { commandName?: string }) =>
-      async (args: { input: Record<string, unknown> }) => {
+    (next: InitializeHandler<object, object>, context: { commandName?: string }) =>
+      async (args: InitializeHandlerArguments<object>) => {
         const name = context.commandName ?? '';
         const counted = counting.getStore();
         const kind = !counted ? undefined : READS.has(name) ? 'reads' : WRITES.has(name) ? 'writes' : undefined;
-        if (kind) args.input['ReturnConsumedCapacity'] = 'TOTAL';
+        if (kind) (args.input as Record<string, unknown>)['ReturnConsumedCapacity'] = 'TOTAL';
         const result = await next(args);
         if (kind && counted) {
-          const consumed = result.output?.ConsumedCapacity as Capacity | Capacity[] | undefined;
+          const output = result.output as { ConsumedCapacity?: Capacity | Capacity[] } | undefined;
+          const consumed = output?.ConsumedCapacity;
           counted[kind] += (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []).reduce(
             (t, c) => t + (c.CapacityUnits ?? 0),
             0,
@@ -87,7 +88,7 @@ async function measureRoutes(): Promise<Record<string, RouteUnits>> {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     decorateAwsClients((client, service) => {
-      if (service === 'dynamodb') countCapacity(client.middlewareStack as MiddlewareStack<any, any>);
+      if (service === 'dynamodb') countCapacity(client.middlewareStack as MiddlewareStack<object, object>);
     });
     const samples = readdirSync(join(root, 'events'))
       .filter((f) => f.endsWith('.json'))

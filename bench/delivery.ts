@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
+import type { InitializeHandler, InitializeHandlerArguments, MiddlewareStack } from '@smithy/types';
 import type { DynamoDBRecord, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createUserWithKey } from '../lib/accounts/api-keys.ts';
 import { nowIso } from '../lib/core/time.ts';
@@ -75,7 +76,11 @@ async function startReceiver(): Promise<Receiver> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   receiver.url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hooks`;
-  receiver.close = () => new Promise((r) => (server.closeAllConnections(), server.close(() => r())));
+  receiver.close = () =>
+    new Promise((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
   return receiver;
 }
 
@@ -128,13 +133,17 @@ const HTTPS_WARMUP = 300;
 const DELIVER_MEMORY_GB = 0.5; // infra/stage-config.ts defaultMemoryMb
 
 /** Counts every command sent through a client, by name (DynamoDB document client, SQS). */
-function countCalls(client: { middlewareStack: { add: (...args: any[]) => void } }, name: string): Map<string, number> {
+function countCalls<Input extends object, Output extends object>(
+  client: { middlewareStack: MiddlewareStack<Input, Output> },
+  name: string,
+): Map<string, number> {
   const counts = new Map<string, number>();
   client.middlewareStack.add(
-    (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
-      counts.set(context.commandName ?? '?', (counts.get(context.commandName ?? '?') ?? 0) + 1);
-      return next(args);
-    },
+    (next: InitializeHandler<Input, Output>, context: { commandName?: string }) =>
+      async (args: InitializeHandlerArguments<Input>) => {
+        counts.set(context.commandName ?? '?', (counts.get(context.commandName ?? '?') ?? 0) + 1);
+        return next(args);
+      },
     { step: 'initialize', name },
   );
   return counts;
@@ -516,7 +525,10 @@ async function httpsCpuPerPost(): Promise<{ reuse: number; reuseHosts: number; f
         const req = https.request(
           localhostUrl,
           { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
-          (res) => (res.resume(), res.on('end', resolve)),
+          (res) => {
+            res.resume();
+            return res.on('end', resolve);
+          },
         );
         req.on('error', reject);
         req.end(`{"n":${i},"pad":"${'x'.repeat(200)}"}`);

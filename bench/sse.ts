@@ -61,7 +61,10 @@ function openStream(variant: Variant, agentId: string): Stream {
     {
       ...variant.options,
       // Called once per look at the table: the poll count.
-      remainingMs: () => (stream.polls++, 15 * 60_000),
+      remainingMs: () => {
+        stream.polls++;
+        return 15 * 60_000;
+      },
     },
   );
   return stream;
@@ -92,12 +95,12 @@ export function run(): Promise<string> {
     const written: Array<Array<{ id: string; writtenAt: number }>> = streams.map(() => []);
     for (let i = 0; i < EVENTS; i++) {
       const rows = await Promise.all(streams.map((s) => writeEvent(s.agentId)));
-      rows.forEach((row, v) => written[v]!.push(row));
+      for (const [v, row] of rows.entries()) written[v]!.push(row);
       await sleep(Math.random() < 0.4 ? 100 + Math.random() * 200 : 500 + Math.random() * 2000);
     }
     await sleep(1500);
     const minutes = (performance.now() - started) / 60_000;
-    streams.forEach((s) => s.stop());
+    for (const s of streams) s.stop();
     await Promise.all(streams.map((s) => s.done));
 
     const rows = VARIANTS.map((variant, v) => {

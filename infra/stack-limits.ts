@@ -30,10 +30,13 @@ export interface StackUsage {
   template: Template;
 }
 
+/** A value of a parsed template: its shape is CloudFormation's, read by tests that know what they look for. */
+// biome-ignore lint/suspicious/noExplicitAny: parsed CloudFormation JSON, any shape
+export type TemplateJson = any;
 export type Template = {
-  Resources: Record<string, { Type: string; Properties?: Record<string, any> }>;
-  Outputs?: Record<string, any>;
-  Parameters?: Record<string, any>;
+  Resources: Record<string, { Type: string; Properties?: Record<string, TemplateJson> }>;
+  Outputs?: Record<string, TemplateJson>;
+  Parameters?: Record<string, TemplateJson>;
 };
 
 /** Every stack under `app` (nested ones too), with its use of each limit. Call after `app.synth()`. */

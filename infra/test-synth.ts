@@ -8,7 +8,7 @@ import { App, type CfnElement, Stack } from 'aws-cdk-lib';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Route } from '../lib/routes.ts';
 import { applyNagChecks } from './nag.ts';
-import { type StackUsage, stackUsage } from './stack-limits.ts';
+import { type StackUsage, stackUsage, type TemplateJson } from './stack-limits.ts';
 import { defineStacks, type MarketplaceStacks } from './stacks.ts';
 import { stageConfig } from './stage-config.ts';
 
@@ -25,7 +25,12 @@ export interface SynthOptions {
   extend?: (stacks: MarketplaceStacks) => void;
 }
 
-export type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: string[]; DeletionPolicy?: string };
+export type Resource = {
+  Type: string;
+  Properties: Record<string, TemplateJson>;
+  DependsOn?: string[];
+  DeletionPolicy?: string;
+};
 
 export interface Synthesized {
   app: App;

@@ -63,7 +63,7 @@ function write(level: Level, msg: string, fields?: Record<string, unknown>): voi
     ...(trace ? { xray_trace_id: trace.split(';')[0]!.replace('Root=', '') } : {}),
     ...(redact(fields) as object),
   });
-  (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(line + '\n');
+  (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(`${line}\n`);
 }
 
 export const log = {

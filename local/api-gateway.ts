@@ -48,8 +48,10 @@ function answerPreflight(
   requestId: string,
 ): void {
   const methods = METHODS.filter((m) => typeof match(m, path) === 'object');
-  if (methods.length === 0)
-    return sendError(req, res, new AppError('not_found', `No route for OPTIONS ${path}.`), requestId);
+  if (methods.length === 0) {
+    sendError(req, res, new AppError('not_found', `No route for OPTIONS ${path}.`), requestId);
+    return;
+  }
   res.writeHead(204, { ...preflightHeaders(req.headers.origin, methods), 'x-request-id': requestId });
   res.end();
 }
@@ -213,8 +215,14 @@ function observe(
   };
   const write = res.write.bind(res) as (...args: unknown[]) => boolean;
   const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
-  res.write = ((chunk: unknown, ...rest: unknown[]) => (keep(chunk), write(chunk, ...rest))) as typeof res.write;
-  res.end = ((chunk?: unknown, ...rest: unknown[]) => (keep(chunk), end(chunk, ...rest))) as typeof res.end;
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    keep(chunk);
+    return write(chunk, ...rest);
+  }) as typeof res.write;
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    keep(chunk);
+    return end(chunk, ...rest);
+  }) as typeof res.end;
   res.once('close', () => {
     const set = Object.fromEntries(
       Object.entries(res.getHeaders()).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : String(v)]),

@@ -40,7 +40,10 @@ export function lastValues(pairs: Iterable<[string, string]>): Record<string, st
 /** Name → every value, in order (API Gateway's multi-value maps); null-prototype like lastValues. */
 export function allValues(pairs: Iterable<[string, string]>): Record<string, string[]> {
   const out: Record<string, string[]> = Object.create(null);
-  for (const [name, value] of pairs) (out[name] ??= []).push(value);
+  for (const [name, value] of pairs) {
+    out[name] ??= [];
+    out[name].push(value);
+  }
   return out;
 }
 

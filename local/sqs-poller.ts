@@ -13,7 +13,7 @@ export interface SqsPollerOptions {
   client: SQSClient;
   queueUrl: string;
   queueArn: string;
-  handler: (event: SQSEvent) => Promise<SQSBatchResponse | void>;
+  handler: (event: SQSEvent) => Promise<SQSBatchResponse | undefined>;
   batchSize?: number;
   /** Parallel pollers, like the concurrent batches of the Lambda event source. */
   concurrency?: number;

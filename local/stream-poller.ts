@@ -12,6 +12,7 @@ import {
   DynamoDBStreamsClient,
   ExpiredIteratorException,
   GetRecordsCommand,
+  type GetRecordsCommandOutput,
   GetShardIteratorCommand,
   type Shard,
   type _Record as StreamRecord,
@@ -25,7 +26,7 @@ import { log } from '../lib/log.ts';
 export interface StreamPollerOptions {
   endpoint: string;
   streamArn: string;
-  handler: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | void>;
+  handler: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | undefined>;
   /** Where the checkpoints live; in memory when absent. */
   checkpointFile?: string;
   batchSize?: number;
@@ -101,7 +102,14 @@ export function toLambdaRecord(record: StreamRecord, streamArn: string): DynamoD
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 
 export function startStreamPoller(options: StreamPollerOptions): { stop(): Promise<void> } {
@@ -170,7 +178,7 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
   async function pollShard(shardId: string): Promise<boolean> {
     const iterator = iterators.get(shardId) ?? (await iteratorFor(shardId));
     if (!iterator) return false;
-    let page;
+    let page: GetRecordsCommandOutput;
     try {
       page = await client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: batchSize }), {
         abortSignal: signal,

@@ -10,6 +10,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+/** A node of docs/openapi.json (the document, an operation, a schema), read key by key as JSON. */
+// biome-ignore lint/suspicious/noExplicitAny: untyped parsed JSON walked through optional keys of many shapes (schemas, operations, parameters); a typed model would only move the same unchecked reads into casts
 type Schema = Record<string, any>;
 
 export const CLIENT_TYPES_PATH = fileURLToPath(new URL('../client/types/openapi.ts', import.meta.url));
@@ -52,7 +54,7 @@ function single(type: string, schema: Schema, indent: string): string {
           ? 'Record<string, never>'
           : `Record<string, ${typeOf(schema['additionalProperties'] ?? {}, indent)}>`;
       const required = new Set((schema['required'] ?? []) as string[]);
-      const inner = indent + '  ';
+      const inner = `${indent}  `;
       const lines = properties.map(([key, value]) => {
         const doc = value['description'] ? `${inner}/** ${value['description']} */\n` : '';
         return `${doc}${inner}${quote(key)}${required.has(key) ? '' : '?'}: ${typeOf(value, inner)};`;

@@ -41,7 +41,12 @@ if (store.target === 'local' && usesQueue(name)) {
 }
 const event: unknown = JSON.parse(readFileSync(file ?? join(repoRoot, 'events', `${name}.json`), 'utf8'));
 // Streamed answers are printed as they arrive; the stream ends when the handler does (or Ctrl-C).
-const out = new Writable({ write: (chunk, _e, cb) => (process.stdout.write(chunk), cb()) });
+const out = new Writable({
+  write: (chunk, _e, cb) => {
+    process.stdout.write(chunk);
+    cb();
+  },
+});
 const result = await invokeFunction(name, event, out);
 if (result !== undefined) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 process.exit(0);

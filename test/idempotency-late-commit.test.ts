@@ -173,11 +173,17 @@ describe('store calls bounded by the time left', () => {
   it('a call made after the deadline is not sent and not retried; outside a deadline calls run as before', async () => {
     const read = () => db().send(new GetCommand({ TableName: tableName(), Key: keys.contract('ctr_none') }));
     let sent = 0;
-    stack().add((next) => async (args) => (sent++, next(args)), {
-      step: 'finalizeRequest',
-      priority: 'low',
-      name: LOSE_REPLY,
-    });
+    stack().add(
+      (next) => async (args) => {
+        sent++;
+        return next(args);
+      },
+      {
+        step: 'finalizeRequest',
+        priority: 'low',
+        name: LOSE_REPLY,
+      },
+    );
     await expect(withCallDeadline(Date.now() - 1, read)).rejects.toMatchObject({ name: 'AbortError' });
     expect(sent).toBe(1);
     await expect(withCallDeadline(Date.now() + 60_000, read)).resolves.toMatchObject({

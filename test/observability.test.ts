@@ -14,8 +14,14 @@ import { routeNamed } from './support/lambda.ts';
 async function captured(fn: () => Promise<unknown>): Promise<Array<Record<string, any>>> {
   const written: string[] = [];
   const [out, err] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
-  process.stdout.write = ((chunk: string) => (written.push(String(chunk)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
+  process.stdout.write = ((chunk: string) => {
+    written.push(String(chunk));
+    return true;
+  }) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string) => {
+    written.push(String(chunk));
+    return true;
+  }) as typeof process.stderr.write;
   try {
     await fn();
   } finally {
@@ -76,7 +82,10 @@ describe('structured logs', () => {
   });
 
   it("do not carry the previous invocation's correlation id, and only the first invocation is a cold start", async () => {
-    const handler = httpRoute({}, async () => (log.info('each'), ok({})));
+    const handler = httpRoute({}, async () => {
+      log.info('each');
+      return ok({});
+    });
     await captured(() => call(handler, 'api-req-a'));
     const lines = await captured(() => call(handler, 'api-req-b'));
     expect(lines.filter((l) => l['message'] === 'each').map((l) => [l['correlation_id'], l['cold_start']])).toEqual([

@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../lib/core/ids.ts';
 import { type Route, routes } from '../lib/routes.ts';
 import { createAgent, publishTemplate, SIMPLE_SCHEMA } from './events/support.ts';

@@ -3,7 +3,7 @@ import { agentIdParams } from '../../lib/agents/schemas.ts';
 import { noContent } from '../../lib/http/responses.ts';
 import { httpRoute } from '../../lib/http/stack.ts';
 
-export const handler = httpRoute(
-  { params: agentIdParams },
-  async ({ caller, params }) => (await deleteAgent(caller, params.id), noContent()),
-);
+export const handler = httpRoute({ params: agentIdParams }, async ({ caller, params }) => {
+  await deleteAgent(caller, params.id);
+  return noContent();
+});

@@ -1,4 +1,5 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { nowIso } from '../core/time.ts';
 import { db, tableName } from '../store/client.ts';
 import { keys } from '../store/keys.ts';
@@ -15,7 +16,8 @@ export interface KeySummary {
   revoked_at: string | null;
 }
 
-type StoredKey = Record<string, any>;
+/** A key item as the document client returns it. */
+type StoredKey = Record<string, NativeAttributeValue>;
 
 const summary = (item: StoredKey): KeySummary => ({
   key_id: item['keyId'],

@@ -39,7 +39,7 @@ export async function verifyWebhook(
     token,
   });
   const lease = await startHandshake(agent.id, limiter);
-  let reply;
+  let reply: Awaited<ReturnType<typeof postJson>>;
   try {
     reply = await postJson(request, outbound);
   } finally {

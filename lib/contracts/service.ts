@@ -101,7 +101,7 @@ export async function createContract(
 /** Only the owners of the contract's agents see it; for anyone else it does not exist. */
 async function visibleContract(caller: Caller, contractId: string): Promise<ContractRecord> {
   const contract = await readContract(contractId);
-  if (!contract || !contract.party_owner_ids.includes(caller.userId)) throw notFound('Contract');
+  if (!contract?.party_owner_ids.includes(caller.userId)) throw notFound('Contract');
   return contract;
 }
 
@@ -168,7 +168,10 @@ export async function transitionContract(
   const extra = verification ? { verification } : {};
   let movedAt = '';
   const moved = (now: string) => toContractView({ ...contract, ...extra, status: to, updated_at: now });
-  const change = (now: string) => contractMove(contract, to, extra, (movedAt = now));
+  const change = (now: string) => {
+    movedAt = now;
+    return contractMove(contract, to, extra, now);
+  };
   const result = await commitWithEvents(
     change,
     { agentIds: parties, type: TRANSITIONS[action].event, data },

@@ -86,7 +86,7 @@ const PLACEHOLDER = /\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}/g;
 const WHOLE = /^\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}$/;
 
 /** Own properties only: `{{constructor}}` must never find what every object inherits. */
-const valueOf = (values: Values, name: string): unknown => (Object.hasOwn(values, name) ? values[name] : undefined);
+const ownValue = (values: Values, name: string): unknown => (Object.hasOwn(values, name) ? values[name] : undefined);
 
 /**
  * Fills placeholders in every string of a check's config (the only place a template may use them). A string that is exactly one
@@ -96,9 +96,9 @@ const valueOf = (values: Values, name: string): unknown => (Object.hasOwn(values
 export function fillPlaceholders(value: unknown, values: Values): unknown {
   if (typeof value === 'string') {
     const whole = WHOLE.exec(value);
-    if (whole) return valueOf(values, whole[1]!) ?? null;
+    if (whole) return ownValue(values, whole[1]!) ?? null;
     return value.replace(PLACEHOLDER, (_, name: string) => {
-      const given = valueOf(values, name);
+      const given = ownValue(values, name);
       return given === undefined ? '' : String(given);
     });
   }
@@ -117,12 +117,13 @@ const textBytes = (text: string): number => jsonBytes(text) - 2;
 function measures(values: Values): { whole(name: string): number; inText(name: string): number } {
   const inText = new Map<string, number>();
   return {
-    whole: (name) => jsonBytes(valueOf(values, name) ?? null),
+    whole: (name) => jsonBytes(ownValue(values, name) ?? null),
     inText: (name) => {
       let bytes = inText.get(name);
       if (bytes === undefined) {
-        const given = valueOf(values, name);
-        inText.set(name, (bytes = given === undefined ? 0 : textBytes(String(given))));
+        const given = ownValue(values, name);
+        bytes = given === undefined ? 0 : textBytes(String(given));
+        inText.set(name, bytes);
       }
       return bytes;
     },

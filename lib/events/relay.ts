@@ -73,7 +73,7 @@ export async function relayBatch(records: readonly TableChange[]): Promise<strin
       { consistent: true },
     );
   } catch (err) {
-    records.forEach((_, i) => fail(i, err));
+    for (let i = 0; i < records.length; i++) fail(i, err);
     return sequencesOf(records, failed);
   }
 
@@ -83,7 +83,7 @@ export async function relayBatch(records: readonly TableChange[]): Promise<strin
     await createDeliveries(toCreate.map((p) => p.record));
   } catch (err) {
     // Some may have been written: the retried rows find those and send them.
-    for (const p of toCreate) p.rows.forEach((i) => fail(i, err));
+    for (const p of toCreate) for (const i of p.rows) fail(i, err);
   }
   const toSend = [...planned.values()].flatMap((p) =>
     p.rows.some((i) => failed.has(i)) || !untouched(p.record) ? [] : [{ message: messageOf(p.record), rows: p.rows }],
@@ -100,8 +100,9 @@ export async function relayBatch(records: readonly TableChange[]): Promise<strin
     }),
   );
   const unsent = await enqueueDeliveries(toSend.map((m) => m.message));
-  for (const index of unsent.failed)
-    toSend[index]!.rows.forEach((i) => fail(i, new Error(unsent.errors.get(index) ?? 'not sent')));
+  for (const index of unsent.failed) {
+    for (const i of toSend[index]!.rows) fail(i, new Error(unsent.errors.get(index) ?? 'not sent'));
+  }
   return sequencesOf(records, failed);
 }
 

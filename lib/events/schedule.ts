@@ -4,7 +4,6 @@
  * replaces it, read on every call so tests can run the whole schedule in seconds.
  */
 import * as settings from '../core/settings.ts';
-import { DELIVERY } from '../core/settings.ts';
 
 export const retryDelays = (): readonly number[] => settings.retryDelaysSeconds();
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Caller } from '../core/caller.ts';
-import { AppError, type ErrorDetail } from '../core/errors.ts';
+import { AppError } from '../core/errors.ts';
 import { log } from '../log.ts';
 import { observability } from '../observability/lambda.ts';
 import { recordRateLimited } from '../observability/metrics.ts';

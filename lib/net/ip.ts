@@ -21,7 +21,7 @@ export function parseIPv4(text: string): number | null {
   if (values.some((v) => v > 255)) return null;
   if (last >= 256 ** (4 - values.length)) return null;
   let result = last;
-  values.forEach((v, i) => (result += v * 256 ** (3 - i)));
+  for (const [i, v] of values.entries()) result += v * 256 ** (3 - i);
   return result;
 }
 

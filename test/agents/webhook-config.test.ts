@@ -182,8 +182,14 @@ describe('webhook secret', () => {
     const [out, err] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
     const savedLevel = process.env['LOG_LEVEL'];
     process.env['LOG_LEVEL'] = 'debug';
-    process.stdout.write = ((chunk: string) => (written.push(String(chunk)), true)) as typeof process.stdout.write;
-    process.stderr.write = ((chunk: string) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
+    process.stdout.write = ((chunk: string) => {
+      written.push(String(chunk));
+      return true;
+    }) as typeof process.stdout.write;
+    process.stderr.write = ((chunk: string) => {
+      written.push(String(chunk));
+      return true;
+    }) as typeof process.stderr.write;
     let secrets: string[] = [];
     try {
       const { owner, id } = await newAgent();

@@ -33,8 +33,10 @@ describe('the key design lives in lib/store/keys.ts and table.ts', () => {
     const sample = [
       '// TPL# in a comment, and GSI1PK',
       '/* CAT# and listAll */',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a sample of source code, whose template literal the tokenizer must read
       "const a = { GSI1PK: `WSINST#${ws}`, b: 'x/y' };",
       'const r = /TPL#/g; const d = a.b / 2;',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a sample of source code, whose template literal the tokenizer must read
       "item['listAll'] = `${day}#${id}`;",
     ].join('\n');
     expect(offences('sample.ts', tokenize(sample))).toEqual([

@@ -207,13 +207,23 @@ describe('fillChecks', () => {
   it('refuses without building a filled copy: each value is read once, not once per placeholder', () => {
     // A value that counts how often it is turned into text; filling would do it per placeholder.
     let reads = 0;
-    const counting = { toString: () => (reads++, 'x'.repeat(MAX_VARIABLE_VALUE_BYTES)) };
+    const counting = {
+      toString: () => {
+        reads++;
+        return 'x'.repeat(MAX_VARIABLE_VALUE_BYTES);
+      },
+    };
     const config = { a: '{{s}}'.repeat(6000) };
     expect(() => fillChecks([check(config)], { s: counting })).toThrow(AppError);
     expect(reads).toBe(1);
     // The same config with a short value is filled, and then every placeholder is written.
     reads = 0;
-    const short = { toString: () => (reads++, 'y') };
+    const short = {
+      toString: () => {
+        reads++;
+        return 'y';
+      },
+    };
     expect(fillChecks([check(config)], { s: short })[0]!.config).toEqual({ a: 'y'.repeat(6000) });
     expect(reads).toBe(6001);
   });

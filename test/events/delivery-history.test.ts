@@ -199,7 +199,10 @@ describe('attempt history and manual retries', () => {
 
   it('one message received twice at once: one POST (the slot is taken before it), and neither receipt deletes the message that carries the schedule', async () => {
     const { agentId, receiver } = await enabledAgent();
-    receiver.answer = async () => (await new Promise((r) => setTimeout(r, 300)), 500);
+    receiver.answer = async () => {
+      await new Promise((r) => setTimeout(r, 300));
+      return 500;
+    };
     const { eventId } = await fundedEvent(agentId);
     const [message] = await receiveVisible();
     const record = toSqsRecord(message!, queues.queueArn);

@@ -71,7 +71,10 @@ async function inWaves<T>(count: number, width: number, one: (i: number) => Prom
 describe('forced retries at 20-way', () => {
   it('one POST, one recorded attempt: the receiver counts exactly the attempts the record numbers', async () => {
     const receiver = await startWebhookReceiver();
-    receiver.answer = async () => (await new Promise((r) => setTimeout(r, 100)), 200);
+    receiver.answer = async () => {
+      await new Promise((r) => setTimeout(r, 100));
+      return 200;
+    };
     const agentId = await createAgent(owner);
     await enableWebhook(owner, agentId, receiver.url, ['contract.funded']);
     const contractId = await createContract(owner, agentId, await publishTemplate(owner, SIMPLE_SCHEMA));

@@ -88,7 +88,10 @@ describe('adaptive polling', () => {
     expect(nextPollMs(1000, true, bounds)).toBe(250);
     const quiet: number[] = [];
     let wait = 250;
-    for (let i = 0; i < 4; i++) quiet.push((wait = nextPollMs(wait, false, bounds)));
+    for (let i = 0; i < 4; i++) {
+      wait = nextPollMs(wait, false, bounds);
+      quiet.push(wait);
+    }
     expect(quiet).toEqual([500, 1000, 1000, 1000]);
     expect(nextPollMs(0, false, bounds)).toBe(250);
   });

@@ -89,7 +89,10 @@ async function fundedAgent(answerDelayMs = 0) {
   if (answerDelayMs) {
     const answer = receiver.answer;
     // Holds each request open so the copies overlap.
-    receiver.answer = async (d) => (await new Promise((r) => setTimeout(r, answerDelayMs)), answer(d));
+    receiver.answer = async (d) => {
+      await new Promise((r) => setTimeout(r, answerDelayMs));
+      return answer(d);
+    };
   }
   const contractId = await createContract(owner, agentId, templateId);
   await invoke('fundContract', { caller: owner, params: { id: contractId } });

@@ -47,7 +47,9 @@ function expectRateLimited(res: { status: number; headers: Record<string, string
 function simulatedTime(startMs = Date.UTC(2030, 0, 1)) {
   let real = startMs;
   return {
-    advance: (ms: number) => void (real += ms),
+    advance: (ms: number): void => {
+      real += ms;
+    },
     real: () => real,
     clock:
       (offsetMs = 0) =>

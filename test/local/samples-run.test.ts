@@ -26,7 +26,12 @@ const sample = (name: string): unknown => JSON.parse(readFileSync(join(root, 'ev
 /** Runs a streaming sample until its head is out, then goes away as a client would. */
 async function streamHead(name: string): Promise<StreamMetadata> {
   let head: StreamMetadata | undefined;
-  const stream: LocalResponseStream = new Writable({ write: (_chunk, _e, cb) => (stream.destroy(), cb()) });
+  const stream: LocalResponseStream = new Writable({
+    write: (_chunk, _e, cb) => {
+      stream.destroy();
+      cb();
+    },
+  });
   stream.setMetadata = (metadata) => (head = metadata);
   await invokeFunction(name, sample(name), stream);
   return head!;

@@ -82,7 +82,10 @@ describe('search text', () => {
     // Accented, upper-case and non-Latin letters too: the query goes through words() as the route's does.
     const alphabet = ['a', 'b', 'c', 'É', 'ü', 'ß', '漢', '字'];
     let seed = 7;
-    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
     const word = () => Array.from({ length: 1 + rand(9) }, () => alphabet[rand(alphabet.length)]).join('');
     let matched = 0;
     for (let i = 0; i < 2000; i++) {

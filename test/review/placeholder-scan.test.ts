@@ -95,7 +95,7 @@ describe('the placeholder scan at publish', () => {
       body: withConfig({ [longKey]: `{{${'n'.repeat(5_000)}}}` }),
     });
     const [detail] = long.body.error.details;
-    expect(detail.path).toBe(`schema.checks.0.config.${longKey}`.slice(0, 200) + '…');
+    expect(detail.path).toBe(`${`schema.checks.0.config.${longKey}`.slice(0, 200)}…`);
     expect(detail.message).toBe(`{{${'n'.repeat(64)}…}} is not a declared variable.`);
   });
 });

@@ -31,7 +31,7 @@ function ipv6Bytes(address: string): Buffer {
   const part = (s: string) => (s ? s.split(':') : []);
   const words = [...part(head), ...Array(8 - part(head).length - part(tail).length).fill('0'), ...part(tail)];
   const out = Buffer.alloc(16);
-  words.forEach((w, i) => out.writeUInt16BE(parseInt(w, 16), i * 2));
+  for (const [i, w] of words.entries()) out.writeUInt16BE(parseInt(w, 16), i * 2);
   return out;
 }
 

@@ -22,8 +22,7 @@ export async function openSse(url: string, headers: Record<string, string>) {
     try {
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
         buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
           const frame: SseFrame = {};
           for (const line of buffer.slice(0, end).split('\n')) {
             if (line.startsWith(':')) frame.comment = line.slice(1).trim();
@@ -40,5 +39,12 @@ export async function openSse(url: string, headers: Record<string, string>) {
       // aborted by close()
     }
   })();
-  return { res, frames, close: async () => (controller.abort(), await reading) };
+  return {
+    res,
+    frames,
+    close: async () => {
+      controller.abort();
+      await reading;
+    },
+  };
 }

@@ -112,10 +112,10 @@ function componentSchemas(): Record<string, Json> {
 }
 
 const eventComponentName = (type: string) =>
-  type
+  `${type
     .split('.')
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
-    .join('') + 'Event';
+    .join('')}Event`;
 
 /** A JSON object schema's properties as OpenAPI parameters. */
 function parametersOf(schema: z.core.$ZodType | undefined, where: 'path' | 'query'): Json[] {
@@ -337,7 +337,8 @@ function packageVersion(): string {
 export async function buildOpenApiDocument(): Promise<Json> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = operationOf(route, await specOf(route));
+    paths[route.path] ??= {};
+    paths[route.path]![route.method.toLowerCase()] = operationOf(route, await specOf(route));
   }
   const unknown = Object.keys(operations).filter((name) => !routes.some((r) => r.name === name));
   if (unknown.length) throw new Error(`lib/http/openapi/operations.ts names no route: ${unknown.join(', ')}`);

@@ -217,7 +217,7 @@ async function syncPostings(
       const item = posting(order, list, templateId, target);
       wanted.add(keyOf(item));
       const unchanged =
-        cur && cur.lists.includes(list) && cur.w === target.w && sortKey(order, cur) === sortKey(order, target);
+        cur?.lists.includes(list) && cur.w === target.w && sortKey(order, cur) === sortKey(order, target);
       if (!unchanged) requests.push({ put: item });
     }
   }

@@ -71,9 +71,9 @@ export const templateSchema = z
         if (ids.has(c.id)) issue(['checks', i, 'id'], `Duplicate check id "${c.id}".`);
         ids.add(c.id);
       });
-      undeclaredPlaceholders(schema.checks, declared).forEach(({ path, name, uses }) =>
-        issue(path, `{{${shown(name)}}} is not a declared variable${uses > 1 ? ` (used ${uses} times)` : ''}.`),
-      );
+      for (const { path, name, uses } of undeclaredPlaceholders(schema.checks, declared)) {
+        issue(path, `{{${shown(name)}}} is not a declared variable${uses > 1 ? ` (used ${uses} times)` : ''}.`);
+      }
     }),
   );
 

@@ -140,11 +140,10 @@ async function runInstances(
     const waiters: Array<() => void> = [];
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      let end: number;
-      while ((end = out.indexOf('\n')) >= 0) {
+      for (let end = out.indexOf('\n'); end >= 0; end = out.indexOf('\n')) {
         lines.push(out.slice(0, end));
         out = out.slice(end + 1);
-        waiters.splice(0).forEach((w) => w());
+        for (const w of waiters.splice(0)) w();
       }
     });
     const nextLine = async (): Promise<string> => {
