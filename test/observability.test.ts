@@ -1,5 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../lib/core/errors.ts';
 import { ok } from '../lib/http/responses.ts';
 import { httpRoute } from '../lib/http/stack.ts';
@@ -8,28 +8,12 @@ import { flushMetrics, recordDeliveryAttempt, recordVerification } from '../lib/
 import { METRIC, METRICS_NAMESPACE } from '../lib/observability/names.ts';
 import { lambdaContext } from '../local/lambda-context.ts';
 import { proxyEvent } from '../local/proxy-event.ts';
+import { writtenDuring } from './support/captured-output.ts';
 import { routeNamed } from './support/lambda.ts';
 
 /** Everything written to stdout and stderr while `fn` runs, as parsed JSON lines. */
 async function captured(fn: () => Promise<unknown>): Promise<Array<Record<string, any>>> {
-  const written: string[] = [];
-  const [out, err] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
-  process.stdout.write = ((chunk: string) => {
-    written.push(String(chunk));
-    return true;
-  }) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string) => {
-    written.push(String(chunk));
-    return true;
-  }) as typeof process.stderr.write;
-  try {
-    await fn();
-  } finally {
-    process.stdout.write = out;
-    process.stderr.write = err;
-  }
-  return written
-    .join('')
+  return (await writtenDuring(fn))
     .split('\n')
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l));
@@ -59,9 +43,15 @@ const call = (handler: ReturnType<typeof httpRoute>, requestId: string) => {
 
 describe('structured logs', () => {
   it('carry the Lambda request id, the API request id as correlation id, the function name and cold start on every line, with secrets redacted', async () => {
-    const handler = httpRoute({}, async () => {
-      log.info('first line', { api_key: 'mk_should_not_appear', count: 2 });
-      log.warn('second line', { nested: { webhook_secret: 'whsec_nope' } });
+    // Cold start is per process (per module instance): the unit tier runs several files in one
+    // process, and another may have invoked a handler already. Fresh instances of the stack and
+    // the logger make this invocation the first, as a new Lambda instance's is.
+    vi.resetModules();
+    const { httpRoute: freshRoute } = await import('../lib/http/stack.ts');
+    const { log: freshLog } = await import('../lib/log.ts');
+    const handler = freshRoute({}, async () => {
+      freshLog.info('first line', { api_key: 'mk_should_not_appear', count: 2 });
+      freshLog.warn('second line', { nested: { webhook_secret: 'whsec_nope' } });
       return ok({});
     });
     const lines = await captured(() => call(handler, 'api-req-1'));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SECRET_PATTERN } from '../../lib/webhooks/secret.ts';
 import { ALLOWED_URLS, DEVELOPMENT_ONLY_URLS, FORBIDDEN_URLS } from '../net/forbidden-urls.ts';
+import { writtenDuring } from '../support/captured-output.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { useDevelopmentModeSwitch } from './env.ts';
 
@@ -178,34 +179,25 @@ describe('webhook secret', () => {
 
   it('never appears in logs', async () => {
     setDevelopmentMode(true);
-    const written: string[] = [];
-    const [out, err] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
     const savedLevel = process.env['LOG_LEVEL'];
     process.env['LOG_LEVEL'] = 'debug';
-    process.stdout.write = ((chunk: string) => {
-      written.push(String(chunk));
-      return true;
-    }) as typeof process.stdout.write;
-    process.stderr.write = ((chunk: string) => {
-      written.push(String(chunk));
-      return true;
-    }) as typeof process.stderr.write;
     let secrets: string[] = [];
+    let written: string;
     try {
-      const { owner, id } = await newAgent();
-      const first = await configure(owner, id, { webhook_url: 'http://127.0.0.1:9/', events: EVENTS });
-      const rotated = await invoke('rotateWebhookSecret', { caller: owner, params: { id } });
-      await invoke('verifyWebhook', { caller: owner, params: { id } });
-      secrets = [first.body.webhook_secret, rotated.body.webhook_secret];
+      written = await writtenDuring(async () => {
+        const { owner, id } = await newAgent();
+        const first = await configure(owner, id, { webhook_url: 'http://127.0.0.1:9/', events: EVENTS });
+        const rotated = await invoke('rotateWebhookSecret', { caller: owner, params: { id } });
+        await invoke('verifyWebhook', { caller: owner, params: { id } });
+        secrets = [first.body.webhook_secret, rotated.body.webhook_secret];
+      });
     } finally {
-      process.stdout.write = out;
-      process.stderr.write = err;
       if (savedLevel === undefined) delete process.env['LOG_LEVEL'];
       else process.env['LOG_LEVEL'] = savedLevel;
     }
     expect(secrets.every((s) => SECRET_PATTERN.test(s))).toBe(true);
-    expect(written.join('')).toContain('webhook handshake'); // the logs were captured at all
-    for (const secret of secrets) expect(written.join('')).not.toContain(secret);
+    expect(written).toContain('webhook handshake'); // the logs were captured at all
+    for (const secret of secrets) expect(written).not.toContain(secret);
   });
 });
 
