@@ -18,7 +18,7 @@ import { FUNCTION_MEMORY_MB } from '../infra/sizing.ts';
 import { STAGES } from '../infra/stage-config.ts';
 import { TRACING_FIXED_RATE } from '../infra/tracing-sampling.ts';
 import { DELIVERY, ROUTE_TIMEOUTS, STREAM, STREAM_LEASE } from '../lib/core/settings.ts';
-import { log, setLogContext } from '../lib/log.ts';
+import { log, setLogContext } from '../lib/observability/log.ts';
 import { flushMetrics, recordDeliveryAttempt } from '../lib/observability/metrics.ts';
 import { type Route, routes } from '../lib/routes.ts';
 
@@ -96,7 +96,7 @@ export type IndexDesign = 'full' | 'attempted' | 'failures' | 'none';
 export interface DeliverySizing {
   memoryMb: number;
   batchSize: number;
-  /** POSTs of a batch in flight at once: the batch (lib/events/deliver.ts), or 1 (one after another). */
+  /** POSTs of a batch in flight at once: the batch (lib/events/delivery/deliver-batch.ts), or 1 (one after another). */
   concurrent: boolean;
   index: IndexDesign;
 }
@@ -130,7 +130,7 @@ function written(env: Record<string, string>, run: () => void): number {
 
 /**
  * The bytes the delivery function logs, from the real log and metrics code: one 'delivery attempt'
- * line (lib/events/deliver.ts's fields, ids of their real length), and the EMF document of a
+ * line (lib/events/delivery/deliver-batch.ts's fields, ids of their real length), and the EMF document of a
  * batch of attempts (lib/observability/metrics.ts), plus CloudWatch's 26 bytes per event.
  */
 export function deliveryLogBytes(batchSize: number): { perAttempt: number; perBatch: number } {
@@ -307,7 +307,7 @@ export function routeCost(
 
 // ---- SSE client-month ------------------------------------------------------------------------
 
-/** One always-connected SSE client for 30 days (lib/events/sse.ts polls an idle feed once a second). */
+/** One always-connected SSE client for 30 days (lib/events/feed/sse.ts polls an idle feed once a second). */
 export function sseClientMonth(): Line[] {
   const seconds = 30 * 24 * 3600;
   const memoryMb = FUNCTION_MEMORY_MB['streamAgentEvents'] ?? STAGES['prod']!.defaultMemoryMb;

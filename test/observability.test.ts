@@ -3,11 +3,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../lib/core/errors.ts';
 import { ok } from '../lib/http/responses.ts';
 import { httpRoute } from '../lib/http/stack.ts';
-import { log } from '../lib/log.ts';
+import { log } from '../lib/observability/log.ts';
 import { flushMetrics, recordDeliveryAttempt, recordVerification } from '../lib/observability/metrics.ts';
 import { METRIC, METRICS_NAMESPACE } from '../lib/observability/names.ts';
-import { lambdaContext } from '../local/lambda-context.ts';
-import { proxyEvent } from '../local/proxy-event.ts';
+import { proxyEvent } from '../local/gateway/proxy-event.ts';
+import { lambdaContext } from '../local/lambda/context.ts';
 import { writtenDuring } from './support/captured-output.ts';
 import { routeNamed } from './support/lambda.ts';
 
@@ -48,7 +48,7 @@ describe('structured logs', () => {
     // the logger make this invocation the first, as a new Lambda instance's is.
     vi.resetModules();
     const { httpRoute: freshRoute } = await import('../lib/http/stack.ts');
-    const { log: freshLog } = await import('../lib/log.ts');
+    const { log: freshLog } = await import('../lib/observability/log.ts');
     const handler = freshRoute({}, async () => {
       freshLog.info('first line', { api_key: 'mk_should_not_appear', count: 2 });
       freshLog.warn('second line', { nested: { webhook_secret: 'whsec_nope' } });

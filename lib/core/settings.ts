@@ -151,7 +151,7 @@ export const traceId = (env: Env = process.env) => text(env, '_X_AMZN_TRACE_ID')
 // ---- Abuse limits (docs/limits.md): the CDK usage plan, the local per-key throttle, the handlers and
 // the docs all use these numbers.
 
-/** Per API key, enforced by API Gateway's usage plan in AWS and by local/key-throttle.ts under `npm start`. */
+/** Per API key, enforced by API Gateway's usage plan in AWS and by local/gateway/key-throttle.ts under `npm start`. */
 export const API_KEY_LIMITS = {
   /** Steady requests per second (token refill rate). */
   ratePerSecond: 20,

@@ -1,7 +1,7 @@
 /**
  * The HTTP stack of a response-streaming route (server-sent events). `prepare` runs first and may
  * throw an AppError, which is answered as a normal JSON error; what it returns then writes the
- * stream. `awslambda` is the global of Lambda's Node.js runtime (local/streaming.ts installs it
+ * stream. `awslambda` is the global of Lambda's Node.js runtime (local/lambda/streaming.ts installs it
  * for the local runtime and tests).
  */
 
@@ -10,8 +10,8 @@ import type { Writable } from 'node:stream';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { Caller } from '../core/caller.ts';
 import { AppError } from '../core/errors.ts';
-import { log } from '../log.ts';
 import { startInvocation } from '../observability/lambda.ts';
+import { log } from '../observability/log.ts';
 import { flushMetrics, recordRateLimited } from '../observability/metrics.ts';
 import { throttlingAsRateLimited } from '../store/throttling.ts';
 import type * as z from '../zod.ts';

@@ -4,7 +4,7 @@
  * workers without a context; then the lines simply go without it.
  */
 import type { MiddlewareObj } from '@middy/core';
-import { type InvocationContext, setLogContext } from '../log.ts';
+import { type InvocationContext, setLogContext } from './log.ts';
 import { flushMetrics } from './metrics.ts';
 
 export function startInvocation(context: InvocationContext | undefined, correlationId?: string): void {

@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 document, built from the route table (paths, methods, keys), the handlers' zod
  * specs (parameters and bodies), lib/http/openapi/schemas.ts (answers) and lib/http/openapi/operations.ts
  * (summaries, success statuses, route-specific errors). `npm run openapi` writes it to
- * docs/openapi.json, which GET /openapi.json serves; a test fails when that file is stale.
+ * generated/openapi.json, which GET /openapi.json serves; a test fails when that file is stale.
  *
  * JSON Schema comes from zod's own `z.toJSONSchema` (draft 2020-12, which OpenAPI 3.1 uses), so
  * nothing here depends on how a schema was built (zod or zod/mini).
@@ -332,7 +332,7 @@ function packageVersion(): string {
 
 /**
  * Imports every handler to read its request shapes: the caller provides Lambda's `awslambda`
- * global first (local/streaming.ts), which the streaming handler is made with.
+ * global first (local/lambda/streaming.ts), which the streaming handler is made with.
  */
 export async function buildOpenApiDocument(): Promise<Json> {
   const paths: Record<string, Record<string, unknown>> = {};

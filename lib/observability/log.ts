@@ -1,0 +1,74 @@
+/**
+ * One-line JSON logs. Inside a handler (lib/observability/lambda.ts) every line carries the Lambda
+ * request id, the API request id as `correlation_id`, the function name and `cold_start`, with the
+ * field names Powertools Logger uses (its package would add about 20 KB to every bundle: docs/decisions.md,
+ * "Operations"). Field names that can carry credentials are redacted here, in one
+ * place, so a careless call cannot leak an API key or a webhook secret.
+ */
+
+import * as settings from '../core/settings.ts';
+import { SERVICE_NAME } from './names.ts';
+
+const SECRET_FIELD = /secret|api_?key|authorization|signature|password|token|challenge/i;
+
+function redact(value: unknown, depth = 0): unknown {
+  if (depth > 4 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = SECRET_FIELD.test(k) ? '[redacted]' : redact(v, depth + 1);
+  return out;
+}
+
+/** What the current invocation adds to every line; replaced as a whole when the next one starts. */
+let invocation: Record<string, unknown> = {};
+/** Provisioned concurrency initialises ahead of any request: no invocation of it is a cold start. */
+let coldStart = !settings.provisionedConcurrency();
+
+/** What a log line needs of the runtime's invocation context (Lambda's `Context` has these fields). */
+export interface InvocationContext {
+  awsRequestId: string;
+  functionName: string;
+  memoryLimitInMB: string;
+}
+
+export function setLogContext(context: InvocationContext | undefined, correlationId: string | undefined): void {
+  invocation = {
+    ...(context?.awsRequestId
+      ? {
+          cold_start: coldStart,
+          function_name: context.functionName,
+          function_memory_size: context.memoryLimitInMB,
+          function_request_id: context.awsRequestId,
+        }
+      : {}),
+    ...(correlationId ? { correlation_id: correlationId } : {}),
+  };
+  if (context?.awsRequestId) coldStart = false;
+}
+
+type Level = 'debug' | 'info' | 'warn' | 'error';
+
+function write(level: Level, msg: string, fields?: Record<string, unknown>): void {
+  const threshold = settings.logLevel();
+  if (threshold === 'silent') return;
+  if (level === 'debug' && threshold !== 'debug') return;
+  if (level === 'info' && threshold === 'warn') return;
+  const trace = settings.traceId();
+  const line = JSON.stringify({
+    level: level.toUpperCase(),
+    message: msg,
+    timestamp: new Date().toISOString(),
+    service: SERVICE_NAME,
+    ...invocation,
+    ...(trace ? { xray_trace_id: trace.split(';')[0]!.replace('Root=', '') } : {}),
+    ...(redact(fields) as object),
+  });
+  (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(`${line}\n`);
+}
+
+export const log = {
+  debug: (msg: string, fields?: Record<string, unknown>) => write('debug', msg, fields),
+  info: (msg: string, fields?: Record<string, unknown>) => write('info', msg, fields),
+  warn: (msg: string, fields?: Record<string, unknown>) => write('warn', msg, fields),
+  error: (msg: string, fields?: Record<string, unknown>) => write('error', msg, fields),
+};
