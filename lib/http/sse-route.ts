@@ -11,7 +11,7 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { Caller } from '../core/caller.ts';
 import { AppError } from '../core/errors.ts';
 import { startInvocation } from '../observability/lambda.ts';
-import { log } from '../observability/log.ts';
+import { errorFields, log } from '../observability/log.ts';
 import { flushMetrics, recordRateLimited } from '../observability/metrics.ts';
 import { throttlingAsRateLimited } from '../store/throttling.ts';
 import type * as z from '../zod.ts';
@@ -76,8 +76,7 @@ export function sseRoute<
         err instanceof AppError
           ? err
           : new AppError('internal_error', 'Something went wrong on our side. Try again later.');
-      if (!(err instanceof AppError))
-        log.error('unhandled error', { requestId, error: err instanceof Error ? err.message : String(err) });
+      if (!(err instanceof AppError)) log.error('unhandled error', { requestId, ...errorFields(err) });
       if (appError.code === 'rate_limited') recordRateLimited();
       const out = awslambda.HttpResponseStream.from(stream, {
         statusCode: statusOf(appError),

@@ -72,3 +72,14 @@ export const log = {
   warn: (msg: string, fields?: Record<string, unknown>) => write('warn', msg, fields),
   error: (msg: string, fields?: Record<string, unknown>) => write('error', msg, fields),
 };
+
+/**
+ * An error as log fields: its name and message, and its cause's (one level: an SDK error inside an
+ * AppError, the store's error inside an InvariantError). Messages of thrown errors are ours or the
+ * SDK's, never a client's secret.
+ */
+export function errorFields(err: unknown): { error: string; cause?: string } {
+  const text = (e: unknown) => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
+  const cause = err instanceof Error ? err.cause : undefined;
+  return { error: text(err), ...(cause === undefined ? {} : { cause: text(cause) }) };
+}

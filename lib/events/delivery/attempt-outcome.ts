@@ -14,6 +14,7 @@
  * The history keeps the newest MAX_ATTEMPT_LOG entries: attempt n drops entry n − 50, and an entry
  * that finishes after the count has gone 50 past it is not written (its slot was already dropped).
  */
+import { InvariantError } from '../../core/errors.ts';
 import { nowIso } from '../../core/time.ts';
 import { conditionalUpdate } from '../../store/conditional.ts';
 import { keys } from '../../store/keys.ts';
@@ -132,7 +133,7 @@ export async function recordOutcome(
     const succeededMeanwhile = guardStatus && latest.status === 'succeeded';
     const pastWindow = withEntry && latest.attempts >= number + MAX_ATTEMPT_LOG;
     if (!succeededMeanwhile && !pastWindow)
-      throw new Error(`delivery ${seen.id}: attempt ${number} refused for no known reason`);
+      throw new InvariantError(`delivery ${seen.id}: attempt ${number} refused for no known reason`);
     if (succeededMeanwhile) state = undefined;
     if (pastWindow) withEntry = false;
   }

@@ -3,8 +3,10 @@
  * batches the relay found missing) and listed newest first or by status. Attempts change records
  * through conditional updates (take-attempt.ts, attempt-outcome.ts).
  */
+
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { InvariantError } from '../../core/errors.ts';
 import { batchGet, batchWrite, keyString } from '../../store/batch.ts';
 import { db, tableName } from '../../store/client.ts';
 import { keys } from '../../store/keys.ts';
@@ -53,7 +55,7 @@ export async function ensureDelivery(
   } catch (err) {
     if (!(err instanceof ConditionalCheckFailedException)) throw err;
     const existing = await readDelivery(event.agent_id, record.id);
-    if (!existing) throw new Error('delivery record vanished after a conditional failure');
+    if (!existing) throw new InvariantError('delivery record vanished after a conditional failure');
     return { record: existing, created: false };
   }
 }

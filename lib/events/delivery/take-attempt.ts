@@ -12,6 +12,7 @@
  *   it tries again on top of them; losing costs no POST, so giving up after MAX_TRIES simply
  *   leaves the message for later.
  */
+import { InvariantError } from '../../core/errors.ts';
 import { DELIVERY } from '../../core/settings.ts';
 import { nowIso } from '../../core/time.ts';
 import { backoff } from '../../store/backoff.ts';
@@ -97,7 +98,7 @@ export async function takeScheduledAttempt(seen: DeliveryRecord, messageId: stri
       return latest.carrier === messageId ? { kind: 'taken_by_same_message' } : { kind: 'none' };
     // Only extra attempts moved the count: take the slot on top of them.
     if (tries >= MAX_TRIES)
-      throw new Error(
+      throw new InvariantError(
         `delivery ${seen.id}: manual attempts kept moving the count under ${MAX_TRIES} takes (no POST was made)`,
       );
     current = latest;

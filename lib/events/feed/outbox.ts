@@ -10,6 +10,7 @@
  * Each row also records `deliver`: whether the agent's webhook was ENABLED and subscribed to the
  * kind when the slot was taken. The stream filter passes only rows with `deliver = true`.
  */
+import { InvariantError } from '../../core/errors.ts';
 import { nowIso } from '../../core/time.ts';
 import { tableName } from '../../store/client.ts';
 import { ENTITY, keys } from '../../store/keys.ts';
@@ -78,7 +79,7 @@ export async function commitWithEvents(
     await releaseSlots();
     if (alongRefused(result.reasons, alongItems.length)) throw alongLost();
     if (result.reasons[0] === 'ConditionalCheckFailed') return { committed: false };
-    if (attempt >= MAX_ATTEMPTS) throw new Error('feed slots were given away on every attempt');
+    if (attempt >= MAX_ATTEMPTS) throw new InvariantError('feed slots were given away on every attempt');
   }
 }
 
