@@ -3,7 +3,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Caller } from '../core/caller.ts';
 import { AppError } from '../core/errors.ts';
-import { observability } from '../observability/lambda.ts';
+import { inInvocationOf, observability } from '../observability/lambda.ts';
 import { errorFields, log } from '../observability/log.ts';
 import { recordRateLimited } from '../observability/metrics.ts';
 import { withCallDeadline } from '../store/call-deadline.ts';
@@ -233,8 +233,8 @@ export function httpRoute<
         },
         (seal) => run(seal).catch((err: unknown) => errorResponse(err, event)),
       );
-    }) as unknown as HttpHandler;
-  return withRouteSpec(handler, spec);
+    });
+  return withRouteSpec(inInvocationOf(handler) as unknown as HttpHandler, spec);
 }
 
 /**

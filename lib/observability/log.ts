@@ -6,6 +6,7 @@
  * place, so a careless call cannot leak an API key or a webhook secret.
  */
 
+import { AsyncLocalStorage } from 'node:async_hooks';
 import * as settings from '../core/settings.ts';
 import { SERVICE_NAME } from './names.ts';
 
@@ -19,8 +20,12 @@ function redact(value: unknown, depth = 0): unknown {
   return out;
 }
 
-/** What the current invocation adds to every line; replaced as a whole when the next one starts. */
-let invocation: Record<string, unknown> = {};
+/**
+ * What the current invocation adds to every line, held per invocation rather than in a module
+ * variable: the local runtime (and Lambda's response streaming) runs several invocations in one
+ * process at once, and a global let one handler's lines carry another's function name and request id.
+ */
+const invocations = new AsyncLocalStorage<Record<string, unknown>>();
 /** Provisioned concurrency initialises ahead of any request: no invocation of it is a cold start. */
 let coldStart = !settings.provisionedConcurrency();
 
@@ -31,8 +36,13 @@ export interface InvocationContext {
   memoryLimitInMB: string;
 }
 
-export function setLogContext(context: InvocationContext | undefined, correlationId: string | undefined): void {
-  invocation = {
+/** Runs `fn` with the invocation's fields on every line it (and what it awaits) writes. */
+export function withLogContext<T>(
+  context: InvocationContext | undefined,
+  correlationId: string | undefined,
+  fn: () => T,
+): T {
+  const fields = {
     ...(context?.awsRequestId
       ? {
           cold_start: coldStart,
@@ -44,6 +54,7 @@ export function setLogContext(context: InvocationContext | undefined, correlatio
     ...(correlationId ? { correlation_id: correlationId } : {}),
   };
   if (context?.awsRequestId) coldStart = false;
+  return invocations.run(fields, fn);
 }
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
@@ -59,7 +70,7 @@ function write(level: Level, msg: string, fields?: Record<string, unknown>): voi
     message: msg,
     timestamp: new Date().toISOString(),
     service: SERVICE_NAME,
-    ...invocation,
+    ...invocations.getStore(),
     ...(trace ? { xray_trace_id: trace.split(';')[0]!.replace('Root=', '') } : {}),
     ...(redact(fields) as object),
   });
