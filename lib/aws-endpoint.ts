@@ -11,7 +11,7 @@
  */
 
 import { emulatorRetryStrategy } from './aws/emulator-retry.ts';
-import * as settings from './core/settings.ts';
+import { setting } from './core/environment.ts';
 import { LOCAL_DEFAULTS } from './core/settings.ts';
 
 const EMULATOR_ATTEMPTS = 12;
@@ -21,7 +21,7 @@ export function endpointOverride(endpoint: string | undefined, attempts = EMULAT
   return endpoint
     ? {
         endpoint,
-        region: settings.region() ?? LOCAL_DEFAULTS.region,
+        region: setting('AWS_REGION') ?? LOCAL_DEFAULTS.region,
         credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
         maxAttempts: attempts,
         retryStrategy: emulatorRetryStrategy(attempts),

@@ -8,7 +8,6 @@
  */
 import { join } from 'node:path';
 import { BASE_PATHS, LOCAL_DEFAULTS } from '../lib/core/settings.ts';
-import { assertSettings, SettingsError } from '../lib/core/settings-check.ts';
 import { reindexIfBehind } from '../lib/marketplace/search/reindex.ts';
 import { developmentMode } from '../lib/net/url-policy.ts';
 import { ensureTable } from '../lib/store/create-table.ts';
@@ -22,6 +21,7 @@ import { startEventPipeline } from './emulators/event-pipeline.ts';
 import { createLocalApi, listen } from './gateway/api-gateway.ts';
 import { portInUse } from './ports.ts';
 import { publishRuntime } from './runtime-file.ts';
+import { assertSettings, SettingsError } from './settings-check.ts';
 
 const stops: Array<() => Promise<void>> = [];
 let stopping = false;

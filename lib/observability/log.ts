@@ -7,7 +7,7 @@
  */
 
 import { AsyncLocalStorage } from 'node:async_hooks';
-import * as settings from '../core/settings.ts';
+import { setting } from '../core/environment.ts';
 import { SERVICE_NAME } from './names.ts';
 
 const SECRET_FIELD = /secret|api_?key|authorization|signature|password|token|challenge/i;
@@ -27,7 +27,7 @@ function redact(value: unknown, depth = 0): unknown {
  */
 const invocations = new AsyncLocalStorage<Record<string, unknown>>();
 /** Provisioned concurrency initialises ahead of any request: no invocation of it is a cold start. */
-let coldStart = !settings.provisionedConcurrency();
+let coldStart = !(setting('AWS_LAMBDA_INITIALIZATION_TYPE') === 'provisioned-concurrency');
 
 /** What a log line needs of the runtime's invocation context (Lambda's `Context` has these fields). */
 export interface InvocationContext {
@@ -60,11 +60,11 @@ export function withLogContext<T>(
 type Level = 'debug' | 'info' | 'warn' | 'error';
 
 function write(level: Level, msg: string, fields?: Record<string, unknown>): void {
-  const threshold = settings.logLevel();
+  const threshold = setting('LOG_LEVEL');
   if (threshold === 'silent') return;
   if (level === 'debug' && threshold !== 'debug') return;
   if (level === 'info' && threshold === 'warn') return;
-  const trace = settings.traceId();
+  const trace = setting('_X_AMZN_TRACE_ID');
   const line = JSON.stringify({
     level: level.toUpperCase(),
     message: msg,

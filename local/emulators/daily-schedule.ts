@@ -1,5 +1,5 @@
 import type { ScheduledEvent } from 'aws-lambda';
-import * as settings from '../../lib/core/settings.ts';
+import { setting } from '../../lib/core/environment.ts';
 import { LOCAL_DEFAULTS } from '../../lib/core/settings.ts';
 import { TREND_ROLLOVER_UTC, workers } from '../../lib/routes.ts';
 import { runAsWorker } from '../lambda/grants.ts';
@@ -21,7 +21,7 @@ const scheduledEvent = (time: number): ScheduledEvent => ({
   source: 'aws.events',
   account: '000000000000',
   time: new Date(time).toISOString(),
-  region: settings.region() ?? LOCAL_DEFAULTS.region,
+  region: setting('AWS_REGION') ?? LOCAL_DEFAULTS.region,
   resources: ['local:TrendRolloverSchedule'],
   detail: {},
 });

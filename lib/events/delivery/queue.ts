@@ -11,7 +11,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { awsClientMade } from '../../aws/client-hooks.ts';
 import { endpointOverride } from '../../aws-endpoint.ts';
-import * as settings from '../../core/settings.ts';
+import { setting } from '../../core/environment.ts';
 
 export interface DeliveryMessage {
   agent_id: string;
@@ -34,7 +34,7 @@ let client: SQSClient | undefined;
 let clientEndpoint: string | undefined;
 
 export function sqs(): SQSClient {
-  const endpoint = settings.sqsEndpoint();
+  const endpoint = setting('SQS_ENDPOINT');
   if (!client || clientEndpoint !== endpoint) {
     client = new SQSClient(endpointOverride(endpoint));
     awsClientMade(client, 'sqs');
@@ -44,7 +44,7 @@ export function sqs(): SQSClient {
 }
 
 export function deliveryQueueUrl(): string {
-  const url = settings.deliveryQueueUrl();
+  const url = setting('DELIVERY_QUEUE_URL');
   if (!url) throw new Error('DELIVERY_QUEUE_URL is not set');
   return url;
 }

@@ -3,9 +3,9 @@
  * `retryDelays()` is the wait before attempt i + 1. DELIVERY_RETRY_DELAYS_SECONDS ("0,1,1")
  * replaces it, read on every call so tests can run the whole schedule in seconds.
  */
-import * as settings from '../../core/settings.ts';
+import { setting } from '../../core/environment.ts';
 
-export const retryDelays = (): readonly number[] => settings.retryDelaysSeconds();
+export const retryDelays = (): readonly number[] => setting('DELIVERY_RETRY_DELAYS_SECONDS');
 
 /** How many attempts an automatic delivery gets. */
 export const scheduledAttempts = (): number => retryDelays().length;

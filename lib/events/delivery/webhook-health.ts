@@ -10,7 +10,7 @@
  */
 
 import type { AgentRecord } from '../../agents/model.ts';
-import * as settings from '../../core/settings.ts';
+import { setting } from '../../core/environment.ts';
 import { log } from '../../observability/log.ts';
 import { tableName } from '../../store/client.ts';
 import { conditionalUpdate } from '../../store/conditional.ts';
@@ -18,7 +18,7 @@ import { keys } from '../../store/keys.ts';
 import { commitWithEvents } from '../feed/outbox.ts';
 
 /** The settings' WEBHOOK_AUTO_DISABLE_AFTER_SECONDS (read per call, like the retry schedule). */
-const autoDisableAfterMs = (): number => settings.webhookAutoDisableAfterSeconds() * 1000;
+const autoDisableAfterMs = (): number => setting('WEBHOOK_AUTO_DISABLE_AFTER_SECONDS') * 1000;
 
 export interface HealthRecord {
   failing_since?: number;

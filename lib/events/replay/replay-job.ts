@@ -16,9 +16,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { ownAgent } from '../../agents/agents.ts';
 import type { Caller } from '../../core/caller.ts';
+import { setting } from '../../core/environment.ts';
 import { AppError, validationError } from '../../core/errors.ts';
 import { idAt } from '../../core/ids.ts';
-import * as settings from '../../core/settings.ts';
 import { takeReplaySlot } from '../../limits/replay-limit.ts';
 import { acceptsDelivery, readAgent } from '../feed/agent-gate.ts';
 import type { ServiceEvent } from '../feed/event.ts';
@@ -29,7 +29,7 @@ import type { ReplayInput } from './request-schema.ts';
 import { countEvents, eventsIn, putPage, type ReplayPage } from './store.ts';
 
 /** Slots one page reads (REPLAY_PAGE_ITEMS only makes tests cross pages with a few events). */
-const pageItems = (): number => settings.replayPageItems();
+const pageItems = (): number => setting('REPLAY_PAGE_ITEMS');
 const WINDOW_DAYS = 30;
 
 export async function startReplay(
