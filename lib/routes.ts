@@ -1,13 +1,15 @@
 /**
  * The one route table. The CDK stack makes one Lambda function per row, the local runtime routes
  * HTTP requests with the same rows, and the route list of docs/operations.md is generated from it
- * (`npm run routes`). Adding a route touches more than this row: CONTRIBUTING.md, "Recipes", lists the files.
+ * (`npm run routes`), and so is its operation in the OpenAPI document (with `doc`, the route's
+ * words and answers). Adding a route touches more than this row: CONTRIBUTING.md, "Recipes", lists the files.
  *
  * `handler` is the module path from the repository root; it must export `handler`.
  * `access` and `sendsToQueue` are the function's grants (lib/function-grants.ts): infra grants
  * exactly those, and the local runtime refuses anything else, so a wrong row fails the tests.
  */
 
+import type { ErrorCode } from './core/errors.ts';
 import { BASE_PATHS, VERIFY_FUNCTION_TIMEOUT_SECONDS } from './core/settings.ts';
 import type { FunctionGrant, TableAccess } from './function-grants.ts';
 
@@ -30,6 +32,31 @@ export interface Route {
   timeoutSeconds?: number;
   /** Lambda response streaming (server-sent events). */
   streaming?: boolean;
+  /** What the OpenAPI document says of the route beyond its request shapes (read from the handler's own spec). */
+  doc: RouteDoc;
+}
+
+/**
+ * A route's words and answers, beside its row: the summary and description, the success answers
+ * (each with the name of its answer schema, a component of lib/http/openapi/schemas.ts) and the
+ * errors it can answer besides those every route shares (lib/http/openapi/document.ts adds 400,
+ * 401, 404, 413, 415, 429, 500 where they apply). Names, not schemas: this table is read by infra
+ * and the local runtime, which carry no zod.
+ */
+export interface RouteDoc {
+  tag: 'Health' | 'Marketplace' | 'Agents and webhooks' | 'Events and deliveries' | 'Contracts';
+  summary: string;
+  description?: string;
+  answers: Readonly<Record<number, RouteAnswer>>;
+  errors?: readonly ErrorCode[];
+}
+
+export interface RouteAnswer {
+  description: string;
+  /** The answer schema's component name (a named schema of lib/http/openapi/schemas.ts). */
+  schema?: string;
+  /** Response headers this answer always carries (besides x-request-id and the CORS ones). */
+  headers?: readonly 'Location'[];
 }
 
 export const MARKETPLACE_BASE = BASE_PATHS.marketplace;
@@ -39,7 +66,19 @@ const m = MARKETPLACE_BASE;
 const a = AGENTS_BASE;
 
 export const routes: readonly Route[] = [
-  { name: 'health', method: 'GET', path: '/health', handler: 'functions/health.ts', auth: false, access: 'none' },
+  {
+    name: 'health',
+    method: 'GET',
+    path: '/health',
+    handler: 'functions/health.ts',
+    auth: false,
+    access: 'none',
+    doc: {
+      tag: 'Health',
+      summary: 'Liveness check (no key)',
+      answers: { 200: { description: 'OK', schema: 'Health' } },
+    },
+  },
   {
     name: 'openApiDocument',
     method: 'GET',
@@ -47,6 +86,11 @@ export const routes: readonly Route[] = [
     handler: 'functions/openapi.ts',
     auth: false,
     access: 'none',
+    doc: {
+      tag: 'Health',
+      summary: 'This OpenAPI document (no key)',
+      answers: { 200: { description: 'The OpenAPI 3.1 document.' } },
+    },
   },
 
   // Marketplace
@@ -57,6 +101,13 @@ export const routes: readonly Route[] = [
     handler: 'functions/marketplace/list-templates.ts',
     auth: true,
     access: 'read',
+    doc: {
+      tag: 'Marketplace',
+      summary: 'Browse, search and sort public templates',
+      description:
+        'Offset up to 10,000 or a cursor for deeper pages. `search` matches every word as a prefix of a word of name, slug, description or category, and combines with every `sort` (default `popular`) and with `category`; ties are broken newest first. `pagination.total` is exact, except for a multi-word search cut short by its read budget: then it is an upper bound and `total_exact` is false.',
+      answers: { 200: { description: 'OK', schema: 'TemplatePage' } },
+    },
   },
   {
     name: 'featuredTemplates',
@@ -65,6 +116,11 @@ export const routes: readonly Route[] = [
     handler: 'functions/marketplace/featured-templates.ts',
     auth: true,
     access: 'read',
+    doc: {
+      tag: 'Marketplace',
+      summary: 'The featured, trending, new and top-rated lists',
+      answers: { 200: { description: 'OK', schema: 'FeaturedTemplates' } },
+    },
   },
   {
     name: 'publishTemplate',
@@ -73,6 +129,12 @@ export const routes: readonly Route[] = [
     handler: 'functions/marketplace/publish-template.ts',
     auth: true,
     access: 'readwrite',
+    doc: {
+      tag: 'Marketplace',
+      summary: 'Publish a template',
+      answers: { 201: { description: 'Published.', schema: 'Template', headers: ['Location'] } },
+      errors: ['slug_taken'],
+    },
   },
   {
     name: 'getTemplate',
@@ -81,6 +143,11 @@ export const routes: readonly Route[] = [
     handler: 'functions/marketplace/get-template.ts',
     auth: true,
     access: 'read',
+    doc: {
+      tag: 'Marketplace',
+      summary: 'A template by id or slug, with its versions and newest reviews',
+      answers: { 200: { description: 'OK', schema: 'TemplateDetails' } },
+    },
   },
   {
     name: 'updateTemplate',
@@ -89,6 +156,12 @@ export const routes: readonly Route[] = [
     handler: 'functions/marketplace/update-template.ts',
     auth: true,
     access: 'readwrite',
+    doc: {
+      tag: 'Marketplace',
+      summary: "Change a template's name, description, category or visibility (author only)",
+      answers: { 200: { description: 'OK', schema: 'Template' } },
+      errors: ['forbidden'],
+    },
   },
   {
     name: 'publishVersion',
@@ -97,6 +170,12 @@ export const routes: readonly Route[] = [
     handler: 'functions/marketplace/publish-version.ts',
     auth: true,
     access: 'readwrite',
+    doc: {
+      tag: 'Marketplace',
+      summary: 'Publish a new version (author only)',
+      answers: { 201: { description: 'Published.', schema: 'Template' } },
+      errors: ['forbidden', 'version_exists'],
+    },
   },
   {
     name: 'featureTemplate',
@@ -105,6 +184,12 @@ export const routes: readonly Route[] = [
     handler: 'functions/marketplace/feature-template.ts',
     auth: true,
     access: 'readwrite',
+    doc: {
+      tag: 'Marketplace',
+      summary: 'Feature a template (operators only; idempotent)',
+      answers: { 204: { description: 'Featured.' } },
+      errors: ['forbidden'],
+    },
   },
   {
     name: 'unfeatureTemplate',
@@ -113,6 +198,12 @@ export const routes: readonly Route[] = [
     handler: 'functions/marketplace/unfeature-template.ts',
     auth: true,
     access: 'readwrite',
+    doc: {
+      tag: 'Marketplace',
+      summary: 'Stop featuring a template (operators only; idempotent)',
+      answers: { 204: { description: 'Not featured.' } },
+      errors: ['forbidden'],
+    },
   },
   {
     name: 'installTemplate',
@@ -121,6 +212,14 @@ export const routes: readonly Route[] = [
     handler: 'functions/marketplace/install-template.ts',
     auth: true,
     access: 'readwrite',
+    doc: {
+      tag: 'Marketplace',
+      summary: "Install a template into the caller's workspace",
+      answers: {
+        200: { description: 'Already installed: the original record, nothing changed.', schema: 'Installation' },
+        201: { description: 'Installed.', schema: 'Installation' },
+      },
+    },
   },
   {
     name: 'listInstalled',
@@ -129,6 +228,11 @@ export const routes: readonly Route[] = [
     handler: 'functions/marketplace/list-installed.ts',
     auth: true,
     access: 'read',
+    doc: {
+      tag: 'Marketplace',
+      summary: "Templates installed in the caller's workspace, most recent first",
+      answers: { 200: { description: 'OK', schema: 'InstalledPage' } },
+    },
   },
   {
     name: 'createReview',
@@ -137,6 +241,12 @@ export const routes: readonly Route[] = [
     handler: 'functions/marketplace/create-review.ts',
     auth: true,
     access: 'readwrite',
+    doc: {
+      tag: 'Marketplace',
+      summary: 'Review a template (once per user)',
+      answers: { 201: { description: 'Reviewed.', schema: 'Review' } },
+      errors: ['review_exists', 'forbidden'],
+    },
   },
   {
     name: 'listReviews',
@@ -145,6 +255,11 @@ export const routes: readonly Route[] = [
     handler: 'functions/marketplace/list-reviews.ts',
     auth: true,
     access: 'read',
+    doc: {
+      tag: 'Marketplace',
+      summary: "A template's reviews, newest first",
+      answers: { 200: { description: 'OK', schema: 'ReviewPage' } },
+    },
   },
   {
     name: 'listCategories',
@@ -153,6 +268,11 @@ export const routes: readonly Route[] = [
     handler: 'functions/marketplace/list-categories.ts',
     auth: true,
     access: 'read',
+    doc: {
+      tag: 'Marketplace',
+      summary: 'Categories with their number of public templates',
+      answers: { 200: { description: 'OK', schema: 'CategoryList' } },
+    },
   },
 
   // Agents and webhooks
@@ -163,6 +283,12 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/create-agent.ts',
     auth: true,
     access: 'readwrite',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: 'Create an agent (at most 100 per account)',
+      answers: { 201: { description: 'Created.', schema: 'Agent', headers: ['Location'] } },
+      errors: ['limit_exceeded'],
+    },
   },
   {
     name: 'listAgents',
@@ -171,6 +297,11 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/list-agents.ts',
     auth: true,
     access: 'read',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: "The caller's agents, newest first",
+      answers: { 200: { description: 'OK', schema: 'AgentPage' } },
+    },
   },
   {
     name: 'getAgent',
@@ -179,6 +310,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/get-agent.ts',
     auth: true,
     access: 'read',
+    doc: { tag: 'Agents and webhooks', summary: 'An agent', answers: { 200: { description: 'OK', schema: 'Agent' } } },
   },
   {
     name: 'deleteAgent',
@@ -187,6 +319,14 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/delete-agent.ts',
     auth: true,
     access: 'readwrite',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary:
+        'Delete an agent: its webhook stops at once, it no longer counts against the 100-agent cap, and it is 404 afterwards',
+      description:
+        'Deliveries not yet made are not attempted. The agent gets no new events; the feed it had is kept until its events expire (30 days) but can no longer be read through the API, since every route answers 404 for the agent.',
+      answers: { 204: { description: 'Deleted.' } },
+    },
   },
   {
     name: 'configureWebhook',
@@ -195,6 +335,12 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/configure-webhook.ts',
     auth: true,
     access: 'readwrite',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: "Set an agent's webhook URL and event kinds",
+      description: 'The webhook becomes PENDING_VERIFICATION. The first configuration also returns the signing secret.',
+      answers: { 200: { description: 'OK', schema: 'ConfiguredAgent' } },
+    },
   },
   {
     name: 'disableWebhook',
@@ -203,6 +349,11 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/disable-webhook.ts',
     auth: true,
     access: 'readwrite',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: "Disable an agent's webhook (the secret is kept)",
+      answers: { 200: { description: 'OK', schema: 'Agent' } },
+    },
   },
   {
     name: 'getWebhookSecret',
@@ -211,6 +362,12 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/get-webhook-secret.ts',
     auth: true,
     access: 'read',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: "The webhook's signing secret",
+      answers: { 200: { description: 'OK', schema: 'WebhookSecret' } },
+      errors: ['webhook_not_configured'],
+    },
   },
   {
     name: 'rotateWebhookSecret',
@@ -219,6 +376,14 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/rotate-webhook-secret.ts',
     auth: true,
     access: 'readwrite',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: 'Replace the signing secret, the previous one still signing beside it for a while',
+      description:
+        "Deliveries sign with the new secret from now on. Until `expire_previous_in_seconds` (0–86400, default 86400) have passed, `webhook-signature` carries `v1,<new> v1,<previous>` so receivers holding either secret verify; `x-service-signature` is the new secret's alone. Rotating again during an overlap keeps only the secret that was current until then as the previous one.",
+      answers: { 200: { description: 'OK', schema: 'WebhookSecret' } },
+      errors: ['webhook_not_configured'],
+    },
   },
   {
     name: 'verifyWebhook',
@@ -228,6 +393,19 @@ export const routes: readonly Route[] = [
     auth: true,
     access: 'readwrite',
     timeoutSeconds: VERIFY_FUNCTION_TIMEOUT_SECONDS,
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: 'Run the challenge handshake; ENABLED when the endpoint echoes the token within 10 seconds',
+      answers: { 200: { description: 'OK', schema: 'Agent' } },
+      errors: [
+        'webhook_not_configured',
+        'invalid_transition',
+        'verification_timeout',
+        'challenge_mismatch',
+        'endpoint_error',
+        'url_validation_error',
+      ],
+    },
   },
   // A test event is committed through the outbox (feed slot + event row), like every event.
   {
@@ -237,6 +415,14 @@ export const routes: readonly Route[] = [
     handler: 'functions/events/send-test-event.ts',
     auth: true,
     access: 'readwrite',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: 'Send a signed service.webhook.test event to the ENABLED webhook',
+      description:
+        'Same envelope and headers as contract events, `data: {}`, whatever kinds the webhook subscribes to; in the feed and recorded as a delivery.',
+      answers: { 202: { description: 'Queued.', schema: 'TestEventAccepted' } },
+      errors: ['webhook_not_configured'],
+    },
   },
   // The event catalog is the same for every caller (like /openapi.json): public, served from a build-time file.
   {
@@ -246,6 +432,12 @@ export const routes: readonly Route[] = [
     handler: 'functions/events/list-event-types.ts',
     auth: false,
     access: 'none',
+    doc: {
+      tag: 'Events and deliveries',
+      summary:
+        'The event catalog: every kind, whether a webhook can subscribe to it, and the JSON Schema of its event object (no key)',
+      answers: { 200: { description: 'OK', schema: 'EventTypeList' } },
+    },
   },
   // Feed readers write too: a feed slot left empty by a writer that died is filled with a gap marker (lib/events/feed/reader.ts).
   {
@@ -255,6 +447,11 @@ export const routes: readonly Route[] = [
     handler: 'functions/events/list-agent-events.ts',
     auth: true,
     access: 'readwrite',
+    doc: {
+      tag: 'Events and deliveries',
+      summary: "The agent's events after a cursor, oldest first (polling)",
+      answers: { 200: { description: 'OK', schema: 'EventPage' } },
+    },
   },
   {
     name: 'streamAgentEvents',
@@ -265,6 +462,13 @@ export const routes: readonly Route[] = [
     access: 'readwrite',
     streaming: true,
     timeoutSeconds: 900,
+    doc: {
+      tag: 'Events and deliveries',
+      summary: "The agent's events as server-sent events",
+      description:
+        'Each event is an SSE message with `id` (the event id), `event` (its type) and `data` (the Event object as JSON). A comment line every 10 s keeps the connection open; the stream ends before the function times out and `EventSource` resumes with `Last-Event-ID`. Where it starts: after `Last-Event-ID` when sent; else `since` = `now` (only events from now on), an ISO 8601 time (events from the first one created at or after it) or an event id (after it); else `after`; with none of them it replays the whole retained feed (30 days). A start from `since` is sent first as an `id:` line without data, so a reconnect resumes from it.',
+      answers: { 200: { description: 'A stream of server-sent events.' } },
+    },
   },
   {
     name: 'replayEvents',
@@ -273,6 +477,14 @@ export const routes: readonly Route[] = [
     handler: 'functions/events/replay-events.ts',
     auth: true,
     access: 'readwrite',
+    doc: {
+      tag: 'Events and deliveries',
+      summary: "Send the agent's events of a time window to its ENABLED webhook again",
+      description:
+        'Every event created in [`since`, `until`) (default until: now; at most 30 days) of the kinds in `types` (default: every kind the webhook subscribes to; an unsubscribed kind is 400) goes to the webhook again as a new delivery with the same event id, including events from before the webhook was enabled. `replayed` is the number of those events when the request was made; they are sent by a background job, a page of 100 at a time, and show in the delivery list. The job stops if the webhook stops being ENABLED. At most 5 replays per agent per hour (429 beyond).',
+      answers: { 202: { description: 'Accepted: the job sends the events.', schema: 'ReplayAccepted' } },
+      errors: ['webhook_not_configured'],
+    },
   },
   {
     name: 'listDeliveries',
@@ -281,6 +493,11 @@ export const routes: readonly Route[] = [
     handler: 'functions/events/list-deliveries.ts',
     auth: true,
     access: 'read',
+    doc: {
+      tag: 'Events and deliveries',
+      summary: "The agent's webhook deliveries, newest first",
+      answers: { 200: { description: 'OK', schema: 'DeliveryPage' } },
+    },
   },
   {
     name: 'getDelivery',
@@ -289,6 +506,11 @@ export const routes: readonly Route[] = [
     handler: 'functions/events/get-delivery.ts',
     auth: true,
     access: 'read',
+    doc: {
+      tag: 'Events and deliveries',
+      summary: 'One delivery with its attempt history',
+      answers: { 200: { description: 'OK', schema: 'DeliveryDetail' } },
+    },
   },
   {
     name: 'retryDelivery',
@@ -298,6 +520,14 @@ export const routes: readonly Route[] = [
     auth: true,
     access: 'readwrite',
     sendsToQueue: true,
+    doc: {
+      tag: 'Events and deliveries',
+      summary: 'One extra attempt now, outside the retry schedule',
+      description:
+        'A pending delivery keeps its scheduled attempts (none is used up or moved); a failed one goes back to pending for this attempt; a succeeded one is 409 `invalid_transition` unless the body is `{"force": true}`.',
+      answers: { 202: { description: 'Queued.', schema: 'Delivery' } },
+      errors: ['webhook_not_configured', 'invalid_transition'],
+    },
   },
 
   // Contracts
@@ -308,6 +538,14 @@ export const routes: readonly Route[] = [
     handler: 'functions/contracts/list-contracts.ts',
     auth: true,
     access: 'read',
+    doc: {
+      tag: 'Contracts',
+      summary: "The caller's contracts (as buyer or seller), newest first",
+      description:
+        "`status` filters by status; `agent_id` (one of the caller's agents, else 404) keeps the contracts that agent is a party to. Cursor paging with `next_cursor`. Contracts created before this list existed appear once they move again.",
+      answers: { 200: { description: 'OK', schema: 'ContractPage' } },
+      errors: ['not_found'],
+    },
   },
   {
     name: 'createContract',
@@ -316,6 +554,12 @@ export const routes: readonly Route[] = [
     handler: 'functions/contracts/create-contract.ts',
     auth: true,
     access: 'readwrite',
+    doc: {
+      tag: 'Contracts',
+      summary: 'Create a contract from a template',
+      answers: { 201: { description: 'Created.', schema: 'Contract', headers: ['Location'] } },
+      errors: ['not_found'],
+    },
   },
   {
     name: 'getContract',
@@ -324,6 +568,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/contracts/get-contract.ts',
     auth: true,
     access: 'read',
+    doc: { tag: 'Contracts', summary: 'A contract', answers: { 200: { description: 'OK', schema: 'Contract' } } },
   },
   {
     name: 'fundContract',
@@ -332,6 +577,12 @@ export const routes: readonly Route[] = [
     handler: 'functions/contracts/fund-contract.ts',
     auth: true,
     access: 'readwrite',
+    doc: {
+      tag: 'Contracts',
+      summary: 'CREATED → FUNDED; emits contract.funded',
+      answers: { 200: { description: 'OK', schema: 'Contract' } },
+      errors: ['invalid_transition', 'forbidden'],
+    },
   },
   {
     name: 'recordVerification',
@@ -340,6 +591,12 @@ export const routes: readonly Route[] = [
     handler: 'functions/contracts/record-verification.ts',
     auth: true,
     access: 'readwrite',
+    doc: {
+      tag: 'Contracts',
+      summary: 'FUNDED → VERIFIED or VERIFICATION_FAILED; emits contract.verification.completed',
+      answers: { 200: { description: 'OK', schema: 'Contract' } },
+      errors: ['invalid_transition', 'forbidden'],
+    },
   },
   {
     name: 'releaseContract',
@@ -348,6 +605,12 @@ export const routes: readonly Route[] = [
     handler: 'functions/contracts/release-contract.ts',
     auth: true,
     access: 'readwrite',
+    doc: {
+      tag: 'Contracts',
+      summary: 'VERIFIED → RELEASED; emits contract.released',
+      answers: { 200: { description: 'OK', schema: 'Contract' } },
+      errors: ['invalid_transition', 'forbidden'],
+    },
   },
   {
     name: 'refundContract',
@@ -356,6 +619,12 @@ export const routes: readonly Route[] = [
     handler: 'functions/contracts/refund-contract.ts',
     auth: true,
     access: 'readwrite',
+    doc: {
+      tag: 'Contracts',
+      summary: '→ REFUNDED; emits contract.refunded',
+      answers: { 200: { description: 'OK', schema: 'Contract' } },
+      errors: ['invalid_transition', 'forbidden'],
+    },
   },
 ];
 

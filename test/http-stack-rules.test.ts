@@ -11,7 +11,15 @@ import { lambdaContext } from '../local/lambda/context.ts';
 import { createTestUser, type TestUser } from './support/lambda.ts';
 
 // The shared stack, exercised with a route made here so every rule is tested once, in one place.
-const route: Route = { name: 'echo', method: 'POST', path: '/echo/{id}', handler: '', auth: true, access: 'none' };
+const route: Route = {
+  name: 'echo',
+  method: 'POST',
+  path: '/echo/{id}',
+  handler: '',
+  auth: true,
+  access: 'none',
+  doc: { tag: 'Health', summary: 'Echo (test only)', answers: { 200: { description: 'OK' } } },
+};
 const echo = httpRoute(
   {
     params: z.strictObject({ id: z.string().check(z.regex(/^\d+$/)) }),

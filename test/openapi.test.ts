@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { operations } from '../lib/http/openapi/operations.ts';
 import { routes } from '../lib/routes.ts';
 import { currentDocument, serialize } from '../scripts/openapi.ts';
 import { routeNamed } from './support/lambda.ts';
@@ -20,7 +19,8 @@ describe('the OpenAPI document', () => {
 
   it('has every route of the table with its method, and documents each exactly once', async () => {
     const doc = JSON.parse(committed);
-    expect(Object.keys(operations).sort()).toEqual(routes.map((r) => r.name).sort());
+    // Each route's words live on its row (lib/routes.ts), so none can be missing or name no route.
+    expect(new Set(routes.map((r) => r.name)).size).toBe(routes.length);
     for (const route of routes) {
       const operation = doc.paths[route.path]?.[route.method.toLowerCase()];
       expect(operation?.operationId, `${route.method} ${route.path}`).toBe(route.name);

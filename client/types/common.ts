@@ -1,20 +1,9 @@
 /** Shapes shared by every resource: list envelopes and the error body. */
 
-/** Offset-and-cursor pagination of the marketplace lists. */
-export interface Pagination {
-  limit: number;
-  offset: number;
-  /**
-   * Matches in all. Exact for every list and every one-word search; for a multi-word search not read
-   * to its end it is an upper bound (the count of its rarest word) and `total_exact` is false.
-   */
-  total: number;
-  /** Present (false) only when `total` is a bound rather than the exact count. */
-  total_exact?: false;
-  has_more: boolean;
-  /** Pass as `cursor` to read the next page; null on the last page. */
-  next_cursor: string | null;
-}
+import type { Pagination } from './openapi.ts';
+
+/** Offset-and-cursor pagination of the marketplace lists: the document's own type, generated from it. */
+export type { Pagination };
 
 /** A marketplace list page: `GET /templates`, `GET /templates/:id/reviews`. */
 export interface Page<T> {

@@ -8,6 +8,7 @@ import { nowIso } from '../../core/time.ts';
 import { ENTITY, keys, withoutKeys } from '../../store/keys.ts';
 import { INDEXES } from '../../store/table.ts';
 import { type DeliveryStatus, expiresAt, type ServiceEvent } from '../feed/event.ts';
+import type { DeliveryAnswer, DeliveryDetailAnswer } from './answers.ts';
 import { type AttemptEntry, attemptList } from './attempt-history.ts';
 import { scheduledAttempts } from './retry-schedule.ts';
 
@@ -16,7 +17,7 @@ export type { DeliveryStatus };
 export interface DeliveryRecord {
   id: string;
   event_id: string;
-  event_type: string;
+  event_type: ServiceEvent['type'];
   agent_id: string;
   status: DeliveryStatus;
   /** Every attempt made (scheduled, manual and duplicate copies alike): the attempt history's numbering. */
@@ -38,21 +39,11 @@ export interface DeliveryRecord {
   attempt_log?: Record<string, AttemptEntry>;
 }
 
-export type DeliveryView = Pick<
-  DeliveryRecord,
-  | 'id'
-  | 'event_id'
-  | 'event_type'
-  | 'status'
-  | 'attempts'
-  | 'last_status_code'
-  | 'last_error'
-  | 'next_attempt_at'
-  | 'created_at'
->;
+/** A delivery in the list, as the API answers it (declared once, in answers.ts). */
+export type DeliveryView = DeliveryAnswer;
 
 /** The single-delivery read: the list's fields, with `attempts` as the history and the count beside it. */
-export type DeliveryDetail = Omit<DeliveryView, 'attempts'> & { attempt_count: number; attempts: AttemptEntry[] };
+export type DeliveryDetail = DeliveryDetailAnswer;
 
 export const deliveryIdFor = (eventId: string): string => `dlv_${eventId.slice('evt_'.length)}`;
 

@@ -8,10 +8,15 @@ import { z } from 'zod';
 import type { ContractStatus as ContractStatusName } from '../../contracts/transitions.ts';
 import { ERROR_CODES } from '../../core/errors.ts';
 import type { ServiceEventType } from '../../core/event-types.ts';
-import { EVENT_TYPES, SERVICE_EVENT_TYPES } from '../../core/event-types.ts';
+import { EVENT_TYPES } from '../../core/event-types.ts';
 import { ID_PATTERN } from '../../core/ids.ts';
-import { ATTEMPT_ERRORS } from '../../events/delivery/attempt-history.ts';
-import { DELIVERY_STATUSES } from '../../events/feed/event.ts';
+import {
+  deliveryAnswer,
+  deliveryAttemptAnswer,
+  deliveryDetailAnswer,
+  deliveryPageAnswer,
+  feedEventTypeAnswer,
+} from '../../events/delivery/answers.ts';
 import { CATEGORIES, VISIBILITIES } from '../../marketplace/templates/categories.ts';
 import { templateSchema } from '../../marketplace/templates/template-schema.ts';
 
@@ -212,7 +217,8 @@ export const contractEvents = Object.fromEntries(
   ]),
 ) as unknown as Record<(typeof EVENT_TYPES)[number], z.ZodType>;
 /** Kinds the service emits itself: in the feed and the stream; `service.webhook.test` is also delivered. */
-const FeedEventType = named('FeedEventType', z.enum([...EVENT_TYPES, ...SERVICE_EVENT_TYPES]));
+// Named for the deliveries' `event_type`, which refers to it.
+named('FeedEventType', feedEventTypeAnswer);
 const TestEvent = named(
   'TestEvent',
   z.strictObject({ ...eventShape, type: z.literal('service.webhook.test'), data: z.strictObject({}) }),
@@ -266,37 +272,9 @@ export const EventPage = named(
   'EventPage',
   z.strictObject({ data: z.array(FeedEvent), next_cursor: z.string().nullable() }),
 );
-/** The fields a delivery shows everywhere; the list adds `attempts` (a count), the single read the history. */
-const deliveryShape = {
-  id: z.string().regex(ID_PATTERN.dlv),
-  event_id: z.string().regex(ID_PATTERN.evt),
-  event_type: FeedEventType,
-  status: z.enum(DELIVERY_STATUSES),
-  last_status_code: z.int().nullable(),
-  last_error: z.string().nullable(),
-  next_attempt_at: timestamp.nullable(),
-  created_at: timestamp,
-};
-export const Delivery = named('Delivery', z.strictObject({ ...deliveryShape, attempts: count }));
-export const DeliveryAttempt = named(
-  'DeliveryAttempt',
-  z.strictObject({
-    attempt: z.int().min(1),
-    started_at: timestamp,
-    duration_ms: count,
-    status_code: z.int().nullable().describe("The endpoint's HTTP status; null without an answer."),
-    error: z.enum(ATTEMPT_ERRORS).nullable().describe('Null on success, otherwise what went wrong.'),
-    response_body: z.string().nullable().describe('The first 1 KiB of the answer, as text; null without an answer.'),
-  }),
-);
-export const DeliveryDetail = named(
-  'DeliveryDetail',
-  z.strictObject({
-    ...deliveryShape,
-    attempt_count: count.describe('Every attempt made; the history keeps the newest 50.'),
-    attempts: z.array(DeliveryAttempt).describe('Oldest first.'),
-  }),
-);
+export const Delivery = named('Delivery', deliveryAnswer);
+export const DeliveryAttempt = named('DeliveryAttempt', deliveryAttemptAnswer);
+export const DeliveryDetail = named('DeliveryDetail', deliveryDetailAnswer);
 export const TestEventAccepted = named(
   'TestEventAccepted',
   z.strictObject({ event_id: z.string().regex(ID_PATTERN.evt) }),
@@ -307,10 +285,7 @@ export const ReplayAccepted = named(
     replayed: count.describe('Events in the window when the request was made: the job sends each once.'),
   }),
 );
-export const DeliveryPage = named(
-  'DeliveryPage',
-  z.strictObject({ data: z.array(Delivery), next_cursor: z.string().nullable() }),
-);
+export const DeliveryPage = named('DeliveryPage', deliveryPageAnswer);
 
 const Check = named(
   'Check',

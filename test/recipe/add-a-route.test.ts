@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { areaOf } from '../../infra/areas.ts';
+import { buildOpenApiDocument } from '../../lib/http/openapi/document.ts';
+import { AGENTS_BASE, type Route, routes } from '../../lib/routes.ts';
+import { createLocalApi, listen } from '../../local/gateway/api-gateway.ts';
+import { installAwsLambdaGlobal } from '../../local/lambda/streaming.ts';
+import { createTestUser } from '../support/lambda.ts';
+
+/**
+ * CONTRIBUTING.md's "Add a route", done once for a route that exists only here, so the recipe
+ * stays true: the row (with its words and answers) is all the route table, the OpenAPI document
+ * and the local runtime need besides the handler. A step that stops being enough fails here.
+ */
+const echo: Route = {
+  name: 'recipeEcho',
+  method: 'GET',
+  path: `${AGENTS_BASE}/agents/{id}/recipe-echo`,
+  handler: 'test/recipe/echo-route.ts',
+  auth: true,
+  access: 'none',
+  doc: {
+    tag: 'Health',
+    summary: 'A route added by the recipe (test only)',
+    answers: { 200: { description: 'OK', schema: 'Health' } },
+  },
+};
+const table = [...routes, echo];
+
+describe('add a route (CONTRIBUTING.md, "Recipes")', () => {
+  it('is one row of the route table, in an area of the stacks', () => {
+    expect(table.filter((r) => r.name === echo.name || r.path === echo.path)).toEqual([echo]);
+    expect(areaOf(echo)).toBe('Agents');
+  });
+
+  it('is in the OpenAPI document with its words, answers, request shapes and shared errors', async () => {
+    installAwsLambdaGlobal();
+    const doc = (await buildOpenApiDocument(table)) as { paths: Record<string, Record<string, any>> };
+    const operation = doc.paths[echo.path]!['get'];
+    expect(operation).toMatchObject({
+      operationId: 'recipeEcho',
+      tags: ['Health'],
+      summary: 'A route added by the recipe (test only)',
+      security: [{ apiKey: [] }],
+      parameters: [expect.objectContaining({ name: 'id', in: 'path', required: true })],
+    });
+    expect(operation.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Health',
+    });
+    expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['401', '404', '429', '500']));
+  });
+
+  it('refuses a row whose answer names no schema of lib/http/openapi/schemas.ts', async () => {
+    installAwsLambdaGlobal();
+    const wrong = { ...echo, doc: { ...echo.doc, answers: { 200: { description: 'OK', schema: 'Nothing' } } } };
+    await expect(buildOpenApiDocument([wrong])).rejects.toThrow('answer schema Nothing is not a named component');
+  });
+
+  it('is served by the local runtime, behind the key like every keyed route', async () => {
+    const api = await listen(createLocalApi(table), 0);
+    try {
+      const user = await createTestUser();
+      const url = `${api.url}${AGENTS_BASE}/agents/abc/recipe-echo`;
+      const res = await fetch(url, { headers: { authorization: `Bearer ${user.apiKey}` } });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ status: 'ok' });
+      expect((await fetch(url)).status).toBe(401);
+      expect(
+        (
+          await fetch(`${api.url}${AGENTS_BASE}/agents/NOT-OK/recipe-echo`, {
+            headers: { authorization: `Bearer ${user.apiKey}` },
+          })
+        ).status,
+      ).toBe(404);
+    } finally {
+      await api.close();
+    }
+  });
+});

@@ -1,0 +1,12 @@
+/**
+ * The handler of the test-only route that test/recipe/add-a-route.test.ts adds through CONTRIBUTING's
+ * "Add a route" recipe (step 4: a thin handler over the shared HTTP stack). Never in lib/routes.ts.
+ */
+import { ok } from '../../lib/http/responses.ts';
+import { httpRoute } from '../../lib/http/stack.ts';
+import * as z from '../../lib/zod.ts';
+
+export const handler = httpRoute(
+  { params: z.strictObject({ id: z.string().check(z.regex(/^[a-z]{1,10}$/)) }) },
+  async () => ok({ status: 'ok' }),
+);
