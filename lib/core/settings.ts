@@ -137,6 +137,12 @@ export function logLevel(env: Env = process.env): LogLevel {
 /** `['*']` when unset or `*`. */
 export const corsAllowedOrigins = (env: Env = process.env) => corsOrigins(env['CORS_ALLOWED_ORIGINS']);
 export const region = (env: Env = process.env) => text(env, 'AWS_REGION');
+/**
+ * The access key id the SDK shows a local emulator, which checks none. DynamoDB Local started
+ * without `-sharedDb` keeps one database per access key id: the integration tier gives each test
+ * file its own (test/support/per-file-table.ts), so no file pays for another's stream records.
+ */
+export const emulatorAccessKeyId = (env: Env = process.env) => text(env, 'EMULATOR_ACCESS_KEY_ID') ?? 'local';
 export const localPort = (env: Env = process.env) => port(env, 'PORT', LOCAL_DEFAULTS.port);
 /** Where `npm start` listens: loopback unless HOST says otherwise (the demo key is public). */
 export const localHost = (env: Env = process.env) => text(env, 'HOST') ?? LOCAL_DEFAULTS.host;
