@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
-import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb-local.ts';
+import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/emulators/dynamodb-local.ts';
 import { freePort } from '../../local/ports.ts';
 
 /**
