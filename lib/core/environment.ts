@@ -135,6 +135,12 @@ export const ENVIRONMENT = {
     default: '`us-east-1` locally',
     doc: 'The region of the SDK clients pointed at the local emulators; in AWS, Lambda sets it.',
   },
+  EMULATOR_ACCESS_KEY_ID: {
+    kind: 'text',
+    scope: 'local',
+    default: '`local`',
+    doc: 'The access key id the SDK shows the local emulators (they check none). DynamoDB Local without `-sharedDb` keeps a database per key id: the integration tier gives each test file its own (`test/support/per-file-table.ts`).',
+  },
   AWS_LAMBDA_FUNCTION_NAME: { kind: 'text', scope: 'lambda', doc: 'Set by Lambda; read for metrics.' },
   AWS_LAMBDA_INITIALIZATION_TYPE: {
     kind: 'text',

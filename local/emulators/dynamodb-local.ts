@@ -34,14 +34,25 @@ function checkJava(): void {
 }
 
 /**
+ * The JVM's client compiler only, and one GC thread: on the few cores of a laptop or CI, DynamoDB
+ * Local spends more CPU in the C2 compiler than C2's code saves it, on a test run's load and on a
+ * dev runtime's. Measured on a fresh emulator, 2,000 writes to a streamed table and 200 queries:
+ * 18.3 s of JVM CPU with C2 and 8.3 s without, and its start 6.0 s and 3.2 s.
+ */
+const JIT_OPTIONS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'] as const;
+
+/**
  * Starts AWS's DynamoDB Local as a child process and resolves once it answers.
  * `dataDir` ':memory:' keeps everything in memory; otherwise the data lives in that folder.
  * `jvmOptions` (optional, none by default) go to the JVM before `-jar`, e.g. heap sizes.
+ * `sharedDb` (default true) gives every client one database whatever its credentials; false keeps
+ * one database per access key id and region, which the test tier uses to give each file its own.
  */
 export async function startDynamoDbLocal(options: {
   port: number;
   dataDir: string;
   jvmOptions?: readonly string[];
+  sharedDb?: boolean;
 }): Promise<DynamoDbLocal> {
   checkJava();
   if (await portInUse(options.port)) {
@@ -51,6 +62,7 @@ export async function startDynamoDbLocal(options: {
   }
   const dir = jarDirectory();
   const args = [
+    ...JIT_OPTIONS,
     ...(options.jvmOptions ?? []),
     `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
     '-Xshare:auto',
@@ -58,7 +70,7 @@ export async function startDynamoDbLocal(options: {
     join(dir, 'DynamoDBLocal.jar'),
     '-port',
     String(options.port),
-    '-sharedDb',
+    ...(options.sharedDb === false ? [] : ['-sharedDb']),
     '-disableTelemetry',
   ];
   if (options.dataDir === ':memory:') {
