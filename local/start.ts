@@ -20,6 +20,7 @@ import { seedDemoData } from './demo-seed.ts';
 import { startDemoWebhookSink } from './demo-webhook-sink.ts';
 import { StartupError, startDynamoDbLocal } from './dynamodb-local.ts';
 import { startEventPipeline } from './event-pipeline.ts';
+import { nodeVersionNotice } from './node-version.ts';
 import { portInUse } from './ports.ts';
 import { publishRuntime } from './runtime-file.ts';
 
@@ -82,6 +83,8 @@ async function main(): Promise<void> {
     throw err;
   }
   const config = localConfig();
+  const notice = nodeVersionNotice();
+  if (notice) process.stderr.write(`${notice}\n`);
   process.env['DEVELOPMENT_MODE'] ??= 'true';
   process.env['AWS_REGION'] ??= LOCAL_DEFAULTS.region;
 
@@ -92,14 +95,13 @@ async function main(): Promise<void> {
   }
   const inMemory = config.dataDir === ':memory:';
   // Before any port or child: a second start on the same folder is refused at once, naming the first.
-  if (!inMemory) {
-    const lock = await lockDataDir(config.dataDir, config.port);
-    stops.push(async () => lock.release());
-  }
+  const lock = inMemory ? undefined : await lockDataDir(config.dataDir, config.port);
+  if (lock) stops.push(async () => lock.release());
   let dynamoEndpoint = config.externalDynamoEndpoint;
   if (!dynamoEndpoint) {
     const dynamo = await startDynamoDbLocal({
       port: config.dynamoPort,
+      host: config.host,
       dataDir: inMemory ? ':memory:' : join(config.dataDir, 'dynamodb'),
     });
     stops.push(dynamo.stop);
@@ -118,10 +120,19 @@ async function main(): Promise<void> {
     tableName: config.tableName,
     dynamoEndpoint,
     dataDir: inMemory ? undefined : config.dataDir,
+    host: config.host,
   });
   stops.push(pipeline.stop);
   process.env['DELIVERY_QUEUE_URL'] = pipeline.queueUrl;
   const withdraw = publishRuntime(dynamoEndpoint, { sqs_endpoint: pipeline.sqsEndpoint, queue_url: pipeline.queueUrl });
+  // The admin and invoke commands find this runtime's ports here, whatever ports it was given.
+  lock?.record({
+    dynamodb_endpoint: dynamoEndpoint,
+    table_name: config.tableName,
+    sqs_endpoint: pipeline.sqsEndpoint,
+    queue_url: pipeline.queueUrl,
+    dlq_url: pipeline.deadLetterQueueUrl,
+  });
   stops.push(async () => withdraw());
   stops.push(startDailySchedule().stop);
 
