@@ -7,7 +7,7 @@
  * signal, it stops too. One runtime per DATA_DIR (local/data-dir-lock.ts).
  */
 import { join } from 'node:path';
-import { BASE_PATHS, LOCAL_DEFAULTS } from '../lib/core/settings.ts';
+import { BASE_PATHS, LOCAL_DEFAULTS, SEARCH_DELAY } from '../lib/core/settings.ts';
 import { assertSettings, SettingsError } from '../lib/core/settings-check.ts';
 import { reindexIfBehind } from '../lib/marketplace/search/reindex.ts';
 import { developmentMode } from '../lib/net/url-policy.ts';
@@ -17,12 +17,14 @@ import { localConfig } from './config.ts';
 import { startDailySchedule } from './daily-schedule.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { seedDemoData } from './demo-seed.ts';
+import { demoTemplates } from './demo-templates.ts';
 import { startDemoWebhookSink } from './demo-webhook-sink.ts';
 import { StartupError, startDynamoDbLocal } from './dynamodb-local.ts';
 import { startEventPipeline } from './event-pipeline.ts';
 import { nodeVersionNotice } from './node-version.ts';
 import { portInUse } from './ports.ts';
 import { publishRuntime } from './runtime-file.ts';
+import { waitUntilSearchable } from './search-ready.ts';
 
 const stops: Array<() => Promise<void>> = [];
 let stopping = false;
@@ -136,6 +138,12 @@ async function main(): Promise<void> {
   stops.push(async () => withdraw());
   stops.push(startDailySchedule().stop);
 
+  process.stdout.write('Indexing the demo templates for search (a first start takes a minute or two)…\n');
+  const searchable = await waitUntilSearchable(
+    demoTemplates.filter((t) => t.visibility === 'public').map((t) => t.slug),
+    SEARCH_DELAY.firstStartWaitSeconds * 1000,
+  );
+
   const api = await listen(createLocalApi(), config.port, config.host);
   stops.push(api.close);
   const base = `http://localhost:${config.port}`;
@@ -146,6 +154,9 @@ async function main(): Promise<void> {
       `  Marketplace   ${base}${BASE_PATHS.marketplace}`,
       `  Agents API    ${base}${BASE_PATHS.agents}`,
       `  Health        ${base}/health`,
+      searchable
+        ? `  Search        ready: the demo templates are indexed; a publish is searchable within ${SEARCH_DELAY.publishToSearchableSeconds} s`
+        : `  Search        still indexing the demo templates after ${SEARCH_DELAY.firstStartWaitSeconds} s: lists work, search fills in as the indexer catches up`,
       `  DynamoDB      ${dynamoEndpoint} (table ${config.tableName}${inMemory ? ', in memory' : `, data in ${config.dataDir}`})`,
       '',
       `  Demo API key  ${demo.apiKey}`,

@@ -55,6 +55,14 @@ export const STREAM = {
   workerTimeoutSeconds: 60,
 } as const;
 
+/**
+ * Search follows the catalog through the table's stream. The contract (docs/marketplace.md): a
+ * template is found by search within `publishToSearchableSeconds` of its publish's answer (the
+ * marketplace bench measures the p99, about 1.2 s locally); `npm start` waits up to
+ * `firstStartWaitSeconds` for the demo templates before its banner.
+ */
+export const SEARCH_DELAY = { publishToSearchableSeconds: 5, firstStartWaitSeconds: 300 } as const;
+
 export const TREND_ROLLOVER = { timeoutSeconds: 15 * 60 } as const;
 
 /** The local runtime's defaults. */
