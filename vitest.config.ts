@@ -10,6 +10,8 @@ import { ALL_TEST_FILES, UNIT_FILES } from './test/tiers.ts';
 const workers = Math.max(1, Math.min(availableParallelism(), Math.floor(totalmem() / 1.5 / 2 ** 30)));
 
 export default defineConfig({
+  // tsconfig.json's paths: '@template-marketplace/client' (examples/webhook-receiver imports it by name) is client/.
+  resolve: { tsconfigPaths: true },
   test: {
     pool: 'forks',
     maxWorkers: workers,
