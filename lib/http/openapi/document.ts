@@ -387,7 +387,11 @@ export async function buildOpenApiDocument(): Promise<Json> {
         variables: {
           apiId: { default: 'your-api-id', description: 'The REST API id in the `ApiUrl` output.' },
           region: { default: 'us-east-1', description: 'The region the stage is deployed to.' },
-          stage: { default: 'prod', enum: ['prod', 'staging', 'dev'], description: 'The stage (infra/stage-config.ts).' },
+          stage: {
+            default: 'prod',
+            enum: ['prod', 'staging', 'dev'],
+            description: 'The stage (infra/stage-config.ts).',
+          },
         },
       },
     ],
