@@ -38,6 +38,7 @@ export const UNIT_FILES = [
   'test/events/stream-filter.test.ts',
   'test/local/data-dir-lock.test.ts',
   'test/local/emulator-retry.test.ts',
+  'test/local/node-version.test.ts',
   'test/marketplace/pure-functions.test.ts',
   'test/net/connection-pool.test.ts',
   'test/net/ip.test.ts',
