@@ -16,7 +16,7 @@ describe('the one supported Node', () => {
 
   it('says nothing on Node 24, in this process and in the shell that ran npm', () => {
     expect(nodeVersionNotice('v24.21.0', agent('v24.1.0'))).toBeUndefined();
-    expect(nodeVersionNotice('v24.21.0', undefined)).toBeUndefined();
+    expect(nodeVersionNotice('v24.21.0', '')).toBeUndefined();
   });
 
   it('names the shell’s other Node in one sentence, and what to do', () => {
@@ -28,6 +28,6 @@ describe('the one supported Node', () => {
   });
 
   it('names this process’s own Node when it is not 24 (npm start run without the devDependency)', () => {
-    expect(nodeVersionNotice('v22.12.0', undefined)).toContain('Node v22.12.0');
+    expect(nodeVersionNotice('v22.12.0', '')).toContain('Node v22.12.0');
   });
 });
