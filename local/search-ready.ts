@@ -1,8 +1,7 @@
 /**
- * `npm start` prints its banner once the demo templates are searchable: the search index follows
- * the catalog through the table's stream (docs/marketplace.md), and on a first start the indexer
- * works through the whole seed before the last demo template shows up in search. Asked through the
- * same search the API runs, one slug at a time.
+ * Whether templates are found by search yet (`npm start` says when its demo templates are): the
+ * search index follows the catalog through the table's stream (docs/marketplace.md). Asked through
+ * the same search the API runs, one slug at a time.
  */
 import { searchTemplates } from '../lib/marketplace/search/search.ts';
 
@@ -13,15 +12,19 @@ async function findable(slug: string): Promise<boolean> {
   return page.data.some((t) => t.slug === slug);
 }
 
-/** Resolves true once every slug is found by search, false if `timeoutMs` passes first. */
-export async function waitUntilSearchable(slugs: readonly string[], timeoutMs: number): Promise<boolean> {
+/** Resolves true once every slug is found by search, false if `timeoutMs` passes or `cancelled()` first. */
+export async function waitUntilSearchable(
+  slugs: readonly string[],
+  timeoutMs: number,
+  cancelled: () => boolean = () => false,
+): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   const waiting = new Set(slugs);
-  while (waiting.size > 0) {
+  while (waiting.size > 0 && !cancelled()) {
     for (const slug of [...waiting]) if (await findable(slug)) waiting.delete(slug);
     if (waiting.size === 0) return true;
     if (Date.now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
-  return true;
+  return waiting.size === 0;
 }
