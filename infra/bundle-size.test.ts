@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { CreateQueueCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableName } from '../lib/store/client.ts';
-import { startLocalSqs } from '../local/sqs.ts';
+import { startLocalSqs } from '../local/emulators/sqs.ts';
 import { mapStackTrace, readSourceMap } from '../scripts/map-stack-trace.ts';
 import {
   allFunctions,

@@ -6,7 +6,7 @@
  */
 export const RELAY_FILTER_PATTERN = {
   eventName: ['INSERT'],
-  // A replay page (lib/events/replay.ts) carries `deliver = true` too: the relay runs the replay job.
+  // A replay page (lib/events/replay/replay-job.ts) carries `deliver = true` too: the relay runs the replay job.
   dynamodb: { NewImage: { entity: { S: ['event', 'replayPage'] }, deliver: { BOOL: [true] } } },
 } as const;
 

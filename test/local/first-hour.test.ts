@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_DELAY } from '../../lib/core/settings.ts';
-import { DEMO_API_KEY } from '../../local/demo-identity.ts';
-import { demoTemplates } from '../../local/demo-templates.ts';
+import { DEMO_API_KEY } from '../../local/demo/identity.ts';
+import { demoTemplates } from '../../local/demo/templates.ts';
 import { freePort } from '../../local/ports.ts';
 import { localStoreProblem } from '../../local/store-probe.ts';
 

@@ -6,14 +6,17 @@ import { reindexIfBehind } from '../../lib/marketplace/search/reindex.ts';
 import { ensureTable } from '../../lib/store/create-table.ts';
 
 /**
- * The integration tier's setup file: each test file gets a fresh table of its own on its worker's
- * DynamoDB Local (one JVM per worker slot, started and recycled by test/support/worker-emulators.ts),
- * created before the file's own hooks and deleted after them. Child processes the file spawns
- * inherit the endpoint and the table name. Isolation is by table: no file sees another's items,
- * and a file runs alone on its slot's emulator.
+ * The integration tier's setup file: each test file gets a database and a fresh table of its own
+ * on its worker's DynamoDB Local (one JVM per worker slot for the whole run,
+ * test/support/worker-emulators.ts), created before the file's own hooks and deleted after them.
+ * The database is the file's own access key id (the emulator runs without `-sharedDb`): no file
+ * sees another's items or pays for another's stream records, and a file runs alone on its slot's
+ * emulator. Child processes the file spawns inherit the endpoint, the key id and the table name.
  */
 const table = `test-${randomUUID()}`;
 process.env['TABLE_NAME'] = table;
+// DynamoDB Local takes letters and digits only in an access key id.
+process.env['EMULATOR_ACCESS_KEY_ID'] = table.replace(/[^A-Za-z0-9]/g, '');
 process.env['AWS_REGION'] ??= 'us-east-1';
 process.env['LOG_LEVEL'] ??= 'silent';
 

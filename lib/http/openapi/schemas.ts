@@ -10,8 +10,8 @@ import { ERROR_CODES } from '../../core/errors.ts';
 import type { ServiceEventType } from '../../core/event-types.ts';
 import { EVENT_TYPES, SERVICE_EVENT_TYPES } from '../../core/event-types.ts';
 import { ID_PATTERN } from '../../core/ids.ts';
-import { ATTEMPT_ERRORS } from '../../events/attempt-log.ts';
-import { DELIVERY_STATUSES } from '../../events/types.ts';
+import { ATTEMPT_ERRORS } from '../../events/delivery/attempt-history.ts';
+import { DELIVERY_STATUSES } from '../../events/feed/event.ts';
 import { CATEGORIES, VISIBILITIES } from '../../marketplace/templates/categories.ts';
 import { templateSchema } from '../../marketplace/templates/template-schema.ts';
 
