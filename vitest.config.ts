@@ -1,5 +1,6 @@
 import { availableParallelism, totalmem } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './test/support/longest-first.ts';
 import { ALL_TEST_FILES, UNIT_FILES } from './test/tiers.ts';
 
 /**
@@ -10,11 +11,14 @@ import { ALL_TEST_FILES, UNIT_FILES } from './test/tiers.ts';
 const workers = Math.max(1, Math.min(availableParallelism(), Math.floor(totalmem() / 1.5 / 2 ** 30)));
 
 export default defineConfig({
+  // tsconfig.json's paths: '@template-marketplace/client' (examples/webhook-receiver imports it by name) is client/.
+  resolve: { tsconfigPaths: true },
   test: {
     pool: 'forks',
     maxWorkers: workers,
     testTimeout: 30_000,
     hookTimeout: 90_000,
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,

@@ -15,7 +15,6 @@
 import { fork } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import https from 'node:https';
 import type net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +45,7 @@ import { createLocalApi, listen } from '../local/gateway/api-gateway.ts';
 import { UNLIMITED_KEY_LIMITS } from '../local/gateway/key-throttle.ts';
 import { loadHandler } from '../local/lambda/handlers.ts';
 import { api, percentile, publishBenchTemplate } from './_api.ts';
+import { keepAliveAgent, post } from './_http.ts';
 import { withBenchStore } from './_store.ts';
 
 const LATENCY_SAMPLES = 100;
@@ -64,16 +64,24 @@ async function startReceiver(): Promise<Receiver> {
   const receiver: Receiver = { url: '', onEvent: () => undefined, close: async () => undefined };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
+    // A client that goes away mid-request is its own failure (named there); here it only ends this answer.
+    req.on('error', () => res.destroy());
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      const json = JSON.parse(body) as { type: string; challenge?: string };
+      let json: { type?: string; challenge?: string };
+      try {
+        json = JSON.parse(body) as typeof json;
+      } catch {
+        return void res.writeHead(400).end();
+      }
       res.writeHead(200, { 'content-type': 'application/json' });
       if (json.type === 'service.webhook.verify') return res.end(JSON.stringify({ challenge: json.challenge }));
       res.end('{"received":true}');
       receiver.onEvent(body);
     });
   });
+  server.on('clientError', (_err, socket) => socket.destroy());
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   receiver.url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hooks`;
   receiver.close = () =>
@@ -241,26 +249,10 @@ async function perSecond<T>(
   return { perSecond: items.length / ((performance.now() - started) / 1000), msPerChunk: busy / total };
 }
 
-const keepAlive = new http.Agent({ keepAlive: true });
+const keepAlive = keepAliveAgent();
 
-function barePost(url: string, body: string, reuse: boolean): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method: 'POST',
-        agent: reuse ? keepAlive : false,
-        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const barePost = (what: string, url: string, body: string, reuse: boolean): Promise<void> =>
+  post(what, url, body, reuse ? keepAlive : false);
 
 /** The floor: exactly the calls the new handler makes, and nothing else. */
 async function floorBatch(batch: SQSEvent['Records'], url: string): Promise<void> {
@@ -277,7 +269,7 @@ async function floorBatch(batch: SQSEvent['Records'], url: string): Promise<void
   );
   await Promise.all(
     messages.map(async (m) => {
-      await barePost(url, JSON.stringify(m).padEnd(220, ' '), true);
+      await barePost(`floor loop, delivery ${m.delivery_id}`, url, JSON.stringify(m).padEnd(220, ' '), true);
       await db().send(
         new UpdateCommand({
           TableName: tableName(),
@@ -332,7 +324,7 @@ async function previousDesignBatch(batch: SQSEvent['Records'], url: string): Pro
           new GetCommand({ TableName: tableName(), Key: keys.event(m.agent_id, m.event_id), ConsistentRead: true }),
         ),
       ]);
-      await barePost(url, r.body.padEnd(220, ' '), false);
+      await barePost(`previous design, delivery ${m.delivery_id}`, url, r.body.padEnd(220, ' '), false);
       await db().send(
         new UpdateCommand({
           TableName: tableName(),
@@ -519,20 +511,9 @@ async function httpsCpuPerPost(): Promise<{ reuse: number; reuseHosts: number; f
         if (result.kind !== 'response' || result.status !== 200)
           throw new Error(`https POST failed: ${JSON.stringify(result)}`);
       };
-    const agent = new https.Agent({ keepAlive: true, ca: TEST_TLS_CERT });
+    const agent = keepAliveAgent({ ca: TEST_TLS_CERT }, true);
     const bare = (i: number) =>
-      new Promise<void>((resolve, reject) => {
-        const req = https.request(
-          localhostUrl,
-          { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
-          (res) => {
-            res.resume();
-            return res.on('end', resolve);
-          },
-        );
-        req.on('error', reject);
-        req.end(`{"n":${i},"pad":"${'x'.repeat(200)}"}`);
-      });
+      post(`bare keep-alive https POST ${i}`, localhostUrl, `{"n":${i},"pad":"${'x'.repeat(200)}"}`, agent);
     const measure = async (post: (i: number) => Promise<void>) => {
       for (let i = 0; i < HTTPS_WARMUP; i++) await post(i); // JIT (a delivering instance is warm) and the first handshake
       const before = process.cpuUsage();

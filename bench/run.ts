@@ -25,7 +25,14 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const mod = (await import(pathToFileURL(join(here, `${name}.ts`)).href)) as { run?: () => Promise<string> };
     if (typeof mod.run !== 'function') continue;
     process.stderr.write(`bench: ${name}…\n`);
-    const section = await mod.run();
+    let section: string;
+    try {
+      section = await mod.run();
+    } catch (err) {
+      // One sentence naming the area and what failed (bench/_http.ts names the request), then the stack.
+      process.stderr.write(`bench: ${name} failed: ${(err as Error).message}\n${(err as Error).stack ?? ''}\n`);
+      process.exit(1);
+    }
     if (!section) continue; // an area that runs only when named
     console.log(section);
     writeBenchSection(name, section);

@@ -1,7 +1,7 @@
 /**
  * SDK client settings for an endpoint override (DynamoDB Local, fauxqs): a fixed region and
- * dummy credentials, since emulators check neither (the access key id picks DynamoDB Local's
- * database when it runs without `-sharedDb`: EMULATOR_ACCESS_KEY_ID). In AWS the override is unset and the SDK's
+ * dummy credentials, since emulators check neither (DynamoDB Local run without `-sharedDb`
+ * keeps a database per access key id and region: EMULATOR_ACCESS_KEY_ID picks it). In AWS the override is unset and the SDK's
  * own region and credential chain apply.
  *
  * Locally the SDK tries more often, and without the SDK's shared retry quota

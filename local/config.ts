@@ -3,6 +3,7 @@
  * runtime"). The admin and invoke commands read the same values, so they find the store `npm start` runs.
  */
 import { LOCAL_DEFAULTS } from '../lib/core/settings.ts';
+import { type LockOwner, runningRuntime } from './data-dir-lock.ts';
 import { assertSettings } from './settings-check.ts';
 
 export interface LocalConfig {
@@ -28,17 +29,35 @@ export function localConfig(): LocalConfig {
   };
 }
 
+export interface StoreTarget {
+  target: 'aws' | 'local';
+  endpoint?: string;
+  tableName: string;
+  /** The `npm start` of DATA_DIR whose lock named the store (its queue too), when that is where the store came from. */
+  runtime?: LockOwner;
+}
+
 /**
  * Points the AWS SDK at the store for the admin and invoke commands: a deployed table when
- * TABLE_NAME is set without DYNAMODB_ENDPOINT (AWS credentials from the usual chain), else the
- * DynamoDB Local that `npm start` runs.
+ * TABLE_NAME is set without DYNAMODB_ENDPOINT (AWS credentials from the usual chain), else
+ * DYNAMODB_ENDPOINT, else the DynamoDB Local of the `npm start` running on DATA_DIR (its lock records
+ * the port it was given, so LOCAL_DYNAMODB_PORT need not be repeated), else LOCAL_DYNAMODB_PORT.
  */
-export function useStoreFromEnvironment(): { target: 'aws' | 'local'; endpoint?: string; tableName: string } {
+export function useStoreFromEnvironment(): StoreTarget {
   const { TABLE_NAME: tableName, DYNAMODB_ENDPOINT: dynamoEndpoint } = assertSettings();
   if (tableName && !dynamoEndpoint) return { target: 'aws', tableName };
   const config = localConfig();
-  const endpoint = config.externalDynamoEndpoint ?? `http://127.0.0.1:${config.dynamoPort}`;
+  const runtime = config.externalDynamoEndpoint || process.env['LOCAL_DYNAMODB_PORT'] ? undefined : recorded(config);
+  const endpoint =
+    config.externalDynamoEndpoint ?? runtime?.dynamodb_endpoint ?? `http://127.0.0.1:${config.dynamoPort}`;
+  const table = runtime?.table_name ?? config.tableName;
   process.env['DYNAMODB_ENDPOINT'] = endpoint;
-  process.env['TABLE_NAME'] = config.tableName;
-  return { target: 'local', endpoint, tableName: config.tableName };
+  process.env['TABLE_NAME'] = table;
+  return { target: 'local', endpoint, tableName: table, ...(runtime ? { runtime } : {}) };
+}
+
+function recorded(config: LocalConfig): LockOwner | undefined {
+  if (config.dataDir === ':memory:') return undefined;
+  const runtime = runningRuntime(config.dataDir);
+  return runtime?.dynamodb_endpoint ? runtime : undefined;
 }

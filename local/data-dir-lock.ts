@@ -10,7 +10,7 @@
  * so two starts that both find the same stale lock cannot both take it.
  */
 
-import { linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { StartupError } from './emulators/dynamodb-local.ts';
@@ -22,10 +22,23 @@ export interface LockOwner {
   host: string;
   port: number;
   started_at: string;
+  /** Where the runtime's store and queue are, recorded once they run (the admin and invoke commands read them). */
+  dynamodb_endpoint?: string;
+  table_name?: string;
+  sqs_endpoint?: string;
+  queue_url?: string;
+  dlq_url?: string;
 }
+
+/** What a runtime records in its lock once its parts run. */
+export type RuntimeAddresses = Required<
+  Pick<LockOwner, 'dynamodb_endpoint' | 'table_name' | 'sqs_endpoint' | 'queue_url' | 'dlq_url'>
+>;
 
 export interface DataDirLock {
   path: string;
+  /** Adds where the store and queue are to the lock (replaced whole: a reader sees the old or the new file). */
+  record(addresses: RuntimeAddresses): void;
   release(): void;
 }
 
@@ -154,9 +167,21 @@ export async function lockDataDir(dataDir: string, port: number): Promise<DataDi
   }
   return {
     path,
+    record(addresses) {
+      const temporary = `${path}.${process.pid}.record`;
+      writeFileSync(temporary, `${JSON.stringify({ ...me, ...addresses })}\n`, { mode: 0o644 });
+      renameSync(temporary, path);
+    },
     release() {
       // Only our own lock: never one a later start took over after judging us gone.
       if (sameOwner(readOwner(path), me)) unlinkSync(path);
     },
   };
+}
+
+/** The running runtime that holds `dataDir`, with the addresses it recorded; undefined when none runs there. */
+export function runningRuntime(dataDir: string): LockOwner | undefined {
+  const owner = readOwner(join(dataDir, LOCK_FILE));
+  if (typeof owner !== 'object' || owner.host !== hostname() || !pidAlive(owner.pid)) return undefined;
+  return owner;
 }

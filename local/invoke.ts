@@ -4,9 +4,7 @@
  */
 
 import type { Writable } from 'node:stream';
-import { DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { endpointOverride } from '../lib/aws-endpoint.ts';
 import type { FunctionGrant } from '../lib/function-grants.ts';
 import { routeGrant, routes, workerGrants, workers } from '../lib/routes.ts';
 import { invokeRoute } from './gateway/proxy-event.ts';
@@ -47,19 +45,4 @@ export async function invokeFunction(name: string, event: unknown, stream?: Writ
   if (!isWorker(name)) throw new Error(`No function named ${name}.`);
   const handler = await loadHandler<(event: unknown, context: unknown) => Promise<unknown>>(workers[name]);
   return runAsWorker(name, () => handler(event, lambdaContext(name, 10)));
-}
-
-/** One sentence when the local store is not there to invoke against; undefined when it is. */
-export async function localStoreProblem(endpoint: string, tableName: string): Promise<string | undefined> {
-  const client = new DynamoDBClient({ ...endpointOverride(endpoint), maxAttempts: 1 });
-  try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
-    return undefined;
-  } catch (err) {
-    if (err instanceof ResourceNotFoundException)
-      return `The DynamoDB at ${endpoint} has no table ${tableName}: npm start creates it (or set TABLE_NAME to the one you use).`;
-    return `No DynamoDB answers at ${endpoint}: start the local runtime first (npm start), or set LOCAL_DYNAMODB_PORT to the port it uses.`;
-  } finally {
-    client.destroy();
-  }
 }

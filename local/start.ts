@@ -7,20 +7,23 @@
  * signal, it stops too. One runtime per DATA_DIR (local/data-dir-lock.ts).
  */
 import { join } from 'node:path';
-import { BASE_PATHS, LOCAL_DEFAULTS } from '../lib/core/settings.ts';
+import { BASE_PATHS, LOCAL_DEFAULTS, SEARCH_DELAY } from '../lib/core/settings.ts';
 import { reindexIfBehind } from '../lib/marketplace/search/reindex.ts';
 import { developmentMode } from '../lib/net/url-policy.ts';
 import { ensureTable } from '../lib/store/create-table.ts';
 import { localConfig } from './config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { seedDemoData } from './demo/seed.ts';
+import { demoTemplates } from './demo/templates.ts';
 import { startDemoWebhookSink } from './demo/webhook-sink.ts';
 import { startDailySchedule } from './emulators/daily-schedule.ts';
 import { StartupError, startDynamoDbLocal } from './emulators/dynamodb-local.ts';
 import { startEventPipeline } from './emulators/event-pipeline.ts';
 import { createLocalApi, listen } from './gateway/api-gateway.ts';
+import { nodeVersionNotice } from './node-version.ts';
 import { portInUse } from './ports.ts';
 import { publishRuntime } from './runtime-file.ts';
+import { waitUntilSearchable } from './search-ready.ts';
 import { assertSettings, SettingsError } from './settings-check.ts';
 
 const stops: Array<() => Promise<void>> = [];
@@ -82,6 +85,8 @@ async function main(): Promise<void> {
     throw err;
   }
   const config = localConfig();
+  const notice = nodeVersionNotice();
+  if (notice) process.stderr.write(`${notice}\n`);
   process.env['DEVELOPMENT_MODE'] ??= 'true';
   process.env['AWS_REGION'] ??= LOCAL_DEFAULTS.region;
 
@@ -92,14 +97,13 @@ async function main(): Promise<void> {
   }
   const inMemory = config.dataDir === ':memory:';
   // Before any port or child: a second start on the same folder is refused at once, naming the first.
-  if (!inMemory) {
-    const lock = await lockDataDir(config.dataDir, config.port);
-    stops.push(async () => lock.release());
-  }
+  const lock = inMemory ? undefined : await lockDataDir(config.dataDir, config.port);
+  if (lock) stops.push(async () => lock.release());
   let dynamoEndpoint = config.externalDynamoEndpoint;
   if (!dynamoEndpoint) {
     const dynamo = await startDynamoDbLocal({
       port: config.dynamoPort,
+      host: config.host,
       dataDir: inMemory ? ':memory:' : join(config.dataDir, 'dynamodb'),
     });
     stops.push(dynamo.stop);
@@ -118,10 +122,19 @@ async function main(): Promise<void> {
     tableName: config.tableName,
     dynamoEndpoint,
     dataDir: inMemory ? undefined : config.dataDir,
+    host: config.host,
   });
   stops.push(pipeline.stop);
   process.env['DELIVERY_QUEUE_URL'] = pipeline.queueUrl;
   const withdraw = publishRuntime(dynamoEndpoint, { sqs_endpoint: pipeline.sqsEndpoint, queue_url: pipeline.queueUrl });
+  // The admin and invoke commands find this runtime's ports here, whatever ports it was given.
+  lock?.record({
+    dynamodb_endpoint: dynamoEndpoint,
+    table_name: config.tableName,
+    sqs_endpoint: pipeline.sqsEndpoint,
+    queue_url: pipeline.queueUrl,
+    dlq_url: pipeline.deadLetterQueueUrl,
+  });
   stops.push(async () => withdraw());
   stops.push(startDailySchedule().stop);
 
@@ -135,6 +148,7 @@ async function main(): Promise<void> {
       `  Marketplace   ${base}${BASE_PATHS.marketplace}`,
       `  Agents API    ${base}${BASE_PATHS.agents}`,
       `  Health        ${base}/health`,
+      `  Search        indexing the demo templates (a first start: a minute or two; a line below says when they are found); lists work now`,
       `  DynamoDB      ${dynamoEndpoint} (table ${config.tableName}${inMemory ? ', in memory' : `, data in ${config.dataDir}`})`,
       '',
       `  Demo API key  ${demo.apiKey}`,
@@ -146,6 +160,31 @@ async function main(): Promise<void> {
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),
+  );
+  void announceSearchReady(Date.now());
+}
+
+/**
+ * The search index follows the catalog through the table's stream, and on a first start the
+ * indexer works through the whole seed (a few hundred writes per template) for a minute or two
+ * after the banner: this says when every public demo template is found by search, or that it is
+ * still not after SEARCH_DELAY.firstStartWaitSeconds.
+ */
+async function announceSearchReady(since: number): Promise<void> {
+  const slugs = demoTemplates.filter((t) => t.visibility === 'public').map((t) => t.slug);
+  let ready: boolean;
+  try {
+    ready = await waitUntilSearchable(slugs, SEARCH_DELAY.firstStartWaitSeconds * 1000, () => stopping);
+  } catch (err) {
+    if (!stopping) process.stderr.write(`while waiting for search: ${(err as Error).message}\n`);
+    return;
+  }
+  if (stopping) return;
+  const seconds = Math.round((Date.now() - since) / 1000);
+  process.stdout.write(
+    ready
+      ? `Search is ready: every demo template is found (${seconds} s after the banner). A publish is searchable within ${SEARCH_DELAY.publishToSearchableSeconds} s.\n`
+      : `Search is still indexing the demo templates after ${seconds} s; they show up as the indexer catches up.\n`,
   );
 }
 

@@ -19,6 +19,7 @@ import { sqs } from '../lib/events/delivery/queue.ts';
 import { reindexSearch } from '../lib/marketplace/search/reindex.ts';
 import { redrive } from '../lib/ops/redrive.ts';
 import { useStoreFromEnvironment } from '../local/config.ts';
+import { localStoreProblem } from '../local/store-probe.ts';
 
 const USAGE = [
   'usage: npm run --silent admin -- create-key --name NAME [--verified] [--operator]',
@@ -81,8 +82,11 @@ async function revoke(target: string | undefined): Promise<void> {
 /** `delivery` names the delivery DLQ and queue from the stack outputs (DELIVERY_DLQ_URL, DELIVERY_QUEUE_URL). */
 async function redriveQueue(from: string | undefined, to: string | undefined): Promise<void> {
   const named = from === 'delivery';
-  const fromUrl = named ? process.env['DELIVERY_DLQ_URL'] : from;
-  const toUrl = to ?? (named ? process.env['DELIVERY_QUEUE_URL'] : undefined);
+  // Without DELIVERY_DLQ_URL, the `npm start` running on DATA_DIR names its queues (and its SQS emulator).
+  const local = named && !process.env['DELIVERY_DLQ_URL'] ? useStoreFromEnvironment().runtime : undefined;
+  if (local?.sqs_endpoint) process.env['SQS_ENDPOINT'] ??= local.sqs_endpoint;
+  const fromUrl = named ? (process.env['DELIVERY_DLQ_URL'] ?? local?.dlq_url) : from;
+  const toUrl = to ?? (named ? (process.env['DELIVERY_QUEUE_URL'] ?? local?.queue_url) : undefined);
   if (!fromUrl || !/^https?:\/\//.test(fromUrl))
     fail(`redrive needs a DLQ: "delivery" (with DELIVERY_DLQ_URL set) or its URL.\n${USAGE}`);
   if (!toUrl || !/^https?:\/\//.test(toUrl))
@@ -98,6 +102,10 @@ async function main(): Promise<void> {
   if (!['create-key', 'list-keys', 'revoke-key', 'reindex-search'].includes(command ?? '')) fail(USAGE);
   if (command === 'reindex-search' && target) fail(USAGE);
   const store = useStoreFromEnvironment();
+  if (store.target === 'local') {
+    const problem = await localStoreProblem(store.endpoint!, store.tableName);
+    if (problem) fail(problem);
+  }
   const usagePlanId = process.env['USAGE_PLAN_ID'];
   // The local runtime limits keys itself (local/gateway/key-throttle.ts); in AWS the stage's usage plan does.
   let register: ((issued: IssuedKey) => Promise<void>) | undefined;

@@ -9,9 +9,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { useStoreFromEnvironment } from '../local/config.ts';
-import { functionNames, invokeFunction, localStoreProblem, usesQueue, usesTable } from '../local/invoke.ts';
+import { functionNames, invokeFunction, usesQueue, usesTable } from '../local/invoke.ts';
 import { repoRoot } from '../local/lambda/handlers.ts';
 import { findRuntime } from '../local/runtime-file.ts';
+import { localStoreProblem } from '../local/store-probe.ts';
 
 const [name, file] = process.argv.slice(2);
 if (!name || !functionNames.includes(name)) {
@@ -30,8 +31,13 @@ if (store.target === 'local' && usesTable(name)) {
   if (problem) refuse(problem);
 }
 if (store.target === 'local' && usesQueue(name)) {
-  // The queue is fauxqs inside the running `npm start`, which says where it is.
-  const runtime = findRuntime(store.endpoint!);
+  // The queue is fauxqs inside the running `npm start`, which says where it is: in its DATA_DIR lock, or
+  // (DATA_DIR=:memory:) in the file it publishes per DynamoDB endpoint.
+  const recorded = store.runtime;
+  const runtime =
+    recorded?.sqs_endpoint && recorded.queue_url
+      ? { sqs_endpoint: recorded.sqs_endpoint, queue_url: recorded.queue_url }
+      : findRuntime(store.endpoint!);
   if (!runtime)
     refuse(
       `${name} uses the delivery queue, and no npm start serving ${store.endpoint} publishes one: start the local runtime first (npm start).`,

@@ -39,6 +39,18 @@ describe('CORS through the local gateway (default: any origin)', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
   });
 
+  it('answers a known path with a method it does not take 405, naming the ones it takes in Allow, with CORS', async () => {
+    for (const path of new Set(routes.map((r) => r.path))) {
+      const taken: string[] = routes.filter((r) => r.path === path).map((r) => r.method);
+      const wrong = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].find((m) => !taken.includes(m))!;
+      const res = await fetch(api.url + concrete(path), { method: wrong, headers: { origin: ORIGIN } });
+      expect(res.status, `${wrong} ${path}`).toBe(405);
+      expect(res.headers.get('allow')!.split(', ').sort(), path).toEqual([...taken, 'OPTIONS'].sort());
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('method_not_allowed');
+    }
+  });
+
   it("puts CORS headers on handlers' answers, the gateway's own errors and the event stream", async () => {
     const user = await createTestUser();
     const health = await fetch(`${api.url}/health`, { headers: { origin: ORIGIN } });

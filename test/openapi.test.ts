@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { STAGES } from '../infra/stage-config.ts';
 import { routes } from '../lib/routes.ts';
 import { currentDocument, serialize } from '../scripts/openapi.ts';
 import { routeNamed } from './support/lambda.ts';
@@ -41,13 +42,40 @@ describe('the OpenAPI document', () => {
     expect(list).toEqual(expect.arrayContaining(['limit', 'offset', 'cursor', 'sort', 'category', 'search']));
   });
 
-  it('has the webhooks: the handshake and the four contract events, with both signature schemes', () => {
+  it('says integer for every limit and offset, on every route that takes one', () => {
+    const doc = JSON.parse(committed);
+    const pages: string[] = [];
+    for (const [path, methods] of Object.entries(
+      doc.paths as Record<string, Record<string, { parameters?: unknown[] }>>,
+    ))
+      for (const [method, operation] of Object.entries(methods))
+        for (const p of (operation.parameters ?? []) as { name?: string; schema?: { type?: string } }[])
+          if (p.name === 'limit' || p.name === 'offset') {
+            pages.push(`${method} ${path} ${p.name}`);
+            expect(p.schema?.type, `${method} ${path} ${p.name}`).toBe('integer');
+          }
+    // The marketplace's three lists, the agents list, the feed, deliveries and contracts.
+    expect(pages.filter((p) => p.endsWith('limit')).length).toBeGreaterThanOrEqual(7);
+  });
+
+  it('has servers for npm start and for a deployed stage, each with its variable', () => {
+    const doc = JSON.parse(committed);
+    expect(doc.servers.map((s: { url: string }) => s.url)).toEqual([
+      'http://localhost:{port}',
+      'https://{apiId}.execute-api.{region}.amazonaws.com/{stage}',
+    ]);
+    expect(doc.servers[0].variables.port.default).toBe('3000');
+    expect([...doc.servers[1].variables.stage.enum].sort()).toEqual(Object.keys(STAGES).sort());
+  });
+
+  it('has the webhooks: the handshake, the test event and the four contract events, with both signature schemes', () => {
     const doc = JSON.parse(committed);
     expect(Object.keys(doc.webhooks).sort()).toEqual([
       'contract.funded',
       'contract.refunded',
       'contract.released',
       'contract.verification.completed',
+      'service.webhook.test',
       'service.webhook.verify',
     ]);
     for (const hook of Object.values(doc.webhooks) as { post: { parameters: { name: string }[] } }[]) {

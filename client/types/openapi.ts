@@ -2,7 +2,7 @@
 
 export type Error = {
   error: {
-    code: "validation_error" | "invalid_json" | "unauthorized" | "forbidden" | "not_found" | "slug_taken" | "review_exists" | "version_exists" | "invalid_transition" | "webhook_not_configured" | "limit_exceeded" | "payload_too_large" | "unsupported_media_type" | "verification_timeout" | "challenge_mismatch" | "endpoint_error" | "url_validation_error" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "internal_error" | "bad_request";
+    code: "validation_error" | "invalid_json" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "slug_taken" | "review_exists" | "version_exists" | "invalid_transition" | "webhook_not_configured" | "limit_exceeded" | "payload_too_large" | "unsupported_media_type" | "verification_timeout" | "challenge_mismatch" | "endpoint_error" | "url_validation_error" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "internal_error" | "bad_request";
     message: string;
     details?: Array<{
       path: string;

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { verifyWebhook, WebhookVerificationError } from '../../client/index.ts';
+import { verifyWebhook, WebhookVerificationError } from '@template-marketplace/client';
 import { readRawBody, sendJson } from './http-io.ts';
 import { InMemorySeenEvents, type SeenEvents } from './seen-events.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Run it: WEBHOOK_SECRET=whsec_… PORT=8080 node server.ts   (Node 24 runs TypeScript as is)
+ * Run it: WEBHOOK_SECRET=whsec_… PORT=8080 node server.ts   (Node 24 runs TypeScript as is; README.md installs the client)
  * Replace `onEvent` with your own code; everything else can stay.
  */
 import { createReceiver, type WebhookEvent } from './receiver.ts';

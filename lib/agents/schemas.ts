@@ -15,7 +15,7 @@ export const createAgentBody = z.strictObject({
 });
 
 export const listAgentsQuery = z.strictObject({
-  limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 100),
+  limit: z._default(z.queryInteger(1, 100), 100),
   cursor: z.optional(z.string().check(z.minLength(1))),
 });
 

@@ -1,13 +1,14 @@
 /** Request shapes of the contract routes (docs/api.md "Contracts"). Strict: unknown fields are a 400. */
 
-import { ID_PATTERN } from '../core/ids.ts';
+import { ID_PATTERN, isTemplateIdOrSlug } from '../core/ids.ts';
 import * as z from '../zod.ts';
 import type { ContractStatus } from './transitions.ts';
 
 export const MAX_AMOUNT_CENTS = 1_000_000_000_000;
 
 export const createContractBody = z.strictObject({
-  template_id: z.uuid('Expected a template id (UUID).'),
+  // The template's UUID or its slug, as every template route takes; the contract records the UUID.
+  template_id: z.string().check(z.refine(isTemplateIdOrSlug, 'Expected a template id (UUID) or slug.')),
   variables: z.record(z.string(), z.unknown()),
   amount_cents: z
     .int('Expected an integer number of cents.')
@@ -56,7 +57,7 @@ export const CONTRACT_STATUSES = [
 export const listContractsQuery = z.strictObject({
   status: z.optional(z.enum(CONTRACT_STATUSES)),
   agent_id: z.optional(z.string().check(z.regex(ID_PATTERN.agt, 'Expected an agent id (agt_…).'))),
-  limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20),
+  limit: z._default(z.queryInteger(1, 100), 20),
   cursor: z.optional(z.string().check(z.regex(ID_PATTERN.ctr, 'Expected a next_cursor.'))),
 });
 export type ListContractsQuery = z.output<typeof listContractsQuery>;

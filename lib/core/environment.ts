@@ -68,8 +68,9 @@ export const ENVIRONMENT = {
     kind: 'dynamoPort',
     scope: 'local',
     default: '8000',
-    doc: "DynamoDB Local's port for `npm start` and the admin command.",
-    readme: "DynamoDB Local's port (the admin and invoke commands use it too).",
+    doc: "DynamoDB Local's port for `npm start`; the admin and invoke commands find a running one's from its `DATA_DIR` lock.",
+    readme:
+      "DynamoDB Local's port. The admin and invoke commands find a running `npm start`'s ports from its `DATA_DIR`.",
   },
   PORT: {
     kind: 'apiPort',
@@ -82,9 +83,9 @@ export const ENVIRONMENT = {
     kind: 'host',
     scope: 'local',
     default: '127.0.0.1',
-    doc: 'Local runtime: the listen address.',
+    doc: 'Local runtime: the listen address of the API, DynamoDB Local and the SQS emulator.',
     readme:
-      'Where the API listens. Loopback by default: the demo keys are public, so `HOST=0.0.0.0` exposes the demo accounts.',
+      'Where the API, DynamoDB Local and the SQS emulator listen. Loopback by default: the demo keys are public and the table holds webhook secrets, so `HOST=0.0.0.0` exposes them.',
   },
   DATA_DIR: {
     kind: 'dataDir',

@@ -10,6 +10,7 @@ export const ERROR_CODES = [
   'unauthorized',
   'forbidden',
   'not_found',
+  'method_not_allowed',
   'slug_taken',
   'review_exists',
   'version_exists',

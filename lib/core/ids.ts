@@ -89,3 +89,8 @@ export const ID_PATTERN = {
 export const newUuid = (): string => takePinned((id) => UUID_PATTERN.test(id)) ?? randomUUID();
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A template's slug: lowercase words of letters and digits joined by single hyphens. */
+export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+/** What can name a template wherever one is named (paths, POST /contracts): its UUID or its slug. */
+export const isTemplateIdOrSlug = (id: string): boolean =>
+  UUID_PATTERN.test(id) || (id.length <= 64 && SLUG_PATTERN.test(id));

@@ -49,6 +49,15 @@ export const STREAM = {
   workerTimeoutSeconds: 60,
 } as const;
 
+/**
+ * Search follows the catalog through the table's stream. The contract (docs/marketplace.md): a
+ * template is found by search within `publishToSearchableSeconds` of its publish's answer. The
+ * marketplace bench measures the p99 (1.2 s on a quiet machine); up to about 9 s was seen at load
+ * 13–18 on 2 cores (five sessions sharing them), so the bound leaves room for a busy machine. `npm start` waits up to
+ * `firstStartWaitSeconds` for the demo templates before its banner.
+ */
+export const SEARCH_DELAY = { publishToSearchableSeconds: 15, firstStartWaitSeconds: 300 } as const;
+
 export const TREND_ROLLOVER = { timeoutSeconds: 15 * 60 } as const;
 
 /** The local runtime's defaults. */

@@ -12,6 +12,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   slug_taken: 409,
   review_exists: 409,
   version_exists: 409,

@@ -1,12 +1,11 @@
 /** The zod schemas of the marketplace's bodies and query strings (strict: unknown fields are 400). */
 
-import { UUID_PATTERN } from '../core/ids.ts';
+import { isTemplateIdOrSlug, SLUG_PATTERN, UUID_PATTERN } from '../core/ids.ts';
 import * as z from '../zod.ts';
 import { CATEGORIES, VISIBILITIES } from './templates/categories.ts';
 import { templateSchema } from './templates/template-schema.ts';
 import { VERSION_PATTERN } from './templates/version.ts';
 
-export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 /** Deep paging goes through `cursor`; an offset this large would read this many index keys. */
 export const MAX_OFFSET = 10_000;
 /**
@@ -68,19 +67,11 @@ export const reviewBody = z.strictObject({
 export type ReviewInput = z.output<typeof reviewBody>;
 
 /** `:id` is a UUID or a slug; anything else cannot name a template (the HTTP stack answers 404). */
-export const templateIdParams = z.object({
-  id: z.string().check(z.refine((id) => UUID_PATTERN.test(id) || (id.length <= 64 && SLUG_PATTERN.test(id)))),
-});
-
-const wholeNumber = (min: number, max: number) =>
-  z.pipe(
-    z.pipe(z.string().check(z.regex(/^\d{1,7}$/, 'Must be a whole number.')), z.transform(Number)),
-    z.number().check(z.minimum(min), z.maximum(max)),
-  );
+export const templateIdParams = z.object({ id: z.string().check(z.refine(isTemplateIdOrSlug)) });
 
 const pageQuery = {
-  limit: z._default(wholeNumber(1, 100), 20),
-  offset: z.optional(wholeNumber(0, MAX_OFFSET)),
+  limit: z._default(z.queryInteger(1, 100), 20),
+  offset: z.optional(z.queryInteger(0, MAX_OFFSET)),
   cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
 };
 
@@ -109,5 +100,5 @@ export type PageQuery = z.output<typeof pageOnlyQuery>;
 
 /** GET /installed returns the whole (usually short) list in one page unless asked otherwise. */
 export const installedQuery = z
-  .strictObject({ ...pageQuery, limit: z._default(wholeNumber(1, 100), 100) })
+  .strictObject({ ...pageQuery, limit: z._default(z.queryInteger(1, 100), 100) })
   .check(z.refine(noOffsetWithCursor, noOffsetWithCursorIssue));

@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { endpointOverride } from '../../lib/aws-endpoint.ts';
 import { portInUse } from '../ports.ts';
+import { LAUNCHER_CLASS, loopbackLauncher } from './dynamodb-loopback.ts';
 
 /** A problem the user can fix (no Java, port taken): printed as a sentence, never as a stack trace. */
 export class StartupError extends Error {}
@@ -24,14 +25,20 @@ function jarDirectory(): string {
   return join(pkg, 'lib', dir);
 }
 
-function checkJava(): void {
+/** Java's version text (what the launcher's compiled class depends on), or a StartupError when there is no Java. */
+function checkJava(): string {
   const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
   if (probe.error || probe.status !== 0) {
     throw new StartupError(
       'Java was not found. DynamoDB Local needs Java 17 or newer: install it (Debian/Ubuntu: `apt-get install openjdk-17-jre-headless`) and try again.',
     );
   }
+  return probe.stderr;
 }
+
+/** Where a client reaches a server listening on `host`: an all-interfaces listener through loopback. */
+export const connectHost = (host: string): string =>
+  host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
 
 /**
  * The JVM's client compiler only, and one GC thread: on the few cores of a laptop or CI, DynamoDB
@@ -44,17 +51,27 @@ const JIT_OPTIONS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'] as const;
 /**
  * Starts AWS's DynamoDB Local as a child process and resolves once it answers.
  * `dataDir` ':memory:' keeps everything in memory; otherwise the data lives in that folder.
- * `jvmOptions` (optional, none by default) go to the JVM before `-jar`, e.g. heap sizes.
+ * `host` is the one address it listens on (default loopback: the table holds key hashes and
+ * webhook secrets; ./dynamodb-loopback.ts). `jvmOptions` (optional, none by default) go to the JVM
+ * before the class path, e.g. heap sizes.
  * `sharedDb` (default true) gives every client one database whatever its credentials; false keeps
  * one database per access key id and region, which the test tier uses to give each file its own.
  */
 export async function startDynamoDbLocal(options: {
   port: number;
   dataDir: string;
+  host?: string;
   jvmOptions?: readonly string[];
   sharedDb?: boolean;
 }): Promise<DynamoDbLocal> {
-  checkJava();
+  const javaVersion = checkJava();
+  const host = options.host ?? '127.0.0.1';
+  let launcher: string;
+  try {
+    launcher = loopbackLauncher(javaVersion);
+  } catch (err) {
+    throw new StartupError((err as Error).message);
+  }
   if (await portInUse(options.port)) {
     throw new StartupError(
       `Port ${options.port} is already in use, so DynamoDB Local cannot start. Stop what uses it or set LOCAL_DYNAMODB_PORT to a free port.`,
@@ -66,8 +83,11 @@ export async function startDynamoDbLocal(options: {
     ...(options.jvmOptions ?? []),
     `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
     '-Xshare:auto',
-    '-jar',
-    join(dir, 'DynamoDBLocal.jar'),
+    `-Ddynamodb.local.host=${host}`,
+    // The jar's manifest brings its own libraries onto the class path.
+    '-cp',
+    [join(dir, 'DynamoDBLocal.jar'), launcher].join(delimiter),
+    LAUNCHER_CLASS,
     '-port',
     String(options.port),
     ...(options.sharedDb === false ? [] : ['-sharedDb']),
@@ -90,7 +110,7 @@ export async function startDynamoDbLocal(options: {
   process.once('exit', killOnExit);
   void exited.then(() => process.off('exit', killOnExit));
 
-  const endpoint = `http://127.0.0.1:${options.port}`;
+  const endpoint = `http://${connectHost(host)}:${options.port}`;
   const client = new DynamoDBClient(endpointOverride(endpoint, 1));
   const deadline = Date.now() + 60_000;
   let ready = false;

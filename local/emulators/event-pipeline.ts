@@ -30,6 +30,8 @@ export interface EventPipelineOptions {
   sqsEndpoint?: string;
   /** undefined or ':memory:' keeps queue and checkpoint in memory. */
   dataDir?: string;
+  /** Where the SQS emulator listens (default loopback). */
+  host?: string;
   /** Defaults are the deployed queue's (DELIVERY). */
   visibilityTimeoutSeconds?: number;
   maxReceiveCount?: number;
@@ -49,6 +51,7 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
   const sqs = await startLocalSqs({
     ...(options.sqsEndpoint ? { endpoint: options.sqsEndpoint } : {}),
     ...(dataDir ? { dataDir: fauxqsDataDir(dataDir) } : {}),
+    ...(options.host ? { host: options.host } : {}),
   });
   const queues = await createDeliveryQueues(sqs.client, options.tableName, {
     visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? DELIVERY.visibilityTimeoutSeconds,

@@ -5,6 +5,7 @@
  */
 
 import { mkdirSync } from 'node:fs';
+import { Server as NetServer } from 'node:net';
 import { join } from 'node:path';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { type FauxqsServer, startFauxqs } from 'fauxqs';
@@ -16,17 +17,48 @@ export interface LocalSqs {
   stop(): Promise<void>;
 }
 
-export async function startLocalSqs(options: { endpoint?: string; dataDir?: string }): Promise<LocalSqs> {
+const ALL_INTERFACES = new Set(['0.0.0.0', '::']);
+
+/**
+ * Runs `start` with every all-interfaces listen of this process bound to `host` instead. fauxqs
+ * 2.4.1 (the newest) listens on 0.0.0.0 whatever its `host` option says (that option only names
+ * the host in queue URLs), and the queues carry signed deliveries, so the emulator must not be
+ * reachable from the network. The rewrite lasts only while fauxqs starts; `npm start` starts its
+ * listeners one after the other, so no other listener is started in that window.
+ */
+async function listeningOnlyOn<T>(host: string, start: () => Promise<T>): Promise<T> {
+  const listen = NetServer.prototype.listen;
+  NetServer.prototype.listen = function (this: NetServer, ...args: unknown[]) {
+    const [first] = args;
+    if (typeof first === 'object' && first !== null && ALL_INTERFACES.has(String((first as { host?: unknown }).host)))
+      args[0] = { ...first, host };
+    return (listen as (...a: unknown[]) => NetServer).apply(this, args);
+  } as typeof listen;
+  try {
+    return await start();
+  } finally {
+    NetServer.prototype.listen = listen;
+  }
+}
+
+/** `host`: where fauxqs listens (default loopback, as every local listener; HOST widens them all). */
+export async function startLocalSqs(options: {
+  endpoint?: string;
+  dataDir?: string;
+  host?: string;
+}): Promise<LocalSqs> {
   let server: FauxqsServer | undefined;
   let endpoint = options.endpoint;
   if (!endpoint) {
     if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-    server = await startFauxqs({
-      port: 0,
-      host: '127.0.0.1',
-      logger: false,
-      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    });
+    server = await listeningOnlyOn(options.host ?? '127.0.0.1', () =>
+      startFauxqs({
+        port: 0,
+        host: '127.0.0.1',
+        logger: false,
+        ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      }),
+    );
     endpoint = server.address;
   }
   const client = new SQSClient(endpointOverride(endpoint));

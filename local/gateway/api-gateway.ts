@@ -27,17 +27,29 @@ const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
 type Authorizer = (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
 
 /** The gateway's own answers (no route, no key, too large, throttled) carry CORS too, as API Gateway's gateway responses do. */
-function sendError(req: IncomingMessage, res: ServerResponse, err: AppError, requestId: string): void {
+function sendError(
+  req: IncomingMessage,
+  res: ServerResponse,
+  err: AppError,
+  requestId: string,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(statusOf(err), {
     ...corsHeaders(req.headers.origin),
     'content-type': 'application/json; charset=utf-8',
     'x-request-id': requestId,
     ...errorHeaders(err),
+    ...headers,
   });
   res.end(JSON.stringify(errorBody(err)));
 }
 
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+/** The methods the route table has for `path` (none: an unknown path). */
+function methodsOf(match: ReturnType<typeof createRouter>, path: string): string[] {
+  // OPTIONS is no route's method: the answer is the path's methods, or nothing for an unknown path.
+  const found = match('OPTIONS', path);
+  return found && 'allow' in found ? found.allow : [];
+}
 
 /** Preflight for every path of the route table (API Gateway: `defaultCorsPreflightOptions`); 404 elsewhere. */
 function answerPreflight(
@@ -47,7 +59,7 @@ function answerPreflight(
   path: string,
   requestId: string,
 ): void {
-  const methods = METHODS.filter((m) => typeof match(m, path) === 'object');
+  const methods = methodsOf(match, path);
   if (methods.length === 0) {
     sendError(req, res, new AppError('not_found', `No route for OPTIONS ${path}.`), requestId);
     return;
@@ -256,9 +268,20 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes, options:
         return answerPreflight(req, res, match, url.pathname, requestId);
       }
       const found = match(req.method ?? 'GET', url.pathname);
-      if (found === undefined || found === 'method') {
+      if (found === undefined) {
         await readBody(req);
         return sendError(req, res, new AppError('not_found', `No route for ${req.method} ${url.pathname}.`), requestId);
+      }
+      if ('allow' in found) {
+        await readBody(req);
+        const allow = [...found.allow, 'OPTIONS'].join(', ');
+        return sendError(
+          req,
+          res,
+          new AppError('method_not_allowed', `${url.pathname} takes ${allow}, not ${req.method}.`),
+          requestId,
+          { allow },
+        );
       }
       const { route, pathParameters } = found;
       matched = route;

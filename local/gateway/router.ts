@@ -11,10 +11,17 @@ interface Compiled {
   literals: number;
 }
 
+/** A known path asked with a method it does not take: the methods it does take. */
+export interface WrongMethod {
+  allow: string[];
+}
+
 /**
  * API Gateway's matching for the local runtime: a literal segment beats a `{param}` one, so
- * `/templates/featured` wins over `/templates/{id}`. Unknown path → undefined; known path with
- * another method → 'method'.
+ * `/templates/featured` wins over `/templates/{id}`, for every method: as in API Gateway, the
+ * resource is chosen first, and a method it lacks is not looked for in a less specific one
+ * (PATCH /templates/featured is not an update of the template "featured"). Unknown path →
+ * undefined; known path with another method → the methods of that path.
  */
 export function createRouter(table: readonly Route[]) {
   const compiled: Compiled[] = table
@@ -24,11 +31,12 @@ export function createRouter(table: readonly Route[]) {
     })
     .sort((a, b) => b.literals - a.literals);
 
-  return function match(method: string, path: string): RouteMatch | 'method' | undefined {
+  return function match(method: string, path: string): RouteMatch | WrongMethod | undefined {
     const parts = path.split('/').filter(Boolean);
-    let pathMatched = false;
+    let resource: string | undefined;
+    const allow: string[] = [];
     for (const { route, segments } of compiled) {
-      if (segments.length !== parts.length) continue;
+      if (segments.length !== parts.length || (resource !== undefined && route.path !== resource)) continue;
       const params: Record<string, string> = {};
       let ok = true;
       for (let i = 0; i < segments.length && ok; i++) {
@@ -43,11 +51,12 @@ export function createRouter(table: readonly Route[]) {
         } else ok = seg === part;
       }
       if (!ok) continue;
-      pathMatched = true;
+      resource = route.path;
       if (route.method === method) {
         return { route, pathParameters: Object.keys(params).length ? params : null };
       }
+      allow.push(route.method);
     }
-    return pathMatched ? 'method' : undefined;
+    return resource === undefined ? undefined : { allow };
   };
 }

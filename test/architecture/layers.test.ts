@@ -45,7 +45,7 @@ const isRoomToHouse = (from: string, to: string) => HOUSES.includes(to) && from.
 /**
  * Loops between folders: folder A imports from folder B while B, directly or through others,
  * imports from A. Each file stands for its folder, so a loop shows even when no file imports
- * itself back (lib/observability/lambda.ts → lib/log.ts → lib/observability/names.ts was one).
+ * itself back (lib/observability/lambda.ts → lib/log.ts → lib/observability/names.ts was one, before lib/log.ts moved into lib/observability/).
  * Reported as the folders of the loop, each with one import that makes the arrow.
  */
 function folderLoops(files: string[], imports: (file: string) => string[] = importsOf): string[] {

@@ -90,6 +90,16 @@ describe('POST /contracts', () => {
     expect(after.Item!['contracts_created']).toBe((before.Item!['contracts_created'] as number) + 1);
   });
 
+  it('takes the template by its slug too, like every template route, and records its UUID', async () => {
+    const { slug } = (await invoke('getTemplate', { caller: alice, params: { id: templateId } })).body as {
+      slug: string;
+    };
+    const res = await create({ template_id: slug });
+    expect(res.status).toBe(201);
+    expect(res.body.template_id).toBe(templateId);
+    expect((await create({ template_id: 'no-such-template-slug' })).status).toBe(404);
+  });
+
   it('a seller agent is optional (null when absent)', async () => {
     const res = await create({});
     expect(res.status).toBe(201);
@@ -136,7 +146,7 @@ describe('POST /contracts', () => {
       body: { template_id: templateId, amount_cents: 1, agent_id: aliceAgent },
     });
     expect(detailPaths(missing)).toEqual(['variables']);
-    expect(detailPaths(await create({ template_id: 'uptime' }))).toEqual(['template_id']);
+    expect(detailPaths(await create({ template_id: 'Not a slug!' }))).toEqual(['template_id']);
     const text = await invoke('createContract', {
       caller: alice,
       body: 'amount=1',

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STAGES } from '../../infra/stage-config.ts';
 import { freePort } from '../../local/ports.ts';
@@ -41,7 +41,9 @@ function readerEnv(): Record<string, string> {
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([k, v]) => v !== undefined && !/^(npm_|VITEST|NODE_OPTIONS$)/.test(k)),
   ) as Record<string, string>;
-  return { ...env, PATH: readerPath(process.env['PATH']), LOG_LEVEL: 'silent' };
+  // The reader has the Node the README names (24), ahead of whatever `node` this machine has.
+  const node24 = join(root, 'node_modules/node/bin');
+  return { ...env, PATH: [node24, readerPath(process.env['PATH'])].join(delimiter), LOG_LEVEL: 'silent' };
 }
 
 /** A block the test does not run (`aws`, `outside`): it must still be valid bash whose npm scripts and stages exist. */

@@ -130,7 +130,7 @@ describe('npm run invoke', () => {
     }).catch((err: { code: number; stdout: string; stderr: string }) => err);
     expect(failed).toMatchObject({ code: 1, stdout: '' });
     expect((failed as { stderr: string }).stderr).toMatch(
-      /^No DynamoDB answers at http:\/\/127\.0\.0\.1:\d+: start the local runtime first \(npm start\), or set LOCAL_DYNAMODB_PORT to the port it uses\.\n$/,
+      /^No DynamoDB answers at http:\/\/127\.0\.0\.1:\d+: start the local runtime first \(npm start\); with DATA_DIR set as npm start had it, this command finds its ports itself\.\n$/,
     );
   }, 60_000);
 });

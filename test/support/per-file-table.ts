@@ -15,9 +15,13 @@ import { ensureTable } from '../../lib/store/create-table.ts';
  */
 const table = `test-${randomUUID()}`;
 process.env['TABLE_NAME'] = table;
-// DynamoDB Local takes letters and digits only in an access key id.
-process.env['EMULATOR_ACCESS_KEY_ID'] = table.replace(/[^A-Za-z0-9]/g, '');
-process.env['AWS_REGION'] ??= 'us-east-1';
+// DynamoDB Local names a database by access key id and region: both are the file's, whatever the
+// shell has (children given a fixed region, like the bundle's credential probe, must find it too).
+// It takes letters and digits only in an access key id.
+const accessKeyId = table.replace(/[^A-Za-z0-9]/g, '');
+const region = 'us-east-1';
+process.env['EMULATOR_ACCESS_KEY_ID'] = accessKeyId;
+process.env['AWS_REGION'] = region;
 process.env['LOG_LEVEL'] ??= 'silent';
 
 let endpoint: string | undefined;
@@ -36,10 +40,15 @@ beforeAll(async () => {
 
 // Registered first, so it runs after the file's own afterAll hooks (pipelines, APIs) have stopped.
 // Deleting the table frees its memory in the shared emulator for the files after this one.
-// (Its own client, at the endpoint leased: a test may point the environment elsewhere.)
+// (Its own client, at the endpoint leased and with the file's database: a test may point the
+// environment elsewhere.)
 afterAll(async () => {
   if (!endpoint) return;
-  const client = new DynamoDBClient(endpointOverride(endpoint));
+  const client = new DynamoDBClient({
+    ...endpointOverride(endpoint),
+    region,
+    credentials: { accessKeyId, secretAccessKey: 'local' },
+  });
   try {
     await client.send(new DeleteTableCommand({ TableName: table }));
   } finally {

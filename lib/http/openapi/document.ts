@@ -15,6 +15,7 @@ import { z } from 'zod';
 import type { ErrorCode } from '../../core/errors.ts';
 import { InvariantError } from '../../core/errors.ts';
 import { type Route, type RouteDoc, routes } from '../../routes.ts';
+import { QUERY_INTEGERS } from '../../zod.ts';
 import { ERROR_STATUS } from '../errors.ts';
 import type { RouteSpecOf } from '../stack.ts';
 import * as S from './schemas.ts';
@@ -91,6 +92,13 @@ export function jsonSchemaOf(schema: z.core.$ZodType, io: 'input' | 'output'): J
     io,
     target: 'draft-2020-12',
     unrepresentable: 'any',
+    override: ({ zodSchema, jsonSchema }) => {
+      // A query integer is text on the wire; the document shows the integer it is (lib/zod.ts).
+      const range = QUERY_INTEGERS.get(zodSchema);
+      if (!range) return;
+      for (const key of Object.keys(jsonSchema)) delete (jsonSchema as Json)[key];
+      Object.assign(jsonSchema, { type: 'integer', ...range });
+    },
   }) as Json;
   return rest;
 }
@@ -319,6 +327,19 @@ function webhooks(): Json {
       },
     },
   };
+  // What POST …/webhook/test sends: a receiver gets it like any delivery, whatever kinds it subscribes to.
+  out['service.webhook.test'] = {
+    post: {
+      operationId: 'webhookTest',
+      summary: 'A service.webhook.test event, sent by POST /api/v1/agents/{id}/webhook/test to the ENABLED webhook',
+      description:
+        'Signed and retried like a contract event; `data` is empty. Answer it like any delivery (2XX), or ignore the kind.',
+      security: [{ webhookSignature: [] }],
+      parameters: webhookHeaders('service.webhook.test'),
+      requestBody: { required: true, content: { 'application/json': { schema: ref('TestEvent') } } },
+      responses: { '2XX': { description: 'Received. Any other answer is retried.' } },
+    },
+  };
   for (const type of Object.keys(contractEvents)) {
     out[type] = {
       post: {
@@ -363,8 +384,23 @@ export async function buildOpenApiDocument(table: readonly Route[] = routes): Pr
     },
     servers: [
       {
-        url: 'http://localhost:3000',
-        description: '`npm start` (a deployed stage serves the same paths under its own URL)',
+        url: 'http://localhost:{port}',
+        description: '`npm start` (PORT, default 3000)',
+        variables: { port: { default: '3000', description: 'The PORT npm start was given.' } },
+      },
+      {
+        url: 'https://{apiId}.execute-api.{region}.amazonaws.com/{stage}',
+        description:
+          'A deployed stage: its `ApiUrl` stack output (a stage with a custom domain serves the same paths there).',
+        variables: {
+          apiId: { default: 'your-api-id', description: 'The REST API id in the `ApiUrl` output.' },
+          region: { default: 'us-east-1', description: 'The region the stage is deployed to.' },
+          stage: {
+            default: 'prod',
+            enum: ['prod', 'staging', 'dev'],
+            description: 'The stage (infra/stage-config.ts).',
+          },
+        },
       },
     ],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),

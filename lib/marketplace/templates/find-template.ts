@@ -4,15 +4,14 @@
  */
 import type { Caller } from '../../core/caller.ts';
 import { forbidden, notFound } from '../../core/errors.ts';
-import { UUID_PATTERN } from '../../core/ids.ts';
-import { SLUG_PATTERN } from '../request-schemas.ts';
+import { isTemplateIdOrSlug, UUID_PATTERN } from '../../core/ids.ts';
 import { readTemplate, templateIdOfSlug } from './store.ts';
 import type { TemplateItem } from './template-item.ts';
 
 export async function findTemplate(idOrSlug: string, consistent = false): Promise<TemplateItem | undefined> {
   let id: string | undefined;
   if (UUID_PATTERN.test(idOrSlug)) id = idOrSlug.toLowerCase();
-  else if (idOrSlug.length <= 64 && SLUG_PATTERN.test(idOrSlug)) {
+  else if (isTemplateIdOrSlug(idOrSlug)) {
     id = await templateIdOfSlug(idOrSlug, consistent);
   }
   return id ? readTemplate(id, consistent) : undefined;
