@@ -5,7 +5,8 @@
  * not carry it (their environment is written by infra from typed settings).
  */
 
-import { ENVIRONMENT, type Env, type Kind, type SettingName, setting } from '../lib/core/environment.ts';
+import { type Env, type Kind, type SettingName, setting } from '../lib/core/environment.ts';
+import { ENVIRONMENT } from '../lib/core/environment-declaration.ts';
 import * as z from '../lib/zod.ts';
 
 export class SettingsError extends Error {

@@ -2,11 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ENVIRONMENT, type SettingName, setting } from '../lib/core/environment.ts';
+import { type SettingName, setting } from '../lib/core/environment.ts';
+import { ENVIRONMENT } from '../lib/core/environment-declaration.ts';
+import { ENVIRONMENT_KINDS } from '../lib/core/environment-kinds.ts';
 import { DELIVERY, LOCAL_DEFAULTS } from '../lib/core/settings.ts';
 import { allowedOrigins } from '../lib/http/cors.ts';
 import { assertSettings, SettingsError } from '../local/settings-check.ts';
-import { SETTINGS_DOCS, withSettings } from '../scripts/settings-doc.ts';
+import { KINDS_FILE, kindsModule, SETTINGS_DOCS, withSettings } from '../scripts/settings-doc.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -99,6 +101,15 @@ describe('settings (lib/core/settings.ts)', () => {
       expect(withSettings(doc, table.replace(/\n\| `PORT`[^\n]*/, ''), file)).not.toBe(doc);
     },
   );
+
+  it('reads each variable by the kind the declaration gives it (the generated kinds are current)', () => {
+    expect(readFileSync(join(root, KINDS_FILE), 'utf8'), `run \`npm run settings-doc\` and commit ${KINDS_FILE}`).toBe(
+      kindsModule(),
+    );
+    for (const [name, declared] of Object.entries(ENVIRONMENT)) {
+      expect(ENVIRONMENT_KINDS[name as SettingName], name).toBe(declared.kind);
+    }
+  });
 
   it('documents each default the reader really falls back to', () => {
     const bare = Object.entries(ENVIRONMENT).flatMap(([name, d]) =>

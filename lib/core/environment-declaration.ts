@@ -1,0 +1,165 @@
+/**
+ * The environment, declared once: every variable the service reads, its kind, its default and its
+ * words (see lib/core/environment.ts for how each kind is read). From this list come the readers'
+ * kinds (lib/core/environment-kinds.ts, generated), the strict check `npm start` runs first
+ * (`assertSettings()`, local/settings-check.ts) and the variable tables of CONTRIBUTING.md and
+ * README.md: `npm run settings-doc` writes all three, and a test fails when one drifts. A new
+ * variable is one entry here.
+ *
+ * Kept apart from the readers so no function bundle carries the words: measured, they took 3.6 KB
+ * minified of the largest bundle's headroom over its floor (4.4 KB left with them, 8.0 KB without).
+ */
+
+export type Kind =
+  | 'text'
+  | 'url'
+  | 'flag'
+  | 'logLevel'
+  | 'apiPort'
+  | 'dynamoPort'
+  | 'host'
+  | 'dataDir'
+  | 'origins'
+  | 'retryDelays'
+  | 'autoDisableSeconds'
+  | 'replayPageItems';
+
+/** Where a variable is read: everywhere, only by the local runtime and commands, or set by Lambda or infra. */
+type Scope = 'service' | 'local' | 'lambda' | 'admin';
+
+export interface Declared {
+  kind: Kind;
+  /** The default's words for the tables, when the reader falls back to one. */
+  default?: string;
+  /** CONTRIBUTING.md's row. */
+  doc: string;
+  scope: Scope;
+  /** README.md's row (the variables a reader of `npm start` sets), when it has one. */
+  readme?: string;
+}
+
+export const ENVIRONMENT = {
+  TABLE_NAME: { kind: 'text', scope: 'service', doc: 'The DynamoDB table.' },
+  DYNAMODB_ENDPOINT: {
+    kind: 'url',
+    scope: 'service',
+    doc: 'Set locally (DynamoDB Local); unset in AWS.',
+    readme: 'With `TABLE_NAME`: use an existing DynamoDB instead of starting one.',
+  },
+  LOCAL_DYNAMODB_PORT: {
+    kind: 'dynamoPort',
+    scope: 'local',
+    default: '8000',
+    doc: "DynamoDB Local's port for `npm start`; the admin and invoke commands find a running one's from its `DATA_DIR` lock.",
+    readme:
+      "DynamoDB Local's port. The admin and invoke commands find a running `npm start`'s ports from its `DATA_DIR`.",
+  },
+  PORT: {
+    kind: 'apiPort',
+    scope: 'local',
+    default: '3000',
+    doc: 'Local runtime: the API port.',
+    readme: "The API's port.",
+  },
+  HOST: {
+    kind: 'host',
+    scope: 'local',
+    default: '127.0.0.1',
+    doc: 'Local runtime: the listen address of the API, DynamoDB Local and the SQS emulator.',
+    readme:
+      'Where the API, DynamoDB Local and the SQS emulator listen. Loopback by default: the demo keys are public and the table holds webhook secrets, so `HOST=0.0.0.0` exposes them.',
+  },
+  DATA_DIR: {
+    kind: 'dataDir',
+    scope: 'local',
+    default: '.data',
+    doc: 'Local runtime: the data folder (`:memory:` keeps nothing).',
+    readme:
+      "DynamoDB Local's data, the SQS emulator's queues, the stream checkpoint and the runtime's lock; `:memory:` keeps nothing.",
+  },
+  DELIVERY_QUEUE_URL: { kind: 'text', scope: 'service', doc: 'The SQS delivery queue.' },
+  SQS_ENDPOINT: { kind: 'url', scope: 'service', doc: 'Set locally (fauxqs); unset in AWS.' },
+  DELIVERY_RETRY_DELAYS_SECONDS: {
+    kind: 'retryDelays',
+    scope: 'service',
+    default: '`DELIVERY.retryDelaysSeconds`',
+    doc: 'Optional: comma-separated waits before each delivery attempt (`0,1,1` in tests).',
+  },
+  WEBHOOK_AUTO_DISABLE_AFTER_SECONDS: {
+    kind: 'autoDisableSeconds',
+    scope: 'service',
+    default: '`432000` (5 days)',
+    doc: "Optional: how long a webhook's attempts must all have failed before it is disabled (`lib/events/delivery/webhook-health.ts`).",
+  },
+  REPLAY_PAGE_ITEMS: {
+    kind: 'replayPageItems',
+    scope: 'service',
+    default: '100',
+    doc: 'Optional: feed slots one replay page reads (tests set it small to cross pages).',
+  },
+  DEVELOPMENT_MODE: {
+    kind: 'flag',
+    scope: 'service',
+    default: '`false`; `true` under `npm start`',
+    doc: '`true` allows `http://localhost`, `127.0.0.1`, `[::1]` webhooks. The local runtime sets it unless it is given (`false`: deployed rules, and no demo webhooks); a deployed stage does not unless configured.',
+    readme:
+      "Allows `http://localhost`, `127.0.0.1` and `[::1]` webhooks. `false` applies a deployed stage's rules (the banner says so), and the demo agents get no webhook.",
+  },
+  LOG_LEVEL: {
+    kind: 'logLevel',
+    scope: 'service',
+    default: 'info',
+    doc: '`debug`, `info`, `warn` (warnings and errors only), `silent`.',
+    readme: '`debug`, `info`, `warn`, `silent`.',
+  },
+  AWS_REGION: {
+    kind: 'text',
+    scope: 'service',
+    default: '`us-east-1` locally',
+    doc: 'The region of the SDK clients pointed at the local emulators; in AWS, Lambda sets it.',
+  },
+  EMULATOR_ACCESS_KEY_ID: {
+    kind: 'text',
+    scope: 'local',
+    default: '`local`',
+    doc: 'The access key id the SDK shows the local emulators (they check none). DynamoDB Local without `-sharedDb` keeps a database per key id: the integration tier gives each test file its own (`test/support/per-file-table.ts`).',
+  },
+  AWS_LAMBDA_FUNCTION_NAME: { kind: 'text', scope: 'lambda', doc: 'Set by Lambda; read for metrics.' },
+  AWS_LAMBDA_INITIALIZATION_TYPE: {
+    kind: 'text',
+    scope: 'lambda',
+    doc: 'Set by Lambda; read for the `cold_start` log field.',
+  },
+  _X_AMZN_TRACE_ID: { kind: 'text', scope: 'lambda', doc: 'Set by Lambda; the trace id on every log line.' },
+  USAGE_PLAN_ID: {
+    kind: 'text',
+    scope: 'admin',
+    doc: 'Admin command against a deployed stage: the usage plan new keys are attached to (stack output `UsagePlanId`).',
+  },
+  CORS_ALLOWED_ORIGINS: {
+    kind: 'origins',
+    scope: 'service',
+    default: '`*`',
+    doc: 'Comma-separated origins for CORS; unset or `*` = any (infra sets it from `-c corsOrigins`).',
+    readme: 'Origins a browser page may call from, comma-separated.',
+  },
+  METRICS_TO_STDOUT: {
+    kind: 'flag',
+    scope: 'service',
+    default: '`false`',
+    doc: '`true` writes EMF metric lines outside Lambda too (they are always written inside Lambda).',
+  },
+  DELIVERY_DLQ_URL: { kind: 'text', scope: 'admin', doc: 'The delivery DLQ, for `npm run admin -- redrive delivery`.' },
+  POWERTOOLS_SERVICE_NAME: {
+    kind: 'text',
+    scope: 'lambda',
+    doc: 'Set by infra on every function (`lib/observability/names.ts`).',
+  },
+  POWERTOOLS_METRICS_NAMESPACE: {
+    kind: 'text',
+    scope: 'lambda',
+    doc: 'Set by infra on every function (`lib/observability/names.ts`).',
+  },
+} as const satisfies Record<string, Declared>;
+
+export type SettingName = keyof typeof ENVIRONMENT;
