@@ -5,8 +5,9 @@
  */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { indexSearchBatch } from '../../lib/marketplace/search/search-indexer.ts';
+import { observed } from '../../lib/observability/lambda.ts';
 
-export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+export const handler = observed(async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
   const failed = await indexSearchBatch(event.Records);
   return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
-}
+});

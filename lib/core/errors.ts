@@ -75,8 +75,9 @@ export const rateLimited = (message: string, retryAfterSeconds: number, cause?: 
  * A state the code's own reasoning says cannot happen: a transaction cancelled for a reason none
  * of its conditions gives, a record gone right after a write found it, a loop that should have
  * settled. Never a client's mistake: an edge answers it as any internal error (500, no text shown)
- * and logs it with its name, so an alarm on `InvariantError` finds a broken assumption rather than
- * an outage of a dependency.
+ * and logs it with its name. The area's error-line alarm (infra/log-metrics.ts) counts it with
+ * every other ERROR line; the name on the line (`error: "InvariantError: …"`) is what tells a broken
+ * assumption from an outage of a dependency when the alarm is read.
  */
 export class InvariantError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {

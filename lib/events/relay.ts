@@ -14,7 +14,7 @@
  * event, counted as two attempts; receivers dedupe on the event id).
  */
 import type { AgentRecord } from '../agents/model.ts';
-import { log } from '../observability/log.ts';
+import { errorFields, log } from '../observability/log.ts';
 import { batchGet, keyString } from '../store/batch.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 import { itemOfImage, sequenceOf, type TableChange } from '../store/table-change.ts';
@@ -41,7 +41,7 @@ export async function relayBatch(records: readonly TableChange[]): Promise<strin
   const fail = (i: number, err: unknown) => {
     log.error('relay: record failed', {
       sequence: sequenceOf(records[i]!),
-      error: err instanceof Error ? err.message : String(err),
+      ...errorFields(err),
     });
     failed.add(i);
   };

@@ -1,7 +1,8 @@
 /**
  * Puts the invocation on every log line (Lambda request id, function name, cold start, and the API
- * request id as `correlation_id`) and flushes the metrics when it ends. The local runtime calls the
- * workers without a context; then the lines simply go without it.
+ * request id as `correlation_id`) and flushes the metrics when it ends. The local runtime hands
+ * every worker a context as Lambda does (local/lambda/context.ts); a call without one (a test
+ * calling a handler directly) logs its lines without it.
  */
 import type { MiddlewareObj } from '@middy/core';
 import { type InvocationContext, withLogContext } from './log.ts';

@@ -1,7 +1,8 @@
 import type { ScheduledEvent } from 'aws-lambda';
 import { setting } from '../../lib/core/environment.ts';
-import { LOCAL_DEFAULTS } from '../../lib/core/settings.ts';
+import { LOCAL_DEFAULTS, TREND_ROLLOVER } from '../../lib/core/settings.ts';
 import { TREND_ROLLOVER_UTC, workers } from '../../lib/routes.ts';
+import { lambdaContext } from '../lambda/context.ts';
 import { runAsWorker } from '../lambda/grants.ts';
 import { loadHandler } from '../lambda/handlers.ts';
 
@@ -35,8 +36,12 @@ export function startDailySchedule(): { stop(): Promise<void> } {
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
   const run = () => {
-    running = loadHandler<(e: ScheduledEvent) => Promise<unknown>>(workers.trendRollover)
-      .then((handler) => runAsWorker('trendRollover', () => handler(scheduledEvent(Date.now()))))
+    running = loadHandler<(e: ScheduledEvent, c: unknown) => Promise<unknown>>(workers.trendRollover)
+      .then((handler) =>
+        runAsWorker('trendRollover', () =>
+          handler(scheduledEvent(Date.now()), lambdaContext('trendRollover', TREND_ROLLOVER.timeoutSeconds)),
+        ),
+      )
       .then(
         () => undefined,
         (err: unknown) =>

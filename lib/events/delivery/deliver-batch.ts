@@ -8,7 +8,7 @@
 import type { AgentRecord } from '../../agents/model.ts';
 import { DELIVERY } from '../../core/settings.ts';
 import { type OutboundResult, postJson } from '../../net/outbound.ts';
-import { log } from '../../observability/log.ts';
+import { errorFields, log } from '../../observability/log.ts';
 import { failureKindOf, recordDeliveryAttempt } from '../../observability/metrics.ts';
 import { batchGet, keyString } from '../../store/batch.ts';
 import { keys } from '../../store/keys.ts';
@@ -198,7 +198,7 @@ export async function deliverBatch(
         // Left in the queue: it comes back after the queue's visibility timeout.
         log.error('deliver: message failed', {
           messageId: record.messageId,
-          error: err instanceof Error ? err.message : String(err),
+          ...errorFields(err),
         });
         return 'error';
       }
@@ -210,7 +210,7 @@ export async function deliverBatch(
         // The next batch for this agent notes it again: health is a judgement over days, not one write.
         log.error('deliver: webhook health not recorded', {
           agentId: attempts.agent.id,
-          error: err instanceof Error ? err.message : String(err),
+          ...errorFields(err),
         }),
       ),
     ),

@@ -4,7 +4,7 @@
  * `matchesFilter` (lib/events/stream-filter.ts). Templates are never deleted (no route does), so
  * REMOVE records are not asked for.
  */
-import { log } from '../../observability/log.ts';
+import { errorFields, log } from '../../observability/log.ts';
 import { ENTITY } from '../../store/keys.ts';
 import { itemOfImage, sequenceOf, type TableChange } from '../../store/table-change.ts';
 import { popularityBucket } from './popularity-bucket.ts';
@@ -63,7 +63,7 @@ export async function indexSearchBatch(records: readonly TableChange[]): Promise
       } catch (err) {
         log.error('search indexer: sync failed', {
           template_id: id,
-          error: err instanceof Error ? err.message : String(err),
+          ...errorFields(err),
         });
         failed.push(sequenceOf(record));
       }
