@@ -90,6 +90,7 @@ export const operations: Readonly<Record<string, Operation>> = {
       201: { description: 'Installed.', schema: S.Installation },
       200: { description: 'Already installed: the original record, nothing changed.', schema: S.Installation },
     },
+    errors: ['template_yanked'],
   },
   listInstalled: {
     tag: 'Marketplace',
@@ -103,6 +104,62 @@ export const operations: Readonly<Record<string, Operation>> = {
     errors: ['review_exists', 'forbidden'],
   },
   listReviews: { tag: 'Marketplace', summary: "A template's reviews, newest first", success: ok(S.ReviewPage) },
+  changeVersion: {
+    tag: 'Marketplace',
+    summary: 'Deprecate or yank a version, or take either back (author only)',
+    description:
+      "`deprecated`: a message (the version stays installable and is shown as deprecated) or null to take it back. `yanked`: true stops new installs and contracts of the version (contracts made from it keep their checks); the template's current version falls back to the newest one not yanked, and a template whose every version is yanked leaves every list. Installers hear of it as `template.version.deprecated` / `template.version.yanked` on the agents their workspace chose (`PUT /installed/agents`).",
+    success: ok(S.VersionChanged),
+    errors: ['forbidden'],
+  },
+  templateStats: {
+    tag: 'Marketplace',
+    summary: 'Installs, contracts, reviews and rating per UTC day and version (author only)',
+    description:
+      'A window of at most 366 days, `from` and `to` included. The counts are kept per day as they happen, so the read costs the same for one day as for a year.',
+    success: ok(S.TemplateStatsSeries),
+    errors: ['forbidden'],
+  },
+  getEventAgents: {
+    tag: 'Marketplace',
+    summary: "The workspace's agents that receive template events",
+    success: ok(S.EventAgents),
+  },
+  setEventAgents: {
+    tag: 'Marketplace',
+    summary: "Choose the workspace's agents that receive template events (replaces the list)",
+    description:
+      "Installing a template is consent to hear of its versions; these agents (at most 10, each the caller's) get `template.version.deprecated` and `template.version.yanked` in their feed and stream, and on their webhook if it subscribes to the kind. An empty list: none do (the default).",
+    success: ok(S.EventAgents),
+  },
+  createReport: {
+    tag: 'Marketplace',
+    summary: 'Report a template or a review to the operators',
+    description:
+      "One open report per reporter and item (409 `report_exists`); at most 10 reports per user per hour (429). A review is named by its template and its reviewer (`reviewer_id` = the review's `user.id`).",
+    success: { 201: { description: 'Reported.', schema: S.Report } },
+    errors: ['report_exists'],
+  },
+  listReports: {
+    tag: 'Marketplace',
+    summary: 'Open reports, newest first (operators only)',
+    success: ok(S.ReportPage),
+    errors: ['forbidden'],
+  },
+  moderate: {
+    tag: 'Marketplace',
+    summary: 'Hide, restore or dismiss a template or review; verify an author (operators only)',
+    description:
+      'Every action is recorded in the audit trail (GET /moderation/actions). A hidden template leaves every list, search and the category counts, and only its author and operators see it; a hidden review leaves the review list and the rating. `hide` and `dismiss` close the open reports of the item.',
+    success: { 201: { description: 'Done and recorded.', schema: S.ModerationAction } },
+    errors: ['forbidden'],
+  },
+  listModerationActions: {
+    tag: 'Marketplace',
+    summary: 'The moderation audit trail, newest first (operators only)',
+    success: ok(S.ModerationActionPage),
+    errors: ['forbidden'],
+  },
   listCategories: {
     tag: 'Marketplace',
     summary: 'Categories with their number of public templates',
@@ -230,7 +287,7 @@ export const operations: Readonly<Record<string, Operation>> = {
     tag: 'Contracts',
     summary: 'Create a contract from a template',
     success: { 201: { description: 'Created.', schema: S.Contract, headers: ['Location'] } },
-    errors: ['not_found'],
+    errors: ['not_found', 'template_yanked'],
   },
   getContract: { tag: 'Contracts', summary: 'A contract', success: ok(S.Contract) },
   fundContract: {

@@ -14,6 +14,7 @@ import { keys } from '../../store/keys.ts';
 import { INDEXES } from '../../store/table.ts';
 import { transactWrite } from '../../store/transact.ts';
 import type { PageQuery, ReviewInput } from '../request-schemas.ts';
+import { countStats } from '../stats/count.ts';
 import { isAuthor, visibleTemplate } from '../templates/find-template.ts';
 import { refreshRatingKey } from './rating.ts';
 import { type Review, reviewItem, toReview } from './review-item.ts';
@@ -33,6 +34,7 @@ export async function createReview(idOrSlug: string, input: ReviewInput, caller:
         ExpressionAttributeValues: { ':rating': input.rating, ':one': 1 },
       },
     },
+    countStats(template.id, template.version, item.created_at, { reviews: 1, rating_sum: input.rating }),
   ]);
   if (!result.ok) {
     if (result.reasons[0] === 'ConditionalCheckFailed')
