@@ -656,8 +656,8 @@ export type ChangeVersionBody = {
 
 /** The query of GET /v1/marketplace/templates/{id}/stats. */
 export type TemplateStatsQuery = {
-  from: number;
-  to: number;
+  from: string;
+  to: string;
   granularity?: "day";
 };
 

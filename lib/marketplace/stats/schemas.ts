@@ -3,7 +3,7 @@ import * as z from '../../zod.ts';
 
 /** A window spans at most this many days: at most two UTC years of stats items (day-slots.ts). */
 export const MAX_STATS_DAYS = 366;
-const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+const DATE = /^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$/;
 
 const date = z.string().check(
   z.regex(DATE, 'Expected a date, YYYY-MM-DD.'),
