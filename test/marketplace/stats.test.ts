@@ -122,7 +122,7 @@ describe('GET /templates/:id/stats', () => {
       { from: '2026-01-01', to: '2026-01-02', extra: 'x' },
       { from: '2026-01-01' },
     ]) {
-      expectError(await stats(author, t.id, query as Record<string, string>), 400, 'validation_error');
+      expectError(await stats(author, t.id, query as unknown as Record<string, string>), 400, 'validation_error');
     }
     expect((await stats(author, t.id, { from: '2025-01-01', to: '2026-01-01' })).body.days).toHaveLength(366);
   });

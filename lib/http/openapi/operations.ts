@@ -131,6 +131,7 @@ export const operations: Readonly<Record<string, Operation>> = {
     description:
       "Installing a template is consent to hear of its versions; these agents (at most 10, each the caller's) get `template.version.deprecated` and `template.version.yanked` in their feed and stream, and on their webhook if it subscribes to the kind. An empty list: none do (the default).",
     success: ok(S.EventAgents),
+    errors: ['not_found'],
   },
   createReport: {
     tag: 'Marketplace',
@@ -138,7 +139,7 @@ export const operations: Readonly<Record<string, Operation>> = {
     description:
       "One open report per reporter and item (409 `report_exists`); at most 10 reports per user per hour (429). A review is named by its template and its reviewer (`reviewer_id` = the review's `user.id`).",
     success: { 201: { description: 'Reported.', schema: S.Report } },
-    errors: ['report_exists'],
+    errors: ['not_found', 'report_exists'],
   },
   listReports: {
     tag: 'Marketplace',
@@ -152,7 +153,7 @@ export const operations: Readonly<Record<string, Operation>> = {
     description:
       'Every action is recorded in the audit trail (GET /moderation/actions). A hidden template leaves every list, search and the category counts, and only its author and operators see it; a hidden review leaves the review list and the rating. `hide` and `dismiss` close the open reports of the item.',
     success: { 201: { description: 'Done and recorded.', schema: S.ModerationAction } },
-    errors: ['forbidden'],
+    errors: ['forbidden', 'not_found'],
   },
   listModerationActions: {
     tag: 'Marketplace',

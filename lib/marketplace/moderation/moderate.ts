@@ -137,14 +137,15 @@ async function setReviewHidden(
       ...(hidden
         ? buildUpdate(
             { set: { hidden: true, hidden_reason: action.reason }, remove: lifecycleKeys.reviewListAttributes },
-            { condition: 'attribute_exists(PK) AND attribute_not_exists(hidden)' },
+            // `hidden` is a reserved word, so it goes behind a placeholder.
+            { condition: 'attribute_exists(PK) AND attribute_not_exists(#hidden)', names: { '#hidden': 'hidden' } },
           )
         : buildUpdate(
             {
               set: keys.reviewsIndex(templateId, review['created_at'] as string, review['id'] as string),
               remove: ['hidden', 'hidden_reason'],
             },
-            { condition: 'attribute_exists(hidden)' },
+            { condition: 'attribute_exists(#hidden)', names: { '#hidden': 'hidden' } },
           )),
     },
   };

@@ -21,14 +21,19 @@ import { visibleTemplate } from '../templates/find-template.ts';
 import { requireOperator } from './operators.ts';
 import { type Report, reportItem, toReport } from './report-item.ts';
 import type { ReportInput } from './schemas.ts';
-import { readReview } from './store.ts';
+import { readReport, readReview } from './store.ts';
+
+const reportExists = () => new AppError('report_exists', 'You already have an open report of this item.');
 
 export async function createReport(caller: Caller, input: ReportInput): Promise<Report> {
   const template = await visibleTemplate(input.template_id, caller);
+  const target = lifecycleKeys.reportTarget(template.id, input.reviewer_id);
   if (input.reviewer_id !== undefined) {
     const review = await readReview(template.id, input.reviewer_id);
     if (!review || (review['hidden'] === true && !caller.operator)) throw notFound('Review');
   }
+  // A second report of the same item is refused before it takes one of the reporter's slots.
+  if ((await readReport(target, caller.userId))?.['status'] === 'open') throw reportExists();
   await takeWindowSlot({
     key: lifecycleKeys.reportLimit(caller.userId),
     entity: ENTITY.reportLimit,
@@ -58,7 +63,7 @@ export async function createReport(caller: Caller, input: ReportInput): Promise<
     );
   } catch (err) {
     if (err instanceof ConditionalCheckFailedException) {
-      throw new AppError('report_exists', 'You already have an open report of this item.');
+      throw reportExists();
     }
     throw err;
   }

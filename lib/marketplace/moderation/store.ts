@@ -12,6 +12,13 @@ export async function readReview(templateId: string, reviewerId: string): Promis
   return Item;
 }
 
+export async function readReport(target: string, reporterId: string): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: lifecycleKeys.report(target, reporterId), ConsistentRead: true }),
+  );
+  return Item;
+}
+
 /** The open reports of one item, every page (an item's reports are bounded by its reporters). */
 export async function openReportsOf(target: string): Promise<Record<string, unknown>[]> {
   const found: Record<string, unknown>[] = [];
