@@ -24,6 +24,9 @@ export async function cursorPage(index: IndexDefinition, partition: string, scop
   });
   return {
     entries: page.entries,
+    /** The position of the page's first entry (the cursor's, or the offset asked). */
+    offset,
+    hasMore: page.hasMore,
     next_cursor: page.nextKey ? encodeCursor(scope, page.nextKey, offset + page.entries.length) : null,
   };
 }

@@ -8,16 +8,16 @@
  * - verify_author / unverify_author: the author's keys and templates carry the flag.
  * Hide and dismiss close the item's open reports (after the change: a report filed meanwhile stays open).
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { setUserVerified } from '../../accounts/key-lifecycle.ts';
 import type { Caller } from '../../core/caller.ts';
 import { notFound } from '../../core/errors.ts';
 import { newUuid } from '../../core/ids.ts';
 import { nowIso } from '../../core/time.ts';
-import { db, tableName } from '../../store/client.ts';
+import { tableName } from '../../store/client.ts';
 import { conditionalUpdate } from '../../store/conditional.ts';
 import { keys, lifecycleKeys, listPartitions } from '../../store/keys.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
+import { queryAll } from '../../store/query-all.ts';
 import { INDEXES } from '../../store/table.ts';
 import { type TransactItem, transactWrite } from '../../store/transact.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
@@ -175,31 +175,23 @@ async function setReviewHidden(
 /** The flag on the author's keys (what they publish next) and on each template they published. */
 async function setAuthorVerified(authorId: string, verified: boolean, action: ModerationAction) {
   if (!(await setUserVerified(authorId, verified))) throw notFound('Author');
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: INDEXES.gsi1.name,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': INDEXES.gsi1.partitionKey },
-        ExpressionAttributeValues: { ':pk': lifecycleKeys.authoredIndexPk(authorId) },
-        ExclusiveStartKey: startKey,
+  const claims = await queryAll({
+    IndexName: INDEXES.gsi1.name,
+    KeyConditionExpression: '#pk = :pk',
+    ExpressionAttributeNames: { '#pk': INDEXES.gsi1.partitionKey },
+    ExpressionAttributeValues: { ':pk': lifecycleKeys.authoredIndexPk(authorId) },
+  });
+  await Promise.all(
+    claims.map((claim) =>
+      conditionalUpdate({
+        Key: keys.template(claim['template_id'] as string),
+        UpdateExpression: 'SET #author.#verified = :verified',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: { '#author': 'author', '#verified': 'verified' },
+        ExpressionAttributeValues: { ':verified': verified },
       }),
-    );
-    await Promise.all(
-      (page.Items ?? []).map((claim) =>
-        conditionalUpdate({
-          Key: keys.template(claim['template_id'] as string),
-          UpdateExpression: 'SET #author.#verified = :verified',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeNames: { '#author': 'author', '#verified': 'verified' },
-          ExpressionAttributeValues: { ':verified': verified },
-        }),
-      ),
-    );
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+    ),
+  );
   const changed = { ...action, changed: true };
   await transactWrite([putAction(changed)]);
   return changed;

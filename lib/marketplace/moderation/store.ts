@@ -1,8 +1,9 @@
 /** DynamoDB access of the moderation room: reports, one review item, the audit trail. */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../store/client.ts';
 import { conditionalUpdate } from '../../store/conditional.ts';
 import { keys, lifecycleKeys } from '../../store/keys.ts';
+import { queryAll } from '../../store/query-all.ts';
 import { INDEXES } from '../../store/table.ts';
 
 export async function readReview(templateId: string, reviewerId: string): Promise<Record<string, unknown> | undefined> {
@@ -20,26 +21,14 @@ export async function readReport(target: string, reporterId: string): Promise<Re
 }
 
 /** The open reports of one item, every page (an item's reports are bounded by its reporters). */
-export async function openReportsOf(target: string): Promise<Record<string, unknown>[]> {
-  const found: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk',
-        FilterExpression: '#status = :open',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':pk': lifecycleKeys.reportTargetPk(target), ':open': 'open' },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    found.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return found;
-}
+export const openReportsOf = (target: string) =>
+  queryAll({
+    KeyConditionExpression: 'PK = :pk',
+    FilterExpression: '#status = :open',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':pk': lifecycleKeys.reportTargetPk(target), ':open': 'open' },
+    ConsistentRead: true,
+  });
 
 /** Closes one open report (leaves the open-reports index); false when it was closed meanwhile. */
 export async function closeReport(report: Record<string, unknown>, resolution: string, now: string): Promise<boolean> {
