@@ -8,8 +8,9 @@ import { itemOfImage, sequenceOf, type TableChange } from '../../store/table-cha
 import { noticePageOf } from './notice-page.ts';
 import { runNoticePage } from './notices.ts';
 
+/** Read from the raw image, so an image that cannot be read is left to the relay, which fails that record alone. */
 export const isNoticePage = (record: TableChange): boolean =>
-  itemOfImage(record.dynamodb?.NewImage)?.['entity'] === ENTITY.versionNotice;
+  (record.dynamodb?.NewImage as { entity?: { S?: unknown } } | undefined)?.entity?.S === ENTITY.versionNotice;
 
 export async function noticeBatch(records: readonly TableChange[]): Promise<string[]> {
   const failed: string[] = [];
