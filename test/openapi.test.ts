@@ -39,7 +39,7 @@ describe('the OpenAPI document', () => {
     expect(list).toEqual(expect.arrayContaining(['limit', 'offset', 'cursor', 'sort', 'category', 'search']));
   });
 
-  it('has the webhooks: the handshake and the four contract events, with both signature schemes', () => {
+  it('has the webhooks: the handshake, the four contract events and the two template events, with both signature schemes', () => {
     const doc = JSON.parse(committed);
     expect(Object.keys(doc.webhooks).sort()).toEqual([
       'contract.funded',
@@ -47,6 +47,8 @@ describe('the OpenAPI document', () => {
       'contract.released',
       'contract.verification.completed',
       'service.webhook.verify',
+      'template.version.deprecated',
+      'template.version.yanked',
     ]);
     for (const hook of Object.values(doc.webhooks) as { post: { parameters: { name: string }[] } }[]) {
       const headers = hook.post.parameters.map((p) => p.name);

@@ -34,7 +34,7 @@
  * | Idempotency key   | IDEMPOTENCY#<user uuid>#<sha256 hex of the key> | IDEMPOTENCY | –  (the first answer to a POST with `Idempotency-Key`; TTL 24 h) |
  * | Slug claim (author) | SLUG#<slug>        | SLUG                        | GSI1: AUTHOR#<user uuid> / <created_at>#<template uuid>  (an author's templates: marking an author verified walks them) |
  * | Installer         | TPL#<uuid>           | INSTALLER#<workspace uuid>  | –  (written with the install marker: who installed a template, for the lifecycle notices) |
- * | Daily stats       | TPL#<uuid>           | STATS#<yyyy>#<sortable version> | –  (one item per template, UTC year and version; `<i|c|r|s><day of year, 3 digits>` = installs, contracts, reviews, rating sum; ADD in the writes that count) |
+ * | Daily stats       | TPL#<uuid>           | STATS#<yyyy>#<sortable version>#<shard 0–7> | –  (per template, UTC year and version, in 8 shards so concurrent writers seldom meet; `<i|c|r|s><day of year, 3 digits>` = installs, contracts, reviews, rating sum; ADD in the writes that count) |
  * | Version notice    | TPL#<uuid>           | NOTICE#<notice uuid>#<page, 6 digits> | –  (one page of installers told of a deprecation or yank; its INSERT reaches the relay, which writes the next; TTL 7 days) |
  * | Notice receipt    | WS#<workspace uuid>  | NOTICE#<notice uuid>        | –  (written with the workspace's events of one notice: a page run twice tells nobody twice; TTL 30 days) |
  * | Template-event agents | WS#<workspace uuid> | EVENTAGENTS              | –  (the workspace's agents that receive template events; PUT …/installed/agents) |
@@ -266,9 +266,9 @@ export const lifecycleKeys = {
     SK: `INSTALLER#${workspaceId}`,
   }),
   installerPrefix: 'INSTALLER#',
-  stats: (templateId: string, year: string, sortableVersion: string): Key => ({
+  stats: (templateId: string, year: string, sortableVersion: string, shard: number): Key => ({
     PK: `TPL#${templateId}`,
-    SK: `STATS#${year}#${sortableVersion}`,
+    SK: `STATS#${year}#${sortableVersion}#${shard}`,
   }),
   statsYearPrefix: (year: string): string => `STATS#${year}#`,
   notice: (templateId: string, noticeId: string, page: number): Key => ({

@@ -21,6 +21,10 @@ export function daySlot(date: string): { year: string; day: string } {
 /** The UTC date of an instant (ms or ISO string). */
 export const utcDate = (at: number | string): string => new Date(at).toISOString().slice(0, 10);
 
+/** Whether an attribute of a stats item is a day's counter. */
+export const isSlotAttribute = (name: string): boolean =>
+  name.length === 4 && (Object.values(COUNTERS) as string[]).includes(name[0]!) && /^\d{3}$/.test(name.slice(1));
+
 /** The attribute of one counter on one day. */
 export const slotAttribute = (counter: Counter, day: string): string => `${COUNTERS[counter]}${day}`;
 

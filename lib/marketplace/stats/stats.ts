@@ -7,7 +7,7 @@ import type { Caller } from '../../core/caller.ts';
 import { authoredTemplate } from '../templates/find-template.ts';
 import { ratingAverage } from '../templates/template-item.ts';
 import { compareVersions } from '../templates/version.ts';
-import { type Counter, datesBetween, daySlot, slotAttribute } from './day-slots.ts';
+import { type Counter, datesBetween, daySlot, isSlotAttribute, slotAttribute } from './day-slots.ts';
 import type { StatsQuery } from './schemas.ts';
 import { readStatsItems } from './store.ts';
 
@@ -34,7 +34,7 @@ const addInto = (into: Sums, from: Sums) => {
 
 export async function templateStats(idOrSlug: string, query: StatsQuery, caller: Caller) {
   const template = await authoredTemplate(idOrSlug, caller);
-  const items = await readStatsItems(template.id, query.from.slice(0, 4), query.to.slice(0, 4));
+  const items = mergeShards(await readStatsItems(template.id, query.from.slice(0, 4), query.to.slice(0, 4)));
   const totals = zero();
   const days = datesBetween(query.from, query.to).map((date) => {
     const { year, day } = daySlot(date);
@@ -60,4 +60,21 @@ export async function templateStats(idOrSlug: string, query: StatsQuery, caller:
     totals: shown(totals),
     days,
   };
+}
+
+/** One item per year and version: the shards' numbers added up (count.ts). */
+function mergeShards(items: Record<string, unknown>[]): Record<string, unknown>[] {
+  const merged = new Map<string, Record<string, unknown>>();
+  for (const item of items) {
+    const at = `${item['year']}|${item['version']}`;
+    const into = merged.get(at);
+    if (!into) {
+      merged.set(at, { ...item });
+      continue;
+    }
+    for (const [name, value] of Object.entries(item)) {
+      if (typeof value === 'number' && isSlotAttribute(name)) into[name] = Number(into[name] ?? 0) + value;
+    }
+  }
+  return [...merged.values()];
 }
