@@ -1,5 +1,6 @@
 import { availableParallelism, totalmem } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './test/support/longest-first.ts';
 import { ALL_TEST_FILES, UNIT_FILES } from './test/tiers.ts';
 
 /**
@@ -15,6 +16,7 @@ export default defineConfig({
     maxWorkers: workers,
     testTimeout: 30_000,
     hookTimeout: 90_000,
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,

@@ -18,7 +18,7 @@ import { FUNCTION_MEMORY_MB } from '../infra/sizing.ts';
 import { STAGES } from '../infra/stage-config.ts';
 import { TRACING_FIXED_RATE } from '../infra/tracing-sampling.ts';
 import { DELIVERY, ROUTE_TIMEOUTS, STREAM, STREAM_LEASE } from '../lib/core/settings.ts';
-import { log, setLogContext } from '../lib/log.ts';
+import { log, withLogContext } from '../lib/observability/log.ts';
 import { flushMetrics, recordDeliveryAttempt } from '../lib/observability/metrics.ts';
 import { type Route, routes } from '../lib/routes.ts';
 
@@ -96,7 +96,7 @@ export type IndexDesign = 'full' | 'attempted' | 'failures' | 'none';
 export interface DeliverySizing {
   memoryMb: number;
   batchSize: number;
-  /** POSTs of a batch in flight at once: the batch (lib/events/deliver.ts), or 1 (one after another). */
+  /** POSTs of a batch in flight at once: the batch (lib/events/delivery/deliver-batch.ts), or 1 (one after another). */
   concurrent: boolean;
   index: IndexDesign;
 }
@@ -130,7 +130,7 @@ function written(env: Record<string, string>, run: () => void): number {
 
 /**
  * The bytes the delivery function logs, from the real log and metrics code: one 'delivery attempt'
- * line (lib/events/deliver.ts's fields, ids of their real length), and the EMF document of a
+ * line (lib/events/delivery/deliver-batch.ts's fields, ids of their real length), and the EMF document of a
  * batch of attempts (lib/observability/metrics.ts), plus CloudWatch's 26 bytes per event.
  */
 export function deliveryLogBytes(batchSize: number): { perAttempt: number; perBatch: number } {
@@ -140,24 +140,22 @@ export function deliveryLogBytes(batchSize: number): { perAttempt: number; perBa
     _X_AMZN_TRACE_ID: '',
   };
   const perAttempt = written(env, () => {
-    setLogContext(
-      {
-        awsRequestId: '0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0',
-        functionName: env.AWS_LAMBDA_FUNCTION_NAME,
-        memoryLimitInMB: '128',
-      },
-      undefined,
+    const context = {
+      awsRequestId: '0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0',
+      functionName: env.AWS_LAMBDA_FUNCTION_NAME,
+      memoryLimitInMB: '128',
+    };
+    withLogContext(context, undefined, () =>
+      log.info('delivery attempt', {
+        deliveryId: 'dlv_01JD8X2Q4R5S6T7V8W9XYZABCD',
+        eventId: 'evt_01JD8X2Q4R5S6T7V8W9XYZABCD',
+        agentId: 'agt_01JD8X2Q4R5S6T7V8W9XYZABCD',
+        attempt: 1,
+        statusCode: 200,
+        ms: 48,
+        outcome: 'succeeded',
+      }),
     );
-    log.info('delivery attempt', {
-      deliveryId: 'dlv_01JD8X2Q4R5S6T7V8W9XYZABCD',
-      eventId: 'evt_01JD8X2Q4R5S6T7V8W9XYZABCD',
-      agentId: 'agt_01JD8X2Q4R5S6T7V8W9XYZABCD',
-      attempt: 1,
-      statusCode: 200,
-      ms: 48,
-      outcome: 'succeeded',
-    });
-    setLogContext(undefined, undefined);
   });
   const perBatch = written(env, () => {
     for (let i = 0; i < batchSize; i++) recordDeliveryAttempt({ ok: true, latencyMs: 40 + i });
@@ -307,7 +305,7 @@ export function routeCost(
 
 // ---- SSE client-month ------------------------------------------------------------------------
 
-/** One always-connected SSE client for 30 days (lib/events/sse.ts polls an idle feed once a second). */
+/** One always-connected SSE client for 30 days (lib/events/feed/sse.ts polls an idle feed once a second). */
 export function sseClientMonth(): Line[] {
   const seconds = 30 * 24 * 3600;
   const memoryMb = FUNCTION_MEMORY_MB['streamAgentEvents'] ?? STAGES['prod']!.defaultMemoryMb;

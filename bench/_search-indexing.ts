@@ -21,7 +21,7 @@ import type { CapacityMeter } from '../lib/store/capacity-meter.ts';
 import { db, tableName } from '../lib/store/client.ts';
 import { streamArn } from '../lib/store/create-table.ts';
 import { keys } from '../lib/store/keys.ts';
-import { startStreamPoller } from '../local/stream-poller.ts';
+import { startStreamPoller } from '../local/emulators/stream-poller.ts';
 
 type Call = (
   route: string,

@@ -1,6 +1,6 @@
 import { tableName } from '../lib/store/client.ts';
 import { ensureTable } from '../lib/store/create-table.ts';
-import { startDynamoDbLocal } from '../local/dynamodb-local.ts';
+import { startDynamoDbLocal } from '../local/emulators/dynamodb-local.ts';
 import { freePort } from '../local/ports.ts';
 
 /**

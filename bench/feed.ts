@@ -10,8 +10,8 @@
  */
 import { parseSse } from '../client/http/sse.ts';
 import { createUserWithKey } from '../lib/accounts/api-keys.ts';
-import { createLocalApi, listen } from '../local/api-gateway.ts';
-import { UNLIMITED_KEY_LIMITS } from '../local/key-throttle.ts';
+import { createLocalApi, listen } from '../local/gateway/api-gateway.ts';
+import { UNLIMITED_KEY_LIMITS } from '../local/gateway/key-throttle.ts';
 import { api, percentile, publishBenchTemplate } from './_api.ts';
 import { withBenchStore } from './_store.ts';
 

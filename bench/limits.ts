@@ -12,7 +12,7 @@ import { acquireStreamLease } from '../lib/limits/stream-leases.ts';
 import { startHandshake } from '../lib/limits/verify-limit.ts';
 import { db, tableName } from '../lib/store/client.ts';
 import { keys } from '../lib/store/keys.ts';
-import { createKeyThrottle } from '../local/key-throttle.ts';
+import { createKeyThrottle } from '../local/gateway/key-throttle.ts';
 import { percentile } from './_api.ts';
 import { withBenchStore } from './_store.ts';
 

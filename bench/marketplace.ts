@@ -16,9 +16,9 @@ import { type CapacityMeter, meterCapacity } from '../lib/store/capacity-meter.t
 import { db } from '../lib/store/client.ts';
 import { ensureTable } from '../lib/store/create-table.ts';
 import { keys } from '../lib/store/keys.ts';
-import { type DynamoDbLocal, startDynamoDbLocal } from '../local/dynamodb-local.ts';
+import { type DynamoDbLocal, startDynamoDbLocal } from '../local/emulators/dynamodb-local.ts';
+import { invokeRoute, proxyEvent } from '../local/gateway/proxy-event.ts';
 import { freePort } from '../local/ports.ts';
-import { invokeRoute, proxyEvent } from '../local/proxy-event.ts';
 import { type Catalog, emptyCatalog, growCatalog } from './_marketplace-seed.ts';
 import { measureSearchIndexing } from './_search-indexing.ts';
 

@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- sse`: how soon an event written to an agent's feed shows on its server-sent
  * events stream, and how often the stream reads the table, for the adaptive polling
- * (lib/events/sse.ts: 250 ms after an event, doubling to 1 s while quiet) against fixed 1 s
+ * (lib/events/feed/sse.ts: 250 ms after an event, doubling to 1 s while quiet) against fixed 1 s
  * polling as the baseline, both running at once on DynamoDB Local against the same write schedule.
  * The schedule mixes isolated events (0.5–2.5 s apart) and bursts (100–300 ms apart), as a
  * contract's transitions come.
@@ -9,8 +9,8 @@
 import { createUserWithKey, findCallerByApiKey } from '../lib/accounts/api-keys.ts';
 import { createAgent } from '../lib/agents/agents.ts';
 import { newUuid } from '../lib/core/ids.ts';
-import { commitWithEvents } from '../lib/events/outbox.ts';
-import { type SseOptions, streamEvents } from '../lib/events/sse.ts';
+import { commitWithEvents } from '../lib/events/feed/outbox.ts';
+import { type SseOptions, streamEvents } from '../lib/events/feed/sse.ts';
 import { tableName } from '../lib/store/client.ts';
 import { withBenchStore } from './_store.ts';
 

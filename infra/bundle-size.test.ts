@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { CreateQueueCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableName } from '../lib/store/client.ts';
-import { startLocalSqs } from '../local/sqs.ts';
+import { startLocalSqs } from '../local/emulators/sqs.ts';
 import { mapStackTrace, readSourceMap } from '../scripts/map-stack-trace.ts';
 import {
   allFunctions,
@@ -104,6 +104,7 @@ describe('function bundles (as cdk synth builds them)', () => {
     mkdirSync(out);
     const { file } = await bundleFunction('infra/fixtures/credentials-probe.ts', out);
     const sqs = await startLocalSqs({});
+    const accessKeyId = process.env['EMULATOR_ACCESS_KEY_ID']!;
     try {
       const { QueueUrl } = await sqs.client.send(new CreateQueueCommand({ QueueName: `probe-${Date.now()}` }));
       const script = `const m = await import(process.argv[1]);
@@ -125,7 +126,8 @@ describe('function bundles (as cdk synth builds them)', () => {
           env: {
             PATH: process.env['PATH'] ?? '',
             AWS_REGION: 'us-east-1',
-            AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+            // The key id names this test file's database in DynamoDB Local (test/support/per-file-table.ts).
+            AWS_ACCESS_KEY_ID: accessKeyId,
             AWS_SECRET_ACCESS_KEY: 'secret-example',
             AWS_SESSION_TOKEN: 'token-example',
           },
@@ -136,7 +138,7 @@ describe('function bundles (as cdk synth builds them)', () => {
         trip: { item: unknown; queueArn: string; sentMd5: string; received: string };
       };
       expect(result.credentials).toMatchObject({
-        accessKeyId: 'AKIDEXAMPLE',
+        accessKeyId,
         secretAccessKey: 'secret-example',
         sessionToken: 'token-example',
       });

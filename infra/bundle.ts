@@ -145,8 +145,8 @@ export const BUNDLE_INPUTS = [
   'lib',
   'functions',
   // Served as they are by the openApiDocument and listEventTypes functions.
-  'docs/openapi.json',
-  'docs/event-types.json',
+  'generated/openapi.json',
+  'generated/event-types.json',
   'package-lock.json',
   // esbuild reads compiler options from it.
   'tsconfig.json',

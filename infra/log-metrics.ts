@@ -1,7 +1,7 @@
 /**
  * Failures counted from a shared log group, so one alarm covers every function of an area however
  * many it has. Lambda's JSON log format gives two kinds of failure line: an `ERROR` level line
- * (lib/log.ts for an unhandled error a handler answered with 500, the runtime for an error that
+ * (lib/observability/log.ts for an unhandled error a handler answered with 500, the runtime for an error that
  * escaped the handler) and the platform's invocation report when the invocation did not succeed
  * (`error`, `timeout`, `failure`: crashes and timeouts log no ERROR line of the function's own).
  */

@@ -1,6 +1,7 @@
 /**
  * SDK client settings for an endpoint override (DynamoDB Local, fauxqs): a fixed region and
- * dummy credentials, since emulators check neither. In AWS the override is unset and the SDK's
+ * dummy credentials, since emulators check neither (DynamoDB Local run without `-sharedDb`
+ * keeps a database per access key id and region: EMULATOR_ACCESS_KEY_ID picks it). In AWS the override is unset and the SDK's
  * own region and credential chain apply.
  *
  * Locally the SDK tries more often, and without the SDK's shared retry quota
@@ -11,7 +12,7 @@
  */
 
 import { emulatorRetryStrategy } from './aws/emulator-retry.ts';
-import * as settings from './core/settings.ts';
+import { setting } from './core/environment.ts';
 import { LOCAL_DEFAULTS } from './core/settings.ts';
 
 const EMULATOR_ATTEMPTS = 12;
@@ -21,8 +22,8 @@ export function endpointOverride(endpoint: string | undefined, attempts = EMULAT
   return endpoint
     ? {
         endpoint,
-        region: settings.region() ?? LOCAL_DEFAULTS.region,
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        region: setting('AWS_REGION') ?? LOCAL_DEFAULTS.region,
+        credentials: { accessKeyId: setting('EMULATOR_ACCESS_KEY_ID') ?? 'local', secretAccessKey: 'local' },
         maxAttempts: attempts,
         retryStrategy: emulatorRetryStrategy(attempts),
       }

@@ -1,7 +1,7 @@
 /**
  * What a function may do to the table and the delivery queue, as IAM actions. The route table
  * (lib/routes.ts) says `access` and `sendsToQueue` per function; infra grants exactly these
- * actions (infra/grants.ts) and the local runtime refuses any other (local/grant-guard.ts), so
+ * actions (infra/grants.ts) and the local runtime refuses any other (local/lambda/grant-guard.ts), so
  * a grant that is too small fails `npm test`, not the deployment.
  */
 

@@ -311,7 +311,7 @@ export const routes: readonly Route[] = [
     auth: false,
     access: 'none',
   },
-  // Feed readers write too: a feed slot left empty by a writer that died is filled with a gap marker (lib/events/feed.ts).
+  // Feed readers write too: a feed slot left empty by a writer that died is filled with a gap marker (lib/events/feed/reader.ts).
   {
     name: 'listAgentEvents',
     method: 'GET',

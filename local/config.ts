@@ -1,9 +1,9 @@
 /**
- * The local runtime's configuration, from the settings (lib/core/settings.ts; docs/api.md "Local
+ * The local runtime's configuration, from the settings (lib/core/environment.ts; docs/api.md "Local
  * runtime"). The admin and invoke commands read the same values, so they find the store `npm start` runs.
  */
 import { LOCAL_DEFAULTS } from '../lib/core/settings.ts';
-import { assertSettings } from '../lib/core/settings-check.ts';
+import { assertSettings } from './settings-check.ts';
 
 export interface LocalConfig {
   port: number;
@@ -19,12 +19,12 @@ export interface LocalConfig {
 export function localConfig(): LocalConfig {
   const s = assertSettings();
   return {
-    port: s.port,
-    host: s.host,
-    dataDir: s.dataDir,
-    dynamoPort: s.dynamoPort,
-    externalDynamoEndpoint: s.dynamoEndpoint,
-    tableName: s.tableName ?? LOCAL_DEFAULTS.tableName,
+    port: s.PORT,
+    host: s.HOST,
+    dataDir: s.DATA_DIR,
+    dynamoPort: s.LOCAL_DYNAMODB_PORT,
+    externalDynamoEndpoint: s.DYNAMODB_ENDPOINT,
+    tableName: s.TABLE_NAME ?? LOCAL_DEFAULTS.tableName,
   };
 }
 
@@ -34,7 +34,7 @@ export function localConfig(): LocalConfig {
  * DynamoDB Local that `npm start` runs.
  */
 export function useStoreFromEnvironment(): { target: 'aws' | 'local'; endpoint?: string; tableName: string } {
-  const { tableName, dynamoEndpoint } = assertSettings();
+  const { TABLE_NAME: tableName, DYNAMODB_ENDPOINT: dynamoEndpoint } = assertSettings();
   if (tableName && !dynamoEndpoint) return { target: 'aws', tableName };
   const config = localConfig();
   const endpoint = config.externalDynamoEndpoint ?? `http://127.0.0.1:${config.dynamoPort}`;

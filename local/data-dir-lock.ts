@@ -13,7 +13,7 @@
 import { linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { StartupError } from './dynamodb-local.ts';
+import { StartupError } from './emulators/dynamodb-local.ts';
 
 export const LOCK_FILE = 'runtime.lock';
 

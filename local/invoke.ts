@@ -1,6 +1,6 @@
 /**
  * One function, one event, as `sam local invoke` does: a route's or a worker's handler, with its
- * grants (local/grants.ts) and a Lambda context. `npm run invoke` and the samples test share it.
+ * grants (local/lambda/grants.ts) and a Lambda context. `npm run invoke` and the samples test share it.
  */
 
 import type { Writable } from 'node:stream';
@@ -9,11 +9,11 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { endpointOverride } from '../lib/aws-endpoint.ts';
 import type { FunctionGrant } from '../lib/function-grants.ts';
 import { routeGrant, routes, workerGrants, workers } from '../lib/routes.ts';
-import { runAsRoute, runAsWorker } from './grants.ts';
-import { loadHandler } from './handlers.ts';
-import { lambdaContext } from './lambda-context.ts';
-import { invokeRoute } from './proxy-event.ts';
-import { installAwsLambdaGlobal, loadStreamingHandler } from './streaming.ts';
+import { invokeRoute } from './gateway/proxy-event.ts';
+import { lambdaContext } from './lambda/context.ts';
+import { runAsRoute, runAsWorker } from './lambda/grants.ts';
+import { loadHandler } from './lambda/handlers.ts';
+import { installAwsLambdaGlobal, loadStreamingHandler } from './lambda/streaming.ts';
 
 export const functionNames: readonly string[] = [...routes.map((r) => r.name), ...Object.keys(workers)];
 

@@ -8,20 +8,20 @@
  */
 import { join } from 'node:path';
 import { BASE_PATHS, LOCAL_DEFAULTS } from '../lib/core/settings.ts';
-import { assertSettings, SettingsError } from '../lib/core/settings-check.ts';
 import { reindexIfBehind } from '../lib/marketplace/search/reindex.ts';
 import { developmentMode } from '../lib/net/url-policy.ts';
 import { ensureTable } from '../lib/store/create-table.ts';
-import { createLocalApi, listen } from './api-gateway.ts';
 import { localConfig } from './config.ts';
-import { startDailySchedule } from './daily-schedule.ts';
 import { lockDataDir } from './data-dir-lock.ts';
-import { seedDemoData } from './demo-seed.ts';
-import { startDemoWebhookSink } from './demo-webhook-sink.ts';
-import { StartupError, startDynamoDbLocal } from './dynamodb-local.ts';
-import { startEventPipeline } from './event-pipeline.ts';
+import { seedDemoData } from './demo/seed.ts';
+import { startDemoWebhookSink } from './demo/webhook-sink.ts';
+import { startDailySchedule } from './emulators/daily-schedule.ts';
+import { StartupError, startDynamoDbLocal } from './emulators/dynamodb-local.ts';
+import { startEventPipeline } from './emulators/event-pipeline.ts';
+import { createLocalApi, listen } from './gateway/api-gateway.ts';
 import { portInUse } from './ports.ts';
 import { publishRuntime } from './runtime-file.ts';
+import { assertSettings, SettingsError } from './settings-check.ts';
 
 const stops: Array<() => Promise<void>> = [];
 let stopping = false;

@@ -15,7 +15,7 @@ import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { createUserWithKey, type IssuedKey } from '../lib/accounts/api-keys.ts';
 import { registerWithUsagePlan } from '../lib/accounts/gateway-keys.ts';
 import { listKeys, revokeKey, revokeUserKeys } from '../lib/accounts/key-lifecycle.ts';
-import { sqs } from '../lib/events/queue.ts';
+import { sqs } from '../lib/events/delivery/queue.ts';
 import { reindexSearch } from '../lib/marketplace/search/reindex.ts';
 import { redrive } from '../lib/ops/redrive.ts';
 import { useStoreFromEnvironment } from '../local/config.ts';
@@ -99,7 +99,7 @@ async function main(): Promise<void> {
   if (command === 'reindex-search' && target) fail(USAGE);
   const store = useStoreFromEnvironment();
   const usagePlanId = process.env['USAGE_PLAN_ID'];
-  // The local runtime limits keys itself (local/key-throttle.ts); in AWS the stage's usage plan does.
+  // The local runtime limits keys itself (local/gateway/key-throttle.ts); in AWS the stage's usage plan does.
   let register: ((issued: IssuedKey) => Promise<void>) | undefined;
   if (store.target === 'aws' && command === 'create-key') {
     if (!usagePlanId)

@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { useStoreFromEnvironment } from '../local/config.ts';
-import { repoRoot } from '../local/handlers.ts';
 import { functionNames, invokeFunction, localStoreProblem, usesQueue, usesTable } from '../local/invoke.ts';
+import { repoRoot } from '../local/lambda/handlers.ts';
 import { findRuntime } from '../local/runtime-file.ts';
 
 const [name, file] = process.argv.slice(2);

@@ -1,12 +1,12 @@
 /**
  * Writes a sample REST proxy event for a route to stdout, for events/<route>.json:
  * `npm run --silent make-event -- getTemplate '{"pathParameters":{"id":"http-uptime-check"}}' > events/getTemplate.json`.
- * The caller is the demo user `npm start` seeds (local/demo-identity.ts), so the sample runs against
+ * The caller is the demo user `npm start` seeds (local/demo/identity.ts), so the sample runs against
  * a fresh local runtime; edit the JSON for other cases.
  */
 import { routes } from '../lib/routes.ts';
-import { DEMO_CALLER } from '../local/demo-identity.ts';
-import { type ProxyEventInit, proxyEvent } from '../local/proxy-event.ts';
+import { DEMO_CALLER } from '../local/demo/identity.ts';
+import { type ProxyEventInit, proxyEvent } from '../local/gateway/proxy-event.ts';
 
 const [name, overrides = '{}'] = process.argv.slice(2);
 const route = routes.find((r) => r.name === name);

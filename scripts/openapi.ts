@@ -1,6 +1,6 @@
 /**
- * `npm run openapi`: writes docs/openapi.json from lib/http/openapi/document.ts and
- * docs/event-types.json (the answer of GET /api/v1/event-types) from
+ * `npm run openapi`: writes generated/openapi.json from lib/http/openapi/document.ts and
+ * generated/event-types.json (the answer of GET /api/v1/event-types) from
  * lib/http/openapi/event-catalog.ts. A test fails when a committed file differs from what this
  * writes; the routes serve the committed files.
  */
@@ -8,10 +8,10 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildOpenApiDocument } from '../lib/http/openapi/document.ts';
 import { buildEventCatalog } from '../lib/http/openapi/event-catalog.ts';
-import { installAwsLambdaGlobal } from '../local/streaming.ts';
+import { installAwsLambdaGlobal } from '../local/lambda/streaming.ts';
 
-export const OPENAPI_PATH = fileURLToPath(new URL('../docs/openapi.json', import.meta.url));
-export const EVENT_CATALOG_PATH = fileURLToPath(new URL('../docs/event-types.json', import.meta.url));
+export const OPENAPI_PATH = fileURLToPath(new URL('../generated/openapi.json', import.meta.url));
+export const EVENT_CATALOG_PATH = fileURLToPath(new URL('../generated/event-types.json', import.meta.url));
 export const serialize = (document: unknown): string => `${JSON.stringify(document, null, 2)}\n`;
 
 /** The document as the route table and the handlers make it now (the streaming handler needs Lambda's global). */

@@ -5,7 +5,7 @@ import { newTemplateItem } from '../lib/marketplace/templates/template-item.ts';
 import { bucketAttribute, utcDay } from '../lib/marketplace/trending/trend.ts';
 import { db, tableName } from '../lib/store/client.ts';
 import { keys, listPartitions, templateLists } from '../lib/store/keys.ts';
-import { startDailySchedule, untilNextUtc } from '../local/daily-schedule.ts';
+import { startDailySchedule, untilNextUtc } from '../local/emulators/daily-schedule.ts';
 
 describe('local daily schedule', () => {
   const at = { hour: 0, minute: 5 };

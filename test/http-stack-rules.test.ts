@@ -6,8 +6,8 @@ import { httpRoute, MAX_BODY_BYTES } from '../lib/http/stack.ts';
 import { MAX_ARRAY_ITEMS } from '../lib/http/storable.ts';
 import type { Route } from '../lib/routes.ts';
 import * as z from '../lib/zod.ts';
-import { lambdaContext } from '../local/lambda-context.ts';
-import { proxyEvent } from '../local/proxy-event.ts';
+import { proxyEvent } from '../local/gateway/proxy-event.ts';
+import { lambdaContext } from '../local/lambda/context.ts';
 import { createTestUser, type TestUser } from './support/lambda.ts';
 
 // The shared stack, exercised with a route made here so every rule is tested once, in one place.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { publicPathPrefix } from '../lib/http/public-path.ts';
-import { invokeRoute, proxyEvent } from '../local/proxy-event.ts';
+import { invokeRoute, proxyEvent } from '../local/gateway/proxy-event.ts';
 import { createTestUser, routeNamed } from './support/lambda.ts';
 
 /**

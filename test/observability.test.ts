@@ -1,13 +1,15 @@
+import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppError } from '../lib/core/errors.ts';
+import { AppError, InvariantError } from '../lib/core/errors.ts';
 import { ok } from '../lib/http/responses.ts';
 import { httpRoute } from '../lib/http/stack.ts';
-import { log } from '../lib/log.ts';
+import { log } from '../lib/observability/log.ts';
 import { flushMetrics, recordDeliveryAttempt, recordVerification } from '../lib/observability/metrics.ts';
 import { METRIC, METRICS_NAMESPACE } from '../lib/observability/names.ts';
-import { lambdaContext } from '../local/lambda-context.ts';
-import { proxyEvent } from '../local/proxy-event.ts';
+import { throttlingAsRateLimited } from '../lib/store/throttling.ts';
+import { proxyEvent } from '../local/gateway/proxy-event.ts';
+import { lambdaContext } from '../local/lambda/context.ts';
 import { writtenDuring } from './support/captured-output.ts';
 import { routeNamed } from './support/lambda.ts';
 
@@ -48,7 +50,7 @@ describe('structured logs', () => {
     // the logger make this invocation the first, as a new Lambda instance's is.
     vi.resetModules();
     const { httpRoute: freshRoute } = await import('../lib/http/stack.ts');
-    const { log: freshLog } = await import('../lib/log.ts');
+    const { log: freshLog } = await import('../lib/observability/log.ts');
     const handler = freshRoute({}, async () => {
       freshLog.info('first line', { api_key: 'mk_should_not_appear', count: 2 });
       freshLog.warn('second line', { nested: { webhook_secret: 'whsec_nope' } });
@@ -81,6 +83,49 @@ describe('structured logs', () => {
     expect(lines.filter((l) => l['message'] === 'each').map((l) => [l['correlation_id'], l['cold_start']])).toEqual([
       ['api-req-b', false],
     ]);
+  });
+});
+
+describe('errors keep their cause', () => {
+  // DynamoDB Local never throttles: the SDK's own exception class, thrown by the handler, stands in for it.
+  const throttled = () => new ProvisionedThroughputExceededException({ message: 'Rate exceeded', $metadata: {} });
+
+  it('store throttling becomes 429 rate_limited with the SDK error as its cause, logged, never shown', async () => {
+    const sdkError = throttled();
+    expect(throttlingAsRateLimited(sdkError)?.cause).toBe(sdkError);
+    expect(throttlingAsRateLimited(new Error('other'))).toBeUndefined();
+    const handler = httpRoute({}, async () => {
+      throw throttled();
+    });
+    let body = '';
+    const lines = await captured(async () => {
+      const res = await call(handler, 'api-req-throttled');
+      expect(res.statusCode).toBe(429);
+      body = res.body;
+    });
+    expect(body).not.toContain('Rate exceeded');
+    expect(lines.find((l) => l['message'] === 'refused for load')).toMatchObject({
+      correlation_id: 'api-req-throttled',
+      cause: 'ProvisionedThroughputExceededException: Rate exceeded',
+    });
+  });
+
+  it('an InvariantError answers 500 internal_error and is logged by its name, with its cause', async () => {
+    const handler = httpRoute({}, async () => {
+      throw new InvariantError('record vanished after a conditional failure', { cause: new Error('GetItem empty') });
+    });
+    let res: APIGatewayProxyResult | undefined;
+    const lines = await captured(async () => {
+      res = await call(handler, 'api-req-invariant');
+    });
+    expect(res?.statusCode).toBe(500);
+    expect(JSON.parse(res!.body).error.code).toBe('internal_error');
+    expect(res!.body).not.toContain('vanished');
+    expect(lines.find((l) => l['message'] === 'unhandled error')).toMatchObject({
+      correlation_id: 'api-req-invariant',
+      error: 'InvariantError: record vanished after a conditional failure',
+      cause: 'Error: GetItem empty',
+    });
   });
 });
 

@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import * as settings from '../lib/core/settings.ts';
+import { ENVIRONMENT, type SettingName, setting } from '../lib/core/environment.ts';
 import { DELIVERY, LOCAL_DEFAULTS } from '../lib/core/settings.ts';
-import { assertSettings, SettingsError } from '../lib/core/settings-check.ts';
 import { allowedOrigins } from '../lib/http/cors.ts';
+import { assertSettings, SettingsError } from '../local/settings-check.ts';
+import { SETTINGS_DOCS, withSettings } from '../scripts/settings-doc.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -18,22 +20,22 @@ describe('settings (lib/core/settings.ts)', () => {
       PORT: '3123',
     });
     expect(s).toMatchObject({
-      tableName: 't',
-      dynamoEndpoint: 'http://127.0.0.1:8123',
-      developmentMode: true,
-      logLevel: 'debug',
-      port: 3123,
+      TABLE_NAME: 't',
+      DYNAMODB_ENDPOINT: 'http://127.0.0.1:8123',
+      DEVELOPMENT_MODE: true,
+      LOG_LEVEL: 'debug',
+      PORT: 3123,
     });
     expect(assertSettings({})).toMatchObject({
-      tableName: undefined,
-      developmentMode: false,
-      metricsToStdout: false,
-      logLevel: 'info',
-      corsAllowedOrigins: ['*'],
-      port: LOCAL_DEFAULTS.port,
-      dynamoPort: LOCAL_DEFAULTS.dynamoPort,
-      dataDir: LOCAL_DEFAULTS.dataDir,
-      retryDelaysSeconds: DELIVERY.retryDelaysSeconds,
+      TABLE_NAME: undefined,
+      DEVELOPMENT_MODE: false,
+      METRICS_TO_STDOUT: false,
+      LOG_LEVEL: 'info',
+      CORS_ALLOWED_ORIGINS: ['*'],
+      PORT: LOCAL_DEFAULTS.port,
+      LOCAL_DYNAMODB_PORT: LOCAL_DEFAULTS.dynamoPort,
+      DATA_DIR: LOCAL_DEFAULTS.dataDir,
+      DELIVERY_RETRY_DELAYS_SECONDS: DELIVERY.retryDelaysSeconds,
     });
   });
 
@@ -60,9 +62,9 @@ describe('settings (lib/core/settings.ts)', () => {
   });
 
   it('during a request, a flag is on only for the exact value "true" and an unknown log level is info', () => {
-    expect(settings.developmentMode({ DEVELOPMENT_MODE: 'TRUE' })).toBe(false);
-    expect(settings.developmentMode({ DEVELOPMENT_MODE: 'yes' })).toBe(false);
-    expect(settings.logLevel({ LOG_LEVEL: 'loud' })).toBe('info');
+    expect(setting('DEVELOPMENT_MODE', { DEVELOPMENT_MODE: 'TRUE' })).toBe(false);
+    expect(setting('DEVELOPMENT_MODE', { DEVELOPMENT_MODE: 'yes' })).toBe(false);
+    expect(setting('LOG_LEVEL', { LOG_LEVEL: 'loud' })).toBe('info');
   });
 
   it('is what the modules that used to read the environment read', () => {
@@ -85,5 +87,33 @@ describe('settings (lib/core/settings.ts)', () => {
     );
     expect(run.stderr).toContain('Cannot start: DEVELOPMENT_MODE must be "true" or "false", not "yes".');
     expect(run.status).toBe(1);
+  });
+
+  it.each(Object.keys(SETTINGS_DOCS))(
+    '%s: the variable table is what `npm run settings-doc` writes from the declaration',
+    (file) => {
+      const doc = readFileSync(join(root, file), 'utf8');
+      const table = SETTINGS_DOCS[file as keyof typeof SETTINGS_DOCS]();
+      expect(doc, `run \`npm run settings-doc\` and commit ${file}`).toBe(withSettings(doc, table, file));
+      // The check sees drift: a declared variable missing from the table fails it.
+      expect(withSettings(doc, table.replace(/\n\| `PORT`[^\n]*/, ''), file)).not.toBe(doc);
+    },
+  );
+
+  it('documents each default the reader really falls back to', () => {
+    const bare = Object.entries(ENVIRONMENT).flatMap(([name, d]) =>
+      'default' in d && /^[\w.:-]+$/.test(d.default) ? [[name as SettingName, d.default] as const] : [],
+    );
+    expect(bare.map(([name]) => name)).toEqual(
+      expect.arrayContaining(['PORT', 'LOCAL_DYNAMODB_PORT', 'HOST', 'DATA_DIR', 'LOG_LEVEL', 'REPLAY_PAGE_ITEMS']),
+    );
+    for (const [name, documented] of bare) expect(String(setting(name, {})), name).toBe(documented);
+  });
+
+  it('checks every declared variable at start, by its kind', () => {
+    expect(Object.keys(assertSettings({})).sort()).toEqual(Object.keys(ENVIRONMENT).sort());
+    expect(() => assertSettings({ REPLAY_PAGE_ITEMS: '0' })).toThrow(
+      new SettingsError('REPLAY_PAGE_ITEMS must be a whole number, at least 1, not "0".'),
+    );
   });
 });

@@ -1,4 +1,5 @@
-import { agentParams, eventsQuery } from '../../lib/events/schemas.ts';
+import { eventsQuery } from '../../lib/events/feed/list-query.ts';
+import { agentParams } from '../../lib/events/schemas.ts';
 import { agentEvents } from '../../lib/events/service.ts';
 import { ok } from '../../lib/http/responses.ts';
 import { httpRoute } from '../../lib/http/stack.ts';

@@ -1,4 +1,4 @@
-import { deliveriesQuery } from '../../lib/events/deliveries-query.ts';
+import { deliveriesQuery } from '../../lib/events/delivery/list-query.ts';
 import { agentParams } from '../../lib/events/schemas.ts';
 import { agentDeliveries } from '../../lib/events/service.ts';
 import { ok } from '../../lib/http/responses.ts';

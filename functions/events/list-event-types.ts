@@ -1,4 +1,4 @@
-import catalog from '../../docs/event-types.json' with { type: 'json' };
+import catalog from '../../generated/event-types.json' with { type: 'json' };
 import { staticRoute } from '../../lib/http/static-route.ts';
 
 /**

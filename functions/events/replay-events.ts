@@ -1,5 +1,5 @@
-import { startReplay } from '../../lib/events/replay.ts';
-import { replayBody } from '../../lib/events/replay-schema.ts';
+import { startReplay } from '../../lib/events/replay/replay-job.ts';
+import { replayBody } from '../../lib/events/replay/request-schema.ts';
 import { agentParams } from '../../lib/events/schemas.ts';
 import { accepted } from '../../lib/http/responses.ts';
 import { httpRoute } from '../../lib/http/stack.ts';

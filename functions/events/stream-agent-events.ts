@@ -4,10 +4,10 @@
  * if it loses it.
  */
 import { ownAgent } from '../../lib/agents/agents.ts';
+import { streamEvents, streamStart } from '../../lib/events/feed/sse.ts';
+import { startCursor } from '../../lib/events/feed/start-point.ts';
+import { streamQuery } from '../../lib/events/feed/stream-query.ts';
 import { agentParams } from '../../lib/events/schemas.ts';
-import { streamEvents, streamStart } from '../../lib/events/sse.ts';
-import { startCursor } from '../../lib/events/start-point.ts';
-import { streamQuery } from '../../lib/events/stream-query.ts';
 import { sseRoute } from '../../lib/http/sse-route.ts';
 import { acquireStreamLease } from '../../lib/limits/stream-leases.ts';
 

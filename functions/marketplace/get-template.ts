@@ -1,7 +1,7 @@
 import { ok } from '../../lib/http/responses.ts';
 import { httpRoute } from '../../lib/http/stack.ts';
 import { templateIdParams } from '../../lib/marketplace/request-schemas.ts';
-import { templateDetails } from '../../lib/marketplace/templates/details.ts';
+import { templateDetails } from '../../lib/marketplace/template-details.ts';
 
 /** GET /templates/:id (id or slug): template, versions, newest reviews. */
 export const handler = httpRoute({ params: templateIdParams }, async ({ params, caller }) =>

@@ -3,7 +3,7 @@
  * batch item failures after their visibility was set to the next retry delay; Lambda deletes the rest.
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { deliverBatch } from '../../lib/events/deliver.ts';
+import { deliverBatch } from '../../lib/events/delivery/deliver-batch.ts';
 import { observed } from '../../lib/observability/lambda.ts';
 
 export const handler = observed(async (event: SQSEvent): Promise<SQSBatchResponse> => {

@@ -1,7 +1,7 @@
 import type { ScheduledEvent } from 'aws-lambda';
-import { log } from '../../lib/log.ts';
 import { rollTrendWindow } from '../../lib/marketplace/trending/trend-rollover.ts';
 import { observed } from '../../lib/observability/lambda.ts';
+import { log } from '../../lib/observability/log.ts';
 
 /** EventBridge schedule (00:05 UTC daily; the local runtime runs it too) → trending's day rollover. */
 export const handler = observed(

@@ -20,7 +20,7 @@ export interface AgentRecord {
   /** +1 on every PATCH / DELETE / rotate: a handshake may only enable the configuration it checked. */
   config_version: number;
   /**
-   * The feed's ticket counter: the last slot handed out (lib/events/feed-position.ts). 0 for a new
+   * The feed's ticket counter: the last slot handed out (lib/events/feed/position.ts). 0 for a new
    * agent; absent on agents created before positions existed until their next event.
    */
   feed_seq?: number;

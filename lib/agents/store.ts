@@ -7,6 +7,7 @@
 
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { InvariantError } from '../core/errors.ts';
 import { db, tableName } from '../store/client.ts';
 import { conditionalUpdate } from '../store/conditional.ts';
 import { ENTITY, keys } from '../store/keys.ts';
@@ -56,7 +57,7 @@ export async function insertAgentWithinCap(
   if (result.ok) return true;
   if (alongRefused(result.reasons, along.length)) throw alongLost();
   if (result.reasons[0] === 'ConditionalCheckFailed') return false;
-  throw new Error(`agent insert cancelled: ${result.reasons.join(', ')}`);
+  throw new InvariantError(`agent insert cancelled: ${result.reasons.join(', ')}`);
 }
 
 /**
@@ -119,7 +120,8 @@ export async function deleteOwnedAgent(
   if (result.ok) return true;
   const [agent, counter] = result.reasons;
   if (agent === 'ConditionalCheckFailed') return false;
-  if (counter !== 'ConditionalCheckFailed') throw new Error(`agent delete cancelled: ${result.reasons.join(', ')}`);
+  if (counter !== 'ConditionalCheckFailed')
+    throw new InvariantError(`agent delete cancelled: ${result.reasons.join(', ')}`);
   return (await conditionalUpdate(markDeleted)).ok;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Decorators for the AWS SDK clients this process makes. Lambda installs none (IAM refuses what a
- * role lacks); the local runtime installs its stand-in for IAM here (local/grant-guard.ts), so
+ * role lacks); the local runtime installs its stand-in for IAM here (local/lambda/grant-guard.ts), so
  * that code stays out of the function bundles.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';

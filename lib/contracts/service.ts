@@ -4,7 +4,7 @@ import type { Caller } from '../core/caller.ts';
 import { AppError, forbidden, notFound, validationError } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
 import { nowIso } from '../core/time.ts';
-import { commitWithEvents } from '../events/outbox.ts';
+import { commitWithEvents } from '../events/feed/outbox.ts';
 import type { CommitAlong } from '../store/transact.ts';
 import { contractIdsOf } from './links.ts';
 import { rolesOf } from './parties.ts';

@@ -3,7 +3,9 @@
  * `contracts_created` counter); a move is one conditional update that lib/events commits in one
  * transaction with its events.
  */
+
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { InvariantError } from '../core/errors.ts';
 import { countStats } from '../marketplace/stats/count.ts';
 import { batchGet, keyString } from '../store/batch.ts';
 import { db, tableName } from '../store/client.ts';
@@ -72,7 +74,7 @@ export async function insertContract(contract: ContractRecord, along: TransactIt
   if (result.ok) return true;
   if (alongRefused(result.reasons, along.length)) throw alongLost();
   if (result.reasons[1] === 'ConditionalCheckFailed') return false;
-  throw new Error(`contract insert refused: ${result.reasons.join(', ')}`);
+  throw new InvariantError(`contract insert refused: ${result.reasons.join(', ')}`);
 }
 
 /**

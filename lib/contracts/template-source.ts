@@ -7,7 +7,7 @@ import type { Caller } from '../core/caller.ts';
 import { notFound } from '../core/errors.ts';
 import { refuseYanked } from '../marketplace/lifecycle/yanked.ts';
 import { canSee, findTemplate } from '../marketplace/templates/find-template.ts';
-import type { DeclaredVariable, TemplateCheck } from './variables.ts';
+import type { DeclaredVariable, TemplateCheck } from '../marketplace/templates/variables.ts';
 
 export interface TemplateForContract {
   id: string;

@@ -4,31 +4,13 @@
  * Then `{{name}}` in the template's checks is replaced by the values.
  */
 import { detailPath, type ErrorDetail, validationError } from '../core/errors.ts';
+import {
+  type DeclaredVariable,
+  MAX_VARIABLE_VALUE_BYTES,
+  type TemplateCheck,
+  type Values,
+} from '../marketplace/templates/variables.ts';
 import { MAX_CONTRACT_BYTES } from './schemas.ts';
-
-/** A check of a template, whose `config` may hold `{{variable}}` placeholders. */
-export interface TemplateCheck {
-  id: string;
-  type: string;
-  description?: string;
-  config: Record<string, unknown>;
-}
-
-export interface DeclaredVariable {
-  name: string;
-  type: 'string' | 'number' | 'integer' | 'boolean' | 'url';
-  required?: boolean;
-  default?: unknown;
-  enum?: string[];
-}
-
-export type Values = Record<string, unknown>;
-
-/**
- * Longest text a `string` or `url` variable may take, in UTF-8 bytes. A value is copied into every
- * placeholder that names it; this bounds one copy, MAX_CONTRACT_BYTES bounds them all together.
- */
-export const MAX_VARIABLE_VALUE_BYTES = 16 * 1024;
 
 function typeProblem(variable: DeclaredVariable, value: unknown): string | undefined {
   if (typeof value === 'string' && Buffer.byteLength(value) > MAX_VARIABLE_VALUE_BYTES) {

@@ -53,9 +53,9 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     details?: Iterable<ErrorDetail>,
-    options: { retryAfterSeconds?: number } = {},
+    options: { retryAfterSeconds?: number; cause?: unknown } = {},
   ) {
-    super(message);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.details = details === undefined ? undefined : cappedDetails(details);
     const wait = options.retryAfterSeconds ?? (code === 'rate_limited' ? DEFAULT_RETRY_AFTER_SECONDS : undefined);
@@ -65,9 +65,26 @@ export class AppError extends Error {
 
 export const notFound = (what = 'Resource') => new AppError('not_found', `${what} not found.`);
 export const forbidden = (message: string) => new AppError('forbidden', message);
-/** `rate_limited`: `retryAfterSeconds` is when the limit that refused the work lets it through again. */
-export const rateLimited = (message: string, retryAfterSeconds: number) =>
-  new AppError('rate_limited', message, undefined, { retryAfterSeconds });
+/**
+ * `rate_limited`: `retryAfterSeconds` is when the limit that refused the work lets it through again;
+ * `cause`, the error that refused it (a store's throttling), kept for the log and never shown.
+ */
+export const rateLimited = (message: string, retryAfterSeconds: number, cause?: unknown) =>
+  new AppError('rate_limited', message, undefined, { retryAfterSeconds, cause });
+
+/**
+ * A state the code's own reasoning says cannot happen: a transaction cancelled for a reason none
+ * of its conditions gives, a record gone right after a write found it, a loop that should have
+ * settled. Never a client's mistake: an edge answers it as any internal error (500, no text shown)
+ * and logs it with its name, so an alarm on `InvariantError` finds a broken assumption rather than
+ * an outage of a dependency.
+ */
+export class InvariantError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'InvariantError';
+  }
+}
 export const validationError = (details: Iterable<ErrorDetail>, message = 'The request is not valid.') =>
   new AppError('validation_error', message, details);
 

@@ -2,7 +2,7 @@
  * Ids of the `agt_` / `ctr_` / `evt_` / `dlv_` kinds: the prefix, a 10-character sort value and 16
  * random characters, all from a URL-safe alphabet whose order matches ASCII order. The sort value
  * is the millisecond time for most kinds; for events it is the agent's feed position
- * (lib/events/feed-position.ts), so an event id doubles as a feed cursor.
+ * (lib/events/feed/position.ts), so an event id doubles as a feed cursor.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes, randomUUID } from 'node:crypto';

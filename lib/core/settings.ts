@@ -1,14 +1,8 @@
 /**
- * The service's settings, in one place: the fixed numbers every runtime shares (base paths,
- * timeouts, the delivery retry schedule, event-source batch sizes and retries), which infra/,
- * local/ and lib/ all read from the constants below, and the environment (CONTRIBUTING.md "Settings
- * and environment variables"), which only the functions at the end read. `assertSettings()` (settings-check.ts) checks every
- * value: a wrong one is a SettingsError naming the variable and what it takes, which `npm start`
- * prints before it starts anything. Read during a request, a flag is on only for the exact value
- * "true" and an unknown log level is `info`, so a typo can never switch a safety off mid-flight.
- *
- * The environment is read on every call, not once: the local runtime and the tests set variables
- * at run time (the queue URL once the emulator is up, a table per test file, a fast retry schedule).
+ * The service's fixed numbers, in one place: what every runtime shares (base paths, timeouts, the
+ * delivery retry schedule, event-source batch sizes and retries), the local runtime's defaults and
+ * the abuse limits; infra/, local/ and lib/ all read them from here. The environment, with its
+ * readers and its check, is declared in environment.ts.
  */
 
 // Separate constants rather than one object, so a function bundle keeps only the groups it reads.
@@ -67,91 +61,10 @@ export const LOCAL_DEFAULTS = {
   region: 'us-east-1',
 } as const;
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'silent';
-
-export type Env = Readonly<Record<string, string | undefined>>;
-
-const text = (env: Env, name: string): string | undefined => env[name] || undefined;
-
-function port(env: Env, name: string, fallback: number): number {
-  const value = Number(env[name] || fallback);
-  return Number.isInteger(value) && value >= 0 && value <= 65535 ? value : fallback;
-}
-
-function retryDelays(env: Env): readonly number[] {
-  const raw = env['DELIVERY_RETRY_DELAYS_SECONDS'];
-  if (!raw) return DELIVERY.retryDelaysSeconds;
-  const parsed = raw.split(',').map((s) => Number(s.trim()));
-  if (!parsed.every((n) => Number.isInteger(n) && n >= 0 && n <= DELIVERY.maxDelaySeconds)) {
-    // Thrown on every read, not only at start: a delivery must not run on a schedule nobody meant.
-    throw new Error(
-      `DELIVERY_RETRY_DELAYS_SECONDS must be a comma-separated list of whole seconds (0 to ${DELIVERY.maxDelaySeconds}), not "${raw}".`,
-    );
-  }
-  return parsed;
-}
-
-export function corsOrigins(raw: string | undefined): string[] {
-  const list = (raw ?? '*')
-    .split(',')
-    .map((o) => o.trim())
-    .filter(Boolean);
-  return list.length === 0 || list.includes('*') ? ['*'] : list;
-}
-
-/*
- * The environment, one function per variable (tree-shaken like the constants): a value is read
- * when asked for, so one bad variable fails only its readers. Leniently: a flag is on only for the
- * exact value "true", an unknown log level is `info`, a port that is not one is the default; the
- * strict check is `assertSettings()` (settings-check.ts), kept out of the function bundles.
- */
-export const tableName = (env: Env = process.env) => text(env, 'TABLE_NAME');
-export const dynamoEndpoint = (env: Env = process.env) => text(env, 'DYNAMODB_ENDPOINT');
-export const sqsEndpoint = (env: Env = process.env) => text(env, 'SQS_ENDPOINT');
-export const deliveryQueueUrl = (env: Env = process.env) => text(env, 'DELIVERY_QUEUE_URL');
-export const deliveryDlqUrl = (env: Env = process.env) => text(env, 'DELIVERY_DLQ_URL');
-/** The delivery retry schedule: DELIVERY_RETRY_DELAYS_SECONDS, or DELIVERY.retryDelaysSeconds. */
-export const retryDelaysSeconds = (env: Env = process.env) => retryDelays(env);
-/** How long a webhook's attempts must all have failed before it is disabled, in seconds. */
-export function webhookAutoDisableAfterSeconds(env: Env = process.env): number {
-  const raw = text(env, 'WEBHOOK_AUTO_DISABLE_AFTER_SECONDS');
-  if (raw === undefined) return DELIVERY.autoDisableAfterSeconds;
-  const seconds = Number(raw);
-  if (!Number.isInteger(seconds) || seconds < 1)
-    throw new Error('WEBHOOK_AUTO_DISABLE_AFTER_SECONDS must be a whole number of seconds, at least 1');
-  return seconds;
-}
-/** Feed slots one replay page reads (REPLAY_PAGE_ITEMS; tests set it small to cross pages). */
-export const replayPageItems = (env: Env = process.env) => {
-  const n = Number(text(env, 'REPLAY_PAGE_ITEMS') ?? 100);
-  return Number.isInteger(n) && n > 0 ? n : 100;
-};
-/** Feature flag: http://localhost webhooks allowed. */
-export const developmentMode = (env: Env = process.env) => env['DEVELOPMENT_MODE'] === 'true';
-/** Feature flag: EMF metric lines outside Lambda too (always inside). */
-export const metricsToStdout = (env: Env = process.env) => env['METRICS_TO_STDOUT'] === 'true';
-export function logLevel(env: Env = process.env): LogLevel {
-  const raw = env['LOG_LEVEL'];
-  return raw === 'debug' || raw === 'warn' || raw === 'silent' ? raw : 'info';
-}
-/** `['*']` when unset or `*`. */
-export const corsAllowedOrigins = (env: Env = process.env) => corsOrigins(env['CORS_ALLOWED_ORIGINS']);
-export const region = (env: Env = process.env) => text(env, 'AWS_REGION');
-export const localPort = (env: Env = process.env) => port(env, 'PORT', LOCAL_DEFAULTS.port);
-/** Where `npm start` listens: loopback unless HOST says otherwise (the demo key is public). */
-export const localHost = (env: Env = process.env) => text(env, 'HOST') ?? LOCAL_DEFAULTS.host;
-export const dataDir = (env: Env = process.env) => text(env, 'DATA_DIR') ?? LOCAL_DEFAULTS.dataDir;
-export const dynamoPort = (env: Env = process.env) => port(env, 'LOCAL_DYNAMODB_PORT', LOCAL_DEFAULTS.dynamoPort);
-/** Facts of the Lambda runtime, not settings: read here so no other file reads the environment. */
-export const lambdaFunctionName = (env: Env = process.env) => env['AWS_LAMBDA_FUNCTION_NAME'];
-export const provisionedConcurrency = (env: Env = process.env) =>
-  env['AWS_LAMBDA_INITIALIZATION_TYPE'] === 'provisioned-concurrency';
-export const traceId = (env: Env = process.env) => text(env, '_X_AMZN_TRACE_ID');
-
 // ---- Abuse limits (docs/limits.md): the CDK usage plan, the local per-key throttle, the handlers and
 // the docs all use these numbers.
 
-/** Per API key, enforced by API Gateway's usage plan in AWS and by local/key-throttle.ts under `npm start`. */
+/** Per API key, enforced by API Gateway's usage plan in AWS and by local/gateway/key-throttle.ts under `npm start`. */
 export const API_KEY_LIMITS = {
   /** Steady requests per second (token refill rate). */
   ratePerSecond: 20,

@@ -1,5 +1,5 @@
 /**
- * Outbox rows → delivery messages, and replay pages (replay.ts) → a page of them. A row passes the
+ * Outbox rows → delivery messages, and replay pages (replay/replay-job.ts) → a page of them. A row passes the
  * filter only if its agent's webhook was ENABLED and subscribed when the event happened
  * (`deliver`); if it still is, the delivery record is created (once, carrying the event) and a
  * message is sent.
@@ -14,24 +14,18 @@
  * event, counted as two attempts; receivers dedupe on the event id).
  */
 import type { AgentRecord } from '../agents/model.ts';
-import { log } from '../log.ts';
+import { log } from '../observability/log.ts';
 import { batchGet, keyString } from '../store/batch.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 import { itemOfImage, sequenceOf, type TableChange } from '../store/table-change.ts';
-import { acceptsDelivery } from './agents.ts';
-import {
-  createDeliveries,
-  type DeliveryRecord,
-  deliveryFromItem,
-  ensureDelivery,
-  newDelivery,
-  relayDeliveryKey,
-} from './deliveries.ts';
-import { eventFromItem } from './outbox.ts';
-import { type DeliveryMessage, enqueueDeliveries, enqueueDelivery } from './queue.ts';
-import { pageFromImage, replayPage } from './replay.ts';
+import { type DeliveryMessage, enqueueDeliveries, enqueueDelivery } from './delivery/queue.ts';
+import { type DeliveryRecord, deliveryFromItem, newDelivery, relayDeliveryKey } from './delivery/record.ts';
+import { createDeliveries, ensureDelivery } from './delivery/store.ts';
+import { acceptsDelivery } from './feed/agent-gate.ts';
+import type { ServiceEvent } from './feed/event.ts';
+import { eventFromItem } from './feed/outbox.ts';
+import { pageFromImage, replayPage } from './replay/replay-job.ts';
 import { matchesFilter } from './stream-filter.ts';
-import type { ServiceEvent } from './types.ts';
 
 type Row = { kind: 'event'; event: ServiceEvent } | { kind: 'replay'; image: Record<string, unknown> };
 
@@ -145,7 +139,7 @@ const messageOf = (record: DeliveryRecord): DeliveryMessage => ({
   event_id: record.event_id,
 });
 
-/** A replay page's events, one at a time (replay.ts checks each agent itself), with their own delivery ids. */
+/** A replay page's events, one at a time (replay/replay-job.ts checks each agent itself), with their own delivery ids. */
 async function sendOne(event: ServiceEvent, deliveryId: string): Promise<boolean> {
   const { record, created } = await ensureDelivery(event, deliveryId);
   if (!created && !untouched(record)) return false;

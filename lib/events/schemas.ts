@@ -1,16 +1,9 @@
-/** Request shapes of the event and delivery routes (docs/api.md "Agents, webhooks and events"). Strict: unknown parameters are a 400. */
+/** Request shapes of the agent's event and delivery routes (the lists' queries are in feed/list-query.ts and delivery/list-query.ts) (docs/api.md "Agents, webhooks and events"). Strict: unknown parameters are a 400. */
 
 import { ID_PATTERN } from '../core/ids.ts';
 import * as z from '../zod.ts';
 
-export const limit = z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20);
-
 export const agentParams = z.strictObject({ id: z.string().check(z.regex(ID_PATTERN.agt)) });
-
-export const eventsQuery = z.strictObject({
-  after: z.optional(z.string().check(z.regex(ID_PATTERN.evt, 'Expected an event id (evt_…) or a next_cursor.'))),
-  limit,
-});
 
 /** POST …/retry: no body, `{}`, or `{ "force": true }` to send a delivery that already succeeded again. */
 export const retryBody = z.optional(z.strictObject({ force: z.optional(z.boolean()) }));
@@ -19,5 +12,3 @@ export const deliveryParams = z.strictObject({
   id: z.string().check(z.regex(ID_PATTERN.agt)),
   delivery_id: z.string().check(z.regex(ID_PATTERN.dlv)),
 });
-
-export const isEventId = (value: string): boolean => ID_PATTERN.evt.test(value);

@@ -3,19 +3,11 @@
 import { ownAgent } from '../agents/agents.ts';
 import type { Caller } from '../core/caller.ts';
 import { AppError, notFound } from '../core/errors.ts';
-import {
-  type DeliveryDetail,
-  type DeliveryPage,
-  type DeliveryStatus,
-  type DeliveryView,
-  listDeliveries,
-  readDelivery,
-  toDetail,
-  toView,
-} from './deliveries.ts';
-import { reopenFailed } from './delivery-attempt.ts';
-import { type EventPage, listEvents } from './feed.ts';
-import { enqueueDelivery } from './queue.ts';
+import { reopenFailed } from './delivery/attempt-outcome.ts';
+import { enqueueDelivery } from './delivery/queue.ts';
+import { type DeliveryDetail, type DeliveryStatus, type DeliveryView, toDetail, toView } from './delivery/record.ts';
+import { type DeliveryPage, listDeliveries, readDelivery } from './delivery/store.ts';
+import { type EventPage, listEvents } from './feed/reader.ts';
 
 export async function agentEvents(
   caller: Caller,
@@ -23,7 +15,7 @@ export async function agentEvents(
   after: string | undefined,
   limit: number,
 ): Promise<EventPage> {
-  // The ownership read is also the feed's counter read (feed.ts).
+  // The ownership read is also the feed's counter read (feed/reader.ts).
   return listEvents(await ownAgent(caller, agentId), after, limit);
 }
 

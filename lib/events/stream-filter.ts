@@ -6,7 +6,7 @@
  */
 export const RELAY_FILTER_PATTERN = {
   eventName: ['INSERT'],
-  // A replay page (lib/events/replay.ts) carries `deliver = true` too: the relay runs the replay job;
+  // A replay page (lib/events/replay/replay-job.ts) carries `deliver = true` too: the relay runs the replay job;
   // so does a version notice page (lib/marketplace/lifecycle/notice-page.ts): the relay tells the installers.
   dynamodb: { NewImage: { entity: { S: ['event', 'replayPage', 'versionNotice'] }, deliver: { BOOL: [true] } } },
 } as const;

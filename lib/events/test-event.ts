@@ -8,8 +8,8 @@ import { ownAgent } from '../agents/agents.ts';
 import type { Caller } from '../core/caller.ts';
 import { tableName } from '../store/client.ts';
 import { keys } from '../store/keys.ts';
-import { TEST_EVENT_TYPE } from './agents.ts';
-import { commitWithEvents } from './outbox.ts';
+import { TEST_EVENT_TYPE } from './feed/agent-gate.ts';
+import { commitWithEvents } from './feed/outbox.ts';
 import { notEnabled } from './service.ts';
 
 export async function sendTestEvent(caller: Caller, agentId: string): Promise<{ event_id: string }> {

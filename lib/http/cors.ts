@@ -9,14 +9,15 @@
  * answers and its preflights; in AWS the preflights and gateway responses get the same lists from
  * infra/api-stack.ts.
  */
-import * as settings from '../core/settings.ts';
+import { setting } from '../core/environment.ts';
 export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'Last-Event-ID'] as const;
 /** Response headers a browser page may read beyond the CORS-safelisted ones. */
 export const CORS_EXPOSED_HEADERS = ['x-request-id', 'location', 'retry-after', 'idempotency-replayed'] as const;
 export const CORS_MAX_AGE_SECONDS = 600;
 
 /** The configured origins: `['*']` when unset or `*`. */
-export const allowedOrigins = (env?: Record<string, string | undefined>): string[] => settings.corsAllowedOrigins(env);
+export const allowedOrigins = (env?: Record<string, string | undefined>): string[] =>
+  setting('CORS_ALLOWED_ORIGINS', env);
 
 /** Headers every answer carries; `origin` is the request's `Origin` header (any case already folded). */
 export function corsHeaders(

@@ -1,7 +1,7 @@
 /**
  * The HTTP stack of a response-streaming route (server-sent events). `prepare` runs first and may
  * throw an AppError, which is answered as a normal JSON error; what it returns then writes the
- * stream. `awslambda` is the global of Lambda's Node.js runtime (local/streaming.ts installs it
+ * stream. `awslambda` is the global of Lambda's Node.js runtime (local/lambda/streaming.ts installs it
  * for the local runtime and tests).
  */
 
@@ -10,8 +10,8 @@ import type { Writable } from 'node:stream';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { Caller } from '../core/caller.ts';
 import { AppError } from '../core/errors.ts';
-import { log } from '../log.ts';
-import { startInvocation } from '../observability/lambda.ts';
+import { inInvocation } from '../observability/lambda.ts';
+import { errorFields, log } from '../observability/log.ts';
 import { flushMetrics, recordRateLimited } from '../observability/metrics.ts';
 import { throttlingAsRateLimited } from '../store/throttling.ts';
 import type * as z from '../zod.ts';
@@ -55,69 +55,69 @@ export function sseRoute<
   spec: { query?: Q; params?: P },
   prepare: (req: SseRequest<Out<Q>, Out<P>>) => Promise<(out: SseWriter) => Promise<void>>,
 ): unknown {
-  const handler = awslambda.streamifyResponse(async (event, stream, context) => {
+  const handler = awslambda.streamifyResponse((event, stream, context) => {
     const requestId = event.requestContext?.requestId || randomUUID();
-    startInvocation(context, requestId);
-    let run: (out: SseWriter) => Promise<void>;
-    try {
-      const caller = callerFromEvent(event);
-      const params = spec.params ? parsePathOrNotFound(spec.params, event.pathParameters ?? {}) : undefined;
-      const query = parseQuery(spec.query, event.queryStringParameters);
-      run = await prepare({
-        caller,
-        params: params as Out<P>,
-        query: query as Out<Q>,
-        headers: lowerCaseHeaders(event.headers),
-        context,
-      });
-    } catch (thrown) {
-      const err = throttlingAsRateLimited(thrown) ?? thrown;
-      const appError =
-        err instanceof AppError
-          ? err
-          : new AppError('internal_error', 'Something went wrong on our side. Try again later.');
-      if (!(err instanceof AppError))
-        log.error('unhandled error', { requestId, error: err instanceof Error ? err.message : String(err) });
-      if (appError.code === 'rate_limited') recordRateLimited();
+    return inInvocation(context, requestId, async () => {
+      let run: (out: SseWriter) => Promise<void>;
+      try {
+        const caller = callerFromEvent(event);
+        const params = spec.params ? parsePathOrNotFound(spec.params, event.pathParameters ?? {}) : undefined;
+        const query = parseQuery(spec.query, event.queryStringParameters);
+        run = await prepare({
+          caller,
+          params: params as Out<P>,
+          query: query as Out<Q>,
+          headers: lowerCaseHeaders(event.headers),
+          context,
+        });
+      } catch (thrown) {
+        const err = throttlingAsRateLimited(thrown) ?? thrown;
+        const appError =
+          err instanceof AppError
+            ? err
+            : new AppError('internal_error', 'Something went wrong on our side. Try again later.');
+        if (!(err instanceof AppError)) log.error('unhandled error', { requestId, ...errorFields(err) });
+        if (appError.code === 'rate_limited') recordRateLimited();
+        const out = awslambda.HttpResponseStream.from(stream, {
+          statusCode: statusOf(appError),
+          headers: {
+            ...corsHeaders(originOf(event)),
+            'content-type': 'application/json; charset=utf-8',
+            'x-request-id': requestId,
+            'cache-control': 'no-store',
+            ...errorHeaders(appError),
+          },
+        });
+        await endWith(out, JSON.stringify(errorBody(appError)));
+        flushMetrics();
+        return;
+      }
       const out = awslambda.HttpResponseStream.from(stream, {
-        statusCode: statusOf(appError),
+        statusCode: 200,
         headers: {
           ...corsHeaders(originOf(event)),
-          'content-type': 'application/json; charset=utf-8',
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-cache',
           'x-request-id': requestId,
-          'cache-control': 'no-store',
-          ...errorHeaders(appError),
+          'x-accel-buffering': 'no',
         },
       });
-      await endWith(out, JSON.stringify(errorBody(appError)));
+      let gone = false;
+      out.on('close', () => (gone = true));
+      out.on('error', () => (gone = true));
+      try {
+        await run({
+          write: (chunk) => void (gone || out.write(chunk)),
+          closed: () => gone || out.destroyed,
+          drained: () => (gone ? Promise.resolve() : whenDrained(out)),
+        });
+      } catch (err) {
+        // Headers are out: the only honest signal left is ending the stream; the client resumes with Last-Event-ID.
+        log.error('stream failed', { requestId, ...errorFields(err) });
+      }
+      if (!gone) await endWith(out);
       flushMetrics();
-      return;
-    }
-    const out = awslambda.HttpResponseStream.from(stream, {
-      statusCode: 200,
-      headers: {
-        ...corsHeaders(originOf(event)),
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache',
-        'x-request-id': requestId,
-        'x-accel-buffering': 'no',
-      },
     });
-    let gone = false;
-    out.on('close', () => (gone = true));
-    out.on('error', () => (gone = true));
-    try {
-      await run({
-        write: (chunk) => void (gone || out.write(chunk)),
-        closed: () => gone || out.destroyed,
-        drained: () => (gone ? Promise.resolve() : whenDrained(out)),
-      });
-    } catch (err) {
-      // Headers are out: the only honest signal left is ending the stream; the client resumes with Last-Event-ID.
-      log.error('stream failed', { requestId, error: err instanceof Error ? err.message : String(err) });
-    }
-    if (!gone) await endWith(out);
-    flushMetrics();
   });
   return withRouteSpec(handler, spec);
 }

@@ -3,8 +3,8 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Caller } from '../core/caller.ts';
 import { AppError } from '../core/errors.ts';
-import { log } from '../log.ts';
-import { observability } from '../observability/lambda.ts';
+import { inInvocationOf, observability } from '../observability/lambda.ts';
+import { errorFields, log } from '../observability/log.ts';
 import { recordRateLimited } from '../observability/metrics.ts';
 import { withCallDeadline } from '../store/call-deadline.ts';
 import { throttlingAsRateLimited } from '../store/throttling.ts';
@@ -151,15 +151,14 @@ function errorResponse(error: unknown, event: APIGatewayProxyEvent): APIGatewayP
   const requestId = requestIdOf(event);
   let err = throttlingAsRateLimited(error) ?? error;
   if (!(err instanceof AppError)) {
-    log.error('unhandled error', {
-      requestId,
-      resource: event.resource,
-      error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
-    });
+    log.error('unhandled error', { requestId, resource: event.resource, ...errorFields(err) });
     err = new AppError('internal_error', 'Something went wrong on our side. Try again later.');
   }
   const appError = err as AppError;
   if (appError.code === 'rate_limited') recordRateLimited();
+  // A refusal for load from the store: the client gets 429, the log keeps what refused it.
+  if (appError.code === 'rate_limited' && appError.cause !== undefined)
+    log.warn('refused for load', { requestId, ...errorFields(appError) });
   return toResponse(
     { status: statusOf(appError), headers: errorHeaders(appError), body: errorBody(appError) },
     requestId,
@@ -234,8 +233,8 @@ export function httpRoute<
         },
         (seal) => run(seal).catch((err: unknown) => errorResponse(err, event)),
       );
-    }) as unknown as HttpHandler;
-  return withRouteSpec(handler, spec);
+    });
+  return withRouteSpec(inInvocationOf(handler) as unknown as HttpHandler, spec);
 }
 
 /**

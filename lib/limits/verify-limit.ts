@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { rateLimited } from '../core/errors.ts';
 import { FUTURE_TOLERANCE_MS, VERIFY_LIMITS } from '../core/settings.ts';
-import { log } from '../log.ts';
+import { log } from '../observability/log.ts';
 import { conditionalUpdate } from '../store/conditional.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 

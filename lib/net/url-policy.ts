@@ -12,7 +12,7 @@
  *   refused as written; every other name is judged by its addresses when it is connected to.
  */
 
-import * as settings from '../core/settings.ts';
+import { setting } from '../core/environment.ts';
 import { isForbiddenIPv4, isForbiddenIPv6, parseIp } from './ip.ts';
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
@@ -24,7 +24,7 @@ export interface PolicyOptions {
 }
 
 /** Read per call: the local runtime and tests set it at run time. */
-export const developmentMode = (): boolean => settings.developmentMode();
+export const developmentMode = (): boolean => setting('DEVELOPMENT_MODE');
 
 /** True for every address that is not public unicast, in any spelling; unreadable text counts as forbidden. */
 export function isForbiddenAddress(ip: string): boolean {

@@ -6,7 +6,7 @@
  * `flushMetrics()` runs after every invocation (lib/observability/lambda.ts).
  */
 
-import * as settings from '../core/settings.ts';
+import { setting } from '../core/environment.ts';
 import type { OutboundResult } from '../net/outbound.ts';
 import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from './names.ts';
 
@@ -19,7 +19,7 @@ interface Pending {
 }
 
 let pending: Pending[] = [];
-const emitting = (): boolean => settings.lambdaFunctionName() !== undefined || settings.metricsToStdout();
+const emitting = (): boolean => setting('AWS_LAMBDA_FUNCTION_NAME') !== undefined || setting('METRICS_TO_STDOUT');
 
 function add(name: string, unit: Unit, value: number, extra: Record<string, string> = {}): void {
   const dimensions = { service: SERVICE_NAME, ...extra };

@@ -2,7 +2,9 @@
  * BatchGetItem / BatchWriteItem in chunks of the API's limits, re-sending whatever DynamoDB hands
  * back unprocessed (it does that under throttling) with a short growing pause.
  */
+
 import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { InvariantError } from '../core/errors.ts';
 import { db, tableName } from './client.ts';
 import type { Key } from './keys.ts';
 
@@ -29,7 +31,7 @@ export async function batchGet(
     chunks(unique, GET_CHUNK).map(async (chunk) => {
       let pending: Record<string, unknown>[] = chunk.map((k) => ({ PK: k.PK, SK: k.SK }));
       for (let round = 0; pending.length > 0; round++) {
-        if (round >= MAX_ROUNDS) throw new Error('BatchGetItem kept returning unprocessed keys');
+        if (round >= MAX_ROUNDS) throw new InvariantError('BatchGetItem kept returning unprocessed keys');
         if (round > 0) await pause(round);
         const table = tableName();
         const res = await db().send(
@@ -63,7 +65,7 @@ export async function batchWrite(requests: readonly WriteRequest[], parallel = 4
         'put' in r ? { PutRequest: { Item: r.put } } : { DeleteRequest: { Key: { PK: r.delete.PK, SK: r.delete.SK } } },
       );
       for (let round = 0; pending.length > 0 && !failed; round++) {
-        if (round >= MAX_ROUNDS) throw new Error('BatchWriteItem kept returning unprocessed items');
+        if (round >= MAX_ROUNDS) throw new InvariantError('BatchWriteItem kept returning unprocessed items');
         if (round > 0) await pause(round);
         const res = await db().send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
         pending = (res.UnprocessedItems?.[table] as typeof pending | undefined) ?? [];

@@ -9,13 +9,13 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { awsClientMade } from '../aws/client-hooks.ts';
 import { endpointOverride } from '../aws-endpoint.ts';
-import * as settings from '../core/settings.ts';
+import { setting } from '../core/environment.ts';
 import { applyCallDeadlines } from './call-deadline.ts';
 
 const clients = new Map<string, DynamoDBDocumentClient>();
 
 export function db(): DynamoDBDocumentClient {
-  const endpoint = settings.dynamoEndpoint();
+  const endpoint = setting('DYNAMODB_ENDPOINT');
   let client = clients.get(endpoint ?? '');
   if (!client) {
     const raw = new DynamoDBClient(endpointOverride(endpoint));
@@ -31,7 +31,7 @@ export function db(): DynamoDBDocumentClient {
 
 /** Read per call so tests can give each file its own table. */
 export function tableName(): string {
-  const name = settings.tableName();
+  const name = setting('TABLE_NAME');
   if (!name) throw new Error('TABLE_NAME is not set');
   return name;
 }

@@ -2,6 +2,7 @@
  * Creates the table and its indexes if missing (local runtime, tests, benchmarks). In AWS the CDK
  * stack creates it from the same definition. Returns true when it made a new table.
  */
+
 import {
   type AttributeDefinition,
   CreateTableCommand,
@@ -9,6 +10,7 @@ import {
   ResourceInUseException,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
+import { InvariantError } from '../core/errors.ts';
 import { db } from './client.ts';
 import { indexList, TABLE_KEYS, TTL_ATTRIBUTE } from './table.ts';
 
@@ -66,6 +68,6 @@ export async function ensureTable(name: string): Promise<boolean> {
 export async function streamArn(name: string): Promise<string> {
   const { Table } = await db().send(new DescribeTableCommand({ TableName: name }));
   const arn = Table?.LatestStreamArn;
-  if (!arn) throw new Error(`table ${name} has no stream`);
+  if (!arn) throw new InvariantError(`table ${name} has no stream`);
   return arn;
 }

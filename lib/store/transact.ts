@@ -49,7 +49,7 @@ export async function transactWrite(items: TransactItem[]): Promise<TransactResu
       const reasons = (err.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
       if (reasons.some((r) => r === 'ThrottlingError' || r === 'ProvisionedThroughputExceeded')) {
         // The SDK already retried; the hot item or index partition is at its limit (see docs/marketplace.md).
-        throw rateLimited('This item is receiving too many writes right now; try again in a moment.', 1);
+        throw rateLimited('This item is receiving too many writes right now; try again in a moment.', 1, err);
       }
       const conflictOnly =
         reasons.some((r) => r === 'TransactionConflict') && !reasons.includes('ConditionalCheckFailed');

@@ -10,7 +10,9 @@
  *
  * The timestamp is inside both MACs so a captured request cannot be replayed with a fresh one.
  */
+
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { InvariantError } from '../core/errors.ts';
 import { standardSigningKey } from './secret.ts';
 
 export const TIMESTAMP_HEADER = 'x-service-timestamp';
@@ -49,7 +51,7 @@ export function signatureHeaders(
   now: Date = new Date(),
 ): SignatureHeaders {
   const [current, ...previous] = typeof secrets === 'string' ? [secrets] : secrets;
-  if (current === undefined) throw new Error('signatureHeaders needs a secret');
+  if (current === undefined) throw new InvariantError('signatureHeaders needs a secret');
   const timestamp = String(Math.floor(now.getTime() / 1000));
   return {
     [TIMESTAMP_HEADER]: timestamp,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { importsOf, sourceFiles } from './source-files.ts';
+import { importsOf, sourceFiles, tokensOf } from './source-files.ts';
 
 /**
  * The layers of CONTRIBUTING.md ("Layers"), each allowed to import only its own layer and those
@@ -10,19 +10,99 @@ const LAYERS = ['core', 'store', 'domain', 'http', 'entry'] as const;
 type Layer = (typeof LAYERS)[number];
 
 /** The shared plumbing that sits with the store: the AWS clients' set-up, logging, zod. */
-const STORE_LAYER_FILES = ['lib/log.ts', 'lib/zod.ts', 'lib/aws-endpoint.ts', 'lib/observability/names.ts'];
+const STORE_LAYER_FILES = [
+  'lib/observability/log.ts',
+  'lib/zod.ts',
+  'lib/aws-endpoint.ts',
+  'lib/observability/names.ts',
+];
 
 function layerOf(path: string): Layer | undefined {
   if (path.startsWith('lib/core/')) return 'core';
   if (path.startsWith('lib/store/') || path.startsWith('lib/aws/') || STORE_LAYER_FILES.includes(path)) return 'store';
   if (path.startsWith('lib/http/')) return 'http';
   if (path.startsWith('lib/')) return 'domain';
-  if (/^(functions|local|infra|scripts|bench)\//.test(path)) return 'entry';
+  if (/^(functions|local|infra|scripts|bench|fixtures)\//.test(path)) return 'entry';
   return undefined;
 }
 
 const rank = (layer: Layer) => LAYERS.indexOf(layer);
-const CHECKED = ['lib', 'functions', 'local', 'infra', 'scripts', 'bench'];
+const CHECKED = ['lib', 'functions', 'local', 'infra', 'scripts', 'bench', 'fixtures'];
+
+const isTest = (path: string) => path.startsWith('test/') || path.endsWith('.test.ts');
+const folderOf = (path: string) => path.slice(0, path.lastIndexOf('/'));
+
+/**
+ * Houses whose rooms may use the files at the house's top (local/: ports, config, the lock;
+ * lib/marketplace/: the routes' request schemas) while the top's entry files compose the rooms.
+ * A room's arrow to its own house's top is not a loop; lib/ itself is no house (its top files are
+ * plumbing every folder uses, so a loop through them counts), nor is lib/events (relay and service
+ * on top, the rooms below never reach up).
+ */
+const HOUSES = ['local', 'lib/marketplace'];
+const isRoomToHouse = (from: string, to: string) => HOUSES.includes(to) && from.startsWith(`${to}/`);
+
+/**
+ * Loops between folders: folder A imports from folder B while B, directly or through others,
+ * imports from A. Each file stands for its folder, so a loop shows even when no file imports
+ * itself back (lib/observability/lambda.ts → lib/log.ts → lib/observability/names.ts was one, before lib/log.ts moved into lib/observability/).
+ * Reported as the folders of the loop, each with one import that makes the arrow.
+ */
+function folderLoops(files: string[], imports: (file: string) => string[] = importsOf): string[] {
+  const arrows = new Map<string, Map<string, string>>();
+  for (const file of files.filter((f) => !isTest(f))) {
+    for (const target of imports(file)) {
+      const [from, to] = [folderOf(file), folderOf(target)];
+      if (!files.includes(target) || from === to || isRoomToHouse(from, to)) continue;
+      const out = arrows.get(from) ?? new Map<string, string>();
+      if (!out.has(to)) out.set(to, `${file} → ${target}`);
+      arrows.set(from, out);
+    }
+  }
+  const state = new Map<string, 'open' | 'done'>();
+  const loops: string[] = [];
+  const visit = (folder: string, path: string[]) => {
+    if (state.get(folder) === 'done') return;
+    if (state.get(folder) === 'open') {
+      const loop = [...path.slice(path.indexOf(folder)), folder];
+      loops.push(
+        loop
+          .slice(1)
+          .map((to, i) => arrows.get(loop[i]!)!.get(to)!)
+          .join(', '),
+      );
+      return;
+    }
+    state.set(folder, 'open');
+    for (const next of arrows.get(folder)?.keys() ?? []) visit(next, [...path, folder]);
+    state.set(folder, 'done');
+  };
+  for (const folder of [...arrows.keys()].sort()) visit(folder, []);
+  return loops;
+}
+
+/** Shipped and tooling code that imports a test file: fixtures two sides share belong in fixtures/. */
+const importsOfTests = (files: string[], imports: (file: string) => string[] = importsOf): string[] =>
+  files
+    .filter((f) => !isTest(f))
+    .flatMap((f) =>
+      imports(f)
+        .filter((t) => t.startsWith('test/'))
+        .map((t) => `${f} → ${t}`),
+    );
+
+/**
+ * What a Lambda bundle is built from (functions/ and lib/) importing docs/: docs are for readers,
+ * and what a function serves as data is generated into generated/ (BUNDLE_INPUTS in infra/bundle.ts).
+ */
+const bundleImportsOfDocs = (files: string[], imports: (file: string) => string[] = importsOf): string[] =>
+  files
+    .filter((f) => /^(functions|lib)\//.test(f) && !isTest(f))
+    .flatMap((f) =>
+      imports(f)
+        .filter((t) => t.startsWith('docs/'))
+        .map((t) => `${f} → ${t}`),
+    );
 
 function arrowsUp(files: string[], imports: (file: string) => string[] = importsOf): string[] {
   return files.flatMap((file) => {
@@ -67,6 +147,62 @@ describe('import layers', () => {
       sourceFiles('lib/agents').flatMap((f) =>
         importsOf(f)
           .filter((t) => t.startsWith('lib/events/'))
+          .map((t) => `${f} → ${t}`),
+      ),
+    ).toEqual([]);
+  });
+
+  it('has no loop between folders, and sees one in a planted import graph', () => {
+    const planted: Record<string, string[]> = {
+      'lib/a/one.ts': ['lib/b/two.ts'],
+      'lib/b/two.ts': ['lib/c/three.ts'],
+      'lib/c/three.ts': ['lib/a/other.ts'],
+      'lib/a/other.ts': [],
+      'lib/d/four.ts': ['lib/a/one.ts'],
+      // A room leaning on its house's top, and tests, make no loop.
+      'local/x/five.ts': ['local/top.ts'],
+      'local/top.ts': ['local/x/five.ts'],
+      'lib/a/one.test.ts': ['lib/d/four.ts'],
+    };
+    const plantedImports = (f: string) => planted[f] ?? [];
+    expect(folderLoops(Object.keys(planted), plantedImports)).toEqual([
+      'lib/a/one.ts → lib/b/two.ts, lib/b/two.ts → lib/c/three.ts, lib/c/three.ts → lib/a/other.ts',
+    ]);
+    // No file imports itself back there, so the file-level cycle check below would pass it.
+    delete planted['lib/c/three.ts'];
+    expect(folderLoops(Object.keys(planted), plantedImports)).toEqual([]);
+    expect(folderLoops(sourceFiles(...CHECKED))).toEqual([]);
+  });
+
+  it('keeps test code out of everything that is not a test, and sees a planted import', () => {
+    const planted = (f: string) =>
+      f === 'bench/x.ts' ? ['test/support/y.ts', 'lib/core/ids.ts'] : ['test/support/y.ts'];
+    expect(importsOfTests(['bench/x.ts', 'test/z.test.ts', 'infra/w.test.ts'], planted)).toEqual([
+      'bench/x.ts → test/support/y.ts',
+    ]);
+    expect(importsOfTests(sourceFiles(...CHECKED, 'client', 'examples'))).toEqual([]);
+  });
+
+  it('builds no function from docs/, and sees a planted import', () => {
+    const planted = () => ['docs/openapi.json', 'generated/openapi.json'];
+    expect(bundleImportsOfDocs(['functions/x.ts', 'scripts/y.ts'], planted)).toEqual([
+      'functions/x.ts → docs/openapi.json',
+    ]);
+    expect(bundleImportsOfDocs(sourceFiles('functions', 'lib'))).toEqual([]);
+  });
+
+  it("lib/events: DynamoDB calls only in the rooms' store.ts, and no room reaches up to relay or service", () => {
+    const files = sourceFiles('lib/events');
+    const callsDynamoDb = (f: string) =>
+      importsOf(f).some((t) => t.startsWith('@aws-sdk/lib-dynamodb') || t.startsWith('@aws-sdk/client-dynamodb')) ||
+      tokensOf(f).some((t, i, all) => t.kind === 'word' && t.text === 'db' && all[i + 1]?.text === '(');
+    const stores = files.filter(callsDynamoDb);
+    expect(stores).toEqual(['lib/events/delivery/store.ts', 'lib/events/feed/store.ts', 'lib/events/replay/store.ts']);
+    const rooms = files.filter((f) => f.split('/').length > 3);
+    expect(
+      rooms.flatMap((f) =>
+        importsOf(f)
+          .filter((t) => /^lib\/events\/[^/]+\.ts$/.test(t))
           .map((t) => `${f} → ${t}`),
       ),
     ).toEqual([]);

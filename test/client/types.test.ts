@@ -6,13 +6,13 @@ import { CLIENT_TYPES_PATH, clientTypes } from '../../scripts/client-types.ts';
 
 /**
  * The client's types against the OpenAPI document: client/types/openapi.ts is generated from
- * docs/openapi.json (stale = this test fails), and each answer type the client exports must be
+ * generated/openapi.json (stale = this test fails), and each answer type the client exports must be
  * exactly the generated one. The type assertions are checked by `npm run typecheck` (tsc reads
  * this file); vitest runs the staleness check.
  */
 describe('client types and the OpenAPI document', () => {
-  it('client/types/openapi.ts is what `npm run client-types` writes from docs/openapi.json', () => {
-    const document = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8'));
+  it('client/types/openapi.ts is what `npm run client-types` writes from generated/openapi.json', () => {
+    const document = JSON.parse(readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8'));
     expect(readFileSync(CLIENT_TYPES_PATH, 'utf8'), 'run `npm run client-types`').toBe(clientTypes(document));
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookEvent } from '../../examples/webhook-receiver/receiver.ts';
-import { type EventPipeline, startEventPipeline } from '../../local/event-pipeline.ts';
+import { type EventPipeline, startEventPipeline } from '../../local/emulators/event-pipeline.ts';
 import { useLocalApi } from '../support/local-api.ts';
 import { clientForNewUser } from './support/local-client.ts';
 import { startReceiver } from './support/receiver-harness.ts';

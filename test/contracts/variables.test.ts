@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_CONTRACT_BYTES } from '../../lib/contracts/schemas.ts';
-import {
-  type DeclaredVariable,
-  fillChecks,
-  filledJsonBytes,
-  fillPlaceholders,
-  MAX_VARIABLE_VALUE_BYTES,
-  resolveVariables,
-} from '../../lib/contracts/variables.ts';
+import { fillChecks, filledJsonBytes, fillPlaceholders, resolveVariables } from '../../lib/contracts/variables.ts';
 import { AppError } from '../../lib/core/errors.ts';
+import { type DeclaredVariable, MAX_VARIABLE_VALUE_BYTES } from '../../lib/marketplace/templates/variables.ts';
 
 const declared: DeclaredVariable[] = [
   { name: 'region', type: 'string', enum: ['eu', 'us'] },

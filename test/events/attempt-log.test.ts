@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import https from 'node:https';
 import type net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { TEST_TLS_CERT, TEST_TLS_KEY } from '../../fixtures/tls-fixture.ts';
 import {
   attemptEntry,
   attemptError,
@@ -9,11 +10,10 @@ import {
   attemptLogKey,
   RESPONSE_BODY_BYTES,
   responseBodyHead,
-} from '../../lib/events/attempt-log.ts';
+} from '../../lib/events/delivery/attempt-history.ts';
 import { type OutboundRequest, postJson } from '../../lib/net/outbound.ts';
 import type { Resolver } from '../../lib/net/resolver.ts';
 import { closedPort, json, startReceiver } from '../net/receiver.ts';
-import { TEST_TLS_CERT, TEST_TLS_KEY } from '../net/tls-fixture.ts';
 
 /**
  * The attempt history's error kinds, each produced by a real exchange with a local server (or the

@@ -5,12 +5,12 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DeliverOptions, deliverBatch } from '../../lib/events/deliver.ts';
+import { type DeliverOptions, deliverBatch } from '../../lib/events/delivery/deliver-batch.ts';
 import { relayBatch } from '../../lib/events/relay.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';
-import { createDeliveryQueues, type DeliveryQueues, type LocalSqs, startLocalSqs } from '../../local/sqs.ts';
-import { toSqsRecord } from '../../local/sqs-poller.ts';
+import { createDeliveryQueues, type DeliveryQueues, type LocalSqs, startLocalSqs } from '../../local/emulators/sqs.ts';
+import { toSqsRecord } from '../../local/emulators/sqs-poller.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import {
   configureWebhook,

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type EventPipeline, startEventPipeline } from '../../local/event-pipeline.ts';
+import { type EventPipeline, startEventPipeline } from '../../local/emulators/event-pipeline.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import {
   configureWebhook,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DELIVERY } from '../../lib/core/settings.ts';
-import { type EventPipeline, startEventPipeline } from '../../local/event-pipeline.ts';
-import { UNLIMITED_KEY_LIMITS } from '../../local/key-throttle.ts';
+import { type EventPipeline, startEventPipeline } from '../../local/emulators/event-pipeline.ts';
+import { UNLIMITED_KEY_LIMITS } from '../../local/gateway/key-throttle.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { useLocalApi } from '../support/local-api.ts';
 import {

@@ -7,8 +7,8 @@ import { REPLAY_LIMITS } from '../../lib/core/settings.ts';
 import { workers } from '../../lib/routes.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';
-import { loadHandler } from '../../local/handlers.ts';
-import { createDeliveryQueues, type LocalSqs, startLocalSqs } from '../../local/sqs.ts';
+import { createDeliveryQueues, type LocalSqs, startLocalSqs } from '../../local/emulators/sqs.ts';
+import { loadHandler } from '../../local/lambda/handlers.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import {
   createAgent,

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type EventPipeline, startEventPipeline } from '../../local/event-pipeline.ts';
+import { type EventPipeline, startEventPipeline } from '../../local/emulators/event-pipeline.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import {
   configureWebhook,

@@ -7,7 +7,7 @@ import { db, tableName } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';
 import { signingSecrets } from '../../lib/webhooks/rotation.ts';
 import { newWebhookSecret } from '../../lib/webhooks/secret.ts';
-import { type EventPipeline, startEventPipeline } from '../../local/event-pipeline.ts';
+import { type EventPipeline, startEventPipeline } from '../../local/emulators/event-pipeline.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import {
   createAgent,

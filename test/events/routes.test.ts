@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureDelivery } from '../../lib/events/deliveries.ts';
-import { EVENT_RETENTION_DAYS } from '../../lib/events/types.ts';
+import { ensureDelivery } from '../../lib/events/delivery/store.ts';
+import { EVENT_RETENTION_DAYS } from '../../lib/events/feed/event.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DELIVERY } from '../../lib/core/settings.ts';
-import { delayAfter, retryDelays, scheduledAttempts } from '../../lib/events/schedule.ts';
+import { delayAfter, retryDelays, scheduledAttempts } from '../../lib/events/delivery/retry-schedule.ts';
 
 const DEFAULT_RETRY_DELAYS_SECONDS = DELIVERY.retryDelaysSeconds;
 const MAX_DELAY_SECONDS = DELIVERY.maxDelaySeconds;

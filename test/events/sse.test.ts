@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { nextPollMs, streamEvents } from '../../lib/events/sse.ts';
+import { nextPollMs, streamEvents } from '../../lib/events/feed/sse.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { useLocalApi } from '../support/local-api.ts';
 import { openSse } from '../support/sse-client.ts';

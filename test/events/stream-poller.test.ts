@@ -8,7 +8,7 @@ import { newId } from '../../lib/core/ids.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { streamArn } from '../../lib/store/create-table.ts';
 import { ENTITY, keys } from '../../lib/store/keys.ts';
-import { startStreamPoller } from '../../local/stream-poller.ts';
+import { startStreamPoller } from '../../local/emulators/stream-poller.ts';
 import { waitFor } from './support.ts';
 
 /**

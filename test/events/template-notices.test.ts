@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOTICE_PAGE_SIZE } from '../../lib/marketplace/lifecycle/notices.ts';
-import { type EventPipeline, startEventPipeline } from '../../local/event-pipeline.ts';
+import { type EventPipeline, startEventPipeline } from '../../local/emulators/event-pipeline.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import {
   createAgent,

@@ -13,9 +13,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { workers } from '../../lib/routes.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';
-import { loadHandler } from '../../local/handlers.ts';
-import { createDeliveryQueues, type DeliveryQueues, type LocalSqs, startLocalSqs } from '../../local/sqs.ts';
-import { toSqsRecord } from '../../local/sqs-poller.ts';
+import { createDeliveryQueues, type DeliveryQueues, type LocalSqs, startLocalSqs } from '../../local/emulators/sqs.ts';
+import { toSqsRecord } from '../../local/emulators/sqs-poller.ts';
+import { loadHandler } from '../../local/lambda/handlers.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import {
   createAgent,

@@ -68,7 +68,8 @@ function adminInAws(apiGatewayUrl: string, env: Record<string, string> = {}, nam
     env: {
       ...rest,
       LOG_LEVEL: 'silent',
-      AWS_ACCESS_KEY_ID: 'test',
+      // The key id names this test file's database in DynamoDB Local (test/support/per-file-table.ts).
+      AWS_ACCESS_KEY_ID: process.env['EMULATOR_ACCESS_KEY_ID']!,
       AWS_SECRET_ACCESS_KEY: 'test',
       AWS_REGION: 'us-east-1',
       AWS_ENDPOINT_URL_DYNAMODB: DYNAMODB_ENDPOINT!,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_LIMITS } from '../../lib/core/settings.ts';
-import { createLocalApi, type LocalApi, listen } from '../../local/api-gateway.ts';
-import { createKeyThrottle } from '../../local/key-throttle.ts';
+import { createLocalApi, type LocalApi, listen } from '../../local/gateway/api-gateway.ts';
+import { createKeyThrottle } from '../../local/gateway/key-throttle.ts';
 import { createTestUser, type TestUser } from '../support/lambda.ts';
 
 /** The usage plan's per-key limits in the local runtime: a token bucket and a daily quota per key. */

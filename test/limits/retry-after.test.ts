@@ -7,8 +7,8 @@ import { httpRoute } from '../../lib/http/stack.ts';
 import { db } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';
 import { transactWrite } from '../../lib/store/transact.ts';
-import { lambdaContext } from '../../local/lambda-context.ts';
-import { proxyEvent } from '../../local/proxy-event.ts';
+import { proxyEvent } from '../../local/gateway/proxy-event.ts';
+import { lambdaContext } from '../../local/lambda/context.ts';
 import { routeNamed } from '../support/lambda.ts';
 
 /** Every 429 a handler produces carries Retry-After, set once in the HTTP stack's error mapping. */

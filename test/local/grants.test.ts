@@ -1,12 +1,12 @@
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { enqueueDelivery } from '../../lib/events/queue.ts';
+import { enqueueDelivery } from '../../lib/events/delivery/queue.ts';
 import { routes } from '../../lib/routes.ts';
 import { db, tableName } from '../../lib/store/client.ts';
-import { AccessDeniedException } from '../../local/grant-guard.ts';
-import { GrantViolation, runAsRoute, runGranted } from '../../local/grants.ts';
-import { invokeRoute, proxyEvent } from '../../local/proxy-event.ts';
+import { invokeRoute, proxyEvent } from '../../local/gateway/proxy-event.ts';
+import { AccessDeniedException } from '../../local/lambda/grant-guard.ts';
+import { GrantViolation, runAsRoute, runGranted } from '../../local/lambda/grants.ts';
 import { createTestUser, routeNamed } from '../support/lambda.ts';
 
 const key = { PK: 'GRANT#test', SK: 'X' };

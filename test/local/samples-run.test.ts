@@ -5,17 +5,17 @@ import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readDelivery } from '../../lib/events/deliveries.ts';
+import { readDelivery } from '../../lib/events/delivery/store.ts';
 import { routes } from '../../lib/routes.ts';
 import { tableName } from '../../lib/store/client.ts';
-import { DEMO_CALLER, DEMO_DELIVERY } from '../../local/demo-identity.ts';
-import { seedDemoData } from '../../local/demo-seed.ts';
-import { startDemoWebhookSink } from '../../local/demo-webhook-sink.ts';
-import { startEventPipeline } from '../../local/event-pipeline.ts';
+import { DEMO_CALLER, DEMO_DELIVERY } from '../../local/demo/identity.ts';
+import { seedDemoData } from '../../local/demo/seed.ts';
+import { startDemoWebhookSink } from '../../local/demo/webhook-sink.ts';
+import { startEventPipeline } from '../../local/emulators/event-pipeline.ts';
 import { invokeFunction } from '../../local/invoke.ts';
+import type { LocalResponseStream, StreamMetadata } from '../../local/lambda/streaming.ts';
 import { freePort } from '../../local/ports.ts';
 import { publishRuntime } from '../../local/runtime-file.ts';
-import type { LocalResponseStream, StreamMetadata } from '../../local/streaming.ts';
 
 const root = join(import.meta.dirname, '../..');
 const samples = readdirSync(join(root, 'events'))

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { attemptError } from '../../lib/events/attempt-log.ts';
+import { TEST_TLS_CERT, TEST_TLS_KEY } from '../../fixtures/tls-fixture.ts';
+import { attemptError } from '../../lib/events/delivery/attempt-history.ts';
 import { closeAllPools } from '../../lib/net/connection-pool.ts';
 import { postJson } from '../../lib/net/outbound.ts';
 import type { Resolver } from '../../lib/net/resolver.ts';
 import { json, startReceiver } from './receiver.ts';
-import { TEST_TLS_CERT, TEST_TLS_KEY } from './tls-fixture.ts';
 
 /**
  * Keep-alive pools per checked address (lib/net/connection-pool.ts) against real local servers:

@@ -29,7 +29,7 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((close) => close()));
 });
 
-/** `tls`: an https receiver with that key and certificate (test/net/tls-fixture.ts); `connections` then counts handshakes. */
+/** `tls`: an https receiver with that key and certificate (fixtures/tls-fixture.ts); `connections` then counts handshakes. */
 export async function startReceiver(
   respond: Respond,
   options: { tls?: { key: string; cert: string } } = {},

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalDnsServer, startDnsServer } from '../../fixtures/dns-server.ts';
+import { TEST_TLS_CERT, TEST_TLS_KEY } from '../../fixtures/tls-fixture.ts';
 import { closeAllPools } from '../../lib/net/connection-pool.ts';
 import { postJson } from '../../lib/net/outbound.ts';
 import { dnsResolver, MAX_CACHE_SECONDS } from '../../lib/net/resolver.ts';
-import { type LocalDnsServer, startDnsServer } from '../support/dns-server.ts';
 import { json, startReceiver } from './receiver.ts';
-import { TEST_TLS_CERT, TEST_TLS_KEY } from './tls-fixture.ts';
 
 /**
  * The outbound resolver against a real DNS server on 127.0.0.1: answers are reused for their TTL

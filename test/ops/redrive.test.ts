@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableName } from '../../lib/store/client.ts';
-import { createDeliveryQueues, type DeliveryQueues, type LocalSqs, startLocalSqs } from '../../local/sqs.ts';
+import { createDeliveryQueues, type DeliveryQueues, type LocalSqs, startLocalSqs } from '../../local/emulators/sqs.ts';
 
 const root = join(import.meta.dirname, '../..');
 const run = promisify(execFile);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CONTRACT_BYTES } from '../../lib/contracts/schemas.ts';
-import { MAX_VARIABLE_VALUE_BYTES } from '../../lib/contracts/variables.ts';
+import { MAX_VARIABLE_VALUE_BYTES } from '../../lib/marketplace/templates/variables.ts';
 import { createAgent, publishTemplate } from '../events/support.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 

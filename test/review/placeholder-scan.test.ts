@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_VARIABLE_VALUE_BYTES } from '../../lib/contracts/variables.ts';
 import { placeholders } from '../../lib/marketplace/templates/template-schema.ts';
+import { MAX_VARIABLE_VALUE_BYTES } from '../../lib/marketplace/templates/variables.ts';
 import { templateBody } from '../marketplace/helpers.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { expectRefusedAt } from './support.ts';

@@ -1,5 +1,8 @@
-/** Everything the process writes to stdout and stderr while `fn` runs, as one string (log lines are JSON, one per line). */
-export async function writtenDuring(fn: () => Promise<unknown>): Promise<string> {
+/**
+ * Everything the process writes to stdout and stderr while `fn` runs, as one string (log lines are
+ * JSON, one per line). `fn` may read what is written so far, to wait for a line instead of sleeping.
+ */
+export async function writtenDuring(fn: (soFar: () => string) => Promise<unknown>): Promise<string> {
   const written: string[] = [];
   const [out, err] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
   const keep = ((chunk: string) => {
@@ -9,7 +12,7 @@ export async function writtenDuring(fn: () => Promise<unknown>): Promise<string>
   process.stdout.write = keep;
   process.stderr.write = keep;
   try {
-    await fn();
+    await fn(() => written.join(''));
   } finally {
     process.stdout.write = out;
     process.stderr.write = err;

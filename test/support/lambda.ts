@@ -3,7 +3,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { createUserWithKey, findCallerByApiKey, type NewUser } from '../../lib/accounts/api-keys.ts';
 import type { Caller } from '../../lib/core/caller.ts';
 import { type Route, routes } from '../../lib/routes.ts';
-import { invokeRoute, proxyEvent } from '../../local/proxy-event.ts';
+import { invokeRoute, proxyEvent } from '../../local/gateway/proxy-event.ts';
 import { assertMatchesOpenApi } from './openapi-responses.ts';
 
 export interface TestUser extends Caller {
@@ -40,7 +40,7 @@ export interface InvokeResult {
   raw: APIGatewayProxyResult;
 }
 
-/** Calls a route's handler with the REST proxy event API Gateway would send after the authorizer; the answer is checked against docs/openapi.json. */
+/** Calls a route's handler with the REST proxy event API Gateway would send after the authorizer; the answer is checked against generated/openapi.json. */
 export async function invoke(name: string, options: InvokeOptions = {}): Promise<InvokeResult> {
   const route = routeNamed(name);
   const headers: Record<string, string> = { ...options.headers };

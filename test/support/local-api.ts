@@ -1,10 +1,16 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { createLocalApi, type Exchange, type LocalApi, type LocalApiOptions, listen } from '../../local/api-gateway.ts';
+import {
+  createLocalApi,
+  type Exchange,
+  type LocalApi,
+  type LocalApiOptions,
+  listen,
+} from '../../local/gateway/api-gateway.ts';
 import { openApiProblems } from './openapi-responses.ts';
 
 /**
  * Starts the local API Gateway stand-in on a free port for the test file; `api.url` once ready.
- * Every answer it gives during a test is held to docs/openapi.json; a test whose requests got an
+ * Every answer it gives during a test is held to generated/openapi.json; a test whose requests got an
  * undocumented answer fails in its afterEach with the list of problems. It limits each key as the
  * usage plan does, unless a test that is about something else and must call faster than one key
  * may (a poller racing writers) gives other `keyLimits`.
@@ -29,7 +35,7 @@ export function useLocalApi(options: Omit<LocalApiOptions, 'onExchange'> = {}): 
   afterEach(async () => {
     // Answers finish on 'close', a moment after the client has read them.
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(problems.splice(0), 'answers that docs/openapi.json does not describe').toEqual([]);
+    expect(problems.splice(0), 'answers that generated/openapi.json does not describe').toEqual([]);
   });
   afterAll(async () => {
     await api?.close();

@@ -5,7 +5,7 @@ import addFormatsModule from 'ajv-formats';
 import type { Route } from '../../lib/routes.ts';
 
 /**
- * Holds an answer of the API to docs/openapi.json: the status must be documented for the
+ * Holds an answer of the API to generated/openapi.json: the status must be documented for the
  * operation, the body must match the documented schema (strict objects: an undocumented field
  * fails), the media type must be the documented one, and the headers the document requires
  * (x-request-id, Location) must be there. test/support/lambda.ts and local-api.ts run every answer
@@ -14,7 +14,7 @@ import type { Route } from '../../lib/routes.ts';
 type Json = Record<string, any>;
 
 const DOC_ID = 'openapi.json';
-const document = JSON.parse(readFileSync(join(import.meta.dirname, '../../docs/openapi.json'), 'utf8')) as Json;
+const document = JSON.parse(readFileSync(join(import.meta.dirname, '../../generated/openapi.json'), 'utf8')) as Json;
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
 ajv.addSchema({ $id: DOC_ID, components: document['components'] });
@@ -49,7 +49,7 @@ export interface Answer {
 export function openApiProblems(route: Route, answer: Answer): string[] {
   const operation = document['paths']?.[route.path]?.[route.method.toLowerCase()] as Json | undefined;
   const where = `${route.method} ${route.path} → ${answer.status}`;
-  if (!operation) return [`${route.method} ${route.path} is not in docs/openapi.json`];
+  if (!operation) return [`${route.method} ${route.path} is not in generated/openapi.json`];
   const documented = operation['responses']?.[String(answer.status)] as Json | undefined;
   if (!documented)
     return [`${where}: status not documented (documented: ${Object.keys(operation['responses']).join(', ')})`];
@@ -130,5 +130,5 @@ function sseProblems(where: string, body: string, dataSchema: Json): string[] {
 /** Throws with every problem (for helpers that answer one call at a time). */
 export function assertMatchesOpenApi(route: Route, answer: Answer): void {
   const problems = openApiProblems(route, answer);
-  if (problems.length) throw new Error(`The answer does not match docs/openapi.json:\n${problems.join('\n')}`);
+  if (problems.length) throw new Error(`The answer does not match generated/openapi.json:\n${problems.join('\n')}`);
 }

@@ -6,15 +6,22 @@ import { reindexIfBehind } from '../../lib/marketplace/search/reindex.ts';
 import { ensureTable } from '../../lib/store/create-table.ts';
 
 /**
- * The integration tier's setup file: each test file gets a fresh table of its own on its worker's
- * DynamoDB Local (one JVM per worker slot, started and recycled by test/support/worker-emulators.ts),
- * created before the file's own hooks and deleted after them. Child processes the file spawns
- * inherit the endpoint and the table name. Isolation is by table: no file sees another's items,
- * and a file runs alone on its slot's emulator.
+ * The integration tier's setup file: each test file gets a database and a fresh table of its own
+ * on its worker's DynamoDB Local (one JVM per worker slot for the whole run,
+ * test/support/worker-emulators.ts), created before the file's own hooks and deleted after them.
+ * The database is the file's own access key id (the emulator runs without `-sharedDb`): no file
+ * sees another's items or pays for another's stream records, and a file runs alone on its slot's
+ * emulator. Child processes the file spawns inherit the endpoint, the key id and the table name.
  */
 const table = `test-${randomUUID()}`;
 process.env['TABLE_NAME'] = table;
-process.env['AWS_REGION'] ??= 'us-east-1';
+// DynamoDB Local names a database by access key id and region: both are the file's, whatever the
+// shell has (children given a fixed region, like the bundle's credential probe, must find it too).
+// It takes letters and digits only in an access key id.
+const accessKeyId = table.replace(/[^A-Za-z0-9]/g, '');
+const region = 'us-east-1';
+process.env['EMULATOR_ACCESS_KEY_ID'] = accessKeyId;
+process.env['AWS_REGION'] = region;
 process.env['LOG_LEVEL'] ??= 'silent';
 
 let endpoint: string | undefined;
@@ -33,10 +40,15 @@ beforeAll(async () => {
 
 // Registered first, so it runs after the file's own afterAll hooks (pipelines, APIs) have stopped.
 // Deleting the table frees its memory in the shared emulator for the files after this one.
-// (Its own client, at the endpoint leased: a test may point the environment elsewhere.)
+// (Its own client, at the endpoint leased and with the file's database: a test may point the
+// environment elsewhere.)
 afterAll(async () => {
   if (!endpoint) return;
-  const client = new DynamoDBClient(endpointOverride(endpoint));
+  const client = new DynamoDBClient({
+    ...endpointOverride(endpoint),
+    region,
+    credentials: { accessKeyId, secretAccessKey: 'local' },
+  });
   try {
     await client.send(new DeleteTableCommand({ TableName: table }));
   } finally {

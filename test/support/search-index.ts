@@ -15,7 +15,7 @@ import type { TemplateItem } from '../../lib/marketplace/templates/template-item
 import { db, tableName } from '../../lib/store/client.ts';
 import { streamArn } from '../../lib/store/create-table.ts';
 import { keys } from '../../lib/store/keys.ts';
-import { toLambdaRecord } from '../../local/stream-poller.ts';
+import { toLambdaRecord } from '../../local/emulators/stream-poller.ts';
 
 /**
  * The search indexer as the stream would run it, on demand: hands every record of this file's table

@@ -2,16 +2,18 @@
  * The OpenAPI 3.1 document, built from the route table (paths, methods, keys), the handlers' zod
  * specs (parameters and bodies), lib/http/openapi/schemas.ts (answers) and lib/http/openapi/operations.ts
  * (summaries, success statuses, route-specific errors). `npm run openapi` writes it to
- * docs/openapi.json, which GET /openapi.json serves; a test fails when that file is stale.
+ * generated/openapi.json, which GET /openapi.json serves; a test fails when that file is stale.
  *
  * JSON Schema comes from zod's own `z.toJSONSchema` (draft 2020-12, which OpenAPI 3.1 uses), so
  * nothing here depends on how a schema was built (zod or zod/mini).
  */
+
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { ErrorCode } from '../../core/errors.ts';
+import { InvariantError } from '../../core/errors.ts';
 import { type Route, routes } from '../../routes.ts';
 import { ERROR_STATUS } from '../errors.ts';
 import type { RouteSpecOf } from '../stack.ts';
@@ -145,7 +147,7 @@ async function specOf(route: Route): Promise<RouteSpecOf> {
   const mod = (await import(pathToFileURL(resolve(root, route.handler)).href)) as {
     handler: { routeSpec?: RouteSpecOf };
   };
-  if (!mod.handler.routeSpec) throw new Error(`${route.handler} was not made with httpRoute or sseRoute`);
+  if (!mod.handler.routeSpec) throw new InvariantError(`${route.handler} was not made with httpRoute or sseRoute`);
   return mod.handler.routeSpec;
 }
 
@@ -168,7 +170,7 @@ const SSE_BODY = {
 
 function operationOf(route: Route, spec: RouteSpecOf): Json {
   const doc = operations[route.name];
-  if (!doc) throw new Error(`lib/http/openapi/operations.ts has no entry for ${route.name}`);
+  if (!doc) throw new InvariantError(`lib/http/openapi/operations.ts has no entry for ${route.name}`);
   const responses: Record<string, unknown> = {};
   for (const [status, success] of Object.entries(doc.success)) {
     const headers: Record<string, unknown> = { 'x-request-id': { $ref: '#/components/headers/RequestId' } };
@@ -233,7 +235,7 @@ const isOptional = (schema: z.core.$ZodType): boolean =>
 function componentNameOf(schema: z.core.$ZodType): string {
   const meta = componentRegistry.get(schema);
   if (!meta)
-    throw new Error(
+    throw new InvariantError(
       'a success schema of lib/http/openapi/operations.ts is not a named component of lib/http/openapi/schemas.ts',
     );
   return meta.id;
@@ -332,7 +334,7 @@ function packageVersion(): string {
 
 /**
  * Imports every handler to read its request shapes: the caller provides Lambda's `awslambda`
- * global first (local/streaming.ts), which the streaming handler is made with.
+ * global first (local/lambda/streaming.ts), which the streaming handler is made with.
  */
 export async function buildOpenApiDocument(): Promise<Json> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -341,7 +343,7 @@ export async function buildOpenApiDocument(): Promise<Json> {
     paths[route.path]![route.method.toLowerCase()] = operationOf(route, await specOf(route));
   }
   const unknown = Object.keys(operations).filter((name) => !routes.some((r) => r.name === name));
-  if (unknown.length) throw new Error(`lib/http/openapi/operations.ts names no route: ${unknown.join(', ')}`);
+  if (unknown.length) throw new InvariantError(`lib/http/openapi/operations.ts names no route: ${unknown.join(', ')}`);
   return {
     openapi: '3.1.0',
     info: {

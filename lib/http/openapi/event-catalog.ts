@@ -5,7 +5,7 @@ import { contractEvents, serviceEvents } from './schemas.ts';
 /**
  * The answer of GET /api/v1/event-types: every kind with the JSON Schema of its event object,
  * made from the same zod schemas as the OpenAPI document's webhooks. `npm run openapi` writes it to
- * docs/event-types.json, which the route serves as bundled data (zod's JSON Schema code stays out
+ * generated/event-types.json, which the route serves as bundled data (zod's JSON Schema code stays out
  * of the function); a test fails when that file is stale.
  */
 export function buildEventCatalog(): {

@@ -1,4 +1,5 @@
 import type { Caller } from '../../core/caller.ts';
+import { InvariantError } from '../../core/errors.ts';
 import { tableName } from '../../store/client.ts';
 import { ENTITY, keys, lifecycleKeys } from '../../store/keys.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
@@ -110,7 +111,7 @@ function counterUpdate(t: TemplateItem, clockDay: string) {
 
 async function existingInstallation(workspaceId: string, templateId: string): Promise<Installation> {
   const Item = await readInstallMarker(workspaceId, templateId);
-  if (!Item) throw new Error('install marker vanished');
+  if (!Item) throw new InvariantError('install marker vanished');
   return toInstallation(Item);
 }
 

@@ -2,7 +2,7 @@
  * The relay's share of the lifecycle room: of a stream batch, the version notice pages. Each page
  * runs on its own; a failed one is reported by its sequence number, so the stream hands it over again.
  */
-import { log } from '../../log.ts';
+import { log } from '../../observability/log.ts';
 import { ENTITY } from '../../store/keys.ts';
 import { itemOfImage, sequenceOf, type TableChange } from '../../store/table-change.ts';
 import { noticePageOf } from './notice-page.ts';

@@ -7,7 +7,7 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { expiresAt } from '../../core/event-retention.ts';
-import { commitWithEvents } from '../../events/outbox.ts';
+import { commitWithEvents } from '../../events/feed/outbox.ts';
 import { db, tableName } from '../../store/client.ts';
 import { ENTITY, keys, lifecycleKeys } from '../../store/keys.ts';
 import { transactWrite } from '../../store/transact.ts';

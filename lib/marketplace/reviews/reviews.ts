@@ -4,7 +4,7 @@
  * a concurrent one or a retried request never counts twice.
  */
 import type { Caller } from '../../core/caller.ts';
-import { AppError, forbidden } from '../../core/errors.ts';
+import { AppError, forbidden, InvariantError } from '../../core/errors.ts';
 import { newUuid } from '../../core/ids.ts';
 import { nowIso } from '../../core/time.ts';
 import { tableName } from '../../store/client.ts';
@@ -39,7 +39,7 @@ export async function createReview(idOrSlug: string, input: ReviewInput, caller:
   if (!result.ok) {
     if (result.reasons[0] === 'ConditionalCheckFailed')
       throw new AppError('review_exists', 'You have already reviewed this template.');
-    throw new Error(`review transaction cancelled: ${result.reasons.join(',')}`);
+    throw new InvariantError(`review transaction cancelled: ${result.reasons.join(',')}`);
   }
   await refreshRatingKey(template.id);
   return toReview(item);

@@ -16,6 +16,7 @@
  * posting it may write (`dirty`), so the next one deletes whatever is no longer wanted; counters
  * move in transactions with the state's list of what is counted, so each is applied exactly once.
  */
+import { InvariantError } from '../../core/errors.ts';
 import { batchGet, batchWrite, keyString, type WriteRequest } from '../../store/batch.ts';
 import { tableName } from '../../store/client.ts';
 import { ENTITY, isListed, type Key, keys, type SearchOrder } from '../../store/keys.ts';
@@ -176,7 +177,7 @@ export async function syncSearchIndex(templateId: string, options: SyncOptions =
     unsettled = undefined;
     if (await syncCounts(templateId, moved.ver, new Set(have.counted ?? []), new Set(t ? countedLists(t) : []))) return;
   }
-  throw new Error(`search index of ${templateId}: the template kept changing during ${MAX_ROUNDS} syncs`);
+  throw new InvariantError(`search index of ${templateId}: the template kept changing during ${MAX_ROUNDS} syncs`);
 }
 
 /** Same postings and pairs: same lists and, when there are any, the same words, sort keys and format. */

@@ -4,7 +4,7 @@
  * `matchesFilter` (lib/events/stream-filter.ts). Templates are never deleted (no route does), so
  * REMOVE records are not asked for.
  */
-import { log } from '../../log.ts';
+import { log } from '../../observability/log.ts';
 import { ENTITY } from '../../store/keys.ts';
 import { itemOfImage, sequenceOf, type TableChange } from '../../store/table-change.ts';
 import { popularityBucket } from './popularity-bucket.ts';

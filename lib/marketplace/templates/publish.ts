@@ -1,5 +1,5 @@
 import type { Caller } from '../../core/caller.ts';
-import { AppError } from '../../core/errors.ts';
+import { AppError, InvariantError } from '../../core/errors.ts';
 import { newUuid } from '../../core/ids.ts';
 import { nowIso } from '../../core/time.ts';
 import { tableName } from '../../store/client.ts';
@@ -55,7 +55,7 @@ export async function publishTemplate(
   if (!result.ok) {
     if (alongRefused(result.reasons, alongItems.length)) throw alongLost();
     if (result.reasons[0] === 'ConditionalCheckFailed') throw slugTaken();
-    throw new Error(`publish transaction cancelled: ${result.reasons.join(',')}`);
+    throw new InvariantError(`publish transaction cancelled: ${result.reasons.join(',')}`);
   }
   return template;
 }

@@ -4,8 +4,8 @@
  * issues with exact paths, so a publisher sees every problem at once.
  */
 
-import { MAX_VARIABLE_VALUE_BYTES } from '../../contracts/variables.ts';
 import * as z from '../../zod.ts';
+import { MAX_VARIABLE_VALUE_BYTES } from './variables.ts';
 
 export const VARIABLE_NAME = /^[a-z_][a-z0-9_]{0,63}$/;
 export const VARIABLE_TYPES = ['string', 'number', 'integer', 'boolean', 'url'] as const;

@@ -1,9 +1,10 @@
+import { InvariantError } from '../../core/errors.ts';
 /** MAJOR.MINOR.PATCH without leading zeros; each part below a million so it fits the sortable key. */
 export const VERSION_PATTERN = /^(0|[1-9]\d{0,5})\.(0|[1-9]\d{0,5})\.(0|[1-9]\d{0,5})$/;
 
 function parts(version: string): [number, number, number] {
   const match = VERSION_PATTERN.exec(version);
-  if (!match) throw new Error(`not a version: ${version}`);
+  if (!match) throw new InvariantError(`not a version: ${version}`);
   return [Number(match[1]), Number(match[2]), Number(match[3])];
 }
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { UNLIMITED_KEY_LIMITS } from '../../../local/key-throttle.ts';
+import { UNLIMITED_KEY_LIMITS } from '../../../local/gateway/key-throttle.ts';
 import { createTestUser, invoke, type TestUser } from '../../support/lambda.ts';
 import { useLocalApi } from '../../support/local-api.ts';
 import { createAgent, createContract, publishTemplate, SIMPLE_SCHEMA, waitFor } from '../support.ts';

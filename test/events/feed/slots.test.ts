@@ -1,15 +1,16 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ID_PATTERN, newId } from '../../../lib/core/ids.ts';
-import { readFeed } from '../../../lib/events/feed.ts';
-import { eventIdAt, fillGap, GAP_GRACE_MS, positionOf, takeTicket } from '../../../lib/events/feed-position.ts';
+import { eventIdAt, GAP_GRACE_MS, positionOf } from '../../../lib/events/feed/position.ts';
+import { readFeed } from '../../../lib/events/feed/reader.ts';
+import { fillGap, takeTicket } from '../../../lib/events/feed/store.ts';
 import { db, tableName } from '../../../lib/store/client.ts';
 import { keys } from '../../../lib/store/keys.ts';
 import { createTestUser, invoke, type TestUser } from '../../support/lambda.ts';
 import { createAgent, createContract, publishTemplate, SIMPLE_SCHEMA } from '../support.ts';
 
 /**
- * The slot rules of lib/events/feed-position.ts, each produced for real on DynamoDB Local: a
+ * The slot rules of lib/events/feed/position.ts, each produced for real on DynamoDB Local: a
  * writer that died after taking its ticket, a writer that comes back after its slot was given
  * away, a failed transition, and an agent from before positions existed.
  */

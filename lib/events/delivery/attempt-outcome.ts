@@ -1,0 +1,182 @@
+/**
+ * The second of an attempt's two writes, after its POST: what came back, under the number the
+ * first write took before the POST (take-attempt.ts). Its history entry's key is that number, so
+ * it needs no condition on the count and never retries against other attempts; attempts of one
+ * delivery can finish in any order.
+ *
+ * The outcome's effect on the record:
+ * - a success makes it `succeeded` (for good: a later failure adds its entry and `last_*`, never
+ *   the status back);
+ * - a failed scheduled attempt sets the next due time, or `failed` when the schedule is spent;
+ * - a failed extra attempt changes the status only when no scheduled attempt is left (a reopened
+ *   failed delivery, docs/webhooks.md "Manual retry"); it never moves `next_attempt_at`, which
+ *   belongs to the message that carries the schedule.
+ * The history keeps the newest MAX_ATTEMPT_LOG entries: attempt n drops entry n − 50, and an entry
+ * that finishes after the count has gone 50 past it is not written (its slot was already dropped).
+ */
+import { InvariantError } from '../../core/errors.ts';
+import { nowIso } from '../../core/time.ts';
+import { conditionalUpdate } from '../../store/conditional.ts';
+import { keys } from '../../store/keys.ts';
+import { type AttemptEntry, attemptLogKey, MAX_ATTEMPT_LOG } from './attempt-history.ts';
+import {
+  type DeliveryRecord,
+  type DeliveryStatus,
+  deliveryFromItem,
+  scheduledMade,
+  statusPlacement,
+} from './record.ts';
+import { delayAfter, retryDelays } from './retry-schedule.ts';
+import type { TakenAttempt } from './take-attempt.ts';
+
+export interface AttemptOutcome {
+  ok: boolean;
+  /** The short text kept as `last_error` (null on success). */
+  lastError: string | null;
+  entry: Omit<AttemptEntry, 'attempt'>;
+}
+
+export interface Recorded {
+  /** The record as the take saw it, with this outcome applied. */
+  record: DeliveryRecord;
+  /** Set when the scheduled message should come back for another attempt: seconds until it. */
+  retryInSeconds?: number;
+}
+
+interface NextState {
+  status: DeliveryStatus;
+  next_attempt_at: string | null;
+  retryInSeconds?: number;
+}
+
+/** The status change an outcome makes, judged on the record as the take left it; undefined = none. */
+export function nextState(taken: TakenAttempt, ok: boolean, nowMs: number): NextState | undefined {
+  const { record } = taken;
+  if (ok) return { status: 'succeeded', next_attempt_at: null };
+  if (record.status === 'succeeded') return undefined;
+  // The take counted this attempt already.
+  const made = scheduledMade(record);
+  if (taken.extra)
+    return record.status === 'pending' && made < record.max_attempts
+      ? undefined
+      : { status: 'failed', next_attempt_at: null };
+  if (made >= record.max_attempts) return { status: 'failed', next_attempt_at: null };
+  const retryInSeconds = delayAfter(made) ?? retryDelays().at(-1) ?? 0;
+  return { status: 'pending', next_attempt_at: new Date(nowMs + retryInSeconds * 1000).toISOString(), retryInSeconds };
+}
+
+/**
+ * Records the answer of a POST under its taken number. Undefined only if the record is gone
+ * (expired). At most three writes: each failed condition (the delivery succeeded meanwhile, the
+ * count went 50 past this entry) only ever turns from true to false, and the next write drops it.
+ */
+export async function recordOutcome(
+  taken: TakenAttempt,
+  outcome: AttemptOutcome,
+  nowMs = Date.now(),
+): Promise<Recorded | undefined> {
+  const { record: seen, number } = taken;
+  const entry: AttemptEntry = { attempt: number, ...outcome.entry };
+  let state = nextState(taken, outcome.ok, nowMs);
+  let withEntry = true;
+  for (;;) {
+    // A failure must not take the status back from a success that landed meanwhile.
+    const guardStatus = state !== undefined && !outcome.ok;
+    const dropOldest = number > MAX_ATTEMPT_LOG;
+    const conditions = [
+      'attribute_exists(PK)',
+      ...(guardStatus ? ['#status <> :succeeded'] : []),
+      ...(withEntry ? ['attempts < :pastWindow'] : []),
+    ];
+    const result = await conditionalUpdate({
+      Key: keys.delivery(seen.agent_id, seen.id),
+      ConditionExpression: conditions.join(' AND '),
+      UpdateExpression:
+        `SET last_status_code = :code, last_error = :error, updated_at = :now` +
+        (state ? ', #status = :status, #index = :index, next_attempt_at = :next' : '') +
+        (withEntry ? ', #log.#entry = :entry' : '') +
+        (dropOldest ? ' REMOVE #log.#oldest' : ''),
+      ExpressionAttributeNames: {
+        ...(state || guardStatus ? { '#status': 'status' } : {}),
+        ...(state ? { '#index': statusPlacement(seen.agent_id, state.status).name } : {}),
+        ...(withEntry || dropOldest ? { '#log': 'attempt_log' } : {}),
+        ...(withEntry ? { '#entry': attemptLogKey(number) } : {}),
+        ...(dropOldest ? { '#oldest': attemptLogKey(number - MAX_ATTEMPT_LOG) } : {}),
+      },
+      ExpressionAttributeValues: {
+        ':code': entry.status_code,
+        ':error': outcome.lastError,
+        ':now': nowIso(),
+        ...(state
+          ? {
+              ':status': state.status,
+              ':index': statusPlacement(seen.agent_id, state.status).value,
+              ':next': state.next_attempt_at,
+            }
+          : {}),
+        ...(guardStatus ? { ':succeeded': 'succeeded' } : {}),
+        ...(withEntry ? { ':entry': entry, ':pastWindow': number + MAX_ATTEMPT_LOG } : {}),
+      },
+    });
+    if (result.ok) {
+      const record: DeliveryRecord = {
+        ...seen,
+        ...(state ? { status: state.status, next_attempt_at: state.next_attempt_at } : {}),
+        last_status_code: entry.status_code,
+        last_error: outcome.lastError,
+        attempt_log: { ...seen.attempt_log, ...(withEntry ? { [attemptLogKey(number)]: entry } : {}) },
+      };
+      return { record, ...(state?.retryInSeconds !== undefined ? { retryInSeconds: state.retryInSeconds } : {}) };
+    }
+    if (!result.current) return undefined;
+    const latest = deliveryFromItem(result.current);
+    const succeededMeanwhile = guardStatus && latest.status === 'succeeded';
+    const pastWindow = withEntry && latest.attempts >= number + MAX_ATTEMPT_LOG;
+    if (!succeededMeanwhile && !pastWindow)
+      throw new InvariantError(`delivery ${seen.id}: attempt ${number} refused for no known reason`);
+    if (succeededMeanwhile) state = undefined;
+    if (pastWindow) withEntry = false;
+  }
+}
+
+/** Ends a pending delivery without an attempt (webhook no longer enabled, event expired). */
+export async function abandonDelivery(seen: DeliveryRecord, reason: string): Promise<void> {
+  await conditionalUpdate({
+    Key: keys.delivery(seen.agent_id, seen.id),
+    ConditionExpression: 'attempts = :seen AND #status = :pending',
+    UpdateExpression:
+      'SET #status = :failed, #index = :index, last_error = :reason, next_attempt_at = :null, updated_at = :now',
+    ExpressionAttributeNames: { '#status': 'status', '#index': statusPlacement(seen.agent_id, 'failed').name },
+    ExpressionAttributeValues: {
+      ':seen': seen.attempts,
+      ':pending': 'pending',
+      ':failed': 'failed',
+      ':index': statusPlacement(seen.agent_id, 'failed').value,
+      ':reason': reason,
+      ':null': null,
+      ':now': nowIso(),
+    },
+  });
+}
+
+/**
+ * A manual retry of a failed delivery: back to pending, so its one extra attempt decides the
+ * outcome (a failure ends `failed` again: the schedule stays spent). Undefined when it is not failed.
+ */
+export async function reopenFailed(agentId: string, deliveryId: string): Promise<DeliveryRecord | undefined> {
+  const now = nowIso();
+  const result = await conditionalUpdate({
+    Key: keys.delivery(agentId, deliveryId),
+    ConditionExpression: '#status = :failed',
+    UpdateExpression: 'SET #status = :pending, #index = :index, next_attempt_at = :now, updated_at = :now',
+    ExpressionAttributeNames: { '#status': 'status', '#index': statusPlacement(agentId, 'pending').name },
+    ExpressionAttributeValues: {
+      ':failed': 'failed',
+      ':pending': 'pending',
+      ':index': statusPlacement(agentId, 'pending').value,
+      ':now': now,
+    },
+    ReturnValues: 'ALL_NEW',
+  });
+  return result.ok && result.attributes ? deliveryFromItem(result.attributes) : undefined;
+}

@@ -1,0 +1,225 @@
+/**
+ * A batch of delivery messages: one BatchGetItem (strongly consistent) for every agent and
+ * delivery record the batch names, then per message: re-check the webhook (it may have been
+ * disabled or unsubscribed since the relay ran), take the attempt's number (take-attempt.ts),
+ * sign, POST, and record the answer under that number (attempt-outcome.ts). The retry schedule is carried by the message itself:
+ * a failed attempt leaves it in the queue, invisible until the next attempt is due.
+ */
+import type { AgentRecord } from '../../agents/model.ts';
+import { DELIVERY } from '../../core/settings.ts';
+import { type OutboundResult, postJson } from '../../net/outbound.ts';
+import { log } from '../../observability/log.ts';
+import { failureKindOf, recordDeliveryAttempt } from '../../observability/metrics.ts';
+import { batchGet, keyString } from '../../store/batch.ts';
+import { keys } from '../../store/keys.ts';
+import { signingSecrets } from '../../webhooks/rotation.ts';
+import { signatureHeaders } from '../../webhooks/signature.ts';
+import { acceptsDelivery } from '../feed/agent-gate.ts';
+import type { ServiceEvent } from '../feed/event.ts';
+import { readEvent } from '../feed/reader.ts';
+import { attemptEntry } from './attempt-history.ts';
+import { abandonDelivery, recordOutcome } from './attempt-outcome.ts';
+import { type DeliveryMessage, parseDeliveryMessage, postpone, type ReceivedMessage } from './queue.ts';
+import { type DeliveryRecord, deliveryFromItem, scheduledMade } from './record.ts';
+import { takeExtraAttempt, takeScheduledAttempt } from './take-attempt.ts';
+import { type AgentAttempts, type HealthRecord, noteAttempts } from './webhook-health.ts';
+
+export type Outcome = { kind: 'done' } | { kind: 'later'; seconds: number } | { kind: 'poison' };
+
+export interface DeliverOptions {
+  /** The clock (ms); tests move it to reach the auto-disable threshold. */
+  now?: () => number;
+}
+
+/** A duplicate copy that arrives this much before its attempt is due waits for it instead. */
+const EARLY_TOLERANCE_MS = 1000;
+
+/** The delivery request of docs/api.md: the event object as the body, signed over its exact bytes (both signature schemes). */
+export function deliveryRequest(
+  event: ServiceEvent,
+  secrets: string | readonly string[],
+  now = new Date(),
+): { body: string; headers: Record<string, string> } {
+  const body = JSON.stringify(event);
+  return {
+    body,
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Service-Event': event.type,
+      'x-service-event-id': event.id,
+      ...signatureHeaders(secrets, body, event.id, now),
+    },
+  };
+}
+
+/** `last_error` of the record: a sentence, where the attempt history has the short kind. */
+export function lastErrorOf(result: OutboundResult): string | null {
+  switch (result.kind) {
+    case 'response':
+      return result.status >= 200 && result.status < 300 ? null : `endpoint answered HTTP ${result.status}`;
+    case 'timeout':
+      return 'no answer within 10 seconds';
+    case 'blocked':
+      return `URL refused: ${result.reason}`;
+    case 'network_error':
+      return `network error: ${result.message}`;
+  }
+}
+
+interface Loaded {
+  agents: Map<string, AgentRecord & HealthRecord>;
+  deliveries: Map<string, DeliveryRecord>;
+}
+
+async function loadBatch(messages: readonly DeliveryMessage[]): Promise<Loaded> {
+  const found = await batchGet(
+    messages.flatMap((m) => [keys.agent(m.agent_id), keys.delivery(m.agent_id, m.delivery_id)]),
+    { consistent: true },
+  );
+  const agents = new Map<string, AgentRecord & HealthRecord>();
+  const deliveries = new Map<string, DeliveryRecord>();
+  for (const m of messages) {
+    const agent = found.get(keyString(keys.agent(m.agent_id)));
+    if (agent) agents.set(m.agent_id, agent as unknown as AgentRecord & HealthRecord);
+    const delivery = found.get(keyString(keys.delivery(m.agent_id, m.delivery_id)));
+    if (delivery) deliveries.set(m.delivery_id, deliveryFromItem(delivery));
+  }
+  return { agents, deliveries };
+}
+
+/** One message, with what the batch read for it. `attempted` is set when a POST was made. */
+export async function deliverMessage(
+  messageId: string,
+  message: DeliveryMessage,
+  delivery: DeliveryRecord | undefined,
+  agent: AgentRecord | undefined,
+  nowMs: number,
+): Promise<{ outcome: Outcome; attempted?: { ok: boolean } }> {
+  const done = { outcome: { kind: 'done' } } as const;
+  if (!delivery) return done;
+  if (message.manual) {
+    // Delivered since the retry was asked for; a forced resend goes anyway.
+    if (delivery.status === 'succeeded' && !message.force) return done;
+  } else {
+    if (delivery.status !== 'pending' || scheduledMade(delivery) >= delivery.max_attempts) return done;
+    const dueInMs = Date.parse(delivery.next_attempt_at ?? '') - nowMs;
+    // A copy of the message that arrives before the attempt is due (the relay sent it twice) waits for it.
+    if (dueInMs > EARLY_TOLERANCE_MS) return { outcome: { kind: 'later', seconds: Math.ceil(dueInMs / 1000) } };
+  }
+  if (!acceptsDelivery(agent, delivery.event_type) || !agent.webhook_secret) {
+    await abandonDelivery(
+      delivery,
+      'webhook not enabled or not subscribed to this event type when the attempt was due',
+    );
+    return done;
+  }
+  const event = delivery.event ?? (await readEvent(delivery.agent_id, delivery.event_id));
+  if (!event) {
+    await abandonDelivery(delivery, 'event expired');
+    return done;
+  }
+  const take = message.manual
+    ? await takeExtraAttempt(delivery, messageId, message.force === true)
+    : await takeScheduledAttempt(delivery, messageId, nowMs);
+  if (take.kind === 'none') return done;
+  // The same message under its other receipt is making this attempt; that receipt parks or deletes it.
+  // Parked here for as long as a worker may run, it then finds the attempt recorded (and waits for the next) or settled.
+  if (take.kind === 'taken_by_same_message')
+    return { outcome: { kind: 'later', seconds: DELIVERY.visibilityTimeoutSeconds } };
+  const taken = take.attempt;
+  const started = Date.now();
+  const answer = await postJson({
+    url: agent.webhook_url,
+    ...deliveryRequest(event, signingSecrets(agent.webhook_secret, agent)),
+  });
+  const durationMs = Date.now() - started;
+  const lastError = lastErrorOf(answer);
+  const ok = lastError === null;
+  recordDeliveryAttempt(
+    ok ? { ok: true, latencyMs: durationMs } : { ok: false, kind: failureKindOf(answer), latencyMs: durationMs },
+  );
+  const recorded = await recordOutcome(
+    taken,
+    { ok, lastError, entry: attemptEntry(started, durationMs, answer) },
+    nowMs,
+  );
+  // The record keeps every attempt (newest MAX_ATTEMPT_LOG); the log line is for operators.
+  log.info('delivery attempt', {
+    deliveryId: delivery.id,
+    eventId: event.id,
+    agentId: event.agent_id,
+    attempt: taken.number,
+    statusCode: answer.kind === 'response' ? answer.status : null,
+    error: lastError ?? undefined,
+    ms: durationMs,
+    outcome: recorded ? `${recorded.record.status}${taken.extra ? ' (extra attempt)' : ''}` : 'record expired',
+  });
+  // A scheduled message comes back for the next scheduled attempt; any other is done.
+  const retryIn = message.manual ? undefined : recorded?.retryInSeconds;
+  return { outcome: retryIn === undefined ? { kind: 'done' } : { kind: 'later', seconds: retryIn }, attempted: { ok } };
+}
+
+/**
+ * A batch from the queue → the ids of the messages to keep (due again later, failed, or poison for
+ * the DLQ); the others are done and may be deleted.
+ */
+export async function deliverBatch(
+  records: readonly ReceivedMessage[],
+  options: DeliverOptions = {},
+): Promise<string[]> {
+  const clock = options.now ?? Date.now;
+  const messages = records.map((record) => parseDeliveryMessage(record.body));
+  const valid = messages.filter((m) => m !== undefined);
+  const loaded = valid.length > 0 ? await loadBatch(valid) : { agents: new Map(), deliveries: new Map() };
+  const health = new Map<string, AgentAttempts>();
+
+  const outcomes = await Promise.all(
+    records.map(async (record, i): Promise<Outcome | 'error'> => {
+      const message = messages[i];
+      if (!message) return { kind: 'poison' };
+      try {
+        const agent = loaded.agents.get(message.agent_id);
+        const { outcome, attempted } = await deliverMessage(
+          record.messageId,
+          message,
+          loaded.deliveries.get(message.delivery_id),
+          agent,
+          clock(),
+        );
+        if (attempted && agent) {
+          const entry = health.get(agent.id) ?? { agent, anySucceeded: false, anyFailed: false };
+          if (attempted.ok) entry.anySucceeded = true;
+          else entry.anyFailed = true;
+          health.set(agent.id, entry);
+        }
+        if (outcome.kind === 'later') await postpone(record.receiptHandle, outcome.seconds);
+        return outcome;
+      } catch (err) {
+        // Left in the queue: it comes back after the queue's visibility timeout.
+        log.error('deliver: message failed', {
+          messageId: record.messageId,
+          error: err instanceof Error ? err.message : String(err),
+        });
+        return 'error';
+      }
+    }),
+  );
+  await Promise.all(
+    [...health.values()].map((attempts) =>
+      noteAttempts(attempts, clock()).catch((err: unknown) =>
+        // The next batch for this agent notes it again: health is a judgement over days, not one write.
+        log.error('deliver: webhook health not recorded', {
+          agentId: attempts.agent.id,
+          error: err instanceof Error ? err.message : String(err),
+        }),
+      ),
+    ),
+  );
+  const failed = records.filter((record, i) => {
+    const outcome = outcomes[i]!;
+    if (outcome !== 'error' && outcome.kind === 'poison')
+      log.warn('deliver: unreadable message left for the DLQ', { messageId: record.messageId });
+    return outcome === 'error' || outcome.kind !== 'done';
+  });
+  return failed.map((r) => r.messageId);
+}

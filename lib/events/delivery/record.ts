@@ -1,0 +1,125 @@
+/**
+ * Delivery records: one per (event, agent), whatever the number of stream records or SQS copies
+ * that mention it, because the id is derived from the event id and the record is created
+ * conditionally. The record carries the event itself, so an attempt needs no read of the feed,
+ * and its attempt history. Attempts: attempt-outcome.ts; reads and writes: store.ts.
+ */
+import { nowIso } from '../../core/time.ts';
+import { ENTITY, keys, withoutKeys } from '../../store/keys.ts';
+import { INDEXES } from '../../store/table.ts';
+import { type DeliveryStatus, expiresAt, type ServiceEvent } from '../feed/event.ts';
+import { type AttemptEntry, attemptList } from './attempt-history.ts';
+import { scheduledAttempts } from './retry-schedule.ts';
+
+export type { DeliveryStatus };
+
+export interface DeliveryRecord {
+  id: string;
+  event_id: string;
+  event_type: string;
+  agent_id: string;
+  status: DeliveryStatus;
+  /** Every attempt made (scheduled, manual and duplicate copies alike): the attempt history's numbering. */
+  attempts: number;
+  /** Attempts that did not use up the retry schedule: manual retries and duplicate SQS copies. */
+  extra_attempts?: number;
+  /** Scheduled attempts allowed: the schedule's length when the record was made. */
+  max_attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
+  /** The event as delivered; absent on records made before it was carried (read from the feed then). */
+  event?: ServiceEvent;
+  /** The SQS message id that recorded the latest attempt (tells a message received twice from a copy). */
+  carrier?: string;
+  /** Attempt history keyed by attemptLogKey (a map, so one update can add an entry and drop the oldest). */
+  attempt_log?: Record<string, AttemptEntry>;
+}
+
+export type DeliveryView = Pick<
+  DeliveryRecord,
+  | 'id'
+  | 'event_id'
+  | 'event_type'
+  | 'status'
+  | 'attempts'
+  | 'last_status_code'
+  | 'last_error'
+  | 'next_attempt_at'
+  | 'created_at'
+>;
+
+/** The single-delivery read: the list's fields, with `attempts` as the history and the count beside it. */
+export type DeliveryDetail = Omit<DeliveryView, 'attempts'> & { attempt_count: number; attempts: AttemptEntry[] };
+
+export const deliveryIdFor = (eventId: string): string => `dlv_${eventId.slice('evt_'.length)}`;
+
+const key = (agentId: string, deliveryId: string) => keys.delivery(agentId, deliveryId);
+
+/** The index attribute that goes with a status (name and value); every write of `status` writes it too. */
+export function statusPlacement(agentId: string, status: DeliveryStatus): { name: string; value: string } {
+  const [[name, value]] = Object.entries(keys.deliveryStatusPlacement(agentId, status)) as [[string, string]];
+  return { name, value };
+}
+
+/** Scheduled attempts made so far (the rest were manual or duplicates). */
+export const scheduledMade = (record: Pick<DeliveryRecord, 'attempts' | 'extra_attempts'>): number =>
+  record.attempts - (record.extra_attempts ?? 0);
+
+export function toView(record: DeliveryRecord): DeliveryView {
+  const { id, event_id, event_type, status, attempts, last_status_code, last_error, next_attempt_at, created_at } =
+    record;
+  return { id, event_id, event_type, status, attempts, last_status_code, last_error, next_attempt_at, created_at };
+}
+
+export function toDetail(record: DeliveryRecord): DeliveryDetail {
+  const { attempts, ...view } = toView(record);
+  return { ...view, attempt_count: attempts, attempts: attemptList(record.attempt_log) };
+}
+
+export const deliveryFromItem = (item: Record<string, unknown>): DeliveryRecord => {
+  const { [INDEXES.deliveriesByStatus.partitionKey]: _index, expires_at: _ttl, ...rest } = withoutKeys(item);
+  return rest as unknown as DeliveryRecord;
+};
+
+/** A new record for an event (not written); a replay (replay/replay-job.ts) gives its own id, so the same event can be delivered again. */
+export function newDelivery(
+  event: ServiceEvent,
+  deliveryId: string = deliveryIdFor(event.id),
+  now = nowIso(),
+): DeliveryRecord {
+  return {
+    id: deliveryId,
+    event_id: event.id,
+    event_type: event.type,
+    agent_id: event.agent_id,
+    status: 'pending',
+    attempts: 0,
+    extra_attempts: 0,
+    max_attempts: scheduledAttempts(),
+    last_status_code: null,
+    last_error: null,
+    next_attempt_at: now,
+    created_at: now,
+    updated_at: now,
+    event,
+    attempt_log: {},
+  };
+}
+
+/** The stored item of a new record, with its index attribute and expiry. */
+export function deliveryItem(record: DeliveryRecord): Record<string, unknown> {
+  return {
+    ...key(record.agent_id, record.id),
+    entity: ENTITY.delivery,
+    ...record,
+    ...keys.deliveryStatusPlacement(record.agent_id, record.status),
+    expires_at: expiresAt(record.event?.created_at ?? record.created_at),
+  };
+}
+
+/** Where the relay's record for an event lives (the id derived from the event's). */
+export const relayDeliveryKey = (event: Pick<ServiceEvent, 'id' | 'agent_id'>) =>
+  key(event.agent_id, deliveryIdFor(event.id));

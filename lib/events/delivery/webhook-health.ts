@@ -1,0 +1,105 @@
+/**
+ * Auto-disable (docs/webhooks.md, "Retry schedule and auto-disable"): a webhook whose attempts
+ * have all failed for AUTO_DISABLE_AFTER (5 days by default) becomes DISABLED, and a
+ * `service.webhook.disabled` event goes to the agent's feed through the outbox, like every event.
+ *
+ * The agent item keeps `failing_since` (ms) and `failing_config` (the config_version it was
+ * measured under): written when the first failure follows a success and removed by the next
+ * success, so a steady stream of successes or of failures adds no write. A PATCH, rotation or
+ * DELETE bumps config_version, which starts the clock afresh for the new configuration.
+ */
+
+import type { AgentRecord } from '../../agents/model.ts';
+import { setting } from '../../core/environment.ts';
+import { log } from '../../observability/log.ts';
+import { tableName } from '../../store/client.ts';
+import { conditionalUpdate } from '../../store/conditional.ts';
+import { keys } from '../../store/keys.ts';
+import { commitWithEvents } from '../feed/outbox.ts';
+
+/** The settings' WEBHOOK_AUTO_DISABLE_AFTER_SECONDS (read per call, like the retry schedule). */
+const autoDisableAfterMs = (): number => setting('WEBHOOK_AUTO_DISABLE_AFTER_SECONDS') * 1000;
+
+export interface HealthRecord {
+  failing_since?: number;
+  failing_config?: number;
+}
+
+/** The attempts a batch made for one agent, as read before the batch. */
+export interface AgentAttempts {
+  agent: AgentRecord & HealthRecord;
+  anySucceeded: boolean;
+  anyFailed: boolean;
+}
+
+const failingSince = (agent: AgentRecord & HealthRecord): number | undefined =>
+  agent.failing_config === agent.config_version ? agent.failing_since : undefined;
+
+/** After a batch: at most one write per agent, and only when its health changes. */
+export async function noteAttempts(
+  { agent, anySucceeded, anyFailed }: AgentAttempts,
+  nowMs: number,
+): Promise<'healthy' | 'failing' | 'disabled' | 'unchanged'> {
+  const since = failingSince(agent);
+  if (anySucceeded) {
+    if (agent.failing_since === undefined) return 'unchanged';
+    await conditionalUpdate({
+      Key: keys.agent(agent.id),
+      ConditionExpression: 'failing_since = :since',
+      UpdateExpression: 'REMOVE failing_since, failing_config',
+      ExpressionAttributeValues: { ':since': agent.failing_since },
+    });
+    return 'healthy';
+  }
+  if (!anyFailed || agent.webhook_status !== 'ENABLED') return 'unchanged';
+  if (since === undefined) {
+    await conditionalUpdate({
+      Key: keys.agent(agent.id),
+      ConditionExpression:
+        'webhook_status = :enabled AND config_version = :cv AND (attribute_not_exists(failing_since) OR failing_config <> :cv)',
+      UpdateExpression: 'SET failing_since = :now, failing_config = :cv',
+      ExpressionAttributeValues: { ':enabled': 'ENABLED', ':cv': agent.config_version, ':now': nowMs },
+    });
+    return 'failing';
+  }
+  if (nowMs - since < autoDisableAfterMs()) return 'unchanged';
+  return (await disableFailingWebhook(agent, since)) ? 'disabled' : 'unchanged';
+}
+
+/** DISABLED with the reason, and the event, in one transaction; false if the webhook changed meanwhile. */
+async function disableFailingWebhook(agent: AgentRecord, since: number): Promise<boolean> {
+  const sinceIso = new Date(since).toISOString();
+  const reason = `Every delivery attempt failed since ${sinceIso}; the webhook was disabled automatically. Configure (PATCH …/webhook) and verify it again to resume deliveries.`;
+  const result = await commitWithEvents(
+    (now) => ({
+      Update: {
+        TableName: tableName(),
+        Key: keys.agent(agent.id),
+        ConditionExpression: 'webhook_status = :enabled AND config_version = :cv AND failing_since = :since',
+        UpdateExpression:
+          'SET webhook_status = :disabled, updated_at = :now REMOVE failing_since, failing_config ADD config_version :one',
+        ExpressionAttributeValues: {
+          ':enabled': 'ENABLED',
+          ':disabled': 'DISABLED',
+          ':cv': agent.config_version,
+          ':since': since,
+          ':now': now,
+          ':one': 1,
+        },
+      },
+    }),
+    {
+      agentIds: [agent.id],
+      type: 'service.webhook.disabled',
+      data: {
+        reason: 'consecutive_failures',
+        message: reason,
+        failing_since: sinceIso,
+        webhook_url: agent.webhook_url,
+      },
+    },
+  );
+  if (result.committed)
+    log.warn('webhook disabled after failing deliveries', { agentId: agent.id, failingSince: sinceIso });
+  return result.committed;
+}

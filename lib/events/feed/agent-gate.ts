@@ -1,0 +1,25 @@
+/**
+ * What events and deliveries need from the agent item (owned by lib/agents): ownership, and
+ * whether a kind may be delivered right now. Reads are strongly consistent, so the relay and the
+ * delivery worker see a webhook disabled a moment ago.
+ */
+
+import type { AgentRecord } from '../../agents/model.ts';
+import { getAgent } from '../../agents/store.ts';
+
+export const readAgent = getAgent;
+
+/** The test event goes to an ENABLED webhook whatever kinds it subscribes to (POST …/webhook/test). */
+export const TEST_EVENT_TYPE = 'service.webhook.test';
+
+/** docs/api.md "Webhook requests": delivery only while ENABLED, and only for subscribed kinds (and the test event). */
+export function acceptsDelivery(
+  agent: AgentRecord | undefined,
+  type: string,
+): agent is AgentRecord & { webhook_url: string } {
+  return (
+    agent?.webhook_status === 'ENABLED' &&
+    typeof agent.webhook_url === 'string' &&
+    (type === TEST_EVENT_TYPE || (agent.events as string[]).includes(type))
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * The outbox: a state change and one event row per party agent in one transaction. The table's
+ * stream then carries each row to the relay, so a committed event cannot be lost by a process
+ * dying before anything is sent.
+ *
+ * Each event first takes its agent's next feed slot (position.ts), then the transaction
+ * fills the slot only if it is still empty. A transaction that fails leaves no empty slot
+ * behind: the writer fills its slots with gap markers at once, so readers do not wait for them.
+ *
+ * Each row also records `deliver`: whether the agent's webhook was ENABLED and subscribed to the
+ * kind when the slot was taken. The stream filter passes only rows with `deliver = true`.
+ */
+import { InvariantError } from '../../core/errors.ts';
+import { nowIso } from '../../core/time.ts';
+import { tableName } from '../../store/client.ts';
+import { ENTITY, keys } from '../../store/keys.ts';
+import { alongLost, alongRefused, type TransactItem, transactWrite } from '../../store/transact.ts';
+import { acceptsDelivery } from './agent-gate.ts';
+import { expiresAt, type FeedEventType, type ServiceEvent } from './event.ts';
+import { eventIdAt } from './position.ts';
+import { fillGap, takeTicket } from './store.ts';
+
+export interface EventsToAppend {
+  agentIds: readonly string[];
+  type: FeedEventType;
+  data: ServiceEvent['data'];
+}
+
+/** A writer whose slots were given away (it was slower than GAP_GRACE_MS) starts again; twice is already rare. */
+const MAX_ATTEMPTS = 3;
+
+/**
+ * `change(now)` is the state change, with the time its events carry; its own condition (of its
+ * first item, when it is several) decides whether it may happen. `along(now)`: items that commit
+ * with it (store/transact.ts, CommitAlong), last in the transaction.
+ */
+export async function commitWithEvents(
+  change: (now: string) => TransactItem | TransactItem[],
+  events: EventsToAppend,
+  along?: (now: string) => TransactItem[],
+): Promise<{ committed: true; events: ServiceEvent[] } | { committed: false }> {
+  const parties = [...new Set(events.agentIds)];
+  for (let attempt = 1; ; attempt++) {
+    const tickets = (await Promise.all(parties.map((id) => takeTicket(id)))).filter((t) => t !== undefined);
+    // Taken after the tickets: a reader judges an empty slot's age by the next event's created_at.
+    const now = nowIso();
+    const rows = tickets.map(({ agent, position }) => {
+      const event: ServiceEvent = {
+        id: eventIdAt(agent.id, position),
+        type: events.type,
+        created_at: now,
+        agent_id: agent.id,
+        data: events.data,
+      };
+      const item = {
+        ...keys.event(agent.id, event.id),
+        entity: ENTITY.event,
+        ...event,
+        deliver: acceptsDelivery(agent, events.type),
+        expires_at: expiresAt(now),
+      };
+      return {
+        event,
+        position,
+        put: { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
+      };
+    });
+    const releaseSlots = () => Promise.all(rows.map((row) => fillGap(row.event.agent_id, row.position)));
+    const alongItems = along?.(now) ?? [];
+    let result: Awaited<ReturnType<typeof transactWrite>>;
+    try {
+      result = await transactWrite([...[change(now)].flat(), ...rows.map((row) => row.put), ...alongItems]);
+    } catch (err) {
+      // Committed or not, the slots end filled: a gap marker cannot replace a committed event.
+      await releaseSlots().catch(() => undefined);
+      throw err;
+    }
+    if (result.ok) return { committed: true, events: rows.map((row) => row.event) };
+    await releaseSlots();
+    if (alongRefused(result.reasons, alongItems.length)) throw alongLost();
+    if (result.reasons[0] === 'ConditionalCheckFailed') return { committed: false };
+    if (attempt >= MAX_ATTEMPTS) throw new InvariantError('feed slots were given away on every attempt');
+  }
+}
+
+/** The event object of docs/api.md from a stored row (or a stream image of one). */
+export function eventFromItem(item: Record<string, unknown>): ServiceEvent {
+  return {
+    id: item['id'] as string,
+    type: item['type'] as FeedEventType,
+    created_at: item['created_at'] as string,
+    agent_id: item['agent_id'] as string,
+    data: item['data'] as ServiceEvent['data'],
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * The demo account and the ids of what `npm start` seeds for it (local/demo/seed.ts). The samples
+ * in events/ name these ids (scripts/make-event.ts writes them with this caller), so every sample
+ * runs against a fresh local runtime.
+ *
+ * The demo key is fixed and public, like a fixture: it exists only in the local runtime's store
+ * (the seed never runs against AWS), and `npm run invoke -- authorizer` and the samples can name it.
+ */
+
+import type { Caller } from '../../lib/core/caller.ts';
+import { deliveryIdFor } from '../../lib/events/delivery/record.ts';
+import { eventIdAt } from '../../lib/events/feed/position.ts';
+
+export const DEMO_CALLER: Caller = {
+  userId: '3f9c2a4e-8b1d-4c6f-9e2a-7d5b1c0a9e11',
+  workspaceId: '8d2e6f1a-4b3c-4d5e-8f9a-0b1c2d3e4f50',
+  name: 'Demo Publisher',
+  verified: true,
+  operator: true,
+};
+
+export const DEMO_API_KEY = 'mk_demo-key-of-the-local-runtime-only-never-valid-in-aws';
+
+/**
+ * A second demo account, as fixed and public as the first: the author of the community template, and
+ * the other party the docs' examples need (docs/client.md reviews the demo account's template with it:
+ * nobody reviews their own).
+ */
+export const DEMO_SECOND_API_KEY = 'mk_demo-second-key-of-the-local-runtime-only-never-valid-in-aws';
+
+export const DEMO_IDS = {
+  /** http-uptime-check, which the demo contracts use. */
+  uptimeTemplate: '6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f',
+  /** The agent whose webhook (the demo sink) the samples read, rotate and verify. */
+  webhookAgent: 'agt_01KAKQ8A1B2C3D4E5F6G7H8J9K',
+  /** The agent whose webhook the samples configure and disable. */
+  configAgent: 'agt_01KAKQ8E1B2C3D4E5F6G7H8J9K',
+  /** The agent the deleteAgent sample deletes (the others stay for the other samples). */
+  agentToDelete: 'agt_01KAKQ8D1B2C3D4E5F6G7H8J9K',
+  /** The buyer agent of the demo contracts, its webhook verified at the demo sink: its feed and deliveries have their events. */
+  buyerAgent: 'agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BC',
+  /** One contract per step a sample takes, each in the state that step starts from. */
+  contracts: {
+    created: 'ctr_01KAKQ8A1B2C3D4E5F6G7H8J9K',
+    fundedForVerification: 'ctr_01KAKQ8B1B2C3D4E5F6G7H8J9K',
+    fundedForRelease: 'ctr_01KAKQ8C1B2C3D4E5F6G7H8J9K',
+    fundedForRefund: 'ctr_01KAKQ8D1B2C3D4E5F6G7H8J9K',
+  },
+} as const;
+
+/** The delivery of the buyer agent's first event (event ids are their feed slots: lib/events/feed/position.ts). */
+export const DEMO_DELIVERY = {
+  agentId: DEMO_IDS.buyerAgent,
+  eventId: eventIdAt(DEMO_IDS.buyerAgent, 1),
+  deliveryId: deliveryIdFor(eventIdAt(DEMO_IDS.buyerAgent, 1)),
+};
+
+/** The webhook the seed gives the config agent, as events/configureWebhook.json does (nothing listens there). */
+export const DEMO_WEBHOOK = {
+  webhook_url: 'http://localhost:8080/webhook',
+  events: ['contract.funded', 'contract.released'],
+} as const;

@@ -1,0 +1,170 @@
+/**
+ * The demo data of `npm start`, made once through the real handlers (a restart on the same
+ * DATA_DIR finds it and leaves it alone): the demo user and key, a second demo user and key, the
+ * demo catalog (one template by the second user, so the demo user has one to review), four agents (one for the deleteAgent sample) and their webhooks, and one
+ * contract in each state a contract sample starts from. Ids come from local/demo/identity.ts, which the
+ * samples in events/ name.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { createUserWithKey, findCallerByApiKey } from '../../lib/accounts/api-keys.ts';
+import type { Caller } from '../../lib/core/caller.ts';
+import { EVENT_TYPES } from '../../lib/core/event-types.ts';
+import { withPinnedIds } from '../../lib/core/ids.ts';
+import { routes } from '../../lib/routes.ts';
+import { db, tableName } from '../../lib/store/client.ts';
+import { keys } from '../../lib/store/keys.ts';
+import { invokeRoute, proxyEvent } from '../gateway/proxy-event.ts';
+import { DEMO_API_KEY, DEMO_CALLER, DEMO_IDS, DEMO_SECOND_API_KEY, DEMO_WEBHOOK } from './identity.ts';
+import { COMMUNITY_TEMPLATE_SLUG, demoTemplates } from './templates.ts';
+
+/** Calls a route through its real handler, as API Gateway would after the authorizer. */
+async function callRoute(name: string, caller: Caller, init: { params?: Record<string, string>; body?: unknown } = {}) {
+  const route = routes.find((r) => r.name === name)!;
+  const event = proxyEvent({
+    route,
+    caller,
+    pathParameters: init.params ?? null,
+    headers: init.body ? { 'content-type': 'application/json' } : {},
+    body: init.body ? JSON.stringify(init.body) : null,
+  });
+  const answer = await invokeRoute(route, event);
+  return { status: answer.statusCode, body: answer.body ? (JSON.parse(answer.body) as Record<string, unknown>) : {} };
+}
+
+/** Makes something once: `exists` is asked first; `make` must answer 2xx, with the pinned id if one is given. */
+async function once(
+  what: string,
+  exists: () => Promise<boolean>,
+  make: () => Promise<{ status: number; body: Record<string, unknown> }>,
+  pinnedId?: string,
+): Promise<void> {
+  if (await exists()) return;
+  const made = pinnedId ? await withPinnedIds([pinnedId], make) : await make();
+  if (made.status >= 300) throw new Error(`seeding ${what} failed: ${made.status} ${JSON.stringify(made.body)}`);
+  if (pinnedId && made.body['id'] !== pinnedId)
+    throw new Error(`seeding ${what} made ${String(made.body['id'])}, not ${pinnedId}`);
+}
+
+/** The demo user with its fixed ids and key. */
+async function demoUser(): Promise<Caller> {
+  const found = await findCallerByApiKey(DEMO_API_KEY);
+  if (found) return found;
+  await withPinnedIds([DEMO_CALLER.userId, DEMO_CALLER.workspaceId], () =>
+    createUserWithKey(DEMO_CALLER, undefined, DEMO_API_KEY),
+  );
+  return (await findCallerByApiKey(DEMO_API_KEY))!;
+}
+
+/** The second demo user, with its fixed key (its ids are of no sample's concern). */
+async function secondUser(): Promise<Caller> {
+  const found = await findCallerByApiKey(DEMO_SECOND_API_KEY);
+  if (found) return found;
+  await createUserWithKey({ name: 'Demo Community Author' }, undefined, DEMO_SECOND_API_KEY);
+  return (await findCallerByApiKey(DEMO_SECOND_API_KEY))!;
+}
+
+/**
+ * Gives an agent this webhook unless it has it (a restart's sink has a new port), and verifies it
+ * if asked. A handshake counts against the agent's verify limit, so only a change is verified.
+ */
+async function pointWebhook(
+  demo: Caller,
+  id: string,
+  webhook: { webhook_url: string; events: readonly string[] },
+  verify: boolean,
+): Promise<void> {
+  const agent = await callRoute('getAgent', demo, { params: { id } });
+  if (agent.body['webhook_url'] === webhook.webhook_url && (!verify || agent.body['webhook_status'] === 'ENABLED'))
+    return;
+  await once(
+    `the webhook of ${id}`,
+    async () => false,
+    () => callRoute('configureWebhook', demo, { params: { id }, body: webhook }),
+  );
+  if (!verify) return;
+  // Not fatal: a restart within the verify limit's minute is refused a handshake; the agent then
+  // stays PENDING and its events stay in the feed, undelivered.
+  const verified = await callRoute('verifyWebhook', demo, { params: { id } });
+  if (verified.status !== 200)
+    process.stderr.write(
+      `The demo webhook of ${id} is not verified (${verified.status} ${JSON.stringify(verified.body)}).\n`,
+    );
+}
+
+/**
+ * `webhookSink`: the demo webhook endpoint (local/demo/webhook-sink.ts), in development mode only;
+ * without it the agents get no webhook (a production-rules start allows no localhost URL).
+ */
+export async function seedDemoData(
+  options: { webhookSink?: string | undefined } = {},
+): Promise<{ apiKey: string; secondApiKey: string }> {
+  const demo = await demoUser();
+  const second = await secondUser();
+  const templateExists = (slug: string) => async () =>
+    (await callRoute('getTemplate', demo, { params: { id: slug } })).status === 200;
+  for (const template of demoTemplates) {
+    const pinned = template.slug === 'http-uptime-check' ? DEMO_IDS.uptimeTemplate : undefined;
+    const author = template.slug === COMMUNITY_TEMPLATE_SLUG ? second : demo;
+    await once(
+      template.slug,
+      templateExists(template.slug),
+      () => callRoute('publishTemplate', author, { body: template }),
+      pinned,
+    );
+  }
+
+  const agentExists = (id: string) => async () =>
+    (await callRoute('getAgent', demo, { params: { id } })).status === 200;
+  const agents: Array<[string, string]> = [
+    [DEMO_IDS.webhookAgent, 'Demo webhook agent'],
+    [DEMO_IDS.configAgent, 'Demo agent to configure'],
+    [DEMO_IDS.buyerAgent, 'Demo buyer agent'],
+  ];
+  for (const [id, name] of agents)
+    await once(name, agentExists(id), () => callRoute('createAgent', demo, { body: { name } }), id);
+  // Once the deleteAgent sample has run, its agent stays deleted: a restart does not make it again.
+  const agentItemExists = async () =>
+    (await db().send(new GetCommand({ TableName: tableName(), Key: keys.agent(DEMO_IDS.agentToDelete) }))).Item !==
+    undefined;
+  await once(
+    'Demo agent to delete',
+    agentItemExists,
+    () => callRoute('createAgent', demo, { body: { name: 'Demo agent to delete' } }),
+    DEMO_IDS.agentToDelete,
+  );
+  if (options.webhookSink) {
+    await pointWebhook(demo, DEMO_IDS.configAgent, DEMO_WEBHOOK, false);
+    await pointWebhook(
+      demo,
+      DEMO_IDS.webhookAgent,
+      { webhook_url: options.webhookSink, events: [...EVENT_TYPES] },
+      false,
+    );
+    // Verified before the contracts move, so their events are delivered to the sink (a delivery to retry).
+    await pointWebhook(demo, DEMO_IDS.buyerAgent, { webhook_url: options.webhookSink, events: [...EVENT_TYPES] }, true);
+  }
+
+  const contract = {
+    template_id: DEMO_IDS.uptimeTemplate,
+    variables: { url: 'https://example.com/health' },
+    amount_cents: 50000,
+    agent_id: DEMO_IDS.buyerAgent,
+  };
+  for (const [state, id] of Object.entries(DEMO_IDS.contracts)) {
+    const exists = async () => (await callRoute('getContract', demo, { params: { id } })).status === 200;
+    if (await exists()) continue;
+    await once(
+      `the ${state} contract`,
+      async () => false,
+      () => callRoute('createContract', demo, { body: contract }),
+      id,
+    );
+    if (state !== 'created')
+      await once(
+        `funding the ${state} contract`,
+        async () => false,
+        () => callRoute('fundContract', demo, { params: { id } }),
+      );
+  }
+  return { apiKey: DEMO_API_KEY, secondApiKey: DEMO_SECOND_API_KEY };
+}

@@ -1,0 +1,248 @@
+/**
+ * The local event source mapping of the table's stream (DynamoDB Local's streams API): reads each
+ * shard in order, hands the handler real DynamoDBStreamEvent batches filtered like the CDK event
+ * source, retries a failed batch from its earliest failed record, and checkpoints the last
+ * processed sequence number per shard in a file, so a restarted process resumes where it
+ * stopped (and starts at TRIM_HORIZON when it has no checkpoint).
+ */
+
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  ExpiredIteratorException,
+  GetRecordsCommand,
+  type GetRecordsCommandOutput,
+  GetShardIteratorCommand,
+  type Shard,
+  type _Record as StreamRecord,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { endpointOverride } from '../../lib/aws-endpoint.ts';
+import { STREAM } from '../../lib/core/settings.ts';
+import { matchesFilter } from '../../lib/events/stream-filter.ts';
+import { log } from '../../lib/observability/log.ts';
+
+export interface StreamPollerOptions {
+  endpoint: string;
+  streamArn: string;
+  handler: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | undefined>;
+  /** Where the checkpoints live; in memory when absent. */
+  checkpointFile?: string;
+  batchSize?: number;
+  idleMs?: number;
+  /** Like the event source's retryAttempts: a batch that keeps failing is then skipped (and logged). */
+  retryAttempts?: number;
+  filter?: (record: DynamoDBRecord) => boolean;
+}
+
+const DESCRIBE_EVERY_MS = 5000;
+
+interface Checkpoints {
+  streamArn: string;
+  shards: Record<string, string>;
+}
+
+function loadCheckpoints(file: string | undefined, streamArn: string): Checkpoints {
+  if (file && existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as Checkpoints;
+    // Another stream (the table was recreated): its positions mean nothing here.
+    if (saved.streamArn === streamArn) return saved;
+  }
+  return { streamArn, shards: {} };
+}
+
+function saveCheckpoints(file: string | undefined, checkpoints: Checkpoints): void {
+  if (!file) return;
+  writeFileSync(`${file}.tmp`, JSON.stringify(checkpoints));
+  renameSync(`${file}.tmp`, file); // atomic: a crash never leaves half a file
+}
+
+/**
+ * The SDK's stream client deserialises an empty map attribute (`{"M": {}}` on the wire) as `{}`,
+ * which unmarshall refuses ("No value defined"); Lambda hands the wire form over, so restore it.
+ * Only an attribute value with no type at all is touched.
+ */
+function withEmptyMaps(image: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!image) return image;
+  const fix = (value: unknown): unknown => {
+    if (!value || typeof value !== 'object') return value;
+    const av = value as Record<string, unknown>;
+    if (Object.keys(av).length === 0) return { M: {} };
+    if (av['M'] && typeof av['M'] === 'object') return { M: withEmptyMaps(av['M'] as Record<string, unknown>) };
+    if (Array.isArray(av['L'])) return { L: (av['L'] as unknown[]).map(fix) };
+    return value;
+  };
+  return Object.fromEntries(Object.entries(image).map(([k, v]) => [k, fix(v)]));
+}
+
+export function toLambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
+  const d = record.dynamodb ?? {};
+  return {
+    eventID: record.eventID,
+    eventName: record.eventName as DynamoDBRecord['eventName'],
+    eventVersion: record.eventVersion ?? '1.1',
+    eventSource: 'aws:dynamodb',
+    awsRegion: record.awsRegion ?? 'us-east-1',
+    eventSourceARN: streamArn,
+    dynamodb: {
+      ApproximateCreationDateTime: d.ApproximateCreationDateTime
+        ? Math.floor(d.ApproximateCreationDateTime.getTime() / 1000)
+        : undefined,
+      Keys: d.Keys as never,
+      NewImage: withEmptyMaps(d.NewImage) as never,
+      OldImage: withEmptyMaps(d.OldImage) as never,
+      SequenceNumber: d.SequenceNumber,
+      SizeBytes: d.SizeBytes,
+      StreamViewType: d.StreamViewType as never,
+    },
+  };
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+
+export function startStreamPoller(options: StreamPollerOptions): { stop(): Promise<void> } {
+  const {
+    streamArn,
+    handler,
+    checkpointFile,
+    batchSize = STREAM.batchSize,
+    idleMs = 100,
+    retryAttempts = STREAM.retryAttempts,
+    filter = (r) => matchesFilter(r),
+  } = options;
+  const client = new DynamoDBStreamsClient(endpointOverride(options.endpoint));
+  const checkpoints = loadCheckpoints(checkpointFile, streamArn);
+  const iterators = new Map<string, string | null>(); // null = shard closed and fully read
+  const abort = new AbortController();
+  const signal = abort.signal;
+
+  async function iteratorFor(shardId: string): Promise<string | undefined> {
+    const after = checkpoints.shards[shardId];
+    const { ShardIterator } = await client.send(
+      new GetShardIteratorCommand({
+        StreamArn: streamArn,
+        ShardId: shardId,
+        ...(after
+          ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after }
+          : { ShardIteratorType: 'TRIM_HORIZON' }),
+      }),
+      { abortSignal: signal },
+    );
+    return ShardIterator;
+  }
+
+  /** Invokes the handler until the batch is through (or given up); returns false to re-read from the checkpoint. */
+  async function process(shardId: string, records: StreamRecord[]): Promise<boolean> {
+    const all = records.map((r) => toLambdaRecord(r, streamArn));
+    const wanted = all.filter(filter);
+    for (let attempt = 0; wanted.length > 0; attempt++) {
+      let failed: string[];
+      try {
+        const result = await handler({ Records: wanted });
+        failed = (result?.batchItemFailures ?? []).map((f) => f.itemIdentifier);
+      } catch (err) {
+        log.error('stream poller: handler threw', { error: err instanceof Error ? err.message : String(err) });
+        failed = [wanted[0]!.dynamodb!.SequenceNumber!];
+      }
+      if (failed.length === 0) break;
+      if (attempt >= retryAttempts) {
+        log.error('stream poller: batch skipped after retries', { shardId, failed });
+        break;
+      }
+      // Like Lambda: everything before the earliest failure is done; retry from it.
+      const earliest = wanted.findIndex((r) => failed.includes(r.dynamodb!.SequenceNumber!));
+      const done = earliest > 0 ? all.indexOf(wanted[earliest - 1]!) : -1;
+      if (done >= 0) checkpoints.shards[shardId] = all[done]!.dynamodb!.SequenceNumber!;
+      saveCheckpoints(checkpointFile, checkpoints);
+      await sleep(Math.min(200 * 2 ** attempt, 5000), signal);
+      if (signal.aborted) return false;
+      wanted.splice(0, Math.max(0, earliest));
+    }
+    checkpoints.shards[shardId] = all.at(-1)!.dynamodb!.SequenceNumber!;
+    saveCheckpoints(checkpointFile, checkpoints);
+    return true;
+  }
+
+  async function pollShard(shardId: string): Promise<boolean> {
+    const iterator = iterators.get(shardId) ?? (await iteratorFor(shardId));
+    if (!iterator) return false;
+    let page: GetRecordsCommandOutput;
+    try {
+      page = await client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: batchSize }), {
+        abortSignal: signal,
+      });
+    } catch (err) {
+      if (!(err instanceof ExpiredIteratorException)) throw err;
+      iterators.delete(shardId);
+      return true;
+    }
+    const records = page.Records ?? [];
+    if (records.length > 0 && !(await process(shardId, records))) {
+      iterators.delete(shardId);
+      return false;
+    }
+    iterators.set(shardId, page.NextShardIterator ?? null);
+    if (!page.NextShardIterator) shardClosed = true; // its child shard is next
+    return records.length > 0;
+  }
+
+  // Shards change rarely (DynamoDB rolls them over every few hours): describe the stream now and
+  // then, or right after a shard was read to its end, not on every poll.
+  let shards: Shard[] = [];
+  let describedAt = 0;
+  let shardClosed = false;
+  async function currentShards(): Promise<Shard[]> {
+    if (Date.now() - describedAt > DESCRIBE_EVERY_MS || shardClosed || shards.length === 0) {
+      shardClosed = false;
+      const { StreamDescription } = await client.send(new DescribeStreamCommand({ StreamArn: streamArn }), {
+        abortSignal: signal,
+      });
+      shards = StreamDescription?.Shards ?? [];
+      describedAt = Date.now();
+    }
+    return shards;
+  }
+
+  async function loop(): Promise<void> {
+    while (!signal.aborted) {
+      let busy = false;
+      try {
+        const shards = await currentShards();
+        const known = new Set(shards.map((s) => s.ShardId));
+        for (const shard of shards) {
+          const id = shard.ShardId!;
+          if (iterators.get(id) === null) continue;
+          // A child shard is read only after its parent is finished, which keeps each item's records in order.
+          if (shard.ParentShardId && known.has(shard.ParentShardId) && iterators.get(shard.ParentShardId) !== null)
+            continue;
+          busy = (await pollShard(id)) || busy;
+        }
+      } catch (err) {
+        if (signal.aborted) break;
+        log.error('stream poller: read failed', { error: err instanceof Error ? err.message : String(err) });
+      }
+      if (!busy) await sleep(idleMs, signal);
+    }
+  }
+
+  const running = loop();
+  return {
+    stop: async () => {
+      abort.abort();
+      await running;
+      client.destroy();
+    },
+  };
+}

@@ -1,0 +1,316 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Writable } from 'node:stream';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import { AppError, rateLimited } from '../../lib/core/errors.ts';
+import { ROUTE_TIMEOUTS } from '../../lib/core/settings.ts';
+import { corsHeaders, preflightHeaders } from '../../lib/http/cors.ts';
+import { errorBody, errorHeaders, statusOf } from '../../lib/http/errors.ts';
+import { log } from '../../lib/observability/log.ts';
+import { routes as defaultRoutes, type Route, workers } from '../../lib/routes.ts';
+import { lambdaContext } from '../lambda/context.ts';
+import { runAsRoute, runAsWorker } from '../lambda/grants.ts';
+import { loadHandler } from '../lambda/handlers.ts';
+import {
+  installAwsLambdaGlobal,
+  type LocalResponseStream,
+  loadStreamingHandler,
+  type StreamMetadata,
+} from '../lambda/streaming.ts';
+import { createKeyThrottle, type KeyLimits, type KeyThrottle } from './key-throttle.ts';
+import { allValues, invokeRoute, lastValues, proxyEvent } from './proxy-event.ts';
+import { createRouter } from './router.ts';
+
+/** API Gateway's own payload cap (10 MB); the handlers enforce the API's 256 KiB. */
+const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
+
+type Authorizer = (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
+
+/** The gateway's own answers (no route, no key, too large, throttled) carry CORS too, as API Gateway's gateway responses do. */
+function sendError(req: IncomingMessage, res: ServerResponse, err: AppError, requestId: string): void {
+  res.writeHead(statusOf(err), {
+    ...corsHeaders(req.headers.origin),
+    'content-type': 'application/json; charset=utf-8',
+    'x-request-id': requestId,
+    ...errorHeaders(err),
+  });
+  res.end(JSON.stringify(errorBody(err)));
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Preflight for every path of the route table (API Gateway: `defaultCorsPreflightOptions`); 404 elsewhere. */
+function answerPreflight(
+  req: IncomingMessage,
+  res: ServerResponse,
+  match: ReturnType<typeof createRouter>,
+  path: string,
+  requestId: string,
+): void {
+  const methods = METHODS.filter((m) => typeof match(m, path) === 'object');
+  if (methods.length === 0) {
+    sendError(req, res, new AppError('not_found', `No route for OPTIONS ${path}.`), requestId);
+    return;
+  }
+  res.writeHead(204, { ...preflightHeaders(req.headers.origin, methods), 'x-request-id': requestId });
+  res.end();
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= GATEWAY_MAX_BODY) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > GATEWAY_MAX_BODY ? 'too_large' : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function toProxyEvent(
+  req: IncomingMessage,
+  url: URL,
+  route: Route,
+  pathParameters: Record<string, string> | null,
+  body: Buffer,
+  requestId: string,
+  authorizer: Record<string, unknown> | null,
+): APIGatewayProxyEvent {
+  const headerPairs: [string, string][] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headerPairs.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
+  const headers = lastValues(headerPairs);
+  const query = lastValues(url.searchParams);
+  const hasQuery = Object.keys(query).length > 0;
+  return proxyEvent({
+    route,
+    path: url.pathname,
+    headers,
+    multiValueHeaders: allValues(headerPairs),
+    query: hasQuery ? query : null,
+    multiValueQuery: hasQuery ? allValues(url.searchParams) : null,
+    pathParameters,
+    body: body.length ? body.toString('utf8') : null,
+    requestId,
+    authorizer,
+    sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+  });
+}
+
+/**
+ * Runs the authorizer like API Gateway does; undefined = answer 401. As with the API's key source
+ * AUTHORIZER, an answer without `usageIdentifierKey` leaves no key to limit by and is refused too.
+ */
+async function authorize(
+  req: IncomingMessage,
+  route: Route,
+): Promise<{ context: Record<string, unknown>; usageKey: string } | undefined> {
+  const token = req.headers['authorization'];
+  if (!token) return undefined;
+  const authorizer = await loadHandler<Authorizer>(workers.authorizer);
+  try {
+    const result = await runAsWorker('authorizer', () =>
+      authorizer({
+        type: 'TOKEN',
+        authorizationToken: token,
+        methodArn: `arn:aws:execute-api:local:000000000000:local/local/${route.method}${route.path}`,
+      }),
+    );
+    const allowed = result.policyDocument.Statement.some((s) => s.Effect === 'Allow');
+    if (!allowed || !result.usageIdentifierKey) return undefined;
+    return { context: { ...result.context, principalId: result.principalId }, usageKey: result.usageIdentifierKey };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The usage plan's answer when a key is over its limits, as the THROTTLED / QUOTA_EXCEEDED gateway responses give it. */
+function keyLimited(throttle: KeyThrottle, usageKey: string): AppError | undefined {
+  const verdict = throttle.take(usageKey);
+  if (verdict.ok) return undefined;
+  return verdict.reason === 'quota'
+    ? rateLimited("This API key has used today's request quota; it resets at 00:00 UTC.", verdict.retryAfterSeconds)
+    : rateLimited(
+        'Too many requests for this API key. Retry after the Retry-After seconds.',
+        verdict.retryAfterSeconds,
+      );
+}
+
+async function runStreaming(
+  handler: (event: unknown, stream: LocalResponseStream, context: unknown) => Promise<void>,
+  event: APIGatewayProxyEvent,
+  route: Route,
+  res: ServerResponse,
+  requestId: string,
+): Promise<void> {
+  let headSent = false;
+  const sendHead = (metadata: StreamMetadata = { statusCode: 200 }) => {
+    if (headSent) return;
+    headSent = true;
+    res.writeHead(metadata.statusCode, { 'x-request-id': requestId, ...metadata.headers });
+    res.flushHeaders();
+  };
+  const stream: LocalResponseStream = new Writable({
+    write(chunk, _encoding, callback) {
+      sendHead();
+      res.write(chunk, callback);
+    },
+    final(callback) {
+      sendHead();
+      res.end(callback);
+    },
+  });
+  stream.setMetadata = sendHead;
+  // A client that goes away ends the stream, as Lambda does when API Gateway closes the connection.
+  res.on('close', () => stream.destroy());
+  await runAsRoute(route, () =>
+    handler(event, stream, lambdaContext(route.name, route.timeoutSeconds ?? ROUTE_TIMEOUTS.defaultTimeoutSeconds)),
+  );
+}
+
+export interface LocalApi {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** One answer of the local gateway, for observers (the test suite holds each to the OpenAPI document). */
+export interface Exchange {
+  method: string;
+  path: string;
+  /** The route the request matched; undefined for unknown paths and preflights. */
+  route: Route | undefined;
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface LocalApiOptions {
+  /** Per-key limits (the usage plan's); default API_KEY_LIMITS. */
+  keyLimits?: KeyLimits;
+  /** The throttle's clock; tests inject one. */
+  now?: () => number;
+  onExchange?: (exchange: Exchange) => void;
+}
+
+/** Records what is written to `res` and reports it once the answer is finished. */
+function observe(
+  req: IncomingMessage,
+  res: ServerResponse,
+  onExchange: (exchange: Exchange) => void,
+  routeOf: () => Route | undefined,
+): void {
+  const chunks: Buffer[] = [];
+  let written: Record<string, string> = {};
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((status: number, ...rest: unknown[]) => {
+    const headers = rest.find((r) => typeof r === 'object' && r !== null);
+    if (headers) written = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
+    return writeHead(status, ...rest);
+  }) as typeof res.writeHead;
+  const keep = (chunk: unknown) => {
+    if (chunk !== undefined && chunk !== null && typeof chunk !== 'function')
+      chunks.push(Buffer.from(chunk as string | Uint8Array));
+  };
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    keep(chunk);
+    return write(chunk, ...rest);
+  }) as typeof res.write;
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    keep(chunk);
+    return end(chunk, ...rest);
+  }) as typeof res.end;
+  res.once('close', () => {
+    const set = Object.fromEntries(
+      Object.entries(res.getHeaders()).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : String(v)]),
+    );
+    const headers = { ...set, ...written };
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    onExchange({
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      route: routeOf(),
+      status: res.statusCode,
+      headers,
+      body: Buffer.concat(chunks),
+    });
+  });
+}
+
+/** The API Gateway stand-in: HTTP → REST proxy event → the route's handler → HTTP. */
+export function createLocalApi(table: readonly Route[] = defaultRoutes, options: LocalApiOptions = {}): Server {
+  installAwsLambdaGlobal();
+  const match = createRouter(table);
+  const throttle = createKeyThrottle(options.keyLimits, options.now);
+  return createServer(async (req, res) => {
+    const requestId = randomUUID();
+    let matched: Route | undefined;
+    if (options.onExchange) observe(req, res, options.onExchange, () => matched);
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      if (req.method === 'OPTIONS') {
+        await readBody(req);
+        return answerPreflight(req, res, match, url.pathname, requestId);
+      }
+      const found = match(req.method ?? 'GET', url.pathname);
+      if (found === undefined || found === 'method') {
+        await readBody(req);
+        return sendError(req, res, new AppError('not_found', `No route for ${req.method} ${url.pathname}.`), requestId);
+      }
+      const { route, pathParameters } = found;
+      matched = route;
+      const body = await readBody(req);
+      if (body === 'too_large')
+        return sendError(req, res, new AppError('payload_too_large', 'The body is too large.'), requestId);
+      let authorizer: Record<string, unknown> | null = null;
+      if (route.auth) {
+        const authorized = await authorize(req, route);
+        if (!authorized)
+          return sendError(
+            req,
+            res,
+            new AppError('unauthorized', 'A valid API key is required (Authorization: Bearer <API_KEY>).'),
+            requestId,
+          );
+        const limited = keyLimited(throttle, authorized.usageKey);
+        if (limited) return sendError(req, res, limited, requestId);
+        authorizer = authorized.context;
+      }
+      const event = toProxyEvent(req, url, route, pathParameters, body, requestId, authorizer);
+      if (route.streaming) return await runStreaming(await loadStreamingHandler(route), event, route, res, requestId);
+      const result = await invokeRoute(route, event);
+      res.writeHead(result.statusCode, { ...(result.headers as Record<string, string>) });
+      res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+    } catch (err) {
+      // What API Gateway does when the function itself fails: a 5xx, never the error text.
+      log.error('local gateway: handler failed', {
+        requestId,
+        error: err instanceof Error ? err.message : String(err),
+      });
+      if (!res.headersSent)
+        sendError(req, res, new AppError('internal_error', 'Something went wrong on our side.'), requestId);
+      else res.destroy();
+    }
+  });
+}
+
+export async function listen(server: Server, port: number, host = '127.0.0.1'): Promise<LocalApi> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  return {
+    server,
+    url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${actualPort}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

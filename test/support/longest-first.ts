@@ -1,0 +1,21 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { LONGEST_FILES } from '../tiers.ts';
+
+/**
+ * vitest's order (projects apart, files that failed or took longest in an earlier run first, else
+ * larger files first), with the files test/tiers.ts names as the longest moved to the front in its
+ * order: a long file started last would run alone at the end of the run.
+ */
+export class LongestFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const ordered = await super.sort(files);
+    const rank = (spec: TestSpecification) => {
+      const at = LONGEST_FILES.findIndex((file) => spec.moduleId.endsWith(`/${file}`));
+      return at < 0 ? LONGEST_FILES.length : at;
+    };
+    return ordered
+      .map((spec, at) => ({ spec, at, rank: rank(spec) }))
+      .sort((a, b) => a.rank - b.rank || a.at - b.at)
+      .map(({ spec }) => spec);
+  }
+}
