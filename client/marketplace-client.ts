@@ -6,6 +6,7 @@ import { Contracts } from './resources/contracts.ts';
 import { Deliveries } from './resources/deliveries.ts';
 import { EventTypes } from './resources/event-types.ts';
 import { Events } from './resources/events.ts';
+import { Moderation } from './resources/moderation.ts';
 import { Reviews } from './resources/reviews.ts';
 import { Templates } from './resources/templates.ts';
 
@@ -30,6 +31,7 @@ export const DEFAULT_MAX_RETRIES = 2;
 export class MarketplaceClient {
   readonly templates: Templates;
   readonly reviews: Reviews;
+  readonly moderation: Moderation;
   readonly categories: Categories;
   readonly agents: Agents;
   readonly events: Events;
@@ -54,6 +56,7 @@ export class MarketplaceClient {
     this.contracts = new Contracts(http);
     this.templates = new Templates(http, this.contracts);
     this.reviews = new Reviews(http);
+    this.moderation = new Moderation(http);
     this.categories = new Categories(http);
     this.agents = new Agents(http);
     this.events = new Events(http, maxRetries);

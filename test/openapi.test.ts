@@ -68,7 +68,7 @@ describe('the OpenAPI document', () => {
     expect([...doc.servers[1].variables.stage.enum].sort()).toEqual(Object.keys(STAGES).sort());
   });
 
-  it('has the webhooks: the handshake, the test event and the four contract events, with both signature schemes', () => {
+  it('has the webhooks: the handshake, the test event, the four contract events and the two template events, with both signature schemes', () => {
     const doc = JSON.parse(committed);
     expect(Object.keys(doc.webhooks).sort()).toEqual([
       'contract.funded',
@@ -77,6 +77,8 @@ describe('the OpenAPI document', () => {
       'contract.verification.completed',
       'service.webhook.test',
       'service.webhook.verify',
+      'template.version.deprecated',
+      'template.version.yanked',
     ]);
     for (const hook of Object.values(doc.webhooks) as { post: { parameters: { name: string }[] } }[]) {
       const headers = hook.post.parameters.map((p) => p.name);

@@ -57,7 +57,7 @@ function pathOf(route: Route, w: World): string {
     : route.path.includes('/agents/')
       ? w.agent
       : w.template;
-  return route.path.replace('{delivery_id}', newId('dlv')).replace('{id}', idFor);
+  return route.path.replace('{delivery_id}', newId('dlv')).replace('{version}', '1.0.0').replace('{id}', idFor);
 }
 
 interface Answer {

@@ -4,6 +4,8 @@ import { paginate } from '../pagination.ts';
 import type { CursorPage } from '../types/common.ts';
 import type { Contract, InstantiateTemplateInput } from '../types/contracts.ts';
 import type {
+  ChangeVersionInput,
+  EventAgents,
   FeaturedTemplates,
   Installation,
   InstallResult,
@@ -11,11 +13,15 @@ import type {
   ListTemplatesParams,
   PublishTemplateInput,
   PublishVersionInput,
+  SetEventAgentsInput,
   Template,
   TemplateDetails,
   TemplatePage,
+  TemplateStatsParams,
+  TemplateStatsSeries,
   TemplateSummary,
   UpdateTemplateInput,
+  VersionChanged,
 } from '../types/marketplace.ts';
 import type { CallOptions } from './call-options.ts';
 import type { Contracts } from './contracts.ts';
@@ -89,6 +95,46 @@ export class Templates {
     return this.http.body<Template>({
       method: 'POST',
       path: m(path`/templates/${id}/versions`),
+      body: input,
+      signal: options.signal,
+    });
+  }
+
+  /** Author only: deprecate a version (a message, or null to take it back) or yank it (or take the yank back). */
+  async changeVersion(
+    id: string,
+    version: string,
+    input: ChangeVersionInput,
+    options: CallOptions = {},
+  ): Promise<VersionChanged> {
+    return this.http.body<VersionChanged>({
+      method: 'PATCH',
+      path: m(path`/templates/${id}/versions/${version}`),
+      body: input,
+      signal: options.signal,
+    });
+  }
+
+  /** Author only: installs, contracts, reviews and rating per UTC day and version. */
+  async stats(id: string, params: TemplateStatsParams, options: CallOptions = {}): Promise<TemplateStatsSeries> {
+    return this.http.body<TemplateStatsSeries>({
+      method: 'GET',
+      path: m(path`/templates/${id}/stats`),
+      query: { ...params },
+      signal: options.signal,
+    });
+  }
+
+  /** The workspace's agents that receive template.version.* events of its installed templates. */
+  async eventAgents(options: CallOptions = {}): Promise<EventAgents> {
+    return this.http.body<EventAgents>({ method: 'GET', path: m('/installed/agents'), signal: options.signal });
+  }
+
+  /** Replaces the workspace's agents that receive template events ([] for none). */
+  async setEventAgents(input: SetEventAgentsInput, options: CallOptions = {}): Promise<EventAgents> {
+    return this.http.body<EventAgents>({
+      method: 'PUT',
+      path: m('/installed/agents'),
       body: input,
       signal: options.signal,
     });

@@ -37,17 +37,17 @@ export interface RotateSecretInput {
   expire_previous_in_seconds?: number;
 }
 
-/** One copy of a contract event, addressed to one agent. */
 /** `data` of a contract event: `passed` and `results` come with `contract.verification.completed`. */
-export type AgentEventData = OpenApiTypes.Event['data'];
+export type AgentEventData = OpenApiTypes.ContractEvent['data'];
 
-export interface AgentEvent<TData extends Record<string, unknown> = AgentEventData> {
-  id: string;
-  type: ContractEventType;
-  created_at: string;
-  agent_id: string;
-  data: TData;
-}
+/** One copy of a contract event, addressed to one agent. */
+export type ContractEvent = OpenApiTypes.ContractEvent;
+
+/** One copy of a template event (a version deprecated or yanked), to the agents the workspace chose. */
+export type TemplateEvent = OpenApiTypes.TemplateEvent;
+
+/** One copy of a contract or template event, addressed to one agent. */
+export type AgentEvent = ContractEvent | TemplateEvent;
 
 /** The test event (POST …/webhook/test), delivered like a contract event. */
 export type TestEvent = OpenApiTypes.TestEvent;

@@ -117,3 +117,62 @@ export interface CreateReviewInput {
 
 export type TemplatePage = Page<TemplateSummary>;
 export type ReviewPage = Page<Review>;
+
+/** PATCH …/versions/:version: `deprecated` a message (or null to take it back), `yanked` true or false. */
+export interface ChangeVersionInput {
+  deprecated?: string | null;
+  yanked?: boolean;
+  /** Told to the installers with `yanked: true`. */
+  reason?: string;
+}
+
+export type VersionChanged = OpenApiTypes.VersionChanged;
+
+export interface TemplateStatsParams {
+  /** UTC date, YYYY-MM-DD, included. */
+  from: string;
+  /** UTC date, YYYY-MM-DD, included; at most 366 days after `from`. */
+  to: string;
+  granularity?: 'day';
+}
+
+export type TemplateStatsSeries = OpenApiTypes.TemplateStatsSeries;
+
+export type EventAgents = OpenApiTypes.EventAgents;
+
+export interface SetEventAgentsInput {
+  /** At most 10 of the caller's agents; [] for none. */
+  agent_ids: string[];
+}
+
+export type ReportReason = OpenApiTypes.Report['reason'];
+
+export interface CreateReportInput {
+  template_id: string;
+  /** To report a review: the reviewer's user id (the review's `user.id`). */
+  reviewer_id?: string;
+  reason: ReportReason;
+  text: string;
+}
+
+export type Report = OpenApiTypes.Report;
+
+export type ModerationActionName = OpenApiTypes.ModerationAction['action'];
+
+export interface ModerateInput {
+  action: ModerationActionName;
+  /** hide, restore, dismiss: the template (and `reviewer_id` for one of its reviews). */
+  template_id?: string;
+  reviewer_id?: string;
+  /** verify_author, unverify_author. */
+  author_id?: string;
+  reason: string;
+}
+
+export type ModerationAction = OpenApiTypes.ModerationAction;
+
+export interface ListModerationParams {
+  limit?: number;
+  offset?: number;
+  cursor?: string;
+}

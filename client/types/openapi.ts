@@ -2,7 +2,7 @@
 
 export type Error = {
   error: {
-    code: "validation_error" | "invalid_json" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "slug_taken" | "review_exists" | "version_exists" | "invalid_transition" | "webhook_not_configured" | "limit_exceeded" | "payload_too_large" | "unsupported_media_type" | "verification_timeout" | "challenge_mismatch" | "endpoint_error" | "url_validation_error" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "internal_error" | "bad_request";
+    code: "validation_error" | "invalid_json" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "slug_taken" | "review_exists" | "version_exists" | "template_yanked" | "report_exists" | "invalid_transition" | "webhook_not_configured" | "limit_exceeded" | "payload_too_large" | "unsupported_media_type" | "verification_timeout" | "challenge_mismatch" | "endpoint_error" | "url_validation_error" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "internal_error" | "bad_request";
     message: string;
     details?: Array<{
       path: string;
@@ -59,6 +59,12 @@ export type TemplateSummary = {
   version: string;
   stats: TemplateStats;
   visibility: Visibility;
+  /** The current version's deprecation message; null when it is not deprecated. */
+  deprecated: string | null;
+  /** Every version is yanked: no new installs or contracts; seen by its author only. */
+  yanked: boolean;
+  /** Hidden by an operator: seen by its author and operators only. */
+  hidden: boolean;
   created_at: string;
   updated_at: string;
 };
@@ -67,6 +73,13 @@ export type TemplateVersion = {
   version: string;
   changelog: string;
   created_at: string;
+  /** Set by the author: still installable, shown as deprecated. */
+  deprecated: {
+    message: string;
+    at: string;
+  } | null;
+  /** Set by the author: no new installs or contracts of this version. */
+  yanked_at: string | null;
 };
 
 export type Template = {
@@ -79,6 +92,12 @@ export type Template = {
   version: string;
   stats: TemplateStats;
   visibility: Visibility;
+  /** The current version's deprecation message; null when it is not deprecated. */
+  deprecated: string | null;
+  /** Every version is yanked: no new installs or contracts; seen by its author only. */
+  yanked: boolean;
+  /** Hidden by an operator: seen by its author and operators only. */
+  hidden: boolean;
   created_at: string;
   updated_at: string;
   schema: TemplateSchema;
@@ -107,6 +126,12 @@ export type TemplateDetails = {
   version: string;
   stats: TemplateStats;
   visibility: Visibility;
+  /** The current version's deprecation message; null when it is not deprecated. */
+  deprecated: string | null;
+  /** Every version is yanked: no new installs or contracts; seen by its author only. */
+  yanked: boolean;
+  /** Hidden by an operator: seen by its author and operators only. */
+  hidden: boolean;
   created_at: string;
   updated_at: string;
   schema: TemplateSchema;
@@ -157,12 +182,105 @@ export type Installation = {
   installed_at: string;
 };
 
+export type VersionChanged = {
+  version: string;
+  changelog: string;
+  created_at: string;
+  /** Set by the author: still installable, shown as deprecated. */
+  deprecated: {
+    message: string;
+    at: string;
+  } | null;
+  /** Set by the author: no new installs or contracts of this version. */
+  yanked_at: string | null;
+  /** The template's current version after the change (the newest not yanked); null when every version is yanked. */
+  current_version: string | null;
+};
+
+export type TemplateStatsSeries = {
+  template_id: string;
+  from: string;
+  to: string;
+  granularity: "day";
+  totals: {
+    installs: number;
+    contracts_created: number;
+    reviews: number;
+    /** Average of the reviews of the day (2 decimals); 0 without reviews. */
+    rating_avg: number;
+  };
+  /** Every UTC day of the window, oldest first. */
+  days: Array<{
+    date: string;
+    installs: number;
+    contracts_created: number;
+    reviews: number;
+    /** Average of the reviews of the day (2 decimals); 0 without reviews. */
+    rating_avg: number;
+    /** The versions with anything counted that day, newest first. */
+    versions: Array<{
+      version: string;
+      installs: number;
+      contracts_created: number;
+      reviews: number;
+      /** Average of the reviews of the day (2 decimals); 0 without reviews. */
+      rating_avg: number;
+    }>;
+  }>;
+};
+
+export type EventAgents = {
+  agent_ids: Array<string>;
+  /** Null until the workspace first chose. */
+  updated_at: string | null;
+};
+
+export type Report = {
+  id: string;
+  template_id: string;
+  /** Set when the report names the review this user wrote of the template. */
+  reviewer_id: string | null;
+  reporter_id: string;
+  reason: "spam" | "malware" | "impersonation" | "ranking_abuse" | "offensive" | "other";
+  text: string;
+  status: "open" | "closed";
+  created_at: string;
+};
+
+export type ReportPage = {
+  data: Array<Report>;
+  next_cursor: string | null;
+};
+
+export type ModerationAction = {
+  id: string;
+  action: "hide" | "restore" | "dismiss" | "verify_author" | "unverify_author";
+  operator: {
+    id: string;
+    name: string;
+  };
+  template_id: string | null;
+  reviewer_id: string | null;
+  author_id: string | null;
+  reason: string;
+  /** False when the item already was as asked (the action is recorded all the same). */
+  changed: boolean;
+  /** Open reports of the item this action closed (hide and dismiss). */
+  reports_closed: number;
+  created_at: string;
+};
+
+export type ModerationActionPage = {
+  data: Array<ModerationAction>;
+  next_cursor: string | null;
+};
+
 export type InstalledPage = {
   data: Array<TemplateSummary>;
   next_cursor: string | null;
 };
 
-export type EventType = "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed";
+export type EventType = "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked";
 
 export type Agent = {
   id: string;
@@ -195,11 +313,11 @@ export type WebhookSecret = {
 
 export type ContractStatus = "CREATED" | "FUNDED" | "VERIFIED" | "VERIFICATION_FAILED" | "RELEASED" | "REFUNDED";
 
-export type Event = {
+export type ContractEvent = {
   id: string;
   created_at: string;
   agent_id: string;
-  type: EventType;
+  type: "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed";
   data: {
     contract_id: string;
     status: ContractStatus;
@@ -209,7 +327,25 @@ export type Event = {
   };
 };
 
-export type FeedEventType = "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "service.webhook.test" | "service.webhook.disabled";
+export type TemplateEvent = {
+  id: string;
+  created_at: string;
+  agent_id: string;
+  type: "template.version.deprecated" | "template.version.yanked";
+  data: {
+    template_id: string;
+    template_name: string;
+    version: string;
+    /** The deprecation message, or the reason given with the yank (may be empty). */
+    message: string;
+    /** The template's current version after the change; null when every version is yanked. */
+    current_version: string | null;
+  };
+};
+
+export type Event = ContractEvent | TemplateEvent;
+
+export type FeedEventType = "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "service.webhook.test" | "service.webhook.disabled";
 
 export type TestEvent = {
   id: string;
@@ -392,6 +528,38 @@ export type ContractVerificationCompletedEvent = {
   };
 };
 
+export type TemplateVersionDeprecatedEvent = {
+  id: string;
+  created_at: string;
+  agent_id: string;
+  type: "template.version.deprecated";
+  data: {
+    template_id: string;
+    template_name: string;
+    version: string;
+    /** The deprecation message, or the reason given with the yank (may be empty). */
+    message: string;
+    /** The template's current version after the change; null when every version is yanked. */
+    current_version: string | null;
+  };
+};
+
+export type TemplateVersionYankedEvent = {
+  id: string;
+  created_at: string;
+  agent_id: string;
+  type: "template.version.yanked";
+  data: {
+    template_id: string;
+    template_name: string;
+    version: string;
+    /** The deprecation message, or the reason given with the yank (may be empty). */
+    message: string;
+    /** The template's current version after the change; null when every version is yanked. */
+    current_version: string | null;
+  };
+};
+
 /** The query of GET /v1/marketplace/templates. */
 export type ListTemplatesQuery = {
   limit?: number;
@@ -479,6 +647,56 @@ export type ListReviewsQuery = {
   cursor?: string;
 };
 
+/** The body of PATCH /v1/marketplace/templates/{id}/versions/{version}. */
+export type ChangeVersionBody = {
+  deprecated?: string | null;
+  yanked?: boolean;
+  reason?: string;
+};
+
+/** The query of GET /v1/marketplace/templates/{id}/stats. */
+export type TemplateStatsQuery = {
+  from: string;
+  to: string;
+  granularity?: "day";
+};
+
+/** The body of PUT /v1/marketplace/installed/agents. */
+export type SetEventAgentsBody = {
+  agent_ids: Array<string>;
+};
+
+/** The body of POST /v1/marketplace/reports. */
+export type CreateReportBody = {
+  template_id: string;
+  reviewer_id?: string;
+  reason: "spam" | "malware" | "impersonation" | "ranking_abuse" | "offensive" | "other";
+  text: string;
+};
+
+/** The query of GET /v1/marketplace/reports. */
+export type ListReportsQuery = {
+  limit?: number;
+  offset?: number;
+  cursor?: string;
+};
+
+/** The body of POST /v1/marketplace/moderation/actions. */
+export type ModerateBody = {
+  action: "hide" | "restore" | "dismiss" | "verify_author" | "unverify_author";
+  template_id?: string;
+  reviewer_id?: string;
+  author_id?: string;
+  reason: string;
+};
+
+/** The query of GET /v1/marketplace/moderation/actions. */
+export type ListModerationActionsQuery = {
+  limit?: number;
+  offset?: number;
+  cursor?: string;
+};
+
 /** The body of POST /api/v1/agents. */
 export type CreateAgentBody = {
   name: string;
@@ -493,7 +711,7 @@ export type ListAgentsQuery = {
 /** The body of PATCH /api/v1/agents/{id}/webhook. */
 export type ConfigureWebhookBody = {
   webhook_url: string;
-  events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed">;
+  events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
 };
 
 /** The body of POST /api/v1/agents/{id}/webhook/secret/rotate. */
@@ -517,7 +735,7 @@ export type StreamAgentEventsQuery = {
 export type ReplayEventsBody = {
   since: string;
   until?: string;
-  types?: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed">;
+  types?: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
 };
 
 /** The query of GET /api/v1/agents/{id}/deliveries. */

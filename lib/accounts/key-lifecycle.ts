@@ -92,3 +92,33 @@ export async function revokeUserKeys(userId: string): Promise<KeySummary[] | und
   }
   return revoked;
 }
+
+/**
+ * Marks a user verified or not, on the user and on every key of theirs (the authorizer reads the
+ * flag from the key item, so the next request carries it). False when there is no such user.
+ */
+export async function setUserVerified(userId: string, verified: boolean): Promise<boolean> {
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.user(userId), ConsistentRead: true }),
+  );
+  if (!Item) return false;
+  const targets = [keys.user(userId)];
+  for (const keyId of (Item['keyIds'] as string[] | undefined) ?? []) {
+    const stored = await storedKeyById(keyId);
+    if (stored) targets.push({ PK: stored['PK'], SK: stored['SK'] });
+  }
+  await Promise.all(
+    targets.map((Key) =>
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key,
+          UpdateExpression: 'SET verified = :verified',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':verified': verified },
+        }),
+      ),
+    ),
+  );
+  return true;
+}

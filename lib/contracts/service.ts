@@ -72,7 +72,21 @@ export async function createContract(
   along?: CommitAlong<ContractView>,
 ): Promise<ContractView> {
   const buyer = await ownAgent(caller, input.agent_id);
-  const template = await templateForContract(caller, input.template_id);
+  // A new version published or the current one yanked between the read and the insert: read it again.
+  for (let attempt = 1; ; attempt++) {
+    const template = await templateForContract(caller, input.template_id, attempt > 1);
+    const view = await insertFrom(buyer.owner_id, template, input, along);
+    if (view) return view;
+    if (attempt >= 3) throw notFound('Template');
+  }
+}
+
+async function insertFrom(
+  buyerOwnerId: string,
+  template: TemplateForContract,
+  input: CreateContractInput,
+  along?: CommitAlong<ContractView>,
+): Promise<ContractView | undefined> {
   await checkSeller(input, template);
   const variables = resolveVariables(template.variables, input.variables);
   const checks = fillChecks(template.checks, variables);
@@ -89,13 +103,12 @@ export async function createContract(
     checks,
     created_at: now,
     updated_at: now,
-    party_owner_ids: [...new Set([buyer.owner_id, template.authorId])],
-    buyer_owner_id: buyer.owner_id,
+    party_owner_ids: [...new Set([buyerOwnerId, template.authorId])],
+    buyer_owner_id: buyerOwnerId,
     seller_owner_id: template.authorId,
   };
   const view = toContractView(contract);
-  if (!(await insertContract(contract, along?.(view)))) throw notFound('Template');
-  return view;
+  return (await insertContract(contract, along?.(view))) ? view : undefined;
 }
 
 /** Only the owners of the contract's agents see it; for anyone else it does not exist. */

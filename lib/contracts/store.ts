@@ -6,6 +6,7 @@
 
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { InvariantError } from '../core/errors.ts';
+import { countStats } from '../marketplace/stats/count.ts';
 import { batchGet, keyString } from '../store/batch.ts';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, keys } from '../store/keys.ts';
@@ -42,7 +43,7 @@ export async function readContract(contractId: string): Promise<ContractRecord |
 }
 
 /**
- * false when the template vanished meanwhile. Many contracts made from one template at once
+ * false when the template vanished or changed its current version meanwhile (the caller reads it again). Many contracts made from one template at once
  * collide on its counter; transactWrite retries those conflicts instead of failing the request.
  * `along`: items that commit with it (store/transact.ts, CommitAlong).
  */
@@ -60,11 +61,14 @@ export async function insertContract(contract: ContractRecord, along: TransactIt
         TableName: tableName(),
         Key: keys.template(contract.template_id),
         UpdateExpression: 'ADD contracts_created :one',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: { ':one': 1 },
+        // Made from the current version, not yanked since it was read (lib/marketplace/lifecycle).
+        ConditionExpression: 'attribute_exists(PK) AND #v = :version AND attribute_not_exists(all_yanked)',
+        ExpressionAttributeNames: { '#v': 'version' },
+        ExpressionAttributeValues: { ':one': 1, ':version': contract.template_version },
       },
     },
     ...linkWrites(contract, contract.status),
+    countStats(contract.template_id, contract.template_version, contract.created_at, { contracts_created: 1 }),
     ...along,
   ]);
   if (result.ok) return true;

@@ -5,6 +5,7 @@
  */
 import type { Caller } from '../core/caller.ts';
 import { notFound } from '../core/errors.ts';
+import { refuseYanked } from '../marketplace/lifecycle/yanked.ts';
 import { canSee, findTemplate } from '../marketplace/templates/find-template.ts';
 import type { DeclaredVariable, TemplateCheck } from '../marketplace/templates/variables.ts';
 
@@ -17,9 +18,14 @@ export interface TemplateForContract {
   checks: TemplateCheck[];
 }
 
-export async function templateForContract(caller: Caller, templateIdOrSlug: string): Promise<TemplateForContract> {
-  const item = await findTemplate(templateIdOrSlug);
+export async function templateForContract(
+  caller: Caller,
+  templateIdOrSlug: string,
+  consistent = false,
+): Promise<TemplateForContract> {
+  const item = await findTemplate(templateIdOrSlug, consistent);
   if (!item || !canSee(item, caller)) throw notFound('Template');
+  refuseYanked(item);
   const schema = item.schema as { variables?: DeclaredVariable[]; checks?: TemplateCheck[] };
   return {
     id: item.id,

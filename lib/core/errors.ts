@@ -14,6 +14,8 @@ export const ERROR_CODES = [
   'slug_taken',
   'review_exists',
   'version_exists',
+  'template_yanked',
+  'report_exists',
   'invalid_transition',
   'webhook_not_configured',
   'limit_exceeded',

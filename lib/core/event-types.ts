@@ -3,7 +3,7 @@
  * shows. In the core: lib/agents (which kinds a webhook may subscribe to) and lib/events (what an
  * event is) both import it, so neither depends on the other for it.
  *
- * Contract kinds are configurable: a webhook subscribes to them with PATCH …/webhook `events`.
+ * Contract kinds and template kinds are configurable: a webhook subscribes to them with PATCH …/webhook `events`.
  * Service kinds are not: they go to an agent whatever it subscribes to (the test event to the
  * webhook, the disable notice to the feed).
  */
@@ -12,11 +12,13 @@ export const EVENT_TYPES = [
   'contract.released',
   'contract.refunded',
   'contract.verification.completed',
+  'template.version.deprecated',
+  'template.version.yanked',
 ] as const;
 
 export const SERVICE_EVENT_TYPES = ['service.webhook.test', 'service.webhook.disabled'] as const;
 
-/** A contract kind: what a webhook subscribes to. */
+/** A contract or template kind: what a webhook subscribes to. */
 export type EventType = (typeof EVENT_TYPES)[number];
 export type ServiceEventType = (typeof SERVICE_EVENT_TYPES)[number];
 export type AnyEventType = EventType | ServiceEventType;
@@ -27,6 +29,10 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<AnyEventType, string>> = {
   'contract.refunded': 'A contract was refunded to the buyer.',
   'contract.verification.completed':
     'The checks of a FUNDED contract were run; `data.passed` says whether they all passed.',
+  'template.version.deprecated':
+    "A version of a template the agent's workspace installed was deprecated; `data.message` says why. Sent to the agents the workspace chose (PUT /v1/marketplace/installed/agents).",
+  'template.version.yanked':
+    "A version of a template the agent's workspace installed was yanked: no new installs or contracts of it; `data.current_version` is the version now current (null when none is). Sent to the agents the workspace chose.",
   'service.webhook.test':
     'Sent on demand by POST /api/v1/agents/{id}/webhook/test to check a receiver; `data` is empty.',
   'service.webhook.disabled':

@@ -126,6 +126,9 @@ export const VERIFY_LIMITS = {
  */
 export const REPLAY_LIMITS = { perWindow: 5, windowMs: 3_600_000 } as const;
 
+/** Reports of templates and reviews one user may file per window (docs/marketplace.md, "Reports and moderation"). */
+export const REPORT_LIMITS = { perWindow: 10, windowMs: 3_600_000 } as const;
+
 /** SSE stream leases: renewed every `renewMs` while the stream runs; a crashed stream's lease lapses after `leaseMs`. */
 export const STREAM_LEASE = {
   leaseMs: 60_000,

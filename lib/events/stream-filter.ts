@@ -1,13 +1,14 @@
 /**
  * Which stream records reach the relay: new event rows (the outbox) whose agent's webhook was
- * ENABLED and subscribed when the event happened (`deliver`, see outbox.ts), and replay pages; nothing else. The CDK event
+ * ENABLED and subscribed when the event happened (`deliver`, see outbox.ts), replay pages and version notice pages; nothing else. The CDK event
  * source uses this pattern as its filter criteria, and the local stream poller applies the same
  * pattern with `matchesFilter`, so both runtimes invoke the relay with the same records.
  */
 export const RELAY_FILTER_PATTERN = {
   eventName: ['INSERT'],
-  // A replay page (lib/events/replay/replay-job.ts) carries `deliver = true` too: the relay runs the replay job.
-  dynamodb: { NewImage: { entity: { S: ['event', 'replayPage'] }, deliver: { BOOL: [true] } } },
+  // A replay page (lib/events/replay/replay-job.ts) carries `deliver = true` too: the relay runs the replay job;
+  // so does a version notice page (lib/marketplace/lifecycle/notice-page.ts): the relay tells the installers.
+  dynamodb: { NewImage: { entity: { S: ['event', 'replayPage', 'versionNotice'] }, deliver: { BOOL: [true] } } },
 } as const;
 
 type Pattern = { readonly [key: string]: Pattern | readonly (string | number | boolean)[] };

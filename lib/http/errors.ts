@@ -16,6 +16,8 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   slug_taken: 409,
   review_exists: 409,
   version_exists: 409,
+  template_yanked: 409,
+  report_exists: 409,
   invalid_transition: 409,
   webhook_not_configured: 409,
   limit_exceeded: 409,

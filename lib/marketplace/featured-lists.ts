@@ -1,5 +1,5 @@
 import { readIndexPage } from '../store/index-page.ts';
-import { templateIdOf, templateLists } from '../store/keys.ts';
+import { isListed, templateIdOf, templateLists } from '../store/keys.ts';
 import { INDEXES } from '../store/table.ts';
 import { templatesInOrder } from './templates/store.ts';
 import { type TemplateItem, toSummary, UNRATED_RATING_KEY } from './templates/template-item.ts';
@@ -20,10 +20,7 @@ export async function featuredLists(now = Date.now()) {
     trendingTemplates(now, SIZE),
   ]);
   const ids = (page: { keys: { PK: string; SK: string }[] }) => page.keys.map(templateIdOf);
-  const items = await templatesInOrder(
-    [...ids(featured), ...ids(recent), ...ids(rated)],
-    (t) => t.visibility === 'public',
-  );
+  const items = await templatesInOrder([...ids(featured), ...ids(recent), ...ids(rated)], isListed);
   const byId = new Map(items.map((t) => [t.id, t]));
   const pick = (list: string[]) =>
     list

@@ -1,6 +1,6 @@
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 import { indexKeyTypes, readIndexPage } from '../store/index-page.ts';
-import { templateIdOf, templateLists } from '../store/keys.ts';
+import { isListed, templateIdOf, templateLists } from '../store/keys.ts';
 import { INDEXES } from '../store/table.ts';
 import type { ListTemplatesQuery } from './request-schemas.ts';
 import { searchTemplates } from './search/search.ts';
@@ -35,7 +35,7 @@ export async function listTemplates(query: ListTemplatesQuery) {
     readIndexPage(index, partition, { skip: start ? 0 : offset, limit: query.limit, startKey: start?.key }),
     publicCount(query.category),
   ]);
-  const templates = await templatesInOrder(page.keys.map(templateIdOf), (t) => t.visibility === 'public');
+  const templates = await templatesInOrder(page.keys.map(templateIdOf), isListed);
   return {
     data: templates.map(toSummary),
     pagination: {

@@ -32,6 +32,15 @@
  * | Replay limiter    | AGENT#<agt_…>        | LIMIT#REPLAY                | –  (replays started in the current window; docs/limits.md) |
  * | Stream lease      | AGENT#<agt_…>        | STREAM#<slot 0…cap-1>       | –  (one concurrent SSE stream per slot, with expiry; docs/events.md) |
  * | Idempotency key   | IDEMPOTENCY#<user uuid>#<sha256 hex of the key> | IDEMPOTENCY | –  (the first answer to a POST with `Idempotency-Key`; TTL 24 h) |
+ * | Slug claim (author) | SLUG#<slug>        | SLUG                        | GSI1: AUTHOR#<user uuid> / <created_at>#<template uuid>  (an author's templates: marking an author verified walks them) |
+ * | Installer         | TPL#<uuid>           | INSTALLER#<workspace uuid>  | –  (written with the install marker: who installed a template, for the lifecycle notices) |
+ * | Daily stats       | TPL#<uuid>           | STATS#<yyyy>#<sortable version>#<shard 0–7> | –  (per template, UTC year and version, in 8 shards so concurrent writers seldom meet; `<i|c|r|s><day of year, 3 digits>` = installs, contracts, reviews, rating sum; ADD in the writes that count) |
+ * | Version notice    | TPL#<uuid>           | NOTICE#<notice uuid>#<page, 6 digits> | –  (one page of installers told of a deprecation or yank; its INSERT reaches the relay, which writes the next; TTL 7 days) |
+ * | Notice receipt    | WS#<workspace uuid>  | NOTICE#<notice uuid>        | –  (written with the workspace's events of one notice: a page run twice tells nobody twice; TTL 30 days) |
+ * | Template-event agents | WS#<workspace uuid> | EVENTAGENTS              | –  (the workspace's agents that receive template events; PUT …/installed/agents) |
+ * | Report            | REPORT#TPL#<uuid> or REPORT#REV#<uuid>#<reviewer uuid> | BY#<reporter uuid> | GSI1 while open: REPORTS#OPEN / <created_at>#<report uuid> |
+ * | Report limiter    | USER#<uuid>          | LIMIT#REPORT                | –  (reports filed in the current window; docs/marketplace.md) |
+ * | Moderation action | MODACTION#<uuid>     | MODACTION                   | GSI1: MODLOG / <created_at>#<action uuid>  (the operators' audit trail, newest first; one partition: operator actions are few) |
  *
  * Every item has `entity` (its kind), so stream filters and debugging never parse keys.
  */
@@ -65,6 +74,14 @@ export const ENTITY = {
   replayLimit: 'replayLimit',
   streamLease: 'streamLease',
   idempotency: 'idempotency',
+  installer: 'installer',
+  templateStats: 'templateStats',
+  versionNotice: 'versionNotice',
+  noticeReceipt: 'noticeReceipt',
+  eventAgents: 'eventAgents',
+  report: 'report',
+  reportLimit: 'reportLimit',
+  moderationAction: 'moderationAction',
 } as const;
 
 /** The three orders of search postings (the list sorts of the API). */
@@ -167,19 +184,27 @@ export interface TemplateListAttributes {
 interface ListState {
   id: string;
   visibility: string;
+  /** Hidden by an operator (lib/marketplace/moderation). */
+  hidden?: boolean | undefined;
+  /** Every version yanked (lib/marketplace/lifecycle). */
+  all_yanked?: boolean | undefined;
   category: string;
   featured?: boolean | undefined;
   featured_at?: string | undefined;
   trend_day?: string | undefined;
 }
 
+/** Whether a template belongs in the public lists, search, trending and the category counts: public, not hidden, not every version yanked. */
+export const isListed = (state: Pick<ListState, 'visibility' | 'hidden' | 'all_yanked'>): boolean =>
+  state.visibility === 'public' && state.hidden !== true && state.all_yanked !== true;
+
 /**
  * The list-index attributes a template in `state` must have (set) and must not have (remove): a
- * template is in the lists only while public, in Trending once installed, in Featured while featured.
+ * template is in the lists only while listed (isListed), in Trending once installed, in Featured while featured.
  */
 export function listPartitions(state: ListState): { set: Record<string, string>; remove: string[] } {
   const wanted: Record<string, string | undefined> = {};
-  if (state.visibility === 'public') {
+  if (isListed(state)) {
     wanted[INDEXES.allByRecent.partitionKey] = templateLists.all;
     wanted[INDEXES.catByRecent.partitionKey] = templateLists.category(state.category);
     if (state.trend_day) wanted[INDEXES.trending.partitionKey] = templateLists.trendDay(state.trend_day);
@@ -227,6 +252,56 @@ export const replayPageKey = (agentId: string, jobId: string, page: number): Key
   PK: `AGENT#${agentId}`,
   SK: `REPLAY#${jobId}#${String(page).padStart(6, '0')}`,
 });
+
+/** Keys of the marketplace's lifecycle, stats and moderation rooms (lib/marketplace/{lifecycle,stats,moderation}). */
+export const lifecycleKeys = {
+  /** GSI1 entry of a slug claim: an author's templates, newest first. */
+  authoredIndex: (authorId: string, createdAt: string, templateId: string) => ({
+    GSI1PK: `AUTHOR#${authorId}`,
+    GSI1SK: `${createdAt}#${templateId}`,
+  }),
+  authoredIndexPk: (authorId: string): string => `AUTHOR#${authorId}`,
+  installer: (templateId: string, workspaceId: string): Key => ({
+    PK: `TPL#${templateId}`,
+    SK: `INSTALLER#${workspaceId}`,
+  }),
+  installerPrefix: 'INSTALLER#',
+  stats: (templateId: string, year: string, sortableVersion: string, shard: number): Key => ({
+    PK: `TPL#${templateId}`,
+    SK: `STATS#${year}#${sortableVersion}#${shard}`,
+  }),
+  statsYearPrefix: (year: string): string => `STATS#${year}#`,
+  notice: (templateId: string, noticeId: string, page: number): Key => ({
+    PK: `TPL#${templateId}`,
+    SK: `NOTICE#${noticeId}#${String(page).padStart(6, '0')}`,
+  }),
+  noticeReceipt: (workspaceId: string, noticeId: string): Key => ({
+    PK: `WS#${workspaceId}`,
+    SK: `NOTICE#${noticeId}`,
+  }),
+  eventAgents: (workspaceId: string): Key => ({ PK: `WS#${workspaceId}`, SK: 'EVENTAGENTS' }),
+  report: (target: string, reporterId: string): Key => ({ PK: `REPORT#${target}`, SK: `BY#${reporterId}` }),
+  reportTargetPk: (target: string): string => `REPORT#${target}`,
+  /** What a report names: a template, or one reviewer's review of it. */
+  reportTarget: (templateId: string, reviewerId?: string): string =>
+    reviewerId === undefined ? `TPL#${templateId}` : `REV#${templateId}#${reviewerId}`,
+  openReportsIndexPk: 'REPORTS#OPEN',
+  /** GSI1 entry of an open report: every open report, newest first. Removed when it is closed. */
+  openReportsIndex: (createdAt: string, reportId: string) => ({
+    GSI1PK: 'REPORTS#OPEN',
+    GSI1SK: `${createdAt}#${reportId}`,
+  }),
+  reportLimit: (userId: string): Key => ({ PK: `USER#${userId}`, SK: 'LIMIT#REPORT' }),
+  moderationAction: (actionId: string): Key => ({ PK: `MODACTION#${actionId}`, SK: 'MODACTION' }),
+  moderationLogPk: 'MODLOG',
+  /** GSI1 entry of a moderation action: the audit trail, newest first. */
+  moderationLogIndex: (createdAt: string, actionId: string) => ({
+    GSI1PK: 'MODLOG',
+    GSI1SK: `${createdAt}#${actionId}`,
+  }),
+  /** A review's GSI1 attributes, removed while it is hidden (and rebuilt with `keys.reviewsIndex` on restore). */
+  reviewListAttributes: ['GSI1PK', 'GSI1SK'] as readonly string[],
+} as const;
 
 /** Strips the key attributes and index attributes so stored items never leak into responses. */
 export function withoutKeys<T extends Record<string, unknown>>(

@@ -83,6 +83,8 @@ describe('client: agents and webhook configuration against the local API', () =>
       ['contract.released', true],
       ['contract.refunded', true],
       ['contract.verification.completed', true],
+      ['template.version.deprecated', true],
+      ['template.version.yanked', true],
       ['service.webhook.test', false],
       ['service.webhook.disabled', false],
     ]);

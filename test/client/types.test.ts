@@ -50,6 +50,15 @@ describe('client types and the OpenAPI document', () => {
     expectTypeOf<Client.CursorPage<Client.Delivery>>().toEqualTypeOf<OpenApi.DeliveryPage>();
     expectTypeOf<Client.ContractStatus>().toEqualTypeOf<OpenApi.ContractStatus>();
     expectTypeOf<Client.Contract>().toEqualTypeOf<OpenApi.Contract>();
+    expectTypeOf<Client.VersionChanged>().toEqualTypeOf<OpenApi.VersionChanged>();
+    expectTypeOf<Client.TemplateStatsSeries>().toEqualTypeOf<OpenApi.TemplateStatsSeries>();
+    expectTypeOf<Client.EventAgents>().toEqualTypeOf<OpenApi.EventAgents>();
+    expectTypeOf<Client.Report>().toEqualTypeOf<OpenApi.Report>();
+    expectTypeOf<Client.CursorPage<Client.Report>>().toEqualTypeOf<OpenApi.ReportPage>();
+    expectTypeOf<Client.ModerationAction>().toEqualTypeOf<OpenApi.ModerationAction>();
+    expectTypeOf<Client.CursorPage<Client.ModerationAction>>().toEqualTypeOf<OpenApi.ModerationActionPage>();
+    expectTypeOf<Client.ContractEvent>().toEqualTypeOf<OpenApi.ContractEvent>();
+    expectTypeOf<Client.TemplateEvent>().toEqualTypeOf<OpenApi.TemplateEvent>();
     expectTypeOf<Client.CursorPage<Client.Contract>>().toEqualTypeOf<OpenApi.ContractPage>();
     // The client keeps `code: string`, so a code added later does not break a compiled client.
     expectTypeOf<OpenApi.Error>().toExtend<Client.ErrorBody>();
@@ -74,5 +83,12 @@ describe('client types and the OpenAPI document', () => {
     expectTypeOf<Client.RotateSecretInput>().toEqualTypeOf<OpenApi.RotateWebhookSecretBody>();
     expectTypeOf<Client.ListContractsParams>().toEqualTypeOf<OpenApi.ListContractsQuery>();
     expectTypeOf<Client.ReplayEventsInput>().toEqualTypeOf<OpenApi.ReplayEventsBody>();
+    expectTypeOf<Client.ChangeVersionInput>().toEqualTypeOf<OpenApi.ChangeVersionBody>();
+    expectTypeOf<Client.TemplateStatsParams>().toEqualTypeOf<OpenApi.TemplateStatsQuery>();
+    expectTypeOf<Client.SetEventAgentsInput>().toEqualTypeOf<OpenApi.SetEventAgentsBody>();
+    expectTypeOf<Client.CreateReportInput>().toEqualTypeOf<OpenApi.CreateReportBody>();
+    expectTypeOf<Client.ModerateInput>().toEqualTypeOf<OpenApi.ModerateBody>();
+    expectTypeOf<Client.ListModerationParams>().toEqualTypeOf<OpenApi.ListReportsQuery>();
+    expectTypeOf<Client.ListModerationParams>().toEqualTypeOf<OpenApi.ListModerationActionsQuery>();
   });
 });

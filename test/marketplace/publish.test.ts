@@ -17,7 +17,9 @@ describe('POST /templates', () => {
       category: 'http',
       author: { id: user.userId, name: 'Ada', verified: true },
       version: '1.0.0',
-      versions: [{ version: '1.0.0', changelog: '', created_at: res.body.created_at }],
+      versions: [
+        { version: '1.0.0', changelog: '', created_at: res.body.created_at, deprecated: null, yanked_at: null },
+      ],
       schema: {
         variables: [
           { name: 'url', type: 'url', description: 'Endpoint', required: true },
@@ -26,6 +28,9 @@ describe('POST /templates', () => {
         checks: (body['schema'] as any).checks,
       },
       stats: { installs: 0, rating_avg: 0, rating_count: 0, contracts_created: 0 },
+      deprecated: null,
+      yanked: false,
+      hidden: false,
       visibility: 'public',
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updated_at: res.body.created_at,

@@ -17,6 +17,7 @@ import {
   deliveryPageAnswer,
   feedEventTypeAnswer,
 } from '../../events/delivery/answers.ts';
+import { MODERATION_ACTIONS, REPORT_REASONS } from '../../marketplace/moderation/schemas.ts';
 import { CATEGORIES, VISIBILITIES } from '../../marketplace/templates/categories.ts';
 import { templateSchema } from '../../marketplace/templates/template-schema.ts';
 
@@ -71,6 +72,12 @@ const summaryShape = {
   version: z.string(),
   stats: TemplateStats,
   visibility: Visibility,
+  deprecated: z
+    .string()
+    .nullable()
+    .describe("The current version's deprecation message; null when it is not deprecated."),
+  yanked: z.boolean().describe('Every version is yanked: no new installs or contracts; seen by its author only.'),
+  hidden: z.boolean().describe('Hidden by an operator: seen by its author and operators only.'),
   created_at: timestamp,
   updated_at: timestamp,
 };
@@ -79,10 +86,17 @@ export const TemplateSummary = named(
   z.strictObject(summaryShape),
   'A template in lists: without its schema and versions.',
 );
-const TemplateVersion = named(
-  'TemplateVersion',
-  z.strictObject({ version: z.string(), changelog: z.string(), created_at: timestamp }),
-);
+const versionShape = {
+  version: z.string(),
+  changelog: z.string(),
+  created_at: timestamp,
+  deprecated: z
+    .strictObject({ message: z.string(), at: timestamp })
+    .nullable()
+    .describe('Set by the author: still installable, shown as deprecated.'),
+  yanked_at: timestamp.nullable().describe('Set by the author: no new installs or contracts of this version.'),
+};
+const TemplateVersion = named('TemplateVersion', z.strictObject(versionShape));
 const templateShape = { ...summaryShape, schema: TemplateSchema, versions: z.array(TemplateVersion) };
 export const Template = named('Template', z.strictObject(templateShape), 'A template in full, newest version first.');
 export const Review = named(
@@ -139,6 +153,90 @@ export const Installation = named(
   'Installation',
   z.strictObject({ template_id: uuid, workspace_id: uuid, version: z.string(), installed_at: timestamp }),
 );
+export const VersionChanged = named(
+  'VersionChanged',
+  z.strictObject({
+    ...versionShape,
+    current_version: z
+      .string()
+      .nullable()
+      .describe(
+        "The template's current version after the change (the newest not yanked); null when every version is yanked.",
+      ),
+  }),
+);
+const dayCounts = {
+  installs: count,
+  contracts_created: count,
+  reviews: count,
+  rating_avg: z.number().min(0).max(5).describe('Average of the reviews of the day (2 decimals); 0 without reviews.'),
+};
+export const TemplateStatsSeries = named(
+  'TemplateStatsSeries',
+  z.strictObject({
+    template_id: uuid,
+    from: z.iso.date(),
+    to: z.iso.date(),
+    granularity: z.literal('day'),
+    totals: z.strictObject(dayCounts),
+    days: z
+      .array(
+        z.strictObject({
+          date: z.iso.date(),
+          ...dayCounts,
+          versions: z
+            .array(z.strictObject({ version: z.string(), ...dayCounts }))
+            .describe('The versions with anything counted that day, newest first.'),
+        }),
+      )
+      .describe('Every UTC day of the window, oldest first.'),
+  }),
+);
+export const EventAgents = named(
+  'EventAgents',
+  z.strictObject({
+    agent_ids: z.array(z.string().regex(ID_PATTERN.agt)),
+    updated_at: timestamp.nullable().describe('Null until the workspace first chose.'),
+  }),
+  "The workspace's agents that receive template.version.* events of the templates it installed.",
+);
+export const Report = named(
+  'Report',
+  z.strictObject({
+    id: uuid,
+    template_id: uuid,
+    reviewer_id: uuid.nullable().describe('Set when the report names the review this user wrote of the template.'),
+    reporter_id: uuid,
+    reason: z.enum(REPORT_REASONS),
+    text: z.string(),
+    status: z.enum(['open', 'closed']),
+    created_at: timestamp,
+  }),
+);
+export const ReportPage = named(
+  'ReportPage',
+  z.strictObject({ data: z.array(Report), next_cursor: z.string().nullable() }),
+);
+export const ModerationAction = named(
+  'ModerationAction',
+  z.strictObject({
+    id: uuid,
+    action: z.enum(MODERATION_ACTIONS),
+    operator: z.strictObject({ id: uuid, name: z.string() }),
+    template_id: uuid.nullable(),
+    reviewer_id: uuid.nullable(),
+    author_id: uuid.nullable(),
+    reason: z.string(),
+    changed: z.boolean().describe('False when the item already was as asked (the action is recorded all the same).'),
+    reports_closed: count.describe('Open reports of the item this action closed (hide and dismiss).'),
+    created_at: timestamp,
+  }),
+  'One entry of the audit trail.',
+);
+export const ModerationActionPage = named(
+  'ModerationActionPage',
+  z.strictObject({ data: z.array(ModerationAction), next_cursor: z.string().nullable() }),
+);
 export const InstalledPage = named(
   'InstalledPage',
   z.strictObject({ data: z.array(TemplateSummary), next_cursor: z.string().nullable() }),
@@ -188,31 +286,55 @@ void everyStatus;
 const ContractStatus = named('ContractStatus', z.enum(CONTRACT_STATUSES));
 const eventDataShape = { contract_id: z.string().regex(ID_PATTERN.ctr), status: ContractStatus, amount_cents: z.int() };
 const eventShape = { id: z.string().regex(ID_PATTERN.evt), created_at: timestamp, agent_id: agentId };
-export const Event = named(
-  'Event',
+const isTemplateKind = (type: string) => type.startsWith('template.');
+const CONTRACT_KINDS = EVENT_TYPES.filter((t) => !isTemplateKind(t));
+const TEMPLATE_KINDS = EVENT_TYPES.filter(isTemplateKind);
+const templateEventData = z.strictObject({
+  template_id: uuid,
+  template_name: z.string(),
+  version: z.string(),
+  message: z.string().describe('The deprecation message, or the reason given with the yank (may be empty).'),
+  current_version: z
+    .string()
+    .nullable()
+    .describe("The template's current version after the change; null when every version is yanked."),
+});
+const ContractEvent = named(
+  'ContractEvent',
   z.strictObject({
     ...eventShape,
-    type: EventType,
+    type: z.enum(CONTRACT_KINDS),
     data: z.strictObject({
       ...eventDataShape,
       passed: z.boolean().optional(),
       results: z.record(z.string(), z.unknown()).optional(),
     }),
   }),
-  'One copy of a contract event, for one agent: the body of a webhook delivery, an item of the feed and of the stream.',
 );
-/** The four contract events, each with its own `type`, for the document's `webhooks`. */
+const TemplateEvent = named(
+  'TemplateEvent',
+  z.strictObject({ ...eventShape, type: z.enum(TEMPLATE_KINDS), data: templateEventData }),
+  "A version of a template the agent's workspace installed was deprecated or yanked (to the agents the workspace chose).",
+);
+export const Event = named(
+  'Event',
+  z.union([ContractEvent, TemplateEvent]),
+  'One copy of a contract or template event, for one agent: the body of a webhook delivery, an item of the feed and of the stream.',
+);
+/** The contract and template events, each with its own `type`, for the document's `webhooks`. */
 export const contractEvents = Object.fromEntries(
   EVENT_TYPES.map((type) => [
     type,
     z.strictObject({
       ...eventShape,
       type: z.literal(type),
-      data: z.strictObject(
-        type === 'contract.verification.completed'
-          ? { ...eventDataShape, passed: z.boolean(), results: z.record(z.string(), z.unknown()).optional() }
-          : eventDataShape,
-      ),
+      data: isTemplateKind(type)
+        ? templateEventData
+        : z.strictObject(
+            type === 'contract.verification.completed'
+              ? { ...eventDataShape, passed: z.boolean(), results: z.record(z.string(), z.unknown()).optional() }
+              : eventDataShape,
+          ),
     }),
   ]),
 ) as unknown as Record<(typeof EVENT_TYPES)[number], z.ZodType>;

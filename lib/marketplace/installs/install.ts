@@ -1,10 +1,12 @@
 import type { Caller } from '../../core/caller.ts';
 import { InvariantError } from '../../core/errors.ts';
 import { tableName } from '../../store/client.ts';
-import { ENTITY, keys } from '../../store/keys.ts';
+import { ENTITY, keys, lifecycleKeys } from '../../store/keys.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
 import { transactWrite } from '../../store/transact.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
+import { refuseYanked } from '../lifecycle/yanked.ts';
+import { countStats } from '../stats/count.ts';
 import { visibleTemplate } from '../templates/find-template.ts';
 import type { TemplateItem } from '../templates/template-item.ts';
 import { bucketAttribute, moveToDay, utcDay } from '../trending/trend.ts';
@@ -29,10 +31,14 @@ export async function installTemplate(
 ): Promise<{ created: boolean; installation: Installation }> {
   return optimistic(async (attempt) => {
     const template = await visibleTemplate(idOrSlug, caller, attempt > 1);
+    refuseYanked(template);
     const marker = installMarker(template, caller.workspaceId, new Date(now).toISOString());
     const result = await transactWrite([
       { Put: { TableName: tableName(), Item: marker, ConditionExpression: 'attribute_not_exists(PK)' } },
       { Update: { TableName: tableName(), Key: keys.template(template.id), ...counterUpdate(template, utcDay(now)) } },
+      // Who installed it, under the template: the installers a deprecation or yank notice pages through.
+      { Put: { TableName: tableName(), Item: installerItem(template.id, caller, marker.installed_at) } },
+      countStats(template.id, template.version, now, { installs: 1 }),
     ]);
     if (result.ok) return { created: true, installation: toInstallation(marker) };
     if (result.reasons[0] === 'ConditionalCheckFailed')
@@ -58,6 +64,15 @@ export function installMarker(
   };
 }
 
+export const installerItem = (templateId: string, caller: Caller, installedAt: string) => ({
+  ...lifecycleKeys.installer(templateId, caller.workspaceId),
+  entity: ENTITY.installer,
+  template_id: templateId,
+  workspace_id: caller.workspaceId,
+  user_id: caller.userId,
+  installed_at: installedAt,
+});
+
 /**
  * Counters by `ADD` (no read-modify-write, so concurrent installs never lose one). On a day the
  * template was already installed, the trending key is bumped the same way. The first install of
@@ -68,11 +83,14 @@ export function installMarker(
 function counterUpdate(t: TemplateItem, clockDay: string) {
   const today = t.trend_day && t.trend_day > clockDay ? t.trend_day : clockDay; // never move back on a slower clock
   const add: Record<string, number> = { installs: 1, popKey: 1, [bucketAttribute(today)]: 1 };
-  const names = { '#vis': 'visibility', '#day': 'trend_day' };
+  // The version installed is the current one, not yanked since it was read (lib/marketplace/lifecycle).
+  const current = '#ver = :ver AND attribute_not_exists(all_yanked)';
+  const names = { '#vis': 'visibility', '#day': 'trend_day', '#ver': 'version' };
+  const read = { ':vis': t.visibility, ':ver': t.version };
   if (t.trend_day === today) {
     return buildUpdate(
       { add: { ...add, trendKey: 1 } },
-      { condition: '#vis = :vis AND #day = :day', names, values: { ':vis': t.visibility, ':day': today } },
+      { condition: `#vis = :vis AND #day = :day AND ${current}`, names, values: { ...read, ':day': today } },
     );
   }
   const parts = { ...moveToDay(t, today, 1), add: { ...add, rev: 1 } };
@@ -80,14 +98,14 @@ function counterUpdate(t: TemplateItem, clockDay: string) {
   // this write, and the key recomputed from the buckets read would then drop that install.
   return t.trend_day
     ? buildUpdate(parts, {
-        condition: '#vis = :vis AND #day = :day AND #key = :key',
+        condition: `#vis = :vis AND #day = :day AND #key = :key AND ${current}`,
         names: { ...names, '#key': 'trendKey' },
-        values: { ':vis': t.visibility, ':day': t.trend_day, ':key': t.trendKey },
+        values: { ...read, ':day': t.trend_day, ':key': t.trendKey },
       })
     : buildUpdate(parts, {
-        condition: '#vis = :vis AND attribute_not_exists(#day)',
+        condition: `#vis = :vis AND attribute_not_exists(#day) AND ${current}`,
         names,
-        values: { ':vis': t.visibility },
+        values: read,
       });
 }
 

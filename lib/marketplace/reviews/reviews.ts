@@ -8,12 +8,13 @@ import { AppError, forbidden, InvariantError } from '../../core/errors.ts';
 import { newUuid } from '../../core/ids.ts';
 import { nowIso } from '../../core/time.ts';
 import { tableName } from '../../store/client.ts';
-import { decodeCursor, encodeCursor } from '../../store/cursor.ts';
-import { indexKeyTypes, readIndexPage } from '../../store/index-page.ts';
+import { cursorPage } from '../../store/cursor-page.ts';
+import { readIndexPage } from '../../store/index-page.ts';
 import { keys } from '../../store/keys.ts';
 import { INDEXES } from '../../store/table.ts';
 import { transactWrite } from '../../store/transact.ts';
 import type { PageQuery, ReviewInput } from '../request-schemas.ts';
+import { countStats } from '../stats/count.ts';
 import { isAuthor, visibleTemplate } from '../templates/find-template.ts';
 import { refreshRatingKey } from './rating.ts';
 import { type Review, reviewItem, toReview } from './review-item.ts';
@@ -33,6 +34,7 @@ export async function createReview(idOrSlug: string, input: ReviewInput, caller:
         ExpressionAttributeValues: { ':rating': input.rating, ':one': 1 },
       },
     },
+    countStats(template.id, template.version, item.created_at, { reviews: 1, rating_sum: input.rating }),
   ]);
   if (!result.ok) {
     if (result.reasons[0] === 'ConditionalCheckFailed')
@@ -53,25 +55,15 @@ export async function newestReviews(templateId: string, limit: number): Promise<
 /** GET /templates/:id/reviews: newest first; total is the template's exact review count. */
 export async function listReviews(idOrSlug: string, query: PageQuery, caller: Caller) {
   const template = await visibleTemplate(idOrSlug, caller);
-  const partition = keys.reviewsIndexPk(template.id);
-  const scope = `reviews|${template.id}`;
-  const start = query.cursor
-    ? decodeCursor(query.cursor, scope, indexKeyTypes(reviewsIndex), { [reviewsIndex.partitionKey]: partition })
-    : undefined;
-  const offset = start?.position ?? query.offset ?? 0;
-  const page = await readIndexPage(reviewsIndex, partition, {
-    skip: start ? 0 : offset,
-    limit: query.limit,
-    startKey: start?.key,
-  });
+  const page = await cursorPage(reviewsIndex, keys.reviewsIndexPk(template.id), `reviews|${template.id}`, query);
   return {
     data: page.entries.map(toReview),
     pagination: {
       limit: query.limit,
-      offset,
+      offset: page.offset,
       total: Number(template.rating_count ?? 0),
       has_more: page.hasMore,
-      next_cursor: page.nextKey ? encodeCursor(scope, page.nextKey, offset + page.entries.length) : null,
+      next_cursor: page.next_cursor,
     },
   };
 }

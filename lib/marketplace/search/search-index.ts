@@ -19,7 +19,7 @@
 import { InvariantError } from '../../core/errors.ts';
 import { batchGet, batchWrite, keyString, type WriteRequest } from '../../store/batch.ts';
 import { tableName } from '../../store/client.ts';
-import { ENTITY, type Key, keys, type SearchOrder } from '../../store/keys.ts';
+import { ENTITY, isListed, type Key, keys, type SearchOrder } from '../../store/keys.ts';
 import { type TransactItem, transactWrite } from '../../store/transact.ts';
 import type { TemplateItem } from '../templates/template-item.ts';
 import { bucketLabel, popularityBucket } from './popularity-bucket.ts';
@@ -55,11 +55,21 @@ export const INDEX_FORMAT = PAIRS_FORMAT;
 
 type Searchable = Pick<
   TemplateItem,
-  'id' | 'visibility' | 'category' | 'name' | 'slug' | 'description' | 'recentKey' | 'installs' | 'ratingKey'
+  | 'id'
+  | 'visibility'
+  | 'hidden'
+  | 'all_yanked'
+  | 'category'
+  | 'name'
+  | 'slug'
+  | 'description'
+  | 'recentKey'
+  | 'installs'
+  | 'ratingKey'
 >;
 
 export function indexedState(t: Searchable): Indexed {
-  const isPublic = t.visibility === 'public';
+  const isPublic = isListed(t);
   return {
     recent: t.recentKey,
     lists: isPublic ? inBothLists(indexedPrefixes(t), t.category) : [],
@@ -71,7 +81,7 @@ export function indexedState(t: Searchable): Indexed {
 }
 
 export const countedLists = (t: Searchable): string[] =>
-  t.visibility === 'public' ? inBothLists(countedPrefixes(t), t.category) : [];
+  isListed(t) ? inBothLists(countedPrefixes(t), t.category) : [];
 
 const sortKey = (order: SearchOrder, state: Pick<Indexed, 'recent' | 'pop' | 'rating'>): string =>
   order === 'recent'

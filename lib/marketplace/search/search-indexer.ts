@@ -22,6 +22,8 @@ const indexedView = (t: Image | undefined) =>
   t &&
   JSON.stringify([
     t['visibility'],
+    t['hidden'],
+    t['all_yanked'],
     t['category'],
     t['name'],
     t['slug'],

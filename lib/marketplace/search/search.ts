@@ -1,6 +1,6 @@
 import { validationError } from '../../core/errors.ts';
 import { decodeCursor, encodeCursor, type KeyTypes, type StartKey } from '../../store/cursor.ts';
-import { keys, type SearchOrder } from '../../store/keys.ts';
+import { isListed, keys, type SearchOrder } from '../../store/keys.ts';
 import { MAX_SEARCH_OFFSET } from '../request-schemas.ts';
 import type { Category } from '../templates/categories.ts';
 import { type TemplateItem, toSummary } from '../templates/template-item.ts';
@@ -102,7 +102,7 @@ export async function searchTemplates(query: SearchQuery) {
     groupFor(sort)(sortKey) === resumeGroup &&
     (Number(t.installs) > after.installs || (Number(t.installs) === after.installs && t.recentKey >= after.recent));
   const keep = (t: TemplateItem, sortKey: string) =>
-    t.visibility === 'public' &&
+    isListed(t) &&
     (!query.category || t.category === query.category) &&
     matchesEveryWord(queryWords, t) &&
     !shownAlready(t, sortKey);

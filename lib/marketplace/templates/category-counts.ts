@@ -1,11 +1,11 @@
 /**
- * Public templates per category, one counter item each, changed inside the same transaction as
+ * Listed templates (public, not hidden, not every version yanked) per category, one counter item each, changed inside the same transaction as
  * every change that moves a template into or out of "public in category X". The all-public total
  * is their sum: 7 small reads, whatever the catalog size.
  */
 import { batchGet, keyString } from '../../store/batch.ts';
 import { tableName } from '../../store/client.ts';
-import { ENTITY, keys } from '../../store/keys.ts';
+import { ENTITY, isListed, keys } from '../../store/keys.ts';
 import type { TransactItem } from '../../store/transact.ts';
 import { CATEGORIES, type Category } from './categories.ts';
 
@@ -28,13 +28,12 @@ export function categoryCountChange(category: Category, delta: number): Transact
   };
 }
 
+type ListedState = { visibility: string; hidden?: boolean; all_yanked?: boolean; category: Category };
+
 /** The counter moves a change needs: -1 where the template stops counting, +1 where it starts. */
-export function categoryCountChanges(
-  before: { visibility: string; category: Category } | undefined,
-  after: { visibility: string; category: Category },
-): TransactItem[] {
-  const was = before?.visibility === 'public' ? before.category : undefined;
-  const is = after.visibility === 'public' ? after.category : undefined;
+export function categoryCountChanges(before: ListedState | undefined, after: ListedState): TransactItem[] {
+  const was = before && isListed(before) ? before.category : undefined;
+  const is = isListed(after) ? after.category : undefined;
   if (was === is) return [];
   return [...(was ? [categoryCountChange(was, -1)] : []), ...(is ? [categoryCountChange(is, +1)] : [])];
 }

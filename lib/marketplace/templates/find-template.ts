@@ -19,9 +19,12 @@ export async function findTemplate(idOrSlug: string, consistent = false): Promis
 
 export const isAuthor = (item: TemplateItem, caller: Caller): boolean => item.author.id === caller.userId;
 
-/** Private templates exist for their author only; public and unlisted ones for anyone with the id. */
+/**
+ * Private templates exist for their author only; public and unlisted ones for anyone with the id,
+ * unless an operator hid them: then for their author and operators only.
+ */
 export const canSee = (item: TemplateItem, caller: Caller): boolean =>
-  item.visibility !== 'private' || isAuthor(item, caller);
+  isAuthor(item, caller) || (item.visibility !== 'private' && (item.hidden !== true || caller.operator));
 
 export async function visibleTemplate(idOrSlug: string, caller: Caller, consistent = false): Promise<TemplateItem> {
   const item = await findTemplate(idOrSlug, consistent);

@@ -2,13 +2,15 @@ import type { Caller } from '../../core/caller.ts';
 import { AppError, validationError } from '../../core/errors.ts';
 import { nowIso } from '../../core/time.ts';
 import { tableName } from '../../store/client.ts';
-import { keys } from '../../store/keys.ts';
+import { keys, listPartitions } from '../../store/keys.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
 import { transactWrite } from '../../store/transact.ts';
+import { buildUpdate } from '../../store/update-expression.ts';
 import type { VersionInput } from '../request-schemas.ts';
+import { categoryCountChanges } from './category-counts.ts';
 import { authoredTemplate } from './find-template.ts';
 import { versionStored } from './store.ts';
-import { toTemplate } from './template-item.ts';
+import { type TemplateItem, toTemplate } from './template-item.ts';
 import { compareVersions } from './version.ts';
 import { newestVersions, versionItem } from './versions.ts';
 
@@ -31,6 +33,9 @@ export async function publishVersion(idOrSlug: string, input: VersionInput, call
       ]);
     }
     const now = nowIso();
+    const updated: TemplateItem = { ...template, version: input.version, schema: input.schema, updated_at: now };
+    delete updated.current_deprecation;
+    delete updated.all_yanked;
     const result = await transactWrite([
       {
         Put: {
@@ -40,26 +45,39 @@ export async function publishVersion(idOrSlug: string, input: VersionInput, call
         },
       },
       {
-        Update: {
-          TableName: tableName(),
-          Key: keys.template(template.id),
-          UpdateExpression: 'SET #v = :version, #schema = :schema, updated_at = :now',
-          ConditionExpression: '#v = :current',
-          ExpressionAttributeNames: { '#v': 'version', '#schema': 'schema' },
-          ExpressionAttributeValues: {
-            ':version': input.version,
-            ':schema': input.schema,
-            ':now': now,
-            ':current': template.version,
-          },
-        },
+        Update: { TableName: tableName(), Key: keys.template(template.id), ...currentVersionUpdate(template, updated) },
       },
+      // A template whose every version was yanked is listed again with a new one.
+      ...categoryCountChanges(template, updated),
     ]);
-    if (result.ok) {
-      const updated = { ...template, version: input.version, schema: input.schema, updated_at: now };
-      return toTemplate(updated, await newestVersions(template.id));
-    }
+    if (result.ok) return toTemplate(updated, await newestVersions(template.id));
     if (result.reasons[0] === 'ConditionalCheckFailed') throw versionExists(input.version);
     return RETRY;
   });
+}
+
+/**
+ * The new version becomes current: not deprecated, and not yanked (a template whose versions were
+ * all yanked is listed again, so this takes the revision read too and moves its list partitions).
+ */
+function currentVersionUpdate(before: TemplateItem, after: TemplateItem) {
+  const relisted = before.all_yanked === true;
+  const partitions = listPartitions(after);
+  return buildUpdate(
+    {
+      set: {
+        version: after.version,
+        schema: after.schema,
+        updated_at: after.updated_at,
+        ...(relisted ? partitions.set : {}),
+      },
+      ...(relisted ? { add: { rev: 1 } } : {}),
+      remove: ['current_deprecation', 'all_yanked', ...(relisted ? partitions.remove : [])],
+    },
+    {
+      condition: relisted ? '#cur = :current AND #rev = :rev' : '#cur = :current',
+      names: { '#cur': 'version', ...(relisted ? { '#rev': 'rev' } : {}) },
+      values: { ':current': before.version, ...(relisted ? { ':rev': before.rev } : {}) },
+    },
+  );
 }

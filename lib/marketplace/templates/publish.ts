@@ -3,11 +3,11 @@ import { AppError, InvariantError } from '../../core/errors.ts';
 import { newUuid } from '../../core/ids.ts';
 import { nowIso } from '../../core/time.ts';
 import { tableName } from '../../store/client.ts';
-import { ENTITY, keys } from '../../store/keys.ts';
+import { ENTITY, keys, lifecycleKeys } from '../../store/keys.ts';
 import { alongLost, alongRefused, type CommitAlong, transactWrite } from '../../store/transact.ts';
 import type { PublishInput } from '../request-schemas.ts';
 import { categoryCountChanges } from './category-counts.ts';
-import { authorOf, newTemplateItem, toTemplate } from './template-item.ts';
+import { authorOf, newTemplateItem, toTemplate, versionEntryOf } from './template-item.ts';
 import { versionItem } from './versions.ts';
 
 /** Slugs a path segment already means: `/templates/featured` is the featured lists. */
@@ -30,13 +30,20 @@ export async function publishTemplate(
   const now = nowIso();
   const item = newTemplateItem(input, authorOf(caller), newUuid(), now);
   const version = versionItem(item.id, input.version, '', input.schema, now);
-  const template = toTemplate(item, [{ version: input.version, changelog: '', created_at: now }]);
+  const template = toTemplate(item, [versionEntryOf(version)]);
   const alongItems = along?.(template) ?? [];
   const result = await transactWrite([
     {
       Put: {
         TableName: tableName(),
-        Item: { ...keys.slug(input.slug), entity: ENTITY.slug, template_id: item.id, created_at: now },
+        // Its author index lets an operator who marks the author verified find the author's templates.
+        Item: {
+          ...keys.slug(input.slug),
+          entity: ENTITY.slug,
+          template_id: item.id,
+          created_at: now,
+          ...lifecycleKeys.authoredIndex(caller.userId, now, item.id),
+        },
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },

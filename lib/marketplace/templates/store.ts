@@ -8,7 +8,7 @@ import { batchGet, keyString } from '../../store/batch.ts';
 import { db, tableName } from '../../store/client.ts';
 import { conditionalUpdate } from '../../store/conditional.ts';
 import { keys } from '../../store/keys.ts';
-import type { TemplateItem, VersionEntry } from './template-item.ts';
+import { type TemplateItem, type VersionEntry, versionEntryOf } from './template-item.ts';
 import { sortableVersion } from './version.ts';
 
 export async function readTemplate(templateId: string, consistent = false): Promise<TemplateItem | undefined> {
@@ -62,11 +62,11 @@ export async function newestVersionEntries(templateId: string, limit: number): P
       TableName: tableName(),
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :ver)',
       ExpressionAttributeValues: { ':pk': keys.template(templateId).PK, ':ver': keys.versionPrefix },
-      ProjectionExpression: '#v, changelog, created_at',
+      ProjectionExpression: '#v, changelog, created_at, deprecated_message, deprecated_at, yanked_at',
       ExpressionAttributeNames: { '#v': 'version' },
       ScanIndexForward: false,
       Limit: limit,
     }),
   );
-  return Items.map((v) => ({ version: v['version'], changelog: v['changelog'] ?? '', created_at: v['created_at'] }));
+  return Items.map(versionEntryOf);
 }

@@ -38,6 +38,13 @@ export interface TemplateItem extends TemplateListAttributes {
   contracts_created: number;
   featured?: boolean;
   featured_at?: string;
+  /** The current version's deprecation message, while it has one (lib/marketplace/lifecycle). */
+  current_deprecation?: string;
+  /** Every version yanked: out of every list, no new installs or contracts (lib/marketplace/lifecycle). */
+  all_yanked?: boolean;
+  /** Hidden by an operator, with the reason: only its author and operators see it (lib/marketplace/moderation). */
+  hidden?: boolean;
+  hidden_reason?: string;
   /**
    * +1 on every change of list membership (visibility, category, featured, trend day): those
    * changes compute the index partitions from what they read, so they are conditional on it.
@@ -111,6 +118,12 @@ export interface TemplateSummary {
   version: string;
   stats: { installs: number; rating_avg: number; rating_count: number; contracts_created: number };
   visibility: Visibility;
+  /** The current version's deprecation message, or null. */
+  deprecated: string | null;
+  /** Every version is yanked (only its author sees it then). */
+  yanked: boolean;
+  /** Hidden by an operator (only its author and operators see it then). */
+  hidden: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -132,6 +145,9 @@ export function toSummary(item: TemplateItem): TemplateSummary {
       contracts_created: Number(item.contracts_created ?? 0),
     },
     visibility: item.visibility,
+    deprecated: item.current_deprecation ?? null,
+    yanked: item.all_yanked === true,
+    hidden: item.hidden === true,
     created_at: item.created_at,
     updated_at: item.updated_at,
   };
@@ -141,7 +157,23 @@ export interface VersionEntry {
   version: string;
   changelog: string;
   created_at: string;
+  /** Set by the author (PATCH …/versions/:version): still installable, shown as deprecated. */
+  deprecated: { message: string; at: string } | null;
+  /** Set by the author: no new installs or contracts of it. */
+  yanked_at: string | null;
 }
+
+/** The API's version entry from a stored version item (or its projection). */
+export const versionEntryOf = (v: Record<string, unknown>): VersionEntry => ({
+  version: v['version'] as string,
+  changelog: (v['changelog'] as string | undefined) ?? '',
+  created_at: v['created_at'] as string,
+  deprecated:
+    typeof v['deprecated_message'] === 'string'
+      ? { message: v['deprecated_message'], at: v['deprecated_at'] as string }
+      : null,
+  yanked_at: (v['yanked_at'] as string | undefined) ?? null,
+});
 
 export function toTemplate(item: TemplateItem, versions: VersionEntry[]) {
   return { ...toSummary(item), schema: item.schema, versions };

@@ -4,7 +4,7 @@
  * transaction; buckets older than the window are removed when a template's first install of a
  * new day moves its `trendKey` forward, so an item carries at most 8 of them.
  */
-import { templateLists } from '../../store/keys.ts';
+import { isListed, templateLists } from '../../store/keys.ts';
 import { INDEXES } from '../../store/table.ts';
 export const TREND_WINDOW_DAYS = 7;
 const BUCKET_PREFIX = 'inst_';
@@ -38,8 +38,12 @@ export function bucketsOutsideWindow(item: object, today: string): string[] {
  * window removed. The install of a new day and the daily rollover both write this, each adding
  * its own counters, on the condition that `trend_day` is still the one they read.
  */
-export function moveToDay(t: { visibility: string; trend_day?: string }, today: string, installingNow: 0 | 1) {
+export function moveToDay(
+  t: { visibility: string; hidden?: boolean; all_yanked?: boolean; trend_day?: string },
+  today: string,
+  installingNow: 0 | 1,
+) {
   const set: Record<string, unknown> = { trend_day: today, trendKey: installsInWindow(t, today) + installingNow };
-  if (t.visibility === 'public') set[INDEXES.trending.partitionKey] = templateLists.trendDay(today);
+  if (isListed(t)) set[INDEXES.trending.partitionKey] = templateLists.trendDay(today);
   return { set, remove: bucketsOutsideWindow(t, today) };
 }

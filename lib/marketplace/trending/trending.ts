@@ -1,4 +1,4 @@
-import { templateIdOf } from '../../store/keys.ts';
+import { isListed, templateIdOf } from '../../store/keys.ts';
 import { templatesInOrder } from '../templates/store.ts';
 import type { TemplateItem } from '../templates/template-item.ts';
 import { readTrendDay } from './store.ts';
@@ -31,7 +31,7 @@ export async function trendingTemplates(now: number, limit = 10): Promise<Templa
     const toRead = days.filter((d) => !d.done && d.floor > threshold);
     if (toRead.length === 0) break;
     const ids = (await Promise.all(toRead.map(readDayPage))).flat().filter((id) => !counted.has(id));
-    for (const item of await templatesInOrder(ids, (t) => t.visibility === 'public')) {
+    for (const item of await templatesInOrder(ids, isListed)) {
       counted.set(item.id, { item, count: installsInWindow(item, today) });
     }
   }

@@ -1,0 +1,9 @@
+import { ok } from '../../lib/http/responses.ts';
+import { httpRoute } from '../../lib/http/stack.ts';
+import { versionChangeBody, versionParams } from '../../lib/marketplace/lifecycle/schemas.ts';
+import { changeVersion } from '../../lib/marketplace/lifecycle/version-change.ts';
+
+/** PATCH /templates/:id/versions/:version: author only; deprecate or yank a version (or take either back). */
+export const handler = httpRoute({ params: versionParams, body: versionChangeBody }, async ({ params, body, caller }) =>
+  ok(await changeVersion(params.id, params.version, body, caller)),
+);

@@ -1,0 +1,6 @@
+import { ok } from '../../lib/http/responses.ts';
+import { httpRoute } from '../../lib/http/stack.ts';
+import { getEventAgents } from '../../lib/marketplace/lifecycle/event-agents.ts';
+
+/** GET /installed/agents: the workspace's agents that receive template events. */
+export const handler = httpRoute({}, async ({ caller }) => ok(await getEventAgents(caller)));

@@ -1,0 +1,9 @@
+import { created } from '../../lib/http/responses.ts';
+import { httpRoute } from '../../lib/http/stack.ts';
+import { moderate } from '../../lib/marketplace/moderation/moderate.ts';
+import { moderationBody } from '../../lib/marketplace/moderation/schemas.ts';
+
+/** POST /moderation/actions: operators only; hide, restore, dismiss, verify_author, unverify_author. 201 audit entry. */
+export const handler = httpRoute({ body: moderationBody }, async ({ body, caller }) =>
+  created(await moderate(caller, body)),
+);

@@ -1,0 +1,67 @@
+/**
+ * One page of a version notice (notice-page.ts), run by the relay: each installer workspace of the
+ * page gets the event on the agents it chose (event-agents.ts), through the outbox like every
+ * event, so it reaches their feeds, streams and subscribed webhooks. The workspace's receipt of the
+ * notice commits with its events: a page run again (the stream retries a failed batch) tells no
+ * workspace twice. Then the next page is written, if there are more installers.
+ */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { expiresAt } from '../../core/event-retention.ts';
+import { commitWithEvents } from '../../events/feed/outbox.ts';
+import { db, tableName } from '../../store/client.ts';
+import { ENTITY, keys, lifecycleKeys } from '../../store/keys.ts';
+import { transactWrite } from '../../store/transact.ts';
+import { readEventAgents } from './event-agents.ts';
+import { type NoticePage, putNoticePage } from './notice-page.ts';
+
+/** Installers one page tells; a page is one relay invocation's work, so it stays well inside its timeout. */
+export const NOTICE_PAGE_SIZE = 25;
+const PARALLEL = 5;
+
+export async function runNoticePage(page: NoticePage): Promise<void> {
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :installer)',
+      ExpressionAttributeValues: {
+        ':pk': keys.template(page.template_id).PK,
+        ':installer': lifecycleKeys.installerPrefix,
+      },
+      Limit: NOTICE_PAGE_SIZE,
+      ...(page.after ? { ExclusiveStartKey: { PK: keys.template(page.template_id).PK, SK: page.after } } : {}),
+    }),
+  );
+  const workspaces = (res.Items ?? []).map((i) => i['workspace_id'] as string);
+  const queue = [...workspaces];
+  const worker = async () => {
+    for (let ws = queue.shift(); ws; ws = queue.shift()) await tellWorkspace(ws, page);
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+  const last = res.Items?.at(-1);
+  if (res.LastEvaluatedKey && last) {
+    const next = await transactWrite([putNoticePage({ ...page, page: page.page + 1, after: last['SK'] as string })]);
+    // Refused: this page ran before and wrote its successor already.
+    if (!next.ok && next.reasons[0] !== 'ConditionalCheckFailed') throw new Error('next notice page not written');
+  }
+}
+
+async function tellWorkspace(workspaceId: string, page: NoticePage): Promise<void> {
+  const chosen = await readEventAgents(workspaceId);
+  if (chosen.agent_ids.length === 0) return;
+  await commitWithEvents(
+    () => ({
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...lifecycleKeys.noticeReceipt(workspaceId, page.notice_id),
+          entity: ENTITY.noticeReceipt,
+          template_id: page.template_id,
+          type: page.type,
+          expires_at: expiresAt(page.created_at),
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    }),
+    { agentIds: chosen.agent_ids, type: page.type, data: { ...page.data } },
+  );
+}
