@@ -258,6 +258,8 @@ export const routes: readonly Route[] = [
     doc: {
       tag: 'Marketplace',
       summary: "A template's reviews, newest first",
+      description:
+        'A review an operator hid is left out, but for its writer and operators: their first page (no `offset`, no `cursor`) leads with the hidden reviews they may see, marked `hidden: true` — the writer their own, an operator the newest `limit` hidden ones. `total` counts visible reviews only.',
       answers: { 200: { description: 'OK', schema: 'ReviewPage' } },
     },
   },

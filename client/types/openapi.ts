@@ -114,6 +114,8 @@ export type Review = {
   title: string;
   comment: string;
   created_at: string;
+  /** Only on a review an operator hid: shown to its writer and operators alone, on the first page of the list, and not in the rating. */
+  hidden?: true;
 };
 
 export type TemplateDetails = {

@@ -8,7 +8,7 @@
  * | Template          | TPL#<uuid>           | META                        | list indexes + Trending while public, Featured while featured and public (table.ts) |
  * | Slug claim        | SLUG#<slug>          | SLUG                        | –  (written with the template in one transaction)        |
  * | Template version  | TPL#<uuid>           | VER#<000001.000002.000003>  | –  (query newest first)                                   |
- * | Review            | TPL#<uuid>           | REVIEW#<user uuid>          | GSI1: TPLREV#<tpl> / <created_at>#<review uuid>          |
+ * | Review            | TPL#<uuid>           | REVIEW#<user uuid>          | GSI1: TPLREV#<tpl> / <created_at>#<review uuid>; TPLREVHID#<tpl> / same while hidden |
  * | Install marker    | WS#<workspace uuid>  | INSTALL#<template uuid>     | GSI1: WSINST#<ws> / <installed_at>#<tpl>                 |
  * | Category counter  | CATEGORY#<name>      | COUNT                       | –  (`count` = public templates; changed in the same transaction as the template) |
  * | Search posting    | TOKEN#[<category>/]<word prefix> | <created_at>#<template uuid> | –  (per 2-, 4- and 6-character prefix of each word of a public template, in the catalog-wide list and its category's; newest first) |
@@ -111,6 +111,8 @@ export const keys = {
   versionPrefix: 'VER#',
   review: (templateId: string, userId: string): Key => ({ PK: `TPL#${templateId}`, SK: `REVIEW#${userId}` }),
   reviewsIndexPk: (templateId: string): string => `TPLREV#${templateId}`,
+  /** GSI1 partition of a template's hidden reviews (same sort key), which operators still see in the list. */
+  hiddenReviewsIndexPk: (templateId: string): string => `TPLREVHID#${templateId}`,
   /** GSI1 entry of a review: the template's reviews, newest first. */
   reviewsIndex: (templateId: string, createdAt: string, reviewId: string) => ({
     GSI1PK: `TPLREV#${templateId}`,
@@ -299,8 +301,6 @@ export const lifecycleKeys = {
     GSI1PK: 'MODLOG',
     GSI1SK: `${createdAt}#${actionId}`,
   }),
-  /** A review's GSI1 attributes, removed while it is hidden (and rebuilt with `keys.reviewsIndex` on restore). */
-  reviewListAttributes: ['GSI1PK', 'GSI1SK'] as readonly string[],
 } as const;
 
 /** Strips the key attributes and index attributes so stored items never leak into responses. */

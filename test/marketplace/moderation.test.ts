@@ -129,7 +129,7 @@ describe('moderation', () => {
     expectError(await act(author, { action: 'hide', template_id: t.id, reason: 'Mine.' }), 403, 'forbidden');
   }, 120_000); // the search indexer runs over the stream three times
 
-  it('hiding a review takes it out of the list and the rating exactly once under 8 concurrent hides; restore puts it back', async () => {
+  it('hiding a review takes it out of the list (but for its writer and operators, marked) and the rating exactly once under 8 concurrent hides; restore puts it back', async () => {
     const author = await createTestUser();
     const operator = await createTestUser({ operator: true });
     const t = await publish(author);
@@ -152,9 +152,21 @@ describe('moderation', () => {
     expect(hides.map((r) => r.status)).toEqual(Array(8).fill(201));
     expect(hides.filter((r) => r.body.changed)).toHaveLength(1);
     expect(await rating()).toMatchObject({ rating_avg: 5, rating_count: 1 });
-    const reviews = (await invoke('listReviews', { caller: fair, params: { id: t.id } })).body;
+    const listed = async (caller: TestUser, query?: Record<string, string>) =>
+      (await invoke('listReviews', { caller, params: { id: t.id }, ...(query ? { query } : {}) })).body;
+    const reviews = await listed(fair);
     expect(reviews.data.map((r: any) => r.user.id)).toEqual([fair.userId]);
     expect(reviews.pagination.total).toBe(1);
+    // Its writer and operators still see it, marked and ahead of the first page; not on later pages.
+    for (const caller of [abuser, operator]) {
+      const seen = await listed(caller);
+      expect(seen.data.map((r: any) => [r.user.id, r.hidden])).toEqual([
+        [abuser.userId, true],
+        [fair.userId, undefined],
+      ]);
+      expect(seen.pagination.total).toBe(1);
+      expect((await listed(caller, { offset: '1' })).data).toEqual([]);
+    }
     // Their one review still exists: no second one to game the rating again.
     expectError(
       await invoke('createReview', { caller: abuser, params: { id: t.id }, body: { rating: 1, title: 'Again' } }),
@@ -164,7 +176,11 @@ describe('moderation', () => {
 
     await act(operator, { action: 'restore', template_id: t.id, reviewer_id: abuser.userId, reason: 'Appeal upheld.' });
     expect(await rating()).toMatchObject({ rating_avg: 3, rating_count: 2 });
-    expect((await invoke('listReviews', { caller: fair, params: { id: t.id } })).body.data).toHaveLength(2);
+    for (const caller of [fair, abuser, operator]) {
+      const back = (await listed(caller)).data;
+      expect(back.map((r: any) => r.user.id).sort()).toEqual([fair.userId, abuser.userId].sort());
+      expect(back.every((r: any) => !('hidden' in r))).toBe(true);
+    }
   });
 
   it('dismiss closes the open reports only; verify_author marks the author and their templates verified', async () => {

@@ -108,6 +108,12 @@ export const Review = named(
     title: z.string(),
     comment: z.string(),
     created_at: timestamp,
+    hidden: z
+      .literal(true)
+      .optional()
+      .describe(
+        'Only on a review an operator hid: shown to its writer and operators alone, on the first page of the list, and not in the rating.',
+      ),
   }),
 );
 export const TemplateDetails = named(

@@ -22,13 +22,14 @@ import { INDEXES } from '../../store/table.ts';
 import { type TransactItem, transactWrite } from '../../store/transact.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
 import { refreshRatingKey } from '../reviews/rating.ts';
+import { readReview } from '../reviews/store.ts';
 import { categoryCountChanges } from '../templates/category-counts.ts';
 import { readTemplate } from '../templates/store.ts';
 import type { TemplateItem } from '../templates/template-item.ts';
 import { type ModerationAction, putAction } from './audit.ts';
 import { requireOperator } from './operators.ts';
 import type { ModerationInput } from './schemas.ts';
-import { closeReport, openReportsOf, readReview } from './store.ts';
+import { closeReport, openReportsOf } from './store.ts';
 
 export async function moderate(caller: Caller, input: ModerationInput): Promise<ModerationAction> {
   requireOperator(caller);
@@ -115,9 +116,10 @@ async function setTemplateHidden(
 }
 
 /**
- * A hidden review leaves the review list (its index attributes are removed) and the rating: its
- * rating and the count are taken back in the same transaction, on the condition that it was not
- * hidden already, so concurrent hides take it back once. Restoring does the reverse.
+ * A hidden review leaves the review list (its GSI1 entry moves to the hidden partition, which only
+ * its writer and operators are shown, reviews.ts) and the rating: its rating and the count are
+ * taken back in the same transaction, on the condition that it was not hidden already, so
+ * concurrent hides take it back once. Restoring does the reverse.
  */
 async function setReviewHidden(
   templateId: string,
@@ -136,7 +138,13 @@ async function setReviewHidden(
       Key: keys.review(templateId, reviewerId),
       ...(hidden
         ? buildUpdate(
-            { set: { hidden: true, hidden_reason: action.reason }, remove: lifecycleKeys.reviewListAttributes },
+            {
+              set: {
+                hidden: true,
+                hidden_reason: action.reason,
+                [INDEXES.gsi1.partitionKey]: keys.hiddenReviewsIndexPk(templateId),
+              },
+            },
             // `hidden` is a reserved word, so it goes behind a placeholder.
             { condition: 'attribute_exists(PK) AND attribute_not_exists(#hidden)', names: { '#hidden': 'hidden' } },
           )

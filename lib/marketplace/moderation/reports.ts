@@ -17,11 +17,12 @@ import { cursorPage } from '../../store/cursor-page.ts';
 import { ENTITY, lifecycleKeys } from '../../store/keys.ts';
 import { INDEXES } from '../../store/table.ts';
 import type { PageQuery } from '../request-schemas.ts';
+import { readReview } from '../reviews/store.ts';
 import { visibleTemplate } from '../templates/find-template.ts';
 import { requireOperator } from './operators.ts';
 import { type Report, reportItem, toReport } from './report-item.ts';
 import type { ReportInput } from './schemas.ts';
-import { readReport, readReview } from './store.ts';
+import { readReport } from './store.ts';
 
 const reportExists = () => new AppError('report_exists', 'You already have an open report of this item.');
 

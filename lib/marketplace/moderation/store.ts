@@ -1,17 +1,10 @@
-/** DynamoDB access of the moderation room: reports, one review item, the audit trail. */
+/** DynamoDB access of the moderation room: reports and the audit trail (a review item is read through reviews/store.ts). */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../store/client.ts';
 import { conditionalUpdate } from '../../store/conditional.ts';
-import { keys, lifecycleKeys } from '../../store/keys.ts';
+import { lifecycleKeys } from '../../store/keys.ts';
 import { queryAll } from '../../store/query-all.ts';
 import { INDEXES } from '../../store/table.ts';
-
-export async function readReview(templateId: string, reviewerId: string): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await db().send(
-    new GetCommand({ TableName: tableName(), Key: keys.review(templateId, reviewerId), ConsistentRead: true }),
-  );
-  return Item;
-}
 
 export async function readReport(target: string, reporterId: string): Promise<Record<string, unknown> | undefined> {
   const { Item } = await db().send(

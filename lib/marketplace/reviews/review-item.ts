@@ -10,6 +10,8 @@ export interface Review {
   title: string;
   comment: string;
   created_at: string;
+  /** Only on a hidden review, which only its writer and operators are shown (reviews.ts listReviews). */
+  hidden?: true;
 }
 
 export function reviewItem(templateId: string, input: ReviewInput, caller: Caller, id: string, now: string) {
@@ -34,4 +36,5 @@ export const toReview = (item: Record<string, unknown>): Review => ({
   title: item['title'] as string,
   comment: item['comment'] as string,
   created_at: item['created_at'] as string,
+  ...(item['hidden'] === true ? { hidden: true as const } : {}),
 });

@@ -18,6 +18,7 @@ import { countStats } from '../stats/count.ts';
 import { isAuthor, visibleTemplate } from '../templates/find-template.ts';
 import { refreshRatingKey } from './rating.ts';
 import { type Review, reviewItem, toReview } from './review-item.ts';
+import { readReview } from './store.ts';
 
 export async function createReview(idOrSlug: string, input: ReviewInput, caller: Caller): Promise<Review> {
   const template = await visibleTemplate(idOrSlug, caller);
@@ -52,12 +53,20 @@ export async function newestReviews(templateId: string, limit: number): Promise<
   return page.entries.map(toReview);
 }
 
-/** GET /templates/:id/reviews: newest first; total is the template's exact review count. */
+/**
+ * GET /templates/:id/reviews: newest first; total is the template's exact review count (hidden
+ * reviews are not in it). The first page leads with the hidden reviews the caller may still see,
+ * marked `hidden`, so the paging of the visible ones stays as everyone else sees it.
+ */
 export async function listReviews(idOrSlug: string, query: PageQuery, caller: Caller) {
   const template = await visibleTemplate(idOrSlug, caller);
-  const page = await cursorPage(reviewsIndex, keys.reviewsIndexPk(template.id), `reviews|${template.id}`, query);
+  const firstPage = query.cursor === undefined && (query.offset ?? 0) === 0;
+  const [hidden, page] = await Promise.all([
+    firstPage ? hiddenReviewsSeenBy(template.id, caller, query.limit) : [],
+    cursorPage(reviewsIndex, keys.reviewsIndexPk(template.id), `reviews|${template.id}`, query),
+  ]);
   return {
-    data: page.entries.map(toReview),
+    data: [...hidden, ...page.entries].map(toReview),
     pagination: {
       limit: query.limit,
       offset: page.offset,
@@ -66,4 +75,17 @@ export async function listReviews(idOrSlug: string, query: PageQuery, caller: Ca
       next_cursor: page.next_cursor,
     },
   };
+}
+
+/**
+ * Operators: up to `limit` newest hidden reviews, one query of the hidden partition (moderate.ts
+ * moves a hidden review's GSI1 entry there). Anyone else: at most their own, one GetItem, as a
+ * user has one review per template. Either way a bounded read, and no one else learns of them.
+ */
+async function hiddenReviewsSeenBy(templateId: string, caller: Caller, limit: number) {
+  if (caller.operator) {
+    return (await readIndexPage(reviewsIndex, keys.hiddenReviewsIndexPk(templateId), { skip: 0, limit })).entries;
+  }
+  const own = await readReview(templateId, caller.userId);
+  return own?.['hidden'] === true ? [own] : [];
 }
