@@ -52,23 +52,24 @@ export const UNIT_FILES = [
 ];
 
 /**
- * The integration files that take longest, longest first (measured in one run of the tier, two
- * workers, in seconds of wall time at load 15: local-runtime 196, search-sort 137, search-pairs 119,
- * doc-examples 103, crash-recovery 76, route-fuzz 51, feed/integrity 48, accounts 48, samples-run
- * 47, forced-retries 36; most files take under 15). They start first (test/support/longest-first.ts):
- * with vitest's fallback order (larger files first, when it has no timings of an earlier run, as in
- * CI) a 100 s file could start last and run alone while the other worker idles.
+ * The integration files that take longest, longest first (measured in one run of the tier on a
+ * fresh clone, two workers, seconds of wall time at load 4: local-runtime 144, search-pairs 81,
+ * search-sort 70, first-hour 68, doc-examples 52, route-fuzz 46, crash-recovery 46, feed/integrity
+ * 34, accounts 32, forced-retries 32; the other 79 files 407 together). They start first
+ * (test/support/longest-first.ts): with vitest's fallback order (larger files first, when it has no
+ * timings of an earlier run, as in CI) a 100 s file could start last and run alone while the other
+ * worker idles.
  */
 export const LONGEST_FILES = [
   'test/local-runtime.test.ts',
-  'test/marketplace/search-sort.test.ts',
   'test/marketplace/search-pairs.test.ts',
+  'test/marketplace/search-sort.test.ts',
+  'test/local/first-hour.test.ts',
   'test/docs/doc-examples.test.ts',
-  'test/events/crash-recovery.test.ts',
   'test/route-fuzz.test.ts',
+  'test/events/crash-recovery.test.ts',
   'test/events/feed/integrity.test.ts',
   'test/accounts.test.ts',
-  'test/local/samples-run.test.ts',
   'test/events/forced-retries.test.ts',
 ];
 
