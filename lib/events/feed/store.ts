@@ -159,7 +159,7 @@ export async function firstSlotFrom(agentId: string, position: number): Promise<
       ExpressionAttributeValues: {
         ':pk': keys.event(agentId, '').PK,
         ':from': keys.event(agentId, afterPosition(position - 1)).SK,
-        ':to': keys.event(agentId, '\uffff').SK,
+        ':to': keys.event(agentId, HIGHEST).SK,
       },
       ProjectionExpression: 'id, created_at',
       Limit: 1,
