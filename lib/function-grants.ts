@@ -31,12 +31,22 @@ export const QUEUE_ACTIONS = {
 
 export type QueueUse = keyof typeof QUEUE_ACTIONS;
 
+/** Posting to (and closing) the push channel's WebSocket connections, on that API's @connections only. */
+export const CONNECTION_ACTIONS = { manage: ['execute-api:ManageConnections'] } as const;
+
+export type ConnectionUse = keyof typeof CONNECTION_ACTIONS;
+
 export interface FunctionGrant {
   table: TableAccess;
   queue?: QueueUse;
+  connections?: ConnectionUse;
 }
 
 /** Every action a grant allows. */
 export function actionsOf(grant: FunctionGrant): string[] {
-  return [...TABLE_ACTIONS[grant.table], ...(grant.queue ? QUEUE_ACTIONS[grant.queue] : [])];
+  return [
+    ...TABLE_ACTIONS[grant.table],
+    ...(grant.queue ? QUEUE_ACTIONS[grant.queue] : []),
+    ...(grant.connections ? CONNECTION_ACTIONS[grant.connections] : []),
+  ];
 }

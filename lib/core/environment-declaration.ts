@@ -79,6 +79,11 @@ export const ENVIRONMENT = {
   },
   DELIVERY_QUEUE_URL: { kind: 'text', scope: 'service', doc: 'The SQS delivery queue.' },
   SQS_ENDPOINT: { kind: 'url', scope: 'service', doc: 'Set locally (fauxqs); unset in AWS.' },
+  PUSH_CONNECTIONS_ENDPOINT: {
+    kind: 'url',
+    scope: 'service',
+    doc: "The push channel's @connections endpoint (`https://<api id>.execute-api.<region>.amazonaws.com/<stage>`; locally the runtime's own URL). Set by infra on the functions that push.",
+  },
   DELIVERY_RETRY_DELAYS_SECONDS: {
     kind: 'retryDelays',
     scope: 'service',

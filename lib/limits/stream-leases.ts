@@ -14,6 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { rateLimited } from '../core/errors.ts';
 import { FUTURE_TOLERANCE_MS, MAX_STREAMS_PER_AGENT, STREAM_LEASE } from '../core/settings.ts';
+import { shuffled } from '../core/shuffled.ts';
 import { log } from '../observability/log.ts';
 import { conditionalDelete, conditionalUpdate } from '../store/conditional.ts';
 import { ENTITY, keys } from '../store/keys.ts';
@@ -136,12 +137,3 @@ function holding(
 
 /** TTL (epoch seconds) well after the lease: the slot item of a vanished agent does not stay forever. */
 const expiresAt = (t: number) => Math.ceil((t + STREAM_LEASE.leaseMs) / 1000) + 3600;
-
-function shuffled(n: number): number[] {
-  const order = Array.from({ length: n }, (_, i) => i);
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [order[i], order[j]] = [order[j]!, order[i]!];
-  }
-  return order;
-}
