@@ -22,4 +22,5 @@ export function grantAccess(grantee: IGrantable, table: ITable, queue: IQueue, g
 }
 
 /** The name of a grant class: functions with the same one may share a role (infra/roles.ts). */
-export const grantClassOf = (grant: FunctionGrant): string => [grant.table, grant.queue].filter(Boolean).join('-');
+export const grantClassOf = (grant: FunctionGrant): string =>
+  [grant.table, grant.queue, grant.connections].filter(Boolean).join('-');

@@ -1,10 +1,11 @@
 import { Stack } from 'aws-cdk-lib';
 import type { CfnMethod } from 'aws-cdk-lib/aws-apigateway';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PUSH_FILTER_PATTERN } from '../lib/events/push/push-batch.ts';
 import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
 import { actionsOf } from '../lib/function-grants.ts';
 import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search/search-indexer.ts';
-import { routeGrant, routes, workerGrants, workers } from '../lib/routes.ts';
+import { routeGrant, routes, socketRouteGrant, socketRoutes, workerGrants, workers } from '../lib/routes.ts';
 import { indexList } from '../lib/store/table.ts';
 import { routeFunctionName } from './api-invoke.ts';
 import { functionIdOf } from './lambda-function.ts';
@@ -21,10 +22,10 @@ const ofType = (type: string) => synth.resources.filter((r) => r.Type === type);
 const methods = () => synth.stacks.api.api.methods;
 
 describe('infra stacks', () => {
-  it('makes one Lambda function per route plus the authorizer, relay, search indexer, delivery and trend rollover workers', () => {
+  it('makes one Lambda function per route and per push channel route plus the authorizer, relay, search indexer, delivery, trend rollover and push workers', () => {
     const functions = ofType('AWS::Lambda::Function');
-    expect(functions).toHaveLength(routes.length + Object.keys(workers).length);
-    for (const name of [...routes.map((r) => r.name), ...Object.keys(workers)]) {
+    expect(functions).toHaveLength(routes.length + socketRoutes.length + Object.keys(workers).length);
+    for (const name of [...routes.map((r) => r.name), ...socketRoutes.map((r) => r.name), ...Object.keys(workers)]) {
       expect(
         functions.some((f) => f.id.startsWith(functionIdOf(name))),
         `function for ${name}`,
@@ -56,12 +57,18 @@ describe('infra stacks', () => {
   });
 
   it('invokes each route function through the one API role (no Lambda permission per route), which may invoke only route functions', () => {
-    // The authorizer's permission is the only one the API needs, and the workers' schedule has its own.
-    expect(
-      ofType('AWS::Lambda::Permission')
-        .map((p) => p.Properties['Principal'])
-        .sort(),
-    ).toEqual(['apigateway.amazonaws.com', 'events.amazonaws.com']);
+    // The authorizer's permission is the only one the REST API needs, the workers' schedule has its
+    // own, and the WebSocket API one per push channel route (infra/push-stack.ts: three, not one per REST route).
+    const permissions = ofType('AWS::Lambda::Permission');
+    expect(permissions.map((p) => p.Properties['Principal']).sort()).toEqual([
+      ...Array(1 + socketRoutes.length).fill('apigateway.amazonaws.com'),
+      'events.amazonaws.com',
+    ]);
+    for (const route of socketRoutes)
+      expect(
+        permissions.filter((p) => JSON.stringify(p.Properties['FunctionName']).includes(functionIdOf(route.name))),
+        route.name,
+      ).toHaveLength(1);
     const invoke = ofType('AWS::IAM::Policy').filter((p) => p.id.startsWith('ApiInvokeRole'));
     expect(invoke).toHaveLength(1);
     const [statement] = invoke[0]!.Properties['PolicyDocument'].Statement;
@@ -94,7 +101,11 @@ describe('infra stacks', () => {
   });
 
   it("grants each function exactly its row's actions on the table and the delivery queue, from the list the local runtime enforces (lib/function-grants.ts)", () => {
-    const functions = [...routes.map((r) => [r.name, routeGrant(r)] as const), ...Object.entries(workerGrants)];
+    const functions = [
+      ...routes.map((r) => [r.name, routeGrant(r)] as const),
+      ...socketRoutes.map((r) => [r.name, socketRouteGrant(r)] as const),
+      ...Object.entries(workerGrants),
+    ];
     // The stream's read actions come with the event source, not with the row.
     const streamActions = [
       'dynamodb:GetRecords',
@@ -110,7 +121,8 @@ describe('infra stacks', () => {
         (a) => a.startsWith('dynamodb:') && !streamActions.includes(a),
       );
       const queue = actionsOn((r) => r.includes('DeliveryQueue')).filter((a) => a.startsWith('sqs:'));
-      expect(new Set([...table, ...queue]), name).toEqual(new Set(actionsOf(grant)));
+      const connections = actionsOn((r) => r.includes('/@connections/')).filter((a) => a.startsWith('execute-api:'));
+      expect(new Set([...table, ...queue, ...connections]), name).toEqual(new Set(actionsOf(grant)));
     }
   });
 
@@ -196,6 +208,18 @@ describe('infra stacks', () => {
       ),
     ).toBe(true);
     expect(ofType('AWS::SQS::Queue').some((q) => q.Properties['RedrivePolicy']?.['maxReceiveCount'] === 20)).toBe(true);
+  });
+
+  it('serves the push channel: a WebSocket route per socket route, and the push worker on new feed slots with partial batch failures', () => {
+    const routeKeys = ofType('AWS::ApiGatewayV2::Route').map((r) => r.Properties['RouteKey']);
+    expect(routeKeys.sort()).toEqual(socketRoutes.map((r) => r.routeKey).sort());
+    const mapping = ofType('AWS::Lambda::EventSourceMapping').find(
+      (m) =>
+        JSON.stringify(m.Properties['FilterCriteria']) ===
+        JSON.stringify({ Filters: [{ Pattern: JSON.stringify(PUSH_FILTER_PATTERN) }] }),
+    );
+    expect(JSON.stringify(mapping?.Properties['FunctionName'])).toContain(functionIdOf('push'));
+    expect(mapping!.Properties['FunctionResponseTypes']).toEqual(['ReportBatchItemFailures']);
   });
 
   it('feeds the search indexer only template items, with partial batch failures kept in a queue', () => {
