@@ -413,6 +413,15 @@ const table = (head: string[], rows: string[][]) =>
     '\n',
   );
 
+/** Item, quantity and cost of each line, and their total. */
+const linesTable = (lines: Line[]) => {
+  const total = lines.reduce((t, l) => t + l.usd, 0);
+  return table(
+    ['Item', 'Quantity', 'Cost'],
+    [...lines.map((l) => [l.item, l.quantity, usd(l.usd)]), ['**Total**', '', `**${usd(total)}**`]],
+  );
+};
+
 /** The generated part of docs/cost.md. */
 export function costTables(): string {
   const deployed = deliveryCost(DEPLOYED_DELIVERY);
@@ -458,17 +467,10 @@ export function costTables(): string {
         `**${usd(c.total)}**`,
       ];
     });
-  const sse = sseClientMonth();
-  const sseTotal = sse.reduce((t, l) => t + l.usd, 0);
-  const push = pushClientMonth();
-  const pushTotal = push.reduce((t, l) => t + l.usd, 0);
   return [
     `#### Per million deliveries, as deployed (expected slowest receiver of a batch of ${slowest})`,
     '',
-    table(
-      ['Item', 'Quantity', 'Cost'],
-      [...deployed.lines.map((l) => [l.item, l.quantity, usd(l.usd)]), ['**Total**', '', `**${usd(deployed.total)}**`]],
-    ),
+    linesTable(deployed.lines),
     '',
     '#### Delivery sizing and index designs compared (per million deliveries, same mix)',
     '',
@@ -500,17 +502,11 @@ export function costTables(): string {
     '',
     '#### Per SSE client-month (always connected, idle feed)',
     '',
-    table(
-      ['Item', 'Quantity', 'Cost'],
-      [...sse.map((l) => [l.item, l.quantity, usd(l.usd)]), ['**Total**', '', `**${usd(sseTotal)}**`]],
-    ),
+    linesTable(sseClientMonth()),
     '',
     '#### Per push client-month (WebSocket, always connected, idle feed)',
     '',
-    table(
-      ['Item', 'Quantity', 'Cost'],
-      [...push.map((l) => [l.item, l.quantity, usd(l.usd)]), ['**Total**', '', `**${usd(pushTotal)}**`]],
-    ),
+    linesTable(pushClientMonth()),
   ].join('\n');
 }
 

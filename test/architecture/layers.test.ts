@@ -197,7 +197,12 @@ describe('import layers', () => {
       importsOf(f).some((t) => t.startsWith('@aws-sdk/lib-dynamodb') || t.startsWith('@aws-sdk/client-dynamodb')) ||
       tokensOf(f).some((t, i, all) => t.kind === 'word' && t.text === 'db' && all[i + 1]?.text === '(');
     const stores = files.filter(callsDynamoDb);
-    expect(stores).toEqual(['lib/events/delivery/store.ts', 'lib/events/feed/store.ts', 'lib/events/replay/store.ts']);
+    expect(stores).toEqual([
+      'lib/events/delivery/store.ts',
+      'lib/events/feed/store.ts',
+      'lib/events/push/store.ts',
+      'lib/events/replay/store.ts',
+    ]);
     const rooms = files.filter((f) => f.split('/').length > 3);
     expect(
       rooms.flatMap((f) =>
