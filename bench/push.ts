@@ -20,7 +20,7 @@ import { tableName } from '../lib/store/client.ts';
 import { startPushStream } from '../local/emulators/push-stream.ts';
 import { createLocalApi, listen } from '../local/gateway/api-gateway.ts';
 import { UNLIMITED_KEY_LIMITS } from '../local/gateway/key-throttle.ts';
-import { api, percentile, publishBenchTemplate } from './_api.ts';
+import { percentile, publishBenchTemplate } from './_api.ts';
 import { withBenchStore } from './_store.ts';
 
 const AGENTS = Number(process.env['PUSH_BENCH_AGENTS'] ?? 100);
@@ -79,11 +79,11 @@ async function inBatches<T, R>(items: T[], size: number, fn: (item: T) => Promis
 }
 
 /**
- * One move as a careful client makes it: with an Idempotency-Key, retried under the same key after
+ * One POST as a careful client makes it: with an Idempotency-Key, retried under the same key after
  * a 5xx or a 429 (a move whose answer was lost is answered, not done twice: docs/api.md). On a
  * machine shared with other work, DynamoDB Local sometimes outlasts a route's 10 s deadline.
  */
-async function move(base: string, key: string, path: string, body?: unknown): Promise<void> {
+async function post<T>(base: string, key: string, path: string, body?: unknown): Promise<T> {
   const idempotencyKey = randomUUID();
   for (let attempt = 1; ; attempt++) {
     const res = await fetch(`${base}${path}`, {
@@ -96,7 +96,7 @@ async function move(base: string, key: string, path: string, body?: unknown): Pr
       ...(body ? { body: JSON.stringify(body) } : {}),
     });
     const text = await res.text();
-    if (res.status < 300) return;
+    if (res.status < 300) return JSON.parse(text) as T;
     const retry = res.status >= 500 || res.status === 429 || text.includes('idempotency_key_in_use');
     if (!retry || attempt >= 5) throw new Error(`POST ${path}: ${res.status} ${text}`);
     await new Promise((r) => setTimeout(r, 500 * attempt));
@@ -120,24 +120,22 @@ async function measure(): Promise<string> {
   try {
     const base = gateway.url;
     const { api_key: key } = await createUserWithKey({ name: 'bench' });
-    const agents = await inBatches(
-      Array.from({ length: AGENTS }, (_, i) => i),
-      20,
-      (i) => api<{ id: string }>(base, key, 'POST', '/api/v1/agents', { name: `agent ${i}` }).then((a) => a.id),
-    );
+    // One at a time: the account's agent counter is one item, and concurrent creations only conflict on it.
+    const agents: string[] = [];
+    for (let i = 0; i < AGENTS; i++)
+      agents.push((await post<{ id: string }>(base, key, '/api/v1/agents', { name: `agent ${i}` })).id);
     const template = await publishBenchTemplate(base, key);
-    const contracts = await inBatches(
-      Array.from({ length: CONTRACTS }, (_, i) => i),
-      10,
-      (i) =>
-        api<{ id: string }>(base, key, 'POST', '/api/v1/contracts', {
-          template_id: template.id,
-          variables: {},
-          amount_cents: 100,
-          agent_id: agents[(2 * i) % AGENTS],
-          seller_agent_id: agents[(2 * i + 1) % AGENTS],
-        }).then((c) => c.id),
-    );
+    const contracts: string[] = [];
+    for (let i = 0; i < CONTRACTS; i++) {
+      const contract = await post<{ id: string }>(base, key, '/api/v1/contracts', {
+        template_id: template.id,
+        variables: {},
+        amount_cents: 100,
+        agent_id: agents[(2 * i) % AGENTS],
+        seller_agent_id: agents[(2 * i + 1) % AGENTS],
+      });
+      contracts.push(contract.id);
+    }
 
     const pushUrl = `${base.replace('http', 'ws')}${PUSH.localPath}`;
     const connectStarted = performance.now();
@@ -149,9 +147,9 @@ async function measure(): Promise<string> {
     const moveStarted = performance.now();
     await Promise.all(
       contracts.map(async (id) => {
-        await move(base, key, `/api/v1/contracts/${id}/fund`);
-        await move(base, key, `/api/v1/contracts/${id}/verification`, { passed: true });
-        await move(base, key, `/api/v1/contracts/${id}/release`);
+        await post(base, key, `/api/v1/contracts/${id}/fund`);
+        await post(base, key, `/api/v1/contracts/${id}/verification`, { passed: true });
+        await post(base, key, `/api/v1/contracts/${id}/release`);
       }),
     );
     const moveSeconds = (performance.now() - moveStarted) / 1000;
