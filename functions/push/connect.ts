@@ -7,6 +7,6 @@ import { openConnection } from '../../lib/events/push/connections.ts';
 import { connectQuery } from '../../lib/events/push/schemas.ts';
 import { socketConnectRoute } from '../../lib/http/socket-route.ts';
 
-export const handler = socketConnectRoute(connectQuery, ({ caller, query, connectionId }) =>
-  openConnection(caller, { agentId: query.agent_id, after: query.after, connectionId }),
+export const handler = socketConnectRoute(connectQuery, ({ caller, keyHash, query, connectionId }) =>
+  openConnection(caller, { agentId: query.agent_id, after: query.after, connectionId, keyHash }),
 );

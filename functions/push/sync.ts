@@ -4,7 +4,7 @@
  * frame in docs/api.md's format; so is a connection that holds no slot any more (reconnect).
  */
 import { AppError } from '../../lib/core/errors.ts';
-import { postFrame } from '../../lib/events/push/channel.ts';
+import { closeFromServer, postFrame } from '../../lib/events/push/channel.ts';
 import { syncConnection } from '../../lib/events/push/connections.ts';
 import { syncMessage } from '../../lib/events/push/schemas.ts';
 import { errorBody } from '../../lib/http/errors.ts';
@@ -15,7 +15,7 @@ export const handler = socketRoute(async ({ connectionId, body }) => {
   let problem: AppError | undefined;
   try {
     parseJsonMessage(syncMessage, body);
-    if (!(await syncConnection(connectionId, postFrame))) {
+    if (!(await syncConnection(connectionId, { post: postFrame, close: closeFromServer }))) {
       problem = new AppError('not_found', 'This connection is closed on our side; connect again with `after`.');
     }
   } catch (err) {

@@ -103,8 +103,13 @@ export async function createUserWithKey(
  */
 export async function findCallerByApiKey(apiKey: string): Promise<Caller | undefined> {
   if (!apiKey.startsWith(KEY_PREFIX) || apiKey.length > 200) return undefined;
+  return findCallerByKeyHash(hashApiKey(apiKey));
+}
+
+/** The same by the key's hash: a push connection keeps only that, and asks again at each sync. */
+export async function findCallerByKeyHash(hash: string): Promise<Caller | undefined> {
   const { Item } = await db().send(
-    new GetCommand({ TableName: tableName(), Key: keys.apiKey(hashApiKey(apiKey)), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: keys.apiKey(hash), ConsistentRead: true }),
   );
   if (!Item || Item['revokedAt'] !== undefined) return undefined;
   return {

@@ -6,7 +6,7 @@
  * the connection; what they answer goes nowhere (the channel's answers are frames it posts).
  */
 import { randomUUID } from 'node:crypto';
-import { bearerToken, findCallerByApiKey } from '../accounts/api-keys.ts';
+import { bearerToken, findCallerByApiKey, hashApiKey } from '../accounts/api-keys.ts';
 import type { Caller } from '../core/caller.ts';
 import { AppError } from '../core/errors.ts';
 import { PUSH } from '../core/settings.ts';
@@ -82,7 +82,7 @@ function run(fn: (event: SocketEvent, requestId: string) => Promise<SocketResult
 /** `$connect`: the key's caller and the parsed query; `open` throws an AppError to refuse. */
 export function socketConnectRoute<Q extends z.ZodMiniType>(
   query: Q,
-  open: (request: { caller: Caller; query: z.output<Q>; connectionId: string }) => Promise<void>,
+  open: (request: { caller: Caller; keyHash: string; query: z.output<Q>; connectionId: string }) => Promise<void>,
 ): Handler {
   return run(async (event) => {
     const headers = lowerCaseHeaders(event.headers as Record<string, string | undefined>);
@@ -94,7 +94,7 @@ export function socketConnectRoute<Q extends z.ZodMiniType>(
         `A valid API key is required (Authorization: Bearer <API_KEY>, or the subprotocol ${KEY_PROTOCOL_PREFIX}<API_KEY>).`,
       );
     const parsed = parseQuery(query, event.queryStringParameters) as z.output<Q>;
-    await open({ caller, query: parsed, connectionId: event.requestContext.connectionId });
+    await open({ caller, keyHash: hashApiKey(key!), query: parsed, connectionId: event.requestContext.connectionId });
     // A browser fails the handshake unless the server picks one of the subprotocols it offered.
     return offered.includes(PUSH.protocol)
       ? { statusCode: 200, headers: { 'Sec-WebSocket-Protocol': PUSH.protocol } }

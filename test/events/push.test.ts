@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashApiKey } from '../../lib/accounts/api-keys.ts';
 import { PUSH } from '../../lib/core/settings.ts';
 import { openConnection } from '../../lib/events/push/connections.ts';
 import { listSlots } from '../../lib/events/push/store.ts';
@@ -123,7 +124,7 @@ describe('push channel', () => {
     const agent = await createAgent(alice);
     // Connections API Gateway has closed while their $disconnect never reached us: they hold every slot.
     for (let i = 0; i < PUSH.connectionsPerAgent; i++)
-      await openConnection(alice, { agentId: agent, connectionId: `gone-${i}=` });
+      await openConnection(alice, { agentId: agent, connectionId: `gone-${i}=`, keyHash: hashApiKey(alice.apiKey) });
     const refused = await handshake(api.url, { agent_id: agent }, key(alice));
     expect(refused.status).toBe(429);
     expect(refused.body.error.code).toBe('rate_limited');
@@ -135,5 +136,17 @@ describe('push channel', () => {
     await waitFor(async () => (await listSlots(agent)).length === 1 || undefined, 'the new connection');
     await socket.close();
     await waitFor(async () => (await listSlots(agent)).length === 0 || undefined, '$disconnect freeing the slot');
+  });
+
+  it('ends a connection at its next sync once its access is gone: the agent deleted (404 frame, closed by the service, slot freed)', async () => {
+    const agent = await createAgent(alice);
+    const socket = openSocket(api.url, alice, { agent_id: agent });
+    await socket.opened;
+    await waitFor(async () => (await listSlots(agent)).length === 1 || undefined, 'the connection');
+    expect((await invoke('deleteAgent', { caller: alice, params: { id: agent } })).status).toBe(204);
+    socket.sync();
+    expect(await socket.closed).toBe(1000);
+    expect(socket.frames).toEqual([{ error: { code: 'not_found', message: 'Agent not found.' } }]);
+    expect(await listSlots(agent)).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@
  */
 import {
   ApiGatewayManagementApiClient,
+  DeleteConnectionCommand,
   GoneException,
   PostToConnectionCommand,
 } from '@aws-sdk/client-apigatewaymanagementapi';
@@ -14,6 +15,8 @@ import { setting } from '../../core/environment.ts';
 
 /** Sends one frame; 'gone' when the connection no longer exists. */
 export type PostFrame = (connectionId: string, frame: string) => Promise<'sent' | 'gone'>;
+/** Closes a connection from the service's side (its $disconnect follows); a connection already gone is fine. */
+export type CloseConnection = (connectionId: string) => Promise<void>;
 
 let client: ApiGatewayManagementApiClient | undefined;
 let clientEndpoint: string | undefined;
@@ -46,5 +49,13 @@ export const postFrame: PostFrame = async (connectionId, frame) => {
   } catch (err) {
     if (err instanceof GoneException) return 'gone';
     throw err;
+  }
+};
+
+export const closeFromServer: CloseConnection = async (connectionId) => {
+  try {
+    await connections().send(new DeleteConnectionCommand({ ConnectionId: connectionId }));
+  } catch (err) {
+    if (!(err instanceof GoneException)) throw err;
   }
 };

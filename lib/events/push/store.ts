@@ -18,6 +18,8 @@ export interface PushSlot {
   cursor?: string;
   /** Epoch ms after which the connection cannot be open any more (API Gateway's 2 h cap, plus the skew bound). */
   held_until: number;
+  /** The hash of the key that opened it (the API key item's id): each sync asks whether it still stands. */
+  key_hash: string;
 }
 
 /** TTL (epoch seconds): a slot or lookup left by a connection whose $disconnect never came goes an hour after it lapsed. */
@@ -30,10 +32,10 @@ const expiresAt = (heldUntil: number) => Math.ceil(heldUntil / 1000) + 3600;
 export async function claimSlot(
   agentId: string,
   slot: number,
-  connectionId: string,
-  cursor: string | undefined,
+  connection: { connectionId: string; keyHash: string; cursor: string | undefined },
   nowMs: number,
 ): Promise<boolean> {
+  const { connectionId, keyHash, cursor } = connection;
   const heldUntil = nowMs + PUSH.maxConnectionMs + FUTURE_TOLERANCE_MS;
   const result = await transactWrite([
     {
@@ -45,6 +47,7 @@ export async function claimSlot(
           agent_id: agentId,
           slot,
           connection_id: connectionId,
+          key_hash: keyHash,
           ...(cursor === undefined ? {} : { cursor }),
           held_until: heldUntil,
           expires_at: expiresAt(heldUntil),
