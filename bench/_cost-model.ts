@@ -352,8 +352,9 @@ export function sseClientMonth(): Line[] {
  * all the time, reconnecting when API Gateway ends a connection (PUSH.maxConnectionMs), a sync at
  * each connect and every PUSH.keepAliveSeconds (lib/events/push/). The store calls are the
  * handlers' own: $connect reads the key and the agent and claims a slot with its lookup item (a
- * transaction of two puts, 2 units each); a sync reads the lookup, the slot, the agent's counter and
- * one Query of the feed; $disconnect reads the lookup and deletes two items. Every read is
+ * transaction of two puts, 2 units each); a sync reads the lookup, the slot, the key and the agent
+ * (access, again), the agent's counter and one Query of the feed; $disconnect reads the lookup and
+ * deletes two items. Every read is
  * strongly consistent and under 4 KB (1 unit). Per pushed event, besides: the frame (a message)
  * and the push worker's reads (docs/cost.md prose).
  */
@@ -362,12 +363,12 @@ export function pushClientMonth(): Line[] {
   const memoryMb = STAGES['prod']!.defaultMemoryMb;
   const connects = seconds / (PUSH.maxConnectionMs / 1000);
   const syncs = seconds / PUSH.keepAliveSeconds + connects;
-  const calls = { connect: 3, sync: 4, disconnect: 3 };
+  const calls = { connect: 3, sync: 6, disconnect: 3 };
   const invocations = connects * 2 + syncs;
   const storeCalls = connects * (calls.connect + calls.disconnect) + syncs * calls.sync;
   const gbSeconds =
     ((invocations * ASSUMED.routeCpuMs + storeCalls * ASSUMED.awsCallMs) / 1000) * (memoryMb / MIB_PER_GB);
-  const reads = connects * (2 + 1) + syncs * 4;
+  const reads = connects * (2 + 1) + syncs * 6;
   const writes = connects * (4 + 2);
   // API Gateway counts the handshake and every message either way; the client's syncs are the only ones on an idle feed.
   const messages = syncs + connects;
