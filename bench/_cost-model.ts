@@ -352,9 +352,9 @@ export function sseClientMonth(): Line[] {
  * all the time, reconnecting when API Gateway ends a connection (PUSH.maxConnectionMs), a sync at
  * each connect and every PUSH.keepAliveSeconds (lib/events/push/). The store calls are the
  * handlers' own: $connect reads the key and the agent and claims a slot with its lookup item (a
- * transaction of two puts, 2 units each); a sync reads the lookup, the slot, the key and the agent
- * (access, again), the agent's counter and one Query of the feed; $disconnect reads the lookup and
- * deletes two items. Every read is
+ * transaction of two writes, 2 units each); a sync reads the lookup, the agent's connections item,
+ * the key and the agent (access, again), the agent's counter and one Query of the feed;
+ * $disconnect reads the lookup, frees the slot and deletes the lookup. Every read is
  * strongly consistent and under 4 KB (1 unit). Per pushed event, besides: the frame (a message)
  * and the push worker's reads (docs/cost.md prose).
  */

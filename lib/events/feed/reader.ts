@@ -26,6 +26,11 @@ export interface FeedRead {
   events: ServiceEvent[];
   /** The last slot passed (an event's id or a gap's): where the next read starts. */
   cursor: string | undefined;
+  /**
+   * True when the read stopped for want of slots (every ticket handed out was passed, or the next
+   * slot is still being written), not for its limit: a read from `cursor` now would find nothing.
+   */
+  drained?: boolean;
 }
 
 /**
@@ -57,9 +62,13 @@ async function readFrom(
     // first numbered event commits while we read, read again with the counter.
     const items = await querySlots(agentId, after, undefined, limit);
     if ((await readAgent(agentId))?.feed_seq !== undefined) return readFrom(agentId, after, limit, nowMs, fills);
-    return { events: items.map(eventFromItem), cursor: (items.at(-1)?.['id'] as string | undefined) ?? after };
+    return {
+      events: items.map(eventFromItem),
+      cursor: (items.at(-1)?.['id'] as string | undefined) ?? after,
+      drained: items.length < limit,
+    };
   }
-  if (after !== undefined && positionOf(after) >= head) return { events: [], cursor: after };
+  if (after !== undefined && positionOf(after) >= head) return { events: [], cursor: after, drained: true };
 
   const base = agent!.feed_base ?? 0;
   let expected = Math.max(after === undefined ? base : positionOf(after), base) + 1;
@@ -77,7 +86,17 @@ async function readFrom(
           item['entity'] === ENTITY.event
             ? Date.parse(item['created_at'] as string)
             : Number(agent!.feed_ticket_at ?? nowMs);
-        return passGap(agentId, after, limit, { events, cursor }, expected, position - 1, since, nowMs, fills);
+        return passGap(
+          agentId,
+          after,
+          limit,
+          { events, cursor, drained: true },
+          expected,
+          position - 1,
+          since,
+          nowMs,
+          fills,
+        );
       }
       expected++;
     }
@@ -90,7 +109,7 @@ async function readFrom(
       agentId,
       after,
       limit,
-      { events, cursor },
+      { events, cursor, drained: true },
       expected,
       head,
       Number(agent!.feed_ticket_at ?? nowMs),
@@ -98,7 +117,7 @@ async function readFrom(
       fills,
     );
   }
-  return { events, cursor };
+  return { events, cursor, drained: slots.length < limit };
 }
 
 /** Stops at an empty slot, or fills the empty slots from..to once they are old enough and reads on. */

@@ -2,7 +2,7 @@
  * Sending an agent's feed to its connections: the same reader as polling and SSE (feed/reader.ts),
  * from each connection's stored cursor, so a pushed event is exactly what the feed holds, in its
  * order, and nothing after a cursor is ever skipped. Connections at the same cursor (the usual
- * case: one event fanned out to every connection of the agent) share one read.
+ * case: one event fanned out to every connection of the agent) share one read and one cursor write.
  *
  * Two sends to one connection may overlap (the push worker and a client's sync); each posts a run
  * of consecutive events from its cursor and moves the cursor only from where it read it, so the
@@ -11,7 +11,7 @@
 import { PUSH } from '../../core/settings.ts';
 import { readFeed } from '../feed/reader.ts';
 import type { PostFrame } from './channel.ts';
-import { advanceCursor, listSlots, type PushSlot, releaseSlot } from './store.ts';
+import { advanceCursors, listSlots, type PushSlot, releaseSlot } from './store.ts';
 
 /** Sends every connection of the agent what it has not been sent yet. Throws the first failure after trying all. */
 export async function pushToAgent(agentId: string, post: PostFrame, nowMs = Date.now()): Promise<void> {
@@ -37,24 +37,22 @@ async function sendFrom(start: string | undefined, slots: PushSlot[], post: Post
     const read = await readFeed(agentId, cursor, PUSH.pageSize, nowMs);
     if (read.cursor === undefined || read.cursor === cursor) return; // nothing after the cursor yet
     const frames = read.events.map((event) => JSON.stringify(event));
-    const from = cursor;
-    const to = read.cursor;
-    const sent = await Promise.allSettled(live.map((slot) => sendRun(slot, frames, from, to, post)));
-    const failed = sent.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    live = live.filter((_, i) => sent[i]!.status === 'fulfilled' && (sent[i] as PromiseFulfilledResult<boolean>).value);
+    const posted = await Promise.allSettled(live.map((slot) => postRun(slot, frames, post)));
+    const failed = posted.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    const sent = live.filter((_, i) => {
+      const result = posted[i]!;
+      return result.status === 'fulfilled' && result.value;
+    });
+    // A connection whose post failed keeps its cursor: what it missed is sent again, never skipped.
+    live = await advanceCursors(sent, cursor, read.cursor);
     if (failed) throw failed.reason;
-    cursor = to;
+    if (read.drained) return;
+    cursor = read.cursor;
   }
 }
 
-/** Posts the frames in order, then moves the cursor. False: the connection is gone, or another send moved its cursor first. */
-async function sendRun(
-  slot: PushSlot,
-  frames: string[],
-  from: string | undefined,
-  to: string,
-  post: PostFrame,
-): Promise<boolean> {
+/** Posts the frames in order. False: the connection is gone (410), and its slot is freed. */
+async function postRun(slot: PushSlot, frames: string[], post: PostFrame): Promise<boolean> {
   for (const frame of frames) {
     if ((await post(slot.connection_id, frame)) === 'gone') {
       // 410 from @connections: the client went away without a $disconnect reaching us (or it is on its way).
@@ -62,5 +60,5 @@ async function sendRun(
       return false;
     }
   }
-  return advanceCursor(slot, from, to);
+  return true;
 }

@@ -1,9 +1,10 @@
 /**
- * The push room's DynamoDB calls: an agent's connection slots (`keys.pushSlot`, one per open
- * WebSocket connection, holding what it was sent) and each connection's lookup item
- * (`keys.pushConnection`: $default and $disconnect name only the connection).
+ * The push room's DynamoDB calls: an agent's connections (`keys.pushConnections`: one item, an
+ * attribute per slot `s0`…`s9` holding one open WebSocket connection and the cursor of what it
+ * was sent, so one conditional write moves the cursors of a whole fan-out) and each connection's
+ * lookup item (`keys.pushConnection`: $default and $disconnect name only the connection).
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { FUTURE_TOLERANCE_MS, PUSH } from '../../core/settings.ts';
 import { db, tableName } from '../../store/client.ts';
 import { conditionalDelete, conditionalUpdate } from '../../store/conditional.ts';
@@ -22,7 +23,10 @@ export interface PushSlot {
   key_hash: string;
 }
 
-/** TTL (epoch seconds): a slot or lookup left by a connection whose $disconnect never came goes an hour after it lapsed. */
+/** The attribute of a slot on the agent's connections item. */
+const slotName = (slot: number) => `s${slot}`;
+
+/** TTL (epoch seconds): an item left by connections whose $disconnect never came goes an hour after the last lapsed. */
 const expiresAt = (heldUntil: number) => Math.ceil(heldUntil / 1000) + 3600;
 
 /**
@@ -39,21 +43,25 @@ export async function claimSlot(
   const heldUntil = nowMs + PUSH.maxConnectionMs + FUTURE_TOLERANCE_MS;
   const result = await transactWrite([
     {
-      Put: {
+      Update: {
         TableName: tableName(),
-        Item: {
-          ...keys.pushSlot(agentId, slot),
-          entity: ENTITY.pushSlot,
-          agent_id: agentId,
-          slot,
-          connection_id: connectionId,
-          key_hash: keyHash,
-          ...(cursor === undefined ? {} : { cursor }),
-          held_until: heldUntil,
-          expires_at: expiresAt(heldUntil),
+        Key: keys.pushConnections(agentId),
+        UpdateExpression: 'SET #slot = :connection, entity = :entity, agent_id = :agent, expires_at = :expires',
+        ConditionExpression: 'attribute_not_exists(#slot) OR #slot.held_until <= :now OR #slot.held_until > :ceiling',
+        ExpressionAttributeNames: { '#slot': slotName(slot) },
+        ExpressionAttributeValues: {
+          ':connection': {
+            connection_id: connectionId,
+            key_hash: keyHash,
+            held_until: heldUntil,
+            ...(cursor === undefined ? {} : { cursor }),
+          },
+          ':entity': ENTITY.pushConnections,
+          ':agent': agentId,
+          ':expires': expiresAt(heldUntil),
+          ':now': nowMs,
+          ':ceiling': heldUntil + FUTURE_TOLERANCE_MS,
         },
-        ConditionExpression: 'attribute_not_exists(held_until) OR held_until <= :now OR held_until > :ceiling',
-        ExpressionAttributeValues: { ':now': nowMs, ':ceiling': heldUntil + FUTURE_TOLERANCE_MS },
       },
     },
     {
@@ -81,50 +89,66 @@ export async function readConnection(connectionId: string): Promise<{ agent_id: 
   return Item ? { agent_id: Item['agent_id'] as string, slot: Item['slot'] as number } : undefined;
 }
 
-export async function readSlot(agentId: string, slot: number): Promise<PushSlot | undefined> {
+/** Every held slot of the agent (one GetItem: at most PUSH.connectionsPerAgent). */
+export async function listSlots(agentId: string): Promise<PushSlot[]> {
   const { Item } = await db().send(
-    new GetCommand({ TableName: tableName(), Key: keys.pushSlot(agentId, slot), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: keys.pushConnections(agentId), ConsistentRead: true }),
   );
-  return Item as PushSlot | undefined;
+  if (!Item) return [];
+  return Array.from({ length: PUSH.connectionsPerAgent }, (_, slot) => slot).flatMap((slot) => {
+    const held = Item[slotName(slot)] as Omit<PushSlot, 'agent_id' | 'slot'> | undefined;
+    return held ? [{ ...held, agent_id: agentId, slot }] : [];
+  });
 }
 
-/** Every slot item of the agent (at most PUSH.connectionsPerAgent: one Query page). */
-export async function listSlots(agentId: string): Promise<PushSlot[]> {
-  const { Items = [] } = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.pushSlot(agentId, 0).PK, ':prefix': keys.pushSlotPrefix },
-      ConsistentRead: true,
-    }),
-  );
-  return Items as PushSlot[];
-}
+export const readSlot = async (agentId: string, slot: number): Promise<PushSlot | undefined> =>
+  (await listSlots(agentId)).find((s) => s.slot === slot);
 
 /**
- * Moves the connection's cursor from `from` to `to`, only if it is still at `from` and still this
- * connection's slot: of two syncs that read from the same cursor, one moves it; a cursor never goes back.
+ * Moves the cursors of `slots` (one agent's, all at `from`) to `to` in one write, only if each is
+ * still at `from` and still its connection's: of two sends that read from the same cursor, one
+ * moves it, and a cursor never goes back. When the write is refused (another send moved one of
+ * them), each is tried alone. Returns the slots whose cursor moved.
  */
-export async function advanceCursor(slot: PushSlot, from: string | undefined, to: string): Promise<boolean> {
+export async function advanceCursors(slots: PushSlot[], from: string | undefined, to: string): Promise<PushSlot[]> {
+  if (slots.length === 0) return [];
+  if (await advance(slots, from, to)) return slots;
+  if (slots.length === 1) return [];
+  const moved = await Promise.all(slots.map((slot) => advance([slot], from, to)));
+  return slots.filter((_, i) => moved[i]);
+}
+
+async function advance(slots: PushSlot[], from: string | undefined, to: string): Promise<boolean> {
+  const names: Record<string, string> = { '#cursor': 'cursor' };
+  const values: Record<string, unknown> = { ':to': to, ...(from === undefined ? {} : { ':from': from }) };
+  const sets: string[] = [];
+  const conditions: string[] = [];
+  for (const [i, slot] of slots.entries()) {
+    names[`#s${i}`] = slotName(slot.slot);
+    values[`:c${i}`] = slot.connection_id;
+    sets.push(`#s${i}.#cursor = :to`);
+    conditions.push(
+      `#s${i}.connection_id = :c${i}`,
+      from === undefined ? `attribute_not_exists(#s${i}.#cursor)` : `#s${i}.#cursor = :from`,
+    );
+  }
   const result = await conditionalUpdate({
-    Key: keys.pushSlot(slot.agent_id, slot.slot),
-    UpdateExpression: 'SET #cursor = :to',
-    ConditionExpression: `connection_id = :connection AND ${from === undefined ? 'attribute_not_exists(#cursor)' : '#cursor = :from'}`,
-    ExpressionAttributeNames: { '#cursor': 'cursor' },
-    ExpressionAttributeValues: {
-      ':to': to,
-      ':connection': slot.connection_id,
-      ...(from === undefined ? {} : { ':from': from }),
-    },
+    Key: keys.pushConnections(slots[0]!.agent_id),
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
   });
   return result.ok;
 }
 
 /** Frees the connection's slot (if it still holds it) and deletes its lookup item. */
 export async function releaseSlot(agentId: string, slot: number, connectionId: string): Promise<void> {
-  await conditionalDelete({
-    Key: keys.pushSlot(agentId, slot),
-    ConditionExpression: 'connection_id = :connection',
+  await conditionalUpdate({
+    Key: keys.pushConnections(agentId),
+    UpdateExpression: 'REMOVE #slot',
+    ConditionExpression: '#slot.connection_id = :connection',
+    ExpressionAttributeNames: { '#slot': slotName(slot) },
     ExpressionAttributeValues: { ':connection': connectionId },
   });
   await conditionalDelete({ Key: keys.pushConnection(connectionId) });
