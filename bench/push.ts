@@ -154,16 +154,30 @@ async function measure(): Promise<string> {
     );
     const moveSeconds = (performance.now() - moveStarted) / 1000;
 
+    // Each move gives each of its two parties one event: the feeds must end with these counts. A feed
+    // read while a slot is still being written stops before it, so read again until they do.
+    const owed = new Map<string, number>(agents.map((id) => [id, 0]));
+    for (let i = 0; i < contracts.length; i++)
+      for (const party of [agents[(2 * i) % AGENTS]!, agents[(2 * i + 1) % AGENTS]!])
+        owed.set(party, owed.get(party)! + 3);
     const feeds = new Map<string, string[]>();
-    for (const agentId of agents)
-      feeds.set(
-        agentId,
-        (await readFeed(agentId, undefined, 100)).events.map((e) => e.id),
-      );
+    const readFeeds = async () => {
+      for (const agentId of agents)
+        feeds.set(
+          agentId,
+          (await readFeed(agentId, undefined, 100)).events.map((e) => e.id),
+        );
+    };
     const missing = () =>
       connections.reduce((n, c) => n + feeds.get(c.agentId)!.filter((id) => !c.seen.has(id)).length, 0);
+    const complete = () => agents.every((id) => feeds.get(id)!.length === owed.get(id));
     const deadline = Date.now() + DEADLINE_MS;
-    while (missing() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await readFeeds();
+    while ((!complete() || missing() > 0) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      if (!complete()) await readFeeds();
+    }
+    if (!complete()) throw new Error('the feeds do not hold an event per move and party');
 
     const events = [...feeds.values()].reduce((n, ids) => n + ids.length, 0);
     const expected = connections.reduce((n, c) => n + feeds.get(c.agentId)!.length, 0);
