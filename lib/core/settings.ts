@@ -103,6 +103,8 @@ export const PUSH = {
   keepAliveSeconds: 300,
   /** Events one read of the feed takes before they are sent (as the SSE loop's page). */
   pageSize: 100,
+  /** Agents one push worker batch serves at once: up to 10 connections each, so about 100 posts in flight. */
+  agentsAtOnce: 10,
   /** The subprotocol the channel speaks; a client offers it (and its key as `key.<API key>`). */
   protocol: 'events.v1',
   /** Where the local runtime serves the channel (a deployed stage has its own WebSocket API URL). */

@@ -7,6 +7,8 @@
  * stream hands the batch over again from there; nothing is lost meanwhile, since the feed holds every
  * event and a client's sync (at connect and every PUSH.keepAliveSeconds) sends the rest.
  */
+import { PUSH } from '../../core/settings.ts';
+import { errorFields, log } from '../../observability/log.ts';
 import { ENTITY } from '../../store/keys.ts';
 import { itemOfImage, sequenceOf, type TableChange } from '../../store/table-change.ts';
 import type { PostFrame } from './channel.ts';
@@ -25,8 +27,19 @@ export async function pushBatch(changes: readonly TableChange[], post: PostFrame
     if (typeof agentId === 'string' && !firstRecordOf.has(agentId)) firstRecordOf.set(agentId, change);
   }
   const agents = [...firstRecordOf.keys()];
-  const results = await Promise.allSettled(agents.map((agentId) => pushToAgent(agentId, post)));
-  return agents.flatMap((agentId, i) =>
-    results[i]!.status === 'rejected' ? [sequenceOf(firstRecordOf.get(agentId)!)] : [],
-  );
+  const failed = new Set<string>();
+  // PUSH.agentsAtOnce at a time: a batch naming 100 agents would otherwise put a thousand posts and
+  // their store calls in flight at once, behind one SDK client's 50 sockets.
+  let next = 0;
+  const serveNext = async (): Promise<void> => {
+    for (let i = next++; i < agents.length; i = next++) {
+      await pushToAgent(agents[i]!, post).catch((err: unknown) => {
+        // Reported as a batch item failure: the stream hands the agent's records over again.
+        log.warn('push to an agent failed', { agentId: agents[i], ...errorFields(err) });
+        failed.add(agents[i]!);
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PUSH.agentsAtOnce, agents.length) }, serveNext));
+  return agents.filter((agentId) => failed.has(agentId)).map((agentId) => sequenceOf(firstRecordOf.get(agentId)!));
 }
