@@ -6,10 +6,16 @@ import { newId } from '../core/ids.ts';
 import { nowIso } from '../core/time.ts';
 import { commitWithEvents } from '../events/feed/outbox.ts';
 import type { CommitAlong } from '../store/transact.ts';
-import { contractIdsOf } from './links.ts';
 import { rolesOf } from './parties.ts';
 import type { CreateContractInput, ListContractsQuery, VerificationInput } from './schemas.ts';
-import { type ContractRecord, contractMove, insertContract, readContract, readContracts } from './store.ts';
+import {
+  type ContractRecord,
+  contractIdsOf,
+  contractMove,
+  insertContract,
+  readContract,
+  readContracts,
+} from './store.ts';
 import { type TemplateForContract, templateForContract } from './template-source.ts';
 import { type ContractAction, canMove, mayTake, startStatuses, TRANSITIONS, targetStatus } from './transitions.ts';
 import { fillChecks, resolveVariables } from './variables.ts';
