@@ -140,6 +140,10 @@ export function tokenize(src: string): Token[] {
 
 export const tokensOf = (file: string): Token[] => tokenize(readFileSync(join(repoRoot, file), 'utf8'));
 
+/** A relative import of `file` as a path from the repository root. */
+export const resolveFrom = (file: string, specifier: string): string =>
+  relative(repoRoot, resolve(repoRoot, file, '..', specifier)).replaceAll('\\', '/');
+
 /**
  * What a file imports (static and dynamic imports, re-exports; `import type` too, since a type
  * import is a dependency of the design even when the bundle drops it): repository paths resolved
@@ -155,11 +159,7 @@ export function importsOf(file: string): string[] {
       (before?.kind === 'word' && (before.text === 'from' || before.text === 'import')) ||
       (before?.text === '(' && t[i - 2]?.kind === 'word' && t[i - 2]!.text === 'import');
     if (!isImport) return;
-    out.push(
-      token.text.startsWith('.')
-        ? relative(repoRoot, resolve(repoRoot, file, '..', token.text)).replaceAll('\\', '/')
-        : token.text,
-    );
+    out.push(token.text.startsWith('.') ? resolveFrom(file, token.text) : token.text);
   });
   return out;
 }
