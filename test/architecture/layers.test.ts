@@ -157,9 +157,9 @@ describe('import layers', () => {
     expect(arrowsUp(sourceFiles(...CHECKED))).toEqual([]);
   });
 
-  it('keeps aws-lambda out of lib/ below lib/http/', () => {
+  it('keeps aws-lambda and middy (the HTTP stack) out of lib/ below lib/http/', () => {
     const below = sourceFiles('lib').filter((f) => rank(layerOf(f)!) < rank('http'));
-    expect(below.filter((f) => importsOf(f).some((t) => t === 'aws-lambda'))).toEqual([]);
+    expect(below.filter((f) => importsOf(f).some((t) => t === 'aws-lambda' || t.startsWith('@middy/')))).toEqual([]);
   });
 
   it('lib/agents does not import lib/events (events read agents, not the other way)', () => {

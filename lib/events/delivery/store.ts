@@ -1,7 +1,8 @@
 /**
  * The delivery room's DynamoDB calls: delivery records read, created once (conditionally, or in
- * batches the relay found missing) and listed newest first or by status. Attempts change records
- * through conditional updates (take-attempt.ts, attempt-outcome.ts).
+ * batches the relay found missing) and listed newest first or by status; the attempts' conditional
+ * updates (take-attempt.ts and attempt-outcome.ts decide them, and what to do when one is refused)
+ * and the agent's webhook-health attributes (webhook-health.ts).
  */
 
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
