@@ -6,6 +6,7 @@ import { newId } from '../core/ids.ts';
 import { nowIso } from '../core/time.ts';
 import { commitWithEvents } from '../events/feed/outbox.ts';
 import type { CommitAlong } from '../store/transact.ts';
+import type { Contract } from './answer.ts';
 import { rolesOf } from './parties.ts';
 import type { CreateContractInput, ListContractsQuery, VerificationInput } from './schemas.ts';
 import {
@@ -20,10 +21,8 @@ import { type TemplateForContract, templateForContract } from './template-source
 import { type ContractAction, canMove, mayTake, startStatuses, TRANSITIONS, targetStatus } from './transitions.ts';
 import { fillChecks, resolveVariables } from './variables.ts';
 
-export type ContractView = Omit<
-  ContractRecord,
-  'party_owner_ids' | 'buyer_owner_id' | 'seller_owner_id' | 'verification'
->;
+/** A contract as the API shows it (answer.ts): the record without who may see it and the verification. */
+export type ContractView = Contract;
 
 export function toContractView(record: ContractRecord): ContractView {
   const {

@@ -13,6 +13,7 @@ import { contractLinkKeys, ENTITY, keys } from '../store/keys.ts';
 import { INDEXES } from '../store/table.ts';
 import { alongLost, alongRefused, type TransactItem, transactWrite } from '../store/transact.ts';
 import { buildUpdate } from '../store/update-expression.ts';
+import type { Contract } from './answer.ts';
 import { linkWrites } from './links.ts';
 import type { ContractStatus } from './transitions.ts';
 
@@ -25,7 +26,7 @@ export interface ContractRecord {
   variables: Record<string, unknown>;
   amount_cents: number;
   status: ContractStatus;
-  checks: unknown[];
+  checks: Contract['checks'];
   created_at: string;
   updated_at: string;
   /** The buyer (owner of agent_id) and the seller (the template's author): who may see the contract. */

@@ -6,7 +6,7 @@
  * of lib/store/ sends when its body calls `.send(`, `db()` or another such function, so a new
  * wrapper there is seen without anyone remembering to name it.
  */
-import { resolveFrom, sourceFiles, type Token, tokensOf } from './source-files.ts';
+import { sourceFiles, type Token, tokensOf, valueImports } from './source-files.ts';
 
 const SDK_DYNAMODB = ['@aws-sdk/lib-dynamodb', '@aws-sdk/client-dynamodb'];
 const DECLARES = new Set(['function', 'const', 'let', 'class']);
@@ -60,26 +60,6 @@ export function sendingHelpers(
     }
   }
   return new Map(declared.filter((d) => d.exported && sending.has(d.name)).map((d) => [d.name, d.file]));
-}
-
-/**
- * The names a file imports as values (not `import type`, not `type` specifiers), each with the
- * module it comes from: a repository path resolved from the root, or a package name.
- */
-function valueImports(file: string, tokens: Token[]): { from: string; name: string }[] {
-  return tokens.flatMap((t, i) => {
-    if (t.kind !== 'string' || tokens[i - 1]?.text !== 'from') return [];
-    let start = i - 1;
-    while (start > 0 && tokens[start]!.text !== 'import' && tokens[start]!.text !== 'export') start--;
-    if (tokens[start + 1]?.text === 'type') return [];
-    const clause = tokens.slice(start + 1, i - 1).filter((c) => c.text !== '{' && c.text !== '}');
-    const from = t.text.startsWith('.') ? resolveFrom(file, t.text) : t.text;
-    const specifiers: Token[][] = [[]];
-    for (const c of clause) c.text === ',' ? specifiers.push([]) : specifiers.at(-1)!.push(c);
-    return specifiers
-      .filter((sp) => sp.length > 0 && sp[0]!.text !== 'type')
-      .map((sp) => ({ from, name: sp[0]!.text }));
-  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dynamoDbCallers, sendingHelpers, storeHelpers } from './dynamodb-calls.ts';
-import { importsOf, sourceFiles, tokenize } from './source-files.ts';
+import { importsOf, sourceFiles, tokenize, valueImports } from './source-files.ts';
 
 /**
  * The layers of CONTRIBUTING.md ("Layers"), each allowed to import only its own layer and those
@@ -256,6 +256,29 @@ describe('import layers', () => {
     ]);
     const domain = Object.keys(planted).filter((f) => f.startsWith('lib/a/'));
     expect(dynamoDbCallers(domain, helpers, tokens)).toEqual(['lib/a/calls.ts', 'lib/a/hands-on.ts', 'lib/a/sdk.ts']);
+  });
+
+  it('keeps answer schemas (zod, for the OpenAPI document) out of function bundles: elsewhere their types only', () => {
+    const isAnswer = (f: string) => /^lib\/.*\/answers?\.ts$/.test(f) || f === 'lib/core/answer-fields.ts';
+    const mayUseValues = (f: string) => isAnswer(f) || f.startsWith('lib/http/openapi/') || isTest(f);
+    const valueUses = (files: string[], imports: (f: string) => { from: string; name: string }[] = valueImports) =>
+      files
+        .filter((f) => !mayUseValues(f))
+        .flatMap((f) =>
+          imports(f)
+            .filter((i) => isAnswer(i.from))
+            .map((i) => `${f} → ${i.from} (${i.name})`),
+        );
+    const planted = (f: string) =>
+      f === 'lib/a/service.ts'
+        ? [{ from: 'lib/a/answer.ts', name: 'aAnswer' }]
+        : [{ from: 'lib/marketplace/templates/answer.ts', name: 'templateAnswer' }];
+    expect(valueUses(['lib/a/service.ts', 'lib/http/openapi/schemas.ts', 'lib/b/answer.ts'], planted)).toEqual([
+      'lib/a/service.ts → lib/a/answer.ts (aAnswer)',
+    ]);
+    const files = sourceFiles(...CHECKED);
+    expect(files.filter(isAnswer).length).toBeGreaterThan(10);
+    expect(valueUses(files)).toEqual([]);
   });
 
   it('no room of lib/events reaches up to relay or service', () => {

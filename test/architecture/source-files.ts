@@ -163,3 +163,23 @@ export function importsOf(file: string): string[] {
   });
   return out;
 }
+
+/**
+ * The names a file imports as values (not `import type`, not `type` specifiers), each with the
+ * module it comes from: a repository path resolved from the root, or a package name.
+ */
+export function valueImports(file: string, tokens: Token[] = tokensOf(file)): { from: string; name: string }[] {
+  return tokens.flatMap((t, i) => {
+    if (t.kind !== 'string' || tokens[i - 1]?.text !== 'from') return [];
+    let start = i - 1;
+    while (start > 0 && tokens[start]!.text !== 'import' && tokens[start]!.text !== 'export') start--;
+    if (tokens[start + 1]?.text === 'type') return [];
+    const clause = tokens.slice(start + 1, i - 1).filter((c) => c.text !== '{' && c.text !== '}');
+    const from = t.text.startsWith('.') ? resolveFrom(file, t.text) : t.text;
+    const specifiers: Token[][] = [[]];
+    for (const c of clause) c.text === ',' ? specifiers.push([]) : specifiers.at(-1)!.push(c);
+    return specifiers
+      .filter((sp) => sp.length > 0 && sp[0]!.text !== 'type')
+      .map((sp) => ({ from, name: sp[0]!.text }));
+  });
+}

@@ -8,14 +8,10 @@ import { countStats } from '../stats/count.ts';
 import { visibleTemplate } from '../templates/find-template.ts';
 import type { TemplateItem } from '../templates/template-item.ts';
 import { bucketAttribute, moveToDay, utcDay } from '../trending/trend.ts';
+import type { Installation } from './answer.ts';
 import { commitInstall, readInstallMarker } from './store.ts';
 
-export interface Installation {
-  template_id: string;
-  workspace_id: string;
-  version: string;
-  installed_at: string;
-}
+export type { Installation };
 
 /**
  * Installs into the caller's workspace. The marker's "does not exist" condition and the counters

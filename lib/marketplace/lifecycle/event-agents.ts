@@ -7,13 +7,11 @@
 import { ownAgent } from '../../agents/agents.ts';
 import type { Caller } from '../../core/caller.ts';
 import { nowIso } from '../../core/time.ts';
+import type { EventAgents } from './answer.ts';
 import type { EventAgentsInput } from './schemas.ts';
 import { putEventAgents, readEventAgentsItem } from './store.ts';
 
-export interface EventAgents {
-  agent_ids: string[];
-  updated_at: string | null;
-}
+export type { EventAgents };
 
 export async function readEventAgents(workspaceId: string): Promise<EventAgents> {
   const Item = await readEventAgentsItem(workspaceId);

@@ -21,16 +21,14 @@ import { buildUpdate } from '../../store/update-expression.ts';
 import { categoryCountChanges } from '../templates/category-counts.ts';
 import { authoredTemplate } from '../templates/find-template.ts';
 import { commitTemplateUpdate } from '../templates/store.ts';
-import { type TemplateItem, type VersionEntry, versionEntryOf } from '../templates/template-item.ts';
+import { type TemplateItem, versionEntryOf } from '../templates/template-item.ts';
 import { sortableVersion } from '../templates/version.ts';
+import type { VersionChanged } from './answer.ts';
 import { type NoticePage, type NoticeType, putNoticePage } from './notice-page.ts';
 import type { VersionChangeInput } from './schemas.ts';
 import { newestUnyanked, readVersion, type StoredVersion } from './store.ts';
 
-export interface VersionChanged extends VersionEntry {
-  /** The template's current version after the change; null when every version is yanked. */
-  current_version: string | null;
-}
+export type { VersionChanged };
 
 export async function changeVersion(
   idOrSlug: string,

@@ -1,20 +1,9 @@
 import { ENTITY, lifecycleKeys } from '../../store/keys.ts';
+import type { ModerationAction } from './answer.ts';
 import type { ModerationActionName } from './schemas.ts';
 
-/** One moderation action as operators see it (GET /moderation/actions). */
-export interface ModerationAction {
-  id: string;
-  action: ModerationActionName;
-  operator: { id: string; name: string };
-  template_id: string | null;
-  reviewer_id: string | null;
-  author_id: string | null;
-  reason: string;
-  /** Whether it changed anything (hiding a hidden template changes nothing, and is recorded all the same). */
-  changed: boolean;
-  reports_closed: number;
-  created_at: string;
-}
+/** One moderation action as operators see it (GET /moderation/actions; answer.ts). */
+export type { ModerationAction };
 
 /** Keyed by its id, in the moderation log index by time. */
 export const actionItem = (action: ModerationAction) => ({
