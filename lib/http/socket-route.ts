@@ -17,7 +17,7 @@ import { flushMetrics } from '../observability/metrics.ts';
 import { throttlingAsRateLimited } from '../store/throttling.ts';
 import type * as z from '../zod.ts';
 import { errorBody, errorHeaders, statusOf } from './errors.ts';
-import { lowerCaseHeaders } from './stack.ts';
+import { lowerCaseHeaders } from './middleware.ts';
 import { parseQuery } from './validation.ts';
 
 /** What API Gateway hands a WebSocket route's function (the fields this service reads). */
