@@ -5,6 +5,7 @@ import type { TestUser } from '../support/lambda.ts';
 /** One push connection as a test sees it: every frame it got, parsed, in order. */
 export interface TestSocket {
   frames: any[];
+  /** The events a client keeps: each new id above the last one kept (a repeat of a passed id is dropped, as docs/events.md says to). */
   events: () => any[];
   opened: Promise<void>;
   closed: Promise<number>;
@@ -32,7 +33,11 @@ export function openSocket(apiUrl: string, user: TestUser, query: Record<string,
   const closed = new Promise<number>((resolve) => socket.addEventListener('close', (e) => resolve(e.code)));
   return {
     frames,
-    events: () => frames.filter((f) => !f.error),
+    events: () => {
+      const kept: any[] = [];
+      for (const f of frames) if (!f.error && (kept.length === 0 || f.id > kept.at(-1).id)) kept.push(f);
+      return kept;
+    },
     opened,
     closed,
     sync,
