@@ -74,6 +74,9 @@ async function readFrom(
   let expected = Math.max(after === undefined ? base : positionOf(after), base) + 1;
   const events: ServiceEvent[] = [];
   let cursor = after;
+  // Empty slots from..to stop the read (nothing more is readable now), or are filled once old enough.
+  const stopAt = (from: number, to: number, sinceMs: number) =>
+    passGap(agentId, after, limit, { events, cursor, drained: true }, from, to, sinceMs, nowMs, fills);
   const slots = await querySlots(agentId, after, head, limit);
   for (const item of slots) {
     const position = positionOf(item['id'] as string);
@@ -86,17 +89,7 @@ async function readFrom(
           item['entity'] === ENTITY.event
             ? Date.parse(item['created_at'] as string)
             : Number(agent!.feed_ticket_at ?? nowMs);
-        return passGap(
-          agentId,
-          after,
-          limit,
-          { events, cursor, drained: true },
-          expected,
-          position - 1,
-          since,
-          nowMs,
-          fills,
-        );
+        return stopAt(expected, position - 1, since);
       }
       expected++;
     }
@@ -105,17 +98,7 @@ async function readFrom(
   }
   if (slots.length < limit && expected <= head) {
     // Every slot up to H was read and the last ones are empty (the newest tickets' events are not in yet).
-    return passGap(
-      agentId,
-      after,
-      limit,
-      { events, cursor, drained: true },
-      expected,
-      head,
-      Number(agent!.feed_ticket_at ?? nowMs),
-      nowMs,
-      fills,
-    );
+    return stopAt(expected, head, Number(agent!.feed_ticket_at ?? nowMs));
   }
   return { events, cursor, drained: slots.length < limit };
 }
