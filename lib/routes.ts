@@ -32,6 +32,11 @@ export interface Route {
   timeoutSeconds?: number;
   /** Lambda response streaming (server-sent events). */
   streaming?: boolean;
+  /**
+   * A portal link's token may call it, for the link's agent only (the `{id}` of the path): the
+   * authorizer's policy names exactly these rows (lib/http/authorizer-policy.ts). An API key may call every route.
+   */
+  portal?: true;
   /** What the OpenAPI document says of the route beyond its request shapes (read from the handler's own spec). */
   doc: RouteDoc;
 }
@@ -433,6 +438,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/get-agent.ts',
     auth: true,
     access: 'read',
+    portal: true,
     doc: { tag: 'Agents and webhooks', summary: 'An agent', answers: { 200: { description: 'OK', schema: 'Agent' } } },
   },
   {
@@ -458,6 +464,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/configure-webhook.ts',
     auth: true,
     access: 'readwrite',
+    portal: true,
     doc: {
       tag: 'Agents and webhooks',
       summary: "Set an agent's webhook URL and event kinds",
@@ -485,6 +492,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/get-webhook-secret.ts',
     auth: true,
     access: 'read',
+    portal: true,
     doc: {
       tag: 'Agents and webhooks',
       summary: "The webhook's signing secret",
@@ -499,6 +507,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/rotate-webhook-secret.ts',
     auth: true,
     access: 'readwrite',
+    portal: true,
     doc: {
       tag: 'Agents and webhooks',
       summary: 'Replace the signing secret, the previous one still signing beside it for a while',
@@ -515,6 +524,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/verify-webhook.ts',
     auth: true,
     access: 'readwrite',
+    portal: true,
     timeoutSeconds: VERIFY_FUNCTION_TIMEOUT_SECONDS,
     doc: {
       tag: 'Agents and webhooks',
@@ -538,6 +548,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/events/send-test-event.ts',
     auth: true,
     access: 'readwrite',
+    portal: true,
     doc: {
       tag: 'Agents and webhooks',
       summary: 'Send a signed service.webhook.test event to the ENABLED webhook',
@@ -570,6 +581,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/events/list-agent-events.ts',
     auth: true,
     access: 'readwrite',
+    portal: true,
     doc: {
       tag: 'Events and deliveries',
       summary: "The agent's events after a cursor, oldest first (polling)",
@@ -583,6 +595,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/events/stream-agent-events.ts',
     auth: true,
     access: 'readwrite',
+    portal: true,
     streaming: true,
     timeoutSeconds: 900,
     doc: {
@@ -600,6 +613,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/events/replay-events.ts',
     auth: true,
     access: 'readwrite',
+    portal: true,
     doc: {
       tag: 'Events and deliveries',
       summary: "Send the agent's events of a time window to its ENABLED webhook again",
@@ -616,6 +630,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/events/list-deliveries.ts',
     auth: true,
     access: 'read',
+    portal: true,
     doc: {
       tag: 'Events and deliveries',
       summary: "The agent's webhook deliveries, newest first",
@@ -629,6 +644,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/events/get-delivery.ts',
     auth: true,
     access: 'read',
+    portal: true,
     doc: {
       tag: 'Events and deliveries',
       summary: 'One delivery with its attempt history',
@@ -642,6 +658,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/events/retry-delivery.ts',
     auth: true,
     access: 'readwrite',
+    portal: true,
     sendsToQueue: true,
     doc: {
       tag: 'Events and deliveries',
@@ -654,6 +671,35 @@ export const routes: readonly Route[] = [
   },
 
   // Contracts
+  // Portal links (issue 25): the owner's API key only; a link's token cannot make or revoke links.
+  {
+    name: 'createPortalLink',
+    method: 'POST',
+    path: `${a}/agents/{id}/portal-links`,
+    handler: 'functions/agents/create-portal-link.ts',
+    auth: true,
+    access: 'readwrite',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: "A link to the agent's portal page (owner only)",
+      description:
+        "The URL opens the portal page for this agent; its fragment carries a token (`pt_…`) that lasts at most an hour (`expires_in_seconds`, default 3600), may call only this agent's portal routes, is stored only as its SHA-256 and can be revoked. Never an API key.",
+      answers: { 201: { description: 'Created.', schema: 'PortalLink' } },
+    },
+  },
+  {
+    name: 'revokePortalLink',
+    method: 'DELETE',
+    path: `${a}/agents/{id}/portal-links/{link_id}`,
+    handler: 'functions/agents/revoke-portal-link.ts',
+    auth: true,
+    access: 'readwrite',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: 'Revoke a portal link (owner only; idempotent)',
+      answers: { 204: { description: 'Revoked.' } },
+    },
+  },
   {
     name: 'listContracts',
     method: 'GET',

@@ -6,7 +6,9 @@ import type {
   ConfiguredAgent,
   ConfigureWebhookInput,
   CreateAgentInput,
+  CreatePortalLinkInput,
   ListAgentsParams,
+  PortalLink,
   RotateSecretInput,
   TestEventAccepted,
   WebhookSecret,
@@ -128,6 +130,32 @@ export class Agents {
     return this.http.body<TestEventAccepted>({
       method: 'POST',
       path: a(path`/agents/${id}/webhook/test`),
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * A link to the agent's portal page with a token that may call only this agent's portal routes,
+   * for at most an hour (`expires_in_seconds`). Needs the owner's API key; a link cannot make links.
+   */
+  async createPortalLink(
+    id: string,
+    input: CreatePortalLinkInput = {},
+    options: CallOptions = {},
+  ): Promise<PortalLink> {
+    return this.http.body<PortalLink>({
+      method: 'POST',
+      path: a(path`/agents/${id}/portal-links`),
+      body: input,
+      signal: options.signal,
+    });
+  }
+
+  /** Revokes a portal link at once (idempotent). */
+  async revokePortalLink(id: string, linkId: string, options: CallOptions = {}): Promise<void> {
+    await this.http.body<undefined>({
+      method: 'DELETE',
+      path: a(path`/agents/${id}/portal-links/${linkId}`),
       signal: options.signal,
     });
   }

@@ -37,6 +37,14 @@ export interface RotateSecretInput {
   expire_previous_in_seconds?: number;
 }
 
+/** A link to one agent's portal page: open `url`, or embed it in an iframe. `token` lasts until `expires_at`. */
+export type PortalLink = OpenApiTypes.PortalLink;
+
+export interface CreatePortalLinkInput {
+  /** How long the link's token works: 60–3600 seconds, default 3600. */
+  expires_in_seconds?: number;
+}
+
 /** `data` of a contract event: `passed` and `results` come with `contract.verification.completed`. */
 export type AgentEventData = OpenApiTypes.ContractEvent['data'];
 

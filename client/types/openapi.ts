@@ -313,6 +313,17 @@ export type WebhookSecret = {
   webhook_secret: string;
 };
 
+export type PortalLink = {
+  id: string;
+  agent_id: string;
+  /** The portal page with `#agent=…&token=…`: open it, or embed it in an iframe. */
+  url: string;
+  /** Shown once; only its SHA-256 is stored. */
+  token: string;
+  created_at: string;
+  expires_at: string;
+};
+
 export type ContractStatus = "CREATED" | "FUNDED" | "VERIFIED" | "VERIFICATION_FAILED" | "RELEASED" | "REFUNDED";
 
 export type ContractEvent = {
@@ -750,6 +761,11 @@ export type ListDeliveriesQuery = {
 /** The body of POST /api/v1/agents/{id}/deliveries/{delivery_id}/retry. */
 export type RetryDeliveryBody = {
   force?: boolean;
+};
+
+/** The body of POST /api/v1/agents/{id}/portal-links. */
+export type CreatePortalLinkBody = {
+  expires_in_seconds?: number;
 };
 
 /** The query of GET /api/v1/contracts. */

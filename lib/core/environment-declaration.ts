@@ -143,6 +143,12 @@ export const ENVIRONMENT = {
     doc: 'Comma-separated origins for CORS; unset or `*` = any (infra sets it from `-c corsOrigins`).',
     readme: 'Origins a browser page may call from, comma-separated.',
   },
+  PORTAL_URL: {
+    kind: 'url',
+    scope: 'service',
+    default: "`/portal/` on the request's own host",
+    doc: "The portal page's address, which portal links point to (infra sets it to the web stack's CloudFront URL); locally the API serves the page at `/portal/`.",
+  },
   METRICS_TO_STDOUT: {
     kind: 'flag',
     scope: 'service',

@@ -22,6 +22,7 @@ export const ENVIRONMENT_KINDS: Readonly<Record<SettingName, Kind>> = {
   _X_AMZN_TRACE_ID: 'text',
   USAGE_PLAN_ID: 'text',
   CORS_ALLOWED_ORIGINS: 'origins',
+  PORTAL_URL: 'url',
   METRICS_TO_STDOUT: 'flag',
   DELIVERY_DLQ_URL: 'text',
   POWERTOOLS_SERVICE_NAME: 'text',

@@ -41,6 +41,7 @@
  * | Report            | REPORT#TPL#<uuid> or REPORT#REV#<uuid>#<reviewer uuid> | BY#<reporter uuid> | GSI1 while open: REPORTS#OPEN / <created_at>#<report uuid> |
  * | Report limiter    | USER#<uuid>          | LIMIT#REPORT                | –  (reports filed in the current window; docs/marketplace.md) |
  * | Moderation action | MODACTION#<uuid>     | MODACTION                   | GSI1: MODLOG / <created_at>#<action uuid>  (the operators' audit trail, newest first; one partition: operator actions are few) |
+ * | Portal link       | PORTAL#<pl_…>        | LINK                        | –  (an agent's portal token: its SHA-256, agent, owner, expiry; `revoked_at` once revoked; TTL a day after expiry) |
  *
  * Every item has `entity` (its kind), so stream filters and debugging never parse keys.
  */
@@ -82,6 +83,7 @@ export const ENTITY = {
   report: 'report',
   reportLimit: 'reportLimit',
   moderationAction: 'moderationAction',
+  portalLink: 'portalLink',
 } as const;
 
 /** The three orders of search postings (the list sorts of the API). */
@@ -247,6 +249,9 @@ export const contractLinkKeys = {
   }),
   byStatusPk: (party: string, status: string): string => `CTRS#${party}#${status}`,
 } as const;
+
+/** A portal link (lib/portal): found by the id its token carries. */
+export const portalLinkKey = (linkId: string): Key => ({ PK: `PORTAL#${linkId}`, SK: 'LINK' });
 
 export const replayLimitKey = (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'LIMIT#REPLAY' });
 

@@ -39,6 +39,8 @@ export const DEMO_IDS = {
   agentToDelete: 'agt_01KAKQ8D1B2C3D4E5F6G7H8J9K',
   /** The buyer agent of the demo contracts, its webhook verified at the demo sink: its feed and deliveries have their events. */
   buyerAgent: 'agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BC',
+  /** A portal link of the webhook agent, for the revokePortalLink sample (its token is random and never shown). */
+  portalLink: 'pl_00000000000000d0',
   /** One contract per step a sample takes, each in the state that step starts from. */
   contracts: {
     created: 'ctr_01KAKQ8A1B2C3D4E5F6G7H8J9K',

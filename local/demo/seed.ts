@@ -10,6 +10,8 @@ import { createUserWithKey, findCallerByApiKey } from '../../lib/accounts/api-ke
 import type { Caller } from '../../lib/core/caller.ts';
 import { EVENT_TYPES } from '../../lib/core/event-types.ts';
 import { withPinnedIds } from '../../lib/core/ids.ts';
+import { getPortalLink, putPortalLink } from '../../lib/portal/store.ts';
+import { newPortalToken, PORTAL_LINK_MAX_SECONDS } from '../../lib/portal/token.ts';
 import { routes } from '../../lib/routes.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';
@@ -132,6 +134,7 @@ export async function seedDemoData(
     () => callRoute('createAgent', demo, { body: { name: 'Demo agent to delete' } }),
     DEMO_IDS.agentToDelete,
   );
+  await seedPortalLink();
   if (options.webhookSink) {
     await pointWebhook(demo, DEMO_IDS.configAgent, DEMO_WEBHOOK, false);
     await pointWebhook(
@@ -167,4 +170,19 @@ export async function seedDemoData(
       );
   }
   return { apiKey: DEMO_API_KEY, secondApiKey: DEMO_SECOND_API_KEY };
+}
+
+/** The link the revokePortalLink sample revokes: written directly, as its id is pinned and its token never used. */
+async function seedPortalLink(): Promise<void> {
+  if (await getPortalLink(DEMO_IDS.portalLink)) return;
+  const now = Date.now();
+  await putPortalLink({
+    link_id: DEMO_IDS.portalLink,
+    token_hash: newPortalToken().hash,
+    agent_id: DEMO_IDS.webhookAgent,
+    owner_id: DEMO_CALLER.userId,
+    workspace_id: DEMO_CALLER.workspaceId,
+    created_at: new Date(now).toISOString(),
+    link_expires_at: new Date(now + PORTAL_LINK_MAX_SECONDS * 1000).toISOString(),
+  });
 }

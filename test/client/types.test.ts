@@ -39,6 +39,7 @@ describe('client types and the OpenAPI document', () => {
     expectTypeOf<Client.ConfiguredAgent>().toEqualTypeOf<OpenApi.ConfiguredAgent>();
     expectTypeOf<Client.CursorPage<Client.Agent>>().toEqualTypeOf<OpenApi.AgentPage>();
     expectTypeOf<Client.WebhookSecret>().toEqualTypeOf<OpenApi.WebhookSecret>();
+    expectTypeOf<Client.PortalLink>().toEqualTypeOf<OpenApi.PortalLink>();
     expectTypeOf<Client.ContractEventType>().toEqualTypeOf<OpenApi.EventType>();
     expectTypeOf<Client.AgentEvent>().toEqualTypeOf<OpenApi.Event>();
     expectTypeOf<Client.CursorPage<Client.FeedEvent>>().toEqualTypeOf<OpenApi.EventPage>();
@@ -81,6 +82,7 @@ describe('client types and the OpenAPI document', () => {
     expectTypeOf<Client.ListEventsParams>().toEqualTypeOf<OpenApi.ListAgentEventsQuery>();
     expectTypeOf<Client.ListDeliveriesParams>().toEqualTypeOf<OpenApi.ListDeliveriesQuery>();
     expectTypeOf<Client.RotateSecretInput>().toEqualTypeOf<OpenApi.RotateWebhookSecretBody>();
+    expectTypeOf<Client.CreatePortalLinkInput>().toEqualTypeOf<OpenApi.CreatePortalLinkBody>();
     expectTypeOf<Client.ListContractsParams>().toEqualTypeOf<OpenApi.ListContractsQuery>();
     expectTypeOf<Client.ReplayEventsInput>().toEqualTypeOf<OpenApi.ReplayEventsBody>();
     expectTypeOf<Client.ChangeVersionInput>().toEqualTypeOf<OpenApi.ChangeVersionBody>();

@@ -20,6 +20,7 @@ import {
 import { MODERATION_ACTIONS, REPORT_REASONS } from '../../marketplace/moderation/schemas.ts';
 import { CATEGORIES, VISIBILITIES } from '../../marketplace/templates/categories.ts';
 import { templateSchema } from '../../marketplace/templates/template-schema.ts';
+import { portalLinkAnswer } from '../../portal/answers.ts';
 
 export const componentRegistry = z.registry<{ id: string; description?: string }>();
 const named = <S extends z.core.$ZodType>(id: string, schema: S, description?: string): S => {
@@ -274,6 +275,12 @@ export const WebhookSecret = named(
   'WebhookSecret',
   z.strictObject({ webhook_secret: z.string() }),
   '`whsec_` + 32 random bytes in standard base64 (Standard Webhooks format).',
+);
+
+export const PortalLink = named(
+  'PortalLink',
+  portalLinkAnswer,
+  "A link to one agent's portal page, with a token that lasts at most an hour.",
 );
 
 const CONTRACT_STATUSES = [

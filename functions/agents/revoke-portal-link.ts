@@ -1,0 +1,9 @@
+import { noContent } from '../../lib/http/responses.ts';
+import { httpRoute } from '../../lib/http/stack.ts';
+import { revokePortalLink } from '../../lib/portal/links.ts';
+import { portalLinkParams } from '../../lib/portal/schemas.ts';
+
+export const handler = httpRoute({ params: portalLinkParams }, async ({ caller, params }) => {
+  await revokePortalLink(caller, params.id, params.link_id);
+  return noContent();
+});
