@@ -21,6 +21,7 @@ import {
 import { createKeyThrottle, type KeyLimits, type KeyThrottle } from './key-throttle.ts';
 import { allValues, invokeRoute, lastValues, proxyEvent } from './proxy-event.ts';
 import { createRouter } from './router.ts';
+import { isWebPath, serveWebAsset } from './web-assets.ts';
 
 /** API Gateway's own payload cap (10 MB); the handlers enforce the API's 256 KiB. */
 const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
@@ -272,6 +273,10 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes, options:
     if (options.onExchange) observe(req, res, options.onExchange, () => matched);
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
+      if (isWebPath(url.pathname)) {
+        await readBody(req);
+        return serveWebAsset(req, res, url.pathname);
+      }
       if (req.method === 'OPTIONS') {
         await readBody(req);
         return answerPreflight(req, res, match, url.pathname, requestId);
