@@ -46,4 +46,5 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 export const pageReady = (page: Page) => page.waitForSelector('main[aria-busy="false"]');
 
 /** Whether the page fits its viewport's width (no sideways scrolling at phone width). */
-export const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+export const fitsWidth = (page: Page): Promise<boolean> =>
+  page.evaluate('document.documentElement.scrollWidth <= window.innerWidth');

@@ -27,6 +27,27 @@ beforeAll(async () => {
     launchChromium(),
   ]);
 });
+/**
+ * The catalog's templates, published as the file starts so the search indexer works through them
+ * while the portal journeys run.
+ */
+let catalog: Promise<{ reader: TestUser; probe: { id: string } }>;
+beforeAll(() => {
+  catalog = (async () => {
+    const author = await createTestUser({ name: 'Catalog author', verified: true });
+    const reader = await createTestUser({ name: 'Catalog reader' });
+    const publish = (name: string, category: 'http' | 'data', description: string) =>
+      call(author.apiKey, 'POST', '/v1/marketplace/templates', templateInput({ name, category, description }));
+    const probe = await publish('Latency probe', 'http', 'Measures how long an endpoint takes to answer.');
+    const uptime = await publish('Uptime watch', 'http', 'Checks that an endpoint answers 200, every minute.');
+    await publish('Dataset freshness', 'data', 'Checks that a dataset was updated today.');
+    await call(reader.apiKey, 'POST', `/v1/marketplace/templates/${uptime.id}/install`);
+    return { reader, probe };
+  })();
+  // Awaited by the catalog journey; a failure here fails it there.
+  catalog.catch(() => undefined);
+});
+
 afterAll(async () => {
   await browser?.close();
   await pipeline?.stop();
@@ -112,14 +133,15 @@ describe('the portal page', () => {
     await page.keyboard.press('Enter');
     await page.waitForSelector('#status >> text=Test event');
     await waitForDelivery(page, 'failed');
-    const failedRow = page.locator('#delivery-table tr[data-status="failed"]').first();
+    const failedRow = page.locator('#delivery-table tr[data-status="failed"]', { hasText: 'service.webhook.test' });
     expect(await failedRow.textContent(), 'status in words, not only colour').toContain('failed');
     expect(await failedRow.textContent()).toContain('HTTP 500');
 
     receiver.answer = () => 200;
     await failedRow.locator('button.retry').click();
     await waitForDelivery(page, 'succeeded');
-    await page.locator('#delivery-table tr[data-status="succeeded"] button', { hasText: 'Attempts' }).first().click();
+    const testRow = page.locator('#delivery-table tr[data-status="succeeded"]', { hasText: 'service.webhook.test' });
+    await testRow.locator('button', { hasText: 'Attempts' }).click();
     const attempts = page.locator('table.attempts');
     await attempts.waitFor();
     expect(await attempts.textContent()).toMatch(/HTTP 500[\s\S]*HTTP 200/);
@@ -161,7 +183,7 @@ describe('the portal page', () => {
     });
     await screenshot(page, 'portal');
     await page.close();
-  });
+  }, 60_000);
 
   it('refuses an expired link, a revoked one and another agent’s id', async () => {
     const stranger = await createTestUser();
@@ -212,24 +234,12 @@ describe('the portal page', () => {
 
 describe('the catalog page', () => {
   it('searches, sorts, filters by category, opens a template, installs it and reviews it', async () => {
-    const author = await createTestUser({ name: 'Catalog author', verified: true });
-    const reader = await createTestUser({ name: 'Catalog reader' });
-    const publish = (name: string, category: string, description: string) =>
-      call(
-        author.apiKey,
-        'POST',
-        '/v1/marketplace/templates',
-        templateInput({ name, category: category as 'http', description }),
-      );
-    const probe = await publish('Latency probe', 'http', 'Measures how long an endpoint takes to answer.');
-    const uptime = await publish('Uptime watch', 'http', 'Checks that an endpoint answers 200, every minute.');
-    await publish('Dataset freshness', 'data', 'Checks that a dataset was updated today.');
-    await call(reader.apiKey, 'POST', `/v1/marketplace/templates/${uptime.id}/install`);
+    const { reader, probe } = await catalog;
     await expect
       .poll(
         async () => (await call(reader.apiKey, 'GET', '/v1/marketplace/templates?search=checks')).pagination.total,
         {
-          timeout: 20_000,
+          timeout: 30_000,
         },
       )
       .toBe(2);
@@ -272,7 +282,7 @@ describe('the catalog page', () => {
     const installed = await call(reader.apiKey, 'GET', '/v1/marketplace/installed');
     expect(installed.data.map((t: { id: string }) => t.id)).toContain(probe.id);
     await page.close();
-  });
+  }, 60_000);
 
   it('asks for a key first, and refuses a wrong one', async () => {
     const page = await openPage(`${api.url}/catalog/`);
