@@ -32,6 +32,7 @@ import type { StageConfig } from './stage-config.ts';
 import type { StateStack } from './state-stack.ts';
 import { addTracingSampling } from './tracing-sampling.ts';
 import { perKeyUsagePlan } from './usage-plans.ts';
+import { WebStack } from './web-stack.ts';
 
 export interface ApiStackProps extends StackProps {
   config: StageConfig;
@@ -104,6 +105,11 @@ export class ApiStack extends Stack {
       shared.set(path, parent.addResource(path.slice(path.lastIndexOf('/') + 1)));
     }
 
+    // The pages call the API at its execute-api origin (a custom domain, where configured, serves the same API).
+    const apiOrigin = `https://${api.restApiId}.execute-api.${this.region}.${this.urlSuffix}`;
+    const web = new WebStack(this, 'Web', { apiOrigin, apiUrl: `${apiOrigin}/${config.name}` });
+    environment['PORTAL_URL'] = `${web.siteUrl}/portal/`;
+
     const invokeRole = apiInvokeRole(this, config.name);
     for (const area of AREAS) {
       const routes = props.routes.filter((route) => areaOf(route) === area);
@@ -126,6 +132,7 @@ export class ApiStack extends Stack {
     perKeyUsagePlan(this, api, config.name);
 
     new CfnOutput(this, 'ApiUrl', { value: api.url });
+    new CfnOutput(this, 'CatalogUrl', { value: `${web.siteUrl}/catalog/` });
     new CfnOutput(this, 'MarketplaceBaseUrl', { value: `${api.url.replace(/\/$/, '')}${BASE_PATHS.marketplace}` });
   }
 }

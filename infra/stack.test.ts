@@ -17,12 +17,19 @@ beforeAll(() => {
 }, 120_000);
 
 const ofType = (type: string) => synth.resources.filter((r) => r.Type === type);
+/**
+ * The service's own functions: the web stack's bucket deployment (infra/web-stack.ts) brings CDK's
+ * function that copies the pages to S3, which is no route or worker of ours.
+ */
+const serviceFunctions = () =>
+  ofType('AWS::Lambda::Function').filter((f) => !f.id.startsWith('CustomCDKBucketDeployment'));
 /** The API's methods as constructs: their paths are whole even when the resource is in another (nested) stack. */
 const methods = () => synth.stacks.api.api.methods;
 
 describe('infra stacks', () => {
   it('makes one Lambda function per route plus the authorizer, relay, search indexer, delivery and trend rollover workers', () => {
-    const functions = ofType('AWS::Lambda::Function');
+    const functions = serviceFunctions();
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(functions.length + 1);
     expect(functions).toHaveLength(routes.length + Object.keys(workers).length);
     for (const name of [...routes.map((r) => r.name), ...Object.keys(workers)]) {
       expect(
@@ -146,7 +153,7 @@ describe('infra stacks', () => {
   });
 
   it('gives every handler the CORS origins and every gateway response a CORS header', () => {
-    for (const fn of ofType('AWS::Lambda::Function')) {
+    for (const fn of serviceFunctions()) {
       expect(fn.Properties['Environment']['Variables']['CORS_ALLOWED_ORIGINS'], fn.id).toBe(
         'https://app.example.com,https://admin.example.com',
       );
@@ -158,6 +165,25 @@ describe('infra stacks', () => {
         'method.request.header.Origin',
       );
     }
+  });
+
+  it('serves the pages from a private bucket through CloudFront, with a CSP that forbids inline script, and points portal links there', () => {
+    const [bucket] = ofType('AWS::S3::Bucket').filter((b) => b.id.startsWith('Pages'));
+    expect(bucket?.Properties['PublicAccessBlockConfiguration']).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    const [policy] = ofType('AWS::CloudFront::ResponseHeadersPolicy');
+    const csp = JSON.stringify(
+      policy?.Properties['ResponseHeadersPolicyConfig']['SecurityHeadersConfig']['ContentSecurityPolicy'],
+    );
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(ofType('AWS::CloudFront::Distribution')).toHaveLength(1);
+    const portalLinks = serviceFunctions().find((f) => f.id.startsWith(functionIdOf('createPortalLink')));
+    expect(JSON.stringify(portalLinks?.Properties['Environment']['Variables']['PORTAL_URL'])).toContain('/portal/');
   });
 
   it('gives the verify function more than the 10 s handshake deadline', () => {

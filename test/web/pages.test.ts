@@ -73,18 +73,18 @@ async function openPage(url: string, viewport = { width: 1100, height: 900 }): P
   return page;
 }
 
-/** Clicks Refresh until the delivery row reaches `status` (the page reads, the test only waits). */
-async function waitForDelivery(page: Page, status: string, count = 1): Promise<void> {
+/** Clicks Refresh until a delivery row of `kind` reaches `status` (the page reads, the test only waits). */
+async function waitForDelivery(page: Page, status: string, kind: string): Promise<void> {
   await expect
     .poll(
       async () => {
         await page.click('#refresh');
         await page.waitForSelector('#delivery-table');
-        return page.locator(`#delivery-table tr[data-status="${status}"]`).count();
+        return page.locator(`#delivery-table tr[data-status="${status}"]`, { hasText: kind }).count();
       },
       { timeout: 15_000, interval: 300 },
     )
-    .toBeGreaterThanOrEqual(count);
+    .toBe(1);
 }
 
 describe('the portal page', () => {
@@ -105,7 +105,12 @@ describe('the portal page', () => {
     });
     await call(owner.apiKey, 'POST', `/api/v1/agents/${agentId}/webhook/verify`);
     // A contract event in the agent's feed, for the replay below.
-    const template = await call(owner.apiKey, 'POST', '/v1/marketplace/templates', templateInput());
+    const template = await call(
+      owner.apiKey,
+      'POST',
+      '/v1/marketplace/templates',
+      templateInput({ name: 'Portal journey source', category: 'other', description: 'The contract of the journey.' }),
+    );
     const contract = await call(owner.apiKey, 'POST', '/api/v1/contracts', {
       template_id: template.id,
       variables: { url: 'https://shop.example.com' },
@@ -132,14 +137,14 @@ describe('the portal page', () => {
     expect(await page.evaluate('document.activeElement?.id')).toBe('send-test');
     await page.keyboard.press('Enter');
     await page.waitForSelector('#status >> text=Test event');
-    await waitForDelivery(page, 'failed');
+    await waitForDelivery(page, 'failed', 'service.webhook.test');
     const failedRow = page.locator('#delivery-table tr[data-status="failed"]', { hasText: 'service.webhook.test' });
     expect(await failedRow.textContent(), 'status in words, not only colour').toContain('failed');
     expect(await failedRow.textContent()).toContain('HTTP 500');
 
     receiver.answer = () => 200;
     await failedRow.locator('button.retry').click();
-    await waitForDelivery(page, 'succeeded');
+    await waitForDelivery(page, 'succeeded', 'service.webhook.test');
     const testRow = page.locator('#delivery-table tr[data-status="succeeded"]', { hasText: 'service.webhook.test' });
     await testRow.locator('button', { hasText: 'Attempts' }).click();
     const attempts = page.locator('table.attempts');
@@ -247,7 +252,9 @@ describe('the catalog page', () => {
     const page = await openPage(`${api.url}/catalog/#key=${reader.apiKey}`);
     await pageReady(page);
     expect(page.url(), 'the key leaves the address bar').toBe(`${api.url}/catalog/`);
-    expect(await page.locator('#new li').count()).toBe(3);
+    expect(await page.locator('#new li a').allTextContents()).toEqual(
+      expect.arrayContaining(['Latency probe', 'Uptime watch', 'Dataset freshness']),
+    );
     expect(await page.locator('#category option', { hasText: 'http (2)' }).count()).toBe(1);
     expect(await page.locator('#category option', { hasText: 'data (1)' }).count()).toBe(1);
     await screenshot(page, 'catalog');
