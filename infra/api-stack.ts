@@ -45,6 +45,8 @@ export class ApiStack extends Stack {
   /** The areas that have routes, in AREAS order. */
   readonly areas: Array<{ name: string; stack: AreaStack; logGroup: ILogGroup; routes: readonly Route[] }> = [];
   readonly authorizerFunctionName: string;
+  /** The catalog and portal pages (nested). */
+  readonly web: WebStack;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -108,6 +110,7 @@ export class ApiStack extends Stack {
     // The pages call the API at its execute-api origin (a custom domain, where configured, serves the same API).
     const apiOrigin = `https://${api.restApiId}.execute-api.${this.region}.${this.urlSuffix}`;
     const web = new WebStack(this, 'Web', { apiOrigin, apiUrl: `${apiOrigin}/${config.name}` });
+    this.web = web;
     environment['PORTAL_URL'] = `${web.siteUrl}/portal/`;
 
     const invokeRole = apiInvokeRole(this, config.name);
