@@ -1,6 +1,7 @@
 /**
  * The portal link answer (POST …/portal-links), declared once: lib/http/openapi/schemas.ts names
- * it in the OpenAPI document. Scripts and tests only, never a function bundle.
+ * it in the OpenAPI document, and the service's type is inferred from it. Scripts and tests only,
+ * never a function bundle (links.ts imports the type alone).
  */
 import { z } from 'zod';
 import { ID_PATTERN } from '../core/ids.ts';
@@ -16,3 +17,6 @@ export const portalLinkAnswer = z.strictObject({
   created_at: z.iso.datetime(),
   expires_at: z.iso.datetime(),
 });
+
+/** What POST …/portal-links answers (lib/portal/links.ts imports only this type). */
+export type PortalLinkAnswer = z.infer<typeof portalLinkAnswer>;

@@ -7,18 +7,10 @@
 import { ownAgent } from '../agents/agents.ts';
 import type { Caller } from '../core/caller.ts';
 import { notFound } from '../core/errors.ts';
+import type { PortalLinkAnswer } from './answers.ts';
 import type { CreatePortalLinkInput } from './schemas.ts';
 import { putPortalLink, revokeOwnedPortalLink } from './store.ts';
 import { newPortalToken, PORTAL_LINK_MAX_SECONDS } from './token.ts';
-
-export interface PortalLinkView {
-  id: string;
-  agent_id: string;
-  url: string;
-  token: string;
-  created_at: string;
-  expires_at: string;
-}
 
 /**
  * `portalUrl` is the portal page's address; the token and agent ride in its fragment, which
@@ -30,7 +22,7 @@ export async function createPortalLink(
   input: CreatePortalLinkInput,
   portalUrl: string,
   now = Date.now(),
-): Promise<PortalLinkView> {
+): Promise<PortalLinkAnswer> {
   // A link cannot mint links: its life would outlast the hour.
   if (caller.portal) throw notFound('Agent');
   await ownAgent(caller, agentId);
