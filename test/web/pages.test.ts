@@ -91,13 +91,16 @@ describe('the portal page', () => {
   let owner: TestUser;
   let agentId: string;
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  /** The page the first journey opens and the second goes on with. */
+  let page: Page;
+  let contractId: string;
 
   beforeAll(async () => {
     owner = await createTestUser({ name: 'Portal owner' });
     agentId = (await call(owner.apiKey, 'POST', '/api/v1/agents', { name: 'Shipping bot' })).id;
   });
 
-  it('opens from a link; a test delivery fails, then succeeds after a retry; rotate, replay and the live feed', async () => {
+  it('opens from a link; a test delivery fails, then succeeds after a retry, and the live feed shows it', async () => {
     receiver = await startWebhookReceiver();
     await call(owner.apiKey, 'PATCH', `/api/v1/agents/${agentId}/webhook`, {
       webhook_url: receiver.url,
@@ -118,11 +121,12 @@ describe('the portal page', () => {
       agent_id: agentId,
     });
     await call(owner.apiKey, 'POST', `/api/v1/contracts/${contract.id}/fund`);
+    contractId = contract.id;
     await expect.poll(() => receiver.deliveries.length, { timeout: 15_000 }).toBe(1);
     const link = await call(owner.apiKey, 'POST', `/api/v1/agents/${agentId}/portal-links`);
 
     const opened = Date.now();
-    const page = await openPage(link.url);
+    page = await openPage(link.url);
     await pageReady(page);
     await page.waitForSelector('#verify:enabled');
     const usableMs = Date.now() - opened;
@@ -154,15 +158,33 @@ describe('the portal page', () => {
 
     // The live feed got the test event over SSE.
     await page.waitForSelector('#feed-list li >> text=service.webhook.test');
+  }, 60_000);
 
-    // Filters: failed only → none now; kind → the test event.
-    await page.selectOption('#filter-status', 'failed');
+  it('filters the deliveries, rotates the secret with its overlap, shows the kinds and replays the last hour', async () => {
+    // The support module closes receivers after each test: the endpoint listens again on its port.
+    receiver = await startWebhookReceiver(Number(new URL(receiver.url).port));
+    // Filters: by status the page shows what the API lists for it; by kind only that kind.
+    const listed = async (query: string) =>
+      (await call(owner.apiKey, 'GET', `/api/v1/agents/${agentId}/deliveries?${query}`)).data.map(
+        (d: { id: string }) => d.id,
+      );
+    const shown = () =>
+      page
+        .locator('#delivery-table tr[data-delivery]')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-delivery')));
+    await page.selectOption('#filter-status', 'succeeded');
     await page.click('#delivery-filters button[type=submit]');
-    await page.waitForSelector('#delivery-table >> text=No deliveries.');
+    await page.waitForSelector('#status >> text=Deliveries filtered.');
+    expect(await shown()).toEqual(await listed('status=succeeded'));
     await page.selectOption('#filter-status', '');
-    await page.selectOption('#filter-kind', 'service.webhook.test');
+    await page.selectOption('#filter-kind', 'contract.funded');
     await page.click('#delivery-filters button[type=submit]');
-    await page.waitForSelector('#delivery-table tr[data-status="succeeded"]');
+    await expect
+      .poll(() => page.locator('#delivery-table tr[data-delivery]', { hasText: 'service.webhook.test' }).count())
+      .toBe(0);
+    expect(await page.locator('#delivery-table tr[data-delivery]', { hasText: 'contract.funded' }).count()).toBe(1);
+    await page.selectOption('#filter-kind', '');
+    await page.click('#delivery-filters button[type=submit]');
 
     // Rotate with a one-hour overlap: the new secret is shown with the end of the overlap.
     const before = (await call(owner.apiKey, 'GET', `/api/v1/agents/${agentId}/webhook/secret`)).webhook_secret;
@@ -184,7 +206,7 @@ describe('the portal page', () => {
     await expect.poll(() => receiver.deliveries.length, { timeout: 15_000 }).toBe(delivered + 1);
     expect(receiver.deliveries.at(-1)?.json).toMatchObject({
       type: 'contract.funded',
-      data: { contract_id: contract.id },
+      data: { contract_id: contractId },
     });
     await screenshot(page, 'portal');
     await page.close();
