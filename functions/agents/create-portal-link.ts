@@ -1,6 +1,6 @@
 import { agentIdParams } from '../../lib/agents/schemas.ts';
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { created } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 import { createPortalLink } from '../../lib/portal/links.ts';
 import { portalPageUrl } from '../../lib/portal/page-url.ts';
 import { createPortalLinkBody } from '../../lib/portal/schemas.ts';

@@ -1,5 +1,5 @@
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { noContent } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 import { revokePortalLink } from '../../lib/portal/links.ts';
 import { portalLinkParams } from '../../lib/portal/schemas.ts';
 

@@ -3,10 +3,10 @@
 import { ownAgent } from '../agents/agents.ts';
 import type { Caller } from '../core/caller.ts';
 import { AppError, notFound } from '../core/errors.ts';
-import { reopenFailed } from './delivery/attempt-outcome.ts';
+
 import { enqueueDelivery } from './delivery/queue.ts';
 import { type DeliveryDetail, type DeliveryStatus, type DeliveryView, toDetail, toView } from './delivery/record.ts';
-import { type DeliveryPage, listDeliveries, readDelivery } from './delivery/store.ts';
+import { type DeliveryPage, listDeliveries, readDelivery, reopenFailed } from './delivery/store.ts';
 import { type EventPage, listEvents } from './feed/reader.ts';
 
 export async function agentEvents(

@@ -7,7 +7,7 @@
 import { ownAgent } from '../agents/agents.ts';
 import type { Caller } from '../core/caller.ts';
 import { notFound } from '../core/errors.ts';
-import type { PortalLinkAnswer } from './answers.ts';
+import type { PortalLinkAnswer } from './answer.ts';
 import type { CreatePortalLinkInput } from './schemas.ts';
 import { putPortalLink, revokeOwnedPortalLink } from './store.ts';
 import { newPortalToken, PORTAL_LINK_MAX_SECONDS } from './token.ts';
