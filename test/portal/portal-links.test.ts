@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../lib/accounts/api-keys.ts';
-import { getPortalLink, putPortalLink } from '../../lib/portal/store.ts';
-import { hashPortalToken, newPortalToken } from '../../lib/portal/token.ts';
+import { getPortalLink } from '../../lib/portal/store.ts';
+import { hashPortalToken } from '../../lib/portal/token.ts';
 import { routes } from '../../lib/routes.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { useLocalApi } from '../support/local-api.ts';
+import { expiredPortalToken } from './expired-link.ts';
 
 const api = useLocalApi();
 
@@ -91,18 +92,8 @@ describe('portal links', () => {
 
   it('refuses an expired link, a forged token and an API key in its place', async () => {
     const { owner, agentId } = await ownerWithAgent();
-    const expired = newPortalToken();
-    const hourAgo = Date.now() - 3_600_000;
-    await putPortalLink({
-      link_id: expired.linkId,
-      token_hash: expired.hash,
-      agent_id: agentId,
-      owner_id: owner.userId,
-      workspace_id: owner.workspaceId,
-      created_at: new Date(hourAgo).toISOString(),
-      link_expires_at: new Date(hourAgo + 60_000).toISOString(),
-    });
-    expect((await call(expired.token, 'GET', `/agents/${agentId}`)).status).toBe(401);
+    const expiredToken = await expiredPortalToken(owner, agentId);
+    expect((await call(expiredToken, 'GET', `/agents/${agentId}`)).status).toBe(401);
 
     const live = (await call(owner.apiKey, 'POST', `/agents/${agentId}/portal-links`)).body;
     const forged = `${live.token.slice(0, -1)}${live.token.endsWith('A') ? 'B' : 'A'}`;

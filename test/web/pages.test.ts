@@ -1,10 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { putPortalLink } from '../../lib/portal/store.ts';
-import { newPortalToken } from '../../lib/portal/token.ts';
 import { type EventPipeline, startEventPipeline } from '../../local/emulators/event-pipeline.ts';
 import { templateInput } from '../client/support/template-input.ts';
 import { startWebhookReceiver } from '../events/support.ts';
+import { expiredPortalToken } from '../portal/expired-link.ts';
+import { apiCall } from '../support/api-call.ts';
 import { createTestUser, type TestUser } from '../support/lambda.ts';
 import { useLocalApi } from '../support/local-api.ts';
 import { fitsWidth, launchChromium, pageReady, screenshot } from './browser.ts';
@@ -53,16 +53,7 @@ afterAll(async () => {
   await pipeline?.stop();
 });
 
-async function call(key: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${api.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
+const call = (key: string, method: string, path: string, body?: unknown) => apiCall(api.url, key, method, path, body);
 
 async function openPage(url: string, viewport = { width: 1100, height: 900 }): Promise<Page> {
   const page = await browser.newPage({ viewport });
@@ -216,17 +207,8 @@ describe('the portal page', () => {
     const stranger = await createTestUser();
     const strangersAgent = (await call(stranger.apiKey, 'POST', '/api/v1/agents', { name: 'Not yours' })).id;
 
-    const expired = newPortalToken();
-    await putPortalLink({
-      link_id: expired.linkId,
-      token_hash: expired.hash,
-      agent_id: agentId,
-      owner_id: owner.userId,
-      workspace_id: owner.workspaceId,
-      created_at: new Date(Date.now() - 7_200_000).toISOString(),
-      link_expires_at: new Date(Date.now() - 3_600_000).toISOString(),
-    });
-    const page = await openPage(`${api.url}/portal/#agent=${agentId}&token=${expired.token}`);
+    const expiredToken = await expiredPortalToken(owner, agentId);
+    const page = await openPage(`${api.url}/portal/#agent=${agentId}&token=${expiredToken}`);
     await page.waitForSelector('#refused');
 
     const link = await call(owner.apiKey, 'POST', `/api/v1/agents/${agentId}/portal-links`);
