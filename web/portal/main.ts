@@ -81,8 +81,10 @@ function refused(error: unknown): void {
 /** Runs an action of a button or form, says how it went, and refreshes what it changed. */
 async function act(what: () => Promise<string>, ...refresh: Array<() => Promise<void> | void>): Promise<void> {
   try {
-    announce(await what());
+    const said = await what();
     for (const r of refresh) await r();
+    // Said once the page shows the result, so the status line never runs ahead of what is drawn.
+    announce(said);
   } catch (error) {
     refused(error);
   }
@@ -271,7 +273,10 @@ async function renderDeliveries(): Promise<void> {
           event.preventDefault();
           filters.status = statusSelect.value as DeliveryStatus | '';
           filters.kind = kindSelect.value;
-          void act(async () => 'Deliveries filtered.', renderDeliveries);
+          void act(
+            async () => `Deliveries shown: ${filters.status || 'any status'}, ${filters.kind || 'any kind'}.`,
+            renderDeliveries,
+          );
         },
       },
       h('label', { for: 'filter-status' }, 'Status', statusSelect),
