@@ -259,7 +259,7 @@ describe('import layers', () => {
   });
 
   it('keeps answer schemas (zod, for the OpenAPI document) out of function bundles: elsewhere their types only', () => {
-    const isAnswer = (f: string) => /^lib\/.*\/answers?\.ts$/.test(f) || f === 'lib/core/answer-fields.ts';
+    const isAnswer = (f: string) => /^lib\/.*\/answer\.ts$/.test(f) || f === 'lib/core/answer-fields.ts';
     const mayUseValues = (f: string) => isAnswer(f) || f.startsWith('lib/http/openapi/') || isTest(f);
     const valueUses = (files: string[], imports: (f: string) => { from: string; name: string }[] = valueImports) =>
       files
