@@ -65,6 +65,7 @@ export const LONGEST_FILES = [
   'test/marketplace/search-pairs.test.ts',
   'test/marketplace/search-sort.test.ts',
   'test/local/first-hour.test.ts',
+  'test/web/pages.test.ts',
   'test/docs/doc-examples.test.ts',
   'test/route-fuzz.test.ts',
   'test/events/crash-recovery.test.ts',
