@@ -21,6 +21,7 @@ import { itemOfImage, sequenceOf, type TableChange } from '../store/table-change
 import { type DeliveryMessage, enqueueDeliveries, enqueueDelivery } from './delivery/queue.ts';
 import { type DeliveryRecord, deliveryFromItem, newDelivery, relayDeliveryKey } from './delivery/record.ts';
 import { createDeliveries, ensureDelivery } from './delivery/store.ts';
+import { relayToDestinations } from './destination-relay.ts';
 import { acceptsDelivery } from './feed/agent-gate.ts';
 import type { ServiceEvent } from './feed/event.ts';
 import { eventFromItem } from './feed/outbox.ts';
@@ -93,6 +94,9 @@ export async function relayBatch(records: readonly TableChange[]): Promise<strin
       }
     }),
   );
+  // The agents' AWS destinations (destination-relay.ts), beside their webhooks.
+  const toDestinations = await relayToDestinations(events, (id) => found.get(keyString(keys.agent(id))));
+  for (const [i, err] of toDestinations) fail(i, err);
   const unsent = await enqueueDeliveries(toSend.map((m) => m.message));
   for (const index of unsent.failed) {
     for (const i of toSend[index]!.rows) fail(i, new Error(unsent.errors.get(index) ?? 'not sent'));

@@ -40,6 +40,7 @@
  * | Template-event agents | WS#<workspace uuid> | EVENTAGENTS              | –  (the workspace's agents that receive template events; PUT …/installed/agents) |
  * | Report            | REPORT#TPL#<uuid> or REPORT#REV#<uuid>#<reviewer uuid> | BY#<reporter uuid> | GSI1 while open: REPORTS#OPEN / <created_at>#<report uuid> |
  * | Report limiter    | USER#<uuid>          | LIMIT#REPORT                | –  (reports filed in the current window; docs/marketplace.md) |
+ * | Destination       | AGENT#<agt_…>        | DEST#<dst_…>                | –  (an agent's SQS queue or EventBridge bus, lib/destinations; the agent item's `destination_count` is its cap) |
  * | Moderation action | MODACTION#<uuid>     | MODACTION                   | GSI1: MODLOG / <created_at>#<action uuid>  (the operators' audit trail, newest first; one partition: operator actions are few) |
  *
  * Every item has `entity` (its kind), so stream filters and debugging never parse keys.
@@ -82,6 +83,7 @@ export const ENTITY = {
   report: 'report',
   reportLimit: 'reportLimit',
   moderationAction: 'moderationAction',
+  destination: 'destination',
 } as const;
 
 /** The three orders of search postings (the list sorts of the API). */
@@ -254,6 +256,16 @@ export const replayPageKey = (agentId: string, jobId: string, page: number): Key
   PK: `AGENT#${agentId}`,
   SK: `REPLAY#${jobId}#${String(page).padStart(6, '0')}`,
 });
+
+/** Keys of an agent's AWS destinations (lib/destinations): in the agent's partition, so its list is one Query. */
+export const destinationKeys = {
+  destination: (agentId: string, destinationId: string): Key => ({
+    PK: `AGENT#${agentId}`,
+    SK: `DEST#${destinationId}`,
+  }),
+  prefix: 'DEST#',
+  agentPk: (agentId: string): string => `AGENT#${agentId}`,
+} as const;
 
 /** Keys of the marketplace's lifecycle, stats and moderation rooms (lib/marketplace/{lifecycle,stats,moderation}). */
 export const lifecycleKeys = {

@@ -92,11 +92,11 @@ export async function enqueueDeliveries(
   return { failed, errors };
 }
 
-/** Parks a received message until its next attempt is due (the retry schedule lives in visibility). */
-export async function postpone(receiptHandle: string, seconds: number): Promise<void> {
+/** Parks a received message until its next attempt is due (the retry schedule lives in visibility); `queueUrl`: the destinations' queue. */
+export async function postpone(receiptHandle: string, seconds: number, queueUrl = deliveryQueueUrl()): Promise<void> {
   await sqs().send(
     new ChangeMessageVisibilityCommand({
-      QueueUrl: deliveryQueueUrl(),
+      QueueUrl: queueUrl,
       ReceiptHandle: receiptHandle,
       VisibilityTimeout: seconds,
     }),

@@ -41,8 +41,9 @@ export async function readDelivery(agentId: string, deliveryId: string): Promise
 export async function ensureDelivery(
   event: ServiceEvent,
   deliveryId: string = deliveryIdFor(event.id),
+  destinationId?: string,
 ): Promise<{ record: DeliveryRecord; created: boolean }> {
-  const record = newDelivery(event, deliveryId);
+  const record = newDelivery(event, deliveryId, undefined, destinationId);
   try {
     await db().send(
       new PutCommand({

@@ -10,6 +10,7 @@ import { ERROR_CODES } from '../../core/errors.ts';
 import type { ServiceEventType } from '../../core/event-types.ts';
 import { EVENT_TYPES } from '../../core/event-types.ts';
 import { ID_PATTERN } from '../../core/ids.ts';
+import { createdDestinationAnswer, destinationAnswer, destinationPageAnswer } from '../../destinations/answers.ts';
 import {
   deliveryAnswer,
   deliveryAttemptAnswer,
@@ -401,6 +402,13 @@ export const EventPage = named(
   z.strictObject({ data: z.array(FeedEvent), next_cursor: z.string().nullable() }),
 );
 export const Delivery = named('Delivery', deliveryAnswer);
+export const Destination = named(
+  'Destination',
+  destinationAnswer,
+  'An SQS queue or EventBridge bus of the agent\'s owner, delivered to with the service\'s role (docs/webhooks.md, "AWS destinations").',
+);
+export const CreatedDestination = named('CreatedDestination', createdDestinationAnswer);
+export const DestinationList = named('DestinationList', destinationPageAnswer);
 export const DeliveryAttempt = named('DeliveryAttempt', deliveryAttemptAnswer);
 export const DeliveryDetail = named('DeliveryDetail', deliveryDetailAnswer);
 export const TestEventAccepted = named(

@@ -1,0 +1,14 @@
+import { agentIdParams } from '../../lib/agents/schemas.ts';
+import { BASE_PATHS } from '../../lib/core/settings.ts';
+import { createDestinationBody } from '../../lib/destinations/schemas.ts';
+import { createDestination } from '../../lib/events/destinations.ts';
+import { created } from '../../lib/http/responses.ts';
+import { httpRoute } from '../../lib/http/stack.ts';
+
+export const handler = httpRoute(
+  { params: agentIdParams, body: createDestinationBody },
+  async ({ caller, params, body }) => {
+    const destination = await createDestination(caller, params.id, body);
+    return created(destination, `${BASE_PATHS.agents}/agents/${params.id}/destinations/${destination.id}`);
+  },
+);
