@@ -6,12 +6,13 @@
  * without destinations (`destination_count` absent or 0) cost nothing more.
  */
 import { createHash } from 'node:crypto';
+import type { AgentRecord } from '../agents/model.ts';
 import { idAt } from '../core/ids.ts';
 import type { DestinationRecord } from '../destinations/model.ts';
 import { listDestinationsOf } from '../destinations/store.ts';
 import { enqueueForDestination } from './delivery/destination-queue.ts';
 import { ensureDelivery } from './delivery/store.ts';
-import { TEST_EVENT_TYPE } from './feed/agent-gate.ts';
+import { hasDestinations, TEST_EVENT_TYPE } from './feed/agent-gate.ts';
 import type { ServiceEvent } from './feed/event.ts';
 import { positionOf } from './feed/position.ts';
 
@@ -32,7 +33,7 @@ export async function relayToDestinations(
   await Promise.all(
     events.map(async ({ i, event }) => {
       const agent = agentOf(event.agent_id);
-      if (!agent || !((agent['destination_count'] as number | undefined) ?? 0)) return;
+      if (!hasDestinations(agent as AgentRecord | undefined)) return;
       try {
         if (!lists.has(event.agent_id)) lists.set(event.agent_id, listDestinationsOf(event.agent_id));
         const destinations = (await lists.get(event.agent_id)!).filter((d) => destinationAccepts(d, event.type));

@@ -15,7 +15,7 @@ import { nowIso } from '../../core/time.ts';
 import { tableName } from '../../store/client.ts';
 import { ENTITY, keys } from '../../store/keys.ts';
 import { alongLost, alongRefused, type TransactItem, transactWrite } from '../../store/transact.ts';
-import { acceptsDelivery } from './agent-gate.ts';
+import { acceptsDelivery, hasDestinations } from './agent-gate.ts';
 import { expiresAt, type FeedEventType, type ServiceEvent } from './event.ts';
 import { eventIdAt } from './position.ts';
 import { fillGap, takeTicket } from './store.ts';
@@ -56,7 +56,8 @@ export async function commitWithEvents(
         ...keys.event(agent.id, event.id),
         entity: ENTITY.event,
         ...event,
-        deliver: acceptsDelivery(agent, events.type),
+        // The relay judges each destination itself (destination-relay.ts); here only whether there may be one.
+        deliver: acceptsDelivery(agent, events.type) || hasDestinations(agent),
         expires_at: expiresAt(now),
       };
       return {
