@@ -129,13 +129,19 @@ export async function verifyDestination(
     const why = !hash
       ? destination.verification_error
         ? `The verification message could not be sent (${destination.verification_error}); apply the destination's policy.`
-        : 'No verification message has been sent yet.'
+        : 'The verification message is on its way.'
       : expiresAt <= nowMs
         ? 'The code has expired.'
         : `${DESTINATIONS.maxWrongCodes} wrong codes were posted for it; it no longer counts.`;
     throw new AppError(
       'verification_code_expired',
-      `${why} ${resent ? 'A new verification message is on its way' : 'A new verification message was sent less than a minute ago'}: post its code.`,
+      `${why} ${
+        resent
+          ? 'A new verification message is on its way: post its code.'
+          : destination.verification_sent_at
+            ? 'Ask again in a minute for a new message.'
+            : 'Post its code when it arrives.'
+      }`,
     );
   }
   if (!codeMatches(code, hash)) {
@@ -174,7 +180,9 @@ export async function verifyDestination(
 /** Queues a new verification message unless one was sent within RESEND_AFTER_MS; true when queued. */
 async function resend(destination: DestinationRecord, nowMs: number): Promise<boolean> {
   const last = destination.verification_sent_at ? Date.parse(destination.verification_sent_at) : 0;
-  if (nowMs - last < RESEND_AFTER_MS) return false;
+  // Sent and readable a moment ago, or not yet taken by the worker: another message would only replace that code.
+  if (destination.code_hash && nowMs - last < RESEND_AFTER_MS) return false;
+  if (!destination.verification_sent_at) return false;
   await enqueueForDestination({ agent_id: destination.agent_id, destination_id: destination.id, verify: true });
   return true;
 }

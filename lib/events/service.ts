@@ -57,7 +57,10 @@ export async function retryAgentDelivery(
   const destinationId = record.destination_id;
   if (destinationId !== undefined) {
     if ((await readDestination(agentId, destinationId))?.status !== 'ENABLED')
-      throw new AppError('webhook_not_configured', 'Its destination is no longer ENABLED: verify it again before retrying.');
+      throw new AppError(
+        'webhook_not_configured',
+        'Its destination is no longer ENABLED: verify it again before retrying.',
+      );
   } else if (agent.webhook_status !== 'ENABLED') throw notEnabled('retrying a delivery');
   if (record.status === 'succeeded' && !force) {
     throw new AppError('invalid_transition', 'This delivery already succeeded; send {"force": true} to send it again.');

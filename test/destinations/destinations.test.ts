@@ -1,12 +1,12 @@
 import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../client/index.ts';
+import { type LocalEventBridge, startLocalEventBridge } from '../../fixtures/eventbridge-endpoint.ts';
 import { endpointOverride } from '../../lib/aws-endpoint.ts';
 import { verifyDestination } from '../../lib/events/destinations.ts';
 import { type EventPipeline, startEventPipeline } from '../../local/emulators/event-pipeline.ts';
-import { type LocalEventBridge, startLocalEventBridge } from '../../fixtures/eventbridge-endpoint.ts';
-import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { createAgent, createContract, publishTemplate, SIMPLE_SCHEMA, waitFor } from '../events/support.ts';
+import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 
 /**
  * AWS destinations end to end on the local runtime (docs/webhooks.md, "AWS destinations"): a customer
@@ -45,9 +45,7 @@ afterAll(async () => {
 
 async function customerQueue(name: string): Promise<{ url: string; arn: string }> {
   const { QueueUrl } = await customer.send(new CreateQueueCommand({ QueueName: `${name}-${Date.now()}` }));
-  const { Attributes } = await customer.send(
-    new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }),
-  );
+  const { Attributes } = await customer.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }));
   return { url: QueueUrl!, arn: Attributes!['QueueArn']! };
 }
 
@@ -190,7 +188,7 @@ describe('an SQS destination', () => {
     expect(right.body.error.code).toBe('verification_code_expired');
   });
 
-  it('is refused for an ARN that is not a queue or bus, or is in the service\'s own account, and is 404 to another account', async () => {
+  it("is refused for an ARN that is not a queue or bus, or is in the service's own account, and is 404 to another account", async () => {
     const agentId = await createAgent(owner);
     process.env['SERVICE_ACCOUNT_ID'] = '123456789012';
     try {
@@ -225,21 +223,21 @@ describe('an EventBridge destination', () => {
     const agentId = await createAgent(owner);
     const created = await register(owner, agentId, busArn);
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    // The bus owner applies the policy the service gave them.
-    bus.addBus(busArn, created.body.policy);
     const secret = created.body.signing_secret as string;
     const destinationId = created.body.id as string;
-    // The first message may have been sent before the policy was applied: ask for another then.
-    const verification = await waitFor(async () => {
-      const entry = bus.entries.get(busArn)?.[0];
-      if (entry) return entry;
-      await invoke('verifyDestination', {
-        caller: owner,
-        params: { id: agentId, destination_id: destinationId },
-        body: { code: 'none-yet' },
-      });
-      return undefined;
-    }, 'the verification message on the bus');
+    // The bus has no policy yet: the first verification message is refused, and the destination says why.
+    const params = { id: agentId, destination_id: destinationId };
+    const refused = await waitFor(async () => {
+      const res = await invoke('getDestination', { caller: owner, params });
+      return res.body.verification.last_error ?? undefined;
+    }, 'the first verification message refused');
+    expect(refused).toContain('ResourceNotFoundException');
+    // The bus owner applies the policy the service gave them, and asks for a new message.
+    bus.addBus(busArn, created.body.policy);
+    const resend = await invoke('verifyDestination', { caller: owner, params, body: { code: 'none-yet' } });
+    expect(resend.body.error.code).toBe('verification_code_expired');
+    expect(resend.body.error.message).toContain('A new verification message is on its way');
+    const verification = await waitFor(() => bus.entries.get(busArn)?.[0], 'the verification message on the bus');
     expect(verification).toMatchObject({ Source: 'template-marketplace', DetailType: 'service.destination.verify' });
     const detail = JSON.parse(verification.Detail);
     const code = JSON.parse(detail.body).code;
