@@ -794,6 +794,7 @@ export type ReplayEventsBody = {
   since: string;
   until?: string;
   types?: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
+  destination_id?: string;
 };
 
 /** The query of GET /api/v1/agents/{id}/deliveries. */

@@ -21,7 +21,7 @@ import { itemOfImage, sequenceOf, type TableChange } from '../store/table-change
 import { type DeliveryMessage, enqueueDeliveries, enqueueDelivery } from './delivery/queue.ts';
 import { type DeliveryRecord, deliveryFromItem, newDelivery, relayDeliveryKey } from './delivery/record.ts';
 import { createDeliveries, ensureDelivery } from './delivery/store.ts';
-import { relayToDestinations } from './destination-relay.ts';
+import { relayToDestinations, sendToDestinationQueue } from './destination-relay.ts';
 import { acceptsDelivery } from './feed/agent-gate.ts';
 import type { ServiceEvent } from './feed/event.ts';
 import { eventFromItem } from './feed/outbox.ts';
@@ -144,7 +144,8 @@ const messageOf = (record: DeliveryRecord): DeliveryMessage => ({
 });
 
 /** A replay page's events, one at a time (replay/replay-job.ts checks each agent itself), with their own delivery ids. */
-async function sendOne(event: ServiceEvent, deliveryId: string): Promise<boolean> {
+async function sendOne(event: ServiceEvent, deliveryId: string, destinationId?: string): Promise<boolean> {
+  if (destinationId !== undefined) return sendToDestinationQueue(event, destinationId, deliveryId);
   const { record, created } = await ensureDelivery(event, deliveryId);
   if (!created && !untouched(record)) return false;
   await enqueueDelivery(messageOf(record));

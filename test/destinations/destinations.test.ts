@@ -149,6 +149,28 @@ describe('an SQS destination', () => {
     expect(test.status, JSON.stringify(test.body)).toBe(202);
     const testMessage = await nextMessage(queue.url);
     expect(JSON.parse(testMessage.body)).toMatchObject({ id: test.body.event_id, type: 'service.webhook.test' });
+
+    // A replay to the destination sends the funded event again, as a new delivery with the same event id.
+    const replay = await invoke('replayEvents', {
+      caller: owner,
+      params: { id: agentId },
+      body: { since: new Date(Date.now() - 3600_000).toISOString(), destination_id: destinationId },
+    });
+    expect(replay.status, JSON.stringify(replay.body)).toBe(202);
+    expect(replay.body.replayed).toBe(1);
+    const replayed = await nextMessage(queue.url);
+    expect(JSON.parse(replayed.body)).toMatchObject({ id: (event as { id: string }).id, type: 'contract.funded' });
+    await verifyWebhook({ rawBody: replayed.body, headers: replayed.headers, secret });
+    const deliveries = await waitFor(async () => {
+      const res = await invoke('listDeliveries', { caller: owner, params: { id: agentId } });
+      const mine = res.body.data.filter((d: { destination_id: string | null }) => d.destination_id === destinationId);
+      return mine.length === 3 && mine.every((d: { status: string }) => d.status === 'succeeded') ? mine : undefined;
+    }, 'three succeeded deliveries to the destination (event, test event, replay)');
+    expect(deliveries.map((d: { event_type: string }) => d.event_type).sort()).toEqual([
+      'contract.funded',
+      'contract.funded',
+      'service.webhook.test',
+    ]);
   });
 
   it('answers an expired code clearly and sends a new one; the fifth wrong code uses it up', async () => {
