@@ -91,8 +91,10 @@ export interface ReplayEventsInput {
   since: string;
   /** ISO 8601 time, default now: events created before it. At most 30 days after `since`. */
   until?: string;
-  /** Default: every kind the webhook subscribes to. */
+  /** Default: every kind the webhook (or the destination) subscribes to. */
   types?: ContractEventType[];
+  /** One of the agent's AWS destinations to replay to instead of its webhook. */
+  destination_id?: string;
 }
 
 export type ReplayAccepted = OpenApiTypes.ReplayAccepted;
@@ -119,3 +121,14 @@ export interface RetryDeliveryInput {
 }
 
 export type TestEventAccepted = OpenApiTypes.TestEventAccepted;
+
+/** An SQS queue or EventBridge bus of the agent's owner (docs/webhooks.md, "AWS destinations"). */
+export type Destination = OpenApiTypes.Destination;
+/** The answer to adding a destination: with its `signing_secret`, shown only there. */
+export type CreatedDestination = OpenApiTypes.CreatedDestination;
+
+export interface CreateDestinationInput {
+  /** `arn:aws:sqs:<region>:<account>:<queue>` or `arn:aws:events:<region>:<account>:event-bus/<bus>`. */
+  arn: string;
+  events: ContractEventType[];
+}

@@ -83,6 +83,7 @@ describe('client types and the OpenAPI document', () => {
     expectTypeOf<Client.RotateSecretInput>().toEqualTypeOf<OpenApi.RotateWebhookSecretBody>();
     expectTypeOf<Client.ListContractsParams>().toEqualTypeOf<OpenApi.ListContractsQuery>();
     expectTypeOf<Client.ReplayEventsInput>().toEqualTypeOf<OpenApi.ReplayEventsBody>();
+    expectTypeOf<Client.CreateDestinationInput>().toEqualTypeOf<OpenApi.CreateDestinationBody>();
     expectTypeOf<Client.ChangeVersionInput>().toEqualTypeOf<OpenApi.ChangeVersionBody>();
     expectTypeOf<Client.TemplateStatsParams>().toEqualTypeOf<OpenApi.TemplateStatsQuery>();
     expectTypeOf<Client.SetEventAgentsInput>().toEqualTypeOf<OpenApi.SetEventAgentsBody>();

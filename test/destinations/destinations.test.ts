@@ -1,10 +1,18 @@
-import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  CreateQueueCommand,
+  DeleteQueueCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../client/index.ts';
 import { type LocalEventBridge, startLocalEventBridge } from '../../fixtures/eventbridge-endpoint.ts';
 import { endpointOverride } from '../../lib/aws-endpoint.ts';
+import { deliverDestinationBatch } from '../../lib/events/delivery/destination-batch.ts';
 import { verifyDestination } from '../../lib/events/destinations.ts';
 import { type EventPipeline, startEventPipeline } from '../../local/emulators/event-pipeline.ts';
+import { runAsWorker } from '../../local/lambda/grants.ts';
 import { createAgent, createContract, publishTemplate, SIMPLE_SCHEMA, waitFor } from '../events/support.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 
@@ -236,6 +244,46 @@ describe('an SQS destination', () => {
     expect((await invoke('listDestinations', { caller: other, params: { id: agentId } })).status).toBe(404);
     expect((await invoke('deleteDestination', { caller: owner, params })).status).toBe(204);
     expect((await invoke('getDestination', { caller: owner, params })).status).toBe(404);
+  });
+});
+
+describe('auto-disable', () => {
+  it('disables a destination whose attempts have all failed for the auto-disable wait (a moved clock), and says why', async () => {
+    const agentId = await createAgent(owner);
+    const queue = await customerQueue('gone');
+    const created = await register(owner, agentId, queue.arn);
+    const destinationId = created.body.id as string;
+    const { code } = JSON.parse((await nextMessage(queue.url)).body);
+    const params = { id: agentId, destination_id: destinationId };
+    expect((await invoke('verifyDestination', { caller: owner, params, body: { code } })).body.status).toBe('ENABLED');
+    // The customer deletes the queue: every attempt now fails.
+    await customer.send(new DeleteQueueCommand({ QueueUrl: queue.url }));
+    const contractId = await createContract(owner, agentId, templateId);
+    expect((await invoke('fundContract', { caller: owner, params: { id: contractId } })).status).toBe(200);
+    const failed = await waitFor(async () => {
+      const res = await invoke('listDeliveries', { caller: owner, params: { id: agentId } });
+      return res.body.data.find((d: { status: string }) => d.status === 'failed');
+    }, 'the delivery failed after its three attempts');
+    expect(failed.last_error).toContain('QueueDoesNotExist');
+    expect((await invoke('getDestination', { caller: owner, params })).body.status).toBe('ENABLED');
+
+    // One more (manual) attempt, on a clock moved past the wait: the destination is disabled.
+    const later = () => Date.now() + 5 * 24 * 3600_000 + 60_000;
+    const message = {
+      agent_id: agentId,
+      destination_id: destinationId,
+      delivery_id: failed.id,
+      event_id: failed.event_id,
+      manual: true,
+    };
+    await runAsWorker('deliverToDestinations', () =>
+      deliverDestinationBatch([{ messageId: 'm-1', receiptHandle: 'r-1', body: JSON.stringify(message) }], {
+        now: later,
+      }),
+    );
+    const disabled = (await invoke('getDestination', { caller: owner, params })).body;
+    expect(disabled.status).toBe('DISABLED');
+    expect(disabled.status_reason).toContain('disabled automatically');
   });
 });
 
