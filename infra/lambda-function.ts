@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -35,6 +35,8 @@ export { BUNDLING } from './bundle.ts';
 export function functionEnvironment(config: StageConfig, tableName: string): Record<string, string> {
   return {
     TABLE_NAME: tableName,
+    // A destination in the service's own account is refused (lib/destinations/arn.ts).
+    SERVICE_ACCOUNT_ID: Aws.ACCOUNT_ID,
     CORS_ALLOWED_ORIGINS: config.corsOrigins.join(','),
     ...(config.developmentMode ? { DEVELOPMENT_MODE: 'true' } : {}),
   };

@@ -93,7 +93,7 @@ describe('infra stacks', () => {
     }
   });
 
-  it("grants each function exactly its row's actions on the table and the delivery queue, from the list the local runtime enforces (lib/function-grants.ts)", () => {
+  it("grants each function exactly its row's actions on the table, the delivery queues and the sender role, from the list the local runtime enforces (lib/function-grants.ts)", () => {
     const functions = [...routes.map((r) => [r.name, routeGrant(r)] as const), ...Object.entries(workerGrants)];
     // The stream's read actions come with the event source, not with the row.
     const streamActions = [
@@ -110,7 +110,12 @@ describe('infra stacks', () => {
         (a) => a.startsWith('dynamodb:') && !streamActions.includes(a),
       );
       const queue = actionsOn((r) => r.includes('DeliveryQueue')).filter((a) => a.startsWith('sqs:'));
-      expect(new Set([...table, ...queue]), name).toEqual(new Set(actionsOf(grant)));
+      // Sessions of the destination sender role (lib/destinations/session.ts): the grant's `destinations`.
+      const sender = actionsOn((r) => r.includes('DestinationSenderRole')).filter((a) => a.startsWith('sts:'));
+      expect(new Set([...table, ...queue, ...sender]), name).toEqual(new Set(actionsOf(grant)));
+      // Whatever uses the delivery queue uses the destinations' queue the same way.
+      const destinationQueue = actionsOn((r) => r.includes('DestinationQueue')).filter((a) => a.startsWith('sqs:'));
+      expect(new Set(destinationQueue), name).toEqual(new Set(queue));
     }
   });
 

@@ -36,6 +36,9 @@ export class StateStack extends Stack {
   readonly table: Table;
   readonly deliveryQueue: Queue;
   readonly deliveryDeadLetters: Queue;
+  /** Deliveries to customers' AWS destinations and their verification messages (lib/events/delivery/destination-queue.ts). */
+  readonly destinationQueue: Queue;
+  readonly destinationDeadLetters: Queue;
   readonly relayFailures: Queue;
   readonly searchIndexFailures: Queue;
   readonly rolloverFailures: Queue;
@@ -81,6 +84,20 @@ export class StateStack extends Stack {
       // Retries are driven by the handler (visibility per attempt); the DLQ is for poison messages only,
       // so the receive count must outlast the whole retry schedule.
       deadLetterQueue: { queue: this.deliveryDeadLetters, maxReceiveCount: DELIVERY.maxReceiveCount },
+    });
+    this.destinationDeadLetters = failureQueue(
+      'DestinationDeadLetters',
+      'Destination delivery messages that outlasted every receive (poison messages).',
+      'DestinationDlqUrl',
+    );
+    // As the delivery queue: its worker parks each message until its next attempt (the same schedule).
+    this.destinationQueue = new Queue(this, 'DestinationQueue', {
+      visibilityTimeout: Duration.seconds(DELIVERY.visibilityTimeoutSeconds),
+      retentionPeriod: Duration.days(4),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      removalPolicy,
+      deadLetterQueue: { queue: this.destinationDeadLetters, maxReceiveCount: DELIVERY.maxReceiveCount },
     });
     this.relayFailures = failureQueue(
       'RelayFailures',
@@ -131,5 +148,6 @@ export class StateStack extends Stack {
 
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'DeliveryQueueUrl', { value: this.deliveryQueue.queueUrl });
+    new CfnOutput(this, 'DestinationQueueUrl', { value: this.destinationQueue.queueUrl });
   }
 }
