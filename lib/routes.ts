@@ -661,7 +661,6 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/create-destination.ts',
     auth: true,
     access: 'readwrite',
-    sendsToQueue: true,
     doc: {
       tag: 'Agents and webhooks',
       summary: 'Add an SQS queue or EventBridge bus of your AWS account as a destination (at most 5 per agent)',
@@ -717,7 +716,6 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/verify-destination.ts',
     auth: true,
     access: 'readwrite',
-    sendsToQueue: true,
     doc: {
       tag: 'Agents and webhooks',
       summary: 'Post the code of the verification message: the destination becomes ENABLED',

@@ -4,7 +4,7 @@
  * moved in the same transaction as each create and delete (an ADD of the destinations' own
  * attribute, as CONTRIBUTING.md allows other domains on the agent item).
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { InvariantError } from '../core/errors.ts';
 import { db, tableName } from '../store/client.ts';
 import { conditionalUpdate } from '../store/conditional.ts';
@@ -15,7 +15,29 @@ import type { DestinationRecord } from './model.ts';
 const fromItem = (item: Record<string, unknown>): DestinationRecord =>
   withoutKeys(item) as unknown as DestinationRecord;
 
-/** The destination and +1 on the agent's count, on the conditions that the agent is the owner's and under the cap. */
+const VERIFY_REQUEST_TTL_SECONDS = 24 * 3600;
+
+/**
+ * A request for a new verification message: an item whose INSERT the table's stream carries to the
+ * relay, which queues the message for the destinations' worker (lib/events/relay.ts). So the routes
+ * that ask for one need no SQS client (docs/cost.md, bundle budget).
+ */
+function verifyRequestItem(agentId: string, destinationId: string, nowMs: number): Record<string, unknown> {
+  return {
+    ...destinationKeys.verifyRequest(agentId, destinationId, nowMs),
+    entity: ENTITY.destinationVerifyRequest,
+    agent_id: agentId,
+    destination_id: destinationId,
+    deliver: true,
+    expires_at: Math.floor(nowMs / 1000) + VERIFY_REQUEST_TTL_SECONDS,
+  };
+}
+
+export async function requestVerification(agentId: string, destinationId: string, nowMs = Date.now()): Promise<void> {
+  await db().send(new PutCommand({ TableName: tableName(), Item: verifyRequestItem(agentId, destinationId, nowMs) }));
+}
+
+/** The destination, its first verification request and +1 on the agent's count, on the conditions that the agent is the owner's and under the cap. */
 export async function insertDestination(
   record: DestinationRecord,
   maxPerAgent: number,
@@ -38,6 +60,7 @@ export async function insertDestination(
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
+    { Put: { TableName: tableName(), Item: verifyRequestItem(record.agent_id, record.id, Date.now()) } },
   ]);
   if (result.ok) return 'created';
   if (result.reasons[0] !== 'ConditionalCheckFailed')

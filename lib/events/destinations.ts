@@ -1,8 +1,8 @@
 /**
  * The destination routes (docs/api.md, docs/webhooks.md "AWS destinations"), for the agent's owner
  * only: anyone else's agent or destination is the same 404 as a missing one. Registering checks the
- * ARN (lib/destinations/arn.ts), stores the destination PENDING_VERIFICATION and queues its
- * verification message; posting the message's code back makes it ENABLED.
+ * ARN (lib/destinations/arn.ts), stores the destination PENDING_VERIFICATION with a request for its
+ * verification message (the relay queues it); posting the message's code back makes it ENABLED.
  */
 import { ownAgent } from '../agents/agents.ts';
 import type { Caller } from '../core/caller.ts';
@@ -21,11 +21,11 @@ import {
   insertDestination,
   listDestinationsOf,
   readDestination,
+  requestVerification,
   updateDestination,
 } from '../destinations/store.ts';
 import { codeHash, codeMatches } from '../destinations/verification-code.ts';
 import { newWebhookSecret } from '../webhooks/secret.ts';
-import { enqueueForDestination } from './delivery/destination-queue.ts';
 
 /** A verify call without a usable code sends a new one, at most this often. */
 const RESEND_AFTER_MS = 60_000;
@@ -83,7 +83,6 @@ export async function createDestination(
       `An agent may have at most ${DESTINATIONS.maxPerAgent} destinations; delete one to add another.`,
     );
   }
-  await enqueueForDestination({ agent_id: agentId, destination_id: record.id, verify: true });
   return { ...toDestinationView(record), signing_secret: record.signing_secret };
 }
 
@@ -183,6 +182,6 @@ async function resend(destination: DestinationRecord, nowMs: number): Promise<bo
   // Sent and readable a moment ago, or not yet taken by the worker: another message would only replace that code.
   if (destination.code_hash && nowMs - last < RESEND_AFTER_MS) return false;
   if (!destination.verification_sent_at) return false;
-  await enqueueForDestination({ agent_id: destination.agent_id, destination_id: destination.id, verify: true });
+  await requestVerification(destination.agent_id, destination.id, nowMs);
   return true;
 }

@@ -18,6 +18,7 @@ import { errorFields, log } from '../observability/log.ts';
 import { batchGet, keyString } from '../store/batch.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 import { itemOfImage, sequenceOf, type TableChange } from '../store/table-change.ts';
+import { enqueueForDestination } from './delivery/destination-queue.ts';
 import { type DeliveryMessage, enqueueDeliveries, enqueueDelivery } from './delivery/queue.ts';
 import { type DeliveryRecord, deliveryFromItem, newDelivery, relayDeliveryKey } from './delivery/record.ts';
 import { createDeliveries, ensureDelivery } from './delivery/store.ts';
@@ -28,7 +29,10 @@ import { eventFromItem } from './feed/outbox.ts';
 import { pageFromImage, replayPage } from './replay/replay-job.ts';
 import { matchesFilter } from './stream-filter.ts';
 
-type Row = { kind: 'event'; event: ServiceEvent } | { kind: 'replay'; image: Record<string, unknown> };
+type Row =
+  | { kind: 'event'; event: ServiceEvent }
+  | { kind: 'replay'; image: Record<string, unknown> }
+  | { kind: 'verify'; image: Record<string, unknown> };
 
 /** One delivery record the batch needs, with the rows (stream records) that name it. */
 interface Planned {
@@ -51,9 +55,9 @@ export async function relayBatch(records: readonly TableChange[]): Promise<strin
     if (!matchesFilter(record)) return undefined;
     try {
       const image = itemOfImage(record.dynamodb?.NewImage)!;
-      return image['entity'] === ENTITY.replayPage
-        ? { kind: 'replay', image }
-        : { kind: 'event', event: eventFromItem(image) };
+      if (image['entity'] === ENTITY.replayPage) return { kind: 'replay', image };
+      if (image['entity'] === ENTITY.destinationVerifyRequest) return { kind: 'verify', image };
+      return { kind: 'event', event: eventFromItem(image) };
     } catch (err) {
       fail(i, err);
       return undefined;
@@ -86,6 +90,12 @@ export async function relayBatch(records: readonly TableChange[]): Promise<strin
 
   await Promise.all(
     rows.map(async (row, i) => {
+      if (row?.kind === 'verify') {
+        // A destination's verification request (lib/destinations/store.ts): its message, for the destinations' worker.
+        const { agent_id, destination_id } = row.image as { agent_id: string; destination_id: string };
+        await enqueueForDestination({ agent_id, destination_id, verify: true }).catch((err: unknown) => fail(i, err));
+        return;
+      }
       if (row?.kind !== 'replay') return;
       try {
         await replayPage(pageFromImage(row.image), sendOne);

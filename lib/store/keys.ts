@@ -41,6 +41,7 @@
  * | Report            | REPORT#TPL#<uuid> or REPORT#REV#<uuid>#<reviewer uuid> | BY#<reporter uuid> | GSI1 while open: REPORTS#OPEN / <created_at>#<report uuid> |
  * | Report limiter    | USER#<uuid>          | LIMIT#REPORT                | –  (reports filed in the current window; docs/marketplace.md) |
  * | Destination       | AGENT#<agt_…>        | DEST#<dst_…>                | –  (an agent's SQS queue or EventBridge bus, lib/destinations; the agent item's `destination_count` is its cap) |
+ * | Destination verification request | AGENT#<agt_…> | DESTVERIFY#<dst_…>#<ms> | –  (written by a registration or a verify call that wants a new code; its INSERT reaches the relay, which queues the message; TTL 1 day) |
  * | Moderation action | MODACTION#<uuid>     | MODACTION                   | GSI1: MODLOG / <created_at>#<action uuid>  (the operators' audit trail, newest first; one partition: operator actions are few) |
  *
  * Every item has `entity` (its kind), so stream filters and debugging never parse keys.
@@ -84,6 +85,7 @@ export const ENTITY = {
   reportLimit: 'reportLimit',
   moderationAction: 'moderationAction',
   destination: 'destination',
+  destinationVerifyRequest: 'destinationVerifyRequest',
 } as const;
 
 /** The three orders of search postings (the list sorts of the API). */
@@ -265,6 +267,10 @@ export const destinationKeys = {
   }),
   prefix: 'DEST#',
   agentPk: (agentId: string): string => `AGENT#${agentId}`,
+  verifyRequest: (agentId: string, destinationId: string, atMs: number): Key => ({
+    PK: `AGENT#${agentId}`,
+    SK: `DESTVERIFY#${destinationId}#${atMs}`,
+  }),
 } as const;
 
 /** Keys of the marketplace's lifecycle, stats and moderation rooms (lib/marketplace/{lifecycle,stats,moderation}). */

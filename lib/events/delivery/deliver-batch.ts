@@ -13,16 +13,18 @@ import { failureKindOf, recordDeliveryAttempt } from '../../observability/metric
 import { batchGet, keyString } from '../../store/batch.ts';
 import { keys } from '../../store/keys.ts';
 import { signingSecrets } from '../../webhooks/rotation.ts';
-import { signatureHeaders } from '../../webhooks/signature.ts';
 import { acceptsDelivery } from '../feed/agent-gate.ts';
-import type { ServiceEvent } from '../feed/event.ts';
 import { readEvent } from '../feed/reader.ts';
 import { attemptEntry } from './attempt-history.ts';
 import { abandonDelivery, recordOutcome } from './attempt-outcome.ts';
+import { deliveryRequest } from './delivery-request.ts';
 import { type DeliveryMessage, parseDeliveryMessage, postpone, type ReceivedMessage } from './queue.ts';
 import { type DeliveryRecord, deliveryFromItem, scheduledMade } from './record.ts';
 import { takeExtraAttempt, takeScheduledAttempt } from './take-attempt.ts';
 import { type AgentAttempts, type HealthRecord, noteAttempts } from './webhook-health.ts';
+
+// Its own module so the destinations' worker signs the same request without this one's HTTP client.
+export { deliveryRequest } from './delivery-request.ts';
 
 export type Outcome = { kind: 'done' } | { kind: 'later'; seconds: number } | { kind: 'poison' };
 
@@ -33,24 +35,6 @@ export interface DeliverOptions {
 
 /** A duplicate copy that arrives this much before its attempt is due waits for it instead. */
 const EARLY_TOLERANCE_MS = 1000;
-
-/** The delivery request of docs/api.md: the event object as the body, signed over its exact bytes (both signature schemes). */
-export function deliveryRequest(
-  event: ServiceEvent,
-  secrets: string | readonly string[],
-  now = new Date(),
-): { body: string; headers: Record<string, string> } {
-  const body = JSON.stringify(event);
-  return {
-    body,
-    headers: {
-      'Content-Type': 'application/json',
-      'X-Service-Event': event.type,
-      'x-service-event-id': event.id,
-      ...signatureHeaders(secrets, body, event.id, now),
-    },
-  };
-}
 
 /** `last_error` of the record: a sentence, where the attempt history has the short kind. */
 export function lastErrorOf(result: OutboundResult): string | null {
