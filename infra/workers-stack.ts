@@ -4,7 +4,7 @@
  * sources and schedule. Each has a role of its own: its event source or failure destination adds
  * permissions no other function should get.
  */
-import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
@@ -95,6 +95,8 @@ export class WorkersStack extends Stack {
       reservedConcurrency: config.reservedConcurrency.deliver,
       env: { ...queueEnv, DESTINATION_SENDER_ROLE_ARN: senderRole.roleArn },
     });
+    // Customers put it in their queue and bus policies (docs/webhooks.md, section 12).
+    new CfnOutput(this, 'DestinationSenderRoleArn', { value: senderRole.roleArn });
     deliverToDestinations.addEventSource(
       new SqsEventSource(destinationQueue, {
         batchSize: DELIVERY.batchSize,
