@@ -41,6 +41,8 @@ export async function requestVerification(agentId: string, destinationId: string
 export async function insertDestination(
   record: DestinationRecord,
   maxPerAgent: number,
+  /** false only for the local demo seed, whose destination carries a code already (local/demo/seed.ts). */
+  withVerificationRequest = true,
 ): Promise<'created' | 'no_agent' | 'at_cap'> {
   const result = await transactWrite([
     {
@@ -60,7 +62,9 @@ export async function insertDestination(
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
-    { Put: { TableName: tableName(), Item: verifyRequestItem(record.agent_id, record.id, Date.now()) } },
+    ...(withVerificationRequest
+      ? [{ Put: { TableName: tableName(), Item: verifyRequestItem(record.agent_id, record.id, Date.now()) } }]
+      : []),
   ]);
   if (result.ok) return 'created';
   if (result.reasons[0] !== 'ConditionalCheckFailed')
