@@ -7,7 +7,6 @@
  * attempts have all failed for WEBHOOK_AUTO_DISABLE_AFTER_SECONDS is kept on the destination item.
  */
 import { setting } from '../../core/environment.ts';
-import { DELIVERY } from '../../core/settings.ts';
 import { nowIso } from '../../core/time.ts';
 import { parseDestinationArn } from '../../destinations/arn.ts';
 import type { DestinationRecord } from '../../destinations/model.ts';
@@ -18,23 +17,18 @@ import { errorFields, log } from '../../observability/log.ts';
 import { batchGet, keyString } from '../../store/batch.ts';
 import { destinationKeys, keys } from '../../store/keys.ts';
 import { TEST_EVENT_TYPE } from '../feed/agent-gate.ts';
-import { readEvent } from '../feed/reader.ts';
+import { eventToSend, notNow, type Outcome, takeAttempt } from './attempt-gate.ts';
 import type { AttemptEntry } from './attempt-history.ts';
 import { abandonDelivery, recordOutcome } from './attempt-outcome.ts';
-import type { Outcome } from './deliver-batch.ts';
 import { deliveryRequest } from './delivery-request.ts';
 import { type DestinationMessage, parseDestinationMessage, postponeForDestination } from './destination-queue.ts';
 import type { ReceivedMessage } from './queue.ts';
-import { type DeliveryRecord, deliveryFromItem, scheduledMade } from './record.ts';
-import { takeExtraAttempt, takeScheduledAttempt } from './take-attempt.ts';
+import { type DeliveryRecord, deliveryFromItem } from './record.ts';
 
 export interface DestinationBatchOptions {
   /** The clock (ms); tests move it to reach the auto-disable threshold. */
   now?: () => number;
 }
-
-/** A duplicate copy that arrives this much before its attempt is due waits for it instead (as deliver-batch.ts). */
-const EARLY_TOLERANCE_MS = 1000;
 
 const accepts = (d: DestinationRecord | undefined, type: string): d is DestinationRecord =>
   d?.status === 'ENABLED' && (type === TEST_EVENT_TYPE || (d.events as string[]).includes(type));
@@ -118,13 +112,8 @@ async function attempt(
 ): Promise<{ outcome: Outcome; attempted?: boolean }> {
   const done = { outcome: { kind: 'done' } } as const;
   if (!delivery || delivery.destination_id !== message.destination_id) return done;
-  if (message.manual) {
-    if (delivery.status === 'succeeded' && !message.force) return done;
-  } else {
-    if (delivery.status !== 'pending' || scheduledMade(delivery) >= delivery.max_attempts) return done;
-    const dueInMs = Date.parse(delivery.next_attempt_at ?? '') - nowMs;
-    if (dueInMs > EARLY_TOLERANCE_MS) return { outcome: { kind: 'later', seconds: Math.ceil(dueInMs / 1000) } };
-  }
+  const waiting = notNow(message, delivery, nowMs);
+  if (waiting) return { outcome: waiting };
   if (!accepts(destination, delivery.event_type)) {
     await abandonDelivery(
       delivery,
@@ -132,22 +121,15 @@ async function attempt(
     );
     return done;
   }
-  const event = delivery.event ?? (await readEvent(delivery.agent_id, delivery.event_id));
-  if (!event) {
-    await abandonDelivery(delivery, 'event expired');
-    return done;
-  }
+  const event = await eventToSend(delivery);
+  if (!event) return done;
   const arn = parseDestinationArn(destination.arn, undefined);
   if (!arn.ok) {
     await abandonDelivery(delivery, `destination ARN no longer valid: ${arn.reason}`);
     return done;
   }
-  const take = message.manual
-    ? await takeExtraAttempt(delivery, messageId, message.force === true)
-    : await takeScheduledAttempt(delivery, messageId, nowMs);
-  if (take.kind === 'none') return done;
-  if (take.kind === 'taken_by_same_message')
-    return { outcome: { kind: 'later', seconds: DELIVERY.visibilityTimeoutSeconds } };
+  const take = await takeAttempt(message, delivery, messageId, nowMs);
+  if ('outcome' in take) return take;
   const { body, headers } = deliveryRequest(event, destination.signing_secret);
   const { 'Content-Type': _json, ...signed } = headers;
   const started = Date.now();
@@ -169,12 +151,12 @@ async function attempt(
   const lastError = result.ok
     ? null
     : `${destination.kind === 'sqs' ? 'SQS' : 'EventBridge'} refused: ${result.message}`;
-  const recorded = await recordOutcome(take.attempt, { ok: result.ok, lastError, entry }, nowMs);
+  const recorded = await recordOutcome(take.taken, { ok: result.ok, lastError, entry }, nowMs);
   log.info('destination delivery attempt', {
     deliveryId: delivery.id,
     destinationId: destination.id,
     eventId: event.id,
-    attempt: take.attempt.number,
+    attempt: take.taken.number,
     error: lastError ?? undefined,
     ms: durationMs,
     outcome: recorded ? recorded.record.status : 'record expired',
