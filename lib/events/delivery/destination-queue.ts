@@ -5,9 +5,8 @@
  * queue, a message names a record and the record holds the state.
  */
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { setting } from '../../core/environment.ts';
 import { ID_PATTERN } from '../../core/ids.ts';
-import { postpone, sqs } from './queue.ts';
+import { postpone, queueUrlSetting, sqs } from './queue.ts';
 
 export type DestinationMessage =
   /** Send a new verification code (lib/destinations/verification.ts). */
@@ -15,11 +14,7 @@ export type DestinationMessage =
   /** An attempt of a delivery record, as the webhook queue's messages (`manual`/`force`: a manual retry). */
   | { agent_id: string; destination_id: string; delivery_id: string; event_id: string; manual?: true; force?: true };
 
-export function destinationQueueUrl(): string {
-  const url = setting('DESTINATION_QUEUE_URL');
-  if (!url) throw new Error('DESTINATION_QUEUE_URL is not set');
-  return url;
-}
+export const destinationQueueUrl = (): string => queueUrlSetting('DESTINATION_QUEUE_URL');
 
 export async function enqueueForDestination(message: DestinationMessage): Promise<void> {
   await sqs().send(new SendMessageCommand({ QueueUrl: destinationQueueUrl(), MessageBody: JSON.stringify(message) }));
