@@ -15,27 +15,17 @@ export type EventTypeList = OpenApiTypes.EventTypeList;
 /** The first webhook configuration of an agent also returns its signing secret. */
 export type ConfiguredAgent = OpenApiTypes.ConfiguredAgent;
 
-export interface ListAgentsParams {
-  /** 1–100, default 100. */
-  limit?: number;
-  cursor?: string;
-}
+/** `limit`: 1–100, default 100. */
+export type ListAgentsParams = OpenApiTypes.ListAgentsQuery;
 
-export interface CreateAgentInput {
-  name: string;
-}
+export type CreateAgentInput = OpenApiTypes.CreateAgentBody;
 
-export interface ConfigureWebhookInput {
-  webhook_url: string;
-  events: ContractEventType[];
-}
+export type ConfigureWebhookInput = OpenApiTypes.ConfigureWebhookBody;
 
 export type WebhookSecret = OpenApiTypes.WebhookSecret;
 
-export interface RotateSecretInput {
-  /** How long the previous secret keeps signing beside the new one: 0–86400 seconds, default 86400. */
-  expire_previous_in_seconds?: number;
-}
+/** How long the previous secret keeps signing beside the new one: 0–86400 seconds, default 86400. */
+export type RotateSecretInput = OpenApiTypes.RotateWebhookSecretBody;
 
 /** `data` of a contract event: `passed` and `results` come with `contract.verification.completed`. */
 export type AgentEventData = OpenApiTypes.ContractEvent['data'];
@@ -47,7 +37,7 @@ export type ContractEvent = OpenApiTypes.ContractEvent;
 export type TemplateEvent = OpenApiTypes.TemplateEvent;
 
 /** One copy of a contract or template event, addressed to one agent. */
-export type AgentEvent = ContractEvent | TemplateEvent;
+export type AgentEvent = OpenApiTypes.Event;
 
 /** The test event (POST …/webhook/test), delivered like a contract event. */
 export type TestEvent = OpenApiTypes.TestEvent;
@@ -60,11 +50,8 @@ export type FeedEvent = OpenApiTypes.FeedEvent;
 
 export type FeedEventType = OpenApiTypes.FeedEventType;
 
-export interface ListEventsParams {
-  /** A cursor (`next_cursor`) or an event id: events after it. */
-  after?: string;
-  limit?: number;
-}
+/** `after`: a cursor (`next_cursor`) or an event id: events after it. */
+export type ListEventsParams = OpenApiTypes.ListAgentEventsQuery;
 
 export interface StreamEventsOptions {
   /** Resume after this event id (sent as `Last-Event-ID`; wins over `since`). */
@@ -86,16 +73,8 @@ export interface StreamedEvent {
   data: FeedEvent;
 }
 
-export interface ReplayEventsInput {
-  /** ISO 8601 time: events created at or after it. */
-  since: string;
-  /** ISO 8601 time, default now: events created before it. At most 30 days after `since`. */
-  until?: string;
-  /** Default: every kind the webhook (or the destination) subscribes to. */
-  types?: ContractEventType[];
-  /** One of the agent's AWS destinations to replay to instead of its webhook. */
-  destination_id?: string;
-}
+/** `since` and `until` (default now): ISO 8601 times, at most 30 days apart; `types` default to every kind the webhook (or `destination_id`'s destination) subscribes to. */
+export type ReplayEventsInput = OpenApiTypes.ReplayEventsBody;
 
 export type ReplayAccepted = OpenApiTypes.ReplayAccepted;
 
@@ -108,17 +87,10 @@ export type DeliveryDetail = OpenApiTypes.DeliveryDetail;
 
 export type DeliveryAttempt = OpenApiTypes.DeliveryAttempt;
 
-export interface ListDeliveriesParams {
-  cursor?: string;
-  limit?: number;
-  /** Only the deliveries in this status. */
-  status?: DeliveryStatus;
-}
+export type ListDeliveriesParams = OpenApiTypes.ListDeliveriesQuery;
 
-export interface RetryDeliveryInput {
-  /** Send a delivery that already succeeded again (otherwise 409 `invalid_transition`). */
-  force?: boolean;
-}
+/** `force`: send a delivery that already succeeded again (otherwise 409 `invalid_transition`). */
+export type RetryDeliveryInput = OpenApiTypes.RetryDeliveryBody;
 
 export type TestEventAccepted = OpenApiTypes.TestEventAccepted;
 
@@ -127,8 +99,5 @@ export type Destination = OpenApiTypes.Destination;
 /** The answer to adding a destination: with its `signing_secret`, shown only there. */
 export type CreatedDestination = OpenApiTypes.CreatedDestination;
 
-export interface CreateDestinationInput {
-  /** `arn:aws:sqs:<region>:<account>:<queue>` or `arn:aws:events:<region>:<account>:event-bus/<bus>`. */
-  arn: string;
-  events: ContractEventType[];
-}
+/** `arn`: `arn:aws:sqs:<region>:<account>:<queue>` or `arn:aws:events:<region>:<account>:event-bus/<bus>`; `events`: the kinds it receives. */
+export type CreateDestinationInput = OpenApiTypes.CreateDestinationBody;

@@ -1,7 +1,7 @@
 import { destinationParams, verifyDestinationBody } from '../../lib/destinations/schemas.ts';
 import { verifyDestination } from '../../lib/events/destinations.ts';
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { ok } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 
 export const handler = httpRoute(
   { params: destinationParams, body: verifyDestinationBody },

@@ -1,5 +1,6 @@
 import type { EventType } from '../core/event-types.ts';
 import { ID_PATTERN } from '../core/ids.ts';
+import type { AgentView } from './answer.ts';
 
 /** webhook_status of docs/api.md. */
 export type WebhookStatus = 'DISABLED' | 'PENDING_VERIFICATION' | 'ENABLED';
@@ -32,15 +33,8 @@ export interface AgentRecord {
   updated_at: string;
 }
 
-/** The agent as docs/api.md shows it. The secret is never part of it. */
-export interface AgentView {
-  id: string;
-  name: string;
-  webhook_url: string | null;
-  events: EventType[];
-  webhook_status: WebhookStatus;
-  created_at: string;
-}
+/** The agent as docs/api.md shows it (answer.ts). The secret is never part of it. */
+export type { AgentView };
 
 export function toAgentView(agent: AgentRecord): AgentView {
   return {

@@ -11,7 +11,7 @@ import { AppError, notFound, validationError } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
 import { DESTINATIONS } from '../core/settings.ts';
 import { nowIso } from '../core/time.ts';
-import type { CreatedDestinationAnswer, DestinationAnswer } from '../destinations/answers.ts';
+import type { CreatedDestinationAnswer, DestinationAnswer } from '../destinations/answer.ts';
 import { parseDestinationArn } from '../destinations/arn.ts';
 import type { DestinationRecord } from '../destinations/model.ts';
 import { resourcePolicy } from '../destinations/policy.ts';

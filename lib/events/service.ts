@@ -4,11 +4,10 @@ import { ownAgent } from '../agents/agents.ts';
 import type { Caller } from '../core/caller.ts';
 import { AppError, notFound } from '../core/errors.ts';
 import { readDestination } from '../destinations/store.ts';
-import { reopenFailed } from './delivery/attempt-outcome.ts';
 import { enqueueForDestination } from './delivery/destination-queue.ts';
 import { enqueueDelivery } from './delivery/queue.ts';
 import { type DeliveryDetail, type DeliveryStatus, type DeliveryView, toDetail, toView } from './delivery/record.ts';
-import { type DeliveryPage, listDeliveries, readDelivery } from './delivery/store.ts';
+import { type DeliveryPage, listDeliveries, readDelivery, reopenFailed } from './delivery/store.ts';
 import { type EventPage, listEvents } from './feed/reader.ts';
 
 export async function agentEvents(

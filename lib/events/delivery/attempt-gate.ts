@@ -6,8 +6,8 @@
 import { DELIVERY } from '../../core/settings.ts';
 import type { ServiceEvent } from '../feed/event.ts';
 import { readEvent } from '../feed/reader.ts';
-import { abandonDelivery } from './attempt-outcome.ts';
 import { type DeliveryRecord, scheduledMade } from './record.ts';
+import { abandonDelivery } from './store.ts';
 import { type TakenAttempt, takeExtraAttempt, takeScheduledAttempt } from './take-attempt.ts';
 
 export type Outcome = { kind: 'done' } | { kind: 'later'; seconds: number } | { kind: 'poison' };

@@ -9,16 +9,17 @@ import type { AgentRecord } from '../../agents/model.ts';
 import { type OutboundResult, postJson } from '../../net/outbound.ts';
 import { errorFields, log } from '../../observability/log.ts';
 import { failureKindOf, recordDeliveryAttempt } from '../../observability/metrics.ts';
-import { batchGet, keyString } from '../../store/batch.ts';
+import { keyString } from '../../store/batch.ts';
 import { keys } from '../../store/keys.ts';
 import { signingSecrets } from '../../webhooks/rotation.ts';
 import { acceptsDelivery } from '../feed/agent-gate.ts';
 import { eventToSend, notNow, type Outcome, takeAttempt } from './attempt-gate.ts';
 import { attemptEntry } from './attempt-history.ts';
-import { abandonDelivery, recordOutcome } from './attempt-outcome.ts';
+import { recordOutcome } from './attempt-outcome.ts';
 import { deliveryRequest } from './delivery-request.ts';
 import { type DeliveryMessage, parseDeliveryMessage, postpone, type ReceivedMessage } from './queue.ts';
 import { type DeliveryRecord, deliveryFromItem } from './record.ts';
+import { abandonDelivery, readAgentsAndDeliveries } from './store.ts';
 import { type AgentAttempts, type HealthRecord, noteAttempts } from './webhook-health.ts';
 
 export type { Outcome } from './attempt-gate.ts';
@@ -50,9 +51,9 @@ interface Loaded {
 }
 
 async function loadBatch(messages: readonly DeliveryMessage[]): Promise<Loaded> {
-  const found = await batchGet(
-    messages.flatMap((m) => [keys.agent(m.agent_id), keys.delivery(m.agent_id, m.delivery_id)]),
-    { consistent: true },
+  const found = await readAgentsAndDeliveries(
+    messages.map((m) => m.agent_id),
+    messages.map((m) => keys.delivery(m.agent_id, m.delivery_id)),
   );
   const agents = new Map<string, AgentRecord & HealthRecord>();
   const deliveries = new Map<string, DeliveryRecord>();

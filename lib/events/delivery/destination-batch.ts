@@ -14,16 +14,17 @@ import { sendToDestination } from '../../destinations/send.ts';
 import { updateDestination } from '../../destinations/store.ts';
 import { sendVerification } from '../../destinations/verification.ts';
 import { errorFields, log } from '../../observability/log.ts';
-import { batchGet, keyString } from '../../store/batch.ts';
+import { keyString } from '../../store/batch.ts';
 import { destinationKeys, keys } from '../../store/keys.ts';
 import { TEST_EVENT_TYPE } from '../feed/agent-gate.ts';
 import { eventToSend, notNow, type Outcome, takeAttempt } from './attempt-gate.ts';
 import type { AttemptEntry } from './attempt-history.ts';
-import { abandonDelivery, recordOutcome } from './attempt-outcome.ts';
+import { recordOutcome } from './attempt-outcome.ts';
 import { deliveryRequest } from './delivery-request.ts';
 import { type DestinationMessage, parseDestinationMessage, postponeForDestination } from './destination-queue.ts';
 import type { ReceivedMessage } from './queue.ts';
 import { type DeliveryRecord, deliveryFromItem } from './record.ts';
+import { abandonDelivery, readDestinationsAndDeliveries } from './store.ts';
 
 export interface DestinationBatchOptions {
   /** The clock (ms); tests move it to reach the auto-disable threshold. */
@@ -42,12 +43,11 @@ export async function deliverDestinationBatch(
   const valid = messages.filter((m) => m !== undefined);
   const found =
     valid.length > 0
-      ? await batchGet(
+      ? await readDestinationsAndDeliveries(
           valid.flatMap((m) => [
             destinationKeys.destination(m.agent_id, m.destination_id),
             ...('delivery_id' in m ? [keys.delivery(m.agent_id, m.delivery_id)] : []),
           ]),
-          { consistent: true },
         )
       : new Map<string, Record<string, unknown>>();
   const destinationOf = (m: DestinationMessage) =>
