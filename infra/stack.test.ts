@@ -119,6 +119,26 @@ describe('infra stacks', () => {
     }
   });
 
+  it("makes the destination sender role assumable only by the destinations' worker, only with the account tag, and never onto the service's own account", () => {
+    const [role] = ofType('AWS::IAM::Role').filter(
+      (r) => r.Properties['RoleName'] === 'template-marketplace-dev-destination-sender',
+    );
+    expect(role).toBeDefined();
+    const trust = JSON.stringify(role!.Properties['AssumeRolePolicyDocument']);
+    expect(trust).toContain('"sts:AssumeRole"');
+    expect(trust).toContain('"sts:TagSession"');
+    expect(trust).toContain('"aws:RequestTag/marketplace-account":"false"');
+    expect(trust).toContain('"aws:TagKeys":["marketplace-account"]');
+    expect(trust).toContain('DeliverToDestinationsRole');
+    const policies = ofType('AWS::IAM::Policy').filter((p) => JSON.stringify(p.Properties['Roles']).includes(role!.id));
+    const statements = policies.flatMap((p) => (p.Properties['PolicyDocument'] as { Statement: unknown[] }).Statement);
+    expect(statements).toHaveLength(2);
+    for (const st of statements) expect(JSON.stringify(st)).toContain('"aws:ResourceAccount"');
+    // Every function knows its ARN (the routes show it in the policy a customer applies).
+    for (const fn of ofType('AWS::Lambda::Function'))
+      expect(JSON.stringify(fn.Properties['Environment'])).toContain('template-marketplace-dev-destination-sender');
+  });
+
   it('names each index in the table grants instead of a wildcard', () => {
     for (const route of routes.filter((r) => r.access !== 'none')) {
       const onTable = statementsOf(synth, functionIdOf(route.name)).filter((st) =>

@@ -19,7 +19,13 @@ import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
 import { DESTINATION_ACTIONS } from '../lib/function-grants.ts';
 import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search/search-indexer.ts';
 import { TREND_ROLLOVER_UTC, workerGrants, workers } from '../lib/routes.ts';
-import { type FunctionOptions, functionEnvironment, makeFunction, sharedLogGroup } from './lambda-function.ts';
+import {
+  destinationSenderRoleName,
+  type FunctionOptions,
+  functionEnvironment,
+  makeFunction,
+  sharedLogGroup,
+} from './lambda-function.ts';
 import { errorLogFilter } from './log-metrics.ts';
 import { FunctionRoles } from './roles.ts';
 import { FUNCTION_MEMORY_MB } from './sizing.ts';
@@ -87,13 +93,14 @@ export class WorkersStack extends Stack {
 
     // Customers' AWS destinations: their own queue and worker, and the role every send is made with.
     const senderRole = destinationSenderRole(
+      config.name,
       this,
       roles.forGrant(workerGrants.deliverToDestinations, 'deliverToDestinations'),
     );
     const deliverToDestinations = fn('deliverToDestinations', {
       timeout: DELIVERY_TIMEOUT,
       reservedConcurrency: config.reservedConcurrency.deliver,
-      env: { ...queueEnv, DESTINATION_SENDER_ROLE_ARN: senderRole.roleArn },
+      env: queueEnv,
     });
     // Customers put it in their queue and bus policies (docs/webhooks.md, section 12).
     new CfnOutput(this, 'DestinationSenderRoleArn', { value: senderRole.roleArn });
@@ -151,13 +158,14 @@ function streamConsumer(table: ITable, fn: IFunction, failures: IQueue, pattern:
  * account, which is the answer to the confused deputy. It may send to any queue and put on any bus
  * except the service's own account's, so no registration can turn it on the service itself.
  */
-function destinationSenderRole(scope: Stack, worker: IRole): Role {
+function destinationSenderRole(stage: string, scope: Stack, worker: IRole): Role {
   const tag = DESTINATIONS.tenantTagKey;
   const role = new Role(scope, 'DestinationSenderRole', {
     assumedBy: new SessionTagsPrincipal(new ArnPrincipal(worker.roleArn)).withConditions({
       Null: { [`aws:RequestTag/${tag}`]: 'false' },
       'ForAllValues:StringEquals': { 'aws:TagKeys': [tag] },
     }),
+    roleName: destinationSenderRoleName(stage),
     maxSessionDuration: Duration.hours(1),
     description: `${scope.stackName}: sends to customers' SQS queues and EventBridge buses, one session per account`,
   });
