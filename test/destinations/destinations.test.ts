@@ -130,7 +130,6 @@ describe('an SQS destination', () => {
     const event = await verifyWebhook({ rawBody: delivered.body, headers: delivered.headers, secret });
     expect(event).toMatchObject({ type: 'contract.funded', agent_id: agentId, data: { contract_id: contractId } });
     expect(delivered.headers['webhook-id']).toBe((event as { id: string }).id);
-    console.log('delivered into the queue:', JSON.stringify({ body: delivered.body, attributes: delivered.headers }));
 
     // Attempt history: the delivery names its destination.
     const list = await waitFor(async () => {
