@@ -36,7 +36,7 @@ import {
   deliveryDetailAnswer,
   deliveryPageAnswer,
   feedEventTypeAnswer,
-} from '../../events/delivery/answers.ts';
+} from '../../events/delivery/answer.ts';
 import {
   eventTypeListAnswer,
   testEventAcceptedAnswer,
