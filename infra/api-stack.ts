@@ -51,10 +51,10 @@ export class ApiStack extends Stack {
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     const { config, state } = props;
-    const { table, deliveryQueue } = state;
+    const { table, deliveryQueue, destinationQueue } = state;
 
     const environment = functionEnvironment(config, table.tableName);
-    const roles = new FunctionRoles(this, 'Roles', table, deliveryQueue);
+    const roles = new FunctionRoles(this, 'Roles', table, [deliveryQueue, destinationQueue]);
     const logGroupOf = (name: string): ILogGroup => {
       const logGroup = sharedLogGroup(this, `${name}Logs`, config);
       roles.allowLogsTo(logGroup);
@@ -127,6 +127,7 @@ export class ApiStack extends Stack {
         invokeRole,
         logGroup,
         deliveryQueue,
+        destinationQueue,
         environment,
       });
       this.areas.push({ name: area, stack, logGroup, routes });

@@ -21,7 +21,7 @@ const STATE: Accepted = [
   {
     id: 'AwsSolutions-SQS3',
     reason:
-      'These queues are themselves dead-letter and failure queues (delivery DLQ, relay, search index and rollover failures, schedule DLQ, alarm e-mail DLQ).',
+      'These queues are themselves dead-letter and failure queues (delivery and destination DLQs, relay, search index and rollover failures, schedule DLQ, alarm e-mail DLQ).',
   },
   {
     id: 'Serverless-SQSRedrivePolicy',
@@ -117,6 +117,16 @@ function web(stack: Stack): Accepted {
 
 const WORKERS: Accepted = [
   ...XRAY_AND_STREAMS,
+  {
+    id: 'AwsSolutions-IAM5[Resource::arn:*:sqs:*:*:*]',
+    reason:
+      "The destination sender role sends to customers' queues, which are not known at deploy time; it may not send in the service's own account (aws:ResourceAccount), and each customer's queue policy admits only sessions tagged with that customer's account (docs/webhooks.md).",
+  },
+  {
+    id: 'AwsSolutions-IAM5[Resource::arn:*:events:*:*:event-bus/*]',
+    reason:
+      "The destination sender role puts events on customers' buses, which are not known at deploy time; not in the service's own account, and each bus policy admits only sessions tagged with its customer's account.",
+  },
   {
     id: 'Serverless-LambdaDLQ',
     reason:

@@ -100,7 +100,7 @@ describe('infra stacks', () => {
     }
   });
 
-  it("grants each function exactly its row's actions on the table and the delivery queue, from the list the local runtime enforces (lib/function-grants.ts)", () => {
+  it("grants each function exactly its row's actions on the table, the delivery queues and the sender role, from the list the local runtime enforces (lib/function-grants.ts)", () => {
     const functions = [...routes.map((r) => [r.name, routeGrant(r)] as const), ...Object.entries(workerGrants)];
     // The stream's read actions come with the event source, not with the row.
     const streamActions = [
@@ -117,8 +117,33 @@ describe('infra stacks', () => {
         (a) => a.startsWith('dynamodb:') && !streamActions.includes(a),
       );
       const queue = actionsOn((r) => r.includes('DeliveryQueue')).filter((a) => a.startsWith('sqs:'));
-      expect(new Set([...table, ...queue]), name).toEqual(new Set(actionsOf(grant)));
+      // Sessions of the destination sender role (lib/destinations/session.ts): the grant's `destinations`.
+      const sender = actionsOn((r) => r.includes('DestinationSenderRole')).filter((a) => a.startsWith('sts:'));
+      expect(new Set([...table, ...queue, ...sender]), name).toEqual(new Set(actionsOf(grant)));
+      // Whatever uses the delivery queue uses the destinations' queue the same way.
+      const destinationQueue = actionsOn((r) => r.includes('DestinationQueue')).filter((a) => a.startsWith('sqs:'));
+      expect(new Set(destinationQueue), name).toEqual(new Set(queue));
     }
+  });
+
+  it("makes the destination sender role assumable only by the destinations' worker, only with the account tag, and never onto the service's own account", () => {
+    const [role] = ofType('AWS::IAM::Role').filter(
+      (r) => r.Properties['RoleName'] === 'template-marketplace-dev-destination-sender',
+    );
+    expect(role).toBeDefined();
+    const trust = JSON.stringify(role!.Properties['AssumeRolePolicyDocument']);
+    expect(trust).toContain('"sts:AssumeRole"');
+    expect(trust).toContain('"sts:TagSession"');
+    expect(trust).toContain('"aws:RequestTag/marketplace-account":"false"');
+    expect(trust).toContain('"aws:TagKeys":["marketplace-account"]');
+    expect(trust).toContain('DeliverToDestinationsRole');
+    const policies = ofType('AWS::IAM::Policy').filter((p) => JSON.stringify(p.Properties['Roles']).includes(role!.id));
+    const statements = policies.flatMap((p) => (p.Properties['PolicyDocument'] as { Statement: unknown[] }).Statement);
+    expect(statements).toHaveLength(2);
+    for (const st of statements) expect(JSON.stringify(st)).toContain('"aws:ResourceAccount"');
+    // Every function knows its ARN (the routes show it in the policy a customer applies).
+    for (const fn of ofType('AWS::Lambda::Function'))
+      expect(JSON.stringify(fn.Properties['Environment'])).toContain('template-marketplace-dev-destination-sender');
   });
 
   it('names each index in the table grants instead of a wildcard', () => {

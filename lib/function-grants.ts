@@ -31,12 +31,22 @@ export const QUEUE_ACTIONS = {
 
 export type QueueUse = keyof typeof QUEUE_ACTIONS;
 
+/** Sessions of the destination sender role, tagged with the account they send for (lib/destinations/session.ts). */
+export const DESTINATION_ACTIONS = ['sts:AssumeRole', 'sts:TagSession'] as const;
+
 export interface FunctionGrant {
   table: TableAccess;
+  /** The delivery queue and the destinations' queue (lib/events/delivery/destination-queue.ts) alike. */
   queue?: QueueUse;
+  /** Sends to customers' AWS destinations through the sender role. */
+  destinations?: true;
 }
 
 /** Every action a grant allows. */
 export function actionsOf(grant: FunctionGrant): string[] {
-  return [...TABLE_ACTIONS[grant.table], ...(grant.queue ? QUEUE_ACTIONS[grant.queue] : [])];
+  return [
+    ...TABLE_ACTIONS[grant.table],
+    ...(grant.queue ? QUEUE_ACTIONS[grant.queue] : []),
+    ...(grant.destinations ? DESTINATION_ACTIONS : []),
+  ];
 }

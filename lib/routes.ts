@@ -670,6 +670,79 @@ export const routes: readonly Route[] = [
     },
   },
 
+  // AWS destinations (issue 24, part 1): an agent's SQS queues and EventBridge buses, delivered to without stored credentials.
+  {
+    name: 'createDestination',
+    method: 'POST',
+    path: `${a}/agents/{id}/destinations`,
+    handler: 'functions/agents/create-destination.ts',
+    auth: true,
+    access: 'readwrite',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: 'Add an SQS queue or EventBridge bus of your AWS account as a destination (at most 5 per agent)',
+      description:
+        "The destination is PENDING_VERIFICATION: apply the `policy` of the answer to the queue or bus, then post the code of the verification message the service sends into it to …/verify. The ARN must name a queue (`arn:aws:sqs:…`) or an event bus (`arn:aws:events:…:event-bus/…`) in your account, not the service's. `signing_secret` signs its messages and is only in this answer.",
+      answers: { 201: { description: 'Registered.', schema: 'CreatedDestination', headers: ['Location'] } },
+      errors: ['limit_exceeded'],
+    },
+  },
+  {
+    name: 'listDestinations',
+    method: 'GET',
+    path: `${a}/agents/{id}/destinations`,
+    handler: 'functions/agents/list-destinations.ts',
+    auth: true,
+    access: 'read',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: "The agent's AWS destinations, oldest first",
+      answers: { 200: { description: 'OK', schema: 'DestinationList' } },
+    },
+  },
+  {
+    name: 'getDestination',
+    method: 'GET',
+    path: `${a}/agents/{id}/destinations/{destination_id}`,
+    handler: 'functions/agents/get-destination.ts',
+    auth: true,
+    access: 'read',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: 'One AWS destination, with its verification state and the policy to apply',
+      answers: { 200: { description: 'OK', schema: 'Destination' } },
+    },
+  },
+  {
+    name: 'deleteDestination',
+    method: 'DELETE',
+    path: `${a}/agents/{id}/destinations/{destination_id}`,
+    handler: 'functions/agents/delete-destination.ts',
+    auth: true,
+    access: 'readwrite',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: 'Remove an AWS destination: nothing more is sent to it',
+      answers: { 204: { description: 'Deleted.' } },
+    },
+  },
+  {
+    name: 'verifyDestination',
+    method: 'POST',
+    path: `${a}/agents/{id}/destinations/{destination_id}/verify`,
+    handler: 'functions/agents/verify-destination.ts',
+    auth: true,
+    access: 'readwrite',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: 'Post the code of the verification message: the destination becomes ENABLED',
+      description:
+        'A code counts for 24 hours and 5 wrong tries. A wrong code answers `verification_code_mismatch` with the tries left; an expired or used-up code, or none yet (the message could not be sent: see `verification.last_error`), answers `verification_code_expired` and sends a new message (at most one a minute).',
+      answers: { 200: { description: 'ENABLED.', schema: 'Destination' } },
+      errors: ['invalid_transition', 'verification_code_mismatch', 'verification_code_expired'],
+    },
+  },
+
   // Contracts
   // Portal links (issue 25): the owner's API key only; a link's token cannot make or revoke links.
   {
@@ -803,6 +876,7 @@ export const workers = {
   relay: 'functions/workers/relay.ts',
   searchIndexer: 'functions/workers/search-indexer.ts',
   deliver: 'functions/workers/deliver.ts',
+  deliverToDestinations: 'functions/workers/deliver-to-destinations.ts',
   trendRollover: 'functions/workers/trend-rollover.ts',
 } as const;
 
@@ -812,6 +886,7 @@ export const workerGrants: Record<keyof typeof workers, FunctionGrant> = {
   relay: { table: 'readwrite', queue: 'send' },
   searchIndexer: { table: 'readwrite' },
   deliver: { table: 'readwrite', queue: 'consume' },
+  deliverToDestinations: { table: 'readwrite', queue: 'consume', destinations: true },
   trendRollover: { table: 'readwrite' },
 };
 

@@ -6,7 +6,10 @@ import type {
   ConfiguredAgent,
   ConfigureWebhookInput,
   CreateAgentInput,
+  CreateDestinationInput,
+  CreatedDestination,
   CreatePortalLinkInput,
+  Destination,
   ListAgentsParams,
   PortalLink,
   RotateSecretInput,
@@ -156,6 +159,67 @@ export class Agents {
     await this.http.body<undefined>({
       method: 'DELETE',
       path: a(path`/agents/${id}/portal-links/${linkId}`),
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Adds an SQS queue or EventBridge bus of your AWS account (at most 5 per agent). It is
+   * PENDING_VERIFICATION: apply its `policy` to the queue or bus, then post the code of the
+   * verification message with `verifyDestination`. `signing_secret` is only in this answer.
+   */
+  async createDestination(
+    id: string,
+    input: CreateDestinationInput,
+    options: CallOptions = {},
+  ): Promise<CreatedDestination> {
+    return this.http.body<CreatedDestination>({
+      method: 'POST',
+      path: a(path`/agents/${id}/destinations`),
+      body: input,
+      signal: options.signal,
+    });
+  }
+
+  async listDestinations(id: string, options: CallOptions = {}): Promise<{ data: Destination[] }> {
+    return this.http.body<{ data: Destination[] }>({
+      method: 'GET',
+      path: a(path`/agents/${id}/destinations`),
+      signal: options.signal,
+    });
+  }
+
+  async getDestination(id: string, destinationId: string, options: CallOptions = {}): Promise<Destination> {
+    return this.http.body<Destination>({
+      method: 'GET',
+      path: a(path`/agents/${id}/destinations/${destinationId}`),
+      signal: options.signal,
+    });
+  }
+
+  async deleteDestination(id: string, destinationId: string, options: CallOptions = {}): Promise<void> {
+    await this.http.body<undefined>({
+      method: 'DELETE',
+      path: a(path`/agents/${id}/destinations/${destinationId}`),
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Posts the code of the verification message; resolves with the destination ENABLED. A wrong code
+   * throws ApiError 422 `verification_code_mismatch`; an expired or used-up one (or none yet) 422
+   * `verification_code_expired`, and a new message is sent.
+   */
+  async verifyDestination(
+    id: string,
+    destinationId: string,
+    code: string,
+    options: CallOptions = {},
+  ): Promise<Destination> {
+    return this.http.body<Destination>({
+      method: 'POST',
+      path: a(path`/agents/${id}/destinations/${destinationId}/verify`),
+      body: { code },
       signal: options.signal,
     });
   }

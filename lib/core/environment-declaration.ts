@@ -79,6 +79,26 @@ export const ENVIRONMENT = {
   },
   DELIVERY_QUEUE_URL: { kind: 'text', scope: 'service', doc: 'The SQS delivery queue.' },
   SQS_ENDPOINT: { kind: 'url', scope: 'service', doc: 'Set locally (fauxqs); unset in AWS.' },
+  DESTINATION_QUEUE_URL: {
+    kind: 'text',
+    scope: 'service',
+    doc: "The SQS queue of deliveries to customers' AWS destinations (lib/destinations; its own worker).",
+  },
+  DESTINATION_SENDER_ROLE_ARN: {
+    kind: 'text',
+    scope: 'service',
+    doc: 'The role deliveries to customers\' queues and buses are made with, assumed per account with a session tag (docs/webhooks.md, "AWS destinations"); unset locally.',
+  },
+  SERVICE_ACCOUNT_ID: {
+    kind: 'text',
+    scope: 'service',
+    doc: "The service's own AWS account: a destination there is refused. Infra sets it; unset locally.",
+  },
+  EVENTBRIDGE_ENDPOINT: {
+    kind: 'url',
+    scope: 'service',
+    doc: "Set locally: where EventBridge destinations' PutEvents go (a test's endpoint on 127.0.0.1); unset in AWS.",
+  },
   DELIVERY_RETRY_DELAYS_SECONDS: {
     kind: 'retryDelays',
     scope: 'service',

@@ -29,6 +29,7 @@ import {
 import { ERROR_CODES } from '../../core/errors.ts';
 import type { ServiceEventType } from '../../core/event-types.ts';
 import { EVENT_TYPES } from '../../core/event-types.ts';
+import { createdDestinationAnswer, destinationAnswer, destinationPageAnswer } from '../../destinations/answer.ts';
 import {
   deliveryAnswer,
   deliveryAttemptAnswer,
@@ -192,6 +193,13 @@ export const EventPage = named(
   z.strictObject({ data: z.array(FeedEvent), next_cursor: z.string().nullable() }),
 );
 export const Delivery = named('Delivery', deliveryAnswer);
+export const Destination = named(
+  'Destination',
+  destinationAnswer,
+  'An SQS queue or EventBridge bus of the agent\'s owner, delivered to with the service\'s role (docs/webhooks.md, "AWS destinations").',
+);
+export const CreatedDestination = named('CreatedDestination', createdDestinationAnswer);
+export const DestinationList = named('DestinationList', destinationPageAnswer);
 export const DeliveryAttempt = named('DeliveryAttempt', deliveryAttemptAnswer);
 export const DeliveryDetail = named('DeliveryDetail', deliveryDetailAnswer);
 export const TestEventAccepted = named('TestEventAccepted', testEventAcceptedAnswer);
