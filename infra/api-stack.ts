@@ -33,6 +33,7 @@ import type { StageConfig } from './stage-config.ts';
 import type { StateStack } from './state-stack.ts';
 import { addTracingSampling } from './tracing-sampling.ts';
 import { perKeyUsagePlan } from './usage-plans.ts';
+import { WebStack } from './web-stack.ts';
 
 export interface ApiStackProps extends StackProps {
   config: StageConfig;
@@ -47,14 +48,16 @@ export class ApiStack extends Stack {
   readonly authorizerFunctionName: string;
   /** The push channel's WebSocket API, functions and worker (infra/push-stack.ts). */
   readonly push: PushStack;
+  /** The catalog and portal pages (nested). */
+  readonly web: WebStack;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     const { config, state } = props;
-    const { table, deliveryQueue } = state;
+    const { table, deliveryQueue, destinationQueue } = state;
 
     const environment = functionEnvironment(config, table.tableName);
-    const roles = new FunctionRoles(this, 'Roles', table, deliveryQueue);
+    const roles = new FunctionRoles(this, 'Roles', table, [deliveryQueue, destinationQueue]);
     const logGroupOf = (name: string): ILogGroup => {
       const logGroup = sharedLogGroup(this, `${name}Logs`, config);
       roles.allowLogsTo(logGroup);
@@ -107,6 +110,12 @@ export class ApiStack extends Stack {
       shared.set(path, parent.addResource(path.slice(path.lastIndexOf('/') + 1)));
     }
 
+    // The pages call the API at its execute-api origin (a custom domain, where configured, serves the same API).
+    const apiOrigin = `https://${api.restApiId}.execute-api.${this.region}.${this.urlSuffix}`;
+    const web = new WebStack(this, 'Web', { apiOrigin, apiUrl: `${apiOrigin}/${config.name}` });
+    this.web = web;
+    environment['PORTAL_URL'] = `${web.siteUrl}/portal/`;
+
     const invokeRole = apiInvokeRole(this, config.name);
     for (const area of AREAS) {
       const routes = props.routes.filter((route) => areaOf(route) === area);
@@ -121,6 +130,7 @@ export class ApiStack extends Stack {
         invokeRole,
         logGroup,
         deliveryQueue,
+        destinationQueue,
         environment,
       });
       this.areas.push({ name: area, stack, logGroup, routes });
@@ -131,6 +141,7 @@ export class ApiStack extends Stack {
     this.push = new PushStack(this, 'Push', { config, table, deliveryQueue, environment });
 
     new CfnOutput(this, 'ApiUrl', { value: api.url });
+    new CfnOutput(this, 'CatalogUrl', { value: `${web.siteUrl}/catalog/` });
     new CfnOutput(this, 'MarketplaceBaseUrl', { value: `${api.url.replace(/\/$/, '')}${BASE_PATHS.marketplace}` });
     // The client's `pushUrl` (docs/events.md, "Push").
     new CfnOutput(this, 'PushUrl', { value: this.push.url });

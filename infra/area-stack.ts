@@ -28,6 +28,7 @@ export interface AreaStackProps {
   invokeRole: IRole;
   logGroup: ILogGroup;
   deliveryQueue: IQueue;
+  destinationQueue: IQueue;
   /** The environment every function gets (infra/api-stack.ts). */
   environment: Record<string, string>;
 }
@@ -73,7 +74,14 @@ export class AreaStack extends NestedStack {
           memorySize: FUNCTION_MEMORY_MB[route.name],
           timeout: Duration.seconds(route.timeoutSeconds ?? ROUTE_TIMEOUTS.defaultTimeoutSeconds),
           ...(route.streaming ? { reservedConcurrency: config.reservedConcurrency.stream } : {}),
-          ...(route.sendsToQueue ? { env: { DELIVERY_QUEUE_URL: props.deliveryQueue.queueUrl } } : {}),
+          ...(route.sendsToQueue
+            ? {
+                env: {
+                  DELIVERY_QUEUE_URL: props.deliveryQueue.queueUrl,
+                  DESTINATION_QUEUE_URL: props.destinationQueue.queueUrl,
+                },
+              }
+            : {}),
         },
       );
       resourceFor(route.path).addMethod(

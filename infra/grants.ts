@@ -8,7 +8,7 @@ import { indexList } from '../lib/store/table.ts';
  * Least privilege, from the same action lists the local runtime enforces (lib/function-grants.ts),
  * on the table and each of its indexes by name (no `index/*` wildcard).
  */
-export function grantAccess(grantee: IGrantable, table: ITable, queue: IQueue, grant: FunctionGrant): void {
+export function grantAccess(grantee: IGrantable, table: ITable, queues: readonly IQueue[], grant: FunctionGrant): void {
   const tableActions = TABLE_ACTIONS[grant.table];
   if (tableActions.length > 0) {
     grantee.grantPrincipal.addToPrincipalPolicy(
@@ -18,7 +18,8 @@ export function grantAccess(grantee: IGrantable, table: ITable, queue: IQueue, g
       }),
     );
   }
-  if (grant.queue) queue.grant(grantee, ...QUEUE_ACTIONS[grant.queue]);
+  // The delivery queue and the destinations' queue: what sends to one sends to the other (lib/events/relay.ts, retries).
+  if (grant.queue) for (const queue of queues) queue.grant(grantee, ...QUEUE_ACTIONS[grant.queue]);
 }
 
 /** The name of a grant class: functions with the same one may share a role (infra/roles.ts). */

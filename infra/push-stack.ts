@@ -41,7 +41,7 @@ export class PushStack extends NestedStack {
   constructor(scope: Construct, id: string, props: PushStackProps) {
     super(scope, id, { description: 'Push channel: WebSocket API, its route functions and the push worker' });
     const { config, table } = props;
-    const roles = new FunctionRoles(this, 'Roles', table, props.deliveryQueue);
+    const roles = new FunctionRoles(this, 'Roles', table, [props.deliveryQueue]);
     const logGroup = sharedLogGroup(this, 'PushLogs', config);
     roles.allowLogsTo(logGroup);
     errorLogFilter(this, 'Push', logGroup, config.name);

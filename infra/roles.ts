@@ -22,7 +22,7 @@ export class FunctionRoles extends Construct {
     scope: Construct,
     id: string,
     private readonly table: ITable,
-    private readonly queue: IQueue,
+    private readonly queues: readonly IQueue[],
   ) {
     super(scope, id);
   }
@@ -46,7 +46,7 @@ export class FunctionRoles extends Construct {
       description: `${Stack.of(this).stackName}: ${own ? `the ${own} function` : `functions with grant class ${key}`}`,
     });
     if (this.logGroups.length > 0) role.addToPrincipalPolicy(logStatement(this.logGroups));
-    grantAccess(role, this.table, this.queue, grant);
+    grantAccess(role, this.table, this.queues, grant);
     this.roles.set(key, role);
     return role;
   }

@@ -35,11 +35,16 @@ export type QueueUse = keyof typeof QUEUE_ACTIONS;
 export const CONNECTION_ACTIONS = { manage: ['execute-api:ManageConnections'] } as const;
 
 export type ConnectionUse = keyof typeof CONNECTION_ACTIONS;
+/** Sessions of the destination sender role, tagged with the account they send for (lib/destinations/session.ts). */
+export const DESTINATION_ACTIONS = ['sts:AssumeRole', 'sts:TagSession'] as const;
 
 export interface FunctionGrant {
   table: TableAccess;
+  /** The delivery queue and the destinations' queue (lib/events/delivery/destination-queue.ts) alike. */
   queue?: QueueUse;
   connections?: ConnectionUse;
+  /** Sends to customers' AWS destinations through the sender role. */
+  destinations?: true;
 }
 
 /** Every action a grant allows. */
@@ -48,5 +53,6 @@ export function actionsOf(grant: FunctionGrant): string[] {
     ...TABLE_ACTIONS[grant.table],
     ...(grant.queue ? QUEUE_ACTIONS[grant.queue] : []),
     ...(grant.connections ? CONNECTION_ACTIONS[grant.connections] : []),
+    ...(grant.destinations ? DESTINATION_ACTIONS : []),
   ];
 }

@@ -7,22 +7,7 @@ import { cursorPageOf, timestamp, uuid } from '../core/answer-fields.ts';
 import { EVENT_TYPES } from '../core/event-types.ts';
 import { ID_PATTERN } from '../core/ids.ts';
 import { eventEnvelope } from '../events/feed/answer.ts';
-import type { ContractStatus } from './transitions.ts';
-
-const CONTRACT_STATUSES = [
-  'CREATED',
-  'FUNDED',
-  'VERIFIED',
-  'VERIFICATION_FAILED',
-  'RELEASED',
-  'REFUNDED',
-] as const satisfies readonly ContractStatus[];
-// Fails to compile when lib/contracts gains a status this list lacks.
-const everyStatus: Record<ContractStatus, true> = Object.fromEntries(CONTRACT_STATUSES.map((s) => [s, true])) as Record<
-  (typeof CONTRACT_STATUSES)[number],
-  true
->;
-void everyStatus;
+import { CONTRACT_STATUSES } from './schemas.ts';
 
 const agentId = z.string().regex(ID_PATTERN.agt);
 export const contractStatusAnswer = z.enum(CONTRACT_STATUSES);

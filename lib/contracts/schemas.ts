@@ -52,6 +52,9 @@ export const CONTRACT_STATUSES = [
   'RELEASED',
   'REFUNDED',
 ] as const satisfies readonly ContractStatus[];
+// Fails to compile when lib/contracts gains a status this list lacks (a type only: no byte in a bundle).
+type Exhaustive<Missing extends never> = Missing;
+export type EveryContractStatusListed = Exhaustive<Exclude<ContractStatus, (typeof CONTRACT_STATUSES)[number]>>;
 
 /** GET /contracts: the caller's contracts, newest first; `agent_id` must be one of the caller's agents. */
 export const listContractsQuery = z.strictObject({

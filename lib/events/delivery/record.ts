@@ -8,7 +8,7 @@ import { nowIso } from '../../core/time.ts';
 import { ENTITY, keys, withoutKeys } from '../../store/keys.ts';
 import { INDEXES } from '../../store/table.ts';
 import { type DeliveryStatus, expiresAt, type ServiceEvent } from '../feed/event.ts';
-import type { DeliveryAnswer, DeliveryDetailAnswer } from './answers.ts';
+import type { DeliveryAnswer, DeliveryDetailAnswer } from './answer.ts';
 import { type AttemptEntry, attemptList } from './attempt-history.ts';
 import { scheduledAttempts } from './retry-schedule.ts';
 
@@ -19,6 +19,8 @@ export interface DeliveryRecord {
   event_id: string;
   event_type: ServiceEvent['type'];
   agent_id: string;
+  /** Set when it goes to one of the agent's AWS destinations (lib/destinations) instead of its webhook. */
+  destination_id?: string;
   status: DeliveryStatus;
   /** Every attempt made (scheduled, manual and duplicate copies alike): the attempt history's numbering. */
   attempts: number;
@@ -39,7 +41,7 @@ export interface DeliveryRecord {
   attempt_log?: Record<string, AttemptEntry>;
 }
 
-/** A delivery in the list, as the API answers it (declared once, in answers.ts). */
+/** A delivery in the list, as the API answers it (declared once, in answer.ts). */
 export type DeliveryView = DeliveryAnswer;
 
 /** The single-delivery read: the list's fields, with `attempts` as the history and the count beside it. */
@@ -62,7 +64,18 @@ export const scheduledMade = (record: Pick<DeliveryRecord, 'attempts' | 'extra_a
 export function toView(record: DeliveryRecord): DeliveryView {
   const { id, event_id, event_type, status, attempts, last_status_code, last_error, next_attempt_at, created_at } =
     record;
-  return { id, event_id, event_type, status, attempts, last_status_code, last_error, next_attempt_at, created_at };
+  return {
+    id,
+    event_id,
+    event_type,
+    destination_id: record.destination_id ?? null,
+    status,
+    attempts,
+    last_status_code,
+    last_error,
+    next_attempt_at,
+    created_at,
+  };
 }
 
 export function toDetail(record: DeliveryRecord): DeliveryDetail {
@@ -80,12 +93,14 @@ export function newDelivery(
   event: ServiceEvent,
   deliveryId: string = deliveryIdFor(event.id),
   now = nowIso(),
+  destinationId?: string,
 ): DeliveryRecord {
   return {
     id: deliveryId,
     event_id: event.id,
     event_type: event.type,
     agent_id: event.agent_id,
+    ...(destinationId ? { destination_id: destinationId } : {}),
     status: 'pending',
     attempts: 0,
     extra_attempts: 0,

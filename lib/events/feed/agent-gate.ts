@@ -23,3 +23,7 @@ export function acceptsDelivery(
     (type === TEST_EVENT_TYPE || (agent.events as string[]).includes(type))
   );
 }
+
+/** Whether the agent has AWS destinations (lib/destinations keeps the count on the agent item): the relay then looks at each. */
+export const hasDestinations = (agent: AgentRecord | undefined): boolean =>
+  ((agent as { destination_count?: number } | undefined)?.destination_count ?? 0) > 0;

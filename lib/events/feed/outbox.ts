@@ -13,7 +13,7 @@
 import { InvariantError } from '../../core/errors.ts';
 import { nowIso } from '../../core/time.ts';
 import { alongLost, alongRefused, type TransactItem, type TransactResult } from '../../store/transact.ts';
-import { acceptsDelivery } from './agent-gate.ts';
+import { acceptsDelivery, hasDestinations } from './agent-gate.ts';
 import type { FeedEventType, ServiceEvent } from './event.ts';
 import { eventIdAt } from './position.ts';
 import { commitEventRows, fillGap, takeTicket } from './store.ts';
@@ -51,7 +51,8 @@ export async function commitWithEvents(
         data: events.data,
       } satisfies ServiceEvent,
       position,
-      deliver: acceptsDelivery(agent, events.type),
+      // The relay judges each destination itself (destination-relay.ts); here only whether there may be one.
+      deliver: acceptsDelivery(agent, events.type) || hasDestinations(agent),
     }));
     const releaseSlots = () => Promise.all(rows.map((row) => fillGap(row.event.agent_id, row.position)));
     const alongItems = along?.(now) ?? [];
