@@ -148,7 +148,10 @@ describe('push channel', () => {
     expect((await invoke('deleteAgent', { caller: alice, params: { id: agent } })).status).toBe(204);
     socket.sync();
     expect(await socket.closed).toBe(1000);
-    expect(socket.frames).toEqual([{ error: { code: 'not_found', message: 'Agent not found.' } }]);
+    // The sync sent at open may run after the deletion too: every frame is that answer, and there is one.
+    expect(socket.frames.length).toBeGreaterThan(0);
+    for (const frame of socket.frames)
+      expect(frame).toEqual({ error: { code: 'not_found', message: 'Agent not found.' } });
     expect(await listSlots(agent)).toEqual([]);
   });
 });
