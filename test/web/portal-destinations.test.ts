@@ -1,11 +1,12 @@
-import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../client/index.ts';
 import { type LocalEventBridge, startLocalEventBridge } from '../../fixtures/eventbridge-endpoint.ts';
 import { endpointOverride } from '../../lib/aws-endpoint.ts';
 import type { EventPipeline } from '../../local/emulators/event-pipeline.ts';
-import { startFilePipeline, waitFor } from '../events/support.ts';
+import { createCustomerQueue, nextCustomerMessage } from '../destinations/customer-queue.ts';
+import { startFilePipeline } from '../events/support.ts';
 import { apiCall } from '../support/api-call.ts';
 import { createTestUser } from '../support/lambda.ts';
 import { useLocalApi } from '../support/local-api.ts';
@@ -40,35 +41,14 @@ afterAll(async () => {
 
 const call = (key: string, method: string, path: string, body?: unknown) => apiCall(api.url, key, method, path, body);
 
-/** The verification message the worker sent into the customer's queue (body and attributes). */
-async function verificationMessage(queueUrl: string): Promise<{ body: string; headers: Record<string, string> }> {
-  return waitFor(async () => {
-    const { Messages = [] } = await customer.send(
-      new ReceiveMessageCommand({
-        QueueUrl: queueUrl,
-        MaxNumberOfMessages: 1,
-        WaitTimeSeconds: 1,
-        MessageAttributeNames: ['All'],
-      }),
-    );
-    const m = Messages[0];
-    if (!m) return undefined;
-    const headers = Object.fromEntries(
-      Object.entries(m.MessageAttributes ?? {}).map(([k, v]) => [k, v.StringValue ?? '']),
-    );
-    return { body: m.Body!, headers };
-  }, 'the verification message in the customer queue');
-}
-
 const row = (page: Page, arn: string) => page.locator('#destination-list > li', { hasText: arn });
 
 describe('the portal’s AWS destinations', () => {
   it('adds a queue by keyboard, verifies it with the code the queue received, and shows an unapplied bus policy', async () => {
     const owner = await createTestUser({ name: 'Destinations owner' });
     const agentId = (await call(owner.apiKey, 'POST', '/api/v1/agents', { name: 'Queue bot' })).id;
-    const { QueueUrl } = await customer.send(new CreateQueueCommand({ QueueName: `portal-orders-${Date.now()}` }));
-    const queueArn = (await customer.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] })))
-      .Attributes!['QueueArn']!;
+    const queue = await createCustomerQueue(customer, 'portal-orders');
+    const queueArn = queue.arn;
     const link = await call(owner.apiKey, 'POST', `/api/v1/agents/${agentId}/portal-links`);
 
     const context = await browser.newContext({
@@ -82,9 +62,8 @@ describe('the portal’s AWS destinations', () => {
     await pageReady(page);
     expect(await page.textContent('#destination-list')).toBe('No destinations.');
 
-    // Keyboard only: the ARN, Tab to the first kind, Space ticks it, Enter in the ARN field submits.
-    await page.focus('#destination-arn');
-    await page.keyboard.type(queueArn);
+    // Keyboard only: Tab from the ARN to the first kind, Space ticks it, Enter in the ARN field submits.
+    await page.fill('#destination-arn', queueArn);
     await page.keyboard.press('Tab');
     expect(await page.evaluate('document.activeElement?.value')).toBe('contract.funded');
     await page.keyboard.press('Space');
@@ -114,13 +93,12 @@ describe('the portal’s AWS destinations', () => {
     // The signing secret is shown once, and it is the one the verification message is signed with.
     const secret = (await page.locator('#destination-secret code').textContent())!;
     expect(secret).toMatch(/^whsec_/);
-    const message = await verificationMessage(QueueUrl!);
+    const message = await nextCustomerMessage(customer, queue.url);
     await verifyWebhook({ rawBody: message.body, headers: message.headers, secret });
     const { code } = JSON.parse(message.body) as { code: string };
 
     // A wrong code is refused with the tries left; the destination stays pending.
-    await page.focus(`#code-${destination.id}`);
-    await page.keyboard.type('AAAAA-AAAAA');
+    await page.fill(`#code-${destination.id}`, 'AAAAA-AAAAA');
     await page.keyboard.press('Enter');
     await page.waitForSelector('#status >> text=verification_code_mismatch');
     expect(await page.textContent('#status')).toContain('4 tries left');
@@ -157,7 +135,7 @@ describe('the portal’s AWS destinations', () => {
       .toContain('could not be sent');
     expect(await busRow.locator('.destination-state').textContent()).toContain('not authorized');
     expect(await busRow.locator('h3').textContent()).toContain('Amazon EventBridge event bus');
-    await screenshot(page, 'portal-destinations');
+    await screenshot(page, 'portal-destinations', '#destinations');
 
     // Phone width: ARNs, policies and forms wrap inside the page.
     await page.setViewportSize({ width: 375, height: 740 });
