@@ -45,16 +45,18 @@ const row = (page: Page, arn: string) => page.locator('#destination-list > li', 
 
 describe('the portal’s AWS destinations', () => {
   it('adds a queue by keyboard, verifies it with the code the queue received, and shows an unapplied bus policy', async () => {
-    const owner = await createTestUser({ name: 'Destinations owner' });
-    const agentId = (await call(owner.apiKey, 'POST', '/api/v1/agents', { name: 'Queue bot' })).id;
-    const queue = await createCustomerQueue(customer, 'portal-orders');
+    const [owner, queue, context] = await Promise.all([
+      createTestUser({ name: 'Destinations owner' }),
+      createCustomerQueue(customer, 'portal-orders'),
+      browser.newContext({
+        viewport: { width: 1100, height: 900 },
+        permissions: ['clipboard-read', 'clipboard-write'],
+      }),
+    ]);
     const queueArn = queue.arn;
+    const agentId = (await call(owner.apiKey, 'POST', '/api/v1/agents', { name: 'Queue bot' })).id;
     const link = await call(owner.apiKey, 'POST', `/api/v1/agents/${agentId}/portal-links`);
 
-    const context = await browser.newContext({
-      viewport: { width: 1100, height: 900 },
-      permissions: ['clipboard-read', 'clipboard-write'],
-    });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
