@@ -44,7 +44,7 @@ const call = (key: string, method: string, path: string, body?: unknown) => apiC
 const row = (page: Page, arn: string) => page.locator('#destination-list > li', { hasText: arn });
 
 describe('the portal’s AWS destinations', () => {
-  it('adds a queue by keyboard, verifies it with the code the queue received, and shows an unapplied bus policy', async () => {
+  it('adds a queue by keyboard, verifies it with the code the queue received, shows a bus without its policy, removes them', async () => {
     const [owner, queue, context] = await Promise.all([
       createTestUser({ name: 'Destinations owner' }),
       createCustomerQueue(customer, 'portal-orders'),
@@ -156,6 +156,14 @@ describe('the portal’s AWS destinations', () => {
     expect(await busRow.count()).toBe(0);
     const left = (await call(owner.apiKey, 'GET', `/api/v1/agents/${agentId}/destinations`)).data;
     expect(left.map((d: { arn: string }) => d.arn)).toEqual([queueArn]);
+
+    // Removed meanwhile elsewhere (the owner's key): the page's 404 for it says so and keeps the session.
+    await call(owner.apiKey, 'DELETE', `/api/v1/agents/${agentId}/destinations/${destination.id}`);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await queueRow.locator('button.remove-destination').click();
+    await page.waitForSelector('#status >> text=That destination is no longer there');
+    expect(await page.textContent('#destination-list')).toBe('No destinations.');
+    expect(await page.locator('#refused').count()).toBe(0);
 
     expect(errors, 'script errors on the page').toEqual([]);
     await context.close();

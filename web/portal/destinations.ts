@@ -9,7 +9,7 @@ import { ApiError } from '../../client/errors.ts';
 import type { MarketplaceClient } from '../../client/marketplace-client.ts';
 import type { CreateDestinationInput, CreatedDestination, Destination } from '../../client/types/index.ts';
 import { announce, badge, byId, h, show, when } from '../shared/dom.ts';
-import { act, type Refresh } from './actions.ts';
+import { act } from './actions.ts';
 
 type DestinationEvent = CreateDestinationInput['events'][number];
 
@@ -66,22 +66,18 @@ export function destinationsSection(
   }
 
   /**
-   * A destination's 404 is not the link's end (another tab may have removed it): the list is read
-   * again, which ends the session itself if the link is what is gone.
+   * A destination's 404 is not the link's end (another tab may have removed it): the redraw that
+   * follows reads the list again, and that read ends the session itself if the link is what is gone.
    */
-  const destinationAct = (what: () => Promise<string>, ...refresh: Refresh[]) =>
-    act(
-      async () => {
-        try {
-          return await what();
-        } catch (error) {
-          if (!(error instanceof ApiError && error.status === 404)) throw error;
-          await render();
-          return 'That destination is no longer there: it was removed meanwhile.';
-        }
-      },
-      ...refresh,
-    );
+  const destinationAct = (what: () => Promise<string>) =>
+    act(async () => {
+      try {
+        return await what();
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 404)) throw error;
+        return 'That destination is no longer there: it was removed meanwhile.';
+      }
+    }, render);
 
   function item(d: Destination): HTMLElement {
     return h(
@@ -106,7 +102,7 @@ export function destinationsSection(
               void destinationAct(async () => {
                 await client.agents.deleteDestination(agentId, d.id);
                 return `Removed ${d.arn}.`;
-              }, render);
+              });
             },
           },
           'Remove',
@@ -134,7 +130,7 @@ export function destinationsSection(
           void destinationAct(async () => {
             const verified = await client.agents.verifyDestination(agentId, d.id, code.value.trim());
             return `Verified: ${verified.arn} is ${verified.status}; events go into it from now on.`;
-          }, render);
+          });
         },
       },
       h('label', { for: code.id }, 'Code of the verification message', code),
@@ -163,7 +159,7 @@ export function destinationsSection(
           void destinationAct(async () => {
             added = await client.agents.createDestination(agentId, { arn: arn.value.trim(), events });
             return `Added ${added.arn}: put its policy on the ${RESOURCE[added.kind]}, then enter the code of the verification message.`;
-          }, render);
+          });
         },
       },
       h('h3', {}, 'Add a destination'),
