@@ -10,6 +10,7 @@ import type { MarketplaceClient } from '../../client/marketplace-client.ts';
 import type { CreateDestinationInput, CreatedDestination, Destination } from '../../client/types/index.ts';
 import { announce, badge, byId, h, show, when } from '../shared/dom.ts';
 import { act } from './actions.ts';
+import { kindChoices } from './kind-choices.ts';
 
 type DestinationEvent = CreateDestinationInput['events'][number];
 
@@ -148,14 +149,14 @@ export function destinationsSection(
       spellcheck: 'false',
       placeholder: 'arn:aws:sqs:eu-west-1:123456789012:orders',
     });
-    const boxes = eventKinds.map((kind) => h('input', { type: 'checkbox', name: 'destination_events', value: kind }));
+    const choices = kindChoices('Event kinds to send', eventKinds);
     return h(
       'form',
       {
         id: 'destination-form',
         onsubmit: (event: Event) => {
           event.preventDefault();
-          const events = boxes.filter((b) => b.checked).map((b) => b.value as DestinationEvent);
+          const events = choices.chosen() as DestinationEvent[];
           void destinationAct(async () => {
             added = await client.agents.createDestination(agentId, { arn: arn.value.trim(), events });
             return `Added ${added.arn}: put its policy on the ${RESOURCE[added.kind]}, then enter the code of the verification message.`;
@@ -164,12 +165,7 @@ export function destinationsSection(
       },
       h('h3', {}, 'Add a destination'),
       h('label', { for: 'destination-arn' }, 'ARN of the queue or event bus', arn),
-      h(
-        'fieldset',
-        {},
-        h('legend', {}, 'Event kinds to send'),
-        boxes.map((box) => h('label', { class: 'inline' }, box, box.value)),
-      ),
+      choices.fieldset,
       h('button', { type: 'submit' }, 'Add destination'),
     );
   }

@@ -18,6 +18,7 @@ import { clientFor, fromFragment, problem } from '../shared/api.ts';
 import { badge, byId, h, show, when } from '../shared/dom.ts';
 import { act, refused } from './actions.ts';
 import { destinationsSection } from './destinations.ts';
+import { kindChoices } from './kind-choices.ts';
 import { exampleOf } from './schema-example.ts';
 
 type Kind = EventTypeList['data'][number];
@@ -80,16 +81,11 @@ async function renderWebhook(): Promise<void> {
     value: agent.webhook_url ?? '',
     required: true,
   });
-  const boxes = kinds
-    .filter((k) => k.configurable)
-    .map((k) =>
-      h('input', {
-        type: 'checkbox',
-        name: 'events',
-        value: k.type,
-        checked: agent.events.includes(k.type as ContractKind),
-      }),
-    );
+  const choices = kindChoices(
+    'Event kinds to receive',
+    kinds.filter((k) => k.configurable).map((k) => k.type),
+    agent.events,
+  );
   show(
     byId('webhook-body'),
     h('p', {}, 'Status: ', h('span', { id: 'webhook-status' }, badge(agent.webhook_status))),
@@ -110,7 +106,7 @@ async function renderWebhook(): Promise<void> {
         id: 'webhook-form',
         onsubmit: (event: Event) => {
           event.preventDefault();
-          const events = boxes.filter((b) => b.checked).map((b) => b.value as ContractKind);
+          const events = choices.chosen() as ContractKind[];
           void act(async () => {
             await client.agents.configureWebhook(agentId, { webhook_url: url.value.trim(), events });
             return 'Saved. Verify the endpoint to start deliveries.';
@@ -118,12 +114,7 @@ async function renderWebhook(): Promise<void> {
         },
       },
       h('label', { for: 'webhook-url' }, 'Endpoint URL', url),
-      h(
-        'fieldset',
-        {},
-        h('legend', {}, 'Event kinds to receive'),
-        boxes.map((box) => h('label', { class: 'inline' }, box, box.value)),
-      ),
+      choices.fieldset,
       h('button', { type: 'submit' }, 'Save webhook'),
     ),
   );
