@@ -58,9 +58,9 @@ async function world(): Promise<World> {
  */
 const worlds = new Map<string, Promise<World>>();
 function worldOf(route: string): Promise<World> {
-  let w = worlds.get(route);
-  if (!w) worlds.set(route, (w = world()));
-  return w;
+  const made = worlds.get(route) ?? world();
+  worlds.set(route, made);
+  return made;
 }
 
 /** The route's path with real ids of `w` (a well-formed unknown one for deliveries, destinations and portal links). */
