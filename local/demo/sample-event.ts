@@ -34,6 +34,7 @@ export function routeSampleEvent(route: Route, overrides: SampleOverrides = {}):
   const body = json === undefined ? null : typeof json === 'string' ? json : JSON.stringify(json);
   return proxyEvent({
     query: example.query ? { ...example.query } : null,
+    ...(route.auth ? { caller: DEMO_CALLER } : {}),
     ...overrides,
     route,
     path: overrides.path ?? filledPath(route.path, pathParameters ?? {}),
@@ -44,11 +45,10 @@ export function routeSampleEvent(route: Route, overrides: SampleOverrides = {}):
       ...(route.streaming ? { Accept: 'text/event-stream' } : {}),
       ...overrides.headers,
     },
-    ...(route.auth ? { caller: DEMO_CALLER } : {}),
   });
 }
 
-/** Where the sample of a function that is not a route is: events/<name>.json. */
+/** The file of a sample no row can make (a worker's, the authorizer's, a push channel route's): events/<name>.json. */
 export const sampleFile = (name: string): string => join(repoRoot, 'events', `${name}.json`);
 
 /** The sample event of a function: a route's from its row, another's from events/<name>.json. */
