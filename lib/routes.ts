@@ -671,6 +671,7 @@ export const routes: readonly Route[] = [
   },
 
   // AWS destinations (issue 24, part 1): an agent's SQS queues and EventBridge buses, delivered to without stored credentials.
+  // Portal rows: the portal page lists, adds, verifies and removes them as it configures the webhook (issue 25).
   {
     name: 'createDestination',
     method: 'POST',
@@ -678,6 +679,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/create-destination.ts',
     auth: true,
     access: 'readwrite',
+    portal: true,
     doc: {
       tag: 'Agents and webhooks',
       summary: 'Add an SQS queue or EventBridge bus of your AWS account as a destination (at most 5 per agent)',
@@ -694,6 +696,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/list-destinations.ts',
     auth: true,
     access: 'read',
+    portal: true,
     doc: {
       tag: 'Agents and webhooks',
       summary: "The agent's AWS destinations, oldest first",
@@ -707,6 +710,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/get-destination.ts',
     auth: true,
     access: 'read',
+    portal: true,
     doc: {
       tag: 'Agents and webhooks',
       summary: 'One AWS destination, with its verification state and the policy to apply',
@@ -720,6 +724,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/delete-destination.ts',
     auth: true,
     access: 'readwrite',
+    portal: true,
     doc: {
       tag: 'Agents and webhooks',
       summary: 'Remove an AWS destination: nothing more is sent to it',
@@ -733,6 +738,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/verify-destination.ts',
     auth: true,
     access: 'readwrite',
+    portal: true,
     doc: {
       tag: 'Agents and webhooks',
       summary: 'Post the code of the verification message: the destination becomes ENABLED',

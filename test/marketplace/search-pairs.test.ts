@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { recordIndexFormat } from '../../lib/marketplace/search/reindex.ts';
-import { ORDERS, searchIndexItems } from '../../lib/marketplace/search/search-index.ts';
+import { searchIndexItems } from '../../lib/marketplace/search/search-index.ts';
 import { mayMeet, PAIR_CUTS_MAX, pairItems } from '../../lib/marketplace/search/word-pairs.ts';
 import { newTemplateItem, type TemplateItem } from '../../lib/marketplace/templates/template-item.ts';
 import { batchWrite } from '../../lib/store/batch.ts';
@@ -13,7 +13,13 @@ import { type CapacityMeter, meterCapacity } from '../../lib/store/capacity-mete
 import { db, tableName } from '../../lib/store/client.ts';
 import { ENTITY, keys } from '../../lib/store/keys.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
-import { indexItemsOf, indexSearch, streamRecordsSinceLastCall, wantedIndexItems } from '../support/search-index.ts';
+import {
+  indexItemsOf,
+  indexItemsOn,
+  indexSearch,
+  streamRecordsSinceLastCall,
+  wantedIndexItems,
+} from '../support/search-index.ts';
 import { publish } from './helpers.ts';
 
 // These tests run the search indexer (the stream consumer) too, which takes a while on a busy machine.
@@ -54,13 +60,6 @@ const wantedPairs = (t: TemplateItem) => wantedIndexItems(t).filter(isPair);
  * as the indexer builds it: counters whole, postings and pairs only on the partitions the searches
  * below read (the driving prefixes `kestre` and `hourly`; the other 120 items per template would only add time).
  */
-const READ_PARTITIONS = new Set(
-  ['kestre', 'hourly'].flatMap((p) => [
-    ...ORDERS.map((o) => keys.searchPostingPk(o, p)),
-    keys.searchPairPk(p),
-    keys.searchWidePk(p),
-  ]),
-);
 async function seedKestrels(from: number, count: number): Promise<void> {
   const counts = new Map<string, number>();
   const requests = Array.from({ length: count }, (_, k) => {
@@ -81,8 +80,11 @@ async function seedKestrels(from: number, count: number): Promise<void> {
     );
     const index = searchIndexItems(t);
     for (const list of index.counted) counts.set(list, (counts.get(list) ?? 0) + 1);
-    const read = [...index.postings, ...index.pairs].filter((i) => READ_PARTITIONS.has(i['PK'] as string));
-    return [t as unknown as Record<string, unknown>, index.state, ...read].map((put) => ({ put }));
+    return [t as unknown as Record<string, unknown>, index.state, ...indexItemsOn(t, ['kestre', 'hourly'])].map(
+      (put) => ({
+        put,
+      }),
+    );
   }).flat();
   await batchWrite(requests);
   const add = ([list, by]: [string, number]) =>
