@@ -51,7 +51,7 @@ export class ApiStack extends Stack {
     const { table, deliveryQueue } = state;
 
     const environment = functionEnvironment(config, table.tableName);
-    const roles = new FunctionRoles(this, 'Roles', table, deliveryQueue);
+    const roles = new FunctionRoles(this, 'Roles', table, deliveryQueue, state.signingKey);
     const logGroupOf = (name: string): ILogGroup => {
       const logGroup = sharedLogGroup(this, `${name}Logs`, config);
       roles.allowLogsTo(logGroup);
@@ -118,6 +118,7 @@ export class ApiStack extends Stack {
         invokeRole,
         logGroup,
         deliveryQueue,
+        signingKey: state.signingKey,
         environment,
       });
       this.areas.push({ name: area, stack, logGroup, routes });

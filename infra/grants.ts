@@ -1,14 +1,21 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { type FunctionGrant, QUEUE_ACTIONS, TABLE_ACTIONS } from '../lib/function-grants.ts';
+import { type FunctionGrant, QUEUE_ACTIONS, SIGNING_KEY_ACTIONS, TABLE_ACTIONS } from '../lib/function-grants.ts';
 import { indexList } from '../lib/store/table.ts';
 
 /**
  * Least privilege, from the same action lists the local runtime enforces (lib/function-grants.ts),
  * on the table and each of its indexes by name (no `index/*` wildcard).
  */
-export function grantAccess(grantee: IGrantable, table: ITable, queue: IQueue, grant: FunctionGrant): void {
+export function grantAccess(
+  grantee: IGrantable,
+  table: ITable,
+  queue: IQueue,
+  grant: FunctionGrant,
+  signingKey?: IKey,
+): void {
   const tableActions = TABLE_ACTIONS[grant.table];
   if (tableActions.length > 0) {
     grantee.grantPrincipal.addToPrincipalPolicy(
@@ -19,7 +26,12 @@ export function grantAccess(grantee: IGrantable, table: ITable, queue: IQueue, g
     );
   }
   if (grant.queue) queue.grant(grantee, ...QUEUE_ACTIONS[grant.queue]);
+  if (grant.signingKey) {
+    if (!signingKey) throw new Error(`a ${grant.signingKey} grant on the signing key needs the key`);
+    signingKey.grant(grantee, ...SIGNING_KEY_ACTIONS[grant.signingKey]);
+  }
 }
 
 /** The name of a grant class: functions with the same one may share a role (infra/roles.ts). */
-export const grantClassOf = (grant: FunctionGrant): string => [grant.table, grant.queue].filter(Boolean).join('-');
+export const grantClassOf = (grant: FunctionGrant): string =>
+  [grant.table, grant.queue, grant.signingKey && `${grant.signingKey}key`].filter(Boolean).join('-');

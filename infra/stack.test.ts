@@ -44,9 +44,9 @@ describe('infra stacks', () => {
     );
   });
 
-  it('puts the authorizer in front of every route but /health, /openapi.json and the event catalog', () => {
+  it('puts the authorizer in front of every route but /health, /openapi.json, the event catalog and the signing keys', () => {
     const open = routes.filter((r) => !r.auth).map((r) => r.path);
-    expect(open.sort()).toEqual(['/api/v1/event-types', '/health', '/openapi.json']);
+    expect(open.sort()).toEqual(['/api/v1/event-types', '/api/v1/webhook-keys/{id}', '/health', '/openapi.json']);
     for (const m of methods().filter((m) => m.httpMethod !== 'OPTIONS')) {
       const cfn = m.node.defaultChild as CfnMethod;
       expect(cfn.authorizationType, `${m.httpMethod} ${m.resource.path}`).toBe(
@@ -93,7 +93,7 @@ describe('infra stacks', () => {
     }
   });
 
-  it("grants each function exactly its row's actions on the table and the delivery queue, from the list the local runtime enforces (lib/function-grants.ts)", () => {
+  it("grants each function exactly its row's actions on the table, the delivery queue and the signing key, from the list the local runtime enforces (lib/function-grants.ts)", () => {
     const functions = [...routes.map((r) => [r.name, routeGrant(r)] as const), ...Object.entries(workerGrants)];
     // The stream's read actions come with the event source, not with the row.
     const streamActions = [
@@ -110,7 +110,14 @@ describe('infra stacks', () => {
         (a) => a.startsWith('dynamodb:') && !streamActions.includes(a),
       );
       const queue = actionsOn((r) => r.includes('DeliveryQueue')).filter((a) => a.startsWith('sqs:'));
-      expect(new Set([...table, ...queue]), name).toEqual(new Set(actionsOf(grant)));
+      const signingKey = actionsOn((r) => r.includes('WebhookSigningKey')).filter((a) => a.startsWith('kms:'));
+      expect(new Set([...table, ...queue, ...signingKey]), name).toEqual(new Set(actionsOf(grant)));
+      // Only the functions whose row names the key get any KMS action.
+      if (!grant.signingKey)
+        expect(
+          actionsOn(() => true).filter((a) => a.startsWith('kms:')),
+          name,
+        ).toEqual([]);
     }
   });
 

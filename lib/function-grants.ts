@@ -31,12 +31,29 @@ export const QUEUE_ACTIONS = {
 
 export type QueueUse = keyof typeof QUEUE_ACTIONS;
 
+/**
+ * The KMS key that wraps the data keys of the agents' ed25519 private keys (lib/webhooks/data-key.ts):
+ * the route that makes key pairs seals (GenerateDataKey), the functions that sign open (Decrypt).
+ * Locally a key file stands in, so the local runtime has nothing to enforce here.
+ */
+export const SIGNING_KEY_ACTIONS = {
+  seal: ['kms:GenerateDataKey'],
+  open: ['kms:Decrypt'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type SigningKeyUse = keyof typeof SIGNING_KEY_ACTIONS;
+
 export interface FunctionGrant {
   table: TableAccess;
   queue?: QueueUse;
+  signingKey?: SigningKeyUse;
 }
 
 /** Every action a grant allows. */
 export function actionsOf(grant: FunctionGrant): string[] {
-  return [...TABLE_ACTIONS[grant.table], ...(grant.queue ? QUEUE_ACTIONS[grant.queue] : [])];
+  return [
+    ...TABLE_ACTIONS[grant.table],
+    ...(grant.queue ? QUEUE_ACTIONS[grant.queue] : []),
+    ...(grant.signingKey ? SIGNING_KEY_ACTIONS[grant.signingKey] : []),
+  ];
 }

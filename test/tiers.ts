@@ -19,6 +19,7 @@ export const UNIT_FILES = [
   'infra/stages.test.ts',
   'infra/tracing.test.ts',
   'infra/usage-plans.test.ts',
+  'test/agents/kms.test.ts',
   'test/agents/signature.test.ts',
   'test/architecture/key-design.test.ts',
   'test/architecture/layers.test.ts',

@@ -313,6 +313,36 @@ export type WebhookSecret = {
   webhook_secret: string;
 };
 
+export type WebhookPublicKeys = {
+  /** Whether deliveries carry `v1a` (ed25519) signatures. */
+  v1a: boolean;
+  keys: Array<{
+    kty: "OKP";
+    crv: "Ed25519";
+    /** The 32-byte public key, base64url. */
+    x: string;
+    kid: string;
+    alg: "EdDSA";
+    use: "sig";
+    status: "current" | "previous";
+    created_at: string;
+    /** When the previous key stops signing; null for the current key. */
+    expires_at: string | null;
+  }>;
+};
+
+export type Jwks = {
+  keys: Array<{
+    kty: "OKP";
+    crv: "Ed25519";
+    /** The 32-byte public key, base64url. */
+    x: string;
+    kid: string;
+    alg: "EdDSA";
+    use: "sig";
+  }>;
+};
+
 export type ContractStatus = "CREATED" | "FUNDED" | "VERIFIED" | "VERIFICATION_FAILED" | "RELEASED" | "REFUNDED";
 
 export type ContractEvent = {
@@ -718,6 +748,11 @@ export type ConfigureWebhookBody = {
 
 /** The body of POST /api/v1/agents/{id}/webhook/secret/rotate. */
 export type RotateWebhookSecretBody = {
+  expire_previous_in_seconds?: number;
+};
+
+/** The body of POST /api/v1/agents/{id}/webhook/public-keys/rotate. */
+export type RotateWebhookSigningKeyBody = {
   expire_previous_in_seconds?: number;
 };
 

@@ -1,11 +1,12 @@
 import type { EventType } from '../core/event-types.ts';
 import { ID_PATTERN } from '../core/ids.ts';
+import type { SigningKeyFields } from '../webhooks/signing-keys.ts';
 
 /** webhook_status of docs/api.md. */
 export type WebhookStatus = 'DISABLED' | 'PENDING_VERIFICATION' | 'ENABLED';
 
 /** The stored agent item (CONTRIBUTING.md, "Stored agent item"), without its key attributes. */
-export interface AgentRecord {
+export interface AgentRecord extends SigningKeyFields {
   id: string;
   owner_id: string;
   name: string;

@@ -10,6 +10,7 @@ export const ENVIRONMENT_KINDS: Readonly<Record<SettingName, Kind>> = {
   DATA_DIR: 'dataDir',
   DELIVERY_QUEUE_URL: 'text',
   SQS_ENDPOINT: 'url',
+  WEBHOOK_SIGNING_KMS_KEY_ID: 'text',
   DELIVERY_RETRY_DELAYS_SECONDS: 'retryDelays',
   WEBHOOK_AUTO_DISABLE_AFTER_SECONDS: 'autoDisableSeconds',
   REPLAY_PAGE_ITEMS: 'replayPageItems',

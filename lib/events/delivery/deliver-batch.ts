@@ -5,6 +5,7 @@
  * sign, POST, and record the answer under that number (attempt-outcome.ts). The retry schedule is carried by the message itself:
  * a failed attempt leaves it in the queue, invisible until the next attempt is due.
  */
+import type { KeyObject } from 'node:crypto';
 import type { AgentRecord } from '../../agents/model.ts';
 import { DELIVERY } from '../../core/settings.ts';
 import { type OutboundResult, postJson } from '../../net/outbound.ts';
@@ -14,6 +15,7 @@ import { batchGet, keyString } from '../../store/batch.ts';
 import { keys } from '../../store/keys.ts';
 import { signingSecrets } from '../../webhooks/rotation.ts';
 import { signatureHeaders } from '../../webhooks/signature.ts';
+import { ed25519SigningKeys } from '../../webhooks/signing-keys.ts';
 import { acceptsDelivery } from '../feed/agent-gate.ts';
 import type { ServiceEvent } from '../feed/event.ts';
 import { readEvent } from '../feed/reader.ts';
@@ -39,6 +41,7 @@ export function deliveryRequest(
   event: ServiceEvent,
   secrets: string | readonly string[],
   now = new Date(),
+  ed25519Keys: readonly KeyObject[] = [],
 ): { body: string; headers: Record<string, string> } {
   const body = JSON.stringify(event);
   return {
@@ -47,7 +50,7 @@ export function deliveryRequest(
       'Content-Type': 'application/json',
       'X-Service-Event': event.type,
       'x-service-event-id': event.id,
-      ...signatureHeaders(secrets, body, event.id, now),
+      ...signatureHeaders(secrets, body, event.id, now, ed25519Keys),
     },
   };
 }
@@ -130,7 +133,7 @@ export async function deliverMessage(
   const started = Date.now();
   const answer = await postJson({
     url: agent.webhook_url,
-    ...deliveryRequest(event, signingSecrets(agent.webhook_secret, agent)),
+    ...deliveryRequest(event, signingSecrets(agent.webhook_secret, agent), new Date(), await ed25519SigningKeys(agent)),
   });
   const durationMs = Date.now() - started;
   const lastError = lastErrorOf(answer);

@@ -276,6 +276,35 @@ export const WebhookSecret = named(
   '`whsec_` + 32 random bytes in standard base64 (Standard Webhooks format).',
 );
 
+const publicJwkShape = {
+  kty: z.literal('OKP'),
+  crv: z.literal('Ed25519'),
+  x: z.string().describe('The 32-byte public key, base64url.'),
+  kid: z.string(),
+  alg: z.literal('EdDSA'),
+  use: z.literal('sig'),
+};
+export const WebhookPublicKeys = named(
+  'WebhookPublicKeys',
+  z.strictObject({
+    v1a: z.boolean().describe('Whether deliveries carry `v1a` (ed25519) signatures.'),
+    keys: z.array(
+      z.strictObject({
+        ...publicJwkShape,
+        status: z.enum(['current', 'previous']),
+        created_at: timestamp,
+        expires_at: timestamp.nullable().describe('When the previous key stops signing; null for the current key.'),
+      }),
+    ),
+  }),
+  "The agent's live ed25519 public keys (JWKs), current first.",
+);
+export const Jwks = named(
+  'Jwks',
+  z.strictObject({ keys: z.array(z.strictObject(publicJwkShape)) }),
+  'A JSON Web Key Set (RFC 7517) of ed25519 public keys (RFC 8037).',
+);
+
 const CONTRACT_STATUSES = [
   'CREATED',
   'FUNDED',
