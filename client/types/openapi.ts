@@ -290,6 +290,10 @@ export type Agent = {
   webhook_url: string | null;
   events: Array<EventType>;
   webhook_status: "DISABLED" | "PENDING_VERIFICATION" | "ENABLED";
+  /** Why a configured webhook is DISABLED: `manual` (DELETE …/webhook), `consecutive_failures` (every attempt failed for 5 days), `endpoint_gone` (the endpoint answered 410). Null otherwise, and for an agent that never had a webhook. */
+  webhook_disabled_reason: "manual" | "consecutive_failures" | "endpoint_gone" | null;
+  /** When the webhook's last handshake succeeded (POST …/webhook/verify or the periodic re-verification); null before the first. */
+  last_verified_at: string | null;
   created_at: string;
 };
 
@@ -299,6 +303,10 @@ export type ConfiguredAgent = {
   webhook_url: string | null;
   events: Array<EventType>;
   webhook_status: "DISABLED" | "PENDING_VERIFICATION" | "ENABLED";
+  /** Why a configured webhook is DISABLED: `manual` (DELETE …/webhook), `consecutive_failures` (every attempt failed for 5 days), `endpoint_gone` (the endpoint answered 410). Null otherwise, and for an agent that never had a webhook. */
+  webhook_disabled_reason: "manual" | "consecutive_failures" | "endpoint_gone" | null;
+  /** When the webhook's last handshake succeeded (POST …/webhook/verify or the periodic re-verification); null before the first. */
+  last_verified_at: string | null;
   created_at: string;
   /** Only in the answer to the first configuration. */
   webhook_secret?: string;
@@ -393,10 +401,12 @@ export type WebhookDisabledEvent = {
   agent_id: string;
   type: "service.webhook.disabled";
   data: {
-    reason: "consecutive_failures";
+    /** `consecutive_failures`: every attempt failed for 5 days; `endpoint_gone`: the endpoint answered 410. */
+    reason: "consecutive_failures" | "endpoint_gone";
     /** Why the webhook was disabled, for people. */
     message: string;
-    failing_since: string;
+    /** With `consecutive_failures`: since when every attempt failed. */
+    failing_since?: string;
     webhook_url: string | null;
   };
 };

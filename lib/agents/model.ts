@@ -2,6 +2,8 @@ import type { EventType } from '../core/event-types.ts';
 import { ID_PATTERN } from '../core/ids.ts';
 import type { SigningKeyFields } from '../webhooks/signing-keys.ts';
 
+export type WebhookDisabledReason = 'manual' | 'consecutive_failures' | 'endpoint_gone';
+
 /** webhook_status of docs/api.md. */
 export type WebhookStatus = 'DISABLED' | 'PENDING_VERIFICATION' | 'ENABLED';
 
@@ -18,6 +20,10 @@ export interface AgentRecord extends SigningKeyFields {
   /** The secret before the last rotation, signing beside the current one until `previous_secret_expires_at` (unix s); lib/webhooks/rotation.ts. */
   previous_webhook_secret?: string | null;
   previous_secret_expires_at?: number | null;
+  /** Why the service or the owner disabled a configured webhook; shown only while DISABLED. */
+  webhook_disabled_reason?: WebhookDisabledReason | null;
+  /** When a handshake last succeeded (ISO 8601). */
+  last_verified_at?: string | null;
   /** +1 on every PATCH / DELETE / rotate: a handshake may only enable the configuration it checked. */
   config_version: number;
   /**
@@ -40,6 +46,8 @@ export interface AgentView {
   webhook_url: string | null;
   events: EventType[];
   webhook_status: WebhookStatus;
+  webhook_disabled_reason: WebhookDisabledReason | null;
+  last_verified_at: string | null;
   created_at: string;
 }
 
@@ -50,6 +58,8 @@ export function toAgentView(agent: AgentRecord): AgentView {
     webhook_url: agent.webhook_url,
     events: agent.events,
     webhook_status: agent.webhook_status,
+    webhook_disabled_reason: agent.webhook_status === 'DISABLED' ? (agent.webhook_disabled_reason ?? null) : null,
+    last_verified_at: agent.last_verified_at ?? null,
     created_at: agent.created_at,
   };
 }

@@ -53,8 +53,9 @@ export async function verifyWebhook(
   recordVerification(outcome);
   if (!verdict.ok) throw new AppError(verdict.code, verdict.message);
 
+  const now = nowIso();
   const result = await updateOwnedAgent(agent.id, caller.userId, {
-    set: { webhook_status: 'ENABLED', updated_at: nowIso() },
+    set: { webhook_status: 'ENABLED', last_verified_at: now, updated_at: now },
     condition: 'config_version = :verified',
     values: { ':verified': agent.config_version },
     bumpVersion: false,

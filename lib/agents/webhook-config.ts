@@ -42,7 +42,13 @@ export async function configureWebhook(
 export async function disableWebhook(caller: Caller, agentId: string): Promise<AgentView> {
   const agent = owned(
     await update(caller, agentId, {
-      set: { webhook_status: 'DISABLED', webhook_url: null, events: [], updated_at: nowIso() },
+      set: {
+        webhook_status: 'DISABLED',
+        webhook_disabled_reason: 'manual',
+        webhook_url: null,
+        events: [],
+        updated_at: nowIso(),
+      },
       bumpVersion: true,
     }),
   );

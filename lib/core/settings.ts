@@ -39,6 +39,14 @@ export const DELIVERY = {
   retryDelaysSeconds: [0, 30, 300, 1800, 7200, 18000, 36000, 36000, 36000] as readonly number[],
   /** SQS's maximum visibility timeout. */
   maxDelaySeconds: 12 * 3600,
+  /**
+   * The per-endpoint circuit (lib/events/delivery/circuit.ts): this many failed attempts in a row,
+   * across every worker, open it; it stays open `circuitCooldownSeconds` times 2^(openings − 1), at
+   * most `circuitMaxCooldownSeconds`, then lets one probe attempt through.
+   */
+  circuitFailuresToOpen: 5,
+  circuitCooldownSeconds: 30,
+  circuitMaxCooldownSeconds: 3600,
 } as const;
 
 /** The table's stream, read by the relay and the search indexer. */

@@ -15,6 +15,8 @@ describe('client: agents and webhook configuration against the local API', () =>
       webhook_url: null,
       events: [],
       webhook_status: 'DISABLED',
+      webhook_disabled_reason: null,
+      last_verified_at: null,
       created_at: iso,
     });
     expect(await client.agents.get(created.id)).toEqual(created);
@@ -56,7 +58,11 @@ describe('client: agents and webhook configuration against the local API', () =>
     expect(await client.agents.getWebhookSecret(agent.id)).toEqual(rotated);
 
     const disabled = await client.agents.disableWebhook(agent.id);
-    expect(disabled).toMatchObject({ webhook_url: null, webhook_status: 'DISABLED' });
+    expect(disabled).toMatchObject({
+      webhook_url: null,
+      webhook_status: 'DISABLED',
+      webhook_disabled_reason: 'manual',
+    });
     expect((await client.agents.get(agent.id)).webhook_status).toBe('DISABLED');
   });
 

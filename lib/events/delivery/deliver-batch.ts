@@ -21,10 +21,19 @@ import type { ServiceEvent } from '../feed/event.ts';
 import { readEvent } from '../feed/reader.ts';
 import { attemptEntry } from './attempt-history.ts';
 import { abandonDelivery, recordOutcome } from './attempt-outcome.ts';
+import {
+  type CircuitOutcome,
+  type CircuitRecord,
+  circuitGate,
+  type Gate,
+  noteCircuit,
+  PROBE_WINDOW_MS,
+} from './circuit.ts';
 import { type DeliveryMessage, parseDeliveryMessage, postpone, type ReceivedMessage } from './queue.ts';
 import { type DeliveryRecord, deliveryFromItem, scheduledMade } from './record.ts';
+import { type Backpressure, backpressureOf } from './retry-after.ts';
 import { takeExtraAttempt, takeScheduledAttempt } from './take-attempt.ts';
-import { type AgentAttempts, type HealthRecord, noteAttempts } from './webhook-health.ts';
+import { type AgentAttempts, disableGoneWebhook, type HealthRecord, noteAttempts } from './webhook-health.ts';
 
 export type Outcome = { kind: 'done' } | { kind: 'later'; seconds: number } | { kind: 'poison' };
 
@@ -70,7 +79,7 @@ export function lastErrorOf(result: OutboundResult): string | null {
 }
 
 interface Loaded {
-  agents: Map<string, AgentRecord & HealthRecord>;
+  agents: Map<string, AgentRecord & HealthRecord & CircuitRecord>;
   deliveries: Map<string, DeliveryRecord>;
 }
 
@@ -79,11 +88,11 @@ async function loadBatch(messages: readonly DeliveryMessage[]): Promise<Loaded> 
     messages.flatMap((m) => [keys.agent(m.agent_id), keys.delivery(m.agent_id, m.delivery_id)]),
     { consistent: true },
   );
-  const agents = new Map<string, AgentRecord & HealthRecord>();
+  const agents = new Map<string, AgentRecord & HealthRecord & CircuitRecord>();
   const deliveries = new Map<string, DeliveryRecord>();
   for (const m of messages) {
     const agent = found.get(keyString(keys.agent(m.agent_id)));
-    if (agent) agents.set(m.agent_id, agent as unknown as AgentRecord & HealthRecord);
+    if (agent) agents.set(m.agent_id, agent as unknown as AgentRecord & HealthRecord & CircuitRecord);
     const delivery = found.get(keyString(keys.delivery(m.agent_id, m.delivery_id)));
     if (delivery) deliveries.set(m.delivery_id, deliveryFromItem(delivery));
   }
@@ -91,13 +100,22 @@ async function loadBatch(messages: readonly DeliveryMessage[]): Promise<Loaded> 
 }
 
 /** One message, with what the batch read for it. `attempted` is set when a POST was made. */
+export interface Attempted {
+  ok: boolean;
+  /** The answer's backpressure (retry-after.ts): 410, or `Retry-After` on 429/502/503/504. */
+  backpressure: Backpressure;
+  /** This attempt was the half-open circuit's probe (circuit.ts). */
+  probe: boolean;
+}
+
 export async function deliverMessage(
   messageId: string,
   message: DeliveryMessage,
   delivery: DeliveryRecord | undefined,
   agent: AgentRecord | undefined,
   nowMs: number,
-): Promise<{ outcome: Outcome; attempted?: { ok: boolean } }> {
+  gate: () => Promise<Gate> = async () => ({ kind: 'pass' }),
+): Promise<{ outcome: Outcome; attempted?: Attempted }> {
   const done = { outcome: { kind: 'done' } } as const;
   if (!delivery) return done;
   if (message.manual) {
@@ -121,6 +139,9 @@ export async function deliverMessage(
     await abandonDelivery(delivery, 'event expired');
     return done;
   }
+  // An open circuit parks scheduled attempts without a POST; a manual retry is the owner's to make.
+  const passed = message.manual ? ({ kind: 'pass' } as const) : await gate();
+  if (passed.kind === 'wait') return { outcome: { kind: 'later', seconds: passed.seconds } };
   const take = message.manual
     ? await takeExtraAttempt(delivery, messageId, message.force === true)
     : await takeScheduledAttempt(delivery, messageId, nowMs);
@@ -138,12 +159,18 @@ export async function deliverMessage(
   const durationMs = Date.now() - started;
   const lastError = lastErrorOf(answer);
   const ok = lastError === null;
+  const backpressure = backpressureOf(answer, nowMs);
   recordDeliveryAttempt(
     ok ? { ok: true, latencyMs: durationMs } : { ok: false, kind: failureKindOf(answer), latencyMs: durationMs },
   );
   const recorded = await recordOutcome(
     taken,
-    { ok, lastError, entry: attemptEntry(started, durationMs, answer) },
+    {
+      ok,
+      lastError,
+      entry: attemptEntry(started, durationMs, answer),
+      ...(backpressure.kind === 'slow_down' ? { notBeforeSeconds: backpressure.seconds } : {}),
+    },
     nowMs,
   );
   // The record keeps every attempt (newest MAX_ATTEMPT_LOG); the log line is for operators.
@@ -159,7 +186,25 @@ export async function deliverMessage(
   });
   // A scheduled message comes back for the next scheduled attempt; any other is done.
   const retryIn = message.manual ? undefined : recorded?.retryInSeconds;
-  return { outcome: retryIn === undefined ? { kind: 'done' } : { kind: 'later', seconds: retryIn }, attempted: { ok } };
+  return {
+    outcome: retryIn === undefined ? { kind: 'done' } : { kind: 'later', seconds: retryIn },
+    attempted: { ok, backpressure, probe: passed.kind === 'probe' },
+  };
+}
+
+/**
+ * An agent's state after the batch's attempts: a 410 disables the webhook at once; otherwise the
+ * circuit (circuit.ts) and the health clock of auto-disable (webhook-health.ts) take note.
+ */
+async function afterAttempts(
+  attempts: AgentAttempts,
+  circuit: CircuitOutcome | undefined,
+  gone: boolean,
+  nowMs: number,
+): Promise<void> {
+  if (gone && (await disableGoneWebhook(attempts.agent, nowMs))) return;
+  if (circuit) await noteCircuit(attempts.agent.id, attempts.agent as CircuitRecord, circuit, nowMs);
+  await noteAttempts(attempts, nowMs);
 }
 
 /**
@@ -175,6 +220,17 @@ export async function deliverBatch(
   const valid = messages.filter((m) => m !== undefined);
   const loaded = valid.length > 0 ? await loadBatch(valid) : { agents: new Map(), deliveries: new Map() };
   const health = new Map<string, AgentAttempts>();
+  const circuits = new Map<string, CircuitOutcome>();
+  const gone = new Set<string>();
+  // One gate per agent and batch: a half-open circuit's probe goes to the first message only.
+  const gates = new Map<string, Promise<Gate>>();
+  const gateFor = (agent: AgentRecord & CircuitRecord) => (): Promise<Gate> => {
+    const first = gates.get(agent.id);
+    if (first) return first.then((g) => (g.kind === 'probe' ? { kind: 'wait', seconds: PROBE_WINDOW_MS / 1000 } : g));
+    const gate = circuitGate(agent.id, agent, clock());
+    gates.set(agent.id, gate);
+    return gate;
+  };
 
   const outcomes = await Promise.all(
     records.map(async (record, i): Promise<Outcome | 'error'> => {
@@ -188,12 +244,22 @@ export async function deliverBatch(
           loaded.deliveries.get(message.delivery_id),
           agent,
           clock(),
+          agent ? gateFor(agent) : undefined,
         );
         if (attempted && agent) {
           const entry = health.get(agent.id) ?? { agent, anySucceeded: false, anyFailed: false };
           if (attempted.ok) entry.anySucceeded = true;
           else entry.anyFailed = true;
           health.set(agent.id, entry);
+          const circuit = circuits.get(agent.id) ?? { anySucceeded: false, failed: 0, probed: false };
+          if (attempted.ok) circuit.anySucceeded = true;
+          else circuit.failed += 1;
+          if (attempted.probe) circuit.probed = true;
+          const { backpressure } = attempted;
+          if (backpressure.kind === 'slow_down')
+            circuit.pauseSeconds = Math.max(circuit.pauseSeconds ?? 0, backpressure.seconds);
+          if (backpressure.kind === 'gone') gone.add(agent.id);
+          circuits.set(agent.id, circuit);
         }
         if (outcome.kind === 'later') await postpone(record.receiptHandle, outcome.seconds);
         return outcome;
@@ -209,12 +275,13 @@ export async function deliverBatch(
   );
   await Promise.all(
     [...health.values()].map((attempts) =>
-      noteAttempts(attempts, clock()).catch((err: unknown) =>
-        // The next batch for this agent notes it again: health is a judgement over days, not one write.
-        log.error('deliver: webhook health not recorded', {
-          agentId: attempts.agent.id,
-          ...errorFields(err),
-        }),
+      afterAttempts(attempts, circuits.get(attempts.agent.id), gone.has(attempts.agent.id), clock()).catch(
+        (err: unknown) =>
+          // The next batch for this agent notes it again: health is a judgement over days, not one write.
+          log.error('deliver: webhook health not recorded', {
+            agentId: attempts.agent.id,
+            ...errorFields(err),
+          }),
       ),
     ),
   );

@@ -256,6 +256,17 @@ const agentShape = {
   webhook_url: z.string().nullable(),
   events: z.array(EventType),
   webhook_status: z.enum(['DISABLED', 'PENDING_VERIFICATION', 'ENABLED']),
+  webhook_disabled_reason: z
+    .enum(['manual', 'consecutive_failures', 'endpoint_gone'])
+    .nullable()
+    .describe(
+      'Why a configured webhook is DISABLED: `manual` (DELETE …/webhook), `consecutive_failures` (every attempt failed for 5 days), `endpoint_gone` (the endpoint answered 410). Null otherwise, and for an agent that never had a webhook.',
+    ),
+  last_verified_at: timestamp
+    .nullable()
+    .describe(
+      "When the webhook's last handshake succeeded (POST …/webhook/verify or the periodic re-verification); null before the first.",
+    ),
   created_at: timestamp,
 };
 export const Agent = named('Agent', z.strictObject(agentShape));
@@ -387,13 +398,17 @@ const WebhookDisabledEvent = named(
     ...eventShape,
     type: z.literal('service.webhook.disabled'),
     data: z.strictObject({
-      reason: z.literal('consecutive_failures'),
+      reason: z
+        .enum(['consecutive_failures', 'endpoint_gone'])
+        .describe(
+          '`consecutive_failures`: every attempt failed for 5 days; `endpoint_gone`: the endpoint answered 410.',
+        ),
       message: z.string().describe('Why the webhook was disabled, for people.'),
-      failing_since: timestamp,
+      failing_since: timestamp.optional().describe('With `consecutive_failures`: since when every attempt failed.'),
       webhook_url: z.string().nullable(),
     }),
   }),
-  'The webhook was disabled after every attempt failed for 5 days. In the feed and the stream only (the webhook is disabled).',
+  'The webhook was disabled by the service: every attempt failed for 5 days, or the endpoint answered 410 Gone. In the feed and the stream only (the webhook is disabled).',
 );
 /** The service's own kinds (not configurable): same envelope, their own `data`. */
 export const serviceEvents: Record<ServiceEventType, z.ZodType> = {
