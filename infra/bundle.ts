@@ -147,6 +147,8 @@ export const BUNDLE_INPUTS = [
   // Served as they are by the openApiDocument and listEventTypes functions.
   'generated/openapi.json',
   'generated/event-types.json',
+  // What the outbox checks every event against (lib/events/feed/event-check.ts).
+  'generated/event-data-schemas.json',
   'package-lock.json',
   // esbuild reads compiler options from it.
   'tsconfig.json',

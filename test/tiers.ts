@@ -35,6 +35,7 @@ export const UNIT_FILES = [
   'test/docs/benchmarks-doc.test.ts',
   'test/docs/blocks.test.ts',
   'test/events/attempt-log.test.ts',
+  'test/events/emit-check.test.ts',
   'test/events/schedule.test.ts',
   'test/events/stream-filter.test.ts',
   'test/local/data-dir-lock.test.ts',

@@ -357,6 +357,8 @@ export type ContractEvent = {
   id: string;
   created_at: string;
   agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
   type: "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed";
   data: {
     contract_id: string;
@@ -371,6 +373,8 @@ export type TemplateEvent = {
   id: string;
   created_at: string;
   agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
   type: "template.version.deprecated" | "template.version.yanked";
   data: {
     template_id: string;
@@ -378,7 +382,6 @@ export type TemplateEvent = {
     version: string;
     /** The deprecation message, or the reason given with the yank (may be empty). */
     message: string;
-    /** The template's current version after the change; null when every version is yanked. */
     current_version: string | null;
   };
 };
@@ -391,6 +394,8 @@ export type TestEvent = {
   id: string;
   created_at: string;
   agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
   type: "service.webhook.test";
   data: Record<string, never>;
 };
@@ -399,6 +404,8 @@ export type WebhookDisabledEvent = {
   id: string;
   created_at: string;
   agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
   type: "service.webhook.disabled";
   data: {
     /** `consecutive_failures`: every attempt failed for 5 days; `endpoint_gone`: the endpoint answered 410. */
@@ -417,6 +424,8 @@ export type EventTypeList = {
     description: string;
     /** Whether a webhook subscribes to it with PATCH …/webhook `events`; service kinds are sent whatever the subscription. */
     configurable: boolean;
+    /** The kind's current schema version: what new events of it carry in `schema_version`. */
+    schema_version: number;
     /** JSON Schema (draft 2020-12) of the event object of this type. */
     schema: Record<string, unknown>;
   }>;
@@ -524,6 +533,8 @@ export type ContractFundedEvent = {
   id: string;
   created_at: string;
   agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
   type: "contract.funded";
   data: {
     contract_id: string;
@@ -536,6 +547,8 @@ export type ContractReleasedEvent = {
   id: string;
   created_at: string;
   agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
   type: "contract.released";
   data: {
     contract_id: string;
@@ -548,6 +561,8 @@ export type ContractRefundedEvent = {
   id: string;
   created_at: string;
   agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
   type: "contract.refunded";
   data: {
     contract_id: string;
@@ -560,6 +575,8 @@ export type ContractVerificationCompletedEvent = {
   id: string;
   created_at: string;
   agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
   type: "contract.verification.completed";
   data: {
     contract_id: string;
@@ -574,6 +591,8 @@ export type TemplateVersionDeprecatedEvent = {
   id: string;
   created_at: string;
   agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
   type: "template.version.deprecated";
   data: {
     template_id: string;
@@ -581,7 +600,6 @@ export type TemplateVersionDeprecatedEvent = {
     version: string;
     /** The deprecation message, or the reason given with the yank (may be empty). */
     message: string;
-    /** The template's current version after the change; null when every version is yanked. */
     current_version: string | null;
   };
 };
@@ -590,6 +608,8 @@ export type TemplateVersionYankedEvent = {
   id: string;
   created_at: string;
   agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
   type: "template.version.yanked";
   data: {
     template_id: string;
@@ -597,7 +617,6 @@ export type TemplateVersionYankedEvent = {
     version: string;
     /** The deprecation message, or the reason given with the yank (may be empty). */
     message: string;
-    /** The template's current version after the change; null when every version is yanked. */
     current_version: string | null;
   };
 };

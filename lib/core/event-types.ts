@@ -40,3 +40,20 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<AnyEventType, string>> = {
 };
 
 export const isConfigurable = (type: string): type is EventType => (EVENT_TYPES as readonly string[]).includes(type);
+
+/**
+ * The version of each kind's schema (lib/events/feed/event-data.ts), carried by every event as
+ * `schema_version` and shown in the catalog. A change a strict receiver could refuse (a new enum
+ * value, a field made optional or removed) raises it.
+ */
+export const EVENT_SCHEMA_VERSIONS: Readonly<Record<AnyEventType, number>> = {
+  'contract.funded': 1,
+  'contract.released': 1,
+  'contract.refunded': 1,
+  'contract.verification.completed': 1,
+  'template.version.deprecated': 1,
+  'template.version.yanked': 1,
+  'service.webhook.test': 1,
+  // 2: `reason` gained `endpoint_gone` (a 410 answer); `failing_since` comes only with `consecutive_failures`.
+  'service.webhook.disabled': 2,
+};

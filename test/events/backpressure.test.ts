@@ -51,7 +51,10 @@ describe('410 Gone', () => {
     expect(agent).toMatchObject({ webhook_status: 'DISABLED', webhook_disabled_reason: 'endpoint_gone' });
     const notices = (await feedOf(owner, agentId)).filter((e) => e.type === 'service.webhook.disabled');
     expect(notices).toHaveLength(1); // two 410s in one batch, one notice
-    expect(notices[0].data).toMatchObject({ reason: 'endpoint_gone', webhook_url: receiver.url });
+    expect(notices[0]).toMatchObject({
+      schema_version: 2,
+      data: { reason: 'endpoint_gone', webhook_url: receiver.url },
+    });
 
     const posts = receiver.deliveries.length;
     expect(posts).toBe(2);

@@ -17,6 +17,12 @@ import {
   deliveryPageAnswer,
   feedEventTypeAnswer,
 } from '../../events/delivery/answers.ts';
+import {
+  CONTRACT_STATUSES,
+  contractDataShape,
+  templateEventData,
+  webhookDisabledData,
+} from '../../events/feed/event-data.ts';
 import { MODERATION_ACTIONS, REPORT_REASONS } from '../../marketplace/moderation/schemas.ts';
 import { CATEGORIES, VISIBILITIES } from '../../marketplace/templates/categories.ts';
 import { templateSchema } from '../../marketplace/templates/template-schema.ts';
@@ -316,35 +322,25 @@ export const Jwks = named(
   'A JSON Web Key Set (RFC 7517) of ed25519 public keys (RFC 8037).',
 );
 
-const CONTRACT_STATUSES = [
-  'CREATED',
-  'FUNDED',
-  'VERIFIED',
-  'VERIFICATION_FAILED',
-  'RELEASED',
-  'REFUNDED',
-] as const satisfies readonly ContractStatusName[];
-// Fails to compile when lib/contracts gains a status this list lacks.
+// Fails to compile when lib/contracts gains a status the events' list (lib/events/feed/event-data.ts) lacks, or the other way.
 const everyStatus: Record<ContractStatusName, true> = Object.fromEntries(
   CONTRACT_STATUSES.map((s) => [s, true]),
 ) as Record<(typeof CONTRACT_STATUSES)[number], true>;
 void everyStatus;
 const ContractStatus = named('ContractStatus', z.enum(CONTRACT_STATUSES));
-const eventDataShape = { contract_id: z.string().regex(ID_PATTERN.ctr), status: ContractStatus, amount_cents: z.int() };
-const eventShape = { id: z.string().regex(ID_PATTERN.evt), created_at: timestamp, agent_id: agentId };
+const eventDataShape = { ...contractDataShape, status: ContractStatus };
+const eventShape = {
+  id: z.string().regex(ID_PATTERN.evt),
+  created_at: timestamp,
+  agent_id: agentId,
+  schema_version: z
+    .int()
+    .min(1)
+    .describe("The version of this kind's schema the event was made with (the catalog lists each kind's current one)."),
+};
 const isTemplateKind = (type: string) => type.startsWith('template.');
 const CONTRACT_KINDS = EVENT_TYPES.filter((t) => !isTemplateKind(t));
 const TEMPLATE_KINDS = EVENT_TYPES.filter(isTemplateKind);
-const templateEventData = z.strictObject({
-  template_id: uuid,
-  template_name: z.string(),
-  version: z.string(),
-  message: z.string().describe('The deprecation message, or the reason given with the yank (may be empty).'),
-  current_version: z
-    .string()
-    .nullable()
-    .describe("The template's current version after the change; null when every version is yanked."),
-});
 const ContractEvent = named(
   'ContractEvent',
   z.strictObject({
@@ -397,16 +393,7 @@ const WebhookDisabledEvent = named(
   z.strictObject({
     ...eventShape,
     type: z.literal('service.webhook.disabled'),
-    data: z.strictObject({
-      reason: z
-        .enum(['consecutive_failures', 'endpoint_gone'])
-        .describe(
-          '`consecutive_failures`: every attempt failed for 5 days; `endpoint_gone`: the endpoint answered 410.',
-        ),
-      message: z.string().describe('Why the webhook was disabled, for people.'),
-      failing_since: timestamp.optional().describe('With `consecutive_failures`: since when every attempt failed.'),
-      webhook_url: z.string().nullable(),
-    }),
+    data: webhookDisabledData,
   }),
   'The webhook was disabled by the service: every attempt failed for 5 days, or the endpoint answered 410 Gone. In the feed and the stream only (the webhook is disabled).',
 );
@@ -427,6 +414,10 @@ export const EventTypeList = named(
           .describe(
             'Whether a webhook subscribes to it with PATCH …/webhook `events`; service kinds are sent whatever the subscription.',
           ),
+        schema_version: z
+          .int()
+          .min(1)
+          .describe("The kind's current schema version: what new events of it carry in `schema_version`."),
         schema: z
           .record(z.string(), z.unknown())
           .describe('JSON Schema (draft 2020-12) of the event object of this type.'),
