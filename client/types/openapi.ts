@@ -388,7 +388,7 @@ export type TemplateEvent = {
 
 export type Event = ContractEvent | TemplateEvent;
 
-export type FeedEventType = "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "service.webhook.test" | "service.webhook.disabled";
+export type FeedEventType = "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "service.webhook.test" | "service.webhook.disabled" | "agent.webhook.disabled" | "agent.webhook.failing";
 
 export type TestEvent = {
   id: string;
@@ -418,6 +418,42 @@ export type WebhookDisabledEvent = {
   };
 };
 
+export type AgentWebhookDisabledEvent = {
+  id: string;
+  created_at: string;
+  agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
+  type: "agent.webhook.disabled";
+  data: {
+    /** The agent whose webhook this is about. */
+    agent_id: string;
+    agent_name: string;
+    webhook_url: string | null;
+    /** `endpoint_gone`: a 410 answer; `consecutive_failures`: 5 days of failures; `manual`: DELETE …/webhook. */
+    reason: "endpoint_gone" | "consecutive_failures" | "manual";
+    message: string;
+  };
+};
+
+export type AgentWebhookFailingEvent = {
+  id: string;
+  created_at: string;
+  agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
+  type: "agent.webhook.failing";
+  data: {
+    /** The agent whose webhook this is about. */
+    agent_id: string;
+    agent_name: string;
+    webhook_url: string | null;
+    /** Failed attempts in a row when its circuit opened. */
+    failures: number;
+    message: string;
+  };
+};
+
 export type EventTypeList = {
   data: Array<{
     type: string;
@@ -431,7 +467,7 @@ export type EventTypeList = {
   }>;
 };
 
-export type FeedEvent = Event | TestEvent | WebhookDisabledEvent;
+export type FeedEvent = Event | TestEvent | WebhookDisabledEvent | AgentWebhookDisabledEvent | AgentWebhookFailingEvent;
 
 export type EventPage = {
   data: Array<FeedEvent>;

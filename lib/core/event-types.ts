@@ -16,7 +16,20 @@ export const EVENT_TYPES = [
   'template.version.yanked',
 ] as const;
 
-export const SERVICE_EVENT_TYPES = ['service.webhook.test', 'service.webhook.disabled'] as const;
+export const SERVICE_EVENT_TYPES = [
+  'service.webhook.test',
+  'service.webhook.disabled',
+  'agent.webhook.disabled',
+  'agent.webhook.failing',
+] as const;
+
+/**
+ * Operational events (docs/webhooks.md, "Operational events"): one agent's webhook changed health,
+ * told to every agent of the account (each in its feed; delivered to the ENABLED webhooks among
+ * them, whatever they subscribe to), so an owner hears of a dead endpoint on one that works.
+ */
+export const OPERATIONAL_EVENT_TYPES = ['agent.webhook.disabled', 'agent.webhook.failing'] as const;
+export type OperationalEventType = (typeof OPERATIONAL_EVENT_TYPES)[number];
 
 /** A contract or template kind: what a webhook subscribes to. */
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -36,7 +49,11 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<AnyEventType, string>> = {
   'service.webhook.test':
     'Sent on demand by POST /api/v1/agents/{id}/webhook/test to check a receiver; `data` is empty.',
   'service.webhook.disabled':
-    'The webhook was disabled because its deliveries kept failing; `data.reason` says why. Goes to the feed and the stream.',
+    'The webhook was disabled by the service (its deliveries kept failing, or it answered 410); `data.reason` says why. Goes to the feed and the stream.',
+  'agent.webhook.disabled':
+    "An agent's webhook of this account was disabled; `data.agent_id` names it and `data.reason` says why (`endpoint_gone`: a 410 answer, `consecutive_failures`: 5 days of failures, `manual`: DELETE …/webhook). Every agent of the account gets it in its feed; ENABLED webhooks get it delivered, whatever they subscribe to.",
+  'agent.webhook.failing':
+    "An agent's webhook of this account keeps failing: its circuit opened after repeated failed attempts (`data.agent_id`, `data.failures`). Sent once per failing streak, to every agent of the account like `agent.webhook.disabled`.",
 };
 
 export const isConfigurable = (type: string): type is EventType => (EVENT_TYPES as readonly string[]).includes(type);
@@ -56,4 +73,6 @@ export const EVENT_SCHEMA_VERSIONS: Readonly<Record<AnyEventType, number>> = {
   'service.webhook.test': 1,
   // 2: `reason` gained `endpoint_gone` (a 410 answer); `failing_since` comes only with `consecutive_failures`.
   'service.webhook.disabled': 2,
+  'agent.webhook.disabled': 1,
+  'agent.webhook.failing': 1,
 };

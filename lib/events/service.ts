@@ -1,12 +1,15 @@
 /** The event and delivery routes, for the owner of the agent only (404 for everyone else). */
 
 import { ownAgent } from '../agents/agents.ts';
+import type { AgentView } from '../agents/model.ts';
+import { disableWebhook } from '../agents/webhook-config.ts';
 import type { Caller } from '../core/caller.ts';
 import { AppError, notFound } from '../core/errors.ts';
 import { reopenFailed } from './delivery/attempt-outcome.ts';
 import { enqueueDelivery } from './delivery/queue.ts';
 import { type DeliveryDetail, type DeliveryStatus, type DeliveryView, toDetail, toView } from './delivery/record.ts';
 import { type DeliveryPage, listDeliveries, readDelivery } from './delivery/store.ts';
+import { announceSafely, announceWebhookDisabled } from './feed/operational.ts';
 import { type EventPage, listEvents } from './feed/reader.ts';
 
 export async function agentEvents(
@@ -67,4 +70,18 @@ export async function retryAgentDelivery(
     ...(force ? { force: true } : {}),
   });
   return toView(record);
+}
+
+/**
+ * DELETE …/webhook: the webhook DISABLED (lib/agents), then, if it was not already, the
+ * `agent.webhook.disabled` operational event with reason `manual` to every agent of the account.
+ */
+export async function disableWebhookAndAnnounce(caller: Caller, agentId: string): Promise<AgentView> {
+  const before = await ownAgent(caller, agentId);
+  const view = await disableWebhook(caller, agentId);
+  if (before.webhook_status !== 'DISABLED')
+    await announceSafely('agent.webhook.disabled', before, () =>
+      announceWebhookDisabled(before, 'manual', 'The owner disabled the webhook (DELETE …/webhook).'),
+    );
+  return view;
 }

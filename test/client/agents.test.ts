@@ -93,6 +93,8 @@ describe('client: agents and webhook configuration against the local API', () =>
       ['template.version.yanked', true],
       ['service.webhook.test', false],
       ['service.webhook.disabled', false],
+      ['agent.webhook.disabled', false],
+      ['agent.webhook.failing', false],
     ]);
     expect(catalog.data[0]!.schema).toMatchObject({
       type: 'object',

@@ -256,7 +256,14 @@ describe('POST …/webhook/test', () => {
     const eventId = res.body.event_id as string;
     const feed = await feedOf(owner, agentId);
     expect(feed).toEqual([
-      { id: eventId, type: 'service.webhook.test', created_at: expect.any(String), agent_id: agentId, data: {} },
+      {
+        id: eventId,
+        type: 'service.webhook.test',
+        created_at: expect.any(String),
+        agent_id: agentId,
+        schema_version: 1,
+        data: {},
+      },
     ]);
 
     await relay(agentId, eventId);
@@ -312,7 +319,12 @@ describe('auto-disable after 5 days of failures only', () => {
     await deliverVisible({ now: () => t0 + 5 * DAY });
     const agent = await invoke('getAgent', { caller: owner, params: { id: agentId } });
     expect(agent.body.webhook_status).toBe('DISABLED');
-    const disabledEvent = (await feedOf(owner, agentId)).at(-1);
+    const [disabledEvent, announced] = (await feedOf(owner, agentId)).slice(-2);
+    // The operational event to every agent of the account follows it (test/events/operational-events.test.ts).
+    expect(announced).toMatchObject({
+      type: 'agent.webhook.disabled',
+      data: { agent_id: agentId, reason: 'consecutive_failures' },
+    });
     expect(disabledEvent).toMatchObject({
       type: 'service.webhook.disabled',
       agent_id: agentId,

@@ -62,24 +62,29 @@ export interface CircuitOutcome {
 export const cooldownMs = (openings: number): number =>
   Math.min(DELIVERY.circuitCooldownSeconds * 2 ** Math.max(0, openings - 1), DELIVERY.circuitMaxCooldownSeconds) * 1000;
 
+export type CircuitChange =
+  | { state: 'closed' | 'opened' | 'counted' | 'unchanged' }
+  /** The first opening of a failing streak (a success closes the circuit and ends the streak), with the failures that tripped it. */
+  | { state: 'first_opened'; failures: number };
+
 /** After a batch: close on a success, count failures and open at the threshold, pause for `Retry-After`. */
 export async function noteCircuit(
   agentId: string,
   seen: CircuitRecord,
   outcome: CircuitOutcome,
   nowMs: number,
-): Promise<'closed' | 'opened' | 'counted' | 'unchanged'> {
+): Promise<CircuitChange> {
   const key = keys.agent(agentId);
   if (outcome.anySucceeded) {
-    if (seen.circuit_failures === undefined && seen.circuit_open_until === undefined) return 'unchanged';
+    if (seen.circuit_failures === undefined && seen.circuit_open_until === undefined) return { state: 'unchanged' };
     await conditionalUpdate({
       Key: key,
       ConditionExpression: 'attribute_exists(PK)',
       UpdateExpression: 'REMOVE circuit_failures, circuit_open_until, circuit_openings',
     });
-    return 'closed';
+    return { state: 'closed' };
   }
-  if (outcome.failed === 0) return 'unchanged';
+  if (outcome.failed === 0) return { state: 'unchanged' };
   const counted = await conditionalUpdate({
     Key: key,
     ConditionExpression: 'attribute_exists(PK)',
@@ -87,13 +92,13 @@ export async function noteCircuit(
     ExpressionAttributeValues: { ':n': outcome.failed },
     ReturnValues: 'ALL_NEW',
   });
-  if (!counted.ok) return 'unchanged';
+  if (!counted.ok) return { state: 'unchanged' };
   const now = (counted.attributes ?? {}) as CircuitRecord;
   const failures = now.circuit_failures ?? 0;
   const openings = (now.circuit_openings ?? 0) + 1;
   const pauseMs = (outcome.pauseSeconds ?? 0) * 1000;
   const tripped = outcome.probed || failures >= DELIVERY.circuitFailuresToOpen;
-  if (!tripped && pauseMs === 0) return 'counted';
+  if (!tripped && pauseMs === 0) return { state: 'counted' };
   const until = nowMs + Math.max(tripped ? cooldownMs(openings) : 0, pauseMs);
   // Only ever later: a concurrent batch that opened it for longer keeps its time.
   const opened = await conditionalUpdate({
@@ -104,5 +109,6 @@ export async function noteCircuit(
       : 'SET circuit_open_until = :until',
     ExpressionAttributeValues: { ':until': until, ...(tripped ? { ':zero': 0, ':one': 1 } : {}) },
   });
-  return opened.ok ? 'opened' : 'counted';
+  if (!opened.ok) return { state: 'counted' };
+  return tripped && openings === 1 ? { state: 'first_opened', failures } : { state: 'opened' };
 }

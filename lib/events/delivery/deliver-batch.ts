@@ -18,6 +18,7 @@ import { signatureHeaders } from '../../webhooks/signature.ts';
 import { ed25519SigningKeys } from '../../webhooks/signing-keys.ts';
 import { acceptsDelivery } from '../feed/agent-gate.ts';
 import type { ServiceEvent } from '../feed/event.ts';
+import { announceSafely, announceWebhookFailing } from '../feed/operational.ts';
 import { readEvent } from '../feed/reader.ts';
 import { attemptEntry } from './attempt-history.ts';
 import { abandonDelivery, recordOutcome } from './attempt-outcome.ts';
@@ -203,7 +204,13 @@ async function afterAttempts(
   nowMs: number,
 ): Promise<void> {
   if (gone && (await disableGoneWebhook(attempts.agent, nowMs))) return;
-  if (circuit) await noteCircuit(attempts.agent.id, attempts.agent as CircuitRecord, circuit, nowMs);
+  if (circuit) {
+    const change = await noteCircuit(attempts.agent.id, attempts.agent as CircuitRecord, circuit, nowMs);
+    if (change.state === 'first_opened')
+      await announceSafely('agent.webhook.failing', attempts.agent, () =>
+        announceWebhookFailing(attempts.agent, change.failures),
+      );
+  }
   await noteAttempts(attempts, nowMs);
 }
 

@@ -15,6 +15,7 @@ import { log } from '../../observability/log.ts';
 import { tableName } from '../../store/client.ts';
 import { conditionalUpdate } from '../../store/conditional.ts';
 import { keys } from '../../store/keys.ts';
+import { announceSafely, announceWebhookDisabled } from '../feed/operational.ts';
 import { commitWithEvents } from '../feed/outbox.ts';
 
 /** The settings' WEBHOOK_AUTO_DISABLE_AFTER_SECONDS (read per call, like the retry schedule). */
@@ -134,5 +135,9 @@ async function disableWithNotice(
       data: { reason: notice.reason, ...notice.data, webhook_url: agent.webhook_url },
     },
   );
+  if (result.committed)
+    await announceSafely('agent.webhook.disabled', agent, () =>
+      announceWebhookDisabled(agent, notice.reason, notice.data.message),
+    );
   return result.committed;
 }

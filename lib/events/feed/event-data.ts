@@ -53,6 +53,30 @@ export const webhookDisabledData = z.strictObject({
   webhook_url: z.nullable(z.string()),
 });
 
+const subjectAgent = {
+  agent_id: z.string().check(z.regex(ID_PATTERN.agt), z.describe('The agent whose webhook this is about.')),
+  agent_name: z.string(),
+  webhook_url: z.nullable(z.string()),
+};
+
+export const agentWebhookDisabledData = z.strictObject({
+  ...subjectAgent,
+  reason: z
+    .enum(['endpoint_gone', 'consecutive_failures', 'manual'])
+    .check(
+      z.describe(
+        '`endpoint_gone`: a 410 answer; `consecutive_failures`: 5 days of failures; `manual`: DELETE …/webhook.',
+      ),
+    ),
+  message: z.string(),
+});
+
+export const agentWebhookFailingData = z.strictObject({
+  ...subjectAgent,
+  failures: z.int().check(z.minimum(1), z.describe('Failed attempts in a row when its circuit opened.')),
+  message: z.string(),
+});
+
 export const EVENT_DATA = {
   'contract.funded': contractData,
   'contract.released': contractData,
@@ -66,4 +90,6 @@ export const EVENT_DATA = {
   'template.version.yanked': templateEventData,
   'service.webhook.test': z.strictObject({}),
   'service.webhook.disabled': webhookDisabledData,
+  'agent.webhook.disabled': agentWebhookDisabledData,
+  'agent.webhook.failing': agentWebhookFailingData,
 } satisfies Record<AnyEventType, z.ZodMiniType>;

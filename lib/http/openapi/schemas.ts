@@ -18,6 +18,8 @@ import {
   feedEventTypeAnswer,
 } from '../../events/delivery/answers.ts';
 import {
+  agentWebhookDisabledData,
+  agentWebhookFailingData,
   CONTRACT_STATUSES,
   contractDataShape,
   templateEventData,
@@ -397,10 +399,22 @@ const WebhookDisabledEvent = named(
   }),
   'The webhook was disabled by the service: every attempt failed for 5 days, or the endpoint answered 410 Gone. In the feed and the stream only (the webhook is disabled).',
 );
+const AgentWebhookDisabledEvent = named(
+  'AgentWebhookDisabledEvent',
+  z.strictObject({ ...eventShape, type: z.literal('agent.webhook.disabled'), data: agentWebhookDisabledData }),
+  "An agent's webhook of the account was disabled (operational event: every agent of the account gets it).",
+);
+const AgentWebhookFailingEvent = named(
+  'AgentWebhookFailingEvent',
+  z.strictObject({ ...eventShape, type: z.literal('agent.webhook.failing'), data: agentWebhookFailingData }),
+  "An agent's webhook of the account keeps failing (operational event: every agent of the account gets it).",
+);
 /** The service's own kinds (not configurable): same envelope, their own `data`. */
 export const serviceEvents: Record<ServiceEventType, z.ZodType> = {
   'service.webhook.test': TestEvent,
   'service.webhook.disabled': WebhookDisabledEvent,
+  'agent.webhook.disabled': AgentWebhookDisabledEvent,
+  'agent.webhook.failing': AgentWebhookFailingEvent,
 };
 export const EventTypeList = named(
   'EventTypeList',
@@ -428,7 +442,7 @@ export const EventTypeList = named(
 );
 export const FeedEvent = named(
   'FeedEvent',
-  z.union([Event, TestEvent, WebhookDisabledEvent]),
+  z.union([Event, TestEvent, WebhookDisabledEvent, AgentWebhookDisabledEvent, AgentWebhookFailingEvent]),
   'An item of the feed and the stream: a contract event or one of the service.* events.',
 );
 export const EventPage = named(
