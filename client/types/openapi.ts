@@ -388,7 +388,7 @@ export type TemplateEvent = {
 
 export type Event = ContractEvent | TemplateEvent;
 
-export type FeedEventType = "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "service.webhook.test" | "service.webhook.disabled" | "agent.webhook.disabled" | "agent.webhook.failing";
+export type FeedEventType = "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "service.webhook.test" | "service.webhook.disabled" | "agent.webhook.disabled" | "agent.webhook.failing" | "agent.webhook.unverified";
 
 export type TestEvent = {
   id: string;
@@ -454,6 +454,25 @@ export type AgentWebhookFailingEvent = {
   };
 };
 
+export type AgentWebhookUnverifiedEvent = {
+  id: string;
+  created_at: string;
+  agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
+  type: "agent.webhook.unverified";
+  data: {
+    /** The agent whose webhook this is about. */
+    agent_id: string;
+    agent_name: string;
+    webhook_url: string | null;
+    /** Failed re-verification handshakes in a row. */
+    failures: number;
+    last_verified_at: string | null;
+    message: string;
+  };
+};
+
 export type EventTypeList = {
   data: Array<{
     type: string;
@@ -467,7 +486,7 @@ export type EventTypeList = {
   }>;
 };
 
-export type FeedEvent = Event | TestEvent | WebhookDisabledEvent | AgentWebhookDisabledEvent | AgentWebhookFailingEvent;
+export type FeedEvent = Event | TestEvent | WebhookDisabledEvent | AgentWebhookDisabledEvent | AgentWebhookFailingEvent | AgentWebhookUnverifiedEvent;
 
 export type EventPage = {
   data: Array<FeedEvent>;

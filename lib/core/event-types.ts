@@ -21,6 +21,7 @@ export const SERVICE_EVENT_TYPES = [
   'service.webhook.disabled',
   'agent.webhook.disabled',
   'agent.webhook.failing',
+  'agent.webhook.unverified',
 ] as const;
 
 /**
@@ -28,7 +29,11 @@ export const SERVICE_EVENT_TYPES = [
  * told to every agent of the account (each in its feed; delivered to the ENABLED webhooks among
  * them, whatever they subscribe to), so an owner hears of a dead endpoint on one that works.
  */
-export const OPERATIONAL_EVENT_TYPES = ['agent.webhook.disabled', 'agent.webhook.failing'] as const;
+export const OPERATIONAL_EVENT_TYPES = [
+  'agent.webhook.disabled',
+  'agent.webhook.failing',
+  'agent.webhook.unverified',
+] as const;
 export type OperationalEventType = (typeof OPERATIONAL_EVENT_TYPES)[number];
 
 /** A contract or template kind: what a webhook subscribes to. */
@@ -54,6 +59,8 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<AnyEventType, string>> = {
     "An agent's webhook of this account was disabled; `data.agent_id` names it and `data.reason` says why (`endpoint_gone`: a 410 answer, `consecutive_failures`: 5 days of failures, `manual`: DELETE …/webhook). Every agent of the account gets it in its feed; ENABLED webhooks get it delivered, whatever they subscribe to.",
   'agent.webhook.failing':
     "An agent's webhook of this account keeps failing: its circuit opened after repeated failed attempts (`data.agent_id`, `data.failures`). Sent once per failing streak, to every agent of the account like `agent.webhook.disabled`.",
+  'agent.webhook.unverified':
+    "An agent's webhook of this account failed its periodic re-verification (every 72 h) several times in a row and is back to PENDING_VERIFICATION (`data.agent_id`, `data.last_verified_at`); verify it again to resume deliveries. Sent to every agent of the account like `agent.webhook.disabled`.",
 };
 
 export const isConfigurable = (type: string): type is EventType => (EVENT_TYPES as readonly string[]).includes(type);
@@ -75,4 +82,5 @@ export const EVENT_SCHEMA_VERSIONS: Readonly<Record<AnyEventType, number>> = {
   'service.webhook.disabled': 2,
   'agent.webhook.disabled': 1,
   'agent.webhook.failing': 1,
+  'agent.webhook.unverified': 1,
 };

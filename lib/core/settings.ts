@@ -47,6 +47,14 @@ export const DELIVERY = {
   circuitFailuresToOpen: 5,
   circuitCooldownSeconds: 30,
   circuitMaxCooldownSeconds: 3600,
+  /**
+   * Re-verification (lib/events/delivery/reverify.ts): an ENABLED webhook is challenged again once
+   * its last handshake is this old; a failed challenge is tried again after `reverifyRetrySeconds`,
+   * and after `reverifyFailuresToDemote` failures in a row it goes back to PENDING_VERIFICATION.
+   */
+  reverifyAfterSeconds: 72 * 3600,
+  reverifyRetrySeconds: 3600,
+  reverifyFailuresToDemote: 3,
 } as const;
 
 /** The table's stream, read by the relay and the search indexer. */

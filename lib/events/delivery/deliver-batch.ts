@@ -33,6 +33,7 @@ import {
 import { type DeliveryMessage, parseDeliveryMessage, postpone, type ReceivedMessage } from './queue.ts';
 import { type DeliveryRecord, deliveryFromItem, scheduledMade } from './record.ts';
 import { type Backpressure, backpressureOf } from './retry-after.ts';
+import { type ReverifyRecord, reverify } from './reverify.ts';
 import { takeExtraAttempt, takeScheduledAttempt } from './take-attempt.ts';
 import { type AgentAttempts, disableGoneWebhook, type HealthRecord, noteAttempts } from './webhook-health.ts';
 
@@ -212,6 +213,8 @@ async function afterAttempts(
       );
   }
   await noteAttempts(attempts, nowMs);
+  // After the batch's attempts, so a challenge never delays a delivery of it.
+  await reverify(attempts.agent as AgentRecord & ReverifyRecord, nowMs);
 }
 
 /**

@@ -77,6 +77,13 @@ export const agentWebhookFailingData = z.strictObject({
   message: z.string(),
 });
 
+export const agentWebhookUnverifiedData = z.strictObject({
+  ...subjectAgent,
+  failures: z.int().check(z.minimum(1), z.describe('Failed re-verification handshakes in a row.')),
+  last_verified_at: z.nullable(z.iso.datetime().check(z.describe('When its last handshake succeeded.'))),
+  message: z.string(),
+});
+
 export const EVENT_DATA = {
   'contract.funded': contractData,
   'contract.released': contractData,
@@ -92,4 +99,5 @@ export const EVENT_DATA = {
   'service.webhook.disabled': webhookDisabledData,
   'agent.webhook.disabled': agentWebhookDisabledData,
   'agent.webhook.failing': agentWebhookFailingData,
+  'agent.webhook.unverified': agentWebhookUnverifiedData,
 } satisfies Record<AnyEventType, z.ZodMiniType>;

@@ -44,6 +44,14 @@ export function announceWebhookFailing(subject: AgentRecord, failures: number): 
   });
 }
 
+export function announceWebhookUnverified(subject: AgentRecord, failures: number): Promise<void> {
+  return announce(subject, 'agent.webhook.unverified', {
+    failures,
+    last_verified_at: subject.last_verified_at ?? null,
+    message: `The webhook failed its periodic re-verification ${failures} times in a row and is PENDING_VERIFICATION again: verify it (POST …/webhook/verify) to resume deliveries.`,
+  });
+}
+
 /** For callers that must not fail on the announcement (the change it reports is committed). */
 export async function announceSafely(what: string, subject: AgentRecord, run: () => Promise<void>): Promise<void> {
   try {

@@ -20,6 +20,7 @@ import {
 import {
   agentWebhookDisabledData,
   agentWebhookFailingData,
+  agentWebhookUnverifiedData,
   CONTRACT_STATUSES,
   contractDataShape,
   templateEventData,
@@ -409,12 +410,18 @@ const AgentWebhookFailingEvent = named(
   z.strictObject({ ...eventShape, type: z.literal('agent.webhook.failing'), data: agentWebhookFailingData }),
   "An agent's webhook of the account keeps failing (operational event: every agent of the account gets it).",
 );
+const AgentWebhookUnverifiedEvent = named(
+  'AgentWebhookUnverifiedEvent',
+  z.strictObject({ ...eventShape, type: z.literal('agent.webhook.unverified'), data: agentWebhookUnverifiedData }),
+  "An agent's webhook of the account failed its periodic re-verification and is PENDING_VERIFICATION again (operational event).",
+);
 /** The service's own kinds (not configurable): same envelope, their own `data`. */
 export const serviceEvents: Record<ServiceEventType, z.ZodType> = {
   'service.webhook.test': TestEvent,
   'service.webhook.disabled': WebhookDisabledEvent,
   'agent.webhook.disabled': AgentWebhookDisabledEvent,
   'agent.webhook.failing': AgentWebhookFailingEvent,
+  'agent.webhook.unverified': AgentWebhookUnverifiedEvent,
 };
 export const EventTypeList = named(
   'EventTypeList',
@@ -442,7 +449,14 @@ export const EventTypeList = named(
 );
 export const FeedEvent = named(
   'FeedEvent',
-  z.union([Event, TestEvent, WebhookDisabledEvent, AgentWebhookDisabledEvent, AgentWebhookFailingEvent]),
+  z.union([
+    Event,
+    TestEvent,
+    WebhookDisabledEvent,
+    AgentWebhookDisabledEvent,
+    AgentWebhookFailingEvent,
+    AgentWebhookUnverifiedEvent,
+  ]),
   'An item of the feed and the stream: a contract event or one of the service.* events.',
 );
 export const EventPage = named(
