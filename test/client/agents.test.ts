@@ -95,6 +95,7 @@ describe('client: agents and webhook configuration against the local API', () =>
       ['service.webhook.disabled', false],
       ['agent.webhook.disabled', false],
       ['agent.webhook.failing', false],
+      ['agent.webhook.unverified', false],
     ]);
     expect(catalog.data[0]!.schema).toMatchObject({
       type: 'object',
