@@ -1,9 +1,9 @@
 /**
  * `npm run client-types`: writes client/types/openapi.ts, the TypeScript of every schema in
  * generated/openapi.json's components, and of every operation's request body (`<OperationId>Body`) and
- * query (`<OperationId>Query`). The client's own type names, answers and inputs alike, are checked
- * against these in test/client/types.test.ts (by `npm run typecheck`), and a test fails when this
- * file is stale.
+ * query (`<OperationId>Query`). The client's own type names, answers and inputs alike, are aliases
+ * of these (client/types/*.ts; test/client/types.test.ts fails a shape written there by hand that
+ * it does not list, and fails when this file is stale).
  * Covers the JSON Schema the document uses: objects, arrays, records, enums, consts, nullables,
  * `$ref`s.
  */

@@ -1,8 +1,8 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError, MAX_DETAILS } from '../lib/core/errors.ts';
+import { httpRoute, MAX_BODY_BYTES } from '../lib/http/middleware.ts';
 import { ok } from '../lib/http/responses.ts';
-import { httpRoute, MAX_BODY_BYTES } from '../lib/http/stack.ts';
 import { MAX_ARRAY_ITEMS } from '../lib/http/storable.ts';
 import type { Route } from '../lib/routes.ts';
 import * as z from '../lib/zod.ts';

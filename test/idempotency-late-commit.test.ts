@@ -3,7 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { MiddlewareStack } from '@smithy/types';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { idempotencyKeyHash } from '../lib/http/idempotency.ts';
-import { claimKey } from '../lib/idempotency/records.ts';
+import { claimKey } from '../lib/idempotency/store.ts';
 import { withCallDeadline } from '../lib/store/call-deadline.ts';
 import { db, tableName } from '../lib/store/client.ts';
 import { keys } from '../lib/store/keys.ts';

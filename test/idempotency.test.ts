@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { idempotencyKeyHash, requestFingerprint } from '../lib/http/idempotency.ts';
-import { claimKey, readKey } from '../lib/idempotency/records.ts';
+import { claimKey, readKey } from '../lib/idempotency/store.ts';
 import { db, tableName } from '../lib/store/client.ts';
 import { keys } from '../lib/store/keys.ts';
 import { createAgent, publishTemplate, SIMPLE_SCHEMA } from './events/support.ts';

@@ -1,10 +1,10 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort, portInUse } from '../local/ports.ts';
+import { scratchDir } from './support/scratch-dir.ts';
 
 const root = join(import.meta.dirname, '..');
 const children: ChildProcessWithoutNullStreams[] = [];
@@ -72,7 +72,7 @@ async function stopWithSigterm(app: Started, ports: number[]): Promise<void> {
 
 describe('npm start', () => {
   it('serves a demo key that can publish and read; one start per DATA_DIR; SIGTERM to npm leaves no process or port behind', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'start-'));
+    const dataDir = scratchDir('start-');
     // Two at the same moment on an empty folder: one runs, the other is refused at once.
     const portsOf = async () => ({ port: await freePort(), dynamoPort: await freePort() });
     const candidates = await Promise.all([portsOf(), portsOf()]);
@@ -171,7 +171,7 @@ describe('npm start', () => {
 
   it('says in one sentence that Java is missing', async () => {
     // A PATH with node and nothing else.
-    const bin = join(mkdtempSync(join(tmpdir(), 'nojava-')), 'bin');
+    const bin = join(scratchDir('nojava-'), 'bin');
     mkdirSync(bin);
     symlinkSync(process.execPath, join(bin, 'node'));
     const app = start(

@@ -2,8 +2,8 @@ import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError, InvariantError } from '../lib/core/errors.ts';
+import { httpRoute } from '../lib/http/middleware.ts';
 import { ok } from '../lib/http/responses.ts';
-import { httpRoute } from '../lib/http/stack.ts';
 import { log } from '../lib/observability/log.ts';
 import { flushMetrics, recordDeliveryAttempt, recordVerification } from '../lib/observability/metrics.ts';
 import { METRIC, METRICS_NAMESPACE } from '../lib/observability/names.ts';
@@ -49,7 +49,7 @@ describe('structured logs', () => {
     // process, and another may have invoked a handler already. Fresh instances of the stack and
     // the logger make this invocation the first, as a new Lambda instance's is.
     vi.resetModules();
-    const { httpRoute: freshRoute } = await import('../lib/http/stack.ts');
+    const { httpRoute: freshRoute } = await import('../lib/http/middleware.ts');
     const { log: freshLog } = await import('../lib/observability/log.ts');
     const handler = freshRoute({}, async () => {
       freshLog.info('first line', { api_key: 'mk_should_not_appear', count: 2 });

@@ -15,27 +15,17 @@ export type EventTypeList = OpenApiTypes.EventTypeList;
 /** The first webhook configuration of an agent also returns its signing secret. */
 export type ConfiguredAgent = OpenApiTypes.ConfiguredAgent;
 
-export interface ListAgentsParams {
-  /** 1–100, default 100. */
-  limit?: number;
-  cursor?: string;
-}
+/** `limit`: 1–100, default 100. */
+export type ListAgentsParams = OpenApiTypes.ListAgentsQuery;
 
-export interface CreateAgentInput {
-  name: string;
-}
+export type CreateAgentInput = OpenApiTypes.CreateAgentBody;
 
-export interface ConfigureWebhookInput {
-  webhook_url: string;
-  events: ContractEventType[];
-}
+export type ConfigureWebhookInput = OpenApiTypes.ConfigureWebhookBody;
 
 export type WebhookSecret = OpenApiTypes.WebhookSecret;
 
-export interface RotateSecretInput {
-  /** How long the previous secret keeps signing beside the new one: 0–86400 seconds, default 86400. */
-  expire_previous_in_seconds?: number;
-}
+/** How long the previous secret keeps signing beside the new one: 0–86400 seconds, default 86400. */
+export type RotateSecretInput = OpenApiTypes.RotateWebhookSecretBody;
 
 /** `data` of a contract event: `passed` and `results` come with `contract.verification.completed`. */
 export type AgentEventData = OpenApiTypes.ContractEvent['data'];
@@ -47,7 +37,7 @@ export type ContractEvent = OpenApiTypes.ContractEvent;
 export type TemplateEvent = OpenApiTypes.TemplateEvent;
 
 /** One copy of a contract or template event, addressed to one agent. */
-export type AgentEvent = ContractEvent | TemplateEvent;
+export type AgentEvent = OpenApiTypes.Event;
 
 /** The test event (POST …/webhook/test), delivered like a contract event. */
 export type TestEvent = OpenApiTypes.TestEvent;
@@ -60,11 +50,8 @@ export type FeedEvent = OpenApiTypes.FeedEvent;
 
 export type FeedEventType = OpenApiTypes.FeedEventType;
 
-export interface ListEventsParams {
-  /** A cursor (`next_cursor`) or an event id: events after it. */
-  after?: string;
-  limit?: number;
-}
+/** `after`: a cursor (`next_cursor`) or an event id: events after it. */
+export type ListEventsParams = OpenApiTypes.ListAgentEventsQuery;
 
 export interface StreamEventsOptions {
   /** Resume after this event id (sent as `Last-Event-ID`; wins over `since`). */
@@ -86,14 +73,8 @@ export interface StreamedEvent {
   data: FeedEvent;
 }
 
-export interface ReplayEventsInput {
-  /** ISO 8601 time: events created at or after it. */
-  since: string;
-  /** ISO 8601 time, default now: events created before it. At most 30 days after `since`. */
-  until?: string;
-  /** Default: every kind the webhook subscribes to. */
-  types?: ContractEventType[];
-}
+/** `since` and `until` (default now): ISO 8601 times, at most 30 days apart; `types` default to every kind the webhook subscribes to. */
+export type ReplayEventsInput = OpenApiTypes.ReplayEventsBody;
 
 export type ReplayAccepted = OpenApiTypes.ReplayAccepted;
 
@@ -106,16 +87,9 @@ export type DeliveryDetail = OpenApiTypes.DeliveryDetail;
 
 export type DeliveryAttempt = OpenApiTypes.DeliveryAttempt;
 
-export interface ListDeliveriesParams {
-  cursor?: string;
-  limit?: number;
-  /** Only the deliveries in this status. */
-  status?: DeliveryStatus;
-}
+export type ListDeliveriesParams = OpenApiTypes.ListDeliveriesQuery;
 
-export interface RetryDeliveryInput {
-  /** Send a delivery that already succeeded again (otherwise 409 `invalid_transition`). */
-  force?: boolean;
-}
+/** `force`: send a delivery that already succeeded again (otherwise 409 `invalid_transition`). */
+export type RetryDeliveryInput = OpenApiTypes.RetryDeliveryBody;
 
 export type TestEventAccepted = OpenApiTypes.TestEventAccepted;

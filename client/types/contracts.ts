@@ -5,29 +5,13 @@ export type ContractStatus = OpenApiTypes.ContractStatus;
 
 export type Contract = OpenApiTypes.Contract;
 
-export interface CreateContractInput {
-  template_id: string;
-  variables: Record<string, unknown>;
-  /** Integer, minor currency units. */
-  amount_cents: number;
-  /** The buying agent; must be one of the caller's. */
-  agent_id: string;
-  seller_agent_id?: string;
-}
+/** `amount_cents`: an integer in minor currency units; `agent_id`: the buying agent, one of the caller's. */
+export type CreateContractInput = OpenApiTypes.CreateContractBody;
 
 /** `templates.instantiate(templateId, …)`: the same input without the template id. */
 export type InstantiateTemplateInput = Omit<CreateContractInput, 'template_id'>;
 
-export interface RecordVerificationInput {
-  passed: boolean;
-  results?: Record<string, unknown>;
-}
+export type RecordVerificationInput = OpenApiTypes.RecordVerificationBody;
 
-export interface ListContractsParams {
-  status?: ContractStatus;
-  /** One of the caller's agents: only the contracts it is a party to. */
-  agent_id?: string;
-  /** 1–100, default 20. */
-  limit?: number;
-  cursor?: string;
-}
+/** `agent_id`: one of the caller's agents (only the contracts it is a party to); `limit` 1–100, default 20. */
+export type ListContractsParams = OpenApiTypes.ListContractsQuery;

@@ -317,10 +317,6 @@ export type AgentPage = {
   next_cursor: string | null;
 };
 
-export type WebhookSecret = {
-  webhook_secret: string;
-};
-
 export type WebhookPublicKeys = {
   /** Whether deliveries carry `v1a` (ed25519) signatures. */
   v1a: boolean;
@@ -349,6 +345,10 @@ export type Jwks = {
     alg: "EdDSA";
     use: "sig";
   }>;
+};
+
+export type WebhookSecret = {
+  webhook_secret: string;
 };
 
 export type ContractStatus = "CREATED" | "FUNDED" | "VERIFIED" | "VERIFICATION_FAILED" | "RELEASED" | "REFUNDED";

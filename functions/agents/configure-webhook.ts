@@ -1,7 +1,7 @@
 import { agentIdParams, configureWebhookBody } from '../../lib/agents/schemas.ts';
 import { configureWebhook } from '../../lib/agents/webhook-config.ts';
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { ok } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 
 export const handler = httpRoute(
   { params: agentIdParams, body: configureWebhookBody },

@@ -2,8 +2,8 @@ import { createAgent } from '../../lib/agents/agents.ts';
 import type { AgentView } from '../../lib/agents/model.ts';
 import { createAgentBody } from '../../lib/agents/schemas.ts';
 import { BASE_PATHS } from '../../lib/core/settings.ts';
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { created } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 
 const answer = (agent: AgentView) => created(agent, `${BASE_PATHS.agents}/agents/${agent.id}`);
 

@@ -1,7 +1,7 @@
 import { deleteAgent } from '../../lib/agents/agents.ts';
 import { agentIdParams } from '../../lib/agents/schemas.ts';
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { noContent } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 
 export const handler = httpRoute({ params: agentIdParams }, async ({ caller, params }) => {
   await deleteAgent(caller, params.id);

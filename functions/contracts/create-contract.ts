@@ -1,8 +1,8 @@
 import { createContractBody } from '../../lib/contracts/schemas.ts';
 import { type ContractView, createContract } from '../../lib/contracts/service.ts';
 import { BASE_PATHS } from '../../lib/core/settings.ts';
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { created } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 
 const answer = (contract: ContractView) => created(contract, `${BASE_PATHS.agents}/contracts/${contract.id}`);
 

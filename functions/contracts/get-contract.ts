@@ -1,7 +1,7 @@
 import { contractParams } from '../../lib/contracts/schemas.ts';
 import { getContract } from '../../lib/contracts/service.ts';
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { ok } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 
 /** GET /api/v1/contracts/:id: to the owners of its agents only. */
 export const handler = httpRoute({ params: contractParams }, async ({ caller, params }) =>

@@ -1,7 +1,7 @@
 import { contractParams, verificationBody } from '../../lib/contracts/schemas.ts';
 import { transitionContract } from '../../lib/contracts/service.ts';
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { ok } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 
 /** POST /api/v1/contracts/:id/verification: FUNDED → VERIFIED or VERIFICATION_FAILED, with its event. */
 export const handler = httpRoute(

@@ -1,7 +1,7 @@
 import { deliveryParams } from '../../lib/events/schemas.ts';
 import { agentDelivery } from '../../lib/events/service.ts';
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { ok } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 
 /** GET /api/v1/agents/:id/deliveries/:delivery_id: one delivery with its attempt history, oldest attempt first. */
 export const handler = httpRoute({ params: deliveryParams }, async ({ caller, params }) =>

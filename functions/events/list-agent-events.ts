@@ -1,8 +1,8 @@
 import { eventsQuery } from '../../lib/events/feed/list-query.ts';
 import { agentParams } from '../../lib/events/schemas.ts';
 import { agentEvents } from '../../lib/events/service.ts';
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { ok } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 
 /** GET /api/v1/agents/:id/events: the polling feed, oldest first. */
 export const handler = httpRoute({ params: agentParams, query: eventsQuery }, async ({ caller, params, query }) =>

@@ -1,5 +1,5 @@
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { ok } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 import { versionChangeBody, versionParams } from '../../lib/marketplace/lifecycle/schemas.ts';
 import { changeVersion } from '../../lib/marketplace/lifecycle/version-change.ts';
 

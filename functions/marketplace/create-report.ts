@@ -1,5 +1,5 @@
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { created } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 import { createReport } from '../../lib/marketplace/moderation/reports.ts';
 import { reportBody } from '../../lib/marketplace/moderation/schemas.ts';
 

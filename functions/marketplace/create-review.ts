@@ -1,5 +1,5 @@
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { created } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 import { reviewBody, templateIdParams } from '../../lib/marketplace/request-schemas.ts';
 import { createReview } from '../../lib/marketplace/reviews/reviews.ts';
 

@@ -1,5 +1,5 @@
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { noContent } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 import { templateIdParams } from '../../lib/marketplace/request-schemas.ts';
 import { setFeatured } from '../../lib/marketplace/templates/feature.ts';
 

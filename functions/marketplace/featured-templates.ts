@@ -1,5 +1,5 @@
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { ok } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 import { featuredLists } from '../../lib/marketplace/featured-lists.ts';
 
 /** GET /templates/featured: featured, trending, new and top_rated, up to 10 each. */

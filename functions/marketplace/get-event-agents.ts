@@ -1,5 +1,5 @@
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { ok } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 import { getEventAgents } from '../../lib/marketplace/lifecycle/event-agents.ts';
 
 /** GET /installed/agents: the workspace's agents that receive template events. */

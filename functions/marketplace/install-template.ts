@@ -1,5 +1,5 @@
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { created, ok } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 import { installTemplate } from '../../lib/marketplace/installs/install.ts';
 import { templateIdParams } from '../../lib/marketplace/request-schemas.ts';
 

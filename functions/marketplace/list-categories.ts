@@ -1,5 +1,5 @@
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { ok } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 import { listCategories } from '../../lib/marketplace/templates/categories-list.ts';
 
 /** GET /categories: every category with its count of public templates. */

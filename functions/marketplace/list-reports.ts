@@ -1,5 +1,5 @@
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { ok } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 import { listOpenReports } from '../../lib/marketplace/moderation/reports.ts';
 import { moderationPageQuery } from '../../lib/marketplace/moderation/schemas.ts';
 

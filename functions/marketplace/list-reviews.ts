@@ -1,5 +1,5 @@
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { ok } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 import { pageOnlyQuery, templateIdParams } from '../../lib/marketplace/request-schemas.ts';
 import { listReviews } from '../../lib/marketplace/reviews/reviews.ts';
 

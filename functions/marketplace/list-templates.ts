@@ -1,5 +1,5 @@
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { ok } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 import { listTemplatesQuery } from '../../lib/marketplace/request-schemas.ts';
 import { listTemplates } from '../../lib/marketplace/template-list.ts';
 

@@ -1,5 +1,5 @@
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { created } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 import { moderate } from '../../lib/marketplace/moderation/moderate.ts';
 import { moderationBody } from '../../lib/marketplace/moderation/schemas.ts';
 

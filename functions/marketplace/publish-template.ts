@@ -1,6 +1,6 @@
 import { BASE_PATHS } from '../../lib/core/settings.ts';
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { created } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 import { publishBody } from '../../lib/marketplace/request-schemas.ts';
 import { publishTemplate } from '../../lib/marketplace/templates/publish.ts';
 import type { toTemplate } from '../../lib/marketplace/templates/template-item.ts';

@@ -1,5 +1,5 @@
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { created } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 import { templateIdParams, versionBody } from '../../lib/marketplace/request-schemas.ts';
 import { publishVersion } from '../../lib/marketplace/templates/publish-version.ts';
 

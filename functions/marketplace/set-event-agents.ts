@@ -1,5 +1,5 @@
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { ok } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 import { setEventAgents } from '../../lib/marketplace/lifecycle/event-agents.ts';
 import { eventAgentsBody } from '../../lib/marketplace/lifecycle/schemas.ts';
 

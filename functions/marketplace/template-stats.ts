@@ -1,5 +1,5 @@
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { ok } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 import { templateIdParams } from '../../lib/marketplace/request-schemas.ts';
 import { statsQuery } from '../../lib/marketplace/stats/schemas.ts';
 import { templateStats } from '../../lib/marketplace/stats/stats.ts';

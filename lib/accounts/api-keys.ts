@@ -4,12 +4,10 @@
  */
 
 import { createHash, randomBytes } from 'node:crypto';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../core/caller.ts';
 import { newUuid } from '../core/ids.ts';
 import { nowIso } from '../core/time.ts';
-import { db, tableName } from '../store/client.ts';
-import { ENTITY, keys } from '../store/keys.ts';
+import { keyItemByHash, putUserWithKey } from './store.ts';
 
 const KEY_PREFIX = 'mk_';
 
@@ -65,34 +63,7 @@ export async function createUserWithKey(
   const keyId = keyIdOf(hash);
   const issued: IssuedKey = { user_id: user.userId, workspace_id: user.workspaceId, key_id: keyId, api_key: apiKey };
   await register?.(issued);
-  const createdAt = nowIso();
-  await db().send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Put: {
-            TableName: tableName(),
-            Item: { ...keys.user(user.userId), entity: ENTITY.user, ...user, createdAt, keyIds: [keyId] },
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
-        },
-        {
-          Put: {
-            TableName: tableName(),
-            Item: {
-              ...keys.apiKey(hash),
-              entity: ENTITY.apiKey,
-              ...user,
-              createdAt,
-              keyId,
-              ...keys.apiKeysIndex(keyId),
-            },
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
-        },
-      ],
-    }),
-  );
+  await putUserWithKey(user, hash, keyId, nowIso());
   return issued;
 }
 
@@ -103,9 +74,7 @@ export async function createUserWithKey(
  */
 export async function findCallerByApiKey(apiKey: string): Promise<Caller | undefined> {
   if (!apiKey.startsWith(KEY_PREFIX) || apiKey.length > 200) return undefined;
-  const { Item } = await db().send(
-    new GetCommand({ TableName: tableName(), Key: keys.apiKey(hashApiKey(apiKey)), ConsistentRead: true }),
-  );
+  const Item = await keyItemByHash(hashApiKey(apiKey));
   if (!Item || Item['revokedAt'] !== undefined) return undefined;
   return {
     userId: Item['userId'],

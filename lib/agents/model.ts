@@ -1,6 +1,7 @@
 import type { EventType } from '../core/event-types.ts';
 import { ID_PATTERN } from '../core/ids.ts';
 import type { SigningKeyFields } from '../webhooks/signing-keys.ts';
+import type { AgentView } from './answer.ts';
 
 export type WebhookDisabledReason = 'manual' | 'consecutive_failures' | 'endpoint_gone';
 
@@ -39,17 +40,8 @@ export interface AgentRecord extends SigningKeyFields {
   updated_at: string;
 }
 
-/** The agent as docs/api.md shows it. The secret is never part of it. */
-export interface AgentView {
-  id: string;
-  name: string;
-  webhook_url: string | null;
-  events: EventType[];
-  webhook_status: WebhookStatus;
-  webhook_disabled_reason: WebhookDisabledReason | null;
-  last_verified_at: string | null;
-  created_at: string;
-}
+/** The agent as docs/api.md shows it (answer.ts). The secret is never part of it. */
+export type { AgentView };
 
 export function toAgentView(agent: AgentRecord): AgentView {
   return {

@@ -6,18 +6,23 @@ import { newId } from '../core/ids.ts';
 import { nowIso } from '../core/time.ts';
 import { commitWithEvents } from '../events/feed/outbox.ts';
 import type { CommitAlong } from '../store/transact.ts';
-import { contractIdsOf } from './links.ts';
+import type { Contract } from './answer.ts';
 import { rolesOf } from './parties.ts';
 import type { CreateContractInput, ListContractsQuery, VerificationInput } from './schemas.ts';
-import { type ContractRecord, contractMove, insertContract, readContract, readContracts } from './store.ts';
+import {
+  type ContractRecord,
+  contractIdsOf,
+  contractMove,
+  insertContract,
+  readContract,
+  readContracts,
+} from './store.ts';
 import { type TemplateForContract, templateForContract } from './template-source.ts';
 import { type ContractAction, canMove, mayTake, startStatuses, TRANSITIONS, targetStatus } from './transitions.ts';
 import { fillChecks, resolveVariables } from './variables.ts';
 
-export type ContractView = Omit<
-  ContractRecord,
-  'party_owner_ids' | 'buyer_owner_id' | 'seller_owner_id' | 'verification'
->;
+/** A contract as the API shows it (answer.ts): the record without who may see it and the verification. */
+export type ContractView = Contract;
 
 export function toContractView(record: ContractRecord): ContractView {
   const {

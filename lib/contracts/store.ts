@@ -4,14 +4,16 @@
  * transaction with its events.
  */
 
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { InvariantError } from '../core/errors.ts';
 import { countStats } from '../marketplace/stats/count.ts';
 import { batchGet, keyString } from '../store/batch.ts';
 import { db, tableName } from '../store/client.ts';
-import { ENTITY, keys } from '../store/keys.ts';
+import { contractLinkKeys, ENTITY, keys } from '../store/keys.ts';
+import { INDEXES } from '../store/table.ts';
 import { alongLost, alongRefused, type TransactItem, transactWrite } from '../store/transact.ts';
 import { buildUpdate } from '../store/update-expression.ts';
+import type { Contract } from './answer.ts';
 import { linkWrites } from './links.ts';
 import type { ContractStatus } from './transitions.ts';
 
@@ -24,7 +26,7 @@ export interface ContractRecord {
   variables: Record<string, unknown>;
   amount_cents: number;
   status: ContractStatus;
-  checks: unknown[];
+  checks: Contract['checks'];
   created_at: string;
   updated_at: string;
   /** The buyer (owner of agent_id) and the seller (the template's author): who may see the contract. */
@@ -103,4 +105,32 @@ export async function readContracts(ids: readonly string[]): Promise<ContractRec
   return ids
     .map((id) => found.get(keyString(keys.contract(id))) as ContractRecord | undefined)
     .filter((c): c is ContractRecord => c !== undefined);
+}
+
+/** Contract ids of one party, newest first, after `afterId`; reads `limit + 1` links to know whether more exist. */
+export async function contractIdsOf(
+  party: string,
+  status: ContractStatus | undefined,
+  limit: number,
+  afterId?: string,
+): Promise<{ ids: string[]; more: boolean }> {
+  const base = contractLinkKeys.link(party, afterId ?? '');
+  const query = status
+    ? {
+        IndexName: INDEXES.gsi1.name,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': INDEXES.gsi1.partitionKey },
+        ExpressionAttributeValues: { ':pk': contractLinkKeys.byStatusPk(party, status) },
+        ...(afterId ? { ExclusiveStartKey: { ...base, ...contractLinkKeys.index(party, status, afterId) } } : {}),
+      }
+    : {
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': base.PK, ':prefix': contractLinkKeys.prefix },
+        ConsistentRead: true,
+        ...(afterId ? { ExclusiveStartKey: base } : {}),
+      };
+  const { Items = [] } = await db().send(
+    new QueryCommand({ TableName: tableName(), ScanIndexForward: false, Limit: limit + 1, ...query }),
+  );
+  return { ids: Items.slice(0, limit).map((item) => item['contract_id'] as string), more: Items.length > limit };
 }

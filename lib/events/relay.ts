@@ -15,12 +15,12 @@
  */
 import type { AgentRecord } from '../agents/model.ts';
 import { errorFields, log } from '../observability/log.ts';
-import { batchGet, keyString } from '../store/batch.ts';
+import { keyString } from '../store/batch.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 import { itemOfImage, sequenceOf, type TableChange } from '../store/table-change.ts';
 import { type DeliveryMessage, enqueueDeliveries, enqueueDelivery } from './delivery/queue.ts';
 import { type DeliveryRecord, deliveryFromItem, newDelivery, relayDeliveryKey } from './delivery/record.ts';
-import { createDeliveries, ensureDelivery } from './delivery/store.ts';
+import { createDeliveries, ensureDelivery, readAgentsAndDeliveries } from './delivery/store.ts';
 import { acceptsDelivery } from './feed/agent-gate.ts';
 import type { ServiceEvent } from './feed/event.ts';
 import { eventFromItem } from './feed/outbox.ts';
@@ -62,9 +62,9 @@ export async function relayBatch(records: readonly TableChange[]): Promise<strin
 
   let found: Map<string, Record<string, unknown>>;
   try {
-    found = await batchGet(
-      [...events.map(({ event }) => keys.agent(event.agent_id)), ...events.map(({ event }) => relayDeliveryKey(event))],
-      { consistent: true },
+    found = await readAgentsAndDeliveries(
+      events.map(({ event }) => event.agent_id),
+      events.map(({ event }) => relayDeliveryKey(event)),
     );
   } catch (err) {
     for (let i = 0; i < records.length; i++) fail(i, err);

@@ -5,10 +5,10 @@ import type { AgentView } from '../agents/model.ts';
 import { disableWebhook } from '../agents/webhook-config.ts';
 import type { Caller } from '../core/caller.ts';
 import { AppError, notFound } from '../core/errors.ts';
-import { reopenFailed } from './delivery/attempt-outcome.ts';
+
 import { enqueueDelivery } from './delivery/queue.ts';
 import { type DeliveryDetail, type DeliveryStatus, type DeliveryView, toDetail, toView } from './delivery/record.ts';
-import { type DeliveryPage, listDeliveries, readDelivery } from './delivery/store.ts';
+import { type DeliveryPage, listDeliveries, readDelivery, reopenFailed } from './delivery/store.ts';
 import { announceSafely, announceWebhookDisabled } from './feed/operational.ts';
 import { type EventPage, listEvents } from './feed/reader.ts';
 

@@ -5,7 +5,7 @@
  * (comma-separated, e.g. `https://app.example.com,https://admin.example.com`); the answer then
  * echoes the request's `Origin` when it is listed and carries `Vary: Origin`.
  *
- * The same module serves the handlers (lib/http/stack.ts, sse-route.ts), the local gateway's own
+ * The same module serves the handlers (lib/http/middleware.ts, sse-route.ts), the local gateway's own
  * answers and its preflights; in AWS the preflights and gateway responses get the same lists from
  * infra/api-stack.ts.
  */

@@ -18,7 +18,7 @@ import {
   readKey,
   releaseKey,
   type StoredAnswer,
-} from '../idempotency/records.ts';
+} from '../idempotency/store.ts';
 import type { TransactItem } from '../store/transact.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';

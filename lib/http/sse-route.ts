@@ -18,7 +18,7 @@ import type * as z from '../zod.ts';
 import { callerFromEvent } from './caller.ts';
 import { corsHeaders } from './cors.ts';
 import { errorBody, errorHeaders, statusOf } from './errors.ts';
-import { lowerCaseHeaders, originOf, parsePathOrNotFound, withRouteSpec } from './stack.ts';
+import { lowerCaseHeaders, originOf, parsePathOrNotFound, withRouteSpec } from './middleware.ts';
 import { parseQuery } from './validation.ts';
 
 type ResponseStream = Writable;

@@ -1,7 +1,7 @@
 /**
  * The stack of a route that needs no key, no input and no store (`/health`, `/openapi.json`): the
  * same common headers as every answer (`x-request-id`, CORS, JSON) without the parsing,
- * idempotency and store modules of stack.ts, so its function bundles none of the AWS SDK.
+ * idempotency and store modules of middleware.ts, so its function bundles none of the AWS SDK.
  */
 
 import { randomUUID } from 'node:crypto';

@@ -15,8 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { rateLimited } from '../core/errors.ts';
 import { FUTURE_TOLERANCE_MS, MAX_STREAMS_PER_AGENT, STREAM_LEASE } from '../core/settings.ts';
 import { log } from '../observability/log.ts';
-import { conditionalDelete, conditionalUpdate } from '../store/conditional.ts';
-import { ENTITY, keys } from '../store/keys.ts';
+import { freeStreamSlot, renewStreamSlot, takeStreamSlot } from './store.ts';
 
 export interface StreamSink {
   write(chunk: string): void;
@@ -59,19 +58,7 @@ export async function acquireStreamLease(agentId: string, options: StreamLeaseOp
 
 /** True when the slot is ours; else when its current lease lapses (ms), if known. */
 async function takeSlot(agentId: string, slot: number, token: string, t: number): Promise<true | number | undefined> {
-  const result = await conditionalUpdate({
-    Key: keys.streamLease(agentId, slot),
-    UpdateExpression: 'SET lease_until = :until, lease_token = :token, entity = :entity, expires_at = :expires',
-    ConditionExpression: 'attribute_not_exists(lease_until) OR lease_until <= :now OR lease_until > :ceiling',
-    ExpressionAttributeValues: {
-      ':until': t + STREAM_LEASE.leaseMs,
-      ':token': token,
-      ':entity': ENTITY.streamLease,
-      ':expires': expiresAt(t),
-      ':now': t,
-      ':ceiling': t + STREAM_LEASE.leaseMs + FUTURE_TOLERANCE_MS,
-    },
-  });
+  const result = await takeStreamSlot(agentId, slot, token, t);
   if (result.ok) return true;
   const until = result.current?.['lease_until'];
   return typeof until === 'number' ? until : undefined;
@@ -93,12 +80,7 @@ function holding(
   const renew = async () => {
     const t = now();
     try {
-      const result = await conditionalUpdate({
-        Key: keys.streamLease(agentId, slot),
-        UpdateExpression: 'SET lease_until = :until, expires_at = :expires',
-        ConditionExpression: 'lease_token = :token',
-        ExpressionAttributeValues: { ':until': t + STREAM_LEASE.leaseMs, ':expires': expiresAt(t), ':token': token },
-      });
+      const result = await renewStreamSlot(agentId, slot, token, t);
       // Taken over (our lease had lapsed): the stream must end.
       if (result.ok) until = t + STREAM_LEASE.leaseMs;
       else lost = true;
@@ -125,17 +107,12 @@ function holding(
       clearInterval(timer);
       await renewing;
       // Someone else holds it now (condition failed), or the store is unavailable: the lease lapses by itself.
-      await conditionalDelete({
-        Key: keys.streamLease(agentId, slot),
-        ConditionExpression: 'lease_token = :token',
-        ExpressionAttributeValues: { ':token': token },
-      }).catch((err: Error) => log.warn('stream lease not released', { agentId, error: err.name }));
+      await freeStreamSlot(agentId, slot, token).catch((err: Error) =>
+        log.warn('stream lease not released', { agentId, error: err.name }),
+      );
     },
   };
 }
-
-/** TTL (epoch seconds) well after the lease: the slot item of a vanished agent does not stay forever. */
-const expiresAt = (t: number) => Math.ceil((t + STREAM_LEASE.leaseMs) / 1000) + 3600;
 
 function shuffled(n: number): number[] {
   const order = Array.from({ length: n }, (_, i) => i);

@@ -15,8 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { rateLimited } from '../core/errors.ts';
 import { FUTURE_TOLERANCE_MS, VERIFY_LIMITS } from '../core/settings.ts';
 import { log } from '../observability/log.ts';
-import { conditionalUpdate } from '../store/conditional.ts';
-import { ENTITY, keys } from '../store/keys.ts';
+import { releaseVerifyLease, takeVerifyLeaseInWindow, takeVerifyLeaseNewWindow } from './store.ts';
 
 export interface HandshakeLease {
   /** Frees the agent for the next handshake; never throws (the lease lapses on its own anyway). */
@@ -35,36 +34,11 @@ export async function startHandshake(agentId: string, options: LimiterOptions = 
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const t = now();
     const token = randomUUID();
-    const values = {
-      ':now': t,
-      ':leaseCeiling': t + VERIFY_LIMITS.leaseMs + FUTURE_TOLERANCE_MS,
-      ':leaseEnd': t + VERIFY_LIMITS.leaseMs,
-      ':token': token,
-      ':windowFloor': t - VERIFY_LIMITS.windowMs,
-      ':skewCeiling': t + FUTURE_TOLERANCE_MS,
-      ':one': 1,
-      ':entity': ENTITY.verifyLimit,
-      ':expires': Math.ceil((t + VERIFY_LIMITS.windowMs + VERIFY_LIMITS.leaseMs) / 1000) + 3600,
-    };
-    const leaseFree = 'attribute_not_exists(lease_until) OR lease_until <= :now OR lease_until > :leaseCeiling';
-    const take = 'lease_until = :leaseEnd, lease_token = :token, entity = :entity, expires_at = :expires';
-
     // The common case first: the current window has room.
-    const sameWindow = await conditionalUpdate({
-      Key: keys.verifyLimit(agentId),
-      UpdateExpression: `SET ${take} ADD window_count :one`,
-      ConditionExpression: `(${leaseFree}) AND window_start > :windowFloor AND window_start <= :skewCeiling AND window_count < :max`,
-      ExpressionAttributeValues: { ...values, ':max': VERIFY_LIMITS.perWindow },
-    });
+    const sameWindow = await takeVerifyLeaseInWindow(agentId, t, token);
     if (sameWindow.ok) return leaseOf(agentId, token);
-
     // No window yet, or the last one is over (or was written by a clock beyond the bound): open one.
-    const newWindow = await conditionalUpdate({
-      Key: keys.verifyLimit(agentId),
-      UpdateExpression: `SET ${take}, window_start = :now, window_count = :one`,
-      ConditionExpression: `(${leaseFree}) AND (attribute_not_exists(window_start) OR window_start <= :windowFloor OR window_start > :skewCeiling)`,
-      ExpressionAttributeValues: values,
-    });
+    const newWindow = await takeVerifyLeaseNewWindow(agentId, t, token);
     if (newWindow.ok) return leaseOf(agentId, token);
 
     const refusal = whyRefused(newWindow.current, t);
@@ -107,12 +81,9 @@ function leaseOf(agentId: string, token: string): HandshakeLease {
     async release() {
       // A failed condition means the lease lapsed and the next handshake took it; a store error
       // leaves it to lapse by itself. Either way the verify answer must not fail for it.
-      await conditionalUpdate({
-        Key: keys.verifyLimit(agentId),
-        UpdateExpression: 'REMOVE lease_until, lease_token',
-        ConditionExpression: 'lease_token = :token',
-        ExpressionAttributeValues: { ':token': token },
-      }).catch((err: Error) => log.warn('verify lease not released', { agentId, error: err.name }));
+      await releaseVerifyLease(agentId, token).catch((err: Error) =>
+        log.warn('verify lease not released', { agentId, error: err.name }),
+      );
     },
   };
 }

@@ -1,7 +1,6 @@
-import { readIndexPage } from '../store/index-page.ts';
 import { isListed, templateIdOf, templateLists } from '../store/keys.ts';
 import { INDEXES } from '../store/table.ts';
-import { templatesInOrder } from './templates/store.ts';
+import { templateListPage, templatesInOrder } from './templates/store.ts';
 import { type TemplateItem, toSummary, UNRATED_RATING_KEY } from './templates/template-item.ts';
 import { trendingTemplates } from './trending/trending.ts';
 
@@ -14,9 +13,13 @@ const SIZE = 10;
  */
 export async function featuredLists(now = Date.now()) {
   const [featured, recent, rated, trending] = await Promise.all([
-    readIndexPage(INDEXES.featured, templateLists.featured, { skip: 0, limit: SIZE }),
-    readIndexPage(INDEXES.allByRecent, templateLists.all, { skip: 0, limit: SIZE }),
-    readIndexPage(INDEXES.allByRating, templateLists.all, { skip: 0, limit: SIZE, sortKeyAbove: UNRATED_RATING_KEY }),
+    templateListPage(INDEXES.featured, templateLists.featured, { skip: 0, limit: SIZE }),
+    templateListPage(INDEXES.allByRecent, templateLists.all, { skip: 0, limit: SIZE }),
+    templateListPage(INDEXES.allByRating, templateLists.all, {
+      skip: 0,
+      limit: SIZE,
+      sortKeyAbove: UNRATED_RATING_KEY,
+    }),
     trendingTemplates(now, SIZE),
   ]);
   const ids = (page: { keys: { PK: string; SK: string }[] }) => page.keys.map(templateIdOf);

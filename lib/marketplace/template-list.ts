@@ -1,12 +1,11 @@
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
-import { indexKeyTypes, readIndexPage } from '../store/index-page.ts';
+import { indexKeyTypes } from '../store/index-page.ts';
 import { isListed, templateIdOf, templateLists } from '../store/keys.ts';
 import { INDEXES } from '../store/table.ts';
 import type { ListTemplatesQuery } from './request-schemas.ts';
 import { searchTemplates } from './search/search.ts';
 import type { Category } from './templates/categories.ts';
-import { readCategoryCounts } from './templates/category-counts.ts';
-import { templatesInOrder } from './templates/store.ts';
+import { readCategoryCounts, templateListPage, templatesInOrder } from './templates/store.ts';
 import { toSummary } from './templates/template-item.ts';
 
 type Sort = 'popular' | 'recent' | 'rating';
@@ -32,7 +31,7 @@ export async function listTemplates(query: ListTemplatesQuery) {
     : undefined;
   const offset = start?.position ?? query.offset ?? 0;
   const [page, total] = await Promise.all([
-    readIndexPage(index, partition, { skip: start ? 0 : offset, limit: query.limit, startKey: start?.key }),
+    templateListPage(index, partition, { skip: start ? 0 : offset, limit: query.limit, startKey: start?.key }),
     publicCount(query.category),
   ]);
   const templates = await templatesInOrder(page.keys.map(templateIdOf), isListed);

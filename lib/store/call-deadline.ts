@@ -4,7 +4,7 @@
  * (context.getRemainingTimeInMillis()) less a reserve; every DynamoDB call made within it is
  * aborted when the deadline comes (the SDK does not retry an abort), so the route still has its
  * reserve to find out what became of its writes (an `Idempotency-Key`'s answer committed with the
- * change, lib/idempotency/records.ts) and answer truthfully, instead of being cut off by the
+ * change, lib/idempotency/store.ts) and answer truthfully, instead of being cut off by the
  * function's timeout while a commit may be landing.
  *
  * Calls outside any deadline (workers, scripts, the stack's own bookkeeping after the route) are

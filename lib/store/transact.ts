@@ -8,7 +8,7 @@ export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems'
 
 /**
  * Items a caller asks to commit in the same transaction as a change, made from the change's result
- * (the HTTP stack's `Idempotency-Key` answer, lib/idempotency/records.ts completionItem): they
+ * (the HTTP stack's `Idempotency-Key` answer, lib/idempotency/store.ts completionItem): they
  * commit with the change or not at all. A service that takes one appends its items last and
  * reads their cancellation reasons with `alongRefused`.
  */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { importsOf, sourceFiles, tokensOf } from './source-files.ts';
+import { dynamoDbCallers, sendingHelpers, storeHelpers } from './dynamodb-calls.ts';
+import { importsOf, sourceFiles, tokenize, valueImports } from './source-files.ts';
 
 /**
  * The layers of CONTRIBUTING.md ("Layers"), each allowed to import only its own layer and those
@@ -104,6 +105,25 @@ const bundleImportsOfDocs = (files: string[], imports: (file: string) => string[
         .map((t) => `${f} → ${t}`),
     );
 
+/** Files that import themselves back, directly or through others, each cycle as the path round it. */
+function fileCycles(files: string[], imports: (file: string) => string[] = importsOf): string[] {
+  const graph = new Map(files.map((f) => [f, imports(f).filter((t) => files.includes(t))]));
+  const state = new Map<string, 'open' | 'done'>();
+  const cycles: string[] = [];
+  const visit = (file: string, path: string[]) => {
+    if (state.get(file) === 'done') return;
+    if (state.get(file) === 'open') {
+      cycles.push([...path.slice(path.indexOf(file)), file].join(' → '));
+      return;
+    }
+    state.set(file, 'open');
+    for (const next of graph.get(file) ?? []) visit(next, [...path, file]);
+    state.set(file, 'done');
+  };
+  for (const file of files) visit(file, []);
+  return cycles;
+}
+
 function arrowsUp(files: string[], imports: (file: string) => string[] = importsOf): string[] {
   return files.flatMap((file) => {
     const from = layerOf(file)!;
@@ -137,9 +157,9 @@ describe('import layers', () => {
     expect(arrowsUp(sourceFiles(...CHECKED))).toEqual([]);
   });
 
-  it('keeps aws-lambda out of lib/ below lib/http/', () => {
+  it('keeps aws-lambda and middy (the HTTP stack) out of lib/ below lib/http/', () => {
     const below = sourceFiles('lib').filter((f) => rank(layerOf(f)!) < rank('http'));
-    expect(below.filter((f) => importsOf(f).some((t) => t === 'aws-lambda'))).toEqual([]);
+    expect(below.filter((f) => importsOf(f).some((t) => t === 'aws-lambda' || t.startsWith('@middy/')))).toEqual([]);
   });
 
   it('lib/agents does not import lib/events (events read agents, not the other way)', () => {
@@ -191,14 +211,78 @@ describe('import layers', () => {
     expect(bundleImportsOfDocs(sourceFiles('functions', 'lib'))).toEqual([]);
   });
 
-  it("lib/events: DynamoDB calls only in the rooms' store.ts, and no room reaches up to relay or service", () => {
-    const files = sourceFiles('lib/events');
-    const callsDynamoDb = (f: string) =>
-      importsOf(f).some((t) => t.startsWith('@aws-sdk/lib-dynamodb') || t.startsWith('@aws-sdk/client-dynamodb')) ||
-      tokensOf(f).some((t, i, all) => t.kind === 'word' && t.text === 'db' && all[i + 1]?.text === '(');
-    const stores = files.filter(callsDynamoDb);
-    expect(stores).toEqual(['lib/events/delivery/store.ts', 'lib/events/feed/store.ts', 'lib/events/replay/store.ts']);
-    const rooms = files.filter((f) => f.split('/').length > 3);
+  it("makes DynamoDB calls only in a store.ts (or lib/store/), through the SDK or the repository's own helpers", () => {
+    const helpers = storeHelpers();
+    // The helpers are found in lib/store/, not listed: every wrapper that sends a request is one.
+    expect([...helpers.keys()]).toEqual(
+      expect.arrayContaining([
+        'db',
+        'batchGet',
+        'batchWrite',
+        'transactWrite',
+        'conditionalUpdate',
+        'cursorPage',
+        'queryAll',
+      ]),
+    );
+    expect(helpers.has('keyString')).toBe(false);
+    const files = sourceFiles('lib', 'functions').filter((f) => !/^lib\/(store|aws)\//.test(f));
+    expect(dynamoDbCallers(files, helpers).filter((f) => !f.endsWith('/store.ts'))).toEqual([]);
+    expect(dynamoDbCallers(['lib/events/delivery/store.ts', 'lib/marketplace/templates/store.ts'], helpers)).toEqual([
+      'lib/events/delivery/store.ts',
+      'lib/marketplace/templates/store.ts',
+    ]);
+  });
+
+  it('sees a planted DynamoDB call through a helper of lib/store/, through a wrapper of a wrapper, and handed on', () => {
+    const planted: Record<string, string> = {
+      'lib/store/client.ts': 'export function db() { return client; }',
+      'lib/store/wrap.ts':
+        "import { db } from './client.ts';\nconst send = (c) => db().send(c);\nexport const putIt = (i) => send(i);\nexport const pure = (k) => k.PK;",
+      'lib/store/wrap-again.ts':
+        "import { putIt } from './wrap.ts';\nexport async function putTwice(i) { await putIt(i); await putIt(i); }",
+      'lib/a/calls.ts': "import { putTwice } from '../store/wrap-again.ts';\nexport const f = () => putTwice({});",
+      'lib/a/hands-on.ts': "import { putIt } from '../store/wrap.ts';\nexport const g = (w = putIt) => w;",
+      'lib/a/pure.ts': "import { pure } from '../store/wrap.ts';\nimport type { putIt } from '../store/wrap.ts';",
+      'lib/a/types.ts': "import { type QueryCommandInput } from '@aws-sdk/lib-dynamodb';",
+      'lib/a/sdk.ts': "import { type X, GetCommand } from '@aws-sdk/lib-dynamodb';",
+    };
+    const tokens = (f: string) => tokenize(planted[f]!);
+    const helpers = sendingHelpers(['lib/store/client.ts', 'lib/store/wrap.ts', 'lib/store/wrap-again.ts'], tokens);
+    expect([...helpers].sort()).toEqual([
+      ['db', 'lib/store/client.ts'],
+      ['putIt', 'lib/store/wrap.ts'],
+      ['putTwice', 'lib/store/wrap-again.ts'],
+    ]);
+    const domain = Object.keys(planted).filter((f) => f.startsWith('lib/a/'));
+    expect(dynamoDbCallers(domain, helpers, tokens)).toEqual(['lib/a/calls.ts', 'lib/a/hands-on.ts', 'lib/a/sdk.ts']);
+  });
+
+  it('keeps answer schemas (zod, for the OpenAPI document) out of function bundles: elsewhere their types only', () => {
+    const isAnswer = (f: string) => /^lib\/.*\/answers?\.ts$/.test(f) || f === 'lib/core/answer-fields.ts';
+    const mayUseValues = (f: string) => isAnswer(f) || f.startsWith('lib/http/openapi/') || isTest(f);
+    const valueUses = (files: string[], imports: (f: string) => { from: string; name: string }[] = valueImports) =>
+      files
+        .filter((f) => !mayUseValues(f))
+        .flatMap((f) =>
+          imports(f)
+            .filter((i) => isAnswer(i.from))
+            .map((i) => `${f} → ${i.from} (${i.name})`),
+        );
+    const planted = (f: string) =>
+      f === 'lib/a/service.ts'
+        ? [{ from: 'lib/a/answer.ts', name: 'aAnswer' }]
+        : [{ from: 'lib/marketplace/templates/answer.ts', name: 'templateAnswer' }];
+    expect(valueUses(['lib/a/service.ts', 'lib/http/openapi/schemas.ts', 'lib/b/answer.ts'], planted)).toEqual([
+      'lib/a/service.ts → lib/a/answer.ts (aAnswer)',
+    ]);
+    const files = sourceFiles(...CHECKED);
+    expect(files.filter(isAnswer).length).toBeGreaterThan(10);
+    expect(valueUses(files)).toEqual([]);
+  });
+
+  it('no room of lib/events reaches up to relay or service', () => {
+    const rooms = sourceFiles('lib/events').filter((f) => f.split('/').length > 3);
     expect(
       rooms.flatMap((f) =>
         importsOf(f)
@@ -208,22 +292,18 @@ describe('import layers', () => {
     ).toEqual([]);
   });
 
-  it('has no import cycle among the files of lib/', () => {
-    const files = sourceFiles('lib');
-    const graph = new Map(files.map((f) => [f, importsOf(f).filter((t) => t.startsWith('lib/'))]));
-    const state = new Map<string, 'open' | 'done'>();
-    const cycles: string[] = [];
-    const visit = (file: string, path: string[]) => {
-      if (state.get(file) === 'done') return;
-      if (state.get(file) === 'open') {
-        cycles.push([...path.slice(path.indexOf(file)), file].join(' → '));
-        return;
-      }
-      state.set(file, 'open');
-      for (const next of graph.get(file) ?? []) visit(next, [...path, file]);
-      state.set(file, 'done');
+  it('has no import cycle among the files of any folder, and sees a planted one', () => {
+    const planted: Record<string, string[]> = {
+      'bench/a.ts': ['bench/b.ts'],
+      'bench/b.ts': ['lib/c.ts'],
+      'lib/c.ts': ['bench/a.ts'],
+      'client/d.ts': ['client/d.ts'],
+      'infra/e.ts': ['lib/c.ts'],
     };
-    for (const file of files) visit(file, []);
-    expect(cycles).toEqual([]);
+    expect(fileCycles(Object.keys(planted), (f) => planted[f] ?? [])).toEqual([
+      'bench/a.ts → bench/b.ts → lib/c.ts → bench/a.ts',
+      'client/d.ts → client/d.ts',
+    ]);
+    expect(fileCycles(sourceFiles(...CHECKED, 'client'))).toEqual([]);
   });
 });

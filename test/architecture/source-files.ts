@@ -140,6 +140,10 @@ export function tokenize(src: string): Token[] {
 
 export const tokensOf = (file: string): Token[] => tokenize(readFileSync(join(repoRoot, file), 'utf8'));
 
+/** A relative import of `file` as a path from the repository root. */
+export const resolveFrom = (file: string, specifier: string): string =>
+  relative(repoRoot, resolve(repoRoot, file, '..', specifier)).replaceAll('\\', '/');
+
 /**
  * What a file imports (static and dynamic imports, re-exports; `import type` too, since a type
  * import is a dependency of the design even when the bundle drops it): repository paths resolved
@@ -155,11 +159,27 @@ export function importsOf(file: string): string[] {
       (before?.kind === 'word' && (before.text === 'from' || before.text === 'import')) ||
       (before?.text === '(' && t[i - 2]?.kind === 'word' && t[i - 2]!.text === 'import');
     if (!isImport) return;
-    out.push(
-      token.text.startsWith('.')
-        ? relative(repoRoot, resolve(repoRoot, file, '..', token.text)).replaceAll('\\', '/')
-        : token.text,
-    );
+    out.push(token.text.startsWith('.') ? resolveFrom(file, token.text) : token.text);
   });
   return out;
+}
+
+/**
+ * The names a file imports as values (not `import type`, not `type` specifiers), each with the
+ * module it comes from: a repository path resolved from the root, or a package name.
+ */
+export function valueImports(file: string, tokens: Token[] = tokensOf(file)): { from: string; name: string }[] {
+  return tokens.flatMap((t, i) => {
+    if (t.kind !== 'string' || tokens[i - 1]?.text !== 'from') return [];
+    let start = i - 1;
+    while (start > 0 && tokens[start]!.text !== 'import' && tokens[start]!.text !== 'export') start--;
+    if (tokens[start + 1]?.text === 'type') return [];
+    const clause = tokens.slice(start + 1, i - 1).filter((c) => c.text !== '{' && c.text !== '}');
+    const from = t.text.startsWith('.') ? resolveFrom(file, t.text) : t.text;
+    const specifiers: Token[][] = [[]];
+    for (const c of clause) c.text === ',' ? specifiers.push([]) : specifiers.at(-1)!.push(c);
+    return specifiers
+      .filter((sp) => sp.length > 0 && sp[0]!.text !== 'type')
+      .map((sp) => ({ from, name: sp[0]!.text }));
+  });
 }

@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DELIVERY } from '../../lib/core/settings.ts';
 import { freePort } from '../../local/ports.ts';
+import { scratchDir } from '../support/scratch-dir.ts';
 import { startWebhookReceiver, waitFor } from './support.ts';
 
 /**
@@ -65,7 +64,7 @@ describe('crash recovery of the delivery pipeline', () => {
     const env = {
       PORT: String(await freePort()),
       LOCAL_DYNAMODB_PORT: String(await freePort()),
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'crash-')),
+      DATA_DIR: scratchDir('crash-'),
     };
     const base = `http://127.0.0.1:${env.PORT}`;
     const receiver = await startWebhookReceiver();

@@ -1,9 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type EventPipeline, startEventPipeline } from '../../local/emulators/event-pipeline.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
+import { scratchDir } from '../support/scratch-dir.ts';
 import {
   configureWebhook,
   createAgent,
@@ -56,13 +54,13 @@ describe('no event is lost to a process that dies', () => {
     const contractId = await createContract(owner, agentId, templateId);
     expect((await invoke('fundContract', { caller: owner, params: { id: contractId } })).status).toBe(200);
 
-    await start(mkdtempSync(join(tmpdir(), 'pipeline-')));
+    await start(scratchDir('pipeline-'));
     const delivery = await waitFor(() => receiver.deliveries[0], 'the delivery after start');
     expect(delivery.json).toMatchObject({ type: 'contract.funded', data: { contract_id: contractId } });
   });
 
   it('committed between a stop and a restart: delivered after the restart, earlier events not sent again', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-'));
+    const dataDir = scratchDir('pipeline-');
     const receiver = await startWebhookReceiver();
     const agentId = await createAgent(owner);
     await enableWebhook(owner, agentId, receiver.url, ['contract.funded', 'contract.released']);
@@ -84,7 +82,7 @@ describe('no event is lost to a process that dies', () => {
   });
 
   it('a retry waiting in the queue survives a restart (persisted queue) and is delivered after it', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-'));
+    const dataDir = scratchDir('pipeline-');
     const receiver = await startWebhookReceiver();
     const agentId = await createAgent(owner);
     await enableWebhook(owner, agentId, receiver.url, ['contract.funded']);
@@ -115,7 +113,7 @@ describe('no event is lost to a process that dies', () => {
     const later = await createContract(owner, agentId, templateId);
     await invoke('fundContract', { caller: owner, params: { id: later } });
 
-    await start(mkdtempSync(join(tmpdir(), 'pipeline-')));
+    await start(scratchDir('pipeline-'));
     await waitFor(() => receiver.deliveries[0], 'the delivery of the later event');
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.deliveries.map((d) => d.json.data.contract_id)).toEqual([later]);

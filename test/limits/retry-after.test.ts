@@ -2,8 +2,8 @@ import { ProvisionedThroughputExceededException, TransactionCanceledException } 
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError, rateLimited } from '../../lib/core/errors.ts';
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { ok } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 import { db } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';
 import { transactWrite } from '../../lib/store/transact.ts';

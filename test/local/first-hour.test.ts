@@ -1,7 +1,6 @@
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { DEMO_API_KEY } from '../../local/demo/identity.ts';
 import { demoTemplates } from '../../local/demo/templates.ts';
 import { freePort } from '../../local/ports.ts';
 import { localStoreProblem } from '../../local/store-probe.ts';
+import { scratchDir } from '../support/scratch-dir.ts';
 
 /**
  * `npm start` on ports of its own, with its own DynamoDB Local, as a new user meets it: a banner
@@ -18,7 +18,7 @@ import { localStoreProblem } from '../../local/store-probe.ts';
  */
 const root = join(import.meta.dirname, '../..');
 const run = promisify(execFile);
-const dataDir = mkdtempSync(join(tmpdir(), 'first-hour-'));
+const dataDir = scratchDir('first-hour-');
 let app: ChildProcessWithoutNullStreams;
 let output = '';
 let port: number;
@@ -216,7 +216,7 @@ describe('invoke and admin with nothing answering', () => {
   );
 
   it('say so in one sentence, and the check behind it gives up within 2 s', async () => {
-    const empty = mkdtempSync(join(tmpdir(), 'no-runtime-'));
+    const empty = scratchDir('no-runtime-');
     for (const dynamo of [silentPort, await freePort()]) {
       const endpoint = `http://127.0.0.1:${dynamo}`;
       const started = Date.now();

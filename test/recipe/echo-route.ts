@@ -2,8 +2,9 @@
  * The handler of the test-only route that test/recipe/add-a-route.test.ts adds through CONTRIBUTING's
  * "Add a route" recipe (step 4: a thin handler over the shared HTTP stack). Never in lib/routes.ts.
  */
+
+import { httpRoute } from '../../lib/http/middleware.ts';
 import { ok } from '../../lib/http/responses.ts';
-import { httpRoute } from '../../lib/http/stack.ts';
 import * as z from '../../lib/zod.ts';
 
 export const handler = httpRoute(

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { relative } from 'node:path';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { endpointOverride } from '../../lib/aws-endpoint.ts';
 import { reindexIfBehind } from '../../lib/marketplace/search/reindex.ts';
 import { ensureTable } from '../../lib/store/create-table.ts';
+import { cpuSecondsOf } from './cpu-profile.ts';
 
 /**
  * The integration tier's setup file: each test file gets a database and a fresh table of its own
@@ -26,8 +28,12 @@ process.env['LOG_LEVEL'] ??= 'silent';
 
 let endpoint: string | undefined;
 const leaseUrl = `${inject('dynamoLeaseUrl')}/${encodeURIComponent(process.env['VITEST_POOL_ID'] ?? '1')}/${process.pid}`;
+/** What the file cost, for TEST_CPU_PROFILE (test/support/cpu-profile.ts): its name, wall and CPU at the start. */
+let file = '';
+const started = { wall: performance.now(), cpu: cpuSecondsOf(process.pid) };
 
 beforeAll(async () => {
+  file = relative(process.cwd(), expect.getState().testPath ?? '');
   const res = await fetch(leaseUrl, { method: 'POST' });
   const answer = await res.text();
   if (!res.ok) throw new Error(`No DynamoDB Local for this worker: ${answer}`);
@@ -53,6 +59,11 @@ afterAll(async () => {
     await client.send(new DeleteTableCommand({ TableName: table }));
   } finally {
     client.destroy();
-    await fetch(leaseUrl, { method: 'DELETE' });
+    const cost = new URLSearchParams({
+      file,
+      wall: ((performance.now() - started.wall) / 1000).toFixed(1),
+      node: (cpuSecondsOf(process.pid) - started.cpu).toFixed(1),
+    });
+    await fetch(`${leaseUrl}?${cost}`, { method: 'DELETE' });
   }
 });

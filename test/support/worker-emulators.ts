@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/emulators/dynamodb-local.ts';
 import { freePort } from '../../local/ports.ts';
+import { cpuSecondsOf, recordFileCost } from './cpu-profile.ts';
 
 /**
  * The integration tier's globalSetup (vitest.config.ts): one DynamoDB Local per vitest worker slot,
@@ -32,6 +33,8 @@ interface Slot {
   emulator: Promise<DynamoDbLocal>;
   /** The process id of the test file holding the slot, until its afterAll gives it back. */
   holder?: number;
+  /** The emulator's CPU seconds when the holder leased it. */
+  cpuAtLease?: number;
 }
 
 /** True while a process runs (a file whose worker died never gives its slot back). */
@@ -76,21 +79,31 @@ export default async function setup(project: TestProject): Promise<() => Promise
     }
     slot ??= open(slotId);
     slot.holder = pid;
-    return (await slot.emulator).endpoint;
+    const emulator = await slot.emulator;
+    slot.cpuAtLease = cpuSecondsOf(emulator.pid);
+    return emulator.endpoint;
   }
 
-  function release(slotId: string, pid: number): void {
+  /** Gives the slot back; `cost` is what the file measured of itself, completed with the emulator's CPU. */
+  async function release(slotId: string, pid: number, cost: URLSearchParams): Promise<void> {
     const slot = slots.get(slotId);
     if (slot?.holder !== pid) return;
     slot.holder = undefined;
+    const jvm = cpuSecondsOf((await slot.emulator).pid) - (slot.cpuAtLease ?? 0);
+    recordFileCost({
+      file: cost.get('file') ?? '',
+      wall: Number(cost.get('wall')),
+      node: Number(cost.get('node')),
+      jvm: Number(jvm.toFixed(1)),
+    });
   }
 
   // POST /<slot>/<pid> leases the slot's emulator and answers its endpoint; DELETE gives it back.
   const server: Server = createServer((req, res) => {
-    const [slotId = '', pid = ''] = (req.url ?? '/').slice(1).split('/').map(decodeURIComponent);
+    const url = new URL(req.url ?? '/', 'http://lease');
+    const [slotId = '', pid = ''] = url.pathname.slice(1).split('/').map(decodeURIComponent);
     if (req.method === 'DELETE') {
-      release(slotId, Number(pid));
-      res.end();
+      void release(slotId, Number(pid), url.searchParams).finally(() => res.end());
       return;
     }
     lease(slotId, Number(pid)).then(

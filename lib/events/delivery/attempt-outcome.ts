@@ -15,18 +15,10 @@
  * that finishes after the count has gone 50 past it is not written (its slot was already dropped).
  */
 import { InvariantError } from '../../core/errors.ts';
-import { nowIso } from '../../core/time.ts';
-import { conditionalUpdate } from '../../store/conditional.ts';
-import { keys } from '../../store/keys.ts';
 import { type AttemptEntry, attemptLogKey, MAX_ATTEMPT_LOG } from './attempt-history.ts';
-import {
-  type DeliveryRecord,
-  type DeliveryStatus,
-  deliveryFromItem,
-  scheduledMade,
-  statusPlacement,
-} from './record.ts';
+import { type DeliveryRecord, type DeliveryStatus, deliveryFromItem, scheduledMade } from './record.ts';
 import { delayAfter, retryDelays } from './retry-schedule.ts';
+import { writeOutcome } from './store.ts';
 import type { TakenAttempt } from './take-attempt.ts';
 
 export interface AttemptOutcome {
@@ -89,41 +81,13 @@ export async function recordOutcome(
   for (;;) {
     // A failure must not take the status back from a success that landed meanwhile.
     const guardStatus = state !== undefined && !outcome.ok;
-    const dropOldest = number > MAX_ATTEMPT_LOG;
-    const conditions = [
-      'attribute_exists(PK)',
-      ...(guardStatus ? ['#status <> :succeeded'] : []),
-      ...(withEntry ? ['attempts < :pastWindow'] : []),
-    ];
-    const result = await conditionalUpdate({
-      Key: keys.delivery(seen.agent_id, seen.id),
-      ConditionExpression: conditions.join(' AND '),
-      UpdateExpression:
-        `SET last_status_code = :code, last_error = :error, updated_at = :now` +
-        (state ? ', #status = :status, #index = :index, next_attempt_at = :next' : '') +
-        (withEntry ? ', #log.#entry = :entry' : '') +
-        (dropOldest ? ' REMOVE #log.#oldest' : ''),
-      ExpressionAttributeNames: {
-        ...(state || guardStatus ? { '#status': 'status' } : {}),
-        ...(state ? { '#index': statusPlacement(seen.agent_id, state.status).name } : {}),
-        ...(withEntry || dropOldest ? { '#log': 'attempt_log' } : {}),
-        ...(withEntry ? { '#entry': attemptLogKey(number) } : {}),
-        ...(dropOldest ? { '#oldest': attemptLogKey(number - MAX_ATTEMPT_LOG) } : {}),
-      },
-      ExpressionAttributeValues: {
-        ':code': entry.status_code,
-        ':error': outcome.lastError,
-        ':now': nowIso(),
-        ...(state
-          ? {
-              ':status': state.status,
-              ':index': statusPlacement(seen.agent_id, state.status).value,
-              ':next': state.next_attempt_at,
-            }
-          : {}),
-        ...(guardStatus ? { ':succeeded': 'succeeded' } : {}),
-        ...(withEntry ? { ':entry': entry, ':pastWindow': number + MAX_ATTEMPT_LOG } : {}),
-      },
+    const result = await writeOutcome(seen, {
+      number,
+      entry,
+      lastError: outcome.lastError,
+      state,
+      guardStatus,
+      withEntry,
     });
     if (result.ok) {
       const record: DeliveryRecord = {
@@ -144,46 +108,4 @@ export async function recordOutcome(
     if (succeededMeanwhile) state = undefined;
     if (pastWindow) withEntry = false;
   }
-}
-
-/** Ends a pending delivery without an attempt (webhook no longer enabled, event expired). */
-export async function abandonDelivery(seen: DeliveryRecord, reason: string): Promise<void> {
-  await conditionalUpdate({
-    Key: keys.delivery(seen.agent_id, seen.id),
-    ConditionExpression: 'attempts = :seen AND #status = :pending',
-    UpdateExpression:
-      'SET #status = :failed, #index = :index, last_error = :reason, next_attempt_at = :null, updated_at = :now',
-    ExpressionAttributeNames: { '#status': 'status', '#index': statusPlacement(seen.agent_id, 'failed').name },
-    ExpressionAttributeValues: {
-      ':seen': seen.attempts,
-      ':pending': 'pending',
-      ':failed': 'failed',
-      ':index': statusPlacement(seen.agent_id, 'failed').value,
-      ':reason': reason,
-      ':null': null,
-      ':now': nowIso(),
-    },
-  });
-}
-
-/**
- * A manual retry of a failed delivery: back to pending, so its one extra attempt decides the
- * outcome (a failure ends `failed` again: the schedule stays spent). Undefined when it is not failed.
- */
-export async function reopenFailed(agentId: string, deliveryId: string): Promise<DeliveryRecord | undefined> {
-  const now = nowIso();
-  const result = await conditionalUpdate({
-    Key: keys.delivery(agentId, deliveryId),
-    ConditionExpression: '#status = :failed',
-    UpdateExpression: 'SET #status = :pending, #index = :index, next_attempt_at = :now, updated_at = :now',
-    ExpressionAttributeNames: { '#status': 'status', '#index': statusPlacement(agentId, 'pending').name },
-    ExpressionAttributeValues: {
-      ':failed': 'failed',
-      ':pending': 'pending',
-      ':index': statusPlacement(agentId, 'pending').value,
-      ':now': now,
-    },
-    ReturnValues: 'ALL_NEW',
-  });
-  return result.ok && result.attributes ? deliveryFromItem(result.attributes) : undefined;
 }

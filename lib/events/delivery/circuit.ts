@@ -13,8 +13,7 @@
  * again for twice as long. At most one write per agent per batch, and none while all is well.
  */
 import { DELIVERY } from '../../core/settings.ts';
-import { conditionalUpdate } from '../../store/conditional.ts';
-import { keys } from '../../store/keys.ts';
+import { claimCircuitProbe, closeCircuit, countCircuitFailures, openCircuit } from './store.ts';
 
 /** How long a probe holds the half-open circuit: about one delivery attempt and its two writes. */
 export const PROBE_WINDOW_MS = DELIVERY.visibilityTimeoutSeconds * 1000;
@@ -38,12 +37,7 @@ export async function circuitGate(agentId: string, circuit: CircuitRecord, nowMs
   if (openUntil === undefined) return { kind: 'pass' };
   if (openUntil > nowMs) return { kind: 'wait', seconds: secondsUntil(openUntil, nowMs) };
   const claimedUntil = nowMs + PROBE_WINDOW_MS;
-  const claim = await conditionalUpdate({
-    Key: keys.agent(agentId),
-    ConditionExpression: 'circuit_open_until = :seen',
-    UpdateExpression: 'SET circuit_open_until = :probe',
-    ExpressionAttributeValues: { ':seen': openUntil, ':probe': claimedUntil },
-  });
+  const claim = await claimCircuitProbe(agentId, openUntil, claimedUntil);
   if (claim.ok) return { kind: 'probe' };
   const now = claim.current?.['circuit_open_until'];
   if (typeof now !== 'number') return { kind: 'pass' }; // closed meanwhile by a success
@@ -74,24 +68,13 @@ export async function noteCircuit(
   outcome: CircuitOutcome,
   nowMs: number,
 ): Promise<CircuitChange> {
-  const key = keys.agent(agentId);
   if (outcome.anySucceeded) {
     if (seen.circuit_failures === undefined && seen.circuit_open_until === undefined) return { state: 'unchanged' };
-    await conditionalUpdate({
-      Key: key,
-      ConditionExpression: 'attribute_exists(PK)',
-      UpdateExpression: 'REMOVE circuit_failures, circuit_open_until, circuit_openings',
-    });
+    await closeCircuit(agentId);
     return { state: 'closed' };
   }
   if (outcome.failed === 0) return { state: 'unchanged' };
-  const counted = await conditionalUpdate({
-    Key: key,
-    ConditionExpression: 'attribute_exists(PK)',
-    UpdateExpression: 'ADD circuit_failures :n',
-    ExpressionAttributeValues: { ':n': outcome.failed },
-    ReturnValues: 'ALL_NEW',
-  });
+  const counted = await countCircuitFailures(agentId, outcome.failed);
   if (!counted.ok) return { state: 'unchanged' };
   const now = (counted.attributes ?? {}) as CircuitRecord;
   const failures = now.circuit_failures ?? 0;
@@ -100,15 +83,7 @@ export async function noteCircuit(
   const tripped = outcome.probed || failures >= DELIVERY.circuitFailuresToOpen;
   if (!tripped && pauseMs === 0) return { state: 'counted' };
   const until = nowMs + Math.max(tripped ? cooldownMs(openings) : 0, pauseMs);
-  // Only ever later: a concurrent batch that opened it for longer keeps its time.
-  const opened = await conditionalUpdate({
-    Key: key,
-    ConditionExpression: 'attribute_not_exists(circuit_open_until) OR circuit_open_until < :until',
-    UpdateExpression: tripped
-      ? 'SET circuit_open_until = :until, circuit_failures = :zero ADD circuit_openings :one'
-      : 'SET circuit_open_until = :until',
-    ExpressionAttributeValues: { ':until': until, ...(tripped ? { ':zero': 0, ':one': 1 } : {}) },
-  });
+  const opened = await openCircuit(agentId, until, tripped);
   if (!opened.ok) return { state: 'counted' };
   return tripped && openings === 1 ? { state: 'first_opened', failures } : { state: 'opened' };
 }

@@ -11,7 +11,7 @@ import { DELIVERY } from '../../core/settings.ts';
 import { type OutboundResult, postJson } from '../../net/outbound.ts';
 import { errorFields, log } from '../../observability/log.ts';
 import { failureKindOf, recordDeliveryAttempt } from '../../observability/metrics.ts';
-import { batchGet, keyString } from '../../store/batch.ts';
+import { keyString } from '../../store/batch.ts';
 import { keys } from '../../store/keys.ts';
 import { signingSecrets } from '../../webhooks/rotation.ts';
 import { signatureHeaders } from '../../webhooks/signature.ts';
@@ -21,7 +21,7 @@ import type { ServiceEvent } from '../feed/event.ts';
 import { announceSafely, announceWebhookFailing } from '../feed/operational.ts';
 import { readEvent } from '../feed/reader.ts';
 import { attemptEntry } from './attempt-history.ts';
-import { abandonDelivery, recordOutcome } from './attempt-outcome.ts';
+import { recordOutcome } from './attempt-outcome.ts';
 import {
   type CircuitOutcome,
   type CircuitRecord,
@@ -34,6 +34,7 @@ import { type DeliveryMessage, parseDeliveryMessage, postpone, type ReceivedMess
 import { type DeliveryRecord, deliveryFromItem, scheduledMade } from './record.ts';
 import { type Backpressure, backpressureOf } from './retry-after.ts';
 import { type ReverifyRecord, reverify } from './reverify.ts';
+import { abandonDelivery, readAgentsAndDeliveries } from './store.ts';
 import { takeExtraAttempt, takeScheduledAttempt } from './take-attempt.ts';
 import { type AgentAttempts, disableGoneWebhook, type HealthRecord, noteAttempts } from './webhook-health.ts';
 
@@ -86,9 +87,9 @@ interface Loaded {
 }
 
 async function loadBatch(messages: readonly DeliveryMessage[]): Promise<Loaded> {
-  const found = await batchGet(
-    messages.flatMap((m) => [keys.agent(m.agent_id), keys.delivery(m.agent_id, m.delivery_id)]),
-    { consistent: true },
+  const found = await readAgentsAndDeliveries(
+    messages.map((m) => m.agent_id),
+    messages.map((m) => keys.delivery(m.agent_id, m.delivery_id)),
   );
   const agents = new Map<string, AgentRecord & HealthRecord & CircuitRecord>();
   const deliveries = new Map<string, DeliveryRecord>();

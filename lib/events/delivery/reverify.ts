@@ -15,12 +15,11 @@ import type { AgentRecord } from '../../agents/model.ts';
 import { DELIVERY } from '../../core/settings.ts';
 import { postJson } from '../../net/outbound.ts';
 import { log } from '../../observability/log.ts';
-import { conditionalUpdate } from '../../store/conditional.ts';
-import { keys } from '../../store/keys.ts';
 import { buildChallengeRequest, judgeChallengeReply, newChallengeToken } from '../../webhooks/handshake.ts';
 import { signingSecrets } from '../../webhooks/rotation.ts';
 import { ed25519SigningKeys } from '../../webhooks/signing-keys.ts';
 import { announceSafely, announceWebhookUnverified } from '../feed/operational.ts';
+import { claimReverify, recordReverified, recordReverifyFailure } from './store.ts';
 
 export interface ReverifyRecord {
   reverify_failures?: number;
@@ -39,21 +38,12 @@ export type ReverifyOutcome = 'verified' | 'failed' | 'unverified' | 'skipped';
 
 export async function reverify(agent: AgentRecord & ReverifyRecord, nowMs: number): Promise<ReverifyOutcome> {
   if (!reverifyDue(agent, nowMs)) return 'skipped';
-  const key = keys.agent(agent.id);
-  const guard = {
-    ConditionExpression: 'webhook_status = :enabled AND config_version = :cv',
-    values: { ':enabled': 'ENABLED', ':cv': agent.config_version },
-  };
-  const claim = await conditionalUpdate({
-    Key: key,
-    ConditionExpression: `${guard.ConditionExpression} AND (attribute_not_exists(reverify_claimed_until) OR reverify_claimed_until <= :now)`,
-    UpdateExpression: 'SET reverify_claimed_until = :until',
-    ExpressionAttributeValues: {
-      ...guard.values,
-      ':now': nowMs,
-      ':until': nowMs + DELIVERY.reverifyRetrySeconds * 1000,
-    },
-  });
+  const claim = await claimReverify(
+    agent.id,
+    agent.config_version,
+    nowMs,
+    nowMs + DELIVERY.reverifyRetrySeconds * 1000,
+  );
   if (!claim.ok) return 'skipped';
 
   const token = newChallengeToken();
@@ -69,28 +59,12 @@ export async function reverify(agent: AgentRecord & ReverifyRecord, nowMs: numbe
   const verdict = judgeChallengeReply(reply, token);
   log.info('webhook re-verification', { agentId: agent.id, outcome: verdict.ok ? 'ok' : verdict.code });
   if (verdict.ok) {
-    await conditionalUpdate({
-      Key: key,
-      ConditionExpression: guard.ConditionExpression,
-      UpdateExpression: 'SET last_verified_at = :at REMOVE reverify_failures',
-      ExpressionAttributeValues: { ...guard.values, ':at': new Date(nowMs).toISOString() },
-    });
+    await recordReverified(agent.id, agent.config_version, new Date(nowMs).toISOString());
     return 'verified';
   }
   const failures = (agent.reverify_failures ?? 0) + 1;
   const demote = failures >= DELIVERY.reverifyFailuresToDemote;
-  const recorded = await conditionalUpdate({
-    Key: key,
-    ConditionExpression: guard.ConditionExpression,
-    UpdateExpression: demote
-      ? 'SET webhook_status = :pending, updated_at = :at REMOVE reverify_failures, reverify_claimed_until ADD config_version :one'
-      : 'ADD reverify_failures :one',
-    ExpressionAttributeValues: {
-      ...guard.values,
-      ':one': 1,
-      ...(demote ? { ':pending': 'PENDING_VERIFICATION', ':at': new Date(nowMs).toISOString() } : {}),
-    },
-  });
+  const recorded = await recordReverifyFailure(agent.id, agent.config_version, demote, new Date(nowMs).toISOString());
   if (!recorded.ok || !demote) return 'failed';
   log.warn('webhook back to PENDING_VERIFICATION: re-verification failed', { agentId: agent.id, failures });
   await announceSafely('agent.webhook.unverified', agent, () => announceWebhookUnverified(agent, failures));

@@ -1,17 +1,21 @@
 /**
  * The delivery room's DynamoDB calls: delivery records read, created once (conditionally, or in
- * batches the relay found missing) and listed newest first or by status. Attempts change records
- * through conditional updates (take-attempt.ts, attempt-outcome.ts).
+ * batches the relay found missing) and listed newest first or by status; the attempts' conditional
+ * updates (take-attempt.ts and attempt-outcome.ts decide them, and what to do when one is refused)
+ * and the agent's webhook-health attributes (webhook-health.ts).
  */
 
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { InvariantError } from '../../core/errors.ts';
+import { nowIso } from '../../core/time.ts';
 import { batchGet, batchWrite, keyString } from '../../store/batch.ts';
 import { db, tableName } from '../../store/client.ts';
-import { keys } from '../../store/keys.ts';
+import { type ConditionalResult, conditionalUpdate } from '../../store/conditional.ts';
+import { type Key, keys } from '../../store/keys.ts';
 import { INDEXES } from '../../store/table.ts';
 import type { ServiceEvent } from '../feed/event.ts';
+import { type AttemptEntry, attemptLogKey, MAX_ATTEMPT_LOG } from './attempt-history.ts';
 import {
   type DeliveryRecord,
   type DeliveryStatus,
@@ -143,3 +147,247 @@ async function listByStatus(
     next_cursor: Items.length > limit && lastKey ? lastKey.SK.slice(keys.deliveryPrefix.length) : null,
   };
 }
+
+/** Agents and delivery items in one strongly consistent BatchGetItem: what the relay and the worker read of a batch. */
+export const readAgentsAndDeliveries = (
+  agentIds: readonly string[],
+  deliveryKeys: readonly Key[],
+): Promise<Map<string, Record<string, unknown>>> =>
+  batchGet([...agentIds.map((id) => keys.agent(id)), ...deliveryKeys], { consistent: true });
+
+/** Webhook health (webhook-health.ts): the agent is healthy again, unless another batch changed when it started failing. */
+export const clearFailing = (agentId: string, since: number): Promise<ConditionalResult> =>
+  conditionalUpdate({
+    Key: keys.agent(agentId),
+    ConditionExpression: 'failing_since = :since',
+    UpdateExpression: 'REMOVE failing_since, failing_config',
+    ExpressionAttributeValues: { ':since': since },
+  });
+
+/** Webhook health: the enabled webhook of this configuration has failed since `nowMs`, unless that is already known. */
+export const markFailing = (agentId: string, configVersion: number, nowMs: number): Promise<ConditionalResult> =>
+  conditionalUpdate({
+    Key: keys.agent(agentId),
+    ConditionExpression:
+      'webhook_status = :enabled AND config_version = :cv AND (attribute_not_exists(failing_since) OR failing_config <> :cv)',
+    UpdateExpression: 'SET failing_since = :now, failing_config = :cv',
+    ExpressionAttributeValues: { ':enabled': 'ENABLED', ':cv': configVersion, ':now': nowMs },
+  });
+
+/** What every take sets: who made the attempt, and a history map for the record to write into. */
+const takeSet = 'carrier = :carrier, updated_at = :now, attempt_log = if_not_exists(attempt_log, :emptyLog)';
+const takeValues = (messageId: string) => ({ ':carrier': messageId, ':now': nowIso(), ':emptyLog': {} });
+
+/** A manual retry's take (take-attempt.ts): one more on the count, no condition on it; the record after. */
+export const countExtraAttempt = (
+  seen: DeliveryRecord,
+  messageId: string,
+  force: boolean,
+): Promise<ConditionalResult> =>
+  conditionalUpdate({
+    Key: key(seen.agent_id, seen.id),
+    ConditionExpression: force ? 'attribute_exists(PK)' : 'attribute_exists(PK) AND #status <> :succeeded',
+    UpdateExpression: `SET attempts = attempts + :one, extra_attempts = if_not_exists(extra_attempts, :zero) + :one, ${takeSet}`,
+    ...(force ? {} : { ExpressionAttributeNames: { '#status': 'status' } }),
+    ExpressionAttributeValues: {
+      ':one': 1,
+      ':zero': 0,
+      ...takeValues(messageId),
+      ...(force ? {} : { ':succeeded': 'succeeded' }),
+    },
+    ReturnValues: 'ALL_NEW',
+  });
+
+/** The schedule's slot `number` (take-attempt.ts), if the counts `current` read still hold; the record after, or as it is. */
+export function takeScheduledSlot(
+  current: DeliveryRecord,
+  number: number,
+  inFlightUntil: string,
+  messageId: string,
+): Promise<ConditionalResult> {
+  const extraHeld =
+    current.extra_attempts === undefined ? 'attribute_not_exists(extra_attempts)' : 'extra_attempts = :extra';
+  return conditionalUpdate({
+    Key: key(current.agent_id, current.id),
+    ConditionExpression: `attempts = :seen AND ${extraHeld} AND #status = :pending`,
+    UpdateExpression: `SET attempts = :n, next_attempt_at = :inFlightUntil, ${takeSet}`,
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':seen': current.attempts,
+      ':n': number,
+      ':pending': 'pending',
+      ':inFlightUntil': inFlightUntil,
+      ...(current.extra_attempts === undefined ? {} : { ':extra': current.extra_attempts }),
+      ...takeValues(messageId),
+    },
+    ReturnValues: 'ALL_NEW',
+  });
+}
+
+/** What an attempt's outcome writes (attempt-outcome.ts decides it, and what to drop after a refusal). */
+export interface OutcomeWrite {
+  number: number;
+  entry: AttemptEntry;
+  lastError: string | null;
+  /** The status change, if any. */
+  state: { status: DeliveryStatus; next_attempt_at: string | null } | undefined;
+  /** On condition the delivery has not succeeded meanwhile. */
+  guardStatus: boolean;
+  /** With the history entry, on condition the count has not gone MAX_ATTEMPT_LOG past it. */
+  withEntry: boolean;
+}
+
+/** The outcome's one conditional update; the oldest history entry drops out past MAX_ATTEMPT_LOG. */
+export function writeOutcome(seen: DeliveryRecord, write: OutcomeWrite): Promise<ConditionalResult> {
+  const { number, entry, state, guardStatus, withEntry } = write;
+  const dropOldest = number > MAX_ATTEMPT_LOG;
+  const conditions = [
+    'attribute_exists(PK)',
+    ...(guardStatus ? ['#status <> :succeeded'] : []),
+    ...(withEntry ? ['attempts < :pastWindow'] : []),
+  ];
+  return conditionalUpdate({
+    Key: key(seen.agent_id, seen.id),
+    ConditionExpression: conditions.join(' AND '),
+    UpdateExpression:
+      `SET last_status_code = :code, last_error = :error, updated_at = :now` +
+      (state ? ', #status = :status, #index = :index, next_attempt_at = :next' : '') +
+      (withEntry ? ', #log.#entry = :entry' : '') +
+      (dropOldest ? ' REMOVE #log.#oldest' : ''),
+    ExpressionAttributeNames: {
+      ...(state || guardStatus ? { '#status': 'status' } : {}),
+      ...(state ? { '#index': statusPlacement(seen.agent_id, state.status).name } : {}),
+      ...(withEntry || dropOldest ? { '#log': 'attempt_log' } : {}),
+      ...(withEntry ? { '#entry': attemptLogKey(number) } : {}),
+      ...(dropOldest ? { '#oldest': attemptLogKey(number - MAX_ATTEMPT_LOG) } : {}),
+    },
+    ExpressionAttributeValues: {
+      ':code': entry.status_code,
+      ':error': write.lastError,
+      ':now': nowIso(),
+      ...(state
+        ? {
+            ':status': state.status,
+            ':index': statusPlacement(seen.agent_id, state.status).value,
+            ':next': state.next_attempt_at,
+          }
+        : {}),
+      ...(guardStatus ? { ':succeeded': 'succeeded' } : {}),
+      ...(withEntry ? { ':entry': entry, ':pastWindow': number + MAX_ATTEMPT_LOG } : {}),
+    },
+  });
+}
+
+/** Ends a pending delivery without an attempt (webhook no longer enabled, event expired). */
+export async function abandonDelivery(seen: DeliveryRecord, reason: string): Promise<void> {
+  await conditionalUpdate({
+    Key: key(seen.agent_id, seen.id),
+    ConditionExpression: 'attempts = :seen AND #status = :pending',
+    UpdateExpression:
+      'SET #status = :failed, #index = :index, last_error = :reason, next_attempt_at = :null, updated_at = :now',
+    ExpressionAttributeNames: { '#status': 'status', '#index': statusPlacement(seen.agent_id, 'failed').name },
+    ExpressionAttributeValues: {
+      ':seen': seen.attempts,
+      ':pending': 'pending',
+      ':failed': 'failed',
+      ':index': statusPlacement(seen.agent_id, 'failed').value,
+      ':reason': reason,
+      ':null': null,
+      ':now': nowIso(),
+    },
+  });
+}
+
+/**
+ * A manual retry of a failed delivery: back to pending, so its one extra attempt decides the
+ * outcome (a failure ends `failed` again: the schedule stays spent). Undefined when it is not failed.
+ */
+export async function reopenFailed(agentId: string, deliveryId: string): Promise<DeliveryRecord | undefined> {
+  const now = nowIso();
+  const result = await conditionalUpdate({
+    Key: key(agentId, deliveryId),
+    ConditionExpression: '#status = :failed',
+    UpdateExpression: 'SET #status = :pending, #index = :index, next_attempt_at = :now, updated_at = :now',
+    ExpressionAttributeNames: { '#status': 'status', '#index': statusPlacement(agentId, 'pending').name },
+    ExpressionAttributeValues: {
+      ':failed': 'failed',
+      ':pending': 'pending',
+      ':index': statusPlacement(agentId, 'pending').value,
+      ':now': now,
+    },
+    ReturnValues: 'ALL_NEW',
+  });
+  return result.ok && result.attributes ? deliveryFromItem(result.attributes) : undefined;
+}
+
+/** The circuit (circuit.ts): the one worker whose write moves a passed `circuit_open_until` forward makes the probe. */
+export const claimCircuitProbe = (agentId: string, seen: number, until: number): Promise<ConditionalResult> =>
+  conditionalUpdate({
+    Key: keys.agent(agentId),
+    ConditionExpression: 'circuit_open_until = :seen',
+    UpdateExpression: 'SET circuit_open_until = :probe',
+    ExpressionAttributeValues: { ':seen': seen, ':probe': until },
+  });
+
+export const closeCircuit = (agentId: string): Promise<ConditionalResult> =>
+  conditionalUpdate({
+    Key: keys.agent(agentId),
+    ConditionExpression: 'attribute_exists(PK)',
+    UpdateExpression: 'REMOVE circuit_failures, circuit_open_until, circuit_openings',
+  });
+
+/** ADD, so concurrent batches count exactly; the agent item as it is after. */
+export const countCircuitFailures = (agentId: string, failed: number): Promise<ConditionalResult> =>
+  conditionalUpdate({
+    Key: keys.agent(agentId),
+    ConditionExpression: 'attribute_exists(PK)',
+    UpdateExpression: 'ADD circuit_failures :n',
+    ExpressionAttributeValues: { ':n': failed },
+    ReturnValues: 'ALL_NEW',
+  });
+
+/** Only ever later: a concurrent batch that opened it for longer keeps its time. `tripped`: a new opening of the streak. */
+export const openCircuit = (agentId: string, until: number, tripped: boolean): Promise<ConditionalResult> =>
+  conditionalUpdate({
+    Key: keys.agent(agentId),
+    ConditionExpression: 'attribute_not_exists(circuit_open_until) OR circuit_open_until < :until',
+    UpdateExpression: tripped
+      ? 'SET circuit_open_until = :until, circuit_failures = :zero ADD circuit_openings :one'
+      : 'SET circuit_open_until = :until',
+    ExpressionAttributeValues: { ':until': until, ...(tripped ? { ':zero': 0, ':one': 1 } : {}) },
+  });
+
+/** Re-verification (reverify.ts): only of the ENABLED configuration that was read. */
+const REVERIFY_GUARD = 'webhook_status = :enabled AND config_version = :cv';
+
+export const claimReverify = (agentId: string, configVersion: number, nowMs: number, until: number) =>
+  conditionalUpdate({
+    Key: keys.agent(agentId),
+    ConditionExpression: `${REVERIFY_GUARD} AND (attribute_not_exists(reverify_claimed_until) OR reverify_claimed_until <= :now)`,
+    UpdateExpression: 'SET reverify_claimed_until = :until',
+    ExpressionAttributeValues: { ':enabled': 'ENABLED', ':cv': configVersion, ':now': nowMs, ':until': until },
+  });
+
+export const recordReverified = (agentId: string, configVersion: number, at: string) =>
+  conditionalUpdate({
+    Key: keys.agent(agentId),
+    ConditionExpression: REVERIFY_GUARD,
+    UpdateExpression: 'SET last_verified_at = :at REMOVE reverify_failures',
+    ExpressionAttributeValues: { ':enabled': 'ENABLED', ':cv': configVersion, ':at': at },
+  });
+
+/** One more failure, or (`demote`) back to PENDING_VERIFICATION with a new config_version. */
+export const recordReverifyFailure = (agentId: string, configVersion: number, demote: boolean, at: string) =>
+  conditionalUpdate({
+    Key: keys.agent(agentId),
+    ConditionExpression: REVERIFY_GUARD,
+    UpdateExpression: demote
+      ? 'SET webhook_status = :pending, updated_at = :at REMOVE reverify_failures, reverify_claimed_until ADD config_version :one'
+      : 'ADD reverify_failures :one',
+    ExpressionAttributeValues: {
+      ':enabled': 'ENABLED',
+      ':cv': configVersion,
+      ':one': 1,
+      ...(demote ? { ':pending': 'PENDING_VERIFICATION', ':at': at } : {}),
+    },
+  });

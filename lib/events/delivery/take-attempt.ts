@@ -14,11 +14,9 @@
  */
 import { InvariantError } from '../../core/errors.ts';
 import { DELIVERY } from '../../core/settings.ts';
-import { nowIso } from '../../core/time.ts';
 import { backoff } from '../../store/backoff.ts';
-import { conditionalUpdate } from '../../store/conditional.ts';
-import { keys } from '../../store/keys.ts';
 import { type DeliveryRecord, deliveryFromItem, scheduledMade } from './record.ts';
+import { countExtraAttempt, takeScheduledSlot } from './store.ts';
 
 export interface TakenAttempt {
   /** The record as the take left it: `attempts` counts this attempt. */
@@ -37,25 +35,9 @@ export type Take =
 
 const MAX_TRIES = 8;
 
-/** What every take sets: who made the attempt, and a history map for the record to write into. */
-const takeSet = 'carrier = :carrier, updated_at = :now, attempt_log = if_not_exists(attempt_log, :emptyLog)';
-const takeValues = (messageId: string) => ({ ':carrier': messageId, ':now': nowIso(), ':emptyLog': {} });
-
 /** A manual retry's attempt: always a new number (unless the record is gone, or succeeded and the retry is not forced). */
 export async function takeExtraAttempt(seen: DeliveryRecord, messageId: string, force: boolean): Promise<Take> {
-  const result = await conditionalUpdate({
-    Key: keys.delivery(seen.agent_id, seen.id),
-    ConditionExpression: force ? 'attribute_exists(PK)' : 'attribute_exists(PK) AND #status <> :succeeded',
-    UpdateExpression: `SET attempts = attempts + :one, extra_attempts = if_not_exists(extra_attempts, :zero) + :one, ${takeSet}`,
-    ...(force ? {} : { ExpressionAttributeNames: { '#status': 'status' } }),
-    ExpressionAttributeValues: {
-      ':one': 1,
-      ':zero': 0,
-      ...takeValues(messageId),
-      ...(force ? {} : { ':succeeded': 'succeeded' }),
-    },
-    ReturnValues: 'ALL_NEW',
-  });
+  const result = await countExtraAttempt(seen, messageId, force);
   if (!result.ok || !result.attributes) return { kind: 'none' };
   const record = deliveryFromItem(result.attributes);
   return { kind: 'taken', attempt: { record, number: record.attempts, extra: true } };
@@ -72,23 +54,7 @@ export async function takeScheduledAttempt(seen: DeliveryRecord, messageId: stri
   let current = seen;
   for (let tries = 1; ; tries++) {
     const number = current.attempts + 1;
-    const extraHeld =
-      current.extra_attempts === undefined ? 'attribute_not_exists(extra_attempts)' : 'extra_attempts = :extra';
-    const result = await conditionalUpdate({
-      Key: keys.delivery(current.agent_id, current.id),
-      ConditionExpression: `attempts = :seen AND ${extraHeld} AND #status = :pending`,
-      UpdateExpression: `SET attempts = :n, next_attempt_at = :inFlightUntil, ${takeSet}`,
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ':seen': current.attempts,
-        ':n': number,
-        ':pending': 'pending',
-        ':inFlightUntil': inFlightUntil,
-        ...(current.extra_attempts === undefined ? {} : { ':extra': current.extra_attempts }),
-        ...takeValues(messageId),
-      },
-      ReturnValues: 'ALL_NEW',
-    });
+    const result = await takeScheduledSlot(current, number, inFlightUntil, messageId);
     if (result.ok && result.attributes)
       return { kind: 'taken', attempt: { record: deliveryFromItem(result.attributes), number, extra: false } };
     if (result.ok || !result.current) return { kind: 'none' };

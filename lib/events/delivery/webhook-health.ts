@@ -13,10 +13,10 @@ import type { AgentRecord } from '../../agents/model.ts';
 import { setting } from '../../core/environment.ts';
 import { log } from '../../observability/log.ts';
 import { tableName } from '../../store/client.ts';
-import { conditionalUpdate } from '../../store/conditional.ts';
 import { keys } from '../../store/keys.ts';
 import { announceSafely, announceWebhookDisabled } from '../feed/operational.ts';
 import { commitWithEvents } from '../feed/outbox.ts';
+import { clearFailing, markFailing } from './store.ts';
 
 /** The settings' WEBHOOK_AUTO_DISABLE_AFTER_SECONDS (read per call, like the retry schedule). */
 const autoDisableAfterMs = (): number => setting('WEBHOOK_AUTO_DISABLE_AFTER_SECONDS') * 1000;
@@ -44,23 +44,12 @@ export async function noteAttempts(
   const since = failingSince(agent);
   if (anySucceeded) {
     if (agent.failing_since === undefined) return 'unchanged';
-    await conditionalUpdate({
-      Key: keys.agent(agent.id),
-      ConditionExpression: 'failing_since = :since',
-      UpdateExpression: 'REMOVE failing_since, failing_config',
-      ExpressionAttributeValues: { ':since': agent.failing_since },
-    });
+    await clearFailing(agent.id, agent.failing_since);
     return 'healthy';
   }
   if (!anyFailed || agent.webhook_status !== 'ENABLED') return 'unchanged';
   if (since === undefined) {
-    await conditionalUpdate({
-      Key: keys.agent(agent.id),
-      ConditionExpression:
-        'webhook_status = :enabled AND config_version = :cv AND (attribute_not_exists(failing_since) OR failing_config <> :cv)',
-      UpdateExpression: 'SET failing_since = :now, failing_config = :cv',
-      ExpressionAttributeValues: { ':enabled': 'ENABLED', ':cv': agent.config_version, ':now': nowMs },
-    });
+    await markFailing(agent.id, agent.config_version, nowMs);
     return 'failing';
   }
   if (nowMs - since < autoDisableAfterMs()) return 'unchanged';

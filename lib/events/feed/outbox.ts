@@ -13,14 +13,12 @@
 import { InvariantError } from '../../core/errors.ts';
 import { EVENT_SCHEMA_VERSIONS } from '../../core/event-types.ts';
 import { nowIso } from '../../core/time.ts';
-import { tableName } from '../../store/client.ts';
-import { ENTITY, keys } from '../../store/keys.ts';
-import { alongLost, alongRefused, type TransactItem, transactWrite } from '../../store/transact.ts';
+import { alongLost, alongRefused, type TransactItem, type TransactResult } from '../../store/transact.ts';
 import { acceptsDelivery } from './agent-gate.ts';
-import { expiresAt, type FeedEventType, type ServiceEvent } from './event.ts';
+import type { FeedEventType, ServiceEvent } from './event.ts';
 import { assertEventData } from './event-check.ts';
 import { eventIdAt } from './position.ts';
-import { fillGap, takeTicket } from './store.ts';
+import { commitEventRows, fillGap, takeTicket } from './store.ts';
 
 export interface EventsToAppend {
   agentIds: readonly string[];
@@ -48,33 +46,23 @@ export async function commitWithEvents(
     const tickets = (await Promise.all(parties.map((id) => takeTicket(id)))).filter((t) => t !== undefined);
     // Taken after the tickets: a reader judges an empty slot's age by the next event's created_at.
     const now = nowIso();
-    const rows = tickets.map(({ agent, position }) => {
-      const event: ServiceEvent = {
+    const rows = tickets.map(({ agent, position }) => ({
+      event: {
         id: eventIdAt(agent.id, position),
         type: events.type,
         created_at: now,
         agent_id: agent.id,
         schema_version: EVENT_SCHEMA_VERSIONS[events.type],
         data: events.data,
-      };
-      const item = {
-        ...keys.event(agent.id, event.id),
-        entity: ENTITY.event,
-        ...event,
-        deliver: acceptsDelivery(agent, events.type),
-        expires_at: expiresAt(now),
-      };
-      return {
-        event,
-        position,
-        put: { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
-      };
-    });
+      } satisfies ServiceEvent,
+      position,
+      deliver: acceptsDelivery(agent, events.type),
+    }));
     const releaseSlots = () => Promise.all(rows.map((row) => fillGap(row.event.agent_id, row.position)));
     const alongItems = along?.(now) ?? [];
-    let result: Awaited<ReturnType<typeof transactWrite>>;
+    let result: TransactResult;
     try {
-      result = await transactWrite([...[change(now)].flat(), ...rows.map((row) => row.put), ...alongItems]);
+      result = await commitEventRows([change(now)].flat(), rows, alongItems);
     } catch (err) {
       // Committed or not, the slots end filled: a gap marker cannot replace a committed event.
       await releaseSlots().catch(() => undefined);

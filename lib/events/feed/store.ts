@@ -7,7 +7,8 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import type { AgentRecord } from '../../agents/model.ts';
 import { db, tableName } from '../../store/client.ts';
 import { ENTITY, keys } from '../../store/keys.ts';
-import { expiresAt } from './event.ts';
+import { type TransactItem, type TransactResult, transactWrite } from '../../store/transact.ts';
+import { expiresAt, type ServiceEvent } from './event.ts';
 import { afterPosition, eventIdAt, lastKeyAt, positionOf } from './position.ts';
 
 const HIGHEST = '\uffff';
@@ -167,4 +168,29 @@ export async function firstSlotFrom(agentId: string, position: number): Promise<
     }),
   );
   return Items[0];
+}
+
+/**
+ * The outbox's transaction (outbox.ts): the state change, one row per event in its taken slot (only
+ * if the slot is still empty), and the items that commit along, last.
+ */
+export function commitEventRows(
+  change: TransactItem[],
+  rows: readonly { event: ServiceEvent; deliver: boolean }[],
+  along: TransactItem[],
+): Promise<TransactResult> {
+  const puts = rows.map(({ event, deliver }) => ({
+    Put: {
+      TableName: tableName(),
+      Item: {
+        ...keys.event(event.agent_id, event.id),
+        entity: ENTITY.event,
+        ...event,
+        deliver,
+        expires_at: expiresAt(event.created_at),
+      },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    },
+  }));
+  return transactWrite([...change, ...puts, ...along]);
 }

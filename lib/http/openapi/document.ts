@@ -17,7 +17,7 @@ import { InvariantError } from '../../core/errors.ts';
 import { type Route, type RouteDoc, routes } from '../../routes.ts';
 import { QUERY_INTEGERS } from '../../zod.ts';
 import { ERROR_STATUS } from '../errors.ts';
-import type { RouteSpecOf } from '../stack.ts';
+import type { RouteSpecOf } from '../middleware.ts';
 import * as S from './schemas.ts';
 import { componentRegistry, contractEvents } from './schemas.ts';
 

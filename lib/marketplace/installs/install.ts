@@ -1,23 +1,17 @@
 import type { Caller } from '../../core/caller.ts';
 import { InvariantError } from '../../core/errors.ts';
-import { tableName } from '../../store/client.ts';
 import { ENTITY, keys, lifecycleKeys } from '../../store/keys.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
-import { transactWrite } from '../../store/transact.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
 import { refuseYanked } from '../lifecycle/yanked.ts';
 import { countStats } from '../stats/count.ts';
 import { visibleTemplate } from '../templates/find-template.ts';
 import type { TemplateItem } from '../templates/template-item.ts';
 import { bucketAttribute, moveToDay, utcDay } from '../trending/trend.ts';
-import { readInstallMarker } from './store.ts';
+import type { Installation } from './answer.ts';
+import { commitInstall, readInstallMarker } from './store.ts';
 
-export interface Installation {
-  template_id: string;
-  workspace_id: string;
-  version: string;
-  installed_at: string;
-}
+export type { Installation };
 
 /**
  * Installs into the caller's workspace. The marker's "does not exist" condition and the counters
@@ -33,13 +27,13 @@ export async function installTemplate(
     const template = await visibleTemplate(idOrSlug, caller, attempt > 1);
     refuseYanked(template);
     const marker = installMarker(template, caller.workspaceId, new Date(now).toISOString());
-    const result = await transactWrite([
-      { Put: { TableName: tableName(), Item: marker, ConditionExpression: 'attribute_not_exists(PK)' } },
-      { Update: { TableName: tableName(), Key: keys.template(template.id), ...counterUpdate(template, utcDay(now)) } },
-      // Who installed it, under the template: the installers a deprecation or yank notice pages through.
-      { Put: { TableName: tableName(), Item: installerItem(template.id, caller, marker.installed_at) } },
+    const result = await commitInstall(
+      marker,
+      template.id,
+      counterUpdate(template, utcDay(now)),
+      installerItem(template.id, caller, marker.installed_at),
       countStats(template.id, template.version, now, { installs: 1 }),
-    ]);
+    );
     if (result.ok) return { created: true, installation: toInstallation(marker) };
     if (result.reasons[0] === 'ConditionalCheckFailed')
       return { created: false, installation: await existingInstallation(caller.workspaceId, template.id) };

@@ -1,7 +1,11 @@
-/** DynamoDB access of installs beyond the install transaction: the workspace's install marker. */
+/** DynamoDB access of installs: the install transaction, the workspace's install marker and its installs, newest first. */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../store/client.ts';
+import { cursorPage, type PageRequest } from '../../store/cursor-page.ts';
 import { keys } from '../../store/keys.ts';
+import { INDEXES } from '../../store/table.ts';
+import { type TransactItem, type TransactResult, transactWrite } from '../../store/transact.ts';
+import type { BuiltUpdate } from '../../store/update-expression.ts';
 
 export async function readInstallMarker(
   workspaceId: string,
@@ -12,3 +16,27 @@ export async function readInstallMarker(
   );
   return Item;
 }
+
+/**
+ * The install (install.ts): the workspace's marker, only if absent (the first install counts, a
+ * later one fails on it); the template's counters on the condition `counters` carries; who
+ * installed it, under the template (the installers a deprecation or yank notice pages through);
+ * the day's stats.
+ */
+export const commitInstall = (
+  marker: Record<string, unknown>,
+  templateId: string,
+  counters: BuiltUpdate,
+  installer: Record<string, unknown>,
+  stats: TransactItem,
+): Promise<TransactResult> =>
+  transactWrite([
+    { Put: { TableName: tableName(), Item: marker, ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Update: { TableName: tableName(), Key: keys.template(templateId), ...counters } },
+    { Put: { TableName: tableName(), Item: installer } },
+    stats,
+  ]);
+
+/** One page of the workspace's installs, most recent first. */
+export const installsPage = (workspaceId: string, query: PageRequest) =>
+  cursorPage(INDEXES.gsi1, keys.installsIndexPk(workspaceId), `installed|${workspaceId}`, query);

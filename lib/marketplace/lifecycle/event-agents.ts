@@ -4,24 +4,21 @@
  * contracts on it; which agents hear is the workspace's choice, and none do until it chooses, so
  * no agent's feed gains a kind its owner never asked for.
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ownAgent } from '../../agents/agents.ts';
 import type { Caller } from '../../core/caller.ts';
 import { nowIso } from '../../core/time.ts';
-import { db, tableName } from '../../store/client.ts';
-import { ENTITY, lifecycleKeys } from '../../store/keys.ts';
+import type { EventAgents } from './answer.ts';
 import type { EventAgentsInput } from './schemas.ts';
+import { putEventAgents, readEventAgentsItem } from './store.ts';
 
-export interface EventAgents {
-  agent_ids: string[];
-  updated_at: string | null;
-}
+export type { EventAgents };
 
 export async function readEventAgents(workspaceId: string): Promise<EventAgents> {
-  const { Item } = await db().send(
-    new GetCommand({ TableName: tableName(), Key: lifecycleKeys.eventAgents(workspaceId), ConsistentRead: true }),
-  );
-  return { agent_ids: (Item?.['agent_ids'] as string[] | undefined) ?? [], updated_at: Item?.['updated_at'] ?? null };
+  const Item = await readEventAgentsItem(workspaceId);
+  return {
+    agent_ids: (Item?.['agent_ids'] as string[] | undefined) ?? [],
+    updated_at: (Item?.['updated_at'] as string | undefined) ?? null,
+  };
 }
 
 export const getEventAgents = (caller: Caller): Promise<EventAgents> => readEventAgents(caller.workspaceId);
@@ -30,16 +27,6 @@ export const getEventAgents = (caller: Caller): Promise<EventAgents> => readEven
 export async function setEventAgents(caller: Caller, input: EventAgentsInput): Promise<EventAgents> {
   await Promise.all(input.agent_ids.map((id) => ownAgent(caller, id)));
   const chosen: EventAgents = { agent_ids: input.agent_ids, updated_at: nowIso() };
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...lifecycleKeys.eventAgents(caller.workspaceId),
-        entity: ENTITY.eventAgents,
-        workspace_id: caller.workspaceId,
-        ...chosen,
-      },
-    }),
-  );
+  await putEventAgents(caller.workspaceId, chosen);
   return chosen;
 }

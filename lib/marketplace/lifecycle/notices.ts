@@ -5,41 +5,29 @@
  * notice commits with its events: a page run again (the stream retries a failed batch) tells no
  * workspace twice. Then the next page is written, if there are more installers.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { expiresAt } from '../../core/event-retention.ts';
 import { commitWithEvents } from '../../events/feed/outbox.ts';
-import { db, tableName } from '../../store/client.ts';
-import { ENTITY, keys, lifecycleKeys } from '../../store/keys.ts';
-import { transactWrite } from '../../store/transact.ts';
+import { tableName } from '../../store/client.ts';
+import { ENTITY, lifecycleKeys } from '../../store/keys.ts';
 import { readEventAgents } from './event-agents.ts';
-import { type NoticePage, putNoticePage } from './notice-page.ts';
+import type { NoticePage } from './notice-page.ts';
+import { installersPage, putNextNoticePage } from './store.ts';
 
 /** Installers one page tells; a page is one relay invocation's work, so it stays well inside its timeout. */
 export const NOTICE_PAGE_SIZE = 25;
 const PARALLEL = 5;
 
 export async function runNoticePage(page: NoticePage): Promise<void> {
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :installer)',
-      ExpressionAttributeValues: {
-        ':pk': keys.template(page.template_id).PK,
-        ':installer': lifecycleKeys.installerPrefix,
-      },
-      Limit: NOTICE_PAGE_SIZE,
-      ...(page.after ? { ExclusiveStartKey: { PK: keys.template(page.template_id).PK, SK: page.after } } : {}),
-    }),
-  );
-  const workspaces = (res.Items ?? []).map((i) => i['workspace_id'] as string);
+  const res = await installersPage(page.template_id, page.after, NOTICE_PAGE_SIZE);
+  const workspaces = res.items.map((i) => i['workspace_id'] as string);
   const queue = [...workspaces];
   const worker = async () => {
     for (let ws = queue.shift(); ws; ws = queue.shift()) await tellWorkspace(ws, page);
   };
   await Promise.all(Array.from({ length: PARALLEL }, worker));
-  const last = res.Items?.at(-1);
-  if (res.LastEvaluatedKey && last) {
-    const next = await transactWrite([putNoticePage({ ...page, page: page.page + 1, after: last['SK'] as string })]);
+  const last = res.items.at(-1);
+  if (res.more && last) {
+    const next = await putNextNoticePage({ ...page, page: page.page + 1, after: last['SK'] as string });
     // Refused: this page ran before and wrote its successor already.
     if (!next.ok && next.reasons[0] !== 'ConditionalCheckFailed') throw new Error('next notice page not written');
   }

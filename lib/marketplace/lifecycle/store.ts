@@ -1,9 +1,11 @@
 /** DynamoDB reads of the lifecycle room: one version item, and the newest version not yanked. */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../store/client.ts';
-import { keys } from '../../store/keys.ts';
+import { ENTITY, keys, lifecycleKeys } from '../../store/keys.ts';
+import { type TransactResult, transactWrite } from '../../store/transact.ts';
 import type { TemplateSchema } from '../templates/template-schema.ts';
 import { sortableVersion } from '../templates/version.ts';
+import { type NoticePage, putNoticePage } from './notice-page.ts';
 
 export interface StoredVersion {
   version: string;
@@ -56,3 +58,43 @@ export async function newestUnyanked(
   } while (startKey);
   return undefined;
 }
+
+/** The workspace's choice of agents that hear of its installed templates (event-agents.ts). */
+export async function readEventAgentsItem(workspaceId: string): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: lifecycleKeys.eventAgents(workspaceId), ConsistentRead: true }),
+  );
+  return Item;
+}
+
+export async function putEventAgents(workspaceId: string, chosen: { agent_ids: string[]; updated_at: string | null }) {
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...lifecycleKeys.eventAgents(workspaceId),
+        entity: ENTITY.eventAgents,
+        workspace_id: workspaceId,
+        ...chosen,
+      },
+    }),
+  );
+}
+
+/** Up to `limit` installers of a template after the sort key `after` (notices.ts pages through them). */
+export async function installersPage(templateId: string, after: string | undefined, limit: number) {
+  const pk = keys.template(templateId).PK;
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :installer)',
+      ExpressionAttributeValues: { ':pk': pk, ':installer': lifecycleKeys.installerPrefix },
+      Limit: limit,
+      ...(after ? { ExclusiveStartKey: { PK: pk, SK: after } } : {}),
+    }),
+  );
+  return { items: res.Items ?? [], more: res.LastEvaluatedKey !== undefined };
+}
+
+/** The notice's next page, unless it was written already (a page run again). */
+export const putNextNoticePage = (page: NoticePage): Promise<TransactResult> => transactWrite([putNoticePage(page)]);

@@ -16,20 +16,19 @@ import { nowIso } from '../../core/time.ts';
 import { tableName } from '../../store/client.ts';
 import { keys, listPartitions } from '../../store/keys.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
-import { type TransactItem, transactWrite } from '../../store/transact.ts';
+import type { TransactItem } from '../../store/transact.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
 import { categoryCountChanges } from '../templates/category-counts.ts';
 import { authoredTemplate } from '../templates/find-template.ts';
-import { type TemplateItem, type VersionEntry, versionEntryOf } from '../templates/template-item.ts';
+import { commitTemplateUpdate } from '../templates/store.ts';
+import { type TemplateItem, versionEntryOf } from '../templates/template-item.ts';
 import { sortableVersion } from '../templates/version.ts';
+import type { VersionChanged } from './answer.ts';
 import { type NoticePage, type NoticeType, putNoticePage } from './notice-page.ts';
 import type { VersionChangeInput } from './schemas.ts';
 import { newestUnyanked, readVersion, type StoredVersion } from './store.ts';
 
-export interface VersionChanged extends VersionEntry {
-  /** The template's current version after the change; null when every version is yanked. */
-  current_version: string | null;
-}
+export type { VersionChanged };
 
 export async function changeVersion(
   idOrSlug: string,
@@ -76,8 +75,7 @@ export async function changeVersion(
       },
     );
     const notices = noticesOf(template, before, after, input, current?.version ?? null, now);
-    const result = await transactWrite([
-      { Update: { TableName: tableName(), Key: keys.template(template.id), ...templateUpdate } },
+    const result = await commitTemplateUpdate(template.id, templateUpdate, [
       versionUpdate(template.id, after),
       ...categoryCountChanges(template, templateAfter),
       ...notices.map(putNoticePage),

@@ -13,23 +13,27 @@ import type { Caller } from '../../core/caller.ts';
 import { notFound } from '../../core/errors.ts';
 import { newUuid } from '../../core/ids.ts';
 import { nowIso } from '../../core/time.ts';
-import { tableName } from '../../store/client.ts';
-import { conditionalUpdate } from '../../store/conditional.ts';
 import { keys, lifecycleKeys, listPartitions } from '../../store/keys.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
-import { queryAll } from '../../store/query-all.ts';
 import { INDEXES } from '../../store/table.ts';
-import { type TransactItem, transactWrite } from '../../store/transact.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
 import { refreshRatingKey } from '../reviews/rating.ts';
 import { readReview } from '../reviews/store.ts';
 import { categoryCountChanges } from '../templates/category-counts.ts';
-import { readTemplate } from '../templates/store.ts';
+import { commitTemplateUpdate, readTemplate, updateTemplateIf } from '../templates/store.ts';
 import type { TemplateItem } from '../templates/template-item.ts';
-import { type ModerationAction, putAction } from './audit.ts';
+import type { ModerationAction } from './action-item.ts';
 import { requireOperator } from './operators.ts';
 import type { ModerationInput } from './schemas.ts';
-import { closeReport, openReportsOf } from './store.ts';
+import {
+  closeReport,
+  commitReviewModeration,
+  openReportsOf,
+  putActionItem,
+  recordAction,
+  setReportsClosed,
+  templateIdsOfAuthor,
+} from './store.ts';
 
 export async function moderate(caller: Caller, input: ModerationInput): Promise<ModerationAction> {
   requireOperator(caller);
@@ -51,7 +55,7 @@ export async function moderate(caller: Caller, input: ModerationInput): Promise<
   } else if (input.action === 'dismiss') {
     await existingItem(input.template_id!, input.reviewer_id);
     action = base();
-    await transactWrite([putAction(action)]);
+    await recordAction(action);
   } else if (input.reviewer_id !== undefined) {
     action = await setReviewHidden(input.template_id!, input.reviewer_id, input.action === 'hide', base);
   } else {
@@ -63,12 +67,7 @@ export async function moderate(caller: Caller, input: ModerationInput): Promise<
       input.action,
     );
     if (closed > 0) {
-      await conditionalUpdate({
-        Key: lifecycleKeys.moderationAction(action.id),
-        UpdateExpression: 'SET reports_closed = :n',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: { ':n': closed },
-      });
+      await setReportsClosed(action.id, closed);
       action = { ...action, reports_closed: closed };
     }
   }
@@ -91,7 +90,7 @@ async function setTemplateHidden(
     if (!before) throw notFound('Template');
     const action = base();
     if ((before.hidden === true) === hidden) {
-      await transactWrite([putAction(action)]);
+      await recordAction(action);
       return action;
     }
     const after: TemplateItem = { ...before, hidden, rev: before.rev + 1 };
@@ -106,10 +105,9 @@ async function setTemplateHidden(
       { condition: '#rev = :rev', names: { '#rev': 'rev' }, values: { ':rev': before.rev } },
     );
     const changed = { ...action, changed: true };
-    const result = await transactWrite([
-      { Update: { TableName: tableName(), Key: keys.template(templateId), ...update } },
+    const result = await commitTemplateUpdate(templateId, update, [
       ...categoryCountChanges(before, after),
-      putAction(changed),
+      putActionItem(changed),
     ]);
     return result.ok ? changed : RETRY;
   });
@@ -132,48 +130,29 @@ async function setReviewHidden(
   const action = base();
   const changed = { ...action, changed: true };
   const rating = Number(review['rating']);
-  const reviewUpdate: TransactItem = {
-    Update: {
-      TableName: tableName(),
-      Key: keys.review(templateId, reviewerId),
-      ...(hidden
-        ? buildUpdate(
-            {
-              set: {
-                hidden: true,
-                hidden_reason: action.reason,
-                [INDEXES.gsi1.partitionKey]: keys.hiddenReviewsIndexPk(templateId),
-              },
-            },
-            // `hidden` is a reserved word, so it goes behind a placeholder.
-            { condition: 'attribute_exists(PK) AND attribute_not_exists(#hidden)', names: { '#hidden': 'hidden' } },
-          )
-        : buildUpdate(
-            {
-              set: keys.reviewsIndex(templateId, review['created_at'] as string, review['id'] as string),
-              remove: ['hidden', 'hidden_reason'],
-            },
-            { condition: 'attribute_exists(#hidden)', names: { '#hidden': 'hidden' } },
-          )),
-    },
-  };
-  const sign = hidden ? -1 : 1;
-  const result = await transactWrite([
-    reviewUpdate,
-    {
-      Update: {
-        TableName: tableName(),
-        Key: keys.template(templateId),
-        UpdateExpression: 'ADD rating_sum :rating, rating_count :one',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: { ':rating': sign * rating, ':one': sign },
-      },
-    },
-    putAction(changed),
-  ]);
+  const reviewUpdate = hidden
+    ? buildUpdate(
+        {
+          set: {
+            hidden: true,
+            hidden_reason: action.reason,
+            [INDEXES.gsi1.partitionKey]: keys.hiddenReviewsIndexPk(templateId),
+          },
+        },
+        // `hidden` is a reserved word, so it goes behind a placeholder.
+        { condition: 'attribute_exists(PK) AND attribute_not_exists(#hidden)', names: { '#hidden': 'hidden' } },
+      )
+    : buildUpdate(
+        {
+          set: keys.reviewsIndex(templateId, review['created_at'] as string, review['id'] as string),
+          remove: ['hidden', 'hidden_reason'],
+        },
+        { condition: 'attribute_exists(#hidden)', names: { '#hidden': 'hidden' } },
+      );
+  const result = await commitReviewModeration(templateId, reviewerId, reviewUpdate, rating, hidden ? -1 : 1, changed);
   if (!result.ok) {
     // Already in that state: nothing changed, and the action is recorded all the same.
-    await transactWrite([putAction(action)]);
+    await recordAction(action);
     return action;
   }
   await refreshRatingKey(templateId);
@@ -183,16 +162,10 @@ async function setReviewHidden(
 /** The flag on the author's keys (what they publish next) and on each template they published. */
 async function setAuthorVerified(authorId: string, verified: boolean, action: ModerationAction) {
   if (!(await setUserVerified(authorId, verified))) throw notFound('Author');
-  const claims = await queryAll({
-    IndexName: INDEXES.gsi1.name,
-    KeyConditionExpression: '#pk = :pk',
-    ExpressionAttributeNames: { '#pk': INDEXES.gsi1.partitionKey },
-    ExpressionAttributeValues: { ':pk': lifecycleKeys.authoredIndexPk(authorId) },
-  });
+  const templateIds = await templateIdsOfAuthor(authorId);
   await Promise.all(
-    claims.map((claim) =>
-      conditionalUpdate({
-        Key: keys.template(claim['template_id'] as string),
+    templateIds.map((templateId) =>
+      updateTemplateIf(templateId, {
         UpdateExpression: 'SET #author.#verified = :verified',
         ConditionExpression: 'attribute_exists(PK)',
         ExpressionAttributeNames: { '#author': 'author', '#verified': 'verified' },
@@ -201,7 +174,7 @@ async function setAuthorVerified(authorId: string, verified: boolean, action: Mo
     ),
   );
   const changed = { ...action, changed: true };
-  await transactWrite([putAction(changed)]);
+  await recordAction(changed);
   return changed;
 }
 

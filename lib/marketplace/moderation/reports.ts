@@ -4,25 +4,20 @@
  * of theirs is there: one open report per reporter and item, whatever the concurrency. Filing is
  * rate limited per user (REPORT_LIMITS), so one key cannot flood the operators' list.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../../core/caller.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { newUuid } from '../../core/ids.ts';
 import { REPORT_LIMITS } from '../../core/settings.ts';
 import { nowIso } from '../../core/time.ts';
 import { takeWindowSlot } from '../../limits/window-limit.ts';
-import { db, tableName } from '../../store/client.ts';
-import { cursorPage } from '../../store/cursor-page.ts';
 import { ENTITY, lifecycleKeys } from '../../store/keys.ts';
-import { INDEXES } from '../../store/table.ts';
 import type { PageQuery } from '../request-schemas.ts';
 import { readReview } from '../reviews/store.ts';
 import { visibleTemplate } from '../templates/find-template.ts';
 import { requireOperator } from './operators.ts';
 import { type Report, reportItem, toReport } from './report-item.ts';
 import type { ReportInput } from './schemas.ts';
-import { readReport } from './store.ts';
+import { openReportsPage, putReport, readReport } from './store.ts';
 
 const reportExists = () => new AppError('report_exists', 'You already have an open report of this item.');
 
@@ -51,28 +46,12 @@ export async function createReport(caller: Caller, input: ReportInput): Promise<
     status: 'open',
     created_at: nowIso(),
   };
-  try {
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: reportItem(report),
-        // A closed report of the same reporter and item gives way to the new one.
-        ConditionExpression: 'attribute_not_exists(PK) OR #status = :closed',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':closed': 'closed' },
-      }),
-    );
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) {
-      throw reportExists();
-    }
-    throw err;
-  }
+  if (!(await putReport(reportItem(report)))) throw reportExists();
   return report;
 }
 
 export async function listOpenReports(caller: Caller, query: PageQuery) {
   requireOperator(caller);
-  const page = await cursorPage(INDEXES.gsi1, lifecycleKeys.openReportsIndexPk, 'reports|open', query);
+  const page = await openReportsPage(query);
   return { data: page.entries.map(toReport), next_cursor: page.next_cursor };
 }

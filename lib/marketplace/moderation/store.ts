@@ -1,10 +1,19 @@
-/** DynamoDB access of the moderation room: reports and the audit trail (a review item is read through reviews/store.ts). */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+/**
+ * DynamoDB access of the moderation room: reports, the audit trail, an author's templates and a
+ * review's hiding (a review item is read through reviews/store.ts, a template changed through
+ * templates/store.ts).
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../store/client.ts';
 import { conditionalUpdate } from '../../store/conditional.ts';
-import { lifecycleKeys } from '../../store/keys.ts';
+import { cursorPage, type PageRequest } from '../../store/cursor-page.ts';
+import { keys, lifecycleKeys } from '../../store/keys.ts';
 import { queryAll } from '../../store/query-all.ts';
 import { INDEXES } from '../../store/table.ts';
+import { type TransactItem, type TransactResult, transactWrite } from '../../store/transact.ts';
+import type { BuiltUpdate } from '../../store/update-expression.ts';
+import { actionItem, type ModerationAction } from './action-item.ts';
 
 export async function readReport(target: string, reporterId: string): Promise<Record<string, unknown> | undefined> {
   const { Item } = await db().send(
@@ -35,3 +44,87 @@ export async function closeReport(report: Record<string, unknown>, resolution: s
   });
   return result.ok;
 }
+
+/** Files a report, unless the reporter has an open one of the item (false); a closed one gives way. */
+export async function putReport(item: Record<string, unknown>): Promise<boolean> {
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: item,
+        ConditionExpression: 'attribute_not_exists(PK) OR #status = :closed',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':closed': 'closed' },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+
+/** One page of the open reports, newest first. */
+export const openReportsPage = (query: PageRequest) =>
+  cursorPage(INDEXES.gsi1, lifecycleKeys.openReportsIndexPk, 'reports|open', query);
+
+/** One page of the audit trail, newest first. */
+export const actionsPage = (query: PageRequest) =>
+  cursorPage(INDEXES.gsi1, lifecycleKeys.moderationLogPk, 'moderation|log', query);
+
+/** The action's audit item as an item of the transaction that makes its change. */
+export const putActionItem = (action: ModerationAction): TransactItem => ({
+  Put: { TableName: tableName(), Item: actionItem(action) },
+});
+
+/** An action that changes nothing else: its audit item alone. */
+export async function recordAction(action: ModerationAction): Promise<void> {
+  await transactWrite([putActionItem(action)]);
+}
+
+/** How many reports the action closed (they are closed after it is recorded). */
+export async function setReportsClosed(actionId: string, closed: number): Promise<void> {
+  await conditionalUpdate({
+    Key: lifecycleKeys.moderationAction(actionId),
+    UpdateExpression: 'SET reports_closed = :n',
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeValues: { ':n': closed },
+  });
+}
+
+/** The ids of every template the author published (their slug claims' author index). */
+export async function templateIdsOfAuthor(authorId: string): Promise<string[]> {
+  const claims = await queryAll({
+    IndexName: INDEXES.gsi1.name,
+    KeyConditionExpression: '#pk = :pk',
+    ExpressionAttributeNames: { '#pk': INDEXES.gsi1.partitionKey },
+    ExpressionAttributeValues: { ':pk': lifecycleKeys.authoredIndexPk(authorId) },
+  });
+  return claims.map((claim) => claim['template_id'] as string);
+}
+
+/**
+ * A review hidden or restored (`update` carries the condition that it was not already), the
+ * template's rating sum and count moved by `sign` (-1 hides, +1 restores), and the audit item.
+ */
+export const commitReviewModeration = (
+  templateId: string,
+  reviewerId: string,
+  update: BuiltUpdate,
+  rating: number,
+  sign: -1 | 1,
+  action: ModerationAction,
+): Promise<TransactResult> =>
+  transactWrite([
+    { Update: { TableName: tableName(), Key: keys.review(templateId, reviewerId), ...update } },
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.template(templateId),
+        UpdateExpression: 'ADD rating_sum :rating, rating_count :one',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':rating': sign * rating, ':one': sign },
+      },
+    },
+    putActionItem(action),
+  ]);

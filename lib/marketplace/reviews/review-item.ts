@@ -1,18 +1,10 @@
 import type { Caller } from '../../core/caller.ts';
 import { ENTITY, keys } from '../../store/keys.ts';
 import type { ReviewInput } from '../request-schemas.ts';
+import type { Review } from './answer.ts';
 
-/** A review: keyed by template and reviewer (one per user), listed newest first through GSI1. */
-export interface Review {
-  id: string;
-  user: { id: string; name: string };
-  rating: number;
-  title: string;
-  comment: string;
-  created_at: string;
-  /** Only on a hidden review, which only its writer and operators are shown (reviews.ts listReviews). */
-  hidden?: true;
-}
+/** A review (answer.ts): keyed by template and reviewer (one per user), listed newest first through GSI1. */
+export type { Review };
 
 export function reviewItem(templateId: string, input: ReviewInput, caller: Caller, id: string, now: string) {
   return {

@@ -7,36 +7,23 @@ import type { Caller } from '../../core/caller.ts';
 import { AppError, forbidden, InvariantError } from '../../core/errors.ts';
 import { newUuid } from '../../core/ids.ts';
 import { nowIso } from '../../core/time.ts';
-import { tableName } from '../../store/client.ts';
-import { cursorPage } from '../../store/cursor-page.ts';
-import { readIndexPage } from '../../store/index-page.ts';
-import { keys } from '../../store/keys.ts';
-import { INDEXES } from '../../store/table.ts';
-import { transactWrite } from '../../store/transact.ts';
 import type { PageQuery, ReviewInput } from '../request-schemas.ts';
 import { countStats } from '../stats/count.ts';
 import { isAuthor, visibleTemplate } from '../templates/find-template.ts';
 import { refreshRatingKey } from './rating.ts';
 import { type Review, reviewItem, toReview } from './review-item.ts';
-import { readReview } from './store.ts';
+import { hiddenReviewsPage, insertReview, readReview, reviewsCursorPage, reviewsPage } from './store.ts';
 
 export async function createReview(idOrSlug: string, input: ReviewInput, caller: Caller): Promise<Review> {
   const template = await visibleTemplate(idOrSlug, caller);
   if (isAuthor(template, caller)) throw forbidden('You cannot review your own template.');
   const item = reviewItem(template.id, input, caller, newUuid(), nowIso());
-  const result = await transactWrite([
-    { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
-    {
-      Update: {
-        TableName: tableName(),
-        Key: keys.template(template.id),
-        UpdateExpression: 'ADD rating_sum :rating, rating_count :one',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: { ':rating': input.rating, ':one': 1 },
-      },
-    },
+  const result = await insertReview(
+    item,
+    template.id,
+    input.rating,
     countStats(template.id, template.version, item.created_at, { reviews: 1, rating_sum: input.rating }),
-  ]);
+  );
   if (!result.ok) {
     if (result.reasons[0] === 'ConditionalCheckFailed')
       throw new AppError('review_exists', 'You have already reviewed this template.');
@@ -46,11 +33,8 @@ export async function createReview(idOrSlug: string, input: ReviewInput, caller:
   return toReview(item);
 }
 
-const reviewsIndex = INDEXES.gsi1;
-
 export async function newestReviews(templateId: string, limit: number): Promise<Review[]> {
-  const page = await readIndexPage(reviewsIndex, keys.reviewsIndexPk(templateId), { skip: 0, limit });
-  return page.entries.map(toReview);
+  return (await reviewsPage(templateId, limit)).map(toReview);
 }
 
 /**
@@ -63,7 +47,7 @@ export async function listReviews(idOrSlug: string, query: PageQuery, caller: Ca
   const firstPage = query.cursor === undefined && (query.offset ?? 0) === 0;
   const [hidden, page] = await Promise.all([
     firstPage ? hiddenReviewsSeenBy(template.id, caller, query.limit) : [],
-    cursorPage(reviewsIndex, keys.reviewsIndexPk(template.id), `reviews|${template.id}`, query),
+    reviewsCursorPage(template.id, query),
   ]);
   return {
     data: [...hidden, ...page.entries].map(toReview),
@@ -84,7 +68,7 @@ export async function listReviews(idOrSlug: string, query: PageQuery, caller: Ca
  */
 async function hiddenReviewsSeenBy(templateId: string, caller: Caller, limit: number) {
   if (caller.operator) {
-    return (await readIndexPage(reviewsIndex, keys.hiddenReviewsIndexPk(templateId), { skip: 0, limit })).entries;
+    return hiddenReviewsPage(templateId, limit);
   }
   const own = await readReview(templateId, caller.userId);
   return own?.['hidden'] === true ? [own] : [];

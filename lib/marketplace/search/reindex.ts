@@ -9,9 +9,9 @@
  */
 
 import type { StartKey } from '../../store/cursor.ts';
-import { readIndexPage } from '../../store/index-page.ts';
 import { templateIdOf, templateLists } from '../../store/keys.ts';
 import { INDEXES } from '../../store/table.ts';
+import { templateListPage } from '../templates/store.ts';
 import { INDEX_FORMAT, syncSearchIndex } from './search-index.ts';
 import { readIndexFormat, writeIndexFormat } from './store.ts';
 
@@ -22,7 +22,7 @@ export async function reindexSearch(): Promise<{ templates: number }> {
   let templates = 0;
   let startKey: StartKey | undefined;
   do {
-    const page = await readIndexPage(INDEXES.allByRecent, templateLists.all, {
+    const page = await templateListPage(INDEXES.allByRecent, templateLists.all, {
       skip: 0,
       limit: PAGE,
       ...(startKey ? { startKey } : {}),

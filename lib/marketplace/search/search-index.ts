@@ -17,14 +17,14 @@
  * move in transactions with the state's list of what is counted, so each is applied exactly once.
  */
 import { InvariantError } from '../../core/errors.ts';
-import { batchGet, batchWrite, keyString, type WriteRequest } from '../../store/batch.ts';
+import type { WriteRequest } from '../../store/batch.ts';
 import { tableName } from '../../store/client.ts';
 import { ENTITY, isListed, type Key, keys, type SearchOrder } from '../../store/keys.ts';
-import { type TransactItem, transactWrite } from '../../store/transact.ts';
+import type { TransactItem } from '../../store/transact.ts';
 import type { TemplateItem } from '../templates/template-item.ts';
 import { bucketLabel, popularityBucket } from './popularity-bucket.ts';
 import { countedPrefixes, indexedPrefixes, postingWords } from './search-text.ts';
-import { readConsistent, updateIndexState } from './store.ts';
+import { commitCounterChanges, readConsistent, updateIndexState, writePostings } from './store.ts';
 import { PAIRS_FORMAT, type PairTrace, pairItems, pairKeysMayExist, pairSource, pairTrace } from './word-pairs.ts';
 
 export const ORDERS: readonly SearchOrder[] = ['recent', 'popular', 'rating'];
@@ -171,7 +171,7 @@ export async function syncSearchIndex(templateId: string, options: SyncOptions =
     const read: SearchState = (state as SearchState | undefined) ?? { ver: 0 };
     const have: SearchState = unsettled ? { ...read, dirty: mergeDirty(read.dirty, unsettled) } : read;
     const want = t ? indexedState(t) : undefined;
-    const moved = await syncPostings(templateId, have, want, options.write ?? batchWrite);
+    const moved = await syncPostings(templateId, have, want, options.write ?? writePostings);
     if ('unsettled' in moved) unsettled = moved.unsettled;
     if (moved.ver === undefined) continue;
     unsettled = undefined;
@@ -281,20 +281,7 @@ async function syncCounts(
   for (let i = 0; i < changes.length; i += COUNTERS_PER_TRANSACTION) {
     const chunk = changes.slice(i, i + COUNTERS_PER_TRANSACTION);
     for (const { list, by } of chunk) by > 0 ? counted.add(list) : counted.delete(list);
-    const result = await transactWrite([
-      stateUpdate(templateId, ver, { counted: [...counted] }),
-      ...chunk.map(
-        ({ list, by }): TransactItem => ({
-          Update: {
-            TableName: tableName(),
-            Key: keys.searchCount(list),
-            UpdateExpression: 'SET entity = :entity, #list = :list ADD #count :by',
-            ExpressionAttributeNames: { '#list': 'list', '#count': 'count' },
-            ExpressionAttributeValues: { ':entity': ENTITY.searchCount, ':list': list, ':by': by },
-          },
-        }),
-      ),
-    ]);
+    const result = await commitCounterChanges(stateUpdate(templateId, ver, { counted: [...counted] }), chunk);
     if (!result.ok) return false;
     ver++;
   }
@@ -335,9 +322,3 @@ function stateUpdate(
 
 const putState = (templateId: string, ver: number, set: { dirty?: Dirty; cur?: Indexed }): Promise<boolean> =>
   updateIndexState(stateUpdate(templateId, ver, set).Update!);
-
-/** The exact number of public templates with a word starting with each prefix list (0 when none). */
-export async function readCounts(lists: readonly string[]): Promise<Map<string, number>> {
-  const found = await batchGet(lists.map(keys.searchCount));
-  return new Map(lists.map((l) => [l, Number(found.get(keyString(keys.searchCount(l)))?.['count'] ?? 0)]));
-}

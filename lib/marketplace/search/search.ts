@@ -6,7 +6,7 @@ import type { Category } from '../templates/categories.ts';
 import { type TemplateItem, toSummary } from '../templates/template-item.ts';
 import { bucketLabel, bucketOfSortKey, isRangeBucket } from './popularity-bucket.ts';
 import { type WalkMatch, walkPostings } from './posting-walk.ts';
-import { postingList, readCounts } from './search-index.ts';
+import { postingList } from './search-index.ts';
 import {
   countedPrefixOf,
   drivingPrefix,
@@ -16,6 +16,7 @@ import {
   mayMatch,
   words,
 } from './search-text.ts';
+import { readCounts } from './store.ts';
 import { mayMeet } from './word-pairs.ts';
 
 const MAX_WORDS = 8;

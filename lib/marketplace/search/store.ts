@@ -6,8 +6,10 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { batchGet, batchWrite, keyString, type WriteRequest } from '../../store/batch.ts';
 import { db, tableName } from '../../store/client.ts';
 import { ENTITY, type Key, keys } from '../../store/keys.ts';
+import { type TransactItem, type TransactResult, transactWrite } from '../../store/transact.ts';
 
 export interface PostingPage {
   items: Record<string, unknown>[];
@@ -99,4 +101,33 @@ export async function writeIndexFormat(format: number): Promise<void> {
       },
     }),
   );
+}
+
+/** Postings and pair items put or deleted, 25 a call (search-index.ts; a test hands it a writer that dies halfway). */
+export const writePostings = (requests: WriteRequest[]): Promise<void> => batchWrite(requests);
+
+/** The template's index state (on its version condition) and prefix counter moves, in one transaction. */
+export const commitCounterChanges = (
+  state: TransactItem,
+  changes: readonly { list: string; by: number }[],
+): Promise<TransactResult> =>
+  transactWrite([
+    state,
+    ...changes.map(
+      ({ list, by }): TransactItem => ({
+        Update: {
+          TableName: tableName(),
+          Key: keys.searchCount(list),
+          UpdateExpression: 'SET entity = :entity, #list = :list ADD #count :by',
+          ExpressionAttributeNames: { '#list': 'list', '#count': 'count' },
+          ExpressionAttributeValues: { ':entity': ENTITY.searchCount, ':list': list, ':by': by },
+        },
+      }),
+    ),
+  ]);
+
+/** The exact number of public templates with a word starting with each prefix list (0 when none). */
+export async function readCounts(lists: readonly string[]): Promise<Map<string, number>> {
+  const found = await batchGet(lists.map(keys.searchCount));
+  return new Map(lists.map((l) => [l, Number(found.get(keyString(keys.searchCount(l)))?.['count'] ?? 0)]));
 }

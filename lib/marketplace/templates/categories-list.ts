@@ -1,5 +1,5 @@
 import { CATEGORIES } from './categories.ts';
-import { readCategoryCounts } from './category-counts.ts';
+import { readCategoryCounts } from './store.ts';
 
 /** GET /categories: every category of the fixed list, with its number of public templates. */
 export async function listCategories() {

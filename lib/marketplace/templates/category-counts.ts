@@ -1,20 +1,12 @@
 /**
  * Listed templates (public, not hidden, not every version yanked) per category, one counter item each, changed inside the same transaction as
  * every change that moves a template into or out of "public in category X". The all-public total
- * is their sum: 7 small reads, whatever the catalog size.
+ * is their sum: 7 small reads, whatever the catalog size (`readCategoryCounts`, store.ts).
  */
-import { batchGet, keyString } from '../../store/batch.ts';
 import { tableName } from '../../store/client.ts';
 import { ENTITY, isListed, keys } from '../../store/keys.ts';
 import type { TransactItem } from '../../store/transact.ts';
-import { CATEGORIES, type Category } from './categories.ts';
-
-export async function readCategoryCounts(): Promise<Record<Category, number>> {
-  const found = await batchGet(CATEGORIES.map(keys.categoryCount));
-  return Object.fromEntries(
-    CATEGORIES.map((c) => [c, Number(found.get(keyString(keys.categoryCount(c)))?.['count'] ?? 0)]),
-  ) as Record<Category, number>;
-}
+import type { Category } from './categories.ts';
 
 export function categoryCountChange(category: Category, delta: number): TransactItem {
   return {

@@ -1,15 +1,13 @@
 import type { Caller } from '../../core/caller.ts';
 import { AppError, validationError } from '../../core/errors.ts';
 import { nowIso } from '../../core/time.ts';
-import { tableName } from '../../store/client.ts';
-import { keys, listPartitions } from '../../store/keys.ts';
+import { listPartitions } from '../../store/keys.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
-import { transactWrite } from '../../store/transact.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
 import type { VersionInput } from '../request-schemas.ts';
 import { categoryCountChanges } from './category-counts.ts';
 import { authoredTemplate } from './find-template.ts';
-import { versionStored } from './store.ts';
+import { insertVersion, versionStored } from './store.ts';
 import { type TemplateItem, toTemplate } from './template-item.ts';
 import { compareVersions } from './version.ts';
 import { newestVersions, versionItem } from './versions.ts';
@@ -36,20 +34,13 @@ export async function publishVersion(idOrSlug: string, input: VersionInput, call
     const updated: TemplateItem = { ...template, version: input.version, schema: input.schema, updated_at: now };
     delete updated.current_deprecation;
     delete updated.all_yanked;
-    const result = await transactWrite([
-      {
-        Put: {
-          TableName: tableName(),
-          Item: versionItem(template.id, input.version, input.changelog ?? '', input.schema, now),
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
-      },
-      {
-        Update: { TableName: tableName(), Key: keys.template(template.id), ...currentVersionUpdate(template, updated) },
-      },
+    const result = await insertVersion(
+      versionItem(template.id, input.version, input.changelog ?? '', input.schema, now),
+      template.id,
+      currentVersionUpdate(template, updated),
       // A template whose every version was yanked is listed again with a new one.
-      ...categoryCountChanges(template, updated),
-    ]);
+      categoryCountChanges(template, updated),
+    );
     if (result.ok) return toTemplate(updated, await newestVersions(template.id));
     if (result.reasons[0] === 'ConditionalCheckFailed') throw versionExists(input.version);
     return RETRY;

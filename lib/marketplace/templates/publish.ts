@@ -2,11 +2,10 @@ import type { Caller } from '../../core/caller.ts';
 import { AppError, InvariantError } from '../../core/errors.ts';
 import { newUuid } from '../../core/ids.ts';
 import { nowIso } from '../../core/time.ts';
-import { tableName } from '../../store/client.ts';
-import { ENTITY, keys, lifecycleKeys } from '../../store/keys.ts';
-import { alongLost, alongRefused, type CommitAlong, transactWrite } from '../../store/transact.ts';
+import { alongLost, alongRefused, type CommitAlong } from '../../store/transact.ts';
 import type { PublishInput } from '../request-schemas.ts';
 import { categoryCountChanges } from './category-counts.ts';
+import { insertTemplate } from './store.ts';
 import { authorOf, newTemplateItem, toTemplate, versionEntryOf } from './template-item.ts';
 import { versionItem } from './versions.ts';
 
@@ -32,23 +31,7 @@ export async function publishTemplate(
   const version = versionItem(item.id, input.version, '', input.schema, now);
   const template = toTemplate(item, [versionEntryOf(version)]);
   const alongItems = along?.(template) ?? [];
-  const result = await transactWrite([
-    {
-      Put: {
-        TableName: tableName(),
-        // Its author index lets an operator who marks the author verified find the author's templates.
-        Item: {
-          ...keys.slug(input.slug),
-          entity: ENTITY.slug,
-          template_id: item.id,
-          created_at: now,
-          ...lifecycleKeys.authoredIndex(caller.userId, now, item.id),
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      },
-    },
-    { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
-    { Put: { TableName: tableName(), Item: version } },
+  const result = await insertTemplate(item, version, caller.userId, [
     ...categoryCountChanges(undefined, item),
     ...alongItems,
   ]);

@@ -7,7 +7,12 @@ import { GetCommand, QueryCommand, type UpdateCommandInput } from '@aws-sdk/lib-
 import { batchGet, keyString } from '../../store/batch.ts';
 import { db, tableName } from '../../store/client.ts';
 import { conditionalUpdate } from '../../store/conditional.ts';
-import { keys } from '../../store/keys.ts';
+import { type IndexPage, readIndexPage } from '../../store/index-page.ts';
+import { ENTITY, keys, lifecycleKeys } from '../../store/keys.ts';
+import type { IndexDefinition } from '../../store/table.ts';
+import { type TransactItem, type TransactResult, transactWrite } from '../../store/transact.ts';
+import type { BuiltUpdate } from '../../store/update-expression.ts';
+import { CATEGORIES, type Category } from './categories.ts';
 import { type TemplateItem, type VersionEntry, versionEntryOf } from './template-item.ts';
 import { sortableVersion } from './version.ts';
 
@@ -70,3 +75,69 @@ export async function newestVersionEntries(templateId: string, limit: number): P
   );
   return Items.map(versionEntryOf);
 }
+
+/**
+ * A new template (publish.ts): the slug claim first (its "does not exist" makes the slug unique;
+ * its author index lets an operator who marks the author verified find the author's templates),
+ * the template item, its first version, then `along` (counters, the stored answer).
+ */
+export const insertTemplate = (
+  item: TemplateItem,
+  version: Record<string, unknown>,
+  authorId: string,
+  along: TransactItem[],
+): Promise<TransactResult> =>
+  transactWrite([
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...keys.slug(item.slug),
+          entity: ENTITY.slug,
+          template_id: item.id,
+          created_at: item.created_at,
+          ...lifecycleKeys.authoredIndex(authorId, item.created_at, item.id),
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Put: { TableName: tableName(), Item: version } },
+    ...along,
+  ]);
+
+/** The template's update on the condition it carries, with the items that change along (counters, …). */
+export const commitTemplateUpdate = (
+  templateId: string,
+  update: BuiltUpdate,
+  along: TransactItem[] = [],
+): Promise<TransactResult> =>
+  transactWrite([{ Update: { TableName: tableName(), Key: keys.template(templateId), ...update } }, ...along]);
+
+/** A new version (only if absent: the first failed condition), the template's update, and what changes along. */
+export const insertVersion = (
+  version: Record<string, unknown>,
+  templateId: string,
+  update: BuiltUpdate,
+  along: TransactItem[],
+): Promise<TransactResult> =>
+  transactWrite([
+    { Put: { TableName: tableName(), Item: version, ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Update: { TableName: tableName(), Key: keys.template(templateId), ...update } },
+    ...along,
+  ]);
+
+/** The listed templates per category (category-counts.ts), 7 small reads. */
+export async function readCategoryCounts(): Promise<Record<Category, number>> {
+  const found = await batchGet(CATEGORIES.map(keys.categoryCount));
+  return Object.fromEntries(
+    CATEGORIES.map((c) => [c, Number(found.get(keyString(keys.categoryCount(c)))?.['count'] ?? 0)]),
+  ) as Record<Category, number>;
+}
+
+/** One page of a template list index (the lists, the featured heads, trending days, reindexing). */
+export const templateListPage = (
+  index: IndexDefinition,
+  partition: string,
+  request: Parameters<typeof readIndexPage>[2],
+): Promise<IndexPage> => readIndexPage(index, partition, request);

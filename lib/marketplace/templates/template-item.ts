@@ -1,5 +1,6 @@
 /**
- * The stored template item (layout in CONTRIBUTING.md) and its projections to the API shapes.
+ * The stored template item (layout in CONTRIBUTING.md) and its projections to the API shapes
+ * (answer.ts; re-exported here for the rooms that read them).
  * Sort keys (`popKey`, `recentKey`, `ratingKey`, `trendKey`) are always present; the partition
  * attributes that put a template into a list index exist only while it is public, which is what
  * keeps private and unlisted templates out of every list.
@@ -7,14 +8,9 @@
 import type { Caller } from '../../core/caller.ts';
 import { ENTITY, keys, listPartitions, type TemplateListAttributes } from '../../store/keys.ts';
 import type { PublishInput } from '../request-schemas.ts';
+import type { Author, Template, TemplateSummary, VersionEntry } from './answer.ts';
 import type { Category, Visibility } from './categories.ts';
 import type { TemplateSchema } from './template-schema.ts';
-
-export interface Author {
-  id: string;
-  name: string;
-  verified: boolean;
-}
 
 export interface TemplateItem extends TemplateListAttributes {
   PK: string;
@@ -108,26 +104,6 @@ export function ratingKey(sum: number, count: number): string {
   return `${String(avg).padStart(3, '0')}#${String(count).padStart(10, '0')}`;
 }
 
-export interface TemplateSummary {
-  id: string;
-  name: string;
-  slug: string;
-  description: string;
-  category: Category;
-  author: Author;
-  version: string;
-  stats: { installs: number; rating_avg: number; rating_count: number; contracts_created: number };
-  visibility: Visibility;
-  /** The current version's deprecation message, or null. */
-  deprecated: string | null;
-  /** Every version is yanked (only its author sees it then). */
-  yanked: boolean;
-  /** Hidden by an operator (only its author and operators see it then). */
-  hidden: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
 export function toSummary(item: TemplateItem): TemplateSummary {
   return {
     id: item.id,
@@ -153,16 +129,6 @@ export function toSummary(item: TemplateItem): TemplateSummary {
   };
 }
 
-export interface VersionEntry {
-  version: string;
-  changelog: string;
-  created_at: string;
-  /** Set by the author (PATCH …/versions/:version): still installable, shown as deprecated. */
-  deprecated: { message: string; at: string } | null;
-  /** Set by the author: no new installs or contracts of it. */
-  yanked_at: string | null;
-}
-
 /** The API's version entry from a stored version item (or its projection). */
 export const versionEntryOf = (v: Record<string, unknown>): VersionEntry => ({
   version: v['version'] as string,
@@ -175,6 +141,8 @@ export const versionEntryOf = (v: Record<string, unknown>): VersionEntry => ({
   yanked_at: (v['yanked_at'] as string | undefined) ?? null,
 });
 
-export function toTemplate(item: TemplateItem, versions: VersionEntry[]) {
+export function toTemplate(item: TemplateItem, versions: VersionEntry[]): Template {
   return { ...toSummary(item), schema: item.schema, versions };
 }
+
+export type { Author, TemplateSummary, VersionEntry };

@@ -5,14 +5,13 @@
  */
 import type { Caller } from '../../core/caller.ts';
 import { nowIso } from '../../core/time.ts';
-import { tableName } from '../../store/client.ts';
-import { keys, listPartitions } from '../../store/keys.ts';
+import { listPartitions } from '../../store/keys.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
-import { transactWrite } from '../../store/transact.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
 import type { UpdateInput } from '../request-schemas.ts';
 import { categoryCountChanges } from './category-counts.ts';
 import { authoredTemplate } from './find-template.ts';
+import { commitTemplateUpdate } from './store.ts';
 import { type TemplateItem, toTemplate } from './template-item.ts';
 import { newestVersions } from './versions.ts';
 
@@ -32,10 +31,7 @@ export async function updateTemplate(idOrSlug: string, input: UpdateInput, calle
       },
       { condition: '#rev = :rev', names: { '#rev': 'rev' }, values: { ':rev': before.rev } },
     );
-    const result = await transactWrite([
-      { Update: { TableName: tableName(), Key: keys.template(before.id), ...update } },
-      ...categoryCountChanges(before, after),
-    ]);
+    const result = await commitTemplateUpdate(before.id, update, categoryCountChanges(before, after));
     if (!result.ok) return RETRY;
     return toTemplate(after, await newestVersions(after.id));
   });

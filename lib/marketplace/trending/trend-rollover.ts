@@ -1,9 +1,8 @@
 import type { StartKey } from '../../store/cursor.ts';
-import { readIndexPage } from '../../store/index-page.ts';
 import { templateIdOf, templateLists } from '../../store/keys.ts';
 import { INDEXES } from '../../store/table.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
-import { templatesInOrder, updateTemplateIf } from '../templates/store.ts';
+import { templateListPage, templatesInOrder, updateTemplateIf } from '../templates/store.ts';
 import type { TemplateItem } from '../templates/template-item.ts';
 import { bucketsOutsideWindow, installsInWindow, moveToDay, utcDay, windowDays } from './trend.ts';
 
@@ -29,7 +28,7 @@ export async function rollTrendWindow(now: number): Promise<{ moved: number; ret
   for (const day of windowDays(today).slice(1)) {
     let startKey: StartKey | undefined;
     do {
-      const page = await readIndexPage(INDEXES.trending, templateLists.trendDay(day), {
+      const page = await templateListPage(INDEXES.trending, templateLists.trendDay(day), {
         skip: 0,
         limit: PAGE,
         ...(startKey ? { startKey } : {}),

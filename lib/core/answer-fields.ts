@@ -1,0 +1,15 @@
+/**
+ * The fields the answer schemas (the `answer.ts` beside each domain) share. Answer schemas use
+ * zod's full API for the OpenAPI document; only lib/http/openapi/ and tests import them as values
+ * (test/architecture/layers.test.ts), a domain imports their inferred types only, so no function
+ * bundle carries them.
+ */
+import { z } from 'zod';
+
+export const timestamp = z.iso.datetime();
+export const count = z.int().min(0);
+export const uuid = z.uuid();
+
+/** A page of a list that pages by cursor only. */
+export const cursorPageOf = <T extends z.ZodType>(item: T) =>
+  z.strictObject({ data: z.array(item), next_cursor: z.string().nullable() });
