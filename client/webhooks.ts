@@ -183,11 +183,7 @@ export async function verifyWebhook(input: VerifyWebhookInput): Promise<WebhookP
         'invalid_signature',
         'webhook-id is missing or webhook-timestamp differs from x-service-timestamp.',
       );
-    const offered = standard
-      .split(' ')
-      .filter((s) => s.startsWith('v1,'))
-      .map((s) => fromBase64(s.slice(3)))
-      .filter((b): b is Uint8Array => b !== undefined);
+    const offered = signaturesOf(standard, 'v1');
     const standardOk = await anyMatch(secrets, async (s) => {
       const key = standardKey(s);
       if (!key) return false;
@@ -209,6 +205,15 @@ export async function verifyWebhook(input: VerifyWebhookInput): Promise<WebhookP
   return parsed as WebhookPayload;
 }
 
+/** The decoded signatures of one version among the space-separated `<version>,<base64>` entries of `webhook-signature`. */
+function signaturesOf(header: string, version: 'v1' | 'v1a'): Uint8Array[] {
+  return header
+    .split(' ')
+    .filter((s) => s.startsWith(`${version},`))
+    .map((s) => fromBase64(s.slice(version.length + 1)))
+    .filter((b): b is Uint8Array => b !== undefined);
+}
+
 /** The `v1a,` entries of `webhook-signature` against every public key: ed25519 over `<webhook-id>.<timestamp>.<body>`. */
 async function checkV1a(
   headers: WebhookHeaders,
@@ -223,11 +228,7 @@ async function checkV1a(
       'invalid_signature',
       'webhook-signature or webhook-id is missing, or webhook-timestamp differs from x-service-timestamp.',
     );
-  const offered = standard
-    .split(' ')
-    .filter((s) => s.startsWith('v1a,'))
-    .map((s) => fromBase64(s.slice(4)))
-    .filter((b): b is Uint8Array => b !== undefined && b.length === 64);
+  const offered = signaturesOf(standard, 'v1a').filter((b) => b.length === 64);
   const message = concat(encoder.encode(`${id}.${timestamp}.`), body);
   const results = await Promise.all(
     publicKeys.map(async (jwk) => {

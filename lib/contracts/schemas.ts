@@ -1,6 +1,7 @@
 /** Request shapes of the contract routes (docs/api.md "Contracts"). Strict: unknown fields are a 400. */
 
 import { ID_PATTERN, isTemplateIdOrSlug } from '../core/ids.ts';
+import { CONTRACT_STATUSES as EVENT_CONTRACT_STATUSES } from '../events/feed/event-data.ts';
 import * as z from '../zod.ts';
 import type { ContractStatus } from './transitions.ts';
 
@@ -44,14 +45,8 @@ export const verificationBody = z.strictObject({
 });
 export type VerificationInput = z.output<typeof verificationBody>;
 
-export const CONTRACT_STATUSES = [
-  'CREATED',
-  'FUNDED',
-  'VERIFIED',
-  'VERIFICATION_FAILED',
-  'RELEASED',
-  'REFUNDED',
-] as const satisfies readonly ContractStatus[];
+/** One list with the events' (lib/events/feed/event-data.ts): fails to compile when it names a status lib/contracts lacks. */
+export const CONTRACT_STATUSES = EVENT_CONTRACT_STATUSES satisfies readonly ContractStatus[];
 
 /** GET /contracts: the caller's contracts, newest first; `agent_id` must be one of the caller's agents. */
 export const listContractsQuery = z.strictObject({

@@ -305,8 +305,9 @@ describe('auto-disable after 5 days of failures only', () => {
   it('DISABLED with a service.webhook.disabled event in the feed; nothing more attempted', async () => {
     const { agentId, receiver } = await enabledAgent();
     receiver.answer = () => 503;
-    const t0 = Date.now();
     const first = await fundedEvent(agentId);
+    // After the event is made: its delivery is not due before (a loaded machine takes seconds to make it).
+    const t0 = Date.now() + 1000;
     await deliverVisible({ now: () => t0 });
     expect((await agentItem(agentId))['failing_since']).toBe(t0);
 
@@ -352,8 +353,8 @@ describe('auto-disable after 5 days of failures only', () => {
     const { agentId, receiver } = await enabledAgent();
     let status = 500;
     receiver.answer = () => status;
-    const t0 = Date.now();
     await fundedEvent(agentId);
+    const t0 = Date.now() + 1000; // after the event is made, as above
     await deliverVisible({ now: () => t0 });
     status = 200;
     await fundedEvent(agentId);
