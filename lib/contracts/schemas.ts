@@ -45,8 +45,11 @@ export const verificationBody = z.strictObject({
 });
 export type VerificationInput = z.output<typeof verificationBody>;
 
-/** One list with the events' (lib/events/feed/event-data.ts): fails to compile when it names a status lib/contracts lacks. */
+/** One list with the events' (lib/events/feed/event-data.ts, what the outbox checks every event against). */
 export const CONTRACT_STATUSES = EVENT_CONTRACT_STATUSES satisfies readonly ContractStatus[];
+// Fails to compile when lib/contracts gains a status this list lacks (a type only: no byte in a bundle).
+type Exhaustive<Missing extends never> = Missing;
+export type EveryContractStatusListed = Exhaustive<Exclude<ContractStatus, (typeof CONTRACT_STATUSES)[number]>>;
 
 /** GET /contracts: the caller's contracts, newest first; `agent_id` must be one of the caller's agents. */
 export const listContractsQuery = z.strictObject({

@@ -1,10 +1,27 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { areaOf } from '../../infra/areas.ts';
 import { buildOpenApiDocument } from '../../lib/http/openapi/document.ts';
 import { AGENTS_BASE, type Route, routes } from '../../lib/routes.ts';
 import { createLocalApi, listen } from '../../local/gateway/api-gateway.ts';
 import { installAwsLambdaGlobal } from '../../local/lambda/streaming.ts';
+import { clientTypes } from '../../scripts/client-types.ts';
+import { serialize } from '../../scripts/openapi.ts';
+import { routesMarkdown } from '../../scripts/routes-doc.ts';
 import { createTestUser } from '../support/lambda.ts';
+
+/** CONTRIBUTING.md's table of the files a new route touches: each file with `by hand` or `generated`. */
+function recipeTable(): Array<{ file: string; how: string }> {
+  const text = readFileSync(new URL('../../CONTRIBUTING.md', import.meta.url), 'utf8');
+  const table = text.slice(text.indexOf('<!-- ROUTE-RECIPE:BEGIN -->'), text.indexOf('<!-- ROUTE-RECIPE:END -->'));
+  return table
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .map((line) => {
+      const [file, how] = line.split(' | ');
+      return { file: file!.slice(3, -1), how: how!.trim() };
+    });
+}
 
 /**
  * CONTRIBUTING.md's "Add a route", done once for a route that exists only here, so the recipe
@@ -41,7 +58,10 @@ describe('add a route (CONTRIBUTING.md, "Recipes")', () => {
       tags: ['Health'],
       summary: 'A route added by the recipe (test only)',
       security: [{ apiKey: [] }],
-      parameters: [expect.objectContaining({ name: 'id', in: 'path', required: true })],
+      parameters: [
+        expect.objectContaining({ name: 'id', in: 'path', required: true }),
+        expect.objectContaining({ name: 'word', in: 'query', required: false }),
+      ],
     });
     expect(operation.responses['200'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/Health',
@@ -74,5 +94,33 @@ describe('add a route (CONTRIBUTING.md, "Recipes")', () => {
     } finally {
       await api.close();
     }
+  });
+
+  it("touches the files of CONTRIBUTING's table: at most 4 by hand, and the generated ones are those that change", async () => {
+    installAwsLambdaGlobal();
+    const table_ = recipeTable();
+    const byHand = table_.filter((r) => r.how === 'by hand').map((r) => r.file);
+    expect(byHand).toEqual([
+      'lib/routes.ts',
+      'functions/<area>/<kebab-name>.ts',
+      'lib/<domain>/…',
+      'client/resources/<area>.ts',
+    ]);
+    expect(table_.filter((r) => r.how !== 'by hand' && r.how !== 'generated')).toEqual([]);
+    const [before, after] = [await buildOpenApiDocument(routes), await buildOpenApiDocument(table)];
+    const outputs: Record<string, [string, string]> = {
+      'generated/openapi.json': [serialize(before), serialize(after)],
+      'client/types/openapi.ts': [clientTypes(before), clientTypes(after)],
+      'docs/operations.md': [routesMarkdown(routes), routesMarkdown(table)],
+    };
+    const changed = Object.keys(outputs).filter((file) => outputs[file]![0] !== outputs[file]![1]);
+    // The other two are per route by their tests' rule: one sample event per row
+    // (test/sample-events.test.ts) and the stack sizes a synth with the row gives (infra/growth.test.ts).
+    expect(table_.filter((r) => r.how === 'generated').map((r) => r.file)).toEqual([
+      ...changed,
+      'docs/deployment.md',
+      'events/<routeName>.json',
+    ]);
+    expect(changed).toEqual(Object.keys(outputs));
   });
 });

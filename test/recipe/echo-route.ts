@@ -8,6 +8,10 @@ import { ok } from '../../lib/http/responses.ts';
 import * as z from '../../lib/zod.ts';
 
 export const handler = httpRoute(
-  { params: z.strictObject({ id: z.string().check(z.regex(/^[a-z]{1,10}$/)) }) },
+  {
+    params: z.strictObject({ id: z.string().check(z.regex(/^[a-z]{1,10}$/)) }),
+    // A query, so the generated client types change too (CONTRIBUTING's recipe table counts them).
+    query: z.strictObject({ word: z.optional(z.string()) }),
+  },
   async () => ok({ status: 'ok' }),
 );

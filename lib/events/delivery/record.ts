@@ -8,7 +8,7 @@ import { nowIso } from '../../core/time.ts';
 import { ENTITY, keys, withoutKeys } from '../../store/keys.ts';
 import { INDEXES } from '../../store/table.ts';
 import { type DeliveryStatus, expiresAt, type ServiceEvent } from '../feed/event.ts';
-import type { DeliveryAnswer, DeliveryDetailAnswer } from './answers.ts';
+import type { DeliveryAnswer, DeliveryDetailAnswer } from './answer.ts';
 import { type AttemptEntry, attemptList } from './attempt-history.ts';
 import { scheduledAttempts } from './retry-schedule.ts';
 
@@ -39,7 +39,7 @@ export interface DeliveryRecord {
   attempt_log?: Record<string, AttemptEntry>;
 }
 
-/** A delivery in the list, as the API answers it (declared once, in answers.ts). */
+/** A delivery in the list, as the API answers it (declared once, in answer.ts). */
 export type DeliveryView = DeliveryAnswer;
 
 /** The single-delivery read: the list's fields, with `attempts` as the history and the count beside it. */

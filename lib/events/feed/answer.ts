@@ -1,6 +1,6 @@
 /**
  * The event envelope and the service's own events as the API shows them, declared once (see
- * lib/events/delivery/answers.ts). The contract and template events are declared by what emits
+ * lib/events/delivery/answer.ts). The contract and template events are declared by what emits
  * them (lib/contracts/answer.ts, lib/marketplace/lifecycle/answer.ts) on this envelope; the unions
  * of every kind are composed in lib/http/openapi/schemas.ts, above both.
  */

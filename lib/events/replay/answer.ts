@@ -1,4 +1,4 @@
-/** The replay answer of the API, declared once (see lib/events/delivery/answers.ts). */
+/** The replay answer of the API, declared once (see lib/events/delivery/answer.ts). */
 import { z } from 'zod';
 import { count } from '../../core/answer-fields.ts';
 

@@ -37,7 +37,7 @@ import {
   deliveryDetailAnswer,
   deliveryPageAnswer,
   feedEventTypeAnswer,
-} from '../../events/delivery/answers.ts';
+} from '../../events/delivery/answer.ts';
 import {
   agentWebhookDisabledEventAnswer,
   agentWebhookFailingEventAnswer,
