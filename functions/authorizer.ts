@@ -1,26 +1,34 @@
 /**
- * TOKEN authorizer: API key → user. API Gateway caches the answer per key, so the policy allows
- * every route of the API (the ARN up to the stage, then `*`), not just the one first called.
- * Throwing 'Unauthorized' is API Gateway's contract for a 401. `usageIdentifierKey` names the API
- * Gateway API key whose usage plan limits this caller (the API's key source is AUTHORIZER).
+ * TOKEN authorizer: API key or portal link token → caller. API Gateway caches the answer per
+ * token; a key's policy allows every route of the API, a portal token's only its agent's portal
+ * routes (lib/http/authorizer-policy.ts). Throwing 'Unauthorized' is API Gateway's contract for a
+ * 401. `usageIdentifierKey` names the API Gateway API key whose usage plan limits this caller (the
+ * API's key source is AUTHORIZER): a portal token's is the key's that made the link.
  */
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { bearerToken, findCallerByApiKey, usageIdentifierFor } from '../lib/accounts/api-keys.ts';
+import { allowedResources } from '../lib/http/authorizer-policy.ts';
 import { callerToContext } from '../lib/http/caller.ts';
 import { observed } from '../lib/observability/lambda.ts';
+import { findCallerByPortalToken } from '../lib/portal/portal-caller.ts';
+import { hashPortalToken, PORTAL_TOKEN_PREFIX } from '../lib/portal/token.ts';
 
 export const handler = observed(async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
-  const key = bearerToken(event.authorizationToken);
-  const caller = key ? await findCallerByApiKey(key) : undefined;
-  if (!key || !caller) throw new Error('Unauthorized');
-  const [arnPrefix, stage] = event.methodArn.split('/');
+  const token = bearerToken(event.authorizationToken);
+  const portal = token?.startsWith(PORTAL_TOKEN_PREFIX) === true;
+  const caller = !token ? undefined : portal ? await findCallerByPortalToken(token) : await findCallerByApiKey(token);
+  if (!token || !caller) throw new Error('Unauthorized');
+  // A link is counted against the key that made it; a key is its own identity.
+  const usageKey = portal ? (caller.usageKey ?? hashPortalToken(token)) : usageIdentifierFor(token);
   return {
     principalId: caller.userId,
     policyDocument: {
       Version: '2012-10-17',
-      Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${arnPrefix}/${stage}/*` }],
+      Statement: [
+        { Action: 'execute-api:Invoke', Effect: 'Allow', Resource: allowedResources(event.methodArn, caller) },
+      ],
     },
-    context: callerToContext(caller),
-    usageIdentifierKey: usageIdentifierFor(key),
+    context: callerToContext({ ...caller, usageKey }),
+    usageIdentifierKey: usageKey,
   };
 });

@@ -32,6 +32,7 @@ import type { StageConfig } from './stage-config.ts';
 import type { StateStack } from './state-stack.ts';
 import { addTracingSampling } from './tracing-sampling.ts';
 import { perKeyUsagePlan } from './usage-plans.ts';
+import { WebStack } from './web-stack.ts';
 
 export interface ApiStackProps extends StackProps {
   config: StageConfig;
@@ -44,14 +45,16 @@ export class ApiStack extends Stack {
   /** The areas that have routes, in AREAS order. */
   readonly areas: Array<{ name: string; stack: AreaStack; logGroup: ILogGroup; routes: readonly Route[] }> = [];
   readonly authorizerFunctionName: string;
+  /** The catalog and portal pages (nested). */
+  readonly web: WebStack;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     const { config, state } = props;
-    const { table, deliveryQueue } = state;
+    const { table, deliveryQueue, destinationQueue } = state;
 
     const environment = functionEnvironment(config, table.tableName);
-    const roles = new FunctionRoles(this, 'Roles', table, deliveryQueue, state.signingKey);
+    const roles = new FunctionRoles(this, 'Roles', table, [deliveryQueue, destinationQueue], state.signingKey);
     const logGroupOf = (name: string): ILogGroup => {
       const logGroup = sharedLogGroup(this, `${name}Logs`, config);
       roles.allowLogsTo(logGroup);
@@ -104,6 +107,12 @@ export class ApiStack extends Stack {
       shared.set(path, parent.addResource(path.slice(path.lastIndexOf('/') + 1)));
     }
 
+    // The pages call the API at its execute-api origin (a custom domain, where configured, serves the same API).
+    const apiOrigin = `https://${api.restApiId}.execute-api.${this.region}.${this.urlSuffix}`;
+    const web = new WebStack(this, 'Web', { apiOrigin, apiUrl: `${apiOrigin}/${config.name}` });
+    this.web = web;
+    environment['PORTAL_URL'] = `${web.siteUrl}/portal/`;
+
     const invokeRole = apiInvokeRole(this, config.name);
     for (const area of AREAS) {
       const routes = props.routes.filter((route) => areaOf(route) === area);
@@ -119,6 +128,7 @@ export class ApiStack extends Stack {
         logGroup,
         deliveryQueue,
         signingKey: state.signingKey,
+        destinationQueue,
         environment,
       });
       this.areas.push({ name: area, stack, logGroup, routes });
@@ -127,6 +137,7 @@ export class ApiStack extends Stack {
     perKeyUsagePlan(this, api, config.name);
 
     new CfnOutput(this, 'ApiUrl', { value: api.url });
+    new CfnOutput(this, 'CatalogUrl', { value: `${web.siteUrl}/catalog/` });
     new CfnOutput(this, 'MarketplaceBaseUrl', { value: `${api.url.replace(/\/$/, '')}${BASE_PATHS.marketplace}` });
   }
 }

@@ -31,6 +31,7 @@ export interface AreaStackProps {
   deliveryQueue: IQueue;
   /** The KMS key of the ed25519 signing keys (routes with `signingKey`). */
   signingKey: IKey;
+  destinationQueue: IQueue;
   /** The environment every function gets (infra/api-stack.ts). */
   environment: Record<string, string>;
 }
@@ -77,7 +78,12 @@ export class AreaStack extends NestedStack {
           timeout: Duration.seconds(route.timeoutSeconds ?? ROUTE_TIMEOUTS.defaultTimeoutSeconds),
           ...(route.streaming ? { reservedConcurrency: config.reservedConcurrency.stream } : {}),
           env: {
-            ...(route.sendsToQueue ? { DELIVERY_QUEUE_URL: props.deliveryQueue.queueUrl } : {}),
+            ...(route.sendsToQueue
+              ? {
+                  DELIVERY_QUEUE_URL: props.deliveryQueue.queueUrl,
+                  DESTINATION_QUEUE_URL: props.destinationQueue.queueUrl,
+                }
+              : {}),
             ...(route.signingKey ? { WEBHOOK_SIGNING_KMS_KEY_ID: props.signingKey.keyArn } : {}),
           },
         },

@@ -12,7 +12,7 @@ import { indexList } from '../lib/store/table.ts';
 export function grantAccess(
   grantee: IGrantable,
   table: ITable,
-  queue: IQueue,
+  queues: readonly IQueue[],
   grant: FunctionGrant,
   signingKey?: IKey,
 ): void {
@@ -25,7 +25,8 @@ export function grantAccess(
       }),
     );
   }
-  if (grant.queue) queue.grant(grantee, ...QUEUE_ACTIONS[grant.queue]);
+  // The delivery queue and the destinations' queue: what sends to one sends to the other (lib/events/relay.ts, retries).
+  if (grant.queue) for (const queue of queues) queue.grant(grantee, ...QUEUE_ACTIONS[grant.queue]);
   if (grant.signingKey) {
     if (!signingKey) throw new Error(`a ${grant.signingKey} grant on the signing key needs the key`);
     signingKey.grant(grantee, ...SIGNING_KEY_ACTIONS[grant.signingKey]);

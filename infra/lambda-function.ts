@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -32,9 +32,16 @@ export const functionIdOf = (name: string): string => `${name[0]!.toUpperCase()}
 export { BUNDLING } from './bundle.ts';
 
 /** The environment every function of the app gets (each adds its own, e.g. DELIVERY_QUEUE_URL). */
+/** The destination sender role's name: fixed, so every function knows its ARN without a reference into the workers stack. */
+export const destinationSenderRoleName = (stage: string): string => `template-marketplace-${stage}-destination-sender`;
+
 export function functionEnvironment(config: StageConfig, tableName: string): Record<string, string> {
   return {
     TABLE_NAME: tableName,
+    // A destination in the service's own account is refused (lib/destinations/arn.ts).
+    SERVICE_ACCOUNT_ID: Aws.ACCOUNT_ID,
+    // The routes show it in the policy a customer applies; the destinations' worker assumes it (workers-stack.ts).
+    DESTINATION_SENDER_ROLE_ARN: `arn:${Aws.PARTITION}:iam::${Aws.ACCOUNT_ID}:role/${destinationSenderRoleName(config.name)}`,
     CORS_ALLOWED_ORIGINS: config.corsOrigins.join(','),
     ...(config.developmentMode ? { DEVELOPMENT_MODE: 'true' } : {}),
   };

@@ -95,6 +95,11 @@ export class MonitoringStack extends Stack {
         queue: state.deliveryQueue,
         alarmFriendlyName: 'DeliveryQueue',
         addQueueMaxMessageAgeAlarm: { Warning: { maxAgeInSeconds: THRESHOLDS.deliveryOldestMessageSeconds } },
+      })
+      .monitorSqsQueue({
+        queue: state.destinationQueue,
+        alarmFriendlyName: 'DestinationQueue',
+        addQueueMaxMessageAgeAlarm: { Warning: { maxAgeInSeconds: THRESHOLDS.deliveryOldestMessageSeconds } },
       });
     // Every dead-letter and failure queue alarms as soon as it holds a message (infra/queues.test.ts).
     for (const { queue, name } of state.failureQueues) {

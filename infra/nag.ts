@@ -21,7 +21,7 @@ const STATE: Accepted = [
   {
     id: 'AwsSolutions-SQS3',
     reason:
-      'These queues are themselves dead-letter and failure queues (delivery DLQ, relay, search index and rollover failures, schedule DLQ, alarm e-mail DLQ).',
+      'These queues are themselves dead-letter and failure queues (delivery and destination DLQs, relay, search index and rollover failures, schedule DLQ, alarm e-mail DLQ).',
   },
   {
     id: 'Serverless-SQSRedrivePolicy',
@@ -70,8 +70,63 @@ function api(stack: Stack, stage: string): Accepted {
   ];
 }
 
+/** The web stack (infra/web-stack.ts): static pages, and CDK's own function that copies them to S3. */
+function web(stack: Stack): Accepted {
+  const part = (value: string, placeholder: string) => (Token.isUnresolved(value) ? placeholder : value);
+  const assets = `arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-${part(stack.account, '<AWS::AccountId>')}-${part(stack.region, '<AWS::Region>')}/*`;
+  return [
+    {
+      id: 'AwsSolutions-S1',
+      reason: 'The bucket holds only the built pages, rewritten by every deploy; CloudFront reads it, nobody else.',
+    },
+    {
+      id: 'AwsSolutions-CFR1',
+      reason:
+        'The pages are public by design (the API behind them needs a key or a portal token); no country is refused.',
+    },
+    { id: 'AwsSolutions-CFR2', reason: 'WAF is an account-level choice, as for the API; the pages are static files.' },
+    {
+      id: 'AwsSolutions-CFR3',
+      reason:
+        'Access logs of static files would hold nothing the API access logs do not: portal tokens ride in the fragment, which is never sent.',
+    },
+    {
+      id: 'AwsSolutions-CFR4',
+      reason:
+        "The distribution uses CloudFront's default *.cloudfront.net certificate, whose minimum protocol cannot be set; giving the pages the stage's own domain and certificate (not wired yet) would allow TLS 1.2.",
+    },
+    ...[
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      'AwsSolutions-IAM5[Action::s3:Abort*]',
+      'AwsSolutions-IAM5[Action::s3:DeleteObject*]',
+      'AwsSolutions-IAM5[Action::s3:GetBucket*]',
+      'AwsSolutions-IAM5[Action::s3:GetObject*]',
+      'AwsSolutions-IAM5[Action::s3:List*]',
+      'AwsSolutions-IAM5[Resource::<Pages127DFD1A.Arn>/*]',
+      `AwsSolutions-IAM5[Resource::${assets}]`,
+      'AwsSolutions-L1',
+      'Serverless-LambdaLatestVersion',
+      'Serverless-LambdaTracing',
+    ].map((id) => ({
+      id,
+      reason:
+        "CDK's BucketDeployment function (runtime, role and grants are CDK's): it runs at deploy time only, copying the built pages from the asset bucket to the pages bucket.",
+    })),
+  ];
+}
+
 const WORKERS: Accepted = [
   ...XRAY_AND_STREAMS,
+  {
+    id: 'AwsSolutions-IAM5[Resource::arn:*:sqs:*:*:*]',
+    reason:
+      "The destination sender role sends to customers' queues, which are not known at deploy time; it may not send in the service's own account (aws:ResourceAccount), and each customer's queue policy admits only sessions tagged with that customer's account (docs/webhooks.md).",
+  },
+  {
+    id: 'AwsSolutions-IAM5[Resource::arn:*:events:*:*:event-bus/*]',
+    reason:
+      "The destination sender role puts events on customers' buses, which are not known at deploy time; not in the service's own account, and each bus policy admits only sessions tagged with its customer's account.",
+  },
   {
     id: 'Serverless-LambdaDLQ',
     reason:
@@ -90,6 +145,7 @@ export function applyNagChecks(app: App, stacks: MarketplaceStacks): void {
     [stacks.state, STATE],
     [stacks.api, api(stacks.api, stacks.config.name)],
     [stacks.workers, WORKERS],
+    [stacks.api.web, web(stacks.api)],
   ];
   for (const [stack, findings] of accepted) for (const finding of findings) Validations.of(stack).acknowledge(finding);
 }

@@ -71,6 +71,8 @@ describe('queues', () => {
       'AlarmEmailDeadLetters',
       'DeliveryDeadLetters',
       'DeliveryQueue',
+      'DestinationDeadLetters',
+      'DestinationQueue',
       'RelayFailures',
       'ScheduleDeadLetters',
       'SearchIndexFailures',

@@ -23,7 +23,7 @@ export class FunctionRoles extends Construct {
     scope: Construct,
     id: string,
     private readonly table: ITable,
-    private readonly queue: IQueue,
+    private readonly queues: readonly IQueue[],
     private readonly signingKey?: IKey,
   ) {
     super(scope, id);
@@ -48,7 +48,7 @@ export class FunctionRoles extends Construct {
       description: `${Stack.of(this).stackName}: ${own ? `the ${own} function` : `functions with grant class ${key}`}`,
     });
     if (this.logGroups.length > 0) role.addToPrincipalPolicy(logStatement(this.logGroups));
-    grantAccess(role, this.table, this.queue, grant, this.signingKey);
+    grantAccess(role, this.table, this.queues, grant, this.signingKey);
     this.roles.set(key, role);
     return role;
   }

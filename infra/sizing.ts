@@ -11,4 +11,6 @@ export const FUNCTION_MEMORY_MB: Record<string, number> = {
   // billed at this memory. Its CPU (TLS handshakes, signing) costs the same at any memory below a
   // vCPU; only the waiting grows with it. docs/cost.md compares 128, 256 and 512 MB.
   deliver: 128,
+  // The same waiting, on SQS and EventBridge answers instead of webhook receivers.
+  deliverToDestinations: 128,
 };

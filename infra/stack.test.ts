@@ -17,12 +17,19 @@ beforeAll(() => {
 }, 120_000);
 
 const ofType = (type: string) => synth.resources.filter((r) => r.Type === type);
+/**
+ * The service's own functions: the web stack's bucket deployment (infra/web-stack.ts) brings CDK's
+ * function that copies the pages to S3, which is no route or worker of ours.
+ */
+const serviceFunctions = () =>
+  ofType('AWS::Lambda::Function').filter((f) => !f.id.startsWith('CustomCDKBucketDeployment'));
 /** The API's methods as constructs: their paths are whole even when the resource is in another (nested) stack. */
 const methods = () => synth.stacks.api.api.methods;
 
 describe('infra stacks', () => {
   it('makes one Lambda function per route plus the authorizer, relay, search indexer, delivery and trend rollover workers', () => {
-    const functions = ofType('AWS::Lambda::Function');
+    const functions = serviceFunctions();
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(functions.length + 1);
     expect(functions).toHaveLength(routes.length + Object.keys(workers).length);
     for (const name of [...routes.map((r) => r.name), ...Object.keys(workers)]) {
       expect(
@@ -93,7 +100,7 @@ describe('infra stacks', () => {
     }
   });
 
-  it("grants each function exactly its row's actions on the table, the delivery queue and the signing key, from the list the local runtime enforces (lib/function-grants.ts)", () => {
+  it("grants each function exactly its row's actions on the table, the delivery queues, the signing key and the sender role, from the list the local runtime enforces (lib/function-grants.ts)", () => {
     const functions = [...routes.map((r) => [r.name, routeGrant(r)] as const), ...Object.entries(workerGrants)];
     // The stream's read actions come with the event source, not with the row.
     const streamActions = [
@@ -111,14 +118,39 @@ describe('infra stacks', () => {
       );
       const queue = actionsOn((r) => r.includes('DeliveryQueue')).filter((a) => a.startsWith('sqs:'));
       const signingKey = actionsOn((r) => r.includes('WebhookSigningKey')).filter((a) => a.startsWith('kms:'));
-      expect(new Set([...table, ...queue, ...signingKey]), name).toEqual(new Set(actionsOf(grant)));
+      // Sessions of the destination sender role (lib/destinations/session.ts): the grant's `destinations`.
+      const sender = actionsOn((r) => r.includes('DestinationSenderRole')).filter((a) => a.startsWith('sts:'));
+      expect(new Set([...table, ...queue, ...signingKey, ...sender]), name).toEqual(new Set(actionsOf(grant)));
       // Only the functions whose row names the key get any KMS action.
       if (!grant.signingKey)
         expect(
           actionsOn(() => true).filter((a) => a.startsWith('kms:')),
           name,
         ).toEqual([]);
+      // Whatever uses the delivery queue uses the destinations' queue the same way.
+      const destinationQueue = actionsOn((r) => r.includes('DestinationQueue')).filter((a) => a.startsWith('sqs:'));
+      expect(new Set(destinationQueue), name).toEqual(new Set(queue));
     }
+  });
+
+  it("makes the destination sender role assumable only by the destinations' worker, only with the account tag, and never onto the service's own account", () => {
+    const [role] = ofType('AWS::IAM::Role').filter(
+      (r) => r.Properties['RoleName'] === 'template-marketplace-dev-destination-sender',
+    );
+    expect(role).toBeDefined();
+    const trust = JSON.stringify(role!.Properties['AssumeRolePolicyDocument']);
+    expect(trust).toContain('"sts:AssumeRole"');
+    expect(trust).toContain('"sts:TagSession"');
+    expect(trust).toContain('"aws:RequestTag/marketplace-account":"false"');
+    expect(trust).toContain('"aws:TagKeys":["marketplace-account"]');
+    expect(trust).toContain('DeliverToDestinationsRole');
+    const policies = ofType('AWS::IAM::Policy').filter((p) => JSON.stringify(p.Properties['Roles']).includes(role!.id));
+    const statements = policies.flatMap((p) => (p.Properties['PolicyDocument'] as { Statement: unknown[] }).Statement);
+    expect(statements).toHaveLength(2);
+    for (const st of statements) expect(JSON.stringify(st)).toContain('"aws:ResourceAccount"');
+    // Every function knows its ARN (the routes show it in the policy a customer applies).
+    for (const fn of ofType('AWS::Lambda::Function'))
+      expect(JSON.stringify(fn.Properties['Environment'])).toContain('template-marketplace-dev-destination-sender');
   });
 
   it('names each index in the table grants instead of a wildcard', () => {
@@ -153,7 +185,7 @@ describe('infra stacks', () => {
   });
 
   it('gives every handler the CORS origins and every gateway response a CORS header', () => {
-    for (const fn of ofType('AWS::Lambda::Function')) {
+    for (const fn of serviceFunctions()) {
       expect(fn.Properties['Environment']['Variables']['CORS_ALLOWED_ORIGINS'], fn.id).toBe(
         'https://app.example.com,https://admin.example.com',
       );
@@ -165,6 +197,25 @@ describe('infra stacks', () => {
         'method.request.header.Origin',
       );
     }
+  });
+
+  it('serves the pages from a private bucket through CloudFront, with a CSP that forbids inline script, and points portal links there', () => {
+    const [bucket] = ofType('AWS::S3::Bucket').filter((b) => b.id.startsWith('Pages'));
+    expect(bucket?.Properties['PublicAccessBlockConfiguration']).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    const [policy] = ofType('AWS::CloudFront::ResponseHeadersPolicy');
+    const csp = JSON.stringify(
+      policy?.Properties['ResponseHeadersPolicyConfig']['SecurityHeadersConfig']['ContentSecurityPolicy'],
+    );
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(ofType('AWS::CloudFront::Distribution')).toHaveLength(1);
+    const portalLinks = serviceFunctions().find((f) => f.id.startsWith(functionIdOf('createPortalLink')));
+    expect(JSON.stringify(portalLinks?.Properties['Environment']['Variables']['PORTAL_URL'])).toContain('/portal/');
   });
 
   it('gives the verify function more than the 10 s handshake deadline', () => {

@@ -37,6 +37,9 @@ export class StateStack extends Stack {
   readonly table: Table;
   readonly deliveryQueue: Queue;
   readonly deliveryDeadLetters: Queue;
+  /** Deliveries to customers' AWS destinations and their verification messages (lib/events/delivery/destination-queue.ts). */
+  readonly destinationQueue: Queue;
+  readonly destinationDeadLetters: Queue;
   readonly relayFailures: Queue;
   readonly searchIndexFailures: Queue;
   readonly rolloverFailures: Queue;
@@ -79,20 +82,29 @@ export class StateStack extends Stack {
       'Delivery messages that outlasted every receive (poison messages); `npm run admin -- redrive delivery`.',
       'DeliveryDlqUrl',
     );
-    this.deliveryQueue = new Queue(this, 'DeliveryQueue', {
-      // At least the function timeout (AWS's rule for SQS event sources) and short, so a message whose
-      // worker died is attempted again within 25 s. AWS advises 6 × the timeout to absorb throttled
-      // invocations; here a throttled receive costs one of the 20 receives the DLQ allows, which the
-      // schedule's 9 attempts leave room for.
-      visibilityTimeout: Duration.seconds(DELIVERY.visibilityTimeoutSeconds),
-      retentionPeriod: Duration.days(4),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      removalPolicy,
-      // Retries are driven by the handler (visibility per attempt); the DLQ is for poison messages only,
-      // so the receive count must outlast the whole retry schedule.
-      deadLetterQueue: { queue: this.deliveryDeadLetters, maxReceiveCount: DELIVERY.maxReceiveCount },
-    });
+    // At least the function timeout (AWS's rule for SQS event sources) and short, so a message whose
+    // worker died is attempted again within 25 s. AWS advises 6 × the timeout to absorb throttled
+    // invocations; here a throttled receive costs one of the 20 receives the DLQ allows, which the
+    // schedule's 9 attempts leave room for. Retries are driven by the handler (visibility per
+    // attempt); the DLQ is for poison messages only, so the receive count must outlast the whole
+    // retry schedule.
+    const deliveryQueue = (id: string, deadLetters: Queue): Queue =>
+      new Queue(this, id, {
+        visibilityTimeout: Duration.seconds(DELIVERY.visibilityTimeoutSeconds),
+        retentionPeriod: Duration.days(4),
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        removalPolicy,
+        deadLetterQueue: { queue: deadLetters, maxReceiveCount: DELIVERY.maxReceiveCount },
+      });
+    this.deliveryQueue = deliveryQueue('DeliveryQueue', this.deliveryDeadLetters);
+    this.destinationDeadLetters = failureQueue(
+      'DestinationDeadLetters',
+      'Destination delivery messages that outlasted every receive (poison messages).',
+      'DestinationDlqUrl',
+    );
+    // Customers' AWS destinations: the same schedule, parked the same way, by their own worker.
+    this.destinationQueue = deliveryQueue('DestinationQueue', this.destinationDeadLetters);
     this.relayFailures = failureQueue(
       'RelayFailures',
       'Stream batches the outbox relay could not process (which records, not the records).',
@@ -142,5 +154,6 @@ export class StateStack extends Stack {
 
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'DeliveryQueueUrl', { value: this.deliveryQueue.queueUrl });
+    new CfnOutput(this, 'DestinationQueueUrl', { value: this.destinationQueue.queueUrl });
   }
 }

@@ -4,20 +4,28 @@
  * sources and schedule. Each has a role of its own: its event source or failure destination adds
  * permissions no other function should get.
  */
-import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { ArnPrincipal, type IRole, PolicyStatement, Role, SessionTagsPrincipal } from 'aws-cdk-lib/aws-iam';
 import { type IFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { type IQueue, Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { DELIVERY, STREAM, TREND_ROLLOVER } from '../lib/core/settings.ts';
+import { DELIVERY, DESTINATIONS, STREAM, TREND_ROLLOVER } from '../lib/core/settings.ts';
 import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
+import { DESTINATION_ACTIONS } from '../lib/function-grants.ts';
 import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search/search-indexer.ts';
 import { TREND_ROLLOVER_UTC, workerGrants, workers } from '../lib/routes.ts';
-import { type FunctionOptions, functionEnvironment, makeFunction, sharedLogGroup } from './lambda-function.ts';
+import {
+  destinationSenderRoleName,
+  type FunctionOptions,
+  functionEnvironment,
+  makeFunction,
+  sharedLogGroup,
+} from './lambda-function.ts';
 import { errorLogFilter } from './log-metrics.ts';
 import { FunctionRoles } from './roles.ts';
 import { FUNCTION_MEMORY_MB } from './sizing.ts';
@@ -39,9 +47,9 @@ export class WorkersStack extends Stack {
   constructor(scope: Construct, id: string, props: WorkersStackProps) {
     super(scope, id, props);
     const { config, state } = props;
-    const { table, deliveryQueue } = state;
+    const { table, deliveryQueue, destinationQueue } = state;
     const environment = functionEnvironment(config, table.tableName);
-    const roles = new FunctionRoles(this, 'Roles', table, deliveryQueue, state.signingKey);
+    const roles = new FunctionRoles(this, 'Roles', table, [deliveryQueue, destinationQueue], state.signingKey);
     const logGroup = sharedLogGroup(this, 'WorkerLogs', config);
     roles.allowLogsTo(logGroup);
     errorLogFilter(this, 'Workers', logGroup, config.name);
@@ -58,7 +66,7 @@ export class WorkersStack extends Stack {
       this.functions.push({ name, fn: made });
       return made;
     };
-    const queueEnv = { DELIVERY_QUEUE_URL: deliveryQueue.queueUrl };
+    const queueEnv = { DELIVERY_QUEUE_URL: deliveryQueue.queueUrl, DESTINATION_QUEUE_URL: destinationQueue.queueUrl };
 
     // Outbox relay: only new event rows, filtered by Lambda before the function is even invoked.
     const relay = fn('relay', { reservedConcurrency: config.reservedConcurrency.relay, env: queueEnv });
@@ -77,6 +85,27 @@ export class WorkersStack extends Stack {
     });
     deliver.addEventSource(
       new SqsEventSource(deliveryQueue, {
+        batchSize: DELIVERY.batchSize,
+        reportBatchItemFailures: true,
+        maxConcurrency: config.reservedConcurrency.deliver,
+      }),
+    );
+
+    // Customers' AWS destinations: their own queue and worker, and the role every send is made with.
+    const senderRole = destinationSenderRole(
+      config.name,
+      this,
+      roles.forGrant(workerGrants.deliverToDestinations, 'deliverToDestinations'),
+    );
+    const deliverToDestinations = fn('deliverToDestinations', {
+      timeout: DELIVERY_TIMEOUT,
+      reservedConcurrency: config.reservedConcurrency.deliver,
+      env: queueEnv,
+    });
+    // Customers put it in their queue and bus policies (docs/webhooks.md, section 12).
+    new CfnOutput(this, 'DestinationSenderRoleArn', { value: senderRole.roleArn });
+    deliverToDestinations.addEventSource(
+      new SqsEventSource(destinationQueue, {
         batchSize: DELIVERY.batchSize,
         reportBatchItemFailures: true,
         maxConcurrency: config.reservedConcurrency.deliver,
@@ -120,4 +149,37 @@ function streamConsumer(table: ITable, fn: IFunction, failures: IQueue, pattern:
     }),
   );
   table.grantStreamRead(fn);
+}
+
+/**
+ * The role deliveries to customers' queues and buses are made with (docs/webhooks.md, "AWS
+ * destinations"). Only the destination worker may assume it, and only with the account session tag
+ * (lib/destinations/session.ts): customers' resource policies allow it while that tag is their
+ * account, which is the answer to the confused deputy. It may send to any queue and put on any bus
+ * except the service's own account's, so no registration can turn it on the service itself.
+ */
+function destinationSenderRole(stage: string, scope: Stack, worker: IRole): Role {
+  const tag = DESTINATIONS.tenantTagKey;
+  const role = new Role(scope, 'DestinationSenderRole', {
+    assumedBy: new SessionTagsPrincipal(new ArnPrincipal(worker.roleArn)).withConditions({
+      Null: { [`aws:RequestTag/${tag}`]: 'false' },
+      'ForAllValues:StringEquals': { 'aws:TagKeys': [tag] },
+    }),
+    roleName: destinationSenderRoleName(stage),
+    maxSessionDuration: Duration.hours(1),
+    description: `${scope.stackName}: sends to customers' SQS queues and EventBridge buses, one session per account`,
+  });
+  const notOwnAccount = { StringNotEquals: { 'aws:ResourceAccount': scope.account } };
+  role.addToPolicy(
+    new PolicyStatement({ actions: ['sqs:SendMessage'], resources: ['arn:*:sqs:*:*:*'], conditions: notOwnAccount }),
+  );
+  role.addToPolicy(
+    new PolicyStatement({
+      actions: ['events:PutEvents'],
+      resources: ['arn:*:events:*:*:event-bus/*'],
+      conditions: notOwnAccount,
+    }),
+  );
+  worker.addToPrincipalPolicy(new PolicyStatement({ actions: [...DESTINATION_ACTIONS], resources: [role.roleArn] }));
+  return role;
 }

@@ -42,11 +42,16 @@ export const SIGNING_KEY_ACTIONS = {
 } as const satisfies Record<string, readonly string[]>;
 
 export type SigningKeyUse = keyof typeof SIGNING_KEY_ACTIONS;
+/** Sessions of the destination sender role, tagged with the account they send for (lib/destinations/session.ts). */
+export const DESTINATION_ACTIONS = ['sts:AssumeRole', 'sts:TagSession'] as const;
 
 export interface FunctionGrant {
   table: TableAccess;
+  /** The delivery queue and the destinations' queue (lib/events/delivery/destination-queue.ts) alike. */
   queue?: QueueUse;
   signingKey?: SigningKeyUse;
+  /** Sends to customers' AWS destinations through the sender role. */
+  destinations?: true;
 }
 
 /** Every action a grant allows. */
@@ -55,5 +60,6 @@ export function actionsOf(grant: FunctionGrant): string[] {
     ...TABLE_ACTIONS[grant.table],
     ...(grant.queue ? QUEUE_ACTIONS[grant.queue] : []),
     ...(grant.signingKey ? SIGNING_KEY_ACTIONS[grant.signingKey] : []),
+    ...(grant.destinations ? DESTINATION_ACTIONS : []),
   ];
 }

@@ -34,6 +34,11 @@ export interface Route {
   timeoutSeconds?: number;
   /** Lambda response streaming (server-sent events). */
   streaming?: boolean;
+  /**
+   * A portal link's token may call it, for the link's agent only (the `{id}` of the path): the
+   * authorizer's policy names exactly these rows (lib/http/authorizer-policy.ts). An API key may call every route.
+   */
+  portal?: true;
   /** What the OpenAPI document says of the route beyond its request shapes (read from the handler's own spec). */
   doc: RouteDoc;
 }
@@ -435,6 +440,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/get-agent.ts',
     auth: true,
     access: 'read',
+    portal: true,
     doc: { tag: 'Agents and webhooks', summary: 'An agent', answers: { 200: { description: 'OK', schema: 'Agent' } } },
   },
   {
@@ -460,6 +466,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/configure-webhook.ts',
     auth: true,
     access: 'readwrite',
+    portal: true,
     doc: {
       tag: 'Agents and webhooks',
       summary: "Set an agent's webhook URL and event kinds",
@@ -487,6 +494,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/get-webhook-secret.ts',
     auth: true,
     access: 'read',
+    portal: true,
     doc: {
       tag: 'Agents and webhooks',
       summary: "The webhook's signing secret",
@@ -501,6 +509,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/rotate-webhook-secret.ts',
     auth: true,
     access: 'readwrite',
+    portal: true,
     doc: {
       tag: 'Agents and webhooks',
       summary: 'Replace the signing secret, the previous one still signing beside it for a while',
@@ -577,6 +586,7 @@ export const routes: readonly Route[] = [
     auth: true,
     access: 'readwrite',
     signingKey: 'open',
+    portal: true,
     timeoutSeconds: VERIFY_FUNCTION_TIMEOUT_SECONDS,
     doc: {
       tag: 'Agents and webhooks',
@@ -600,6 +610,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/events/send-test-event.ts',
     auth: true,
     access: 'readwrite',
+    portal: true,
     doc: {
       tag: 'Agents and webhooks',
       summary: 'Send a signed service.webhook.test event to the ENABLED webhook',
@@ -632,6 +643,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/events/list-agent-events.ts',
     auth: true,
     access: 'readwrite',
+    portal: true,
     doc: {
       tag: 'Events and deliveries',
       summary: "The agent's events after a cursor, oldest first (polling)",
@@ -645,6 +657,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/events/stream-agent-events.ts',
     auth: true,
     access: 'readwrite',
+    portal: true,
     streaming: true,
     timeoutSeconds: 900,
     doc: {
@@ -662,6 +675,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/events/replay-events.ts',
     auth: true,
     access: 'readwrite',
+    portal: true,
     doc: {
       tag: 'Events and deliveries',
       summary: "Send the agent's events of a time window to its ENABLED webhook again",
@@ -678,6 +692,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/events/list-deliveries.ts',
     auth: true,
     access: 'read',
+    portal: true,
     doc: {
       tag: 'Events and deliveries',
       summary: "The agent's webhook deliveries, newest first",
@@ -691,6 +706,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/events/get-delivery.ts',
     auth: true,
     access: 'read',
+    portal: true,
     doc: {
       tag: 'Events and deliveries',
       summary: 'One delivery with its attempt history',
@@ -704,6 +720,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/events/retry-delivery.ts',
     auth: true,
     access: 'readwrite',
+    portal: true,
     sendsToQueue: true,
     doc: {
       tag: 'Events and deliveries',
@@ -715,7 +732,109 @@ export const routes: readonly Route[] = [
     },
   },
 
+  // AWS destinations (issue 24, part 1): an agent's SQS queues and EventBridge buses, delivered to without stored credentials.
+  {
+    name: 'createDestination',
+    method: 'POST',
+    path: `${a}/agents/{id}/destinations`,
+    handler: 'functions/agents/create-destination.ts',
+    auth: true,
+    access: 'readwrite',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: 'Add an SQS queue or EventBridge bus of your AWS account as a destination (at most 5 per agent)',
+      description:
+        "The destination is PENDING_VERIFICATION: apply the `policy` of the answer to the queue or bus, then post the code of the verification message the service sends into it to …/verify. The ARN must name a queue (`arn:aws:sqs:…`) or an event bus (`arn:aws:events:…:event-bus/…`) in your account, not the service's. `signing_secret` signs its messages and is only in this answer.",
+      answers: { 201: { description: 'Registered.', schema: 'CreatedDestination', headers: ['Location'] } },
+      errors: ['limit_exceeded'],
+    },
+  },
+  {
+    name: 'listDestinations',
+    method: 'GET',
+    path: `${a}/agents/{id}/destinations`,
+    handler: 'functions/agents/list-destinations.ts',
+    auth: true,
+    access: 'read',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: "The agent's AWS destinations, oldest first",
+      answers: { 200: { description: 'OK', schema: 'DestinationList' } },
+    },
+  },
+  {
+    name: 'getDestination',
+    method: 'GET',
+    path: `${a}/agents/{id}/destinations/{destination_id}`,
+    handler: 'functions/agents/get-destination.ts',
+    auth: true,
+    access: 'read',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: 'One AWS destination, with its verification state and the policy to apply',
+      answers: { 200: { description: 'OK', schema: 'Destination' } },
+    },
+  },
+  {
+    name: 'deleteDestination',
+    method: 'DELETE',
+    path: `${a}/agents/{id}/destinations/{destination_id}`,
+    handler: 'functions/agents/delete-destination.ts',
+    auth: true,
+    access: 'readwrite',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: 'Remove an AWS destination: nothing more is sent to it',
+      answers: { 204: { description: 'Deleted.' } },
+    },
+  },
+  {
+    name: 'verifyDestination',
+    method: 'POST',
+    path: `${a}/agents/{id}/destinations/{destination_id}/verify`,
+    handler: 'functions/agents/verify-destination.ts',
+    auth: true,
+    access: 'readwrite',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: 'Post the code of the verification message: the destination becomes ENABLED',
+      description:
+        'A code counts for 24 hours and 5 wrong tries. A wrong code answers `verification_code_mismatch` with the tries left; an expired or used-up code, or none yet (the message could not be sent: see `verification.last_error`), answers `verification_code_expired` and sends a new message (at most one a minute).',
+      answers: { 200: { description: 'ENABLED.', schema: 'Destination' } },
+      errors: ['invalid_transition', 'verification_code_mismatch', 'verification_code_expired'],
+    },
+  },
+
   // Contracts
+  // Portal links (issue 25): the owner's API key only; a link's token cannot make or revoke links.
+  {
+    name: 'createPortalLink',
+    method: 'POST',
+    path: `${a}/agents/{id}/portal-links`,
+    handler: 'functions/agents/create-portal-link.ts',
+    auth: true,
+    access: 'readwrite',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: "A link to the agent's portal page (owner only)",
+      description:
+        "The URL opens the portal page for this agent; its fragment carries a token (`pt_…`) that lasts at most an hour (`expires_in_seconds`, default 3600), may call only this agent's portal routes, is stored only as its SHA-256 and can be revoked. Never an API key.",
+      answers: { 201: { description: 'Created.', schema: 'PortalLink' } },
+    },
+  },
+  {
+    name: 'revokePortalLink',
+    method: 'DELETE',
+    path: `${a}/agents/{id}/portal-links/{link_id}`,
+    handler: 'functions/agents/revoke-portal-link.ts',
+    auth: true,
+    access: 'readwrite',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: 'Revoke a portal link (owner only; idempotent)',
+      answers: { 204: { description: 'Revoked.' } },
+    },
+  },
   {
     name: 'listContracts',
     method: 'GET',
@@ -819,6 +938,7 @@ export const workers = {
   relay: 'functions/workers/relay.ts',
   searchIndexer: 'functions/workers/search-indexer.ts',
   deliver: 'functions/workers/deliver.ts',
+  deliverToDestinations: 'functions/workers/deliver-to-destinations.ts',
   trendRollover: 'functions/workers/trend-rollover.ts',
 } as const;
 
@@ -828,6 +948,7 @@ export const workerGrants: Record<keyof typeof workers, FunctionGrant> = {
   relay: { table: 'readwrite', queue: 'send' },
   searchIndexer: { table: 'readwrite' },
   deliver: { table: 'readwrite', queue: 'consume', signingKey: 'open' },
+  deliverToDestinations: { table: 'readwrite', queue: 'consume', destinations: true },
   trendRollover: { table: 'readwrite' },
 };
 

@@ -10,9 +10,11 @@ import { join } from 'node:path';
 import { BASE_PATHS, LOCAL_DEFAULTS, SEARCH_DELAY } from '../lib/core/settings.ts';
 import { reindexIfBehind } from '../lib/marketplace/search/reindex.ts';
 import { developmentMode } from '../lib/net/url-policy.ts';
+import { createPortalLink } from '../lib/portal/links.ts';
 import { ensureTable } from '../lib/store/create-table.ts';
 import { localConfig } from './config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
+import { DEMO_CALLER, DEMO_IDS } from './demo/identity.ts';
 import { seedDemoData } from './demo/seed.ts';
 import { demoTemplates } from './demo/templates.ts';
 import { startDemoWebhookSink } from './demo/webhook-sink.ts';
@@ -141,6 +143,7 @@ async function main(): Promise<void> {
   const api = await listen(createLocalApi(), config.port, config.host);
   stops.push(api.close);
   const base = `http://localhost:${config.port}`;
+  const portal = await createPortalLink(DEMO_CALLER, DEMO_IDS.buyerAgent, {}, `${base}/portal/`);
   process.stdout.write(
     [
       '',
@@ -148,6 +151,8 @@ async function main(): Promise<void> {
       `  Marketplace   ${base}${BASE_PATHS.marketplace}`,
       `  Agents API    ${base}${BASE_PATHS.agents}`,
       `  Health        ${base}/health`,
+      `  Catalog page  ${base}/catalog/#key=${demo.apiKey}`,
+      `  Portal page   ${portal.url} (the demo buyer agent; the link lasts until ${portal.expires_at})`,
       `  Search        indexing the demo templates (a first start: a minute or two; a line below says when they are found); lists work now`,
       `  DynamoDB      ${dynamoEndpoint} (table ${config.tableName}${inMemory ? ', in memory' : `, data in ${config.dataDir}`})`,
       '',

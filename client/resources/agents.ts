@@ -6,7 +6,12 @@ import type {
   ConfiguredAgent,
   ConfigureWebhookInput,
   CreateAgentInput,
+  CreateDestinationInput,
+  CreatedDestination,
+  CreatePortalLinkInput,
+  Destination,
   ListAgentsParams,
+  PortalLink,
   RotateSecretInput,
   TestEventAccepted,
   WebhookSecret,
@@ -128,6 +133,93 @@ export class Agents {
     return this.http.body<TestEventAccepted>({
       method: 'POST',
       path: a(path`/agents/${id}/webhook/test`),
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * A link to the agent's portal page with a token that may call only this agent's portal routes,
+   * for at most an hour (`expires_in_seconds`). Needs the owner's API key; a link cannot make links.
+   */
+  async createPortalLink(
+    id: string,
+    input: CreatePortalLinkInput = {},
+    options: CallOptions = {},
+  ): Promise<PortalLink> {
+    return this.http.body<PortalLink>({
+      method: 'POST',
+      path: a(path`/agents/${id}/portal-links`),
+      body: input,
+      signal: options.signal,
+    });
+  }
+
+  /** Revokes a portal link at once (idempotent). */
+  async revokePortalLink(id: string, linkId: string, options: CallOptions = {}): Promise<void> {
+    await this.http.body<undefined>({
+      method: 'DELETE',
+      path: a(path`/agents/${id}/portal-links/${linkId}`),
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Adds an SQS queue or EventBridge bus of your AWS account (at most 5 per agent). It is
+   * PENDING_VERIFICATION: apply its `policy` to the queue or bus, then post the code of the
+   * verification message with `verifyDestination`. `signing_secret` is only in this answer.
+   */
+  async createDestination(
+    id: string,
+    input: CreateDestinationInput,
+    options: CallOptions = {},
+  ): Promise<CreatedDestination> {
+    return this.http.body<CreatedDestination>({
+      method: 'POST',
+      path: a(path`/agents/${id}/destinations`),
+      body: input,
+      signal: options.signal,
+    });
+  }
+
+  async listDestinations(id: string, options: CallOptions = {}): Promise<{ data: Destination[] }> {
+    return this.http.body<{ data: Destination[] }>({
+      method: 'GET',
+      path: a(path`/agents/${id}/destinations`),
+      signal: options.signal,
+    });
+  }
+
+  async getDestination(id: string, destinationId: string, options: CallOptions = {}): Promise<Destination> {
+    return this.http.body<Destination>({
+      method: 'GET',
+      path: a(path`/agents/${id}/destinations/${destinationId}`),
+      signal: options.signal,
+    });
+  }
+
+  async deleteDestination(id: string, destinationId: string, options: CallOptions = {}): Promise<void> {
+    await this.http.body<undefined>({
+      method: 'DELETE',
+      path: a(path`/agents/${id}/destinations/${destinationId}`),
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Posts the code of the verification message; resolves with the destination ENABLED. A wrong code
+   * throws ApiError 422 `verification_code_mismatch`; an expired or used-up one (or none yet) 422
+   * `verification_code_expired`, and a new message is sent.
+   */
+  async verifyDestination(
+    id: string,
+    destinationId: string,
+    code: string,
+    options: CallOptions = {},
+  ): Promise<Destination> {
+    return this.http.body<Destination>({
+      method: 'POST',
+      path: a(path`/agents/${id}/destinations/${destinationId}/verify`),
+      body: { code },
       signal: options.signal,
     });
   }

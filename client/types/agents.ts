@@ -27,6 +27,12 @@ export type WebhookSecret = OpenApiTypes.WebhookSecret;
 /** How long the previous secret keeps signing beside the new one: 0–86400 seconds, default 86400. */
 export type RotateSecretInput = OpenApiTypes.RotateWebhookSecretBody;
 
+/** A link to one agent's portal page: open `url`, or embed it in an iframe. `token` lasts until `expires_at`. */
+export type PortalLink = OpenApiTypes.PortalLink;
+
+/** How long the link's token works: 60–3600 seconds, default 3600. */
+export type CreatePortalLinkInput = OpenApiTypes.CreatePortalLinkBody;
+
 /** `data` of a contract event: `passed` and `results` come with `contract.verification.completed`. */
 export type AgentEventData = OpenApiTypes.ContractEvent['data'];
 
@@ -73,7 +79,7 @@ export interface StreamedEvent {
   data: FeedEvent;
 }
 
-/** `since` and `until` (default now): ISO 8601 times, at most 30 days apart; `types` default to every kind the webhook subscribes to. */
+/** `since` and `until` (default now): ISO 8601 times, at most 30 days apart; `types` default to every kind the webhook (or `destination_id`'s destination) subscribes to. */
 export type ReplayEventsInput = OpenApiTypes.ReplayEventsBody;
 
 export type ReplayAccepted = OpenApiTypes.ReplayAccepted;
@@ -93,3 +99,11 @@ export type ListDeliveriesParams = OpenApiTypes.ListDeliveriesQuery;
 export type RetryDeliveryInput = OpenApiTypes.RetryDeliveryBody;
 
 export type TestEventAccepted = OpenApiTypes.TestEventAccepted;
+
+/** An SQS queue or EventBridge bus of the agent's owner (docs/webhooks.md, "AWS destinations"). */
+export type Destination = OpenApiTypes.Destination;
+/** The answer to adding a destination: with its `signing_secret`, shown only there. */
+export type CreatedDestination = OpenApiTypes.CreatedDestination;
+
+/** `arn`: `arn:aws:sqs:<region>:<account>:<queue>` or `arn:aws:events:<region>:<account>:event-bus/<bus>`; `events`: the kinds it receives. */
+export type CreateDestinationInput = OpenApiTypes.CreateDestinationBody;

@@ -2,7 +2,7 @@
 
 export type Error = {
   error: {
-    code: "validation_error" | "invalid_json" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "slug_taken" | "review_exists" | "version_exists" | "template_yanked" | "report_exists" | "invalid_transition" | "webhook_not_configured" | "limit_exceeded" | "payload_too_large" | "unsupported_media_type" | "verification_timeout" | "challenge_mismatch" | "endpoint_error" | "url_validation_error" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "internal_error" | "bad_request";
+    code: "validation_error" | "invalid_json" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "slug_taken" | "review_exists" | "version_exists" | "template_yanked" | "report_exists" | "invalid_transition" | "webhook_not_configured" | "limit_exceeded" | "payload_too_large" | "unsupported_media_type" | "verification_timeout" | "challenge_mismatch" | "verification_code_mismatch" | "verification_code_expired" | "endpoint_error" | "url_validation_error" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "internal_error" | "bad_request";
     message: string;
     details?: Array<{
       path: string;
@@ -351,6 +351,17 @@ export type WebhookSecret = {
   webhook_secret: string;
 };
 
+export type PortalLink = {
+  id: string;
+  agent_id: string;
+  /** The portal page with `#agent=…&token=…`: open it, or embed it in an iframe. */
+  url: string;
+  /** Shown once; only its SHA-256 is stored. */
+  token: string;
+  created_at: string;
+  expires_at: string;
+};
+
 export type ContractStatus = "CREATED" | "FUNDED" | "VERIFIED" | "VERIFICATION_FAILED" | "RELEASED" | "REFUNDED";
 
 export type ContractEvent = {
@@ -497,12 +508,66 @@ export type Delivery = {
   id: string;
   event_id: string;
   event_type: FeedEventType;
+  /** The AWS destination it goes to; null for the agent's webhook. */
+  destination_id: string | null;
   status: "pending" | "succeeded" | "failed";
   last_status_code: number | null;
   last_error: string | null;
   next_attempt_at: string | null;
   created_at: string;
   attempts: number;
+};
+
+export type Destination = {
+  id: string;
+  agent_id: string;
+  kind: "sqs" | "eventbridge";
+  arn: string;
+  events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
+  status: "PENDING_VERIFICATION" | "ENABLED" | "DISABLED";
+  /** Why it is DISABLED; null otherwise. */
+  status_reason: string | null;
+  verification: {
+    /** When the latest verification message was sent; null until it was. */
+    sent_at: string | null;
+    /** Until when its code may be posted back. */
+    expires_at: string | null;
+    /** Why the latest verification message could not be sent (apply `policy` first); null once sent. */
+    last_error: string | null;
+  };
+  verified_at: string | null;
+  /** The resource policy to put on the queue or bus: it lets the service's sender role send only while its session is tagged with your account. */
+  policy: Record<string, unknown>;
+  created_at: string;
+};
+
+export type CreatedDestination = {
+  id: string;
+  agent_id: string;
+  kind: "sqs" | "eventbridge";
+  arn: string;
+  events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
+  status: "PENDING_VERIFICATION" | "ENABLED" | "DISABLED";
+  /** Why it is DISABLED; null otherwise. */
+  status_reason: string | null;
+  verification: {
+    /** When the latest verification message was sent; null until it was. */
+    sent_at: string | null;
+    /** Until when its code may be posted back. */
+    expires_at: string | null;
+    /** Why the latest verification message could not be sent (apply `policy` first); null once sent. */
+    last_error: string | null;
+  };
+  verified_at: string | null;
+  /** The resource policy to put on the queue or bus: it lets the service's sender role send only while its session is tagged with your account. */
+  policy: Record<string, unknown>;
+  created_at: string;
+  /** Signs this destination's messages (`whsec_…`, as a webhook secret); only in this answer. */
+  signing_secret: string;
+};
+
+export type DestinationList = {
+  data: Array<Destination>;
 };
 
 export type DeliveryAttempt = {
@@ -512,7 +577,7 @@ export type DeliveryAttempt = {
   /** The endpoint's HTTP status; null without an answer. */
   status_code: number | null;
   /** Null on success, otherwise what went wrong. */
-  error: "http_status" | "redirect" | "timeout" | "connection_refused" | "connection_reset" | "dns" | "tls" | "url_policy" | "network" | null;
+  error: "http_status" | "redirect" | "timeout" | "connection_refused" | "connection_reset" | "dns" | "tls" | "url_policy" | "network" | "access_denied" | "aws_error" | null;
   /** The first 1 KiB of the answer, as text; null without an answer. */
   response_body: string | null;
 };
@@ -521,6 +586,8 @@ export type DeliveryDetail = {
   id: string;
   event_id: string;
   event_type: FeedEventType;
+  /** The AWS destination it goes to; null for the agent's webhook. */
+  destination_id: string | null;
   status: "pending" | "succeeded" | "failed";
   last_status_code: number | null;
   last_error: string | null;
@@ -857,6 +924,7 @@ export type ReplayEventsBody = {
   since: string;
   until?: string;
   types?: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
+  destination_id?: string;
 };
 
 /** The query of GET /api/v1/agents/{id}/deliveries. */
@@ -869,6 +937,22 @@ export type ListDeliveriesQuery = {
 /** The body of POST /api/v1/agents/{id}/deliveries/{delivery_id}/retry. */
 export type RetryDeliveryBody = {
   force?: boolean;
+};
+
+/** The body of POST /api/v1/agents/{id}/destinations. */
+export type CreateDestinationBody = {
+  arn: string;
+  events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
+};
+
+/** The body of POST /api/v1/agents/{id}/destinations/{destination_id}/verify. */
+export type VerifyDestinationBody = {
+  code: string;
+};
+
+/** The body of POST /api/v1/agents/{id}/portal-links. */
+export type CreatePortalLinkBody = {
+  expires_in_seconds?: number;
 };
 
 /** The query of GET /api/v1/contracts. */

@@ -8,4 +8,20 @@ export interface Caller {
   verified: boolean;
   operator: boolean;
   workspaceId: string;
+  /**
+   * Set when the request came with a portal link's token (lib/portal) rather than an API key: the
+   * owner's identity, narrowed to one agent's portal routes until the link expires.
+   */
+  portal?: PortalScope;
+  /**
+   * The usage plan's name for the API key behind the request (the authorizer's `usageIdentifierKey`,
+   * a hash): a portal link made with this key is counted against it, and dies with it.
+   */
+  usageKey?: string;
+}
+
+export interface PortalScope {
+  agentId: string;
+  /** ISO time; the HTTP stack refuses the token after it even when the authorizer's answer is cached. */
+  expiresAt: string;
 }

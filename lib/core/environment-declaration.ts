@@ -85,6 +85,26 @@ export const ENVIRONMENT = {
     default: 'a key file under `DATA_DIR` (local only)',
     doc: "Set by infra: the KMS key whose data keys seal the agents' ed25519 (`v1a`) private keys (`lib/webhooks/data-key.ts`). Unset locally: `DATA_DIR/webhook-signing.key` (made on first use) wraps them instead.",
   },
+  DESTINATION_QUEUE_URL: {
+    kind: 'text',
+    scope: 'service',
+    doc: "The SQS queue of deliveries to customers' AWS destinations (lib/destinations; its own worker).",
+  },
+  DESTINATION_SENDER_ROLE_ARN: {
+    kind: 'text',
+    scope: 'service',
+    doc: 'The role deliveries to customers\' queues and buses are made with, assumed per account with a session tag (docs/webhooks.md, "AWS destinations"); unset locally.',
+  },
+  SERVICE_ACCOUNT_ID: {
+    kind: 'text',
+    scope: 'service',
+    doc: "The service's own AWS account: a destination there is refused. Infra sets it; unset locally.",
+  },
+  EVENTBRIDGE_ENDPOINT: {
+    kind: 'url',
+    scope: 'service',
+    doc: "Set locally: where EventBridge destinations' PutEvents go (a test's endpoint on 127.0.0.1); unset in AWS.",
+  },
   DELIVERY_RETRY_DELAYS_SECONDS: {
     kind: 'retryDelays',
     scope: 'service',
@@ -148,6 +168,12 @@ export const ENVIRONMENT = {
     default: '`*`',
     doc: 'Comma-separated origins for CORS; unset or `*` = any (infra sets it from `-c corsOrigins`).',
     readme: 'Origins a browser page may call from, comma-separated.',
+  },
+  PORTAL_URL: {
+    kind: 'url',
+    scope: 'service',
+    default: "`/portal/` on the request's own host",
+    doc: "The portal page's address, which portal links point to (infra sets it to the web stack's CloudFront URL); locally the API serves the page at `/portal/`.",
   },
   METRICS_TO_STDOUT: {
     kind: 'flag',

@@ -23,6 +23,8 @@ export const ERROR_CODES = [
   'unsupported_media_type',
   'verification_timeout',
   'challenge_mismatch',
+  'verification_code_mismatch',
+  'verification_code_expired',
   'endpoint_error',
   'url_validation_error',
   'idempotency_key_reused',

@@ -10,7 +10,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'; // Crockford base32: ASCII-ordered, no I L O U
 const SORT_CHARS = 10;
 
-export type IdPrefix = 'agt' | 'ctr' | 'evt' | 'dlv';
+export type IdPrefix = 'agt' | 'ctr' | 'evt' | 'dlv' | 'dst';
 
 let lastTime = -1;
 let lastRandom: number[] = [];
@@ -84,6 +84,7 @@ export const ID_PATTERN = {
   ctr: /^ctr_[0-9A-Z]{26}$/,
   evt: /^evt_[0-9A-Z]{26}$/,
   dlv: /^dlv_[0-9A-Z]{26}$/,
+  dst: /^dst_[0-9A-Z]{26}$/,
 } as const;
 
 export const newUuid = (): string => takePinned((id) => UUID_PATTERN.test(id)) ?? randomUUID();

@@ -102,6 +102,19 @@ export const API_KEY_LIMITS = {
 /** Agents one account may own; POST /agents beyond it is 409 `limit_exceeded`. */
 export const MAX_AGENTS_PER_ACCOUNT = 100;
 
+/** AWS destinations of an agent (lib/destinations, docs/webhooks.md "AWS destinations"). */
+export const DESTINATIONS = {
+  maxPerAgent: 5,
+  /** How long a verification code may be posted back. */
+  codeTtlSeconds: 24 * 3600,
+  /** Wrong codes one verification message allows; the next try sends a new code. */
+  maxWrongCodes: 5,
+  /** The session tag that names the account a delivery is made for; the customer's policy conditions on it. */
+  tenantTagKey: 'marketplace-account',
+  /** Sessions of the sender role are kept this long per account (STS gives an hour). */
+  sessionSeconds: 3600,
+} as const;
+
 /** Concurrent server-sent-event streams per agent; one more is 429 `rate_limited`. */
 export const MAX_STREAMS_PER_AGENT = 5;
 

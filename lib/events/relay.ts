@@ -18,16 +18,21 @@ import { errorFields, log } from '../observability/log.ts';
 import { keyString } from '../store/batch.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 import { itemOfImage, sequenceOf, type TableChange } from '../store/table-change.ts';
+import { enqueueForDestination } from './delivery/destination-queue.ts';
 import { type DeliveryMessage, enqueueDeliveries, enqueueDelivery } from './delivery/queue.ts';
 import { type DeliveryRecord, deliveryFromItem, newDelivery, relayDeliveryKey } from './delivery/record.ts';
 import { createDeliveries, ensureDelivery, readAgentsAndDeliveries } from './delivery/store.ts';
+import { relayToDestinations, sendToDestinationQueue } from './destination-relay.ts';
 import { acceptsDelivery } from './feed/agent-gate.ts';
 import type { ServiceEvent } from './feed/event.ts';
 import { eventFromItem } from './feed/outbox.ts';
 import { pageFromImage, replayPage } from './replay/replay-job.ts';
 import { matchesFilter } from './stream-filter.ts';
 
-type Row = { kind: 'event'; event: ServiceEvent } | { kind: 'replay'; image: Record<string, unknown> };
+type Row =
+  | { kind: 'event'; event: ServiceEvent }
+  | { kind: 'replay'; image: Record<string, unknown> }
+  | { kind: 'verify'; image: Record<string, unknown> };
 
 /** One delivery record the batch needs, with the rows (stream records) that name it. */
 interface Planned {
@@ -50,9 +55,9 @@ export async function relayBatch(records: readonly TableChange[]): Promise<strin
     if (!matchesFilter(record)) return undefined;
     try {
       const image = itemOfImage(record.dynamodb?.NewImage)!;
-      return image['entity'] === ENTITY.replayPage
-        ? { kind: 'replay', image }
-        : { kind: 'event', event: eventFromItem(image) };
+      if (image['entity'] === ENTITY.replayPage) return { kind: 'replay', image };
+      if (image['entity'] === ENTITY.destinationVerifyRequest) return { kind: 'verify', image };
+      return { kind: 'event', event: eventFromItem(image) };
     } catch (err) {
       fail(i, err);
       return undefined;
@@ -85,6 +90,12 @@ export async function relayBatch(records: readonly TableChange[]): Promise<strin
 
   await Promise.all(
     rows.map(async (row, i) => {
+      if (row?.kind === 'verify') {
+        // A destination's verification request (lib/destinations/store.ts): its message, for the destinations' worker.
+        const { agent_id, destination_id } = row.image as { agent_id: string; destination_id: string };
+        await enqueueForDestination({ agent_id, destination_id, verify: true }).catch((err: unknown) => fail(i, err));
+        return;
+      }
       if (row?.kind !== 'replay') return;
       try {
         await replayPage(pageFromImage(row.image), sendOne);
@@ -93,6 +104,9 @@ export async function relayBatch(records: readonly TableChange[]): Promise<strin
       }
     }),
   );
+  // The agents' AWS destinations (destination-relay.ts), beside their webhooks.
+  const toDestinations = await relayToDestinations(events, (id) => found.get(keyString(keys.agent(id))));
+  for (const [i, err] of toDestinations) fail(i, err);
   const unsent = await enqueueDeliveries(toSend.map((m) => m.message));
   for (const index of unsent.failed) {
     for (const i of toSend[index]!.rows) fail(i, new Error(unsent.errors.get(index) ?? 'not sent'));
@@ -140,7 +154,8 @@ const messageOf = (record: DeliveryRecord): DeliveryMessage => ({
 });
 
 /** A replay page's events, one at a time (replay/replay-job.ts checks each agent itself), with their own delivery ids. */
-async function sendOne(event: ServiceEvent, deliveryId: string): Promise<boolean> {
+async function sendOne(event: ServiceEvent, deliveryId: string, destinationId?: string): Promise<boolean> {
+  if (destinationId !== undefined) return sendToDestinationQueue(event, destinationId, deliveryId);
   const { record, created } = await ensureDelivery(event, deliveryId);
   if (!created && !untouched(record)) return false;
   await enqueueDelivery(messageOf(record));

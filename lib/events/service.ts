@@ -5,7 +5,8 @@ import type { AgentView } from '../agents/model.ts';
 import { disableWebhook } from '../agents/webhook-config.ts';
 import type { Caller } from '../core/caller.ts';
 import { AppError, notFound } from '../core/errors.ts';
-
+import { readDestination } from '../destinations/store.ts';
+import { enqueueForDestination } from './delivery/destination-queue.ts';
 import { enqueueDelivery } from './delivery/queue.ts';
 import { type DeliveryDetail, type DeliveryStatus, type DeliveryView, toDetail, toView } from './delivery/record.ts';
 import { type DeliveryPage, listDeliveries, readDelivery, reopenFailed } from './delivery/store.ts';
@@ -55,20 +56,29 @@ export async function retryAgentDelivery(
   const agent = await ownAgent(caller, agentId);
   let record = await readDelivery(agentId, deliveryId);
   if (!record) throw notFound('Delivery');
-  if (agent.webhook_status !== 'ENABLED') throw notEnabled('retrying a delivery');
+  const destinationId = record.destination_id;
+  if (destinationId !== undefined) {
+    if ((await readDestination(agentId, destinationId))?.status !== 'ENABLED')
+      throw new AppError(
+        'webhook_not_configured',
+        'Its destination is no longer ENABLED: verify it again before retrying.',
+      );
+  } else if (agent.webhook_status !== 'ENABLED') throw notEnabled('retrying a delivery');
   if (record.status === 'succeeded' && !force) {
     throw new AppError('invalid_transition', 'This delivery already succeeded; send {"force": true} to send it again.');
   }
   // Failed a moment ago, or still failed: back to pending. Another request may have reopened it first.
   if (record.status === 'failed')
     record = (await reopenFailed(agentId, deliveryId)) ?? (await readDelivery(agentId, deliveryId)) ?? record;
-  await enqueueDelivery({
+  const message = {
     agent_id: agentId,
     delivery_id: record.id,
     event_id: record.event_id,
-    manual: true,
-    ...(force ? { force: true } : {}),
-  });
+    manual: true as const,
+    ...(force ? { force: true as const } : {}),
+  };
+  if (destinationId !== undefined) await enqueueForDestination({ ...message, destination_id: destinationId });
+  else await enqueueDelivery(message);
   return toView(record);
 }
 

@@ -8,7 +8,13 @@ export const RELAY_FILTER_PATTERN = {
   eventName: ['INSERT'],
   // A replay page (lib/events/replay/replay-job.ts) carries `deliver = true` too: the relay runs the replay job;
   // so does a version notice page (lib/marketplace/lifecycle/notice-page.ts): the relay tells the installers.
-  dynamodb: { NewImage: { entity: { S: ['event', 'replayPage', 'versionNotice'] }, deliver: { BOOL: [true] } } },
+  // And a destination's verification request (lib/destinations/store.ts): the relay queues its message.
+  dynamodb: {
+    NewImage: {
+      entity: { S: ['event', 'replayPage', 'versionNotice', 'destinationVerifyRequest'] },
+      deliver: { BOOL: [true] },
+    },
+  },
 } as const;
 
 type Pattern = { readonly [key: string]: Pattern | readonly (string | number | boolean)[] };

@@ -8,20 +8,21 @@ import { ownAgent } from '../agents/agents.ts';
 import type { Caller } from '../core/caller.ts';
 import { tableName } from '../store/client.ts';
 import { keys } from '../store/keys.ts';
-import { TEST_EVENT_TYPE } from './feed/agent-gate.ts';
+import { hasDestinations, TEST_EVENT_TYPE } from './feed/agent-gate.ts';
 import { commitWithEvents } from './feed/outbox.ts';
 import { notEnabled } from './service.ts';
 
 export async function sendTestEvent(caller: Caller, agentId: string): Promise<{ event_id: string }> {
   const agent = await ownAgent(caller, agentId);
-  if (agent.webhook_status !== 'ENABLED') throw notEnabled('sending a test event');
+  // An agent with AWS destinations gets it on each ENABLED one (destination-relay.ts), webhook or not.
+  if (agent.webhook_status !== 'ENABLED' && !hasDestinations(agent)) throw notEnabled('sending a test event');
   const result = await commitWithEvents(
     () => ({
       ConditionCheck: {
         TableName: tableName(),
         Key: keys.agent(agentId),
-        ConditionExpression: 'webhook_status = :enabled AND owner_id = :owner',
-        ExpressionAttributeValues: { ':enabled': 'ENABLED', ':owner': caller.userId },
+        ConditionExpression: '(webhook_status = :enabled OR destination_count > :none) AND owner_id = :owner',
+        ExpressionAttributeValues: { ':enabled': 'ENABLED', ':none': 0, ':owner': caller.userId },
       },
     }),
     { agentIds: [agentId], type: TEST_EVENT_TYPE, data: {} },

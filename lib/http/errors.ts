@@ -25,6 +25,8 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   unsupported_media_type: 415,
   verification_timeout: 422,
   challenge_mismatch: 422,
+  verification_code_mismatch: 422,
+  verification_code_expired: 422,
   endpoint_error: 422,
   url_validation_error: 422,
   idempotency_key_reused: 422,

@@ -40,7 +40,10 @@
  * | Template-event agents | WS#<workspace uuid> | EVENTAGENTS              | –  (the workspace's agents that receive template events; PUT …/installed/agents) |
  * | Report            | REPORT#TPL#<uuid> or REPORT#REV#<uuid>#<reviewer uuid> | BY#<reporter uuid> | GSI1 while open: REPORTS#OPEN / <created_at>#<report uuid> |
  * | Report limiter    | USER#<uuid>          | LIMIT#REPORT                | –  (reports filed in the current window; docs/marketplace.md) |
+ * | Destination       | AGENT#<agt_…>        | DEST#<dst_…>                | –  (an agent's SQS queue or EventBridge bus, lib/destinations; the agent item's `destination_count` is its cap) |
+ * | Destination verification request | AGENT#<agt_…> | DESTVERIFY#<dst_…>#<ms> | –  (written by a registration or a verify call that wants a new code; its INSERT reaches the relay, which queues the message; TTL 1 day) |
  * | Moderation action | MODACTION#<uuid>     | MODACTION                   | GSI1: MODLOG / <created_at>#<action uuid>  (the operators' audit trail, newest first; one partition: operator actions are few) |
+ * | Portal link       | PORTAL#<pl_…>        | LINK                        | –  (an agent's portal token: its SHA-256, agent, owner, expiry; `revoked_at` once revoked; TTL a day after expiry) |
  *
  * Every item has `entity` (its kind), so stream filters and debugging never parse keys.
  */
@@ -82,6 +85,9 @@ export const ENTITY = {
   report: 'report',
   reportLimit: 'reportLimit',
   moderationAction: 'moderationAction',
+  portalLink: 'portalLink',
+  destination: 'destination',
+  destinationVerifyRequest: 'destinationVerifyRequest',
 } as const;
 
 /** The three orders of search postings (the list sorts of the API). */
@@ -248,12 +254,29 @@ export const contractLinkKeys = {
   byStatusPk: (party: string, status: string): string => `CTRS#${party}#${status}`,
 } as const;
 
+/** A portal link (lib/portal): found by the id its token carries. */
+export const portalLinkKey = (linkId: string): Key => ({ PK: `PORTAL#${linkId}`, SK: 'LINK' });
+
 export const replayLimitKey = (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'LIMIT#REPLAY' });
 
 export const replayPageKey = (agentId: string, jobId: string, page: number): Key => ({
   PK: `AGENT#${agentId}`,
   SK: `REPLAY#${jobId}#${String(page).padStart(6, '0')}`,
 });
+
+/** Keys of an agent's AWS destinations (lib/destinations): in the agent's partition, so its list is one Query. */
+export const destinationKeys = {
+  destination: (agentId: string, destinationId: string): Key => ({
+    PK: `AGENT#${agentId}`,
+    SK: `DEST#${destinationId}`,
+  }),
+  prefix: 'DEST#',
+  agentPk: (agentId: string): string => `AGENT#${agentId}`,
+  verifyRequest: (agentId: string, destinationId: string, atMs: number): Key => ({
+    PK: `AGENT#${agentId}`,
+    SK: `DESTVERIFY#${destinationId}#${atMs}`,
+  }),
+} as const;
 
 /** Keys of the marketplace's lifecycle, stats and moderation rooms (lib/marketplace/{lifecycle,stats,moderation}). */
 export const lifecycleKeys = {

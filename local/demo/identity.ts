@@ -39,6 +39,12 @@ export const DEMO_IDS = {
   agentToDelete: 'agt_01KAKQ8D1B2C3D4E5F6G7H8J9K',
   /** The buyer agent of the demo contracts, its webhook verified at the demo sink: its feed and deliveries have their events. */
   buyerAgent: 'agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BC',
+  /** A portal link of the webhook agent, for the revokePortalLink sample (its token is random and never shown). */
+  portalLink: 'pl_00000000000000d0',
+  /** The webhook agent's AWS destination the samples read and verify (with DEMO_DESTINATION.code). */
+  destination: 'dst_01KAKQ8F1B2C3D4E5F6G7H8J9K',
+  /** The destination the deleteDestination sample deletes. */
+  destinationToDelete: 'dst_01KAKQ8G1B2C3D4E5F6G7H8J9K',
   /** One contract per step a sample takes, each in the state that step starts from. */
   contracts: {
     created: 'ctr_01KAKQ8A1B2C3D4E5F6G7H8J9K',
@@ -46,6 +52,15 @@ export const DEMO_IDS = {
     fundedForRelease: 'ctr_01KAKQ8C1B2C3D4E5F6G7H8J9K',
     fundedForRefund: 'ctr_01KAKQ8D1B2C3D4E5F6G7H8J9K',
   },
+} as const;
+
+/**
+ * The demo destinations' queue (nothing creates it: their verification messages fail, as a queue
+ * without the policy would) and the demo destination's verification code, as public as the demo keys.
+ */
+export const DEMO_DESTINATION = {
+  arn: 'arn:aws:sqs:us-east-1:000000000000:template-marketplace-demo-destination',
+  code: 'DEMO0-C0DE0',
 } as const;
 
 /** The delivery of the buyer agent's first event (event ids are their feed slots: lib/events/feed/position.ts). */

@@ -10,11 +10,24 @@ import { createUserWithKey, findCallerByApiKey } from '../../lib/accounts/api-ke
 import type { Caller } from '../../lib/core/caller.ts';
 import { EVENT_TYPES } from '../../lib/core/event-types.ts';
 import { withPinnedIds } from '../../lib/core/ids.ts';
+import { DESTINATIONS } from '../../lib/core/settings.ts';
+import { insertDestination, readDestination } from '../../lib/destinations/store.ts';
+import { codeHash } from '../../lib/destinations/verification-code.ts';
+import { getPortalLink, putPortalLink } from '../../lib/portal/store.ts';
+import { newPortalToken, PORTAL_LINK_MAX_SECONDS } from '../../lib/portal/token.ts';
 import { routes } from '../../lib/routes.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';
+import { newWebhookSecret } from '../../lib/webhooks/secret.ts';
 import { invokeRoute, proxyEvent } from '../gateway/proxy-event.ts';
-import { DEMO_API_KEY, DEMO_CALLER, DEMO_IDS, DEMO_SECOND_API_KEY, DEMO_WEBHOOK } from './identity.ts';
+import {
+  DEMO_API_KEY,
+  DEMO_CALLER,
+  DEMO_DESTINATION,
+  DEMO_IDS,
+  DEMO_SECOND_API_KEY,
+  DEMO_WEBHOOK,
+} from './identity.ts';
 import { COMMUNITY_TEMPLATE_SLUG, demoTemplates } from './templates.ts';
 
 /** Calls a route through its real handler, as API Gateway would after the authorizer. */
@@ -137,6 +150,7 @@ export async function seedDemoData(
     (await callRoute('getWebhookPublicKeys', demo, { params: { id: DEMO_IDS.webhookAgent } })).body['v1a'] === true;
   if (!(await hasSigningKey()))
     await callRoute('rotateWebhookSigningKey', demo, { params: { id: DEMO_IDS.webhookAgent } });
+  await seedPortalLink();
   if (options.webhookSink) {
     await pointWebhook(demo, DEMO_IDS.configAgent, DEMO_WEBHOOK, false);
     await pointWebhook(
@@ -148,6 +162,8 @@ export async function seedDemoData(
     // Verified before the contracts move, so their events are delivered to the sink (a delivery to retry).
     await pointWebhook(demo, DEMO_IDS.buyerAgent, { webhook_url: options.webhookSink, events: [...EVENT_TYPES] }, true);
   }
+
+  await demoDestinations(demo);
 
   const contract = {
     template_id: DEMO_IDS.uptimeTemplate,
@@ -172,4 +188,65 @@ export async function seedDemoData(
       );
   }
   return { apiKey: DEMO_API_KEY, secondApiKey: DEMO_SECOND_API_KEY };
+}
+
+/** The link the revokePortalLink sample revokes: written directly, as its id is pinned and its token never used. */
+async function seedPortalLink(): Promise<void> {
+  if (await getPortalLink(DEMO_IDS.portalLink)) return;
+  const now = Date.now();
+  await putPortalLink({
+    link_id: DEMO_IDS.portalLink,
+    token_hash: newPortalToken().hash,
+    agent_id: DEMO_IDS.webhookAgent,
+    owner_id: DEMO_CALLER.userId,
+    workspace_id: DEMO_CALLER.workspaceId,
+    created_at: new Date(now).toISOString(),
+    link_expires_at: new Date(now + PORTAL_LINK_MAX_SECONDS * 1000).toISOString(),
+  });
+}
+
+/**
+ * Two AWS destinations of the webhook agent: one to delete, made through the route, and one the
+ * samples read and verify. No verification message can reach a local queue before the runtime
+ * runs, so that one is stored as if its message had carried DEMO_DESTINATION.code.
+ */
+async function demoDestinations(demo: Caller): Promise<void> {
+  const agentId = DEMO_IDS.webhookAgent;
+  const exists = (id: string) => async () => (await readDestination(agentId, id)) !== undefined;
+  await once(
+    'the demo destination to delete',
+    exists(DEMO_IDS.destinationToDelete),
+    () =>
+      callRoute('createDestination', demo, {
+        params: { id: agentId },
+        body: { arn: DEMO_DESTINATION.arn, events: ['contract.funded'] },
+      }),
+    DEMO_IDS.destinationToDelete,
+  );
+  if (await exists(DEMO_IDS.destination)()) return;
+  const now = new Date();
+  const inserted = await insertDestination(
+    {
+      id: DEMO_IDS.destination,
+      agent_id: agentId,
+      owner_id: demo.userId,
+      kind: 'sqs',
+      arn: DEMO_DESTINATION.arn,
+      events: ['contract.funded', 'contract.released'],
+      status: 'PENDING_VERIFICATION',
+      status_reason: null,
+      signing_secret: newWebhookSecret(),
+      code_hash: codeHash(DEMO_DESTINATION.code),
+      code_expires_at: now.getTime() + 10 * 365 * 86_400_000,
+      wrong_codes: 0,
+      verification_sent_at: now.toISOString(),
+      verification_error: null,
+      verified_at: null,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    },
+    DESTINATIONS.maxPerAgent,
+    false,
+  );
+  if (inserted !== 'created') throw new Error(`seeding the demo destination failed: ${inserted}`);
 }

@@ -57,13 +57,22 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
     visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? DELIVERY.visibilityTimeoutSeconds,
     maxReceiveCount: options.maxReceiveCount ?? DELIVERY.maxReceiveCount,
   });
+  // The destinations' queue: customers' AWS destinations have their own worker (lib/events/delivery/destination-queue.ts).
+  const destinationQueues = await createDeliveryQueues(sqs.client, `${options.tableName}-destinations`, {
+    visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? DELIVERY.visibilityTimeoutSeconds,
+    maxReceiveCount: options.maxReceiveCount ?? DELIVERY.maxReceiveCount,
+  });
   process.env['SQS_ENDPOINT'] = sqs.endpoint;
   process.env['DELIVERY_QUEUE_URL'] = queues.queueUrl;
+  process.env['DESTINATION_QUEUE_URL'] = destinationQueues.queueUrl;
 
   const relay = await loadHandler<(e: DynamoDBStreamEvent, c: unknown) => Promise<DynamoDBBatchResponse>>(
     workers.relay,
   );
   const deliver = await loadHandler<(e: SQSEvent, c: unknown) => Promise<SQSBatchResponse>>(workers.deliver);
+  const deliverToDestinations = await loadHandler<(e: SQSEvent, c: unknown) => Promise<SQSBatchResponse>>(
+    workers.deliverToDestinations,
+  );
   const stream = startStreamPoller({
     endpoint: options.dynamoEndpoint,
     streamArn: await streamArn(options.tableName),
@@ -92,12 +101,22 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
       runAsWorker('deliver', () => deliver(event, lambdaContext('deliver', DELIVERY.functionTimeoutSeconds))),
     concurrency: options.concurrency ?? 2,
   });
+  const destinationPoller = startSqsPoller({
+    client: sqs.client,
+    queueUrl: destinationQueues.queueUrl,
+    queueArn: destinationQueues.queueArn,
+    handler: (event) =>
+      runAsWorker('deliverToDestinations', () =>
+        deliverToDestinations(event, lambdaContext('deliverToDestinations', DELIVERY.functionTimeoutSeconds)),
+      ),
+    concurrency: 1,
+  });
   return {
     queueUrl: queues.queueUrl,
     deadLetterQueueUrl: queues.deadLetterQueueUrl,
     sqsEndpoint: sqs.endpoint,
     stop: async () => {
-      await Promise.all([stream.stop(), searchStream.stop(), sqsPoller.stop()]);
+      await Promise.all([stream.stop(), searchStream.stop(), sqsPoller.stop(), destinationPoller.stop()]);
       await sqs.stop();
     },
   };

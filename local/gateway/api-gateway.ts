@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { AppError, rateLimited } from '../../lib/core/errors.ts';
 import { ROUTE_TIMEOUTS } from '../../lib/core/settings.ts';
+import { resourceMatches } from '../../lib/http/authorizer-policy.ts';
 import { corsHeaders, preflightHeaders } from '../../lib/http/cors.ts';
 import { errorBody, errorHeaders, statusOf } from '../../lib/http/errors.ts';
 import { log } from '../../lib/observability/log.ts';
@@ -20,6 +21,7 @@ import {
 import { createKeyThrottle, type KeyLimits, type KeyThrottle } from './key-throttle.ts';
 import { allValues, invokeRoute, lastValues, proxyEvent } from './proxy-event.ts';
 import { createRouter } from './router.ts';
+import { isWebPath, serveWebAsset } from './web-assets.ts';
 
 /** API Gateway's own payload cap (10 MB); the handlers enforce the API's 256 KiB. */
 const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
@@ -117,19 +119,27 @@ function toProxyEvent(
 async function authorize(
   req: IncomingMessage,
   route: Route,
+  path: string,
 ): Promise<{ context: Record<string, unknown>; usageKey: string } | undefined> {
   const token = req.headers['authorization'];
   if (!token) return undefined;
   const authorizer = await loadHandler<Authorizer>(workers.authorizer);
+  const methodArn = `arn:aws:execute-api:local:000000000000:local/local/${route.method}${path}`;
   try {
     const result = await runAsWorker('authorizer', () =>
       authorizer({
         type: 'TOKEN',
         authorizationToken: token,
-        methodArn: `arn:aws:execute-api:local:000000000000:local/local/${route.method}${route.path}`,
+        methodArn,
       }),
     );
-    const allowed = result.policyDocument.Statement.some((s) => s.Effect === 'Allow');
+    // As API Gateway: the request's own method ARN must be among the resources the policy allows.
+    const allowed = result.policyDocument.Statement.some(
+      (s) =>
+        s.Effect === 'Allow' &&
+        'Resource' in s &&
+        [s.Resource].flat().some((r) => r !== undefined && resourceMatches(r, methodArn)),
+    );
     if (!allowed || !result.usageIdentifierKey) return undefined;
     return { context: { ...result.context, principalId: result.principalId }, usageKey: result.usageIdentifierKey };
   } catch {
@@ -263,6 +273,10 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes, options:
     if (options.onExchange) observe(req, res, options.onExchange, () => matched);
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
+      if (isWebPath(url.pathname)) {
+        await readBody(req);
+        return serveWebAsset(req, res, url.pathname);
+      }
       if (req.method === 'OPTIONS') {
         await readBody(req);
         return answerPreflight(req, res, match, url.pathname, requestId);
@@ -290,7 +304,7 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes, options:
         return sendError(req, res, new AppError('payload_too_large', 'The body is too large.'), requestId);
       let authorizer: Record<string, unknown> | null = null;
       if (route.auth) {
-        const authorized = await authorize(req, route);
+        const authorized = await authorize(req, route, url.pathname);
         if (!authorized)
           return sendError(
             req,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DELIVERY } from '../../lib/core/settings.ts';
 import { freePort } from '../../local/ports.ts';
+import { apiCall } from '../support/api-call.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
 import { startWebhookReceiver, waitFor } from './support.ts';
 
@@ -48,16 +49,7 @@ afterEach(() => {
   for (const child of running.splice(0)) killGroup(child);
 });
 
-async function call(base: string, key: string, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
+const call = apiCall;
 
 describe('crash recovery of the delivery pipeline', () => {
   it('kill -9 while deliveries are in flight: after a restart every event arrives within the visibility timeout, none posted twice unless its POST was cut off', async () => {

@@ -120,6 +120,7 @@ describe('webhook delivery through the local pipeline', () => {
       id: `dlv_${event.id.slice(4)}`,
       event_id: event.id,
       event_type: 'contract.funded',
+      destination_id: null,
       status: 'succeeded',
       attempts: 1,
       last_status_code: 200,

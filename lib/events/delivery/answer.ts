@@ -22,6 +22,11 @@ const deliveryShape = {
   id: z.string().regex(ID_PATTERN.dlv),
   event_id: z.string().regex(ID_PATTERN.evt),
   event_type: feedEventTypeAnswer,
+  destination_id: z
+    .string()
+    .regex(ID_PATTERN.dst)
+    .nullable()
+    .describe("The AWS destination it goes to; null for the agent's webhook."),
   status: z.enum(DELIVERY_STATUSES),
   last_status_code: z.int().nullable(),
   last_error: z.string().nullable(),

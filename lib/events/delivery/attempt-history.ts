@@ -26,6 +26,10 @@ export const ATTEMPT_ERRORS = [
   'tls',
   'url_policy',
   'network',
+  /** AWS destinations (lib/destinations): the customer's resource policy refused the service's session. */
+  'access_denied',
+  /** AWS destinations: any other refusal (queue or bus missing, throttled, invalid). */
+  'aws_error',
 ] as const;
 export type AttemptError = (typeof ATTEMPT_ERRORS)[number];
 

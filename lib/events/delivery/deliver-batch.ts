@@ -5,21 +5,17 @@
  * sign, POST, and record the answer under that number (attempt-outcome.ts). The retry schedule is carried by the message itself:
  * a failed attempt leaves it in the queue, invisible until the next attempt is due.
  */
-import type { KeyObject } from 'node:crypto';
 import type { AgentRecord } from '../../agents/model.ts';
-import { DELIVERY } from '../../core/settings.ts';
 import { type OutboundResult, postJson } from '../../net/outbound.ts';
 import { errorFields, log } from '../../observability/log.ts';
 import { failureKindOf, recordDeliveryAttempt } from '../../observability/metrics.ts';
 import { keyString } from '../../store/batch.ts';
 import { keys } from '../../store/keys.ts';
 import { signingSecrets } from '../../webhooks/rotation.ts';
-import { signatureHeaders } from '../../webhooks/signature.ts';
 import { ed25519SigningKeys } from '../../webhooks/signing-keys.ts';
 import { acceptsDelivery } from '../feed/agent-gate.ts';
-import type { ServiceEvent } from '../feed/event.ts';
 import { announceSafely, announceWebhookFailing } from '../feed/operational.ts';
-import { readEvent } from '../feed/reader.ts';
+import { eventToSend, notNow, type Outcome, takeAttempt } from './attempt-gate.ts';
 import { attemptEntry } from './attempt-history.ts';
 import { recordOutcome } from './attempt-outcome.ts';
 import {
@@ -30,41 +26,21 @@ import {
   noteCircuit,
   PROBE_WINDOW_MS,
 } from './circuit.ts';
+import { deliveryRequest } from './delivery-request.ts';
 import { type DeliveryMessage, parseDeliveryMessage, postpone, type ReceivedMessage } from './queue.ts';
-import { type DeliveryRecord, deliveryFromItem, scheduledMade } from './record.ts';
+import { type DeliveryRecord, deliveryFromItem } from './record.ts';
 import { type Backpressure, backpressureOf } from './retry-after.ts';
 import { type ReverifyRecord, reverify } from './reverify.ts';
 import { abandonDelivery, readAgentsAndDeliveries } from './store.ts';
-import { takeExtraAttempt, takeScheduledAttempt } from './take-attempt.ts';
 import { type AgentAttempts, disableGoneWebhook, type HealthRecord, noteAttempts } from './webhook-health.ts';
 
-export type Outcome = { kind: 'done' } | { kind: 'later'; seconds: number } | { kind: 'poison' };
+export type { Outcome } from './attempt-gate.ts';
+// Its own module so the destinations' worker signs the same request without this one's HTTP client.
+export { deliveryRequest } from './delivery-request.ts';
 
 export interface DeliverOptions {
   /** The clock (ms); tests move it to reach the auto-disable threshold. */
   now?: () => number;
-}
-
-/** A duplicate copy that arrives this much before its attempt is due waits for it instead. */
-const EARLY_TOLERANCE_MS = 1000;
-
-/** The delivery request of docs/api.md: the event object as the body, signed over its exact bytes (both signature schemes). */
-export function deliveryRequest(
-  event: ServiceEvent,
-  secrets: string | readonly string[],
-  now = new Date(),
-  ed25519Keys: readonly KeyObject[] = [],
-): { body: string; headers: Record<string, string> } {
-  const body = JSON.stringify(event);
-  return {
-    body,
-    headers: {
-      'Content-Type': 'application/json',
-      'X-Service-Event': event.type,
-      'x-service-event-id': event.id,
-      ...signatureHeaders(secrets, body, event.id, now, ed25519Keys),
-    },
-  };
 }
 
 /** `last_error` of the record: a sentence, where the attempt history has the short kind. */
@@ -121,15 +97,8 @@ export async function deliverMessage(
 ): Promise<{ outcome: Outcome; attempted?: Attempted }> {
   const done = { outcome: { kind: 'done' } } as const;
   if (!delivery) return done;
-  if (message.manual) {
-    // Delivered since the retry was asked for; a forced resend goes anyway.
-    if (delivery.status === 'succeeded' && !message.force) return done;
-  } else {
-    if (delivery.status !== 'pending' || scheduledMade(delivery) >= delivery.max_attempts) return done;
-    const dueInMs = Date.parse(delivery.next_attempt_at ?? '') - nowMs;
-    // A copy of the message that arrives before the attempt is due (the relay sent it twice) waits for it.
-    if (dueInMs > EARLY_TOLERANCE_MS) return { outcome: { kind: 'later', seconds: Math.ceil(dueInMs / 1000) } };
-  }
+  const waiting = notNow(message, delivery, nowMs);
+  if (waiting) return { outcome: waiting };
   if (!acceptsDelivery(agent, delivery.event_type) || !agent.webhook_secret) {
     await abandonDelivery(
       delivery,
@@ -137,23 +106,14 @@ export async function deliverMessage(
     );
     return done;
   }
-  const event = delivery.event ?? (await readEvent(delivery.agent_id, delivery.event_id));
-  if (!event) {
-    await abandonDelivery(delivery, 'event expired');
-    return done;
-  }
+  const event = await eventToSend(delivery);
+  if (!event) return done;
   // An open circuit parks scheduled attempts without a POST; a manual retry is the owner's to make.
   const passed = message.manual ? ({ kind: 'pass' } as const) : await gate();
   if (passed.kind === 'wait') return { outcome: { kind: 'later', seconds: passed.seconds } };
-  const take = message.manual
-    ? await takeExtraAttempt(delivery, messageId, message.force === true)
-    : await takeScheduledAttempt(delivery, messageId, nowMs);
-  if (take.kind === 'none') return done;
-  // The same message under its other receipt is making this attempt; that receipt parks or deletes it.
-  // Parked here for as long as a worker may run, it then finds the attempt recorded (and waits for the next) or settled.
-  if (take.kind === 'taken_by_same_message')
-    return { outcome: { kind: 'later', seconds: DELIVERY.visibilityTimeoutSeconds } };
-  const taken = take.attempt;
+  const take = await takeAttempt(message, delivery, messageId, nowMs);
+  if ('outcome' in take) return take;
+  const taken = take.taken;
   const started = Date.now();
   const answer = await postJson({
     url: agent.webhook_url,

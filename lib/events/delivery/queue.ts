@@ -43,11 +43,14 @@ export function sqs(): SQSClient {
   return client;
 }
 
-export function deliveryQueueUrl(): string {
-  const url = setting('DELIVERY_QUEUE_URL');
-  if (!url) throw new Error('DELIVERY_QUEUE_URL is not set');
+/** A queue's URL from its variable (this queue's, or the destinations' queue of destination-queue.ts). */
+export function queueUrlSetting(name: 'DELIVERY_QUEUE_URL' | 'DESTINATION_QUEUE_URL'): string {
+  const url = setting(name);
+  if (!url) throw new Error(`${name} is not set`);
   return url;
 }
+
+export const deliveryQueueUrl = (): string => queueUrlSetting('DELIVERY_QUEUE_URL');
 
 export async function enqueueDelivery(message: DeliveryMessage): Promise<void> {
   await sqs().send(new SendMessageCommand({ QueueUrl: deliveryQueueUrl(), MessageBody: JSON.stringify(message) }));
@@ -92,11 +95,11 @@ export async function enqueueDeliveries(
   return { failed, errors };
 }
 
-/** Parks a received message until its next attempt is due (the retry schedule lives in visibility). */
-export async function postpone(receiptHandle: string, seconds: number): Promise<void> {
+/** Parks a received message until its next attempt is due (the retry schedule lives in visibility); `queueUrl`: the destinations' queue. */
+export async function postpone(receiptHandle: string, seconds: number, queueUrl = deliveryQueueUrl()): Promise<void> {
   await sqs().send(
     new ChangeMessageVisibilityCommand({
-      QueueUrl: deliveryQueueUrl(),
+      QueueUrl: queueUrl,
       ReceiptHandle: receiptHandle,
       VisibilityTimeout: seconds,
     }),

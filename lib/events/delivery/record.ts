@@ -19,6 +19,8 @@ export interface DeliveryRecord {
   event_id: string;
   event_type: ServiceEvent['type'];
   agent_id: string;
+  /** Set when it goes to one of the agent's AWS destinations (lib/destinations) instead of its webhook. */
+  destination_id?: string;
   status: DeliveryStatus;
   /** Every attempt made (scheduled, manual and duplicate copies alike): the attempt history's numbering. */
   attempts: number;
@@ -62,7 +64,18 @@ export const scheduledMade = (record: Pick<DeliveryRecord, 'attempts' | 'extra_a
 export function toView(record: DeliveryRecord): DeliveryView {
   const { id, event_id, event_type, status, attempts, last_status_code, last_error, next_attempt_at, created_at } =
     record;
-  return { id, event_id, event_type, status, attempts, last_status_code, last_error, next_attempt_at, created_at };
+  return {
+    id,
+    event_id,
+    event_type,
+    destination_id: record.destination_id ?? null,
+    status,
+    attempts,
+    last_status_code,
+    last_error,
+    next_attempt_at,
+    created_at,
+  };
 }
 
 export function toDetail(record: DeliveryRecord): DeliveryDetail {
@@ -80,12 +93,14 @@ export function newDelivery(
   event: ServiceEvent,
   deliveryId: string = deliveryIdFor(event.id),
   now = nowIso(),
+  destinationId?: string,
 ): DeliveryRecord {
   return {
     id: deliveryId,
     event_id: event.id,
     event_type: event.type,
     agent_id: event.agent_id,
+    ...(destinationId ? { destination_id: destinationId } : {}),
     status: 'pending',
     attempts: 0,
     extra_attempts: 0,

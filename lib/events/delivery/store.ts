@@ -45,8 +45,9 @@ export async function readDelivery(agentId: string, deliveryId: string): Promise
 export async function ensureDelivery(
   event: ServiceEvent,
   deliveryId: string = deliveryIdFor(event.id),
+  destinationId?: string,
 ): Promise<{ record: DeliveryRecord; created: boolean }> {
-  const record = newDelivery(event, deliveryId);
+  const record = newDelivery(event, deliveryId, undefined, destinationId);
   try {
     await db().send(
       new PutCommand({
@@ -154,6 +155,11 @@ export const readAgentsAndDeliveries = (
   deliveryKeys: readonly Key[],
 ): Promise<Map<string, Record<string, unknown>>> =>
   batchGet([...agentIds.map((id) => keys.agent(id)), ...deliveryKeys], { consistent: true });
+
+/** Destination and delivery items in one strongly consistent BatchGetItem: what the destinations' worker reads of a batch (destination-batch.ts). */
+export const readDestinationsAndDeliveries = (
+  itemKeys: readonly Key[],
+): Promise<Map<string, Record<string, unknown>>> => batchGet(itemKeys, { consistent: true });
 
 /** Webhook health (webhook-health.ts): the agent is healthy again, unless another batch changed when it started failing. */
 export const clearFailing = (agentId: string, since: number): Promise<ConditionalResult> =>

@@ -27,3 +27,7 @@ export function acceptsDelivery(
     (UNSUBSCRIBED_KINDS.includes(type) || (agent.events as string[]).includes(type))
   );
 }
+
+/** Whether the agent has AWS destinations (lib/destinations keeps the count on the agent item): the relay then looks at each. */
+export const hasDestinations = (agent: AgentRecord | undefined): boolean =>
+  ((agent as { destination_count?: number } | undefined)?.destination_count ?? 0) > 0;

@@ -14,7 +14,7 @@ import { InvariantError } from '../../core/errors.ts';
 import { EVENT_SCHEMA_VERSIONS } from '../../core/event-types.ts';
 import { nowIso } from '../../core/time.ts';
 import { alongLost, alongRefused, type TransactItem, type TransactResult } from '../../store/transact.ts';
-import { acceptsDelivery } from './agent-gate.ts';
+import { acceptsDelivery, hasDestinations } from './agent-gate.ts';
 import type { FeedEventType, ServiceEvent } from './event.ts';
 import { assertEventData } from './event-check.ts';
 import { eventIdAt } from './position.ts';
@@ -56,7 +56,8 @@ export async function commitWithEvents(
         data: events.data,
       } satisfies ServiceEvent,
       position,
-      deliver: acceptsDelivery(agent, events.type),
+      // The relay judges each destination itself (destination-relay.ts); here only whether there may be one.
+      deliver: acceptsDelivery(agent, events.type) || hasDestinations(agent),
     }));
     const releaseSlots = () => Promise.all(rows.map((row) => fillGap(row.event.agent_id, row.position)));
     const alongItems = along?.(now) ?? [];

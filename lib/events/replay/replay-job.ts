@@ -17,8 +17,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { ownAgent } from '../../agents/agents.ts';
 import type { Caller } from '../../core/caller.ts';
 import { setting } from '../../core/environment.ts';
-import { AppError, validationError } from '../../core/errors.ts';
+import { AppError, notFound, validationError } from '../../core/errors.ts';
 import { idAt } from '../../core/ids.ts';
+import { readDestination } from '../../destinations/store.ts';
 import { takeReplaySlot } from '../../limits/replay-limit.ts';
 import { acceptsDelivery, readAgent } from '../feed/agent-gate.ts';
 import type { ServiceEvent } from '../feed/event.ts';
@@ -39,7 +40,15 @@ export async function startReplay(
   now = new Date(),
 ): Promise<{ replayed: number }> {
   const agent = await ownAgent(caller, agentId);
-  if (agent.webhook_status !== 'ENABLED' || !agent.webhook_url) {
+  const destination = input.destination_id ? await readDestination(agentId, input.destination_id) : undefined;
+  if (input.destination_id !== undefined) {
+    if (!destination) throw notFound('Destination');
+    if (destination.status !== 'ENABLED')
+      throw new AppError(
+        'webhook_not_configured',
+        'The destination is not ENABLED: verify it before replaying events.',
+      );
+  } else if (agent.webhook_status !== 'ENABLED' || !agent.webhook_url) {
     throw new AppError(
       'webhook_not_configured',
       'The agent has no enabled webhook: configure and verify it before replaying events.',
@@ -50,11 +59,14 @@ export async function startReplay(
   if (until.getTime() <= since.getTime()) throw validationError([{ path: 'until', message: 'Must be after since.' }]);
   if (until.getTime() - since.getTime() > WINDOW_DAYS * 86_400_000)
     throw validationError([{ path: 'until', message: `The window may span at most ${WINDOW_DAYS} days.` }]);
-  const subscribed = agent.events as string[];
+  const subscribed = (destination ?? agent).events as string[];
   const notSubscribed = (input.types ?? []).filter((t) => !subscribed.includes(t));
   if (notSubscribed.length)
     throw validationError([
-      { path: 'types', message: `The webhook does not subscribe to ${notSubscribed.join(', ')}.` },
+      {
+        path: 'types',
+        message: `The ${destination ? 'destination' : 'webhook'} does not subscribe to ${notSubscribed.join(', ')}.`,
+      },
     ]);
   const types = input.types ?? subscribed;
 
@@ -74,6 +86,7 @@ export async function startReplay(
     types,
     replayed,
     requested_at: now.toISOString(),
+    ...(destination ? { destination_id: destination.id } : {}),
   });
   return { replayed };
 }
@@ -81,16 +94,19 @@ export async function startReplay(
 /** One page of a job, run by the relay: returns the number of deliveries sent. */
 export async function replayPage(
   page: ReplayPage,
-  send: (event: ServiceEvent, deliveryId: string) => Promise<boolean>,
+  send: (event: ServiceEvent, deliveryId: string, destinationId?: string) => Promise<boolean>,
 ): Promise<number> {
   const agent = await readAgent(page.agent_id);
+  const destination = page.destination_id ? await readDestination(page.agent_id, page.destination_id) : undefined;
   // Disabled, re-configured or deleted since: the job ends here (what was sent stays sent).
-  if (agent?.webhook_status !== 'ENABLED') return 0;
+  if (page.destination_id ? !agent || destination?.status !== 'ENABLED' : agent?.webhook_status !== 'ENABLED') return 0;
+  const accepts = (type: string) =>
+    destination ? (destination.events as string[]).includes(type) : acceptsDelivery(agent, type);
   const { items, last } = await eventsIn(page.agent_id, page.after, page.end, page.types, pageItems());
   let sent = 0;
   for (const item of items) {
     const event = eventFromItem(item);
-    if (acceptsDelivery(agent, event.type) && (await send(event, replayDeliveryId(page.job_id, event.id)))) sent++;
+    if (accepts(event.type) && (await send(event, replayDeliveryId(page.job_id, event.id), destination?.id))) sent++;
   }
   if (last !== undefined) await putPage({ ...page, page: page.page + 1, after: last });
   return sent;
@@ -102,6 +118,17 @@ export const replayDeliveryId = (jobId: string, eventId: string): string =>
 
 /** The unmarshalled image of a page item as the relay receives it. */
 export function pageFromImage(image: Record<string, unknown>): ReplayPage {
-  const { agent_id, job_id, page, after, end, types, replayed, requested_at } = image as unknown as ReplayPage;
-  return { agent_id, job_id, page, ...(after ? { after } : {}), end, types, replayed, requested_at };
+  const { agent_id, job_id, page, after, end, types, replayed, requested_at, destination_id } =
+    image as unknown as ReplayPage;
+  return {
+    agent_id,
+    job_id,
+    page,
+    ...(after ? { after } : {}),
+    end,
+    types,
+    replayed,
+    requested_at,
+    ...(destination_id ? { destination_id } : {}),
+  };
 }

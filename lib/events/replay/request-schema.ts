@@ -1,4 +1,5 @@
 import { EVENT_TYPES } from '../../core/event-types.ts';
+import { ID_PATTERN } from '../../core/ids.ts';
 import * as z from '../../zod.ts';
 
 /** POST …/events/replay (lib/events/replay/replay-job.ts): window and kinds; the cross-field rules (since < until, ≤ 30 days) are checked there. */
@@ -11,5 +12,7 @@ export const replayBody = z.strictObject({
       z.refine((t) => new Set(t).size === t.length, 'List each kind once.'),
     ),
   ),
+  /** One of the agent's AWS destinations to replay to instead of its webhook (lib/destinations). */
+  destination_id: z.optional(z.string().check(z.regex(ID_PATTERN.dst, 'Expected a destination id (dst_…).'))),
 });
 export type ReplayInput = z.output<typeof replayBody>;

@@ -21,6 +21,8 @@ export interface ReplayPage {
   types: string[];
   replayed: number;
   requested_at: string;
+  /** Replayed to this AWS destination of the agent instead of its webhook. */
+  destination_id?: string;
 }
 
 function windowQuery(agentId: string, after: string | undefined, end: string, types: readonly string[]) {

@@ -173,7 +173,7 @@ const SSE_BODY = {
   type: 'string',
   description:
     'Server-sent events. Each event has `id` (the event id), `event` (its type) and one `data` line: the event as JSON. A frame of only `id:` marks a start point (`since=`) to resume from; lines starting with `:` are heartbeats.',
-  'x-sse-data': ref('Event'),
+  'x-sse-data': ref('FeedEvent'),
 };
 
 function operationOf(route: Route, spec: RouteSpecOf): Json {

@@ -31,6 +31,7 @@ import {
 import { ERROR_CODES } from '../../core/errors.ts';
 import type { ServiceEventType } from '../../core/event-types.ts';
 import { EVENT_TYPES } from '../../core/event-types.ts';
+import { createdDestinationAnswer, destinationAnswer, destinationPageAnswer } from '../../destinations/answer.ts';
 import {
   deliveryAnswer,
   deliveryAttemptAnswer,
@@ -78,6 +79,7 @@ import {
   visibilityAnswer,
 } from '../../marketplace/templates/answer.ts';
 import { templateSchema } from '../../marketplace/templates/template-schema.ts';
+import { portalLinkAnswer } from '../../portal/answer.ts';
 
 export const componentRegistry = z.registry<{ id: string; description?: string }>();
 const named = <S extends z.core.$ZodType>(id: string, schema: S, description?: string): S => {
@@ -151,6 +153,12 @@ export const WebhookSecret = named(
   '`whsec_` + 32 random bytes in standard base64 (Standard Webhooks format).',
 );
 
+export const PortalLink = named(
+  'PortalLink',
+  portalLinkAnswer,
+  "A link to one agent's portal page, with a token that lasts at most an hour.",
+);
+
 named('ContractStatus', contractStatusAnswer);
 const ContractEvent = named('ContractEvent', contractEventAnswer);
 const TemplateEvent = named(
@@ -221,6 +229,13 @@ export const EventPage = named(
   z.strictObject({ data: z.array(FeedEvent), next_cursor: z.string().nullable() }),
 );
 export const Delivery = named('Delivery', deliveryAnswer);
+export const Destination = named(
+  'Destination',
+  destinationAnswer,
+  'An SQS queue or EventBridge bus of the agent\'s owner, delivered to with the service\'s role (docs/webhooks.md, "AWS destinations").',
+);
+export const CreatedDestination = named('CreatedDestination', createdDestinationAnswer);
+export const DestinationList = named('DestinationList', destinationPageAnswer);
 export const DeliveryAttempt = named('DeliveryAttempt', deliveryAttemptAnswer);
 export const DeliveryDetail = named('DeliveryDetail', deliveryDetailAnswer);
 export const TestEventAccepted = named('TestEventAccepted', testEventAcceptedAnswer);

@@ -1,0 +1,133 @@
+/**
+ * One message into a customer's queue or bus, with a session of the sender role tagged with the
+ * destination's account (session.ts). The body is the exact JSON the signature covers:
+ *
+ * - SQS: the message body, the signature headers as String message attributes (a FIFO queue gets
+ *   the agent as its group and the message id as its deduplication id);
+ * - EventBridge: one PutEvents entry on the bus (`Source` SOURCE, `DetailType` the event kind) whose
+ *   `detail` is `{"headers": {…}, "body": "<the exact JSON>"}`: EventBridge re-serializes detail
+ *   objects, so the signed bytes travel as a string.
+ *
+ * Locally SQS_ENDPOINT (fauxqs) and EVENTBRIDGE_ENDPOINT (a test's endpoint) stand in for AWS.
+ */
+import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { setting } from '../core/environment.ts';
+import { type DestinationArn, queueUrlOf } from './arn.ts';
+import { sessionFor } from './session.ts';
+
+export const SOURCE = 'template-marketplace';
+
+export interface OutgoingMessage {
+  /** Event id, or the verification message's own id: the SQS deduplication id and the signature's id. */
+  id: string;
+  /** The event kind (EventBridge's detail-type). */
+  type: string;
+  body: string;
+  headers: Record<string, string>;
+  /** The agent (a FIFO queue's message group). */
+  groupId: string;
+}
+
+export type SendResult =
+  | { ok: true; statusCode: number; receipt: string }
+  | { ok: false; statusCode: number | null; kind: 'access_denied' | 'aws_error' | 'network'; message: string };
+
+const ACCESS_DENIED = /AccessDenied|not authorized|AuthorizationError|KMS\.AccessDenied/i;
+const TIMEOUT_MS = 10_000;
+
+export async function sendToDestination(
+  destination: DestinationArn,
+  accountId: string,
+  message: OutgoingMessage,
+): Promise<SendResult> {
+  try {
+    const credentials = await sessionFor(accountId);
+    return destination.kind === 'sqs'
+      ? await sendToQueue(destination, credentials, message)
+      : await putOnBus(destination, credentials, message);
+  } catch (err) {
+    return failure(err);
+  }
+}
+
+const clientSettings = (region: string, session: Awaited<ReturnType<typeof sessionFor>>, endpoint?: string) => ({
+  region: endpoint ? (setting('AWS_REGION') ?? region) : region,
+  credentials: {
+    accessKeyId: session.accessKeyId,
+    secretAccessKey: session.secretAccessKey,
+    sessionToken: session.sessionToken,
+    expiration: new Date(session.expiration),
+  },
+  maxAttempts: 2,
+  requestHandler: { requestTimeout: TIMEOUT_MS, connectionTimeout: TIMEOUT_MS },
+  ...(endpoint ? { endpoint } : {}),
+});
+
+async function sendToQueue(
+  destination: DestinationArn,
+  credentials: Awaited<ReturnType<typeof sessionFor>>,
+  message: OutgoingMessage,
+): Promise<SendResult> {
+  const endpoint = setting('SQS_ENDPOINT');
+  const client = new SQSClient(clientSettings(destination.region, credentials, endpoint));
+  try {
+    const fifo = destination.name.endsWith('.fifo');
+    const answer = await client.send(
+      new SendMessageCommand({
+        QueueUrl: queueUrlOf(destination, endpoint),
+        MessageBody: message.body,
+        MessageAttributes: Object.fromEntries(
+          Object.entries(message.headers).map(([name, value]) => [name, { DataType: 'String', StringValue: value }]),
+        ),
+        ...(fifo ? { MessageGroupId: message.groupId, MessageDeduplicationId: message.id } : {}),
+      }),
+    );
+    return { ok: true, statusCode: answer.$metadata.httpStatusCode ?? 200, receipt: `MessageId ${answer.MessageId}` };
+  } finally {
+    client.destroy();
+  }
+}
+
+async function putOnBus(
+  destination: DestinationArn,
+  credentials: Awaited<ReturnType<typeof sessionFor>>,
+  message: OutgoingMessage,
+): Promise<SendResult> {
+  const client = new EventBridgeClient(
+    clientSettings(destination.region, credentials, setting('EVENTBRIDGE_ENDPOINT')),
+  );
+  try {
+    const answer = await client.send(
+      new PutEventsCommand({
+        Entries: [
+          {
+            EventBusName: destination.arn,
+            Source: SOURCE,
+            DetailType: message.type,
+            Detail: JSON.stringify({ headers: message.headers, body: message.body }),
+          },
+        ],
+      }),
+    );
+    const entry = answer.Entries?.[0];
+    if ((answer.FailedEntryCount ?? 0) > 0 || !entry?.EventId)
+      return {
+        ok: false,
+        statusCode: answer.$metadata.httpStatusCode ?? null,
+        kind: ACCESS_DENIED.test(entry?.ErrorCode ?? '') ? 'access_denied' : 'aws_error',
+        message: `${entry?.ErrorCode ?? 'FailedEntry'}: ${entry?.ErrorMessage ?? 'the entry was not put'}`,
+      };
+    return { ok: true, statusCode: answer.$metadata.httpStatusCode ?? 200, receipt: `EventId ${entry.EventId}` };
+  } finally {
+    client.destroy();
+  }
+}
+
+function failure(err: unknown): SendResult {
+  const e = err as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+  const statusCode = e.$metadata?.httpStatusCode ?? null;
+  const text = `${e.name ?? 'Error'}: ${e.message ?? String(err)}`.slice(0, 300);
+  const kind = ACCESS_DENIED.test(text) ? 'access_denied' : statusCode === null ? 'network' : 'aws_error';
+  return { ok: false, statusCode, kind, message: text };
+}

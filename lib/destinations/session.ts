@@ -1,0 +1,100 @@
+/**
+ * Credentials of a sender-role session tagged with one account (policy.ts says why): in AWS an STS
+ * AssumeRole of DESTINATION_SENDER_ROLE_ARN with the session tag `DESTINATIONS.tenantTagKey` =
+ * the account id, kept per account for most of its hour.
+ *
+ * AssumeRole is one signed form POST, written here with the SDK's own signer (`@smithy/signature-v4`,
+ * already in every bundle) instead of `@aws-sdk/client-sts`: that client weighs 37 KB minified (its
+ * XML protocol stack), which the destination worker's budget of floor + 80 KB cannot carry beside the
+ * EventBridge and SQS clients (docs/cost.md). Its answer is four fields of a fixed XML document.
+ *
+ * Locally there is no STS: a session's token is `local-session;<key>=<account>`, which the local
+ * EventBridge endpoint of the tests reads as IAM reads a session tag (fixtures/eventbridge-endpoint.ts).
+ */
+
+import { fromEnv } from '@aws-sdk/credential-provider-env';
+import { SignatureV4 } from '@smithy/signature-v4';
+import { Sha256 } from '../aws/node-checksums.ts';
+import { setting } from '../core/environment.ts';
+import { DESTINATIONS } from '../core/settings.ts';
+
+export interface SessionCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken: string;
+  /** ms */
+  expiration: number;
+}
+
+/** A session is renewed this long before it expires. */
+const RENEW_BEFORE_MS = 5 * 60_000;
+const MAX_KEPT = 200;
+const sessions = new Map<string, SessionCredentials>();
+
+export const LOCAL_SESSION_PREFIX = 'local-session;';
+
+export async function sessionFor(accountId: string, now = Date.now()): Promise<SessionCredentials> {
+  const roleArn = setting('DESTINATION_SENDER_ROLE_ARN');
+  if (!roleArn)
+    return {
+      accessKeyId: 'LOCALSESSION',
+      secretAccessKey: 'local',
+      sessionToken: `${LOCAL_SESSION_PREFIX}${DESTINATIONS.tenantTagKey}=${accountId}`,
+      expiration: now + DESTINATIONS.sessionSeconds * 1000,
+    };
+  const kept = sessions.get(accountId);
+  if (kept && kept.expiration - RENEW_BEFORE_MS > now) return kept;
+  const fresh = await assumeRole(roleArn, accountId);
+  if (sessions.size >= MAX_KEPT) sessions.delete(sessions.keys().next().value!);
+  sessions.set(accountId, fresh);
+  return fresh;
+}
+
+async function assumeRole(roleArn: string, accountId: string): Promise<SessionCredentials> {
+  const region = setting('AWS_REGION') ?? 'us-east-1';
+  const host = `sts.${region}.amazonaws.com`;
+  const body = new URLSearchParams({
+    Action: 'AssumeRole',
+    Version: '2011-06-15',
+    RoleArn: roleArn,
+    // Session names allow [\w+=,.@-]; account ids are UUIDs.
+    RoleSessionName: `dest-${accountId}`.slice(0, 64),
+    DurationSeconds: String(DESTINATIONS.sessionSeconds),
+    'Tags.member.1.Key': DESTINATIONS.tenantTagKey,
+    'Tags.member.1.Value': accountId,
+  }).toString();
+  const signer = new SignatureV4({ credentials: fromEnv(), region, service: 'sts', sha256: Sha256 });
+  const signed = await signer.sign({
+    method: 'POST',
+    protocol: 'https:',
+    hostname: host,
+    path: '/',
+    headers: { host, 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+    body,
+  });
+  const answer = await fetch(`https://${host}/`, {
+    method: 'POST',
+    headers: signed.headers as Record<string, string>,
+    body,
+    signal: AbortSignal.timeout(5000),
+  });
+  const xml = await answer.text();
+  const field = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1];
+  if (!answer.ok)
+    throw new Error(`STS AssumeRole answered ${answer.status}: ${field('Code') ?? ''} ${field('Message') ?? ''}`);
+  const [accessKeyId, secretAccessKey, sessionToken, expiration] = [
+    field('AccessKeyId'),
+    field('SecretAccessKey'),
+    field('SessionToken'),
+    field('Expiration'),
+  ];
+  if (!accessKeyId || !secretAccessKey || !sessionToken || !expiration)
+    throw new Error('STS AssumeRole answered without credentials');
+  return { accessKeyId, secretAccessKey, sessionToken, expiration: Date.parse(expiration) };
+}
+
+/** The account a local session stands for (the local EventBridge endpoint reads it), or undefined. */
+export function localSessionAccount(sessionToken: string | undefined): string | undefined {
+  const prefix = `${LOCAL_SESSION_PREFIX}${DESTINATIONS.tenantTagKey}=`;
+  return sessionToken?.startsWith(prefix) ? sessionToken.slice(prefix.length) : undefined;
+}

@@ -1,0 +1,174 @@
+/**
+ * DynamoDB access for destination items, and nothing else. A destination lives in its agent's
+ * partition (one Query lists them); the agent item's `destination_count` is the per-agent cap,
+ * moved in the same transaction as each create and delete (an ADD of the destinations' own
+ * attribute, as CONTRIBUTING.md allows other domains on the agent item).
+ */
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { InvariantError } from '../core/errors.ts';
+import { db, tableName } from '../store/client.ts';
+import { conditionalUpdate } from '../store/conditional.ts';
+import { destinationKeys, ENTITY, keys, withoutKeys } from '../store/keys.ts';
+import { transactWrite } from '../store/transact.ts';
+import type { DestinationRecord } from './model.ts';
+
+const fromItem = (item: Record<string, unknown>): DestinationRecord =>
+  withoutKeys(item) as unknown as DestinationRecord;
+
+const VERIFY_REQUEST_TTL_SECONDS = 24 * 3600;
+
+/**
+ * A request for a new verification message: an item whose INSERT the table's stream carries to the
+ * relay, which queues the message for the destinations' worker (lib/events/relay.ts). So the routes
+ * that ask for one need no SQS client (docs/cost.md, bundle budget).
+ */
+function verifyRequestItem(agentId: string, destinationId: string, nowMs: number): Record<string, unknown> {
+  return {
+    ...destinationKeys.verifyRequest(agentId, destinationId, nowMs),
+    entity: ENTITY.destinationVerifyRequest,
+    agent_id: agentId,
+    destination_id: destinationId,
+    deliver: true,
+    expires_at: Math.floor(nowMs / 1000) + VERIFY_REQUEST_TTL_SECONDS,
+  };
+}
+
+export async function requestVerification(agentId: string, destinationId: string, nowMs = Date.now()): Promise<void> {
+  await db().send(new PutCommand({ TableName: tableName(), Item: verifyRequestItem(agentId, destinationId, nowMs) }));
+}
+
+/** The destination, its first verification request and +1 on the agent's count, on the conditions that the agent is the owner's and under the cap. */
+export async function insertDestination(
+  record: DestinationRecord,
+  maxPerAgent: number,
+  /** false only for the local demo seed, whose destination carries a code already (local/demo/seed.ts). */
+  withVerificationRequest = true,
+): Promise<'created' | 'no_agent' | 'at_cap'> {
+  const result = await transactWrite([
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.agent(record.agent_id),
+        ConditionExpression:
+          'attribute_exists(PK) AND owner_id = :owner AND attribute_not_exists(deleted_at) AND (attribute_not_exists(destination_count) OR destination_count < :max)',
+        UpdateExpression: 'ADD destination_count :one',
+        ExpressionAttributeValues: { ':owner': record.owner_id, ':max': maxPerAgent, ':one': 1 },
+      },
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...destinationKeys.destination(record.agent_id, record.id), entity: ENTITY.destination, ...record },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    ...(withVerificationRequest
+      ? [{ Put: { TableName: tableName(), Item: verifyRequestItem(record.agent_id, record.id, Date.now()) } }]
+      : []),
+  ]);
+  if (result.ok) return 'created';
+  if (result.reasons[0] !== 'ConditionalCheckFailed')
+    throw new InvariantError(`destination insert cancelled: ${result.reasons.join(', ')}`);
+  return 'at_cap'; // the caller tells a missing agent from one at its cap by the agent it read
+}
+
+export async function readDestination(agentId: string, destinationId: string): Promise<DestinationRecord | undefined> {
+  const { Item } = await db().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: destinationKeys.destination(agentId, destinationId),
+      ConsistentRead: true,
+    }),
+  );
+  return Item ? fromItem(Item) : undefined;
+}
+
+/** Every destination of an agent (at most DESTINATIONS.maxPerAgent), oldest first. */
+export async function listDestinationsOf(agentId: string): Promise<DestinationRecord[]> {
+  const { Items = [] } = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': destinationKeys.agentPk(agentId), ':prefix': destinationKeys.prefix },
+      ConsistentRead: true,
+    }),
+  );
+  return Items.map(fromItem);
+}
+
+/** The destination gone and −1 on the count; false when it was not there (or not the owner's). */
+export async function deleteDestinationItem(agentId: string, destinationId: string, ownerId: string): Promise<boolean> {
+  const result = await transactWrite([
+    {
+      Delete: {
+        TableName: tableName(),
+        Key: destinationKeys.destination(agentId, destinationId),
+        ConditionExpression: 'attribute_exists(PK) AND owner_id = :owner',
+        ExpressionAttributeValues: { ':owner': ownerId },
+      },
+    },
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.agent(agentId),
+        ConditionExpression: 'destination_count > :zero',
+        UpdateExpression: 'ADD destination_count :minus',
+        ExpressionAttributeValues: { ':zero': 0, ':minus': -1 },
+      },
+    },
+  ]);
+  if (result.ok) return true;
+  if (result.reasons[0] === 'ConditionalCheckFailed') return false;
+  throw new InvariantError(`destination delete cancelled: ${result.reasons.join(', ')}`);
+}
+
+/**
+ * One conditional update of a destination: the new item, or the item as it was when the condition
+ * failed (undefined when there is none).
+ */
+export async function updateDestination(
+  agentId: string,
+  destinationId: string,
+  update: {
+    set: Record<string, unknown>;
+    remove?: string[];
+    add?: Record<string, number>;
+    condition: string;
+    values?: Record<string, unknown>;
+    /** Names the condition uses (`#…`). */
+    names?: Record<string, string>;
+  },
+): Promise<{ ok: true; record: DestinationRecord } | { ok: false; current: DestinationRecord | undefined }> {
+  const names: Record<string, string> = { ...update.names };
+  const values: Record<string, unknown> = { ...update.values };
+  const sets = Object.entries(update.set).map(([field, value], i) => {
+    names[`#s${i}`] = field;
+    values[`:s${i}`] = value;
+    return `#s${i} = :s${i}`;
+  });
+  const adds = Object.entries(update.add ?? {}).map(([field, value], i) => {
+    names[`#a${i}`] = field;
+    values[`:a${i}`] = value;
+    return `#a${i} :a${i}`;
+  });
+  const removes = (update.remove ?? []).map((field, i) => {
+    names[`#r${i}`] = field;
+    return `#r${i}`;
+  });
+  const result = await conditionalUpdate({
+    Key: destinationKeys.destination(agentId, destinationId),
+    ConditionExpression: `attribute_exists(PK) AND (${update.condition})`,
+    UpdateExpression: [
+      sets.length ? `SET ${sets.join(', ')}` : '',
+      adds.length ? `ADD ${adds.join(', ')}` : '',
+      removes.length ? `REMOVE ${removes.join(', ')}` : '',
+    ]
+      .filter(Boolean)
+      .join(' '),
+    ExpressionAttributeNames: names,
+    ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+    ReturnValues: 'ALL_NEW',
+  });
+  if (result.ok) return { ok: true, record: fromItem(result.attributes!) };
+  return { ok: false, current: result.current ? fromItem(result.current) : undefined };
+}

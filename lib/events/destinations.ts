@@ -1,0 +1,187 @@
+/**
+ * The destination routes (docs/api.md, docs/webhooks.md "AWS destinations"), for the agent's owner
+ * only: anyone else's agent or destination is the same 404 as a missing one. Registering checks the
+ * ARN (lib/destinations/arn.ts), stores the destination PENDING_VERIFICATION with a request for its
+ * verification message (the relay queues it); posting the message's code back makes it ENABLED.
+ */
+import { ownAgent } from '../agents/agents.ts';
+import type { Caller } from '../core/caller.ts';
+import { setting } from '../core/environment.ts';
+import { AppError, notFound, validationError } from '../core/errors.ts';
+import { newId } from '../core/ids.ts';
+import { DESTINATIONS } from '../core/settings.ts';
+import { nowIso } from '../core/time.ts';
+import type { CreatedDestinationAnswer, DestinationAnswer } from '../destinations/answer.ts';
+import { parseDestinationArn } from '../destinations/arn.ts';
+import type { DestinationRecord } from '../destinations/model.ts';
+import { resourcePolicy } from '../destinations/policy.ts';
+import type { CreateDestinationInput } from '../destinations/schemas.ts';
+import {
+  deleteDestinationItem,
+  insertDestination,
+  listDestinationsOf,
+  readDestination,
+  requestVerification,
+  updateDestination,
+} from '../destinations/store.ts';
+import { codeHash, codeMatches } from '../destinations/verification-code.ts';
+import { newWebhookSecret } from '../webhooks/secret.ts';
+
+/** A verify call without a usable code sends a new one, at most this often. */
+const RESEND_AFTER_MS = 60_000;
+
+export function toDestinationView(d: DestinationRecord): DestinationAnswer {
+  return {
+    id: d.id,
+    agent_id: d.agent_id,
+    kind: d.kind,
+    arn: d.arn,
+    events: d.events,
+    status: d.status,
+    status_reason: d.status_reason,
+    verification: {
+      sent_at: d.code_hash ? d.verification_sent_at : null,
+      expires_at: d.code_hash && d.code_expires_at ? new Date(d.code_expires_at).toISOString() : null,
+      last_error: d.verification_error,
+    },
+    verified_at: d.verified_at,
+    policy: resourcePolicy(d.kind, d.arn, d.owner_id),
+    created_at: d.created_at,
+  };
+}
+
+export async function createDestination(
+  caller: Caller,
+  agentId: string,
+  input: CreateDestinationInput,
+): Promise<CreatedDestinationAnswer> {
+  await ownAgent(caller, agentId);
+  const arn = parseDestinationArn(input.arn, setting('SERVICE_ACCOUNT_ID'));
+  if (!arn.ok) throw validationError([{ path: 'arn', message: arn.reason }], 'The ARN cannot be a destination.');
+  const now = nowIso();
+  const record: DestinationRecord = {
+    id: newId('dst'),
+    agent_id: agentId,
+    owner_id: caller.userId,
+    kind: arn.value.kind,
+    arn: arn.value.arn,
+    events: input.events,
+    status: 'PENDING_VERIFICATION',
+    status_reason: null,
+    signing_secret: newWebhookSecret(),
+    verification_sent_at: null,
+    verification_error: null,
+    verified_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  const inserted = await insertDestination(record, DESTINATIONS.maxPerAgent);
+  if (inserted !== 'created') {
+    await ownAgent(caller, agentId); // deleted meanwhile: 404
+    throw new AppError(
+      'limit_exceeded',
+      `An agent may have at most ${DESTINATIONS.maxPerAgent} destinations; delete one to add another.`,
+    );
+  }
+  return { ...toDestinationView(record), signing_secret: record.signing_secret };
+}
+
+export async function listDestinations(caller: Caller, agentId: string): Promise<{ data: DestinationAnswer[] }> {
+  await ownAgent(caller, agentId);
+  return { data: (await listDestinationsOf(agentId)).map(toDestinationView) };
+}
+
+async function ownDestination(caller: Caller, agentId: string, destinationId: string): Promise<DestinationRecord> {
+  await ownAgent(caller, agentId);
+  const destination = await readDestination(agentId, destinationId);
+  if (!destination || destination.owner_id !== caller.userId) throw notFound('Destination');
+  return destination;
+}
+
+export const getDestination = async (caller: Caller, agentId: string, destinationId: string) =>
+  toDestinationView(await ownDestination(caller, agentId, destinationId));
+
+/** Gone at once: its pending deliveries are abandoned when they come due (the worker finds no destination). */
+export async function deleteDestination(caller: Caller, agentId: string, destinationId: string): Promise<void> {
+  await ownAgent(caller, agentId);
+  if (!(await deleteDestinationItem(agentId, destinationId, caller.userId))) throw notFound('Destination');
+}
+
+/**
+ * The code of the latest verification message → ENABLED. A wrong code counts against the code's
+ * tries (exactly, under concurrent posts: each is a conditional ADD); an expired or used-up code,
+ * or none (the message could not be sent), answers so and queues a new message.
+ */
+export async function verifyDestination(
+  caller: Caller,
+  agentId: string,
+  destinationId: string,
+  code: string,
+  nowMs = Date.now(),
+): Promise<DestinationAnswer> {
+  const destination = await ownDestination(caller, agentId, destinationId);
+  if (destination.status === 'ENABLED')
+    throw new AppError('invalid_transition', 'This destination is already ENABLED.');
+  const { code_hash: hash, code_expires_at: expiresAt = 0, wrong_codes: wrong = 0 } = destination;
+  if (!hash || expiresAt <= nowMs || wrong >= DESTINATIONS.maxWrongCodes) {
+    const resent = await resend(destination, nowMs);
+    const why = !hash
+      ? destination.verification_error
+        ? `The verification message could not be sent (${destination.verification_error}); apply the destination's policy.`
+        : 'The verification message is on its way.'
+      : expiresAt <= nowMs
+        ? 'The code has expired.'
+        : `${DESTINATIONS.maxWrongCodes} wrong codes were posted for it; it no longer counts.`;
+    throw new AppError(
+      'verification_code_expired',
+      `${why} ${
+        resent
+          ? 'A new verification message is on its way: post its code.'
+          : destination.verification_sent_at
+            ? 'Ask again in a minute for a new message.'
+            : 'Post its code when it arrives.'
+      }`,
+    );
+  }
+  if (!codeMatches(code, hash)) {
+    const counted = await updateDestination(agentId, destinationId, {
+      set: { updated_at: nowIso() },
+      add: { wrong_codes: 1 },
+      condition: 'code_hash = :hash AND (attribute_not_exists(wrong_codes) OR wrong_codes < :max)',
+      values: { ':hash': hash, ':max': DESTINATIONS.maxWrongCodes },
+    });
+    const left = counted.ok ? DESTINATIONS.maxWrongCodes - (counted.record.wrong_codes ?? 0) : 0;
+    throw new AppError(
+      'verification_code_mismatch',
+      left > 0
+        ? `That is not the code of the latest verification message; ${left} ${left === 1 ? 'try' : 'tries'} left for it.`
+        : 'That is not the code of the latest verification message, and it was the last try: the next call sends a new code.',
+    );
+  }
+  const enabled = await updateDestination(agentId, destinationId, {
+    set: { status: 'ENABLED', status_reason: null, verified_at: new Date(nowMs).toISOString(), updated_at: nowIso() },
+    remove: ['code_hash', 'code_expires_at', 'wrong_codes', 'failing_since'],
+    condition:
+      'code_hash = :hash AND code_expires_at > :now AND (attribute_not_exists(wrong_codes) OR wrong_codes < :max)',
+    values: { ':hash': codeHash(code), ':now': nowMs, ':max': DESTINATIONS.maxWrongCodes },
+  });
+  if (!enabled.ok) {
+    if (enabled.current?.status === 'ENABLED') return toDestinationView(enabled.current);
+    if (!enabled.current) throw notFound('Destination');
+    throw new AppError(
+      'verification_code_expired',
+      'The code stopped counting while it was checked: post the code of the latest verification message.',
+    );
+  }
+  return toDestinationView(enabled.record);
+}
+
+/** Queues a new verification message unless one was sent within RESEND_AFTER_MS; true when queued. */
+async function resend(destination: DestinationRecord, nowMs: number): Promise<boolean> {
+  const last = destination.verification_sent_at ? Date.parse(destination.verification_sent_at) : 0;
+  // Sent and readable a moment ago, or not yet taken by the worker: another message would only replace that code.
+  if (destination.code_hash && nowMs - last < RESEND_AFTER_MS) return false;
+  if (!destination.verification_sent_at) return false;
+  await requestVerification(destination.agent_id, destination.id, nowMs);
+  return true;
+}
