@@ -30,6 +30,21 @@ export interface DeliveryQueue {
   recordOf(message: Message): SQSRecord;
 }
 
+/** The stream record DynamoDB writes for a new event row. */
+export async function eventStreamRecord(agentId: string, eventId: string, sequence: string): Promise<DynamoDBRecord> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.event(agentId, eventId) }));
+  return {
+    eventName: 'INSERT',
+    eventSource: 'aws:dynamodb',
+    dynamodb: {
+      Keys: marshall(keys.event(agentId, eventId)) as never,
+      NewImage: marshall(Item!) as Record<string, AttributeValue> as never,
+      SequenceNumber: sequence,
+      StreamViewType: 'NEW_AND_OLD_IMAGES',
+    },
+  };
+}
+
 export const deliveryIdOf = (eventId: string) => `dlv_${eventId.slice(4)}`;
 
 export function useDeliveryQueue(): DeliveryQueue {
@@ -45,19 +60,7 @@ export function useDeliveryQueue(): DeliveryQueue {
     await sqs?.stop();
   });
 
-  async function streamRecordOf(agentId: string, eventId: string): Promise<DynamoDBRecord> {
-    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.event(agentId, eventId) }));
-    return {
-      eventName: 'INSERT',
-      eventSource: 'aws:dynamodb',
-      dynamodb: {
-        Keys: marshall(keys.event(agentId, eventId)) as never,
-        NewImage: marshall(Item!) as Record<string, AttributeValue> as never,
-        SequenceNumber: eventId,
-        StreamViewType: 'NEW_AND_OLD_IMAGES',
-      },
-    };
-  }
+  const streamRecordOf = (agentId: string, eventId: string) => eventStreamRecord(agentId, eventId, eventId);
 
   async function receiveVisible(): Promise<Message[]> {
     const all: Message[] = [];

@@ -1,7 +1,5 @@
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { type Message, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type {
   DynamoDBBatchResponse,
   DynamoDBRecord,
@@ -12,11 +10,11 @@ import type {
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { workers } from '../../lib/routes.ts';
 import { db, tableName } from '../../lib/store/client.ts';
-import { keys } from '../../lib/store/keys.ts';
 import { createDeliveryQueues, type DeliveryQueues, type LocalSqs, startLocalSqs } from '../../local/emulators/sqs.ts';
 import { toSqsRecord } from '../../local/emulators/sqs-poller.ts';
 import { loadHandler } from '../../local/lambda/handlers.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
+import { eventStreamRecord } from './queue-harness.ts';
 import {
   createAgent,
   createContract,
@@ -55,20 +53,8 @@ afterAll(async () => {
   await sqs?.stop();
 });
 
-/** The stream record DynamoDB writes for a new event row. */
-async function streamRecordOf(agentId: string, eventId: string, sequence = '1000'): Promise<DynamoDBRecord> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.event(agentId, eventId) }));
-  return {
-    eventName: 'INSERT',
-    eventSource: 'aws:dynamodb',
-    dynamodb: {
-      Keys: marshall(keys.event(agentId, eventId)) as never,
-      NewImage: marshall(Item!) as Record<string, AttributeValue> as never,
-      SequenceNumber: sequence,
-      StreamViewType: 'NEW_AND_OLD_IMAGES',
-    },
-  };
-}
+const streamRecordOf = (agentId: string, eventId: string, sequence = '1000') =>
+  eventStreamRecord(agentId, eventId, sequence);
 
 async function receiveAll(): Promise<Message[]> {
   const { Messages = [] } = await sqs.client.send(
