@@ -17,7 +17,7 @@ import { PRICES } from '../infra/prices.ts';
 import { FUNCTION_MEMORY_MB } from '../infra/sizing.ts';
 import { STAGES } from '../infra/stage-config.ts';
 import { TRACING_FIXED_RATE } from '../infra/tracing-sampling.ts';
-import { DELIVERY, ROUTE_TIMEOUTS, STREAM, STREAM_LEASE } from '../lib/core/settings.ts';
+import { DELIVERY, PUSH, ROUTE_TIMEOUTS, STREAM, STREAM_LEASE } from '../lib/core/settings.ts';
 import { log, withLogContext } from '../lib/observability/log.ts';
 import { flushMetrics, recordDeliveryAttempt } from '../lib/observability/metrics.ts';
 import { type Route, routes } from '../lib/routes.ts';
@@ -345,12 +345,83 @@ export function sseClientMonth(): Line[] {
   ];
 }
 
+// ---- Push client-month ------------------------------------------------------------------------
+
+/**
+ * One always-connected push client for 30 days, idle feed (the SSE table's scenario): connected
+ * all the time, reconnecting when API Gateway ends a connection (PUSH.maxConnectionMs), a sync at
+ * each connect and every PUSH.keepAliveSeconds (lib/events/push/). The store calls are the
+ * handlers' own: $connect reads the key and the agent and claims a slot with its lookup item (a
+ * transaction of two writes, 2 units each); a sync reads the lookup, the agent's connections item,
+ * the key and the agent (access, again), the agent's counter and one Query of the feed;
+ * $disconnect reads the lookup, frees the slot and deletes the lookup. Every read is
+ * strongly consistent and under 4 KB (1 unit). Per pushed event, besides: the frame (a message)
+ * and the push worker's reads (docs/cost.md prose).
+ */
+export function pushClientMonth(): Line[] {
+  const seconds = 30 * 24 * 3600;
+  const memoryMb = STAGES['prod']!.defaultMemoryMb;
+  const connects = seconds / (PUSH.maxConnectionMs / 1000);
+  const syncs = seconds / PUSH.keepAliveSeconds + connects;
+  const calls = { connect: 3, sync: 6, disconnect: 3 };
+  const invocations = connects * 2 + syncs;
+  const storeCalls = connects * (calls.connect + calls.disconnect) + syncs * calls.sync;
+  const gbSeconds =
+    ((invocations * ASSUMED.routeCpuMs + storeCalls * ASSUMED.awsCallMs) / 1000) * (memoryMb / MIB_PER_GB);
+  const reads = connects * (2 + 1) + syncs * 6;
+  const writes = connects * (4 + 2);
+  // API Gateway counts the handshake and every message either way; the client's syncs are the only ones on an idle feed.
+  const messages = syncs + connects;
+  const logBytes = invocations * (ASSUMED.platformLogBytesPerInvocation + ASSUMED.accessLogBytes);
+  const logUsd =
+    (logBytes / 1e9) *
+    (PRICES.logsIngestedGb + (PRICES.logsStoredGbMonth * ASSUMED.logMonthsKept) / ASSUMED.logCompression);
+  const minutes = seconds / 60;
+  const n = (x: number) => Math.round(x).toLocaleString('en-US');
+  return [
+    {
+      item: 'API Gateway connection-minutes',
+      quantity: n(minutes),
+      usd: minutes * PRICES.websocketConnectionMinute,
+    },
+    {
+      item: `API Gateway messages (a sync every ${PUSH.keepAliveSeconds} s, ${n(connects)} reconnects)`,
+      quantity: n(messages),
+      usd: messages * PRICES.websocketMessage,
+    },
+    {
+      item: `Lambda requests and duration, ${memoryMb} MB ($connect, sync, $disconnect)`,
+      quantity: `${n(invocations)}, ${gbSeconds.toFixed(1)} GB-s`,
+      usd: invocations * PRICES.lambdaRequest + gbSeconds * PRICES.lambdaArmGbSecond,
+    },
+    {
+      item: 'DynamoDB reads and writes',
+      quantity: `${n(reads)} / ${n(writes)} units`,
+      usd: reads * PRICES.dynamoReadUnit + writes * PRICES.dynamoWriteUnit,
+    },
+    {
+      item: 'Logs (Lambda platform lines, WebSocket access log)',
+      quantity: `${(logBytes / 1e6).toFixed(1)} MB`,
+      usd: logUsd,
+    },
+  ];
+}
+
 // ---- The tables --------------------------------------------------------------------------------
 
 const table = (head: string[], rows: string[][]) =>
   [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join(
     '\n',
   );
+
+/** Item, quantity and cost of each line, and their total. */
+const linesTable = (lines: Line[]) => {
+  const total = lines.reduce((t, l) => t + l.usd, 0);
+  return table(
+    ['Item', 'Quantity', 'Cost'],
+    [...lines.map((l) => [l.item, l.quantity, usd(l.usd)]), ['**Total**', '', `**${usd(total)}**`]],
+  );
+};
 
 /** The generated part of docs/cost.md. */
 export function costTables(): string {
@@ -397,15 +468,10 @@ export function costTables(): string {
         `**${usd(c.total)}**`,
       ];
     });
-  const sse = sseClientMonth();
-  const sseTotal = sse.reduce((t, l) => t + l.usd, 0);
   return [
     `#### Per million deliveries, as deployed (expected slowest receiver of a batch of ${slowest})`,
     '',
-    table(
-      ['Item', 'Quantity', 'Cost'],
-      [...deployed.lines.map((l) => [l.item, l.quantity, usd(l.usd)]), ['**Total**', '', `**${usd(deployed.total)}**`]],
-    ),
+    linesTable(deployed.lines),
     '',
     '#### Delivery sizing and index designs compared (per million deliveries, same mix)',
     '',
@@ -437,10 +503,11 @@ export function costTables(): string {
     '',
     '#### Per SSE client-month (always connected, idle feed)',
     '',
-    table(
-      ['Item', 'Quantity', 'Cost'],
-      [...sse.map((l) => [l.item, l.quantity, usd(l.usd)]), ['**Total**', '', `**${usd(sseTotal)}**`]],
-    ),
+    linesTable(sseClientMonth()),
+    '',
+    '#### Per push client-month (WebSocket, always connected, idle feed)',
+    '',
+    linesTable(pushClientMonth()),
   ].join('\n');
 }
 

@@ -1,3 +1,4 @@
+import { pushUrlOf } from './http/push-socket.ts';
 import { Transport } from './http/transport.ts';
 import { serviceRoot } from './http/url.ts';
 import { Agents } from './resources/agents.ts';
@@ -21,6 +22,11 @@ export interface MarketplaceClientOptions {
   timeoutMs?: number;
   /** Retries of a repeatable request after 429, 5xx or a network error. Default 2. */
   maxRetries?: number;
+  /**
+   * The push channel's WebSocket URL (`events.subscribe`). Default: `baseUrl` as ws(s) with `/push`,
+   * where `npm start` serves it; a deployed stage's is its `PushUrl` output.
+   */
+  pushUrl?: string;
 }
 
 export const DEFAULT_BASE_URL = 'http://localhost:3000';
@@ -59,7 +65,8 @@ export class MarketplaceClient {
     this.moderation = new Moderation(http);
     this.categories = new Categories(http);
     this.agents = new Agents(http);
-    this.events = new Events(http, maxRetries);
+    const root = serviceRoot(options.baseUrl ?? DEFAULT_BASE_URL);
+    this.events = new Events(http, maxRetries, { url: options.pushUrl ?? pushUrlOf(root), apiKey: options.apiKey });
     this.deliveries = new Deliveries(http);
     this.eventTypes = new EventTypes(http);
   }

@@ -27,6 +27,7 @@ import { addCustomDomain } from './domain.ts';
 import { gatewayResponses } from './gateway-responses.ts';
 import { functionEnvironment, makeFunction, sharedLogGroup } from './lambda-function.ts';
 import { errorLogFilter } from './log-metrics.ts';
+import { PushStack } from './push-stack.ts';
 import { FunctionRoles } from './roles.ts';
 import type { StageConfig } from './stage-config.ts';
 import type { StateStack } from './state-stack.ts';
@@ -45,6 +46,8 @@ export class ApiStack extends Stack {
   /** The areas that have routes, in AREAS order. */
   readonly areas: Array<{ name: string; stack: AreaStack; logGroup: ILogGroup; routes: readonly Route[] }> = [];
   readonly authorizerFunctionName: string;
+  /** The push channel's WebSocket API, functions and worker (infra/push-stack.ts). */
+  readonly push: PushStack;
   /** The catalog and portal pages (nested). */
   readonly web: WebStack;
 
@@ -136,8 +139,12 @@ export class ApiStack extends Stack {
 
     perKeyUsagePlan(this, api, config.name);
 
+    this.push = new PushStack(this, 'Push', { config, table, deliveryQueue, environment });
+
     new CfnOutput(this, 'ApiUrl', { value: api.url });
     new CfnOutput(this, 'CatalogUrl', { value: `${web.siteUrl}/catalog/` });
     new CfnOutput(this, 'MarketplaceBaseUrl', { value: `${api.url.replace(/\/$/, '')}${BASE_PATHS.marketplace}` });
+    // The client's `pushUrl` (docs/events.md, "Push").
+    new CfnOutput(this, 'PushUrl', { value: this.push.url });
   }
 }

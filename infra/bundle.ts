@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import { Code, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BuildOptions, build, buildSync } from 'esbuild';
-import { routes, workers } from '../lib/routes.ts';
+import { routes, socketRoutes, workers } from '../lib/routes.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -13,6 +13,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const allFunctions = (): Array<{ name: string; entry: string }> => [
   ...routes.map((r) => ({ name: r.name, entry: r.handler })),
   ...Object.entries(workers).map(([name, entry]) => ({ name, entry })),
+  ...socketRoutes.map((r) => ({ name: r.name, entry: r.handler })),
 ];
 
 /**

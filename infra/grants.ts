@@ -35,4 +35,4 @@ export function grantAccess(
 
 /** The name of a grant class: functions with the same one may share a role (infra/roles.ts). */
 export const grantClassOf = (grant: FunctionGrant): string =>
-  [grant.table, grant.queue, grant.signingKey && `${grant.signingKey}key`].filter(Boolean).join('-');
+  [grant.table, grant.queue, grant.signingKey && `${grant.signingKey}key`, grant.connections].filter(Boolean).join('-');

@@ -158,12 +158,12 @@ export class MonitoringStack extends Stack {
       alarmFriendlyName: 'Functions',
       humanReadableName: 'Functions: error lines per log group, route functions by name',
       metricGroups: [
-        ...this.errorLineGroups(stage, [...api.areas.map((a) => a.name), 'Authorizer', 'Workers']),
+        ...this.errorLineGroups(stage, [...api.areas.map((a) => a.name), 'Authorizer', 'Workers', 'Push']),
         ...this.routeGroups(stage, props.routes),
       ],
     });
 
-    const watched: Array<{ name: string; fn: IFunction }> = [...workers.functions];
+    const watched: Array<{ name: string; fn: IFunction }> = [...workers.functions, ...api.push.functions];
     for (const { name, fn } of watched) {
       facade.monitorLambdaFunction({
         lambdaFunction: fn,

@@ -1,7 +1,7 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { METRIC, METRICS_NAMESPACE } from '../lib/observability/names.ts';
-import { routes, workers } from '../lib/routes.ts';
+import { routes, socketRoutes, workers } from '../lib/routes.ts';
 import { AREAS, areaOf } from './areas.ts';
 import { functionIdOf } from './lambda-function.ts';
 import { ERROR_LOG_PATTERN, errorLogMetric } from './log-metrics.ts';
@@ -16,7 +16,7 @@ beforeAll(() => {
 }, 120_000);
 
 const ofType = (type: string) => synth.resources.filter((r) => r.Type === type);
-const functionNames = [...routes.map((r) => r.name), ...Object.keys(workers)];
+const functionNames = [...routes.map((r) => r.name), ...socketRoutes.map((r) => r.name), ...Object.keys(workers)];
 const functionNamed = (name: string) =>
   ofType('AWS::Lambda::Function').find((f) => f.id.startsWith(functionIdOf(name)))!;
 const alarms = () => ofType('AWS::CloudWatch::Alarm').map((a) => a.Properties);
@@ -55,8 +55,8 @@ describe('observability in the synthesized stacks', () => {
       expect(logGroup.Properties['RetentionInDays'], name).toBe(90);
       groupsUsed.add(`${logGroup.stack}/${logGroup.id}`);
     }
-    // One per area with routes, the authorizer's and the workers': not one per function.
-    expect(groupsUsed.size).toBe(new Set(routes.map(areaOf)).size + 2);
+    // One per area with routes, the authorizer's, the workers' and the push channel's: not one per function.
+    expect(groupsUsed.size).toBe(new Set(routes.map(areaOf)).size + 3);
     expect(ofType('AWS::Logs::LogGroup').every((g) => typeof g.Properties['RetentionInDays'] === 'number')).toBe(true);
   });
 
@@ -77,7 +77,7 @@ describe('observability in the synthesized stacks', () => {
   });
 
   it('counts error lines of every shared log group and alarms on each as soon as there is one', () => {
-    const groups = [...AREAS.filter((area) => routes.some((r) => areaOf(r) === area)), 'Authorizer', 'Workers'];
+    const groups = [...AREAS.filter((area) => routes.some((r) => areaOf(r) === area)), 'Authorizer', 'Workers', 'Push'];
     const filters = ofType('AWS::Logs::MetricFilter');
     expect(filters).toHaveLength(groups.length);
     for (const group of groups) {

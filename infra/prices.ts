@@ -12,6 +12,9 @@ export const PRICES = {
   /** API Gateway REST API, per request, by monthly volume tier: the first and the last. */
   restApiRequestFirstTier: 3.5 / 1e6,
   restApiRequestLowestTier: 1.51 / 1e6,
+  /** API Gateway WebSocket API: per message (first billion a month; billed per 32 KB) and per connection-minute. */
+  websocketMessage: 1 / 1e6,
+  websocketConnectionMinute: 0.25 / 1e6,
   /** DynamoDB on demand, per write and per read request unit. */
   dynamoWriteUnit: 0.625 / 1e6,
   dynamoReadUnit: 0.125 / 1e6,

@@ -1,10 +1,11 @@
 import { Stack } from 'aws-cdk-lib';
 import type { CfnMethod } from 'aws-cdk-lib/aws-apigateway';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PUSH_FILTER_PATTERN } from '../lib/events/push/push-batch.ts';
 import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
 import { actionsOf } from '../lib/function-grants.ts';
 import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search/search-indexer.ts';
-import { routeGrant, routes, workerGrants, workers } from '../lib/routes.ts';
+import { routeGrant, routes, socketRouteGrant, socketRoutes, workerGrants, workers } from '../lib/routes.ts';
 import { indexList } from '../lib/store/table.ts';
 import { routeFunctionName } from './api-invoke.ts';
 import { functionIdOf } from './lambda-function.ts';
@@ -27,11 +28,11 @@ const serviceFunctions = () =>
 const methods = () => synth.stacks.api.api.methods;
 
 describe('infra stacks', () => {
-  it('makes one Lambda function per route plus the authorizer, relay, search indexer, delivery and trend rollover workers', () => {
+  it('makes one Lambda function per route and per push channel route plus the authorizer, relay, search indexer, delivery, trend rollover and push workers', () => {
     const functions = serviceFunctions();
     expect(ofType('AWS::Lambda::Function')).toHaveLength(functions.length + 1);
-    expect(functions).toHaveLength(routes.length + Object.keys(workers).length);
-    for (const name of [...routes.map((r) => r.name), ...Object.keys(workers)]) {
+    expect(functions).toHaveLength(routes.length + socketRoutes.length + Object.keys(workers).length);
+    for (const name of [...routes.map((r) => r.name), ...socketRoutes.map((r) => r.name), ...Object.keys(workers)]) {
       expect(
         functions.some((f) => f.id.startsWith(functionIdOf(name))),
         `function for ${name}`,
@@ -63,12 +64,18 @@ describe('infra stacks', () => {
   });
 
   it('invokes each route function through the one API role (no Lambda permission per route), which may invoke only route functions', () => {
-    // The authorizer's permission is the only one the API needs, and the workers' schedule has its own.
-    expect(
-      ofType('AWS::Lambda::Permission')
-        .map((p) => p.Properties['Principal'])
-        .sort(),
-    ).toEqual(['apigateway.amazonaws.com', 'events.amazonaws.com']);
+    // The authorizer's permission is the only one the REST API needs, the workers' schedule has its
+    // own, and the WebSocket API one per push channel route (infra/push-stack.ts: three, not one per REST route).
+    const permissions = ofType('AWS::Lambda::Permission');
+    expect(permissions.map((p) => p.Properties['Principal']).sort()).toEqual([
+      ...Array(1 + socketRoutes.length).fill('apigateway.amazonaws.com'),
+      'events.amazonaws.com',
+    ]);
+    for (const route of socketRoutes)
+      expect(
+        permissions.filter((p) => JSON.stringify(p.Properties['FunctionName']).includes(functionIdOf(route.name))),
+        route.name,
+      ).toHaveLength(1);
     const invoke = ofType('AWS::IAM::Policy').filter((p) => p.id.startsWith('ApiInvokeRole'));
     expect(invoke).toHaveLength(1);
     const [statement] = invoke[0]!.Properties['PolicyDocument'].Statement;
@@ -100,8 +107,12 @@ describe('infra stacks', () => {
     }
   });
 
-  it("grants each function exactly its row's actions on the table, the delivery queues, the signing key and the sender role, from the list the local runtime enforces (lib/function-grants.ts)", () => {
-    const functions = [...routes.map((r) => [r.name, routeGrant(r)] as const), ...Object.entries(workerGrants)];
+  it("grants each function exactly its row's actions on the table, the delivery queues, the signing key, the sender role and the push channel's connections, from the list the local runtime enforces (lib/function-grants.ts)", () => {
+    const functions = [
+      ...routes.map((r) => [r.name, routeGrant(r)] as const),
+      ...socketRoutes.map((r) => [r.name, socketRouteGrant(r)] as const),
+      ...Object.entries(workerGrants),
+    ];
     // The stream's read actions come with the event source, not with the row.
     const streamActions = [
       'dynamodb:GetRecords',
@@ -120,7 +131,10 @@ describe('infra stacks', () => {
       const signingKey = actionsOn((r) => r.includes('WebhookSigningKey')).filter((a) => a.startsWith('kms:'));
       // Sessions of the destination sender role (lib/destinations/session.ts): the grant's `destinations`.
       const sender = actionsOn((r) => r.includes('DestinationSenderRole')).filter((a) => a.startsWith('sts:'));
-      expect(new Set([...table, ...queue, ...signingKey, ...sender]), name).toEqual(new Set(actionsOf(grant)));
+      const connections = actionsOn((r) => r.includes('/@connections/')).filter((a) => a.startsWith('execute-api:'));
+      expect(new Set([...table, ...queue, ...signingKey, ...sender, ...connections]), name).toEqual(
+        new Set(actionsOf(grant)),
+      );
       // Only the functions whose row names the key get any KMS action.
       if (!grant.signingKey)
         expect(
@@ -148,8 +162,8 @@ describe('infra stacks', () => {
     const statements = policies.flatMap((p) => (p.Properties['PolicyDocument'] as { Statement: unknown[] }).Statement);
     expect(statements).toHaveLength(2);
     for (const st of statements) expect(JSON.stringify(st)).toContain('"aws:ResourceAccount"');
-    // Every function knows its ARN (the routes show it in the policy a customer applies).
-    for (const fn of ofType('AWS::Lambda::Function'))
+    // Every function of ours knows its ARN (the routes show it in the policy a customer applies).
+    for (const fn of serviceFunctions())
       expect(JSON.stringify(fn.Properties['Environment'])).toContain('template-marketplace-dev-destination-sender');
   });
 
@@ -254,6 +268,18 @@ describe('infra stacks', () => {
       ),
     ).toBe(true);
     expect(ofType('AWS::SQS::Queue').some((q) => q.Properties['RedrivePolicy']?.['maxReceiveCount'] === 20)).toBe(true);
+  });
+
+  it('serves the push channel: a WebSocket route per socket route, and the push worker on new feed slots with partial batch failures', () => {
+    const routeKeys = ofType('AWS::ApiGatewayV2::Route').map((r) => r.Properties['RouteKey']);
+    expect(routeKeys.sort()).toEqual(socketRoutes.map((r) => r.routeKey).sort());
+    const mapping = ofType('AWS::Lambda::EventSourceMapping').find(
+      (m) =>
+        JSON.stringify(m.Properties['FilterCriteria']) ===
+        JSON.stringify({ Filters: [{ Pattern: JSON.stringify(PUSH_FILTER_PATTERN) }] }),
+    );
+    expect(JSON.stringify(mapping?.Properties['FunctionName'])).toContain(functionIdOf('push'));
+    expect(mapping!.Properties['FunctionResponseTypes']).toEqual(['ReportBatchItemFailures']);
   });
 
   it('feeds the search indexer only template items, with partial batch failures kept in a queue', () => {

@@ -101,8 +101,12 @@ export function statementsOf(synth: Synthesized, functionLogicalIdPrefix: string
   const role = fn.role!;
   const roleStack = Stack.of(role);
   const roleId = roleStack.getLogicalId(role.node.defaultChild as CfnElement);
+  // Named as stackUsage names them: a nested stack (the push channel's roles) by its parent and id.
+  const stackName = roleStack.nested
+    ? `${roleStack.nestedStackParent!.stackName}/${roleStack.node.id}`
+    : roleStack.stackName;
   return synth.resources
-    .filter((r) => r.Type === 'AWS::IAM::Policy' && r.stack === roleStack.stackName)
+    .filter((r) => r.Type === 'AWS::IAM::Policy' && r.stack === stackName)
     .filter((r) => (r.Properties['Roles'] as Array<{ Ref: string }>).some((ref) => ref.Ref === roleId))
     .flatMap((r) => r.Properties['PolicyDocument'].Statement as Statement[]);
 }

@@ -42,6 +42,11 @@ export const SIGNING_KEY_ACTIONS = {
 } as const satisfies Record<string, readonly string[]>;
 
 export type SigningKeyUse = keyof typeof SIGNING_KEY_ACTIONS;
+
+/** Posting to (and closing) the push channel's WebSocket connections, on that API's @connections only. */
+export const CONNECTION_ACTIONS = { manage: ['execute-api:ManageConnections'] } as const;
+
+export type ConnectionUse = keyof typeof CONNECTION_ACTIONS;
 /** Sessions of the destination sender role, tagged with the account they send for (lib/destinations/session.ts). */
 export const DESTINATION_ACTIONS = ['sts:AssumeRole', 'sts:TagSession'] as const;
 
@@ -50,6 +55,7 @@ export interface FunctionGrant {
   /** The delivery queue and the destinations' queue (lib/events/delivery/destination-queue.ts) alike. */
   queue?: QueueUse;
   signingKey?: SigningKeyUse;
+  connections?: ConnectionUse;
   /** Sends to customers' AWS destinations through the sender role. */
   destinations?: true;
 }
@@ -60,6 +66,7 @@ export function actionsOf(grant: FunctionGrant): string[] {
     ...TABLE_ACTIONS[grant.table],
     ...(grant.queue ? QUEUE_ACTIONS[grant.queue] : []),
     ...(grant.signingKey ? SIGNING_KEY_ACTIONS[grant.signingKey] : []),
+    ...(grant.connections ? CONNECTION_ACTIONS[grant.connections] : []),
     ...(grant.destinations ? DESTINATION_ACTIONS : []),
   ];
 }

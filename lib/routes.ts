@@ -940,6 +940,7 @@ export const workers = {
   deliver: 'functions/workers/deliver.ts',
   deliverToDestinations: 'functions/workers/deliver-to-destinations.ts',
   trendRollover: 'functions/workers/trend-rollover.ts',
+  push: 'functions/workers/push.ts',
 } as const;
 
 /** The workers' grants, as `access`/`sendsToQueue` are the routes'. */
@@ -950,7 +951,41 @@ export const workerGrants: Record<keyof typeof workers, FunctionGrant> = {
   deliver: { table: 'readwrite', queue: 'consume', signingKey: 'open' },
   deliverToDestinations: { table: 'readwrite', queue: 'consume', destinations: true },
   trendRollover: { table: 'readwrite' },
+  // Reads the feed (which may fill a gap) and each connection's cursor; posts to the connections.
+  push: { table: 'readwrite', connections: 'manage' },
 };
+
+// Push channel (issue 26): the WebSocket API's routes, beside the REST table. Infra makes a function
+// per row in the push nested stack (infra/push-stack.ts), the local runtime's WebSocket stand-in
+// (local/gateway/push-gateway.ts) invokes the same handlers, and docs/events.md ("Push") describes them.
+
+export interface SocketRoute {
+  name: string;
+  /** API Gateway's route key: the handshake, the close, and every message a client sends. */
+  routeKey: '$connect' | '$disconnect' | '$default';
+  handler: string;
+  access: TableAccess;
+  /** Posts to connections (the @connections API): the sync sends the backlog. */
+  postsToConnections?: boolean;
+}
+
+export const socketRoutes: readonly SocketRoute[] = [
+  { name: 'pushConnect', routeKey: '$connect', handler: 'functions/push/connect.ts', access: 'readwrite' },
+  { name: 'pushDisconnect', routeKey: '$disconnect', handler: 'functions/push/disconnect.ts', access: 'readwrite' },
+  {
+    name: 'pushSync',
+    routeKey: '$default',
+    handler: 'functions/push/sync.ts',
+    access: 'readwrite',
+    postsToConnections: true,
+  },
+];
+
+/** A socket route's grants. */
+export const socketRouteGrant = (route: SocketRoute): FunctionGrant => ({
+  table: route.access,
+  ...(route.postsToConnections ? { connections: 'manage' } : {}),
+});
 
 /** A route's grants. */
 export const routeGrant = (route: Route): FunctionGrant => ({

@@ -1,24 +1,30 @@
 /**
- * One function, one event, as `sam local invoke` does: a route's or a worker's handler, with its
+ * One function, one event, as `sam local invoke` does: a route's, a push channel route's or a worker's handler, with its
  * grants (local/lambda/grants.ts) and a Lambda context. `npm run invoke` and the samples test share it.
  */
 
 import type { Writable } from 'node:stream';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { FunctionGrant } from '../lib/function-grants.ts';
-import { routeGrant, routes, workerGrants, workers } from '../lib/routes.ts';
+import { routeGrant, routes, socketRouteGrant, socketRoutes, workerGrants, workers } from '../lib/routes.ts';
 import { invokeRoute } from './gateway/proxy-event.ts';
 import { lambdaContext } from './lambda/context.ts';
-import { runAsRoute, runAsWorker } from './lambda/grants.ts';
+import { runAsRoute, runAsSocketRoute, runAsWorker } from './lambda/grants.ts';
 import { loadHandler } from './lambda/handlers.ts';
 import { installAwsLambdaGlobal, loadStreamingHandler } from './lambda/streaming.ts';
 
-export const functionNames: readonly string[] = [...routes.map((r) => r.name), ...Object.keys(workers)];
+export const functionNames: readonly string[] = [
+  ...routes.map((r) => r.name),
+  ...socketRoutes.map((r) => r.name),
+  ...Object.keys(workers),
+];
 
 const isWorker = (name: string): name is keyof typeof workers => Object.hasOwn(workers, name);
 
 function grantOf(name: string): FunctionGrant | undefined {
   const route = routes.find((r) => r.name === name);
+  const socketRoute = socketRoutes.find((r) => r.name === name);
+  if (socketRoute) return socketRouteGrant(socketRoute);
   return route ? routeGrant(route) : isWorker(name) ? workerGrants[name] : undefined;
 }
 
@@ -42,6 +48,11 @@ export async function invokeFunction(name: string, event: unknown, stream?: Writ
     return runAsRoute(route, () => handler(event, stream, lambdaContext(name, route.timeoutSeconds ?? 10)));
   }
   if (route) return invokeRoute(route, event as APIGatewayProxyEvent);
+  const socketRoute = socketRoutes.find((r) => r.name === name);
+  if (socketRoute) {
+    const handler = await loadHandler<(event: unknown, context: unknown) => Promise<unknown>>(socketRoute.handler);
+    return runAsSocketRoute(socketRoute, () => handler(event, lambdaContext(name, 10)));
+  }
   if (!isWorker(name)) throw new Error(`No function named ${name}.`);
   const handler = await loadHandler<(event: unknown, context: unknown) => Promise<unknown>>(workers[name]);
   return runAsWorker(name, () => handler(event, lambdaContext(name, 10)));

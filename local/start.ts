@@ -1,13 +1,14 @@
 /**
  * `npm start`: the whole service on one machine, with the same handlers Lambda runs.
  * DynamoDB Local (child process) → table + indexes → demo data (once) → event pipeline
- * (stream → relay → SQS → delivery) → the daily trend rollover → API Gateway stand-in on PORT.
+ * (stream → relay → SQS → delivery) → the daily trend rollover → API Gateway stand-in on PORT
+ * (REST, and the push channel's WebSocket API) → the push worker on the stream.
  * Ctrl-C / SIGTERM stops everything it started, in reverse order. `npm start` execs this process
  * (package.json), so a signal to the npm process reaches it; should its parent die without a
  * signal, it stops too. One runtime per DATA_DIR (local/data-dir-lock.ts).
  */
 import { join } from 'node:path';
-import { BASE_PATHS, LOCAL_DEFAULTS, SEARCH_DELAY } from '../lib/core/settings.ts';
+import { BASE_PATHS, LOCAL_DEFAULTS, PUSH, SEARCH_DELAY } from '../lib/core/settings.ts';
 import { reindexIfBehind } from '../lib/marketplace/search/reindex.ts';
 import { developmentMode } from '../lib/net/url-policy.ts';
 import { createPortalLink } from '../lib/portal/links.ts';
@@ -21,6 +22,7 @@ import { startDemoWebhookSink } from './demo/webhook-sink.ts';
 import { startDailySchedule } from './emulators/daily-schedule.ts';
 import { StartupError, startDynamoDbLocal } from './emulators/dynamodb-local.ts';
 import { startEventPipeline } from './emulators/event-pipeline.ts';
+import { startPushStream } from './emulators/push-stream.ts';
 import { createLocalApi, listen } from './gateway/api-gateway.ts';
 import { nodeVersionNotice } from './node-version.ts';
 import { portInUse } from './ports.ts';
@@ -142,6 +144,14 @@ async function main(): Promise<void> {
 
   const api = await listen(createLocalApi(), config.port, config.host);
   stops.push(api.close);
+  // The push channel's worker posts to the API's own @connections stand-in.
+  const push = await startPushStream({
+    tableName: config.tableName,
+    dynamoEndpoint,
+    connectionsEndpoint: api.url,
+    dataDir: inMemory ? undefined : config.dataDir,
+  });
+  stops.push(push.stop);
   const base = `http://localhost:${config.port}`;
   const portal = await createPortalLink(DEMO_CALLER, DEMO_IDS.buyerAgent, {}, `${base}/portal/`);
   process.stdout.write(
@@ -151,6 +161,7 @@ async function main(): Promise<void> {
       `  Marketplace   ${base}${BASE_PATHS.marketplace}`,
       `  Agents API    ${base}${BASE_PATHS.agents}`,
       `  Health        ${base}/health`,
+      `  Push          ${base.replace('http', 'ws')}${PUSH.localPath}?agent_id=<agent> (WebSocket; docs/events.md, "Push")`,
       `  Catalog page  ${base}/catalog/#key=${demo.apiKey}`,
       `  Portal page   ${portal.url} (the demo buyer agent; the link lasts until ${portal.expires_at})`,
       `  Search        indexing the demo templates (a first start: a minute or two; a line below says when they are found); lists work now`,

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { routes, workers } from '../lib/routes.ts';
+import { routes, socketRoutes, workers } from '../lib/routes.ts';
 
 const root = join(import.meta.dirname, '..');
 const fixture = (name: string) => join(root, 'events', `${name}.json`);
@@ -25,6 +25,15 @@ describe('events/: one sample event per function', () => {
           userId: expect.any(String),
           workspaceId: expect.any(String),
         });
+    },
+  );
+
+  it.each(socketRoutes.map((r) => [r.name, r] as const))(
+    '%s has a WebSocket event for its route key',
+    (name, route) => {
+      expect(existsSync(fixture(name)), `events/${name}.json`).toBe(true);
+      const event = JSON.parse(readFileSync(fixture(name), 'utf8')) as { requestContext: { routeKey: string } };
+      expect(event.requestContext.routeKey).toBe(route.routeKey);
     },
   );
 

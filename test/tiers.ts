@@ -37,6 +37,7 @@ export const UNIT_FILES = [
   'test/docs/blocks.test.ts',
   'test/events/attempt-log.test.ts',
   'test/events/emit-check.test.ts',
+  'test/events/push-pure.test.ts',
   'test/events/schedule.test.ts',
   'test/events/stream-filter.test.ts',
   'test/local/data-dir-lock.test.ts',

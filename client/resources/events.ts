@@ -1,4 +1,5 @@
-import { ApiError } from '../errors.ts';
+import { ApiError, ConnectionError } from '../errors.ts';
+import { openPushSocket } from '../http/push-socket.ts';
 import { retryDelayMs } from '../http/retry-policy.ts';
 import { sleep } from '../http/sleep.ts';
 import { parseSse } from '../http/sse.ts';
@@ -12,6 +13,7 @@ import type {
   ReplayEventsInput,
   StreamEventsOptions,
   StreamedEvent,
+  SubscribeOptions,
 } from '../types/agents.ts';
 import type { CursorPage } from '../types/common.ts';
 import type { CallOptions } from './call-options.ts';
@@ -23,10 +25,12 @@ const isFinal = (err: unknown) => err instanceof ApiError && err.status < 500 &&
 export class Events {
   private readonly http: Transport;
   private readonly maxRetries: number;
+  private readonly push: { url: string; apiKey: string };
 
-  constructor(http: Transport, maxRetries: number) {
+  constructor(http: Transport, maxRetries: number, push: { url: string; apiKey: string }) {
     this.http = http;
     this.maxRetries = maxRetries;
+    this.push = push;
   }
 
   /** One page, oldest first. Keep `next_cursor` and pass it as `after` to poll for newer events. */
@@ -105,6 +109,63 @@ export class Events {
       if (!reconnect || signal?.aborted) return;
       await sleep(serverRetryMs ?? retryDelayMs(failures + 1, null)!, signal).catch(() => undefined);
       if (signal?.aborted) return;
+    }
+  }
+
+  /**
+   * The agent's events pushed over the WebSocket channel as they happen, oldest first after `after`
+   * (default: the whole retained feed), until the loop breaks or `signal` aborts. When the
+   * connection drops it connects again after the last event it yielded: nothing is missed, nothing
+   * repeats. A handshake that fails is looked into over REST: 401 or 404 is thrown (retrying cannot
+   * fix it); anything else is retried, and thrown after `maxRetries` failed connections in a row.
+   */
+  async *subscribe(agentId: string, options: SubscribeOptions = {}): AsyncGenerator<FeedEvent, void, undefined> {
+    const { signal } = options;
+    let last = options.after;
+    let failures = 0;
+    while (!signal?.aborted) {
+      const url = new URL(this.push.url);
+      url.searchParams.set('agent_id', agentId);
+      if (last !== undefined) url.searchParams.set('after', last);
+      const socket = openPushSocket(url.toString(), this.push.apiKey);
+      const onAbort = () => socket.close();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      let opened = false;
+      try {
+        for (;;) {
+          const item = await socket.next();
+          if (item.kind === 'closed') {
+            opened = item.opened;
+            break;
+          }
+          const frame = item.value as FeedEvent | { error: { code: string; message: string } };
+          if ('error' in frame) {
+            // The service closed this connection on its side (its slot was freed): connect again.
+            if (frame.error.code === 'not_found') break;
+            throw new ApiError({ status: 400, code: frame.error.code, message: frame.error.message });
+          }
+          failures = 0;
+          // Two sends may overlap on the service's side (docs/events.md, "Push"): ids sort by feed position.
+          if (last !== undefined && frame.id <= last) continue;
+          last = frame.id;
+          yield frame;
+        }
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
+        socket.close();
+      }
+      if (signal?.aborted) return;
+      if (opened) failures = 0;
+      else {
+        // A refused handshake shows no status to a WebSocket: the same request over REST does.
+        await this.http.body({ method: 'GET', path: AGENTS_BASE + path`/agents/${agentId}`, signal });
+        if (++failures > this.maxRetries)
+          throw new ConnectionError(
+            `The push channel at ${this.push.url} refused ${failures} connections in a row.`,
+            false,
+          );
+      }
+      await sleep(retryDelayMs(failures + 1, null)!, signal).catch(() => undefined);
     }
   }
 

@@ -72,6 +72,12 @@ export interface StreamEventsOptions {
   reconnect?: boolean;
 }
 
+export interface SubscribeOptions {
+  /** Resume after this event id (or a `next_cursor`): what the client saw last. Default: the whole retained feed. */
+  after?: string;
+  signal?: AbortSignal;
+}
+
 /** One server-sent event of `events.stream()`: the SSE `id`, `event` and parsed `data`. */
 export interface StreamedEvent {
   id: string;

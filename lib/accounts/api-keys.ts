@@ -74,7 +74,12 @@ export async function createUserWithKey(
  */
 export async function findCallerByApiKey(apiKey: string): Promise<Caller | undefined> {
   if (!apiKey.startsWith(KEY_PREFIX) || apiKey.length > 200) return undefined;
-  const Item = await keyItemByHash(hashApiKey(apiKey));
+  return findCallerByKeyHash(hashApiKey(apiKey));
+}
+
+/** The same by the key's hash: a push connection keeps only that, and asks again at each sync. */
+export async function findCallerByKeyHash(hash: string): Promise<Caller | undefined> {
+  const Item = await keyItemByHash(hash);
   if (!Item || Item['revokedAt'] !== undefined) return undefined;
   return {
     userId: Item['userId'],

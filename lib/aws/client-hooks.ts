@@ -3,14 +3,17 @@
  * role lacks); the local runtime installs its stand-in for IAM here (local/lambda/grant-guard.ts), so
  * that code stays out of the function bundles.
  */
+import type { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 
-export type AwsService = 'dynamodb' | 'sqs';
-type Decorate = (client: DynamoDBClient | SQSClient, service: AwsService) => void;
+/** The IAM service prefix of each client's actions (`execute-api`: the push channel's @connections). */
+export type AwsService = 'dynamodb' | 'sqs' | 'execute-api';
+export type AwsClient = DynamoDBClient | SQSClient | ApiGatewayManagementApiClient;
+type Decorate = (client: AwsClient, service: AwsService) => void;
 
 const decorators: Decorate[] = [];
-const made: Array<[DynamoDBClient | SQSClient, AwsService]> = [];
+const made: Array<[AwsClient, AwsService]> = [];
 
 /** Applies `decorate` to every client made so far and to every one made later. */
 export function decorateAwsClients(decorate: Decorate): void {
@@ -19,7 +22,7 @@ export function decorateAwsClients(decorate: Decorate): void {
 }
 
 /** Called once by the module that makes a client. */
-export function awsClientMade(client: DynamoDBClient | SQSClient, service: AwsService): void {
+export function awsClientMade(client: AwsClient, service: AwsService): void {
   made.push([client, service]);
   for (const decorate of decorators) decorate(client, service);
 }

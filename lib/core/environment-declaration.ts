@@ -85,6 +85,11 @@ export const ENVIRONMENT = {
     default: 'a key file under `DATA_DIR` (local only)',
     doc: "Set by infra: the KMS key whose data keys seal the agents' ed25519 (`v1a`) private keys (`lib/webhooks/data-key.ts`). Unset locally: `DATA_DIR/webhook-signing.key` (made on first use) wraps them instead.",
   },
+  PUSH_CONNECTIONS_ENDPOINT: {
+    kind: 'url',
+    scope: 'service',
+    doc: "The push channel's @connections endpoint (`https://<api id>.execute-api.<region>.amazonaws.com/<stage>`; locally the runtime's own URL). Set by infra on the functions that push.",
+  },
   DESTINATION_QUEUE_URL: {
     kind: 'text',
     scope: 'service',

@@ -119,6 +119,29 @@ export const DESTINATIONS = {
 export const MAX_STREAMS_PER_AGENT = 5;
 
 /**
+ * The WebSocket push channel (docs/events.md, "Push"). An agent has `connectionsPerAgent` slot items
+ * (one per open connection: one event fans out to at most that many, and one more connect is 429).
+ * A slot is held while its connection may be open: API Gateway closes every WebSocket connection
+ * after `maxConnectionMs` (its own limit, 2 h), so a slot whose $disconnect never came frees itself
+ * then, plus the skew bound. Clients send a sync every `keepAliveSeconds`: API Gateway closes a
+ * connection idle for 10 minutes, and the sync also catches up whatever a failed push left behind.
+ */
+export const PUSH = {
+  connectionsPerAgent: 10,
+  maxConnectionMs: 2 * 3600_000,
+  keepAliveSeconds: 300,
+  /** Events one read of the feed takes before they are sent (as the SSE loop's page). */
+  pageSize: 100,
+  /** Agents one push worker batch serves at once: up to 10 connections each, so about 100 posts in flight. */
+  agentsAtOnce: 10,
+  /** The subprotocol the channel speaks; a client offers it (and its key as `key.<API key>`). */
+  protocol: 'events.v1',
+  /** Where the local runtime serves the channel (a deployed stage has its own WebSocket API URL). */
+  localPath: '/push',
+  functionTimeoutSeconds: 30,
+} as const;
+
+/**
  * The bound this service assumes on the difference between two function instances' clocks. Lambda
  * hosts keep time with the Amazon Time Sync Service (well under a second apart); every time-based
  * limit below is written so that a skew within this bound keeps it exact and a larger one can never

@@ -1,4 +1,4 @@
-import { detailPath, type ErrorDetail, validationError } from '../core/errors.ts';
+import { AppError, detailPath, type ErrorDetail, validationError } from '../core/errors.ts';
 import * as z from '../zod.ts';
 
 /**
@@ -47,4 +47,15 @@ export function parseQuery(
   raw: Record<string, string | undefined> | null | undefined,
 ): unknown {
   return parseOrThrow(schema ?? NO_QUERY, raw ?? {}, 'query string');
+}
+
+/** A message's text as JSON parsed by `schema`: 400 `invalid_json` when it is not JSON, else as parseOrThrow. */
+export function parseJsonMessage<S extends z.ZodMiniType>(schema: S, text: string): z.output<S> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new AppError('invalid_json', 'The message is not valid JSON.');
+  }
+  return parseOrThrow(schema, value, 'message');
 }

@@ -14,6 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { rateLimited } from '../core/errors.ts';
 import { FUTURE_TOLERANCE_MS, MAX_STREAMS_PER_AGENT, STREAM_LEASE } from '../core/settings.ts';
+import { shuffled } from '../core/shuffled.ts';
 import { log } from '../observability/log.ts';
 import { freeStreamSlot, renewStreamSlot, takeStreamSlot } from './store.ts';
 
@@ -112,13 +113,4 @@ function holding(
       );
     },
   };
-}
-
-function shuffled(n: number): number[] {
-  const order = Array.from({ length: n }, (_, i) => i);
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [order[i], order[j]] = [order[j]!, order[i]!];
-  }
-  return order;
 }

@@ -31,6 +31,8 @@
  * | Verify limiter    | AGENT#<agt_…>        | LIMIT#VERIFY                | –  (the handshake lease and the per-minute window; docs/webhooks.md) |
  * | Replay limiter    | AGENT#<agt_…>        | LIMIT#REPLAY                | –  (replays started in the current window; docs/limits.md) |
  * | Stream lease      | AGENT#<agt_…>        | STREAM#<slot 0…cap-1>       | –  (one concurrent SSE stream per slot, with expiry; docs/events.md) |
+ * | Push connections  | AGENT#<agt_…>        | PUSH                        | –  (the agent's open WebSocket connections, one attribute per slot `s0`…`s<cap-1>`: its id, key hash, expiry and the cursor of what it was sent; one write moves the cursors of a fan-out; lib/events/push/) |
+ * | Push connection   | PUSHCONN#<connection id> | PUSHCONN                | –  (which agent and slot a connection holds: $default and $disconnect name only the connection) |
  * | Idempotency key   | IDEMPOTENCY#<user uuid>#<sha256 hex of the key> | IDEMPOTENCY | –  (the first answer to a POST with `Idempotency-Key`; TTL 24 h) |
  * | Slug claim (author) | SLUG#<slug>        | SLUG                        | GSI1: AUTHOR#<user uuid> / <created_at>#<template uuid>  (an author's templates: marking an author verified walks them) |
  * | Installer         | TPL#<uuid>           | INSTALLER#<workspace uuid>  | –  (written with the install marker: who installed a template, for the lifecycle notices) |
@@ -76,6 +78,8 @@ export const ENTITY = {
   verifyLimit: 'verifyLimit',
   replayLimit: 'replayLimit',
   streamLease: 'streamLease',
+  pushConnections: 'pushConnections',
+  pushConnection: 'pushConnection',
   idempotency: 'idempotency',
   installer: 'installer',
   templateStats: 'templateStats',
@@ -165,6 +169,8 @@ export const keys = {
   agentCount: (userId: string): Key => ({ PK: `USER#${userId}`, SK: 'AGENTS' }),
   verifyLimit: (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'LIMIT#VERIFY' }),
   streamLease: (agentId: string, slot: number): Key => ({ PK: `AGENT#${agentId}`, SK: `STREAM#${slot}` }),
+  pushConnections: (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'PUSH' }),
+  pushConnection: (connectionId: string): Key => ({ PK: `PUSHCONN#${connectionId}`, SK: 'PUSHCONN' }),
   idempotency: (userId: string, keyHash: string): Key => ({
     PK: `IDEMPOTENCY#${userId}#${keyHash}`,
     SK: 'IDEMPOTENCY',

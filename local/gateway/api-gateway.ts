@@ -20,6 +20,7 @@ import {
 } from '../lambda/streaming.ts';
 import { createKeyThrottle, type KeyLimits, type KeyThrottle } from './key-throttle.ts';
 import { allValues, invokeRoute, lastValues, proxyEvent } from './proxy-event.ts';
+import { attachPushGateway } from './push-gateway.ts';
 import { createRouter } from './router.ts';
 import { isWebPath, serveWebAsset } from './web-assets.ts';
 
@@ -262,12 +263,16 @@ function observe(
   });
 }
 
-/** The API Gateway stand-in: HTTP → REST proxy event → the route's handler → HTTP. */
+/**
+ * The API Gateway stand-in: HTTP → REST proxy event → the route's handler → HTTP; on the same port,
+ * the push channel's WebSocket API and its @connections API (push-gateway.ts).
+ */
 export function createLocalApi(table: readonly Route[] = defaultRoutes, options: LocalApiOptions = {}): Server {
   installAwsLambdaGlobal();
   const match = createRouter(table);
   const throttle = createKeyThrottle(options.keyLimits, options.now);
-  return createServer(async (req, res) => {
+  const server = createServer(async (req, res) => {
+    if (push.handleConnectionsApi(req, res)) return;
     const requestId = randomUUID();
     let matched: Route | undefined;
     if (options.onExchange) observe(req, res, options.onExchange, () => matched);
@@ -332,6 +337,8 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes, options:
       else res.destroy();
     }
   });
+  const push = attachPushGateway(server);
+  return server;
 }
 
 export async function listen(server: Server, port: number, host = '127.0.0.1'): Promise<LocalApi> {

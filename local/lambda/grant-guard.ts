@@ -1,5 +1,5 @@
 /**
- * The local stand-in for IAM: a middleware on the DynamoDB and SQS clients that refuses, inside a
+ * The local stand-in for IAM: a middleware on the DynamoDB, SQS and @connections clients that refuses, inside a
  * grant scope, any action the scope's grant does not list. The local runtime and the tests run
  * each handler in a scope made from its row of the route table (local/lambda/grants.ts). Installed on
  * every client by importing this module (lib/aws/client-hooks.ts); Lambda never imports it, and
@@ -7,8 +7,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { SQSClient } from '@aws-sdk/client-sqs';
-import { decorateAwsClients } from '../../lib/aws/client-hooks.ts';
+import { type AwsClient, type AwsService, decorateAwsClients } from '../../lib/aws/client-hooks.ts';
 
 export interface GrantScope {
   /** The function's name, for the message. */
@@ -39,7 +38,9 @@ const TRANSACT_WRITE_ACTIONS: Record<string, string> = {
 const SQS_BATCH = /^(SendMessage|DeleteMessage|ChangeMessageVisibility)Batch$/;
 
 /** The IAM actions one call needs: a transaction needs the action of each of its items, as in IAM. */
-export function actionsOfCall(service: 'dynamodb' | 'sqs', operation: string, input: unknown): string[] {
+export function actionsOfCall(service: AwsService, operation: string, input: unknown): string[] {
+  // PostToConnection, DeleteConnection and GetConnection are all one IAM action.
+  if (service === 'execute-api') return ['execute-api:ManageConnections'];
   if (service === 'sqs') return [`sqs:${operation.replace(SQS_BATCH, '$1')}`];
   const items = (input as { TransactItems?: Array<Record<string, unknown>> } | undefined)?.TransactItems ?? [];
   if (operation === 'TransactWriteItems')
@@ -49,7 +50,7 @@ export function actionsOfCall(service: 'dynamodb' | 'sqs', operation: string, in
 }
 
 /** Adds the guard to a client once, when it is made. */
-function guardClient(client: DynamoDBClient | SQSClient, service: 'dynamodb' | 'sqs'): void {
+function guardClient(client: AwsClient, service: AwsService): void {
   (client as DynamoDBClient).middlewareStack.add(
     (next, context) => async (args) => {
       const scope = scopes.getStore();

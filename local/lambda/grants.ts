@@ -6,7 +6,14 @@
  */
 
 import { actionsOf, type FunctionGrant } from '../../lib/function-grants.ts';
-import { type Route, routeGrant, workerGrants, type workers } from '../../lib/routes.ts';
+import {
+  type Route,
+  routeGrant,
+  type SocketRoute,
+  socketRouteGrant,
+  workerGrants,
+  type workers,
+} from '../../lib/routes.ts';
 import { type GrantScope, runInGrantScope } from './grant-guard.ts';
 
 export class GrantViolation extends Error {}
@@ -16,7 +23,7 @@ export async function runGranted<T>(name: string, grant: FunctionGrant, fn: () =
   const result = await runInGrantScope(scope, fn);
   if (scope.denied.length > 0) {
     throw new GrantViolation(
-      `${name} used ${[...new Set(scope.denied)].join(', ')}, which its grant (table: ${grant.table}, queue: ${grant.queue ?? 'none'}) does not allow; fix its row in lib/routes.ts or the code.`,
+      `${name} used ${[...new Set(scope.denied)].join(', ')}, which its grant (table: ${grant.table}, queue: ${grant.queue ?? 'none'}, connections: ${grant.connections ?? 'none'}) does not allow; fix its row in lib/routes.ts or the code.`,
     );
   }
   return result;
@@ -27,3 +34,6 @@ export const runAsRoute = <T>(route: Route, fn: () => Promise<T>): Promise<T> =>
 
 export const runAsWorker = <T>(name: keyof typeof workers, fn: () => Promise<T>): Promise<T> =>
   runGranted(name, workerGrants[name], fn);
+
+export const runAsSocketRoute = <T>(route: SocketRoute, fn: () => Promise<T>): Promise<T> =>
+  runGranted(route.name, socketRouteGrant(route), fn);

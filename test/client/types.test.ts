@@ -24,6 +24,7 @@ const CLIENT_ONLY: Record<string, string> = {
   ErrorDetail: "one detail of ErrorBody's",
   InstallResult: 'the client adds `created` (201 or 200), which is a status, not a field',
   StreamEventsOptions: 'options of the client’s SSE reader (reconnect, signal), not of the API',
+  SubscribeOptions: 'options of the client’s push (WebSocket) reader (after, signal): the channel is no REST operation',
   StreamedEvent: 'one parsed server-sent event: SSE framing, which OpenAPI cannot describe',
 };
 

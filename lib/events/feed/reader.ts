@@ -26,6 +26,11 @@ export interface FeedRead {
   events: ServiceEvent[];
   /** The last slot passed (an event's id or a gap's): where the next read starts. */
   cursor: string | undefined;
+  /**
+   * True when the read stopped for want of slots (every ticket handed out was passed, or the next
+   * slot is still being written), not for its limit: a read from `cursor` now would find nothing.
+   */
+  drained?: boolean;
 }
 
 /**
@@ -57,14 +62,21 @@ async function readFrom(
     // first numbered event commits while we read, read again with the counter.
     const items = await querySlots(agentId, after, undefined, limit);
     if ((await readAgent(agentId))?.feed_seq !== undefined) return readFrom(agentId, after, limit, nowMs, fills);
-    return { events: items.map(eventFromItem), cursor: (items.at(-1)?.['id'] as string | undefined) ?? after };
+    return {
+      events: items.map(eventFromItem),
+      cursor: (items.at(-1)?.['id'] as string | undefined) ?? after,
+      drained: items.length < limit,
+    };
   }
-  if (after !== undefined && positionOf(after) >= head) return { events: [], cursor: after };
+  if (after !== undefined && positionOf(after) >= head) return { events: [], cursor: after, drained: true };
 
   const base = agent!.feed_base ?? 0;
   let expected = Math.max(after === undefined ? base : positionOf(after), base) + 1;
   const events: ServiceEvent[] = [];
   let cursor = after;
+  // Empty slots from..to stop the read (nothing more is readable now), or are filled once old enough.
+  const stopAt = (from: number, to: number, sinceMs: number) =>
+    passGap(agentId, after, limit, { events, cursor, drained: true }, from, to, sinceMs, nowMs, fills);
   const slots = await querySlots(agentId, after, head, limit);
   for (const item of slots) {
     const position = positionOf(item['id'] as string);
@@ -77,7 +89,7 @@ async function readFrom(
           item['entity'] === ENTITY.event
             ? Date.parse(item['created_at'] as string)
             : Number(agent!.feed_ticket_at ?? nowMs);
-        return passGap(agentId, after, limit, { events, cursor }, expected, position - 1, since, nowMs, fills);
+        return stopAt(expected, position - 1, since);
       }
       expected++;
     }
@@ -86,19 +98,9 @@ async function readFrom(
   }
   if (slots.length < limit && expected <= head) {
     // Every slot up to H was read and the last ones are empty (the newest tickets' events are not in yet).
-    return passGap(
-      agentId,
-      after,
-      limit,
-      { events, cursor },
-      expected,
-      head,
-      Number(agent!.feed_ticket_at ?? nowMs),
-      nowMs,
-      fills,
-    );
+    return stopAt(expected, head, Number(agent!.feed_ticket_at ?? nowMs));
   }
-  return { events, cursor };
+  return { events, cursor, drained: slots.length < limit };
 }
 
 /** Stops at an empty slot, or fills the empty slots from..to once they are old enough and reads on. */

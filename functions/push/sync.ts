@@ -1,0 +1,26 @@
+/**
+ * $default of the push channel: a client's `{"action":"sync"}` (after connecting, then every few
+ * minutes) is answered with every event after its cursor. Anything else is answered with one error
+ * frame in docs/api.md's format; so is a connection that holds no slot any more (reconnect).
+ */
+import { AppError } from '../../lib/core/errors.ts';
+import { closeFromServer, postFrame } from '../../lib/events/push/channel.ts';
+import { syncConnection } from '../../lib/events/push/connections.ts';
+import { syncMessage } from '../../lib/events/push/schemas.ts';
+import { errorBody } from '../../lib/http/errors.ts';
+import { socketRoute } from '../../lib/http/socket-route.ts';
+import { parseJsonMessage } from '../../lib/http/validation.ts';
+
+export const handler = socketRoute(async ({ connectionId, body }) => {
+  let problem: AppError | undefined;
+  try {
+    parseJsonMessage(syncMessage, body);
+    if (!(await syncConnection(connectionId, { post: postFrame, close: closeFromServer }))) {
+      problem = new AppError('not_found', 'This connection is closed on our side; connect again with `after`.');
+    }
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code === 'internal_error') throw err;
+    problem = err;
+  }
+  if (problem) await postFrame(connectionId, JSON.stringify(errorBody(problem)));
+});

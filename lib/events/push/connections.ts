@@ -1,0 +1,75 @@
+/**
+ * The push channel's connections (docs/events.md, "Push"): who may open one (the agent's owner,
+ * exactly as for the feed: anyone else's agent is 404), where it starts (`after`, checked as the
+ * feed checks a cursor), at most PUSH.connectionsPerAgent at once (429 beyond), and the sync a
+ * client sends after connecting and every few minutes.
+ */
+
+import { findCallerByKeyHash } from '../../accounts/api-keys.ts';
+import { ownAgent } from '../../agents/agents.ts';
+import type { Caller } from '../../core/caller.ts';
+import { AppError, rateLimited } from '../../core/errors.ts';
+import { PUSH } from '../../core/settings.ts';
+import { shuffled } from '../../core/shuffled.ts';
+import { checkFeedCursor } from '../feed/position.ts';
+import type { CloseConnection, PostFrame } from './channel.ts';
+import { sendBacklog } from './send.ts';
+import { claimSlot, readConnection, readSlot, releaseSlot } from './store.ts';
+
+export interface OpenRequest {
+  agentId: string;
+  /** The hash of the key that opens it: each sync checks that the key still stands. */
+  keyHash: string;
+  /** Resume after this event id (what the client saw last); absent: from the oldest retained event. */
+  after?: string | undefined;
+  connectionId: string;
+}
+
+export async function openConnection(caller: Caller, request: OpenRequest, nowMs = Date.now()): Promise<void> {
+  const agent = await ownAgent(caller, request.agentId);
+  checkFeedCursor(agent, request.after, 'after');
+  for (const slot of shuffled(PUSH.connectionsPerAgent)) {
+    const connection = { connectionId: request.connectionId, keyHash: request.keyHash, cursor: request.after };
+    if (await claimSlot(agent.id, slot, connection, nowMs)) return;
+  }
+  throw rateLimited(
+    `An agent may have at most ${PUSH.connectionsPerAgent} push connections open at once; close one, or try again later.`,
+    60,
+  );
+}
+
+/** $disconnect: frees the connection's slot. A connection never opened (or already cleaned up) is nothing to do. */
+export async function closeConnection(connectionId: string): Promise<void> {
+  const held = await readConnection(connectionId);
+  if (held) await releaseSlot(held.agent_id, held.slot, connectionId);
+}
+
+/**
+ * A client's sync: everything after its cursor. First the access check of the feed, again: the key
+ * must still stand and its owner still own the agent (a revoked key, a deleted agent: an error frame,
+ * and the service closes the connection), so a connection outlives its access by at most one sync
+ * interval, as API Gateway's authorizer cache lets a REST call do. False when the connection holds
+ * no slot (it was cleaned up: reconnect).
+ */
+export async function syncConnection(
+  connectionId: string,
+  channel: { post: PostFrame; close: CloseConnection },
+  nowMs = Date.now(),
+): Promise<boolean> {
+  const held = await readConnection(connectionId);
+  const slot = held && (await readSlot(held.agent_id, held.slot));
+  if (!slot || slot.connection_id !== connectionId) return false;
+  const caller = await findCallerByKeyHash(slot.key_hash);
+  try {
+    if (!caller) throw new AppError('unauthorized', 'The API key of this connection is no longer valid.');
+    await ownAgent(caller, slot.agent_id);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    await channel.post(connectionId, JSON.stringify({ error: { code: err.code, message: err.message } }));
+    await releaseSlot(slot.agent_id, slot.slot, connectionId);
+    await channel.close(connectionId);
+    return true;
+  }
+  await sendBacklog(slot, channel.post, nowMs);
+  return true;
+}

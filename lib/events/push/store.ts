@@ -1,0 +1,155 @@
+/**
+ * The push room's DynamoDB calls: an agent's connections (`keys.pushConnections`: one item, an
+ * attribute per slot `s0`…`s9` holding one open WebSocket connection and the cursor of what it
+ * was sent, so one conditional write moves the cursors of a whole fan-out) and each connection's
+ * lookup item (`keys.pushConnection`: $default and $disconnect name only the connection).
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { FUTURE_TOLERANCE_MS, PUSH } from '../../core/settings.ts';
+import { db, tableName } from '../../store/client.ts';
+import { conditionalDelete, conditionalUpdate } from '../../store/conditional.ts';
+import { ENTITY, keys } from '../../store/keys.ts';
+import { transactWrite } from '../../store/transact.ts';
+
+export interface PushSlot {
+  agent_id: string;
+  slot: number;
+  connection_id: string;
+  /** The last feed slot this connection was sent (an event's or a gap's id); absent: from the oldest. */
+  cursor?: string;
+  /** Epoch ms after which the connection cannot be open any more (API Gateway's 2 h cap, plus the skew bound). */
+  held_until: number;
+  /** The hash of the key that opened it (the API key item's id): each sync asks whether it still stands. */
+  key_hash: string;
+}
+
+/** The attribute of a slot on the agent's connections item. */
+const slotName = (slot: number) => `s${slot}`;
+
+/** TTL (epoch seconds): an item left by connections whose $disconnect never came goes an hour after the last lapsed. */
+const expiresAt = (heldUntil: number) => Math.ceil(heldUntil / 1000) + 3600;
+
+/**
+ * Takes `slot` for the connection: free, or held by a connection that cannot be open any more (or
+ * by a clock beyond the skew bound). The lookup item commits with it. False: the slot is held.
+ */
+export async function claimSlot(
+  agentId: string,
+  slot: number,
+  connection: { connectionId: string; keyHash: string; cursor: string | undefined },
+  nowMs: number,
+): Promise<boolean> {
+  const { connectionId, keyHash, cursor } = connection;
+  const heldUntil = nowMs + PUSH.maxConnectionMs + FUTURE_TOLERANCE_MS;
+  const result = await transactWrite([
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.pushConnections(agentId),
+        UpdateExpression: 'SET #slot = :connection, entity = :entity, agent_id = :agent, expires_at = :expires',
+        ConditionExpression: 'attribute_not_exists(#slot) OR #slot.held_until <= :now OR #slot.held_until > :ceiling',
+        ExpressionAttributeNames: { '#slot': slotName(slot) },
+        ExpressionAttributeValues: {
+          ':connection': {
+            connection_id: connectionId,
+            key_hash: keyHash,
+            held_until: heldUntil,
+            ...(cursor === undefined ? {} : { cursor }),
+          },
+          ':entity': ENTITY.pushConnections,
+          ':agent': agentId,
+          ':expires': expiresAt(heldUntil),
+          ':now': nowMs,
+          ':ceiling': heldUntil + FUTURE_TOLERANCE_MS,
+        },
+      },
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...keys.pushConnection(connectionId),
+          entity: ENTITY.pushConnection,
+          agent_id: agentId,
+          slot,
+          expires_at: expiresAt(heldUntil),
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+  ]);
+  return result.ok;
+}
+
+/** The agent and slot a connection holds, or undefined (never connected, or closed). */
+export async function readConnection(connectionId: string): Promise<{ agent_id: string; slot: number } | undefined> {
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.pushConnection(connectionId), ConsistentRead: true }),
+  );
+  return Item ? { agent_id: Item['agent_id'] as string, slot: Item['slot'] as number } : undefined;
+}
+
+/** Every held slot of the agent (one GetItem: at most PUSH.connectionsPerAgent). */
+export async function listSlots(agentId: string): Promise<PushSlot[]> {
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.pushConnections(agentId), ConsistentRead: true }),
+  );
+  if (!Item) return [];
+  return Array.from({ length: PUSH.connectionsPerAgent }, (_, slot) => slot).flatMap((slot) => {
+    const held = Item[slotName(slot)] as Omit<PushSlot, 'agent_id' | 'slot'> | undefined;
+    return held ? [{ ...held, agent_id: agentId, slot }] : [];
+  });
+}
+
+export const readSlot = async (agentId: string, slot: number): Promise<PushSlot | undefined> =>
+  (await listSlots(agentId)).find((s) => s.slot === slot);
+
+/**
+ * Moves the cursors of `slots` (one agent's, all at `from`) to `to` in one write, only if each is
+ * still at `from` and still its connection's: of two sends that read from the same cursor, one
+ * moves it, and a cursor never goes back. When the write is refused (another send moved one of
+ * them), each is tried alone. Returns the slots whose cursor moved.
+ */
+export async function advanceCursors(slots: PushSlot[], from: string | undefined, to: string): Promise<PushSlot[]> {
+  if (slots.length === 0) return [];
+  if (await advance(slots, from, to)) return slots;
+  if (slots.length === 1) return [];
+  const moved = await Promise.all(slots.map((slot) => advance([slot], from, to)));
+  return slots.filter((_, i) => moved[i]);
+}
+
+async function advance(slots: PushSlot[], from: string | undefined, to: string): Promise<boolean> {
+  const names: Record<string, string> = { '#cursor': 'cursor' };
+  const values: Record<string, unknown> = { ':to': to, ...(from === undefined ? {} : { ':from': from }) };
+  const sets: string[] = [];
+  const conditions: string[] = [];
+  for (const [i, slot] of slots.entries()) {
+    names[`#s${i}`] = slotName(slot.slot);
+    values[`:c${i}`] = slot.connection_id;
+    sets.push(`#s${i}.#cursor = :to`);
+    conditions.push(
+      `#s${i}.connection_id = :c${i}`,
+      from === undefined ? `attribute_not_exists(#s${i}.#cursor)` : `#s${i}.#cursor = :from`,
+    );
+  }
+  const result = await conditionalUpdate({
+    Key: keys.pushConnections(slots[0]!.agent_id),
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  });
+  return result.ok;
+}
+
+/** Frees the connection's slot (if it still holds it) and deletes its lookup item. */
+export async function releaseSlot(agentId: string, slot: number, connectionId: string): Promise<void> {
+  await conditionalUpdate({
+    Key: keys.pushConnections(agentId),
+    UpdateExpression: 'REMOVE #slot',
+    ConditionExpression: '#slot.connection_id = :connection',
+    ExpressionAttributeNames: { '#slot': slotName(slot) },
+    ExpressionAttributeValues: { ':connection': connectionId },
+  });
+  await conditionalDelete({ Key: keys.pushConnection(connectionId) });
+}

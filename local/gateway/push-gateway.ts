@@ -1,0 +1,176 @@
+/**
+ * The push channel's API Gateway WebSocket API, on the local API's own port: a WebSocket upgrade on
+ * PUSH.localPath runs `$connect` (a non-2xx answer refuses the handshake with that status and
+ * body), each message runs `$default`, the close runs `$disconnect`, with the very handlers of
+ * lib/routes.ts `socketRoutes` inside their grants. Beside it, the management API the functions
+ * post with: `POST|GET|DELETE /@connections/{id}`, 410 GoneException for a connection that is not
+ * open, as API Gateway answers. Like API Gateway's, it wants a SigV4-signed request (it checks the
+ * scheme, not the signature: there is no IAM here), so a plain request from a browser page cannot post.
+ *
+ * `ws` (npm) is the WebSocket server: Node has a WebSocket client built in, but no server, and
+ * `ws` is the library Node's own tests and most Node servers use. It runs only here, in the local
+ * runtime; no function bundles it.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { PUSH } from '../../lib/core/settings.ts';
+import type { SocketEvent, SocketResult } from '../../lib/http/socket-route.ts';
+import { log } from '../../lib/observability/log.ts';
+import { type SocketRoute, socketRoutes } from '../../lib/routes.ts';
+import { lambdaContext } from '../lambda/context.ts';
+import { runAsSocketRoute } from '../lambda/grants.ts';
+import { loadHandler } from '../lambda/handlers.ts';
+
+/** API Gateway's limit on one WebSocket message (frames up to 32 KB make it up). */
+const MAX_MESSAGE_BYTES = 128 * 1024;
+const CONNECTIONS_PATH = /^\/@connections\/([^/]+)$/;
+
+type SocketHandler = (event: SocketEvent, context: unknown) => Promise<SocketResult>;
+
+interface Open {
+  socket: WebSocket;
+  connectedAt: Date;
+  lastActiveAt: Date;
+  sourceIp: string;
+}
+
+const routeOf = (key: SocketRoute['routeKey']): SocketRoute => socketRoutes.find((r) => r.routeKey === key)!;
+
+async function invoke(key: SocketRoute['routeKey'], event: SocketEvent): Promise<SocketResult> {
+  const route = routeOf(key);
+  const handler = await loadHandler<SocketHandler>(route.handler);
+  return runAsSocketRoute(route, () => handler(event, lambdaContext(route.name, PUSH.functionTimeoutSeconds)));
+}
+
+function headersOf(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < req.rawHeaders.length; i += 2) out[req.rawHeaders[i]!] = req.rawHeaders[i + 1]!;
+  return out;
+}
+
+function refuseUpgrade(socket: Duplex, status: number, body = '', headers: Record<string, string> = {}): void {
+  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, 'Connection: close'];
+  for (const [name, value] of Object.entries({ 'Content-Type': 'application/json; charset=utf-8', ...headers }))
+    lines.push(`${name}: ${value}`);
+  lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+}
+
+export interface PushGateway {
+  /** Answers a request to the @connections API; false when `req` is not one (the REST routes take it). */
+  handleConnectionsApi(req: IncomingMessage, res: ServerResponse): boolean;
+}
+
+/** Serves the channel on `server`'s upgrades; its open connections are closed when the server closes. */
+export function attachPushGateway(server: Server): PushGateway {
+  const open = new Map<string, Open>();
+  const chosen = new WeakMap<IncomingMessage, string>();
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE_BYTES,
+    handleProtocols: (_offered, req) => chosen.get(req) ?? false,
+  });
+
+  const context = (connectionId: string, routeKey: string, eventType: string) => ({
+    connectionId,
+    routeKey,
+    eventType,
+    requestId: randomUUID(),
+    stage: 'local',
+    apiId: 'local',
+  });
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      if (url.pathname !== PUSH.localPath) return refuseUpgrade(socket, 404, '{"message":"Not Found"}');
+      // API Gateway's connection ids: 10 random bytes, base64.
+      const connectionId = randomBytes(10).toString('base64');
+      const query = Object.fromEntries(url.searchParams);
+      let answer: SocketResult;
+      try {
+        answer = await invoke('$connect', {
+          requestContext: context(connectionId, '$connect', 'CONNECT'),
+          headers: headersOf(req),
+          queryStringParameters: Object.keys(query).length > 0 ? query : null,
+          isBase64Encoded: false,
+        });
+      } catch (err) {
+        log.error('local push gateway: $connect failed', { error: (err as Error).message });
+        return refuseUpgrade(socket, 500, '{"message":"Internal server error"}');
+      }
+      if (answer.statusCode < 200 || answer.statusCode > 299)
+        return refuseUpgrade(socket, answer.statusCode, answer.body ?? '', answer.headers);
+      const protocol = Object.entries(answer.headers ?? {}).find(([k]) => k.toLowerCase() === 'sec-websocket-protocol');
+      if (protocol) chosen.set(req, protocol[1]);
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        const now = new Date();
+        open.set(connectionId, {
+          socket: ws,
+          connectedAt: now,
+          lastActiveAt: now,
+          sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        });
+        ws.on('message', (data, isBinary) => {
+          open.get(connectionId)!.lastActiveAt = new Date();
+          const body = Buffer.isBuffer(data) ? data : Buffer.concat(data as Buffer[]);
+          invoke('$default', {
+            requestContext: context(connectionId, '$default', 'MESSAGE'),
+            body: isBinary ? body.toString('base64') : body.toString('utf8'),
+            isBase64Encoded: isBinary,
+          }).catch((err: Error) => log.error('local push gateway: $default failed', { error: err.message }));
+        });
+        ws.on('close', () => {
+          open.delete(connectionId);
+          invoke('$disconnect', { requestContext: context(connectionId, '$disconnect', 'DISCONNECT') }).catch(
+            (err: Error) => log.error('local push gateway: $disconnect failed', { error: err.message }),
+          );
+        });
+      });
+    })();
+  });
+  server.on('close', () => {
+    for (const { socket } of open.values()) socket.terminate();
+  });
+
+  const answer = (res: ServerResponse, status: number, body?: unknown, errorType?: string) => {
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      ...(errorType ? { 'x-amzn-errortype': errorType } : {}),
+    });
+    res.end(body === undefined ? undefined : JSON.stringify(body));
+  };
+
+  return {
+    handleConnectionsApi(req, res) {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const match = CONNECTIONS_PATH.exec(url.pathname);
+      if (!match) return false;
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        if (!req.headers.authorization?.startsWith('AWS4-HMAC-SHA256 '))
+          return answer(res, 403, { message: 'Missing Authentication Token' }, 'ForbiddenException');
+        const connection = open.get(decodeURIComponent(match[1]!));
+        if (!connection) return answer(res, 410, { message: 'Gone' }, 'GoneException');
+        if (req.method === 'POST') {
+          connection.socket.send(Buffer.concat(chunks).toString('utf8'), (err) =>
+            err ? answer(res, 410, { message: 'Gone' }, 'GoneException') : answer(res, 200),
+          );
+        } else if (req.method === 'DELETE') {
+          connection.socket.close(1000);
+          answer(res, 204);
+        } else if (req.method === 'GET') {
+          answer(res, 200, {
+            ConnectedAt: connection.connectedAt.toISOString(),
+            LastActiveAt: connection.lastActiveAt.toISOString(),
+            Identity: { SourceIp: connection.sourceIp },
+          });
+        } else answer(res, 405, { message: 'Method Not Allowed' });
+      });
+      return true;
+    },
+  };
+}
