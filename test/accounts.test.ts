@@ -83,7 +83,8 @@ describe('authorizer', () => {
       {
         Action: 'execute-api:Invoke',
         Effect: 'Allow',
-        Resource: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/*',
+        // Every route of the stage (a portal token's Allow lists its routes instead: test/portal/).
+        Resource: ['arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/*'],
       },
     ]);
     expect(result.context).toEqual({
@@ -92,6 +93,8 @@ describe('authorizer', () => {
       name: 'Carol',
       verified: false,
       operator: false,
+      // Handed on to the routes, so a portal link this key makes counts against its usage plan.
+      usageKey: hashApiKey(issued.api_key),
     });
     // The usage plan's key for this caller: the stored hash, never the key itself.
     expect(result.usageIdentifierKey).toBe(hashApiKey(issued.api_key));

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { newId } from '../lib/core/ids.ts';
+import { newPortalToken } from '../lib/portal/token.ts';
 import { type Route, routes } from '../lib/routes.ts';
 import { createAgent, publishTemplate, SIMPLE_SCHEMA } from './events/support.ts';
 import { createTestUser, invoke, type TestUser } from './support/lambda.ts';
@@ -50,14 +51,22 @@ async function world(): Promise<World> {
   return { user, agent, template, contract: contract.body.id };
 }
 
-/** The route's path with real ids of `w` (a well-formed unknown one for deliveries). */
+/** The route's path with real ids of `w` (a well-formed unknown one for deliveries, destinations and portal links). */
 function pathOf(route: Route, w: World): string {
   const idFor = route.path.includes('/contracts/')
     ? w.contract
     : route.path.includes('/agents/')
       ? w.agent
       : w.template;
-  return route.path.replace('{delivery_id}', newId('dlv')).replace('{version}', '1.0.0').replace('{id}', idFor);
+  const path = route.path
+    .replace('{delivery_id}', newId('dlv'))
+    .replace('{destination_id}', newId('dst'))
+    .replace('{link_id}', newPortalToken().linkId)
+    .replace('{version}', '1.0.0')
+    .replace('{id}', idFor);
+  // A route with a path parameter named here by no one would be fuzzed as a 404 and prove nothing.
+  if (path.includes('{')) throw new Error(`route-fuzz: give ${route.name}'s path parameter a value (${path})`);
+  return path;
 }
 
 interface Answer {

@@ -11,9 +11,16 @@ import { type LocalEventBridge, startLocalEventBridge } from '../../fixtures/eve
 import { endpointOverride } from '../../lib/aws-endpoint.ts';
 import { deliverDestinationBatch } from '../../lib/events/delivery/destination-batch.ts';
 import { verifyDestination } from '../../lib/events/destinations.ts';
-import { type EventPipeline, startEventPipeline } from '../../local/emulators/event-pipeline.ts';
+import type { EventPipeline } from '../../local/emulators/event-pipeline.ts';
 import { runAsWorker } from '../../local/lambda/grants.ts';
-import { createAgent, createContract, publishTemplate, SIMPLE_SCHEMA, waitFor } from '../events/support.ts';
+import {
+  createAgent,
+  createContract,
+  publishTemplate,
+  SIMPLE_SCHEMA,
+  startFilePipeline,
+  waitFor,
+} from '../events/support.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 
 /**
@@ -32,12 +39,7 @@ let owner: TestUser;
 let templateId: string;
 
 beforeAll(async () => {
-  pipeline = await startEventPipeline({
-    tableName: process.env['TABLE_NAME']!,
-    dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!,
-    visibilityTimeoutSeconds: 1,
-    maxReceiveCount: 5,
-  });
+  pipeline = await startFilePipeline();
   bus = await startLocalEventBridge();
   process.env['EVENTBRIDGE_ENDPOINT'] = bus.endpoint;
   customer = new SQSClient(endpointOverride(pipeline.sqsEndpoint));

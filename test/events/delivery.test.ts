@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type EventPipeline, startEventPipeline } from '../../local/emulators/event-pipeline.ts';
+import type { EventPipeline } from '../../local/emulators/event-pipeline.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import {
   configureWebhook,
@@ -14,6 +14,7 @@ import {
   feedOf,
   publishTemplate,
   SIMPLE_SCHEMA,
+  startFilePipeline,
   startWebhookReceiver,
   type WebhookReceiver,
   waitFor,
@@ -33,12 +34,7 @@ let owner: TestUser;
 let templateId: string;
 
 beforeAll(async () => {
-  pipeline = await startEventPipeline({
-    tableName: process.env['TABLE_NAME']!,
-    dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!,
-    visibilityTimeoutSeconds: 1,
-    maxReceiveCount: ATTEMPTS + 2,
-  });
+  pipeline = await startFilePipeline({ maxReceiveCount: ATTEMPTS + 2 });
   owner = await createTestUser();
   templateId = await publishTemplate(owner, SIMPLE_SCHEMA);
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EventPipeline, startEventPipeline } from '../../local/emulators/event-pipeline.ts';
+import type { EventPipeline } from '../../local/emulators/event-pipeline.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import {
   configureWebhook,
@@ -10,6 +10,7 @@ import {
   feedOf,
   publishTemplate,
   SIMPLE_SCHEMA,
+  startFilePipeline,
   startWebhookReceiver,
   waitFor,
 } from './support.ts';
@@ -27,12 +28,7 @@ let owner: TestUser;
 let templateId: string;
 
 beforeAll(async () => {
-  pipeline = await startEventPipeline({
-    tableName: process.env['TABLE_NAME']!,
-    dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!,
-    visibilityTimeoutSeconds: 1,
-    maxReceiveCount: 5,
-  });
+  pipeline = await startFilePipeline();
   owner = await createTestUser();
   templateId = await publishTemplate(owner, SIMPLE_SCHEMA);
 });

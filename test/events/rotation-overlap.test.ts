@@ -7,7 +7,7 @@ import { db, tableName } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';
 import { signingSecrets } from '../../lib/webhooks/rotation.ts';
 import { newWebhookSecret } from '../../lib/webhooks/secret.ts';
-import { type EventPipeline, startEventPipeline } from '../../local/emulators/event-pipeline.ts';
+import type { EventPipeline } from '../../local/emulators/event-pipeline.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import {
   createAgent,
@@ -16,6 +16,7 @@ import {
   enableWebhook,
   publishTemplate,
   SIMPLE_SCHEMA,
+  startFilePipeline,
   startWebhookReceiver,
   waitFor,
 } from './support.ts';
@@ -31,12 +32,7 @@ let pipeline: EventPipeline;
 let owner: TestUser;
 
 beforeAll(async () => {
-  pipeline = await startEventPipeline({
-    tableName: process.env['TABLE_NAME']!,
-    dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!,
-    visibilityTimeoutSeconds: 1,
-    maxReceiveCount: 5,
-  });
+  pipeline = await startFilePipeline();
   owner = await createTestUser();
 });
 afterAll(async () => {

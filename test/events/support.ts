@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type net from 'node:net';
 import { afterEach, expect } from 'vitest';
+import { type EventPipelineOptions, startEventPipeline } from '../../local/emulators/event-pipeline.ts';
 import { invoke, type TestUser } from '../support/lambda.ts';
 
 /**
@@ -175,3 +176,16 @@ export async function feedOf(owner: TestUser, agentId: string): Promise<any[]> {
   expect(res.status).toBe(200);
   return res.body.data;
 }
+
+/**
+ * The local event pipeline (stream → relay → queue → delivery) on this test file's table and
+ * emulator, with the short visibility timeout and retry count the delivery tests wait on.
+ */
+export const startFilePipeline = (options: Partial<EventPipelineOptions> = {}) =>
+  startEventPipeline({
+    tableName: process.env['TABLE_NAME']!,
+    dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!,
+    visibilityTimeoutSeconds: 1,
+    maxReceiveCount: 5,
+    ...options,
+  });

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOTICE_PAGE_SIZE } from '../../lib/marketplace/lifecycle/notices.ts';
-import { type EventPipeline, startEventPipeline } from '../../local/emulators/event-pipeline.ts';
+import type { EventPipeline } from '../../local/emulators/event-pipeline.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import {
   createAgent,
@@ -9,6 +9,7 @@ import {
   feedOf,
   publishTemplate,
   SIMPLE_SCHEMA,
+  startFilePipeline,
   startWebhookReceiver,
   waitFor,
 } from './support.ts';
@@ -21,12 +22,7 @@ process.env['DELIVERY_RETRY_DELAYS_SECONDS'] = '0,1,1';
 
 let pipeline: EventPipeline;
 beforeAll(async () => {
-  pipeline = await startEventPipeline({
-    tableName: process.env['TABLE_NAME']!,
-    dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!,
-    visibilityTimeoutSeconds: 1,
-    maxReceiveCount: 5,
-  });
+  pipeline = await startFilePipeline();
 });
 afterAll(async () => {
   await pipeline?.stop();

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_PATHS } from '../../lib/core/settings.ts';
-import { type EventPipeline, startEventPipeline } from '../../local/emulators/event-pipeline.ts';
-import { createAgent, enableWebhook, startWebhookReceiver, type WebhookReceiver, waitFor } from '../events/support.ts';
+import type { EventPipeline } from '../../local/emulators/event-pipeline.ts';
+import {
+  createAgent,
+  enableWebhook,
+  startFilePipeline,
+  startWebhookReceiver,
+  type WebhookReceiver,
+  waitFor,
+} from '../events/support.ts';
 import { writtenDuring } from '../support/captured-output.ts';
 import { createTestUser, type TestUser } from '../support/lambda.ts';
 import { useLocalApi } from '../support/local-api.ts';
@@ -24,12 +31,7 @@ const saved = process.env['LOG_LEVEL'];
 
 beforeAll(async () => {
   process.env['LOG_LEVEL'] = 'info';
-  pipeline = await startEventPipeline({
-    tableName: process.env['TABLE_NAME']!,
-    dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!,
-    visibilityTimeoutSeconds: 1,
-    maxReceiveCount: 3,
-  });
+  pipeline = await startFilePipeline({ maxReceiveCount: 3 });
   receiver = await startWebhookReceiver();
   // Deliveries answered after a random wait, so the workers' awaits interleave with the routes'.
   receiver.answer = () => new Promise((resolve) => setTimeout(() => resolve(200), Math.random() * 40));
