@@ -11,9 +11,16 @@ import { keys } from '../../lib/store/keys.ts';
 import { forgetDataKeys, unseal } from '../../lib/webhooks/data-key.ts';
 import { privateKeyFromDer } from '../../lib/webhooks/ed25519.ts';
 import type { StoredSigningKey } from '../../lib/webhooks/signing-keys.ts';
-import { type EventPipeline, startEventPipeline } from '../../local/emulators/event-pipeline.ts';
+import type { EventPipeline } from '../../local/emulators/event-pipeline.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
-import { createAgent, type Delivered, enableWebhook, startWebhookReceiver, waitFor } from './support.ts';
+import {
+  createAgent,
+  type Delivered,
+  enableWebhook,
+  startFilePipeline,
+  startWebhookReceiver,
+  waitFor,
+} from './support.ts';
 
 /**
  * ed25519 `v1a` signatures (docs/webhooks.md, "ed25519 signatures"): deliveries to a real receiver
@@ -28,12 +35,7 @@ let pipeline: EventPipeline;
 let owner: TestUser;
 
 beforeAll(async () => {
-  pipeline = await startEventPipeline({
-    tableName: process.env['TABLE_NAME']!,
-    dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!,
-    visibilityTimeoutSeconds: 1,
-    maxReceiveCount: 5,
-  });
+  pipeline = await startFilePipeline();
   owner = await createTestUser();
 });
 afterAll(async () => {
