@@ -55,7 +55,7 @@ async function world(): Promise<World> {
 function pathOf(route: Route, w: World): string {
   const idFor = route.path.includes('/contracts/')
     ? w.contract
-    : route.path.includes('/agents/')
+    : route.path.includes('/agents/') || route.path.includes('/webhook-keys/')
       ? w.agent
       : w.template;
   const path = route.path
