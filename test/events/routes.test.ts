@@ -127,6 +127,7 @@ describe('GET /agents/:id/deliveries and retry', () => {
       last_error: null,
       next_attempt_at: expect.any(String),
       created_at: expect.any(String),
+      destination_id: null, // a webhook delivery (an AWS destination's names it)
     });
     expect(first.body.next_cursor).toBeNull();
   });
