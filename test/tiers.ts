@@ -56,26 +56,26 @@ export const UNIT_FILES = [
 ];
 
 /**
- * The integration files that take longest, longest first (measured in one run of the tier on a
- * fresh clone, two workers, seconds of wall time at load 4: local-runtime 144, search-pairs 81,
- * search-sort 70, first-hour 68, doc-examples 52, route-fuzz 46, crash-recovery 46, feed/integrity
- * 34, accounts 32, forced-retries 32; the other 79 files 407 together). They start first
+ * The integration files that take longest, longest first (measured in `.ci/run` on a fresh clone,
+ * two workers, seconds of wall time: search-pairs 83, search-sort 70, local-runtime 57, doc-examples
+ * 52, first-hour 50, feed/integrity 42, crash-recovery 41, route-fuzz 40, forced-retries 33,
+ * accounts 31, web/pages 26; the other 83 files 429 together). They start first
  * (test/support/longest-first.ts): with vitest's fallback order (larger files first, when it has no
- * timings of an earlier run, as in CI) a 100 s file could start last and run alone while the other
+ * timings of an earlier run, as in CI) a 80 s file could start last and run alone while the other
  * worker idles.
  */
 export const LONGEST_FILES = [
-  'test/local-runtime.test.ts',
   'test/marketplace/search-pairs.test.ts',
   'test/marketplace/search-sort.test.ts',
-  'test/local/first-hour.test.ts',
-  'test/web/pages.test.ts',
+  'test/local-runtime.test.ts',
   'test/docs/doc-examples.test.ts',
-  'test/route-fuzz.test.ts',
-  'test/events/crash-recovery.test.ts',
+  'test/local/first-hour.test.ts',
   'test/events/feed/integrity.test.ts',
-  'test/accounts.test.ts',
+  'test/events/crash-recovery.test.ts',
+  'test/route-fuzz.test.ts',
   'test/events/forced-retries.test.ts',
+  'test/accounts.test.ts',
+  'test/web/pages.test.ts',
 ];
 
 /** Every test file of the repository (both tiers). */

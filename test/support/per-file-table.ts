@@ -6,6 +6,7 @@ import { endpointOverride } from '../../lib/aws-endpoint.ts';
 import { reindexIfBehind } from '../../lib/marketplace/search/reindex.ts';
 import { ensureTable } from '../../lib/store/create-table.ts';
 import { cpuSecondsOf } from './cpu-profile.ts';
+import { removeScratchDirs } from './scratch-dir.ts';
 
 /**
  * The integration tier's setup file: each test file gets a database and a fresh table of its own
@@ -49,6 +50,7 @@ beforeAll(async () => {
 // (Its own client, at the endpoint leased and with the file's database: a test may point the
 // environment elsewhere.)
 afterAll(async () => {
+  removeScratchDirs(); // the data folders of the runtimes the file started (stopped by its own afterAll)
   if (!endpoint) return;
   const client = new DynamoDBClient({
     ...endpointOverride(endpoint),

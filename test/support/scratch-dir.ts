@@ -7,7 +7,9 @@ import { join } from 'node:path';
  * runtime on disk waits on an fsync per DynamoDB Local write, and a first start's search indexing
  * makes thousands (its demo seed took 146 s to become searchable from a disk folder and 36 s from
  * /dev/shm, side by side on one loaded machine). What a test checks of a data folder — a lock, data
- * kept across a restart — holds the same in RAM. Removed when the test process exits.
+ * kept across a restart — holds the same in RAM. Removed after the test file
+ * (test/support/per-file-table.ts calls removeScratchDirs), and when the process exits otherwise:
+ * a folder left in /dev/shm holds memory until the machine restarts.
  */
 const made: string[] = [];
 
@@ -20,12 +22,12 @@ function inRam(): string | undefined {
   }
 }
 
+export function removeScratchDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
 export function scratchDir(prefix: string): string {
   const dir = mkdtempSync(join(inRam() ?? tmpdir(), prefix));
-  if (made.push(dir) === 1) {
-    process.once('exit', () => {
-      for (const d of made) rmSync(d, { recursive: true, force: true });
-    });
-  }
+  if (made.push(dir) === 1) process.once('exit', removeScratchDirs);
   return dir;
 }
