@@ -65,6 +65,7 @@ export const BUNDLING = {
     'mnemonist/lru-cache': resolve(root, 'lib/aws/small-lru.ts'),
     '@aws/lambda-invoke-store': resolve(root, 'lib/aws/no-invoke-store.ts'),
     '@smithy/core/checksum': resolve(root, 'lib/aws/node-checksums.ts'),
+    '@aws-sdk/signature-v4-multi-region': resolve(root, 'lib/aws/single-region-signer.ts'),
   } as Record<string, string>,
 };
 

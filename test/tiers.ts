@@ -31,6 +31,7 @@ export const UNIT_FILES = [
   'test/client/webhook-receiver.test.ts',
   'test/contracts/variables.test.ts',
   'test/destinations/arn.test.ts',
+  'test/destinations/single-region-signer.test.ts',
   'test/cost-doc.test.ts',
   'test/docs-routes.test.ts',
   'test/docs/benchmarks-doc.test.ts',

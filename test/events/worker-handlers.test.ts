@@ -1,4 +1,4 @@
-import { type Message, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { type Message, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type {
   DynamoDBBatchResponse,
@@ -8,6 +8,8 @@ import type {
   SQSEvent,
 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AwsApiError } from '../../lib/aws/json-protocol.ts';
+import { postpone } from '../../lib/events/delivery/queue.ts';
 import { workers } from '../../lib/routes.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { createDeliveryQueues, type DeliveryQueues, type LocalSqs, startLocalSqs } from '../../local/emulators/sqs.ts';
@@ -267,5 +269,27 @@ describe('duplicates never make two records, and every post is counted once', ()
     expect(await deliveriesOf(owner, agentId)).toEqual([]);
     expect(await relay({ Records: [record] })).toEqual({ batchItemFailures: [] });
     expect((await receiveAll()).map((m) => JSON.parse(m.Body!).event_id)).toEqual([event.id]);
+  });
+});
+
+describe('postpone: ChangeMessageVisibility as one signed JSON call (lib/aws/json-protocol.ts), on fauxqs', () => {
+  it('changes the received message’s visibility; a refused call is an AwsApiError naming SQS’s error', async () => {
+    await sqs.client.send(new SendMessageCommand({ QueueUrl: queues.queueUrl, MessageBody: 'park me' }));
+    const [received] = (await receiveAll()).filter((m) => m.Body === 'park me');
+    // Received: hidden for the queue's 30 s. Parked for 0 s instead, it is visible again at once.
+    expect(await receiveAll()).toEqual([]);
+    await postpone(received!.ReceiptHandle!, 0, queues.queueUrl);
+    const again = (await receiveAll()).filter((m) => m.Body === 'park me');
+    expect(again.map((m) => m.MessageId)).toEqual([received!.MessageId]);
+    await postpone(again[0]!.ReceiptHandle!, 600, queues.queueUrl);
+    expect(await receiveAll()).toEqual([]);
+
+    // Both are SQS's documented answers for a handle it does not hold (fauxqs gives the first).
+    const refused = await postpone('not-a-receipt-handle', 10, queues.queueUrl).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(AwsApiError);
+    expect(refused).toMatchObject({
+      service: 'sqs',
+      type: expect.stringMatching(/^(MessageNotInflight|ReceiptHandleIsInvalid)$/),
+    });
   });
 });

@@ -6,19 +6,10 @@
  * (event-check.ts): what is checked is what is published. Scripts and tests only: zod/mini would
  * add 26 KB to the delivery worker and the relay, the JSON file and its checker 4 KB.
  */
+import { CONTRACT_STATUSES } from '../../core/contract-statuses.ts';
 import type { AnyEventType } from '../../core/event-types.ts';
 import { ID_PATTERN } from '../../core/ids.ts';
 import * as z from '../../zod.ts';
-
-/** A contract's statuses (lib/contracts/transitions.ts; lib/http/openapi/schemas.ts fails to compile when they differ). */
-export const CONTRACT_STATUSES = [
-  'CREATED',
-  'FUNDED',
-  'VERIFIED',
-  'VERIFICATION_FAILED',
-  'RELEASED',
-  'REFUNDED',
-] as const;
 
 export const contractDataShape = {
   contract_id: z.string().check(z.regex(ID_PATTERN.ctr)),
