@@ -113,6 +113,7 @@ describe('holding answers to the document', () => {
     webhook_status: 'DISABLED',
     webhook_disabled_reason: null,
     last_verified_at: null,
+    schema_versions: {},
     created_at: '2026-01-01T00:00:00.000Z',
   };
   const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => ({

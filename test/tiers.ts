@@ -40,6 +40,7 @@ export const UNIT_FILES = [
   'test/events/emit-check.test.ts',
   'test/events/push-pure.test.ts',
   'test/events/schedule.test.ts',
+  'test/events/schema-versions.test.ts',
   'test/events/stream-filter.test.ts',
   'test/local/data-dir-lock.test.ts',
   'test/local/emulator-retry.test.ts',

@@ -294,6 +294,8 @@ export type Agent = {
   webhook_disabled_reason: "manual" | "consecutive_failures" | "endpoint_gone" | null;
   /** When the webhook's last handshake succeeded (POST …/webhook/verify or the periodic re-verification); null before the first. */
   last_verified_at: string | null;
+  /** The schema version the webhook's deliveries are shaped to, per event kind (set with PATCH …/webhook); a kind not named gets its current version. */
+  schema_versions: Record<string, number>;
   created_at: string;
 };
 
@@ -307,6 +309,8 @@ export type ConfiguredAgent = {
   webhook_disabled_reason: "manual" | "consecutive_failures" | "endpoint_gone" | null;
   /** When the webhook's last handshake succeeded (POST …/webhook/verify or the periodic re-verification); null before the first. */
   last_verified_at: string | null;
+  /** The schema version the webhook's deliveries are shaped to, per event kind (set with PATCH …/webhook); a kind not named gets its current version. */
+  schema_versions: Record<string, number>;
   created_at: string;
   /** Only in the answer to the first configuration. */
   webhook_secret?: string;
@@ -524,6 +528,8 @@ export type Destination = {
   kind: "sqs" | "eventbridge";
   arn: string;
   events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
+  /** The schema version the destination's deliveries are shaped to, per event kind (set when it is created); a kind not named gets its current version. */
+  schema_versions: Record<string, number>;
   status: "PENDING_VERIFICATION" | "ENABLED" | "DISABLED";
   /** Why it is DISABLED; null otherwise. */
   status_reason: string | null;
@@ -547,6 +553,8 @@ export type CreatedDestination = {
   kind: "sqs" | "eventbridge";
   arn: string;
   events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
+  /** The schema version the destination's deliveries are shaped to, per event kind (set when it is created); a kind not named gets its current version. */
+  schema_versions: Record<string, number>;
   status: "PENDING_VERIFICATION" | "ENABLED" | "DISABLED";
   /** Why it is DISABLED; null otherwise. */
   status_reason: string | null;
@@ -895,6 +903,7 @@ export type ListAgentsQuery = {
 export type ConfigureWebhookBody = {
   webhook_url: string;
   events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
+  schema_versions?: Record<string, number>;
 };
 
 /** The body of POST /api/v1/agents/{id}/webhook/secret/rotate. */
@@ -943,6 +952,7 @@ export type RetryDeliveryBody = {
 export type CreateDestinationBody = {
   arn: string;
   events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
+  schema_versions?: Record<string, number>;
 };
 
 /** The body of POST /api/v1/agents/{id}/destinations/{destination_id}/verify. */

@@ -4,7 +4,7 @@
  * types only: no function bundles this module).
  */
 import { z } from 'zod';
-import { cursorPageOf, timestamp } from '../core/answer-fields.ts';
+import { cursorPageOf, schemaVersionsAnswer, timestamp } from '../core/answer-fields.ts';
 import { EVENT_TYPES } from '../core/event-types.ts';
 import { ID_PATTERN } from '../core/ids.ts';
 
@@ -27,6 +27,9 @@ const agentShape = {
     .describe(
       "When the webhook's last handshake succeeded (POST …/webhook/verify or the periodic re-verification); null before the first.",
     ),
+  schema_versions: schemaVersionsAnswer.describe(
+    "The schema version the webhook's deliveries are shaped to, per event kind (set with PATCH …/webhook); a kind not named gets its current version.",
+  ),
   created_at: timestamp,
 };
 export const agentAnswer = z.strictObject(agentShape);

@@ -1,4 +1,5 @@
 import type { EventType } from '../core/event-types.ts';
+import type { SchemaPins } from '../core/event-versions.ts';
 import { ID_PATTERN } from '../core/ids.ts';
 import type { SigningKeyFields } from '../webhooks/signing-keys.ts';
 import type { AgentView } from './answer.ts';
@@ -25,6 +26,8 @@ export interface AgentRecord extends SigningKeyFields {
   webhook_disabled_reason?: WebhookDisabledReason | null;
   /** When a handshake last succeeded (ISO 8601). */
   last_verified_at?: string | null;
+  /** The schema version the webhook's deliveries are shaped to, per kind (lib/core/event-versions.ts); absent: none pinned. */
+  schema_versions?: SchemaPins;
   /** +1 on every PATCH / DELETE / rotate: a handshake may only enable the configuration it checked. */
   config_version: number;
   /**
@@ -52,6 +55,7 @@ export function toAgentView(agent: AgentRecord): AgentView {
     webhook_status: agent.webhook_status,
     webhook_disabled_reason: agent.webhook_status === 'DISABLED' ? (agent.webhook_disabled_reason ?? null) : null,
     last_verified_at: agent.last_verified_at ?? null,
+    schema_versions: agent.schema_versions ?? {},
     created_at: agent.created_at,
   };
 }

@@ -26,6 +26,7 @@ export async function configureWebhook(
       set: {
         webhook_url: input.webhook_url,
         events: input.events,
+        ...(input.schema_versions ? { schema_versions: input.schema_versions } : {}),
         webhook_status: 'PENDING_VERIFICATION',
         webhook_secret: new IfAbsent(candidate),
         updated_at: nowIso(),

@@ -6,6 +6,7 @@
  * a failed attempt leaves it in the queue, invisible until the next attempt is due.
  */
 import type { AgentRecord } from '../../agents/model.ts';
+import { atPinnedVersion } from '../../core/event-versions.ts';
 import { type OutboundResult, postJson } from '../../net/outbound.ts';
 import { errorFields, log } from '../../observability/log.ts';
 import { failureKindOf, recordDeliveryAttempt } from '../../observability/metrics.ts';
@@ -106,8 +107,10 @@ export async function deliverMessage(
     );
     return done;
   }
-  const event = await eventToSend(delivery);
-  if (!event) return done;
+  const made = await eventToSend(delivery);
+  if (!made) return done;
+  // Shaped at each attempt to the webhook's pins as they are now (docs/webhooks.md, "Schema versions and pins").
+  const event = atPinnedVersion(made, agent.schema_versions);
   // An open circuit parks scheduled attempts without a POST; a manual retry is the owner's to make.
   const passed = message.manual ? ({ kind: 'pass' } as const) : await gate();
   if (passed.kind === 'wait') return { outcome: { kind: 'later', seconds: passed.seconds } };
