@@ -295,7 +295,19 @@ export type Agent = {
   /** When the webhook's last handshake succeeded (POST …/webhook/verify or the periodic re-verification); null before the first. */
   last_verified_at: string | null;
   /** The schema version the webhook's deliveries are shaped to, per event kind (set with PATCH …/webhook); a kind not named gets its current version. */
-  schema_versions: Record<string, number>;
+  schema_versions: {
+    "contract.funded"?: number;
+    "contract.released"?: number;
+    "contract.refunded"?: number;
+    "contract.verification.completed"?: number;
+    "template.version.deprecated"?: number;
+    "template.version.yanked"?: number;
+    "service.webhook.test"?: number;
+    "service.webhook.disabled"?: number;
+    "agent.webhook.disabled"?: number;
+    "agent.webhook.failing"?: number;
+    "agent.webhook.unverified"?: number;
+  };
   created_at: string;
 };
 
@@ -310,7 +322,19 @@ export type ConfiguredAgent = {
   /** When the webhook's last handshake succeeded (POST …/webhook/verify or the periodic re-verification); null before the first. */
   last_verified_at: string | null;
   /** The schema version the webhook's deliveries are shaped to, per event kind (set with PATCH …/webhook); a kind not named gets its current version. */
-  schema_versions: Record<string, number>;
+  schema_versions: {
+    "contract.funded"?: number;
+    "contract.released"?: number;
+    "contract.refunded"?: number;
+    "contract.verification.completed"?: number;
+    "template.version.deprecated"?: number;
+    "template.version.yanked"?: number;
+    "service.webhook.test"?: number;
+    "service.webhook.disabled"?: number;
+    "agent.webhook.disabled"?: number;
+    "agent.webhook.failing"?: number;
+    "agent.webhook.unverified"?: number;
+  };
   created_at: string;
   /** Only in the answer to the first configuration. */
   webhook_secret?: string;
@@ -529,7 +553,19 @@ export type Destination = {
   arn: string;
   events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
   /** The schema version the destination's deliveries are shaped to, per event kind (set when it is created); a kind not named gets its current version. */
-  schema_versions: Record<string, number>;
+  schema_versions: {
+    "contract.funded"?: number;
+    "contract.released"?: number;
+    "contract.refunded"?: number;
+    "contract.verification.completed"?: number;
+    "template.version.deprecated"?: number;
+    "template.version.yanked"?: number;
+    "service.webhook.test"?: number;
+    "service.webhook.disabled"?: number;
+    "agent.webhook.disabled"?: number;
+    "agent.webhook.failing"?: number;
+    "agent.webhook.unverified"?: number;
+  };
   status: "PENDING_VERIFICATION" | "ENABLED" | "DISABLED";
   /** Why it is DISABLED; null otherwise. */
   status_reason: string | null;
@@ -554,7 +590,19 @@ export type CreatedDestination = {
   arn: string;
   events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
   /** The schema version the destination's deliveries are shaped to, per event kind (set when it is created); a kind not named gets its current version. */
-  schema_versions: Record<string, number>;
+  schema_versions: {
+    "contract.funded"?: number;
+    "contract.released"?: number;
+    "contract.refunded"?: number;
+    "contract.verification.completed"?: number;
+    "template.version.deprecated"?: number;
+    "template.version.yanked"?: number;
+    "service.webhook.test"?: number;
+    "service.webhook.disabled"?: number;
+    "agent.webhook.disabled"?: number;
+    "agent.webhook.failing"?: number;
+    "agent.webhook.unverified"?: number;
+  };
   status: "PENDING_VERIFICATION" | "ENABLED" | "DISABLED";
   /** Why it is DISABLED; null otherwise. */
   status_reason: string | null;
@@ -903,7 +951,19 @@ export type ListAgentsQuery = {
 export type ConfigureWebhookBody = {
   webhook_url: string;
   events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
-  schema_versions?: Record<string, number>;
+  schema_versions?: {
+    "contract.funded"?: number;
+    "contract.released"?: number;
+    "contract.refunded"?: number;
+    "contract.verification.completed"?: number;
+    "template.version.deprecated"?: number;
+    "template.version.yanked"?: number;
+    "service.webhook.test"?: number;
+    "service.webhook.disabled"?: number;
+    "agent.webhook.disabled"?: number;
+    "agent.webhook.failing"?: number;
+    "agent.webhook.unverified"?: number;
+  };
 };
 
 /** The body of POST /api/v1/agents/{id}/webhook/secret/rotate. */
@@ -952,7 +1012,19 @@ export type RetryDeliveryBody = {
 export type CreateDestinationBody = {
   arn: string;
   events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
-  schema_versions?: Record<string, number>;
+  schema_versions?: {
+    "contract.funded"?: number;
+    "contract.released"?: number;
+    "contract.refunded"?: number;
+    "contract.verification.completed"?: number;
+    "template.version.deprecated"?: number;
+    "template.version.yanked"?: number;
+    "service.webhook.test"?: number;
+    "service.webhook.disabled"?: number;
+    "agent.webhook.disabled"?: number;
+    "agent.webhook.failing"?: number;
+    "agent.webhook.unverified"?: number;
+  };
 };
 
 /** The body of POST /api/v1/agents/{id}/destinations/{destination_id}/verify. */

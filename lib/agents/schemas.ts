@@ -1,11 +1,11 @@
 /** Request shapes of the agent and webhook routes (docs/api.md). Strict: unknown fields are a 400. */
 
-import { ALL_EVENT_TYPES, type AnyEventType, EVENT_TYPES } from '../core/event-types.ts';
-import { pinnableVersions } from '../core/event-versions.ts';
+import { EVENT_TYPES } from '../core/event-types.ts';
 import { ID_PATTERN } from '../core/ids.ts';
 import { checkWebhookUrl, developmentMode } from '../net/url-policy.ts';
 import { MAX_OVERLAP_SECONDS } from '../webhooks/rotation.ts';
 import * as z from '../zod.ts';
+import { schemaVersionPins } from './schema-pins.ts';
 
 export const agentIdParams = z.strictObject({ id: z.string().check(z.regex(ID_PATTERN.agt)) });
 
@@ -24,31 +24,6 @@ export const listAgentsQuery = z.strictObject({
  * The URL is checked as written (no DNS, docs/api.md): the policy lives in lib/net/url-policy.ts and
  * is read at parse time, so DEVELOPMENT_MODE is whatever the runtime says at that moment.
  */
-/**
- * `schema_versions` of a webhook or an AWS destination (docs/webhooks.md, "Schema versions and
- * pins"): the version of each kind's schema its deliveries are shaped to. A kind of the catalog and
- * one of the versions the service can send for it (lib/core/event-versions.ts); any other is a 400
- * that names the versions there are. The destinations' routes take the same shape.
- */
-export const schemaVersionPins = z
-  .partialRecord(
-    z.enum(ALL_EVENT_TYPES as [AnyEventType, ...AnyEventType[]]),
-    z.int('Expected a whole version number.'),
-  )
-  .check(
-    z.superRefine((pins, ctx) => {
-      for (const [type, version] of Object.entries(pins) as Array<[AnyEventType, number]>) {
-        const versions = pinnableVersions(type);
-        if (!versions.includes(version))
-          ctx.addIssue({
-            code: 'custom',
-            path: [type],
-            message: `${type} can be sent at schema version ${[...versions].sort((a, b) => a - b).join(' or ')}, not ${version}.`,
-          });
-      }
-    }),
-  );
-
 export const configureWebhookBody = z.strictObject({
   webhook_url: z.string().check(
     z.superRefine((url, ctx) => {

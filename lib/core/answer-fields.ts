@@ -5,7 +5,7 @@
  * bundle carries them.
  */
 import { z } from 'zod';
-import { ALL_EVENT_TYPES, type AnyEventType } from './event-types.ts';
+import { type AnyEventType, allEventTypes } from './event-types.ts';
 
 export const timestamp = z.iso.datetime();
 export const count = z.int().min(0);
@@ -16,7 +16,9 @@ export const cursorPageOf = <T extends z.ZodType>(item: T) =>
   z.strictObject({ data: z.array(item), next_cursor: z.string().nullable() });
 
 /** A webhook's or an AWS destination's pinned schema versions, by event kind (lib/core/event-versions.ts). */
-export const schemaVersionsAnswer = z.partialRecord(
-  z.enum(ALL_EVENT_TYPES as [AnyEventType, ...AnyEventType[]]),
-  z.int().min(1),
+export const schemaVersionsAnswer = z.strictObject(
+  Object.fromEntries(allEventTypes().map((type) => [type, z.int().min(1).optional()])) as Record<
+    AnyEventType,
+    z.ZodOptional<z.ZodInt>
+  >,
 );

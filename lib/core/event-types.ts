@@ -40,8 +40,8 @@ export type OperationalEventType = (typeof OPERATIONAL_EVENT_TYPES)[number];
 export type EventType = (typeof EVENT_TYPES)[number];
 export type ServiceEventType = (typeof SERVICE_EVENT_TYPES)[number];
 export type AnyEventType = EventType | ServiceEventType;
-/** Every kind of the catalog. */
-export const ALL_EVENT_TYPES: readonly AnyEventType[] = [...EVENT_TYPES, ...SERVICE_EVENT_TYPES];
+/** Every kind of the catalog (a function: a constant spread here would be kept in every bundle that imports this module). */
+export const allEventTypes = (): AnyEventType[] => [...EVENT_TYPES, ...SERVICE_EVENT_TYPES];
 
 export const EVENT_DESCRIPTIONS: Readonly<Record<AnyEventType, string>> = {
   'contract.funded': 'A contract the agent is a party to moved from CREATED to FUNDED.',

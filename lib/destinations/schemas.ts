@@ -1,6 +1,6 @@
 /** Request shapes of the destination routes (docs/api.md). Strict: unknown fields are a 400. */
 
-import { schemaVersionPins } from '../agents/schemas.ts';
+import { schemaVersionPins } from '../agents/schema-pins.ts';
 import { EVENT_TYPES } from '../core/event-types.ts';
 import { ID_PATTERN } from '../core/ids.ts';
 import * as z from '../zod.ts';
