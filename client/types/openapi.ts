@@ -284,6 +284,20 @@ export type InstalledPage = {
 
 export type EventType = "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked";
 
+export type SchemaVersions = {
+  "contract.funded"?: number;
+  "contract.released"?: number;
+  "contract.refunded"?: number;
+  "contract.verification.completed"?: number;
+  "template.version.deprecated"?: number;
+  "template.version.yanked"?: number;
+  "service.webhook.test"?: number;
+  "service.webhook.disabled"?: number;
+  "agent.webhook.disabled"?: number;
+  "agent.webhook.failing"?: number;
+  "agent.webhook.unverified"?: number;
+};
+
 export type Agent = {
   id: string;
   name: string;
@@ -294,20 +308,7 @@ export type Agent = {
   webhook_disabled_reason: "manual" | "consecutive_failures" | "endpoint_gone" | null;
   /** When the webhook's last handshake succeeded (POST …/webhook/verify or the periodic re-verification); null before the first. */
   last_verified_at: string | null;
-  /** The schema version the webhook's deliveries are shaped to, per event kind (set with PATCH …/webhook); a kind not named gets its current version. */
-  schema_versions: {
-    "contract.funded"?: number;
-    "contract.released"?: number;
-    "contract.refunded"?: number;
-    "contract.verification.completed"?: number;
-    "template.version.deprecated"?: number;
-    "template.version.yanked"?: number;
-    "service.webhook.test"?: number;
-    "service.webhook.disabled"?: number;
-    "agent.webhook.disabled"?: number;
-    "agent.webhook.failing"?: number;
-    "agent.webhook.unverified"?: number;
-  };
+  schema_versions: SchemaVersions;
   created_at: string;
 };
 
@@ -321,20 +322,7 @@ export type ConfiguredAgent = {
   webhook_disabled_reason: "manual" | "consecutive_failures" | "endpoint_gone" | null;
   /** When the webhook's last handshake succeeded (POST …/webhook/verify or the periodic re-verification); null before the first. */
   last_verified_at: string | null;
-  /** The schema version the webhook's deliveries are shaped to, per event kind (set with PATCH …/webhook); a kind not named gets its current version. */
-  schema_versions: {
-    "contract.funded"?: number;
-    "contract.released"?: number;
-    "contract.refunded"?: number;
-    "contract.verification.completed"?: number;
-    "template.version.deprecated"?: number;
-    "template.version.yanked"?: number;
-    "service.webhook.test"?: number;
-    "service.webhook.disabled"?: number;
-    "agent.webhook.disabled"?: number;
-    "agent.webhook.failing"?: number;
-    "agent.webhook.unverified"?: number;
-  };
+  schema_versions: SchemaVersions;
   created_at: string;
   /** Only in the answer to the first configuration. */
   webhook_secret?: string;
@@ -552,20 +540,7 @@ export type Destination = {
   kind: "sqs" | "eventbridge";
   arn: string;
   events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
-  /** The schema version the destination's deliveries are shaped to, per event kind (set when it is created); a kind not named gets its current version. */
-  schema_versions: {
-    "contract.funded"?: number;
-    "contract.released"?: number;
-    "contract.refunded"?: number;
-    "contract.verification.completed"?: number;
-    "template.version.deprecated"?: number;
-    "template.version.yanked"?: number;
-    "service.webhook.test"?: number;
-    "service.webhook.disabled"?: number;
-    "agent.webhook.disabled"?: number;
-    "agent.webhook.failing"?: number;
-    "agent.webhook.unverified"?: number;
-  };
+  schema_versions: SchemaVersions;
   status: "PENDING_VERIFICATION" | "ENABLED" | "DISABLED";
   /** Why it is DISABLED; null otherwise. */
   status_reason: string | null;
@@ -589,20 +564,7 @@ export type CreatedDestination = {
   kind: "sqs" | "eventbridge";
   arn: string;
   events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
-  /** The schema version the destination's deliveries are shaped to, per event kind (set when it is created); a kind not named gets its current version. */
-  schema_versions: {
-    "contract.funded"?: number;
-    "contract.released"?: number;
-    "contract.refunded"?: number;
-    "contract.verification.completed"?: number;
-    "template.version.deprecated"?: number;
-    "template.version.yanked"?: number;
-    "service.webhook.test"?: number;
-    "service.webhook.disabled"?: number;
-    "agent.webhook.disabled"?: number;
-    "agent.webhook.failing"?: number;
-    "agent.webhook.unverified"?: number;
-  };
+  schema_versions: SchemaVersions;
   status: "PENDING_VERIFICATION" | "ENABLED" | "DISABLED";
   /** Why it is DISABLED; null otherwise. */
   status_reason: string | null;

@@ -27,9 +27,7 @@ const agentShape = {
     .describe(
       "When the webhook's last handshake succeeded (POST …/webhook/verify or the periodic re-verification); null before the first.",
     ),
-  schema_versions: schemaVersionsAnswer.describe(
-    "The schema version the webhook's deliveries are shaped to, per event kind (set with PATCH …/webhook); a kind not named gets its current version.",
-  ),
+  schema_versions: schemaVersionsAnswer,
   created_at: timestamp,
 };
 export const agentAnswer = z.strictObject(agentShape);

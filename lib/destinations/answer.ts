@@ -16,9 +16,7 @@ const destinationShape = {
   kind: z.enum(['sqs', 'eventbridge']),
   arn: z.string(),
   events: z.array(z.enum(EVENT_TYPES)),
-  schema_versions: schemaVersionsAnswer.describe(
-    "The schema version the destination's deliveries are shaped to, per event kind (set when it is created); a kind not named gets its current version.",
-  ),
+  schema_versions: schemaVersionsAnswer,
   status: z.enum(['PENDING_VERIFICATION', 'ENABLED', 'DISABLED']),
   status_reason: z.string().nullable().describe('Why it is DISABLED; null otherwise.'),
   verification: z.strictObject({

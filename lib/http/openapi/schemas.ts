@@ -28,6 +28,7 @@ import {
   contractPageAnswer,
   contractStatusAnswer,
 } from '../../contracts/answer.ts';
+import { schemaVersionsAnswer } from '../../core/answer-fields.ts';
 import { ERROR_CODES } from '../../core/errors.ts';
 import type { ServiceEventType } from '../../core/event-types.ts';
 import { EVENT_TYPES } from '../../core/event-types.ts';
@@ -138,6 +139,11 @@ export const ModerationActionPage = named('ModerationActionPage', moderationActi
 export const InstalledPage = named('InstalledPage', installedPageAnswer);
 
 named('EventType', eventTypeAnswer);
+named(
+  'SchemaVersions',
+  schemaVersionsAnswer,
+  "The schema version a webhook's or an AWS destination's deliveries are shaped to, per event kind (`schema_versions` of PATCH …/webhook and POST …/destinations); a kind not named arrives at its current version.",
+);
 export const Agent = named('Agent', agentAnswer);
 export const ConfiguredAgent = named('ConfiguredAgent', configuredAgentAnswer);
 export const AgentPage = named('AgentPage', agentPageAnswer);
