@@ -1,20 +1,20 @@
 /**
- * `npm run bench -- cost`: measures what each route's sample request (events/<route>.json) costs
+ * `npm run bench -- cost`: measures what each route's sample request (its row's example, local/demo/sample-event.ts) costs
  * in DynamoDB units, against a freshly seeded local runtime as `test/local/samples-run.test.ts`
  * runs them (DynamoDB Local reports ConsumedCapacity, indexes included), keeps the counts in
  * bench/cost-measured.json, and writes docs/cost.md's tables from the model (bench/_cost-model.ts).
  */
 
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { InitializeHandler, InitializeHandlerArguments, MiddlewareStack } from '@smithy/types';
 import { decorateAwsClients } from '../lib/aws/client-hooks.ts';
 import { readDelivery } from '../lib/events/delivery/store.ts';
-import { routes } from '../lib/routes.ts';
 import { tableName } from '../lib/store/client.ts';
 import { DEMO_DELIVERY } from '../local/demo/identity.ts';
+import { routesInSampleOrder, sampleEvent } from '../local/demo/sample-event.ts';
 import { seedDemoData } from '../local/demo/seed.ts';
 import { startDemoWebhookSink } from '../local/demo/webhook-sink.ts';
 import { startEventPipeline } from '../local/emulators/event-pipeline.ts';
@@ -81,7 +81,7 @@ async function measureRoutes(): Promise<Record<string, RouteUnits>> {
     queue_url: pipeline.queueUrl,
   });
   try {
-    // The delivery events/retryDelivery.json names is made by the relay from the seeded events.
+    // The delivery the retryDelivery sample names is made by the relay from the seeded events.
     const deadline = Date.now() + 90_000;
     while ((await readDelivery(DEMO_DELIVERY.agentId, DEMO_DELIVERY.deliveryId))?.status !== 'succeeded') {
       if (Date.now() > deadline) throw new Error('the demo delivery did not succeed within 90 s');
@@ -90,16 +90,11 @@ async function measureRoutes(): Promise<Record<string, RouteUnits>> {
     decorateAwsClients((client, service) => {
       if (service === 'dynamodb') countCapacity(client.middlewareStack as MiddlewareStack<object, object>);
     });
-    const samples = readdirSync(join(root, 'events'))
-      .filter((f) => f.endsWith('.json'))
-      .map((f) => f.slice(0, -'.json'.length));
     const measured: Record<string, RouteUnits> = {};
-    // In the samples test's order (file names), which every sample's data survives.
-    for (const name of samples.filter((n) => routes.some((r) => r.name === n && !r.streaming))) {
+    // In the samples test's order, which every sample's data survives.
+    for (const { name } of routesInSampleOrder().filter((r) => !r.streaming)) {
       const counted = { reads: 0, writes: 0, calls: 0 };
-      await counting.run(counted, () =>
-        invokeFunction(name, JSON.parse(readFileSync(join(root, 'events', `${name}.json`), 'utf8'))),
-      );
+      await counting.run(counted, () => invokeFunction(name, sampleEvent(name)));
       measured[name] = counted;
     }
     return measured;

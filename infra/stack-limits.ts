@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type App, Stack } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
+import { AREAS } from './areas.ts';
 
 /** https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/cloudformation-limits.html */
 export const CFN_LIMITS = {
@@ -77,7 +78,7 @@ export const resourcesIn = (usage: StackUsage[]): number => usage.reduce((sum, u
 const pct = (used: number, limit: number) => `${((100 * used) / limit).toFixed(1)} %`;
 
 /**
- * The table docs/deployment.md carries: each stack today and with `extra` generated routes, its
+ * The table `npm run stack-sizes` prints: each stack today and with `extra` generated routes, its
  * resources, template bytes, outputs and parameters, and the largest share of a limit.
  */
 export function usageTable(today: StackUsage[], grown: StackUsage[], extra: number): string {
@@ -91,4 +92,69 @@ export function usageTable(today: StackUsage[], grown: StackUsage[], extra: numb
     ...rows,
     `| **All stacks** | ${resourcesIn(today)} | ${resourcesIn(grown)} | ${today.reduce((s, u) => s + u.templateBytes, 0)} | ${grown.reduce((s, u) => s + u.templateBytes, 0)} | | | | |`,
   ].join('\n');
+}
+
+/** What a route adds to its area's nested stack: its function and method, and on a new path the path's resource and its CORS preflight. */
+export const RESOURCES_PER_ROUTE = { existingPath: 2, newPath: 4 } as const;
+
+/** The resource types a route makes; an area's nested stack holds nothing else (`areaStackProblems`). */
+const ROUTE_RESOURCE_TYPES = new Set(['AWS::Lambda::Function', 'AWS::ApiGateway::Method', 'AWS::ApiGateway::Resource']);
+
+/** Whether a stack is an area's nested stack (infra/areas.ts): it holds routes and nothing else. */
+export const isAreaStack = (usage: Pick<StackUsage, 'stack'>): boolean =>
+  AREAS.some((area) => usage.stack.endsWith(`-Api/${area}`));
+
+/** The resources of an area's nested stack that a route did not make (none, or the room per area below is wrong). */
+export const areaStackProblems = (usage: StackUsage): string[] =>
+  Object.entries(usage.template.Resources)
+    .filter(([, r]) => !ROUTE_RESOURCE_TYPES.has(r.Type))
+    .map(([id, r]) => `${usage.stack}: ${id} (${r.Type}) is not a route's`);
+
+/** The template bytes a route adds to its area's stack: those of `extra` generated routes (all in one area), each. */
+export function bytesPerRoute(today: StackUsage[], grown: StackUsage[], extra: number): number {
+  const grew = grown.filter((g) => g.templateBytes !== today.find((u) => u.stack === g.stack)?.templateBytes);
+  if (grew.length !== 1)
+    throw new Error(`the ${extra} generated routes should grow one area's stack, not ${grew.length}`);
+  return (grew[0]!.templateBytes - today.find((u) => u.stack === grew[0]!.stack)!.templateBytes) / extra;
+}
+
+/**
+ * docs/deployment.md's table: the same with one more route, whatever its area. A stack without
+ * routes shows its size and its largest share of a limit; an area's nested stack, which holds only
+ * its routes' resources, shows what a route adds (resources, and `perRouteBytes` of template) and
+ * how many routes it holds under each limit. The number of routes an area has today, and its size,
+ * are `npm run stack-sizes`'s to print.
+ */
+export function roomTable(today: StackUsage[], perRouteBytes: number): string {
+  const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
+  const atNew = Math.floor(CFN_LIMITS.resources / RESOURCES_PER_ROUTE.newPath);
+  const atExisting = Math.floor(CFN_LIMITS.resources / RESOURCES_PER_ROUTE.existingPath);
+  const byBytes = Math.floor(CFN_LIMITS.templateBytes / perRouteBytes);
+  const rows = today.map((u) =>
+    isAreaStack(u)
+      ? `| ${u.stack} | ${RESOURCES_PER_ROUTE.existingPath} per route, ${RESOURCES_PER_ROUTE.newPath} on a new path | about ${kb(perRouteBytes)} per route (${byBytes} routes to the limit) | ${u.outputs} | ${u.parameters} | ${pct(RESOURCES_PER_ROUTE.newPath, CFN_LIMITS.resources)} per route on a new path | ${atNew} on new paths, ${atExisting} on paths that exist |`
+      : `| ${u.stack} | ${u.resources} | ${u.templateBytes} | ${u.outputs} | ${u.parameters} | ${pct(worstShare(u), 1)} | none: it does not grow with routes |`,
+  );
+  return [
+    '| Stack | Resources | Template bytes | Outputs | Parameters | Largest share of a limit | Routes it holds |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}
+
+/**
+ * The cells of roomTable a test holds docs/deployment.md to: stack, resources, outputs, parameters
+ * and routes held. Template bytes, and the share they give, move with every property and are informative only.
+ */
+export const checkedCells = (table: string): string[] =>
+  table
+    .split('\n')
+    .filter((line) => line.startsWith('| '))
+    .map((line) => line.split('|').map((cell) => cell.trim()))
+    .map((cells) => [cells[1], cells[2], cells[4], cells[5], cells[7]].join(' | '));
+
+/** The table between docs/deployment.md's stack-sizes markers. */
+export function deploymentDocTable(): string {
+  const doc = readFileSync(new URL('../docs/deployment.md', import.meta.url), 'utf8');
+  return doc.slice(doc.indexOf('<!-- stack-sizes:start -->'), doc.indexOf('<!-- stack-sizes:end -->'));
 }

@@ -16,7 +16,7 @@ import type { FunctionGrant, SigningKeyUse, TableAccess } from './function-grant
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface Route {
-  /** Stable function name: used for the Lambda id, the local invoke command and the events/ fixture. */
+  /** Stable function name: used for the Lambda id, the OpenAPI operationId and the local invoke command. */
   name: string;
   method: HttpMethod;
   /** Full path with `{param}` segments, as API Gateway writes it. */
@@ -56,6 +56,20 @@ export interface RouteDoc {
   description?: string;
   answers: Readonly<Record<number, RouteAnswer>>;
   errors?: readonly ErrorCode[];
+  /**
+   * A request that succeeds against a fresh `npm start` (the ids the demo seed makes,
+   * local/demo/identity.ts): the OpenAPI document shows it as the operation's example, and
+   * `npm run invoke -- <route>` sends it (local/demo/sample-event.ts; test/local/samples-run.test.ts
+   * runs every route's). None when the route needs no path parameter, query or body.
+   */
+  example?: RequestExample;
+}
+
+/** A request as its caller writes it: path parameters and query as strings, the body as JSON. */
+export interface RequestExample {
+  params?: Readonly<Record<string, string>>;
+  query?: Readonly<Record<string, string>>;
+  body?: unknown;
 }
 
 export interface RouteAnswer {
@@ -114,6 +128,7 @@ export const routes: readonly Route[] = [
       description:
         'Offset up to 10,000 or a cursor for deeper pages. `search` matches every word as a prefix of a word of name, slug, description or category, and combines with every `sort` (default `popular`) and with `category`; ties are broken newest first. `pagination.total` is exact, except for a multi-word search cut short by its read budget: then it is an upper bound and `total_exact` is false.',
       answers: { 200: { description: 'OK', schema: 'TemplatePage' } },
+      example: { query: { sort: 'popular', category: 'http', limit: '10' } },
     },
   },
   {
@@ -141,6 +156,23 @@ export const routes: readonly Route[] = [
       summary: 'Publish a template',
       answers: { 201: { description: 'Published.', schema: 'Template', headers: ['Location'] } },
       errors: ['slug_taken'],
+      example: {
+        body: {
+          name: 'My uptime check',
+          slug: 'my-uptime-check',
+          description: 'Pays out when an endpoint answers 200.',
+          category: 'http',
+          version: '1.0.0',
+          visibility: 'public',
+          schema: {
+            variables: [
+              { name: 'url', type: 'url', description: 'Endpoint to probe' },
+              { name: 'expected_status', type: 'integer', required: false, default: 200 },
+            ],
+            checks: [{ id: 'status', type: 'http_status', config: { url: '{{url}}', status: '{{expected_status}}' } }],
+          },
+        },
+      },
     },
   },
   {
@@ -154,6 +186,7 @@ export const routes: readonly Route[] = [
       tag: 'Marketplace',
       summary: 'A template by id or slug, with its versions and newest reviews',
       answers: { 200: { description: 'OK', schema: 'TemplateDetails' } },
+      example: { params: { id: 'http-uptime-check' } },
     },
   },
   {
@@ -168,6 +201,10 @@ export const routes: readonly Route[] = [
       summary: "Change a template's name, description, category or visibility (author only)",
       answers: { 200: { description: 'OK', schema: 'Template' } },
       errors: ['forbidden'],
+      example: {
+        params: { id: 'sample-uptime-check' },
+        body: { description: 'Pays out when an endpoint answers with the expected status.', category: 'http' },
+      },
     },
   },
   {
@@ -182,6 +219,20 @@ export const routes: readonly Route[] = [
       summary: 'Publish a new version (author only)',
       answers: { 201: { description: 'Published.', schema: 'Template' } },
       errors: ['forbidden', 'version_exists'],
+      example: {
+        params: { id: 'sample-uptime-check' },
+        body: {
+          version: '1.1.0',
+          changelog: 'Expected status is now required.',
+          schema: {
+            variables: [
+              { name: 'url', type: 'url', description: 'Endpoint to probe' },
+              { name: 'expected_status', type: 'integer' },
+            ],
+            checks: [{ id: 'status', type: 'http_status', config: { url: '{{url}}', status: '{{expected_status}}' } }],
+          },
+        },
+      },
     },
   },
   {
@@ -196,6 +247,7 @@ export const routes: readonly Route[] = [
       summary: 'Feature a template (operators only; idempotent)',
       answers: { 204: { description: 'Featured.' } },
       errors: ['forbidden'],
+      example: { params: { id: 'http-uptime-check' } },
     },
   },
   {
@@ -210,6 +262,7 @@ export const routes: readonly Route[] = [
       summary: 'Stop featuring a template (operators only; idempotent)',
       answers: { 204: { description: 'Not featured.' } },
       errors: ['forbidden'],
+      example: { params: { id: 'http-uptime-check' } },
     },
   },
   {
@@ -226,6 +279,7 @@ export const routes: readonly Route[] = [
         200: { description: 'Already installed: the original record, nothing changed.', schema: 'Installation' },
         201: { description: 'Installed.', schema: 'Installation' },
       },
+      example: { params: { id: 'http-uptime-check' } },
     },
   },
   {
@@ -253,6 +307,10 @@ export const routes: readonly Route[] = [
       summary: 'Review a template (once per user)',
       answers: { 201: { description: 'Reviewed.', schema: 'Review' } },
       errors: ['review_exists', 'forbidden'],
+      example: {
+        params: { id: 'ai-summary-quality' },
+        body: { rating: 5, title: 'Does what it says', comment: 'Set up in two minutes.' },
+      },
     },
   },
   {
@@ -268,6 +326,7 @@ export const routes: readonly Route[] = [
       description:
         'A review an operator hid is left out, but for its writer and operators: their first page (no `offset`, no `cursor`) leads with the hidden reviews they may see, marked `hidden: true` — the writer their own, an operator the newest `limit` hidden ones. `total` counts visible reviews only.',
       answers: { 200: { description: 'OK', schema: 'ReviewPage' } },
+      example: { params: { id: 'ai-summary-quality' }, query: { limit: '5' } },
     },
   },
   {
@@ -284,6 +343,10 @@ export const routes: readonly Route[] = [
         "`deprecated`: a message (the version stays installable and is shown as deprecated) or null to take it back. `yanked`: true stops new installs and contracts of the version (contracts made from it keep their checks); the template's current version falls back to the newest one not yanked, and a template whose every version is yanked leaves every list. Installers hear of it as `template.version.deprecated` / `template.version.yanked` on the agents their workspace chose (`PUT /installed/agents`).",
       answers: { 200: { description: 'OK', schema: 'VersionChanged' } },
       errors: ['forbidden'],
+      example: {
+        params: { id: 'code-review-delivered', version: '1.2.0' },
+        body: { deprecated: 'Use the next version: the review check moved.' },
+      },
     },
   },
   {
@@ -300,6 +363,10 @@ export const routes: readonly Route[] = [
         'A window of at most 366 days, `from` and `to` included. The counts are kept per day as they happen, so the read costs the same for one day as for a year.',
       answers: { 200: { description: 'OK', schema: 'TemplateStatsSeries' } },
       errors: ['forbidden'],
+      example: {
+        params: { id: '6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f' },
+        query: { from: '2026-01-01', to: '2026-12-31' },
+      },
     },
   },
   {
@@ -329,6 +396,7 @@ export const routes: readonly Route[] = [
         "Installing a template is consent to hear of its versions; these agents (at most 10, each the caller's) get `template.version.deprecated` and `template.version.yanked` in their feed and stream, and on their webhook if it subscribes to the kind. An empty list: none do (the default).",
       answers: { 200: { description: 'OK', schema: 'EventAgents' } },
       errors: ['not_found'],
+      example: { body: { agent_ids: ['agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BC'] } },
     },
   },
   {
@@ -345,6 +413,13 @@ export const routes: readonly Route[] = [
         "One open report per reporter and item (409 `report_exists`); at most 10 reports per user per hour (429). A review is named by its template and its reviewer (`reviewer_id` = the review's `user.id`).",
       answers: { 201: { description: 'Reported.', schema: 'Report' } },
       errors: ['not_found', 'report_exists'],
+      example: {
+        body: {
+          template_id: '6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f',
+          reason: 'other',
+          text: 'The description promises more checks than the schema has.',
+        },
+      },
     },
   },
   {
@@ -375,6 +450,13 @@ export const routes: readonly Route[] = [
         'Every action is recorded in the audit trail (GET /moderation/actions). A hidden template leaves every list, search and the category counts, and only its author and operators see it; a hidden review leaves the review list and the rating. `hide` and `dismiss` close the open reports of the item.',
       answers: { 201: { description: 'Done and recorded.', schema: 'ModerationAction' } },
       errors: ['forbidden', 'not_found'],
+      example: {
+        body: {
+          action: 'dismiss',
+          template_id: '6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f',
+          reason: 'Checked: the description matches the schema.',
+        },
+      },
     },
   },
   {
@@ -418,6 +500,7 @@ export const routes: readonly Route[] = [
       summary: 'Create an agent (at most 100 per account)',
       answers: { 201: { description: 'Created.', schema: 'Agent', headers: ['Location'] } },
       errors: ['limit_exceeded'],
+      example: { body: { name: 'buyer bot' } },
     },
   },
   {
@@ -431,6 +514,7 @@ export const routes: readonly Route[] = [
       tag: 'Agents and webhooks',
       summary: "The caller's agents, newest first",
       answers: { 200: { description: 'OK', schema: 'AgentPage' } },
+      example: { query: { limit: '20' } },
     },
   },
   {
@@ -441,7 +525,12 @@ export const routes: readonly Route[] = [
     auth: true,
     access: 'read',
     portal: true,
-    doc: { tag: 'Agents and webhooks', summary: 'An agent', answers: { 200: { description: 'OK', schema: 'Agent' } } },
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: 'An agent',
+      answers: { 200: { description: 'OK', schema: 'Agent' } },
+      example: { params: { id: 'agt_01KAKQ8A1B2C3D4E5F6G7H8J9K' } },
+    },
   },
   {
     name: 'deleteAgent',
@@ -457,6 +546,7 @@ export const routes: readonly Route[] = [
       description:
         'Deliveries not yet made are not attempted. The agent gets no new events; the feed it had is kept until its events expire (30 days) but can no longer be read through the API, since every route answers 404 for the agent.',
       answers: { 204: { description: 'Deleted.' } },
+      example: { params: { id: 'agt_01KAKQ8D1B2C3D4E5F6G7H8J9K' } },
     },
   },
   {
@@ -472,6 +562,10 @@ export const routes: readonly Route[] = [
       summary: "Set an agent's webhook URL and event kinds",
       description: 'The webhook becomes PENDING_VERIFICATION. The first configuration also returns the signing secret.',
       answers: { 200: { description: 'OK', schema: 'ConfiguredAgent' } },
+      example: {
+        params: { id: 'agt_01KAKQ8E1B2C3D4E5F6G7H8J9K' },
+        body: { webhook_url: 'http://localhost:8080/webhook', events: ['contract.funded', 'contract.released'] },
+      },
     },
   },
   {
@@ -485,6 +579,7 @@ export const routes: readonly Route[] = [
       tag: 'Agents and webhooks',
       summary: "Disable an agent's webhook (the secret is kept)",
       answers: { 200: { description: 'OK', schema: 'Agent' } },
+      example: { params: { id: 'agt_01KAKQ8E1B2C3D4E5F6G7H8J9K' } },
     },
   },
   {
@@ -500,6 +595,7 @@ export const routes: readonly Route[] = [
       summary: "The webhook's signing secret",
       answers: { 200: { description: 'OK', schema: 'WebhookSecret' } },
       errors: ['webhook_not_configured'],
+      example: { params: { id: 'agt_01KAKQ8A1B2C3D4E5F6G7H8J9K' } },
     },
   },
   {
@@ -517,6 +613,7 @@ export const routes: readonly Route[] = [
         "Deliveries sign with the new secret from now on. Until `expire_previous_in_seconds` (0–86400, default 86400) have passed, `webhook-signature` carries `v1,<new> v1,<previous>` so receivers holding either secret verify; `x-service-signature` is the new secret's alone. Rotating again during an overlap keeps only the secret that was current until then as the previous one.",
       answers: { 200: { description: 'OK', schema: 'WebhookSecret' } },
       errors: ['webhook_not_configured'],
+      example: { params: { id: 'agt_01KAKQ8A1B2C3D4E5F6G7H8J9K' } },
     },
   },
   // ed25519 `v1a` signatures (docs/webhooks.md, "ed25519 signatures"): the agent's key pairs and their public halves.
@@ -600,6 +697,7 @@ export const routes: readonly Route[] = [
         'endpoint_error',
         'url_validation_error',
       ],
+      example: { params: { id: 'agt_01KAKQ8A1B2C3D4E5F6G7H8J9K' } },
     },
   },
   // A test event is committed through the outbox (feed slot + event row), like every event.
@@ -618,6 +716,7 @@ export const routes: readonly Route[] = [
         'Same envelope and headers as contract events, `data: {}`, whatever kinds the webhook subscribes to; in the feed and recorded as a delivery.',
       answers: { 202: { description: 'Queued.', schema: 'TestEventAccepted' } },
       errors: ['webhook_not_configured'],
+      example: { params: { id: 'agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BC' } },
     },
   },
   // The event catalog is the same for every caller (like /openapi.json): public, served from a build-time file.
@@ -648,6 +747,7 @@ export const routes: readonly Route[] = [
       tag: 'Events and deliveries',
       summary: "The agent's events after a cursor, oldest first (polling)",
       answers: { 200: { description: 'OK', schema: 'EventPage' } },
+      example: { params: { id: 'agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BC' }, query: { limit: '20' } },
     },
   },
   {
@@ -666,6 +766,7 @@ export const routes: readonly Route[] = [
       description:
         'Each event is an SSE message with `id` (the event id), `event` (its type) and `data` (the Event object as JSON). A comment line every 10 s keeps the connection open; the stream ends before the function times out and `EventSource` resumes with `Last-Event-ID`. Where it starts: after `Last-Event-ID` when sent; else `since` = `now` (only events from now on), an ISO 8601 time (events from the first one created at or after it) or an event id (after it); else `after`; with none of them it replays the whole retained feed (30 days). A start from `since` is sent first as an `id:` line without data, so a reconnect resumes from it.',
       answers: { 200: { description: 'A stream of server-sent events.' } },
+      example: { params: { id: 'agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BC' } },
     },
   },
   {
@@ -683,6 +784,10 @@ export const routes: readonly Route[] = [
         'Every event created in [`since`, `until`) (default until: now; at most 30 days) of the kinds in `types` (default: every kind the webhook subscribes to; an unsubscribed kind is 400) goes to the webhook again as a new delivery with the same event id, including events from before the webhook was enabled. `replayed` is the number of those events when the request was made; they are sent by a background job, a page of 100 at a time, and show in the delivery list. The job stops if the webhook stops being ENABLED. At most 5 replays per agent per hour (429 beyond).',
       answers: { 202: { description: 'Accepted: the job sends the events.', schema: 'ReplayAccepted' } },
       errors: ['webhook_not_configured'],
+      example: {
+        params: { id: 'agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BC' },
+        body: { since: '2026-11-01T00:00:00Z', until: '2026-11-30T00:00:00Z', types: ['contract.funded'] },
+      },
     },
   },
   {
@@ -697,6 +802,7 @@ export const routes: readonly Route[] = [
       tag: 'Events and deliveries',
       summary: "The agent's webhook deliveries, newest first",
       answers: { 200: { description: 'OK', schema: 'DeliveryPage' } },
+      example: { params: { id: 'agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BC' } },
     },
   },
   {
@@ -711,6 +817,7 @@ export const routes: readonly Route[] = [
       tag: 'Events and deliveries',
       summary: 'One delivery with its attempt history',
       answers: { 200: { description: 'OK', schema: 'DeliveryDetail' } },
+      example: { params: { id: 'agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BC', delivery_id: 'dlv_0000000001FHNDNP00AKF8NB3J' } },
     },
   },
   {
@@ -729,10 +836,15 @@ export const routes: readonly Route[] = [
         'A pending delivery keeps its scheduled attempts (none is used up or moved); a failed one goes back to pending for this attempt; a succeeded one is 409 `invalid_transition` unless the body is `{"force": true}`.',
       answers: { 202: { description: 'Queued.', schema: 'Delivery' } },
       errors: ['webhook_not_configured', 'invalid_transition'],
+      example: {
+        params: { id: 'agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BC', delivery_id: 'dlv_0000000001FHNDNP00AKF8NB3J' },
+        body: { force: true },
+      },
     },
   },
 
   // AWS destinations (issue 24, part 1): an agent's SQS queues and EventBridge buses, delivered to without stored credentials.
+  // Portal rows: the portal page lists, adds, verifies and removes them as it configures the webhook (issue 25).
   {
     name: 'createDestination',
     method: 'POST',
@@ -740,6 +852,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/create-destination.ts',
     auth: true,
     access: 'readwrite',
+    portal: true,
     doc: {
       tag: 'Agents and webhooks',
       summary: 'Add an SQS queue or EventBridge bus of your AWS account as a destination (at most 5 per agent)',
@@ -747,6 +860,13 @@ export const routes: readonly Route[] = [
         "The destination is PENDING_VERIFICATION: apply the `policy` of the answer to the queue or bus, then post the code of the verification message the service sends into it to …/verify. The ARN must name a queue (`arn:aws:sqs:…`) or an event bus (`arn:aws:events:…:event-bus/…`) in your account, not the service's. `signing_secret` signs its messages and is only in this answer.",
       answers: { 201: { description: 'Registered.', schema: 'CreatedDestination', headers: ['Location'] } },
       errors: ['limit_exceeded'],
+      example: {
+        params: { id: 'agt_01KAKQ8A1B2C3D4E5F6G7H8J9K' },
+        body: {
+          arn: 'arn:aws:sqs:us-east-1:000000000000:template-marketplace-demo-destination',
+          events: ['contract.funded'],
+        },
+      },
     },
   },
   {
@@ -756,10 +876,12 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/list-destinations.ts',
     auth: true,
     access: 'read',
+    portal: true,
     doc: {
       tag: 'Agents and webhooks',
       summary: "The agent's AWS destinations, oldest first",
       answers: { 200: { description: 'OK', schema: 'DestinationList' } },
+      example: { params: { id: 'agt_01KAKQ8A1B2C3D4E5F6G7H8J9K' } },
     },
   },
   {
@@ -769,10 +891,12 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/get-destination.ts',
     auth: true,
     access: 'read',
+    portal: true,
     doc: {
       tag: 'Agents and webhooks',
       summary: 'One AWS destination, with its verification state and the policy to apply',
       answers: { 200: { description: 'OK', schema: 'Destination' } },
+      example: { params: { id: 'agt_01KAKQ8A1B2C3D4E5F6G7H8J9K', destination_id: 'dst_01KAKQ8F1B2C3D4E5F6G7H8J9K' } },
     },
   },
   {
@@ -782,10 +906,12 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/delete-destination.ts',
     auth: true,
     access: 'readwrite',
+    portal: true,
     doc: {
       tag: 'Agents and webhooks',
       summary: 'Remove an AWS destination: nothing more is sent to it',
       answers: { 204: { description: 'Deleted.' } },
+      example: { params: { id: 'agt_01KAKQ8A1B2C3D4E5F6G7H8J9K', destination_id: 'dst_01KAKQ8G1B2C3D4E5F6G7H8J9K' } },
     },
   },
   {
@@ -795,6 +921,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/verify-destination.ts',
     auth: true,
     access: 'readwrite',
+    portal: true,
     doc: {
       tag: 'Agents and webhooks',
       summary: 'Post the code of the verification message: the destination becomes ENABLED',
@@ -802,6 +929,10 @@ export const routes: readonly Route[] = [
         'A code counts for 24 hours and 5 wrong tries. A wrong code answers `verification_code_mismatch` with the tries left; an expired or used-up code, or none yet (the message could not be sent: see `verification.last_error`), answers `verification_code_expired` and sends a new message (at most one a minute).',
       answers: { 200: { description: 'ENABLED.', schema: 'Destination' } },
       errors: ['invalid_transition', 'verification_code_mismatch', 'verification_code_expired'],
+      example: {
+        params: { id: 'agt_01KAKQ8A1B2C3D4E5F6G7H8J9K', destination_id: 'dst_01KAKQ8F1B2C3D4E5F6G7H8J9K' },
+        body: { code: 'DEMO0-C0DE0' },
+      },
     },
   },
 
@@ -820,6 +951,7 @@ export const routes: readonly Route[] = [
       description:
         "The URL opens the portal page for this agent; its fragment carries a token (`pt_…`) that lasts at most an hour (`expires_in_seconds`, default 3600), may call only this agent's portal routes, is stored only as its SHA-256 and can be revoked. Never an API key.",
       answers: { 201: { description: 'Created.', schema: 'PortalLink' } },
+      example: { params: { id: 'agt_01KAKQ8A1B2C3D4E5F6G7H8J9K' }, body: { expires_in_seconds: 600 } },
     },
   },
   {
@@ -833,6 +965,7 @@ export const routes: readonly Route[] = [
       tag: 'Agents and webhooks',
       summary: 'Revoke a portal link (owner only; idempotent)',
       answers: { 204: { description: 'Revoked.' } },
+      example: { params: { id: 'agt_01KAKQ8A1B2C3D4E5F6G7H8J9K', link_id: 'pl_00000000000000d0' } },
     },
   },
   {
@@ -849,6 +982,7 @@ export const routes: readonly Route[] = [
         "`status` filters by status; `agent_id` (one of the caller's agents, else 404) keeps the contracts that agent is a party to. Cursor paging with `next_cursor`. Contracts created before this list existed appear once they move again.",
       answers: { 200: { description: 'OK', schema: 'ContractPage' } },
       errors: ['not_found'],
+      example: { query: { status: 'FUNDED', limit: '20' } },
     },
   },
   {
@@ -863,6 +997,14 @@ export const routes: readonly Route[] = [
       summary: 'Create a contract from a template',
       answers: { 201: { description: 'Created.', schema: 'Contract', headers: ['Location'] } },
       errors: ['not_found'],
+      example: {
+        body: {
+          template_id: '6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f',
+          variables: { url: 'https://example.com/health' },
+          amount_cents: 50000,
+          agent_id: 'agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BC',
+        },
+      },
     },
   },
   {
@@ -872,7 +1014,12 @@ export const routes: readonly Route[] = [
     handler: 'functions/contracts/get-contract.ts',
     auth: true,
     access: 'read',
-    doc: { tag: 'Contracts', summary: 'A contract', answers: { 200: { description: 'OK', schema: 'Contract' } } },
+    doc: {
+      tag: 'Contracts',
+      summary: 'A contract',
+      answers: { 200: { description: 'OK', schema: 'Contract' } },
+      example: { params: { id: 'ctr_01KAKQ8A1B2C3D4E5F6G7H8J9K' } },
+    },
   },
   {
     name: 'fundContract',
@@ -886,6 +1033,7 @@ export const routes: readonly Route[] = [
       summary: 'CREATED → FUNDED; emits contract.funded',
       answers: { 200: { description: 'OK', schema: 'Contract' } },
       errors: ['invalid_transition', 'forbidden'],
+      example: { params: { id: 'ctr_01KAKQ8A1B2C3D4E5F6G7H8J9K' } },
     },
   },
   {
@@ -900,6 +1048,10 @@ export const routes: readonly Route[] = [
       summary: 'FUNDED → VERIFIED or VERIFICATION_FAILED; emits contract.verification.completed',
       answers: { 200: { description: 'OK', schema: 'Contract' } },
       errors: ['invalid_transition', 'forbidden'],
+      example: {
+        params: { id: 'ctr_01KAKQ8B1B2C3D4E5F6G7H8J9K' },
+        body: { passed: true, results: { http_status: 200 } },
+      },
     },
   },
   {
@@ -914,6 +1066,7 @@ export const routes: readonly Route[] = [
       summary: 'VERIFIED → RELEASED; emits contract.released',
       answers: { 200: { description: 'OK', schema: 'Contract' } },
       errors: ['invalid_transition', 'forbidden'],
+      example: { params: { id: 'ctr_01KAKQ8C1B2C3D4E5F6G7H8J9K' } },
     },
   },
   {
@@ -928,6 +1081,7 @@ export const routes: readonly Route[] = [
       summary: '→ REFUNDED; emits contract.refunded',
       answers: { 200: { description: 'OK', schema: 'Contract' } },
       errors: ['invalid_transition', 'forbidden'],
+      example: { params: { id: 'ctr_01KAKQ8D1B2C3D4E5F6G7H8J9K' } },
     },
   },
 ];

@@ -170,7 +170,7 @@ async function main(): Promise<void> {
       `  Demo API key  ${demo.apiKey}`,
       `  Second key    ${demo.secondApiKey} (another account)`,
       ...(sink ? [`  Demo webhook  ${sink.url} (the demo agents' endpoint)`] : []),
-      '  Samples       npm run invoke -- <function> runs events/<function>.json against this runtime',
+      '  Samples       npm run invoke -- <function> runs its sample event against this runtime',
       `  Try: curl -H "Authorization: Bearer ${demo.apiKey}" ${base}${BASE_PATHS.marketplace}/templates`,
       '',
       'Press Ctrl-C to stop.',

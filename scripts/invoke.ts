@@ -1,16 +1,15 @@
 /**
  * `npm run invoke -- <function> [events/fixture.json]`: runs one handler with one event and prints
  * its result, like `sam local invoke`. <function> is a route name from lib/routes.ts or a worker
- * (authorizer, relay, deliver, searchIndexer, trendRollover); the event defaults to
- * events/<function>.json, whose ids the demo seed of `npm start` makes. It uses the store
- * `npm start` runs (or TABLE_NAME in AWS).
+ * (authorizer, relay, deliver, searchIndexer, trendRollover); the event defaults to its sample
+ * (local/demo/sample-event.ts: a route's made from its row's example, another's events/<function>.json),
+ * whose ids the demo seed of `npm start` makes. It uses the store `npm start` runs (or TABLE_NAME in AWS).
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { useStoreFromEnvironment } from '../local/config.ts';
+import { sampleEvent } from '../local/demo/sample-event.ts';
 import { functionNames, invokeFunction, usesQueue, usesTable } from '../local/invoke.ts';
-import { repoRoot } from '../local/lambda/handlers.ts';
 import { findRuntime } from '../local/runtime-file.ts';
 import { localStoreProblem } from '../local/store-probe.ts';
 
@@ -45,7 +44,7 @@ if (store.target === 'local' && usesQueue(name)) {
   process.env['SQS_ENDPOINT'] = runtime!.sqs_endpoint;
   process.env['DELIVERY_QUEUE_URL'] = runtime!.queue_url;
 }
-const event: unknown = JSON.parse(readFileSync(file ?? join(repoRoot, 'events', `${name}.json`), 'utf8'));
+const event: unknown = file ? JSON.parse(readFileSync(file, 'utf8')) : sampleEvent(name);
 // Streamed answers are printed as they arrive; the stream ends when the handler does (or Ctrl-C).
 const out = new Writable({
   write: (chunk, _e, cb) => {

@@ -7,16 +7,22 @@ import { handler as authorize } from '../functions/authorizer.ts';
 import { findCallerByApiKey, hashApiKey } from '../lib/accounts/api-keys.ts';
 import { db, tableName } from '../lib/store/client.ts';
 import { keys } from '../lib/store/keys.ts';
+import { runAdmin } from '../scripts/admin-command.ts';
 
 const root = join(import.meta.dirname, '..');
 const run = promisify(execFile);
 
-/** The admin command exactly as documented, pointed at this test file's table. */
-function admin(...args: string[]) {
-  return run(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/admin.ts'), ...args], {
-    cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'silent' },
-  });
+/**
+ * An admin command, run in this process against this file's table (a `tsx` child per call cost
+ * the file 25 s of CPU): resolves to its stdout, or rejects with its exit code and stderr, as the
+ * command line would. The last describe runs the command line itself.
+ */
+async function admin(...args: string[]): Promise<{ stdout: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runAdmin(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  if (code !== 0) throw Object.assign(new Error(`admin ${args.join(' ')} exited ${code}`), { code, stderr });
+  return { stdout };
 }
 
 describe('admin create-key', () => {
@@ -180,5 +186,26 @@ describe('admin list-keys and revoke-key', () => {
       expect(failed?.code, target).toBe(1);
       expect(failed?.stderr).toMatch(/^No (user|key) /);
     }
+  });
+});
+
+describe('npm run admin', () => {
+  const cli = (...args: string[]) =>
+    run(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/admin.ts'), ...args], {
+      cwd: root,
+      env: { ...process.env, LOG_LEVEL: 'silent' },
+    });
+
+  it('is the same commands on the command line: JSON lines on stdout and exit 0, or the reason on stderr and exit 1', async () => {
+    const { stdout } = await cli('create-key', '--name', 'Ivan');
+    const issued = JSON.parse(stdout) as { api_key: string; user_id: string };
+    expect(await findCallerByApiKey(issued.api_key)).toMatchObject({ userId: issued.user_id, name: 'Ivan' });
+    const failed = await cli('revoke-key', 'mk_secret').then(
+      () => undefined,
+      (err: { code: number; stdout: string; stderr: string }) => err,
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stdout).toBe('');
+    expect(failed?.stderr).toContain('usage:');
   });
 });

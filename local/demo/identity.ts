@@ -1,7 +1,7 @@
 /**
- * The demo account and the ids of what `npm start` seeds for it (local/demo/seed.ts). The samples
- * in events/ name these ids (scripts/make-event.ts writes them with this caller), so every sample
- * runs against a fresh local runtime.
+ * The demo account and the ids of what `npm start` seeds for it (local/demo/seed.ts). The sample
+ * events name these ids (a route's example in lib/routes.ts, the other functions' files in events/;
+ * local/demo/sample-event.ts), so every sample runs against a fresh local runtime.
  *
  * The demo key is fixed and public, like a fixture: it exists only in the local runtime's store
  * (the seed never runs against AWS), and `npm run invoke -- authorizer` and the samples can name it.
@@ -70,7 +70,7 @@ export const DEMO_DELIVERY = {
   deliveryId: deliveryIdFor(eventIdAt(DEMO_IDS.buyerAgent, 1)),
 };
 
-/** The webhook the seed gives the config agent, as events/configureWebhook.json does (nothing listens there). */
+/** The webhook the seed gives the config agent, as the configureWebhook example does (nothing listens there). */
 export const DEMO_WEBHOOK = {
   webhook_url: 'http://localhost:8080/webhook',
   events: ['contract.funded', 'contract.released'],

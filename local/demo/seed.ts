@@ -3,7 +3,7 @@
  * DATA_DIR finds it and leaves it alone): the demo user and key, a second demo user and key, the
  * demo catalog (one template by the second user, so the demo user has one to review), four agents (one for the deleteAgent sample) and their webhooks, and one
  * contract in each state a contract sample starts from. Ids come from local/demo/identity.ts, which the
- * samples in events/ name.
+ * sample events name.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createUserWithKey, findCallerByApiKey } from '../../lib/accounts/api-keys.ts';

@@ -1,4 +1,4 @@
-/** The demo template by another author, so the demo user has one to review (events/createReview.json). */
+/** The demo template by another author, so the demo user has one to review (the createReview example). */
 export const COMMUNITY_TEMPLATE_SLUG = 'ai-summary-quality';
 
 const uptimeSchema = {

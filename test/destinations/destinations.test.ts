@@ -1,10 +1,4 @@
-import {
-  CreateQueueCommand,
-  DeleteQueueCommand,
-  GetQueueAttributesCommand,
-  ReceiveMessageCommand,
-  SQSClient,
-} from '@aws-sdk/client-sqs';
+import { DeleteQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../client/index.ts';
 import { type LocalEventBridge, startLocalEventBridge } from '../../fixtures/eventbridge-endpoint.ts';
@@ -22,6 +16,7 @@ import {
   waitFor,
 } from '../events/support.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
+import { createCustomerQueue, nextCustomerMessage } from './customer-queue.ts';
 
 /**
  * AWS destinations end to end on the local runtime (docs/webhooks.md, "AWS destinations"): a customer
@@ -53,36 +48,8 @@ afterAll(async () => {
   await pipeline?.stop();
 });
 
-async function customerQueue(name: string): Promise<{ url: string; arn: string }> {
-  const { QueueUrl } = await customer.send(new CreateQueueCommand({ QueueName: `${name}-${Date.now()}` }));
-  const { Attributes } = await customer.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }));
-  return { url: QueueUrl!, arn: Attributes!['QueueArn']! };
-}
-
-interface Received {
-  body: string;
-  headers: Record<string, string>;
-}
-
-/** The next message of the customer's queue, with its message attributes as headers. */
-async function nextMessage(url: string): Promise<Received> {
-  return waitFor(async () => {
-    const { Messages = [] } = await customer.send(
-      new ReceiveMessageCommand({
-        QueueUrl: url,
-        MaxNumberOfMessages: 1,
-        WaitTimeSeconds: 1,
-        MessageAttributeNames: ['All'],
-      }),
-    );
-    const m = Messages[0];
-    if (!m) return undefined;
-    const headers = Object.fromEntries(
-      Object.entries(m.MessageAttributes ?? {}).map(([k, v]) => [k, v.StringValue ?? '']),
-    );
-    return { body: m.Body!, headers };
-  }, 'a message in the customer queue');
-}
+const customerQueue = (name: string) => createCustomerQueue(customer, name);
+const nextMessage = (url: string) => nextCustomerMessage(customer, url);
 
 const register = (caller: TestUser, agentId: string, arn: string, events = ['contract.funded']) =>
   invoke('createDestination', { caller, params: { id: agentId }, body: { arn, events } });

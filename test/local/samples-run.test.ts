@@ -1,14 +1,13 @@
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDelivery } from '../../lib/events/delivery/store.ts';
-import { routes } from '../../lib/routes.ts';
 import { tableName } from '../../lib/store/client.ts';
 import { DEMO_CALLER, DEMO_DELIVERY } from '../../local/demo/identity.ts';
+import { routesInSampleOrder, sampleEvent } from '../../local/demo/sample-event.ts';
 import { seedDemoData } from '../../local/demo/seed.ts';
 import { startDemoWebhookSink } from '../../local/demo/webhook-sink.ts';
 import { startEventPipeline } from '../../local/emulators/event-pipeline.ts';
@@ -18,10 +17,8 @@ import { freePort } from '../../local/ports.ts';
 import { publishRuntime } from '../../local/runtime-file.ts';
 
 const root = join(import.meta.dirname, '../..');
-const samples = readdirSync(join(root, 'events'))
-  .filter((f) => f.endsWith('.json'))
-  .map((f) => f.slice(0, -'.json'.length));
-const sample = (name: string): unknown => JSON.parse(readFileSync(join(root, 'events', `${name}.json`), 'utf8'));
+const sample = sampleEvent;
+const sampled = routesInSampleOrder();
 
 /** Runs a streaming sample until its head is out, then goes away as a client would. */
 async function streamHead(name: string): Promise<StreamMetadata> {
@@ -57,7 +54,7 @@ beforeAll(async () => {
     queue_url: pipeline.queueUrl,
   });
   stops.push(async () => withdraw());
-  // The delivery events/retryDelivery.json names is made by the relay from the seeded events.
+  // The delivery the retryDelivery sample names is made by the relay from the seeded events.
   const deadline = Date.now() + 90_000;
   while ((await readDelivery(DEMO_DELIVERY.agentId, DEMO_DELIVERY.deliveryId))?.status !== 'succeeded') {
     if (Date.now() > deadline) throw new Error('the demo delivery did not succeed within 90 s');
@@ -70,19 +67,16 @@ afterAll(async () => {
   stops = [];
 });
 
-describe('every events/*.json runs against a fresh local runtime', () => {
-  it.each(samples.filter((n) => routes.some((r) => r.name === n && !r.streaming)))('%s answers 2xx', async (name) => {
+describe("every function's sample runs against a fresh local runtime", () => {
+  it.each(sampled.filter((r) => !r.streaming).map((r) => r.name))('%s answers 2xx', async (name) => {
     const result = (await invokeFunction(name, sample(name))) as APIGatewayProxyResult;
     expect(result.statusCode, result.body).toBeGreaterThanOrEqual(200);
     expect(result.statusCode, result.body).toBeLessThan(300);
   });
 
-  it.each(samples.filter((n) => routes.some((r) => r.name === n && r.streaming)))(
-    '%s opens its stream (200)',
-    async (name) => {
-      expect((await streamHead(name)).statusCode).toBe(200);
-    },
-  );
+  it.each(sampled.filter((r) => r.streaming).map((r) => r.name))('%s opens its stream (200)', async (name) => {
+    expect((await streamHead(name)).statusCode).toBe(200);
+  });
 
   it('authorizer: the demo key is allowed, as the demo user', async () => {
     const result = (await invokeFunction('authorizer', sample('authorizer'))) as APIGatewayAuthorizerResult;
@@ -90,12 +84,9 @@ describe('every events/*.json runs against a fresh local runtime', () => {
     expect(result.policyDocument.Statement.every((s) => s.Effect === 'Allow')).toBe(true);
   });
 
-  it.each(['relay', 'searchIndexer', 'deliver'].filter((n) => samples.includes(n)))(
-    '%s takes its batch with no item failures',
-    async (name) => {
-      expect(await invokeFunction(name, sample(name))).toMatchObject({ batchItemFailures: [] });
-    },
-  );
+  it.each(['relay', 'searchIndexer', 'deliver'])('%s takes its batch with no item failures', async (name) => {
+    expect(await invokeFunction(name, sample(name))).toMatchObject({ batchItemFailures: [] });
+  });
 
   it('trendRollover runs', async () => {
     expect(await invokeFunction('trendRollover', sample('trendRollover'))).toMatchObject({ moved: expect.any(Number) });

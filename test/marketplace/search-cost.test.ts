@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { ORDERS, searchIndexItems, syncSearchIndex } from '../../lib/marketplace/search/search-index.ts';
+import { searchIndexItems, syncSearchIndex } from '../../lib/marketplace/search/search-index.ts';
 import type { Category } from '../../lib/marketplace/templates/categories.ts';
 import { newTemplateItem, type TemplateItem } from '../../lib/marketplace/templates/template-item.ts';
 import { batchWrite } from '../../lib/store/batch.ts';
@@ -9,6 +9,7 @@ import { type CapacityMeter, meterCapacity } from '../../lib/store/capacity-mete
 import { db, tableName } from '../../lib/store/client.ts';
 import { ENTITY, keys } from '../../lib/store/keys.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
+import { indexItemsOn } from '../support/search-index.ts';
 import { publish } from './helpers.ts';
 
 // These tests run the search indexer (the stream consumer) too, which takes a while on a busy machine.
@@ -60,15 +61,7 @@ function alphaText(i: number) {
   };
 }
 
-/** Postings of one prefix's catalog-wide lists, in all three orders, and its word pairs (read first by a multi-word search). */
-const onList = (prefix: string) => (p: Record<string, unknown>) =>
-  ORDERS.some((order) => p['PK'] === keys.searchPostingPk(order, prefix)) ||
-  p['PK'] === keys.searchPairPk(prefix) ||
-  p['PK'] === keys.searchWidePk(prefix);
-const postingsOn = (t: TemplateItem, prefix: string) => {
-  const index = searchIndexItems(t);
-  return [...index.postings, ...index.pairs].filter(onList(prefix)).map((put) => ({ put }));
-};
+const postingsOn = (t: TemplateItem, prefix: string) => indexItemsOn(t, [prefix]).map((put) => ({ put }));
 
 /** Adds `items` to the counters of the prefixes of `word`, as the indexer would have (the other counters are not read here). */
 async function count(items: TemplateItem[], word: string): Promise<void> {

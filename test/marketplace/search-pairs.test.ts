@@ -5,15 +5,13 @@ import { promisify } from 'node:util';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { recordIndexFormat } from '../../lib/marketplace/search/reindex.ts';
-import { ORDERS, searchIndexItems } from '../../lib/marketplace/search/search-index.ts';
 import { mayMeet, PAIR_CUTS_MAX, pairItems } from '../../lib/marketplace/search/word-pairs.ts';
 import { newTemplateItem, type TemplateItem } from '../../lib/marketplace/templates/template-item.ts';
-import { batchWrite } from '../../lib/store/batch.ts';
 import { type CapacityMeter, meterCapacity } from '../../lib/store/capacity-meter.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { ENTITY, keys } from '../../lib/store/keys.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
-import { indexItemsOf, indexSearch, streamRecordsSinceLastCall, wantedIndexItems } from '../support/search-index.ts';
+import { indexItemsOf, indexSearch, seedIndexed, wantedIndexItems } from '../support/search-index.ts';
 import { publish } from './helpers.ts';
 
 // These tests run the search indexer (the stream consumer) too, which takes a while on a busy machine.
@@ -54,18 +52,10 @@ const wantedPairs = (t: TemplateItem) => wantedIndexItems(t).filter(isPair);
  * as the indexer builds it: counters whole, postings and pairs only on the partitions the searches
  * below read (the driving prefixes `kestre` and `hourly`; the other 120 items per template would only add time).
  */
-const READ_PARTITIONS = new Set(
-  ['kestre', 'hourly'].flatMap((p) => [
-    ...ORDERS.map((o) => keys.searchPostingPk(o, p)),
-    keys.searchPairPk(p),
-    keys.searchWidePk(p),
-  ]),
-);
 async function seedKestrels(from: number, count: number): Promise<void> {
-  const counts = new Map<string, number>();
-  const requests = Array.from({ length: count }, (_, k) => {
+  const templates = Array.from({ length: count }, (_, k) => {
     const i = from + k;
-    const t = newTemplateItem(
+    return newTemplateItem(
       {
         name: `Kestrel ${i}`,
         slug: `kestrel-${i}`,
@@ -79,26 +69,8 @@ async function seedKestrels(from: number, count: number): Promise<void> {
       randomUUID(),
       new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
     );
-    const index = searchIndexItems(t);
-    for (const list of index.counted) counts.set(list, (counts.get(list) ?? 0) + 1);
-    const read = [...index.postings, ...index.pairs].filter((i) => READ_PARTITIONS.has(i['PK'] as string));
-    return [t as unknown as Record<string, unknown>, index.state, ...read].map((put) => ({ put }));
-  }).flat();
-  await batchWrite(requests);
-  const add = ([list, by]: [string, number]) =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.searchCount(list),
-        UpdateExpression: 'SET entity = :e, #l = :l ADD #c :by',
-        ExpressionAttributeNames: { '#c': 'count', '#l': 'list' },
-        ExpressionAttributeValues: { ':e': ENTITY.searchCount, ':l': list, ':by': by },
-      }),
-    );
-  const changes = [...counts];
-  for (let i = 0; i < changes.length; i += 16) await Promise.all(changes.slice(i, i + 16).map(add));
-  // Seeded as the indexer would have left them: its stream records need no indexing.
-  await streamRecordsSinceLastCall();
+  });
+  await seedIndexed(templates, ['kestre', 'hourly']);
 }
 
 beforeAll(async () => {

@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { areaOf } from '../../infra/areas.ts';
 import { buildOpenApiDocument } from '../../lib/http/openapi/document.ts';
 import { AGENTS_BASE, type Route, routes } from '../../lib/routes.ts';
+import { routeSampleEvent, sampleFile } from '../../local/demo/sample-event.ts';
 import { createLocalApi, listen } from '../../local/gateway/api-gateway.ts';
+import { invokeRoute } from '../../local/gateway/proxy-event.ts';
 import { installAwsLambdaGlobal } from '../../local/lambda/streaming.ts';
 import { clientTypes } from '../../scripts/client-types.ts';
 import { serialize } from '../../scripts/openapi.ts';
@@ -39,6 +41,7 @@ const echo: Route = {
     tag: 'Health',
     summary: 'A route added by the recipe (test only)',
     answers: { 200: { description: 'OK', schema: 'Health' } },
+    example: { params: { id: 'abc' }, query: { word: 'hello' } },
   },
 };
 const table = [...routes, echo];
@@ -59,8 +62,8 @@ describe('add a route (CONTRIBUTING.md, "Recipes")', () => {
       summary: 'A route added by the recipe (test only)',
       security: [{ apiKey: [] }],
       parameters: [
-        expect.objectContaining({ name: 'id', in: 'path', required: true }),
-        expect.objectContaining({ name: 'word', in: 'query', required: false }),
+        expect.objectContaining({ name: 'id', in: 'path', required: true, example: 'abc' }),
+        expect.objectContaining({ name: 'word', in: 'query', required: false, example: 'hello' }),
       ],
     });
     expect(operation.responses['200'].content['application/json'].schema).toEqual({
@@ -73,6 +76,21 @@ describe('add a route (CONTRIBUTING.md, "Recipes")', () => {
     installAwsLambdaGlobal();
     const wrong = { ...echo, doc: { ...echo.doc, answers: { 200: { description: 'OK', schema: 'Nothing' } } } };
     await expect(buildOpenApiDocument([wrong])).rejects.toThrow('answer schema Nothing is not a named component');
+  });
+
+  it('refuses a row whose example the handler would refuse (npm run openapi fails)', async () => {
+    installAwsLambdaGlobal();
+    const wrong = { ...echo, doc: { ...echo.doc, example: { params: { id: 'NOT-OK' } } } };
+    await expect(buildOpenApiDocument([wrong])).rejects.toThrow(
+      "recipeEcho: its example's params does not fit the route",
+    );
+  });
+
+  it('has a sample from its row that its handler answers 200, and no file in events/', async () => {
+    installAwsLambdaGlobal();
+    const result = await invokeRoute(echo, routeSampleEvent(echo));
+    expect(result.statusCode).toBe(200);
+    expect(existsSync(sampleFile(echo.name))).toBe(false);
   });
 
   it('is served by the local runtime, behind the key like every keyed route', async () => {
@@ -108,19 +126,16 @@ describe('add a route (CONTRIBUTING.md, "Recipes")', () => {
     ]);
     expect(table_.filter((r) => r.how !== 'by hand' && r.how !== 'generated')).toEqual([]);
     const [before, after] = [await buildOpenApiDocument(routes), await buildOpenApiDocument(table)];
+    // What each command of the recipe writes, without the route and with it (the commands call these).
     const outputs: Record<string, [string, string]> = {
       'generated/openapi.json': [serialize(before), serialize(after)],
       'client/types/openapi.ts': [clientTypes(before), clientTypes(after)],
       'docs/operations.md': [routesMarkdown(routes), routesMarkdown(table)],
     };
     const changed = Object.keys(outputs).filter((file) => outputs[file]![0] !== outputs[file]![1]);
-    // The other two are per route by their tests' rule: one sample event per row
-    // (test/sample-events.test.ts) and the stack sizes a synth with the row gives (infra/growth.test.ts).
-    expect(table_.filter((r) => r.how === 'generated').map((r) => r.file)).toEqual([
-      ...changed,
-      'docs/deployment.md',
-      'events/<routeName>.json',
-    ]);
+    // Nothing else: the route's sample is its row's (above), and docs/deployment.md's table is the
+    // same with 50 more routes (infra/growth.test.ts, which synthesizes them anyway).
+    expect(table_.filter((r) => r.how === 'generated').map((r) => r.file)).toEqual(changed);
     expect(changed).toEqual(Object.keys(outputs));
   });
 });

@@ -4,7 +4,7 @@ import {
   GetRecordsCommand,
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { handler } from '../../functions/workers/search-indexer.ts';
 import { endpointOverride } from '../../lib/aws-endpoint.ts';
@@ -12,9 +12,10 @@ import { matchesFilter } from '../../lib/events/stream-filter.ts';
 import { indexedState, ORDERS, searchIndexItems } from '../../lib/marketplace/search/search-index.ts';
 import { SEARCH_INDEX_FILTER_PATTERN } from '../../lib/marketplace/search/search-indexer.ts';
 import type { TemplateItem } from '../../lib/marketplace/templates/template-item.ts';
+import { batchWrite } from '../../lib/store/batch.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { streamArn } from '../../lib/store/create-table.ts';
-import { keys } from '../../lib/store/keys.ts';
+import { ENTITY, keys } from '../../lib/store/keys.ts';
 import { toLambdaRecord } from '../../local/emulators/stream-poller.ts';
 
 /**
@@ -66,6 +67,24 @@ export async function indexSearch(): Promise<void> {
 
 const keyOf = (item: Record<string, unknown>) => `${item['PK']}|${item['SK']}`;
 
+/**
+ * The postings (in all three orders) and word pairs of `t` on the catalog-wide lists of `prefixes`:
+ * what a search driven by those prefixes walks. Tests that seed hundreds of templates straight into
+ * the table write only these; a template's whole index is about 55 items, and DynamoDB Local spends
+ * milliseconds of CPU on each.
+ */
+export function indexItemsOn(t: TemplateItem, prefixes: readonly string[]): Record<string, unknown>[] {
+  const partitions = new Set(
+    prefixes.flatMap((p) => [
+      ...ORDERS.map((o) => keys.searchPostingPk(o, p)),
+      keys.searchPairPk(p),
+      keys.searchWidePk(p),
+    ]),
+  );
+  const index = searchIndexItems(t);
+  return [...index.postings, ...index.pairs].filter((i) => partitions.has(i['PK'] as string));
+}
+
 /** What the index should hold for `t` (postings and word pairs), as sorted `PK|SK`. */
 export const wantedIndexItems = (t: TemplateItem): string[] => {
   const index = searchIndexItems(t);
@@ -97,4 +116,33 @@ export async function indexItemsOf(id: string, states: TemplateItem[]): Promise<
     found.push(...Items.filter((i) => i['template_id'] === id).map(keyOf));
   }
   return found.sort();
+}
+
+/**
+ * Puts `templates` straight into the table as the indexer would have left them: each template and
+ * its index state, the postings and word pairs on the lists of `prefixes` only (indexItemsOn), and
+ * every list's counter added to, in transactions of 100 (one update per counter would be a request
+ * each). What the test wrote before is indexed first, and the seed's own stream records are skipped.
+ */
+export async function seedIndexed(templates: TemplateItem[], prefixes: readonly string[]): Promise<void> {
+  await indexSearch();
+  const counts = new Map<string, number>();
+  const items = templates.flatMap((t) => {
+    const index = searchIndexItems(t);
+    for (const list of index.counted) counts.set(list, (counts.get(list) ?? 0) + 1);
+    return [t as unknown as Record<string, unknown>, index.state, ...indexItemsOn(t, prefixes)];
+  });
+  await batchWrite(items.map((put) => ({ put })));
+  const adds = [...counts].map(([list, by]) => ({
+    Update: {
+      TableName: tableName(),
+      Key: keys.searchCount(list),
+      UpdateExpression: 'SET entity = :e, #l = :l ADD #c :by',
+      ExpressionAttributeNames: { '#c': 'count', '#l': 'list' },
+      ExpressionAttributeValues: { ':e': ENTITY.searchCount, ':l': list, ':by': by },
+    },
+  }));
+  for (let i = 0; i < adds.length; i += 100)
+    await db().send(new TransactWriteCommand({ TransactItems: adds.slice(i, i + 100) }));
+  await streamRecordsSinceLastCall();
 }

@@ -31,14 +31,16 @@ export async function launchChromium(): Promise<Browser> {
 
 /**
  * Screenshots go into docs/screenshots/ when UPDATE_SCREENSHOTS=1 (that is how the committed ones
- * are made), else into the temp folder, so a test run leaves the tree as it was.
+ * are made), else into the temp folder, so a test run leaves the tree as it was. The whole page, or
+ * only the element of `selector` (one section of a long page).
  */
-export async function screenshot(page: Page, name: string): Promise<string> {
+export async function screenshot(page: Page, name: string, selector?: string): Promise<string> {
   const folder =
     process.env['UPDATE_SCREENSHOTS'] === '1' ? join('docs', 'screenshots') : join(tmpdir(), 'screenshots');
   await mkdir(folder, { recursive: true });
   const path = join(folder, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  if (selector) await page.locator(selector).screenshot({ path });
+  else await page.screenshot({ path, fullPage: true });
   return path;
 }
 

@@ -1,11 +1,10 @@
 /**
- * The portal page: one agent's webhook with its status and a verify button, the event kinds to
- * subscribe to with their schemas and an example from the catalog, the deliveries with filters
- * and each one's attempts, retry one, replay a window, send a test event, rotate the secret (with
+ * The portal page: one agent's webhook with its status and a verify button, its AWS destinations
+ * with theirs (destinations.ts), the event kinds to subscribe to with their schemas and an example
+ * from the catalog, the deliveries with filters and each one's attempts, retry one, replay a window, send a test event, rotate the secret (with
  * the overlap shown) and the agent's feed live over SSE. It works only with a portal link's token
  * (`#agent=…&token=…`), kept for the tab's session and taken out of the address bar at once.
  */
-import { ApiError } from '../../client/errors.ts';
 import type { MarketplaceClient } from '../../client/marketplace-client.ts';
 import type {
   Agent,
@@ -16,7 +15,10 @@ import type {
   EventTypeList,
 } from '../../client/types/index.ts';
 import { clientFor, fromFragment, problem } from '../shared/api.ts';
-import { announce, badge, byId, h, show, when } from '../shared/dom.ts';
+import { badge, byId, h, show, when } from '../shared/dom.ts';
+import { act, refused } from './actions.ts';
+import { destinationsSection } from './destinations.ts';
+import { kindChoices } from './kind-choices.ts';
 import { exampleOf } from './schema-example.ts';
 
 type Kind = EventTypeList['data'][number];
@@ -48,7 +50,12 @@ async function start(): Promise<void> {
   client = await clientFor(session['token']);
   try {
     kinds = (await client.eventTypes.list()).data;
-    await Promise.all([renderWebhook(), renderDeliveries()]);
+    const renderDestinations = destinationsSection(
+      client,
+      agentId,
+      kinds.filter((k) => k.configurable).map((k) => k.type),
+    );
+    await Promise.all([renderWebhook(), renderDestinations(), renderDeliveries()]);
     renderSecret();
     renderKinds();
     renderReplay();
@@ -63,33 +70,6 @@ function ready(): void {
   byId('main').setAttribute('aria-busy', 'false');
 }
 
-/** A refused token ends the session: the link expired or was revoked. */
-function refused(error: unknown): void {
-  if (error instanceof ApiError && (error.status === 401 || error.status === 404)) {
-    sessionStorage.removeItem('portal.session');
-    show(
-      byId('main'),
-      h(
-        'p',
-        { class: 'notice notice-error', id: 'refused' },
-        'This portal link has expired or was revoked. Ask for a new link.',
-      ),
-    );
-  } else announce(problem(error), 'error');
-}
-
-/** Runs an action of a button or form, says how it went, and refreshes what it changed. */
-async function act(what: () => Promise<string>, ...refresh: Array<() => Promise<void> | void>): Promise<void> {
-  try {
-    const said = await what();
-    for (const r of refresh) await r();
-    // Said once the page shows the result, so the status line never runs ahead of what is drawn.
-    announce(said);
-  } catch (error) {
-    refused(error);
-  }
-}
-
 async function renderWebhook(): Promise<void> {
   const agent: Agent = await client.agents.get(agentId);
   document.title = `${agent.name} — Agent portal`;
@@ -101,16 +81,11 @@ async function renderWebhook(): Promise<void> {
     value: agent.webhook_url ?? '',
     required: true,
   });
-  const boxes = kinds
-    .filter((k) => k.configurable)
-    .map((k) =>
-      h('input', {
-        type: 'checkbox',
-        name: 'events',
-        value: k.type,
-        checked: agent.events.includes(k.type as ContractKind),
-      }),
-    );
+  const choices = kindChoices(
+    'Event kinds to receive',
+    kinds.filter((k) => k.configurable).map((k) => k.type),
+    agent.events,
+  );
   show(
     byId('webhook-body'),
     h('p', {}, 'Status: ', h('span', { id: 'webhook-status' }, badge(agent.webhook_status))),
@@ -131,7 +106,7 @@ async function renderWebhook(): Promise<void> {
         id: 'webhook-form',
         onsubmit: (event: Event) => {
           event.preventDefault();
-          const events = boxes.filter((b) => b.checked).map((b) => b.value as ContractKind);
+          const events = choices.chosen() as ContractKind[];
           void act(async () => {
             await client.agents.configureWebhook(agentId, { webhook_url: url.value.trim(), events });
             return 'Saved. Verify the endpoint to start deliveries.';
@@ -139,12 +114,7 @@ async function renderWebhook(): Promise<void> {
         },
       },
       h('label', { for: 'webhook-url' }, 'Endpoint URL', url),
-      h(
-        'fieldset',
-        {},
-        h('legend', {}, 'Event kinds to receive'),
-        boxes.map((box) => h('label', { class: 'inline' }, box, box.value)),
-      ),
+      choices.fieldset,
       h('button', { type: 'submit' }, 'Save webhook'),
     ),
   );

@@ -24,7 +24,11 @@ export async function clientFor(credential: string): Promise<MarketplaceClient> 
 }
 
 export function problem(error: unknown): string {
-  if (error instanceof ApiError) return `${error.message} (${error.status} ${error.code})`;
+  if (error instanceof ApiError) {
+    // A validation error's reason is in its details (an ARN's "The account must be 12 digits.").
+    const why = (error.details ?? []).map((d) => ` ${d.path}: ${d.message}`).join(';');
+    return `${error.message}${why} (${error.status} ${error.code})`;
+  }
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -127,20 +127,63 @@ const eventComponentName = (type: string) =>
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
     .join('')}Event`;
 
-/** A JSON object schema's properties as OpenAPI parameters. */
-function parametersOf(schema: z.core.$ZodType | undefined, where: 'path' | 'query'): Json[] {
+/** A JSON object schema's properties as OpenAPI parameters, each with its value in `example` if it has one. */
+function parametersOf(
+  schema: z.core.$ZodType | undefined,
+  where: 'path' | 'query',
+  example: Readonly<Record<string, string>> = {},
+): Json[] {
   if (!schema) return [];
   const json = jsonSchemaOf(schema, 'input') as { properties?: Record<string, Json>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
     const { description, ...propertySchema } = property;
+    const value = example[name];
     return {
       name,
       in: where,
       required: where === 'path' || (json.required ?? []).includes(name),
       ...(description ? { description } : {}),
       schema: propertySchema,
+      ...(value === undefined ? {} : { example: parameterValue(propertySchema, value) }),
     };
   });
+}
+
+/** A parameter's text as the value its schema shows: `limit: 10`, not `"10"` (lib/zod.ts, queryInteger). */
+const parameterValue = (schema: Json, text: string): unknown =>
+  schema['type'] === 'integer' || schema['type'] === 'number' ? Number(text) : text;
+
+/**
+ * The row's example request, held to the handler's own shapes: an example the route would refuse
+ * (a renamed field, a parameter it lacks) fails `npm run openapi` instead of showing in the document.
+ * Read as `npm start` reads it (the document's first server), in development mode: the webhook
+ * example is the local runtime's http://localhost receiver.
+ */
+function checkExample(route: Route, spec: RouteSpecOf): void {
+  const mode = process.env['DEVELOPMENT_MODE'];
+  process.env['DEVELOPMENT_MODE'] = 'true';
+  try {
+    checkExampleParts(route, spec);
+  } finally {
+    if (mode === undefined) delete process.env['DEVELOPMENT_MODE'];
+    else process.env['DEVELOPMENT_MODE'] = mode;
+  }
+}
+
+function checkExampleParts(route: Route, spec: RouteSpecOf): void {
+  const example = route.doc.example ?? {};
+  const parts: Array<[string, z.core.$ZodType | undefined, unknown]> = [
+    ['params', spec.params, example.params],
+    ['query', spec.query, example.query],
+    ['body', spec.body, example.body],
+  ];
+  for (const [part, schema, value] of parts) {
+    if (value === undefined) continue;
+    if (!schema) throw new InvariantError(`${route.name}: its example has ${part}, and the route takes none`);
+    const result = z.safeParse(schema, value);
+    if (!result.success)
+      throw new InvariantError(`${route.name}: its example's ${part} does not fit the route: ${result.error.message}`);
+  }
 }
 
 const TAGS: Record<RouteDoc['tag'], string> = {
@@ -210,9 +253,10 @@ function operationOf(route: Route, spec: RouteSpecOf): Json {
     const codes = specific.filter((c) => ERROR_STATUS[c] === status);
     responses[String(status)] = errorResponse(`Error codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`);
   }
+  checkExample(route, spec);
   const parameters = [
-    ...parametersOf(spec.params, 'path'),
-    ...parametersOf(spec.query, 'query'),
+    ...parametersOf(spec.params, 'path', doc.example?.params),
+    ...parametersOf(spec.query, 'query', doc.example?.query),
     ...(route.method === 'POST' ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
     ...(route.streaming ? [{ $ref: '#/components/parameters/LastEventId' }] : []),
   ];
@@ -227,7 +271,12 @@ function operationOf(route: Route, spec: RouteSpecOf): Json {
       ? {
           requestBody: {
             required: !isOptional(spec.body),
-            content: { 'application/json': { schema: jsonSchemaOf(spec.body, 'input') } },
+            content: {
+              'application/json': {
+                schema: jsonSchemaOf(spec.body, 'input'),
+                ...(doc.example?.body === undefined ? {} : { example: doc.example.body }),
+              },
+            },
           },
         }
       : {}),
