@@ -627,6 +627,7 @@ export const routes: readonly Route[] = [
     doc: {
       tag: 'Agents and webhooks',
       summary: "The webhook's ed25519 public keys (`v1a` signatures), current first",
+      example: { params: { id: 'agt_01KAKQ8A1B2C3D4E5F6G7H8J9K' } },
       answers: { 200: { description: 'OK', schema: 'WebhookPublicKeys' } },
     },
   },
@@ -641,6 +642,7 @@ export const routes: readonly Route[] = [
     doc: {
       tag: 'Agents and webhooks',
       summary: 'Turn `v1a` (ed25519) signatures on with a new key pair, or rotate it',
+      example: { params: { id: 'agt_01KAKQ8A1B2C3D4E5F6G7H8J9K' } },
       description:
         'The first call makes a key pair and turns `v1a` on: `webhook-signature` then carries `v1a,<base64 ed25519 signature>` after the `v1,` entries. A later call rotates: the new key signs from now on, the previous one beside it until `expire_previous_in_seconds` (0–86400, default 86400) have passed, as with secrets. The private key never leaves the service and is stored encrypted.',
       answers: { 200: { description: 'OK', schema: 'WebhookPublicKeys' } },
@@ -656,6 +658,7 @@ export const routes: readonly Route[] = [
     doc: {
       tag: 'Agents and webhooks',
       summary: 'Turn `v1a` signatures off: both key pairs are dropped at once',
+      example: { params: { id: 'agt_01KAKQ8E1B2C3D4E5F6G7H8J9K' } },
       answers: { 200: { description: 'OK', schema: 'WebhookPublicKeys' } },
     },
   },
@@ -670,6 +673,7 @@ export const routes: readonly Route[] = [
     doc: {
       tag: 'Agents and webhooks',
       summary: "An agent's live ed25519 public keys as a JSON Web Key Set (no key)",
+      example: { params: { id: 'agt_01KAKQ8A1B2C3D4E5F6G7H8J9K' } },
       description:
         'The service-wide JWKS document of `v1a` signatures, one set per agent: `{"keys": [current, previous while its overlap lasts]}` (RFC 7517/8037, `kty: OKP`, `crv: Ed25519`). 404 when the agent has no key pair (or does not exist).',
       answers: { 200: { description: 'OK', schema: 'Jwks' } },
