@@ -121,6 +121,7 @@ export class PushStack extends NestedStack {
       new DynamoEventSource(table, {
         startingPosition: StartingPosition.LATEST,
         batchSize: STREAM.batchSize,
+        parallelizationFactor: PUSH.streamParallelization,
         bisectBatchOnError: true,
         retryAttempts: STREAM.retryAttempts,
         reportBatchItemFailures: true,

@@ -1,6 +1,7 @@
 import { Stack } from 'aws-cdk-lib';
 import type { CfnMethod } from 'aws-cdk-lib/aws-apigateway';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PUSH } from '../lib/core/settings.ts';
 import { PUSH_FILTER_PATTERN } from '../lib/events/push/push-batch.ts';
 import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
 import { actionsOf } from '../lib/function-grants.ts';
@@ -270,7 +271,7 @@ describe('infra stacks', () => {
     expect(ofType('AWS::SQS::Queue').some((q) => q.Properties['RedrivePolicy']?.['maxReceiveCount'] === 20)).toBe(true);
   });
 
-  it('serves the push channel: a WebSocket route per socket route, and the push worker on new feed slots with partial batch failures', () => {
+  it('serves the push channel: a WebSocket route per socket route, and the push worker on new feed slots with partial batch failures, several agents at once', () => {
     const routeKeys = ofType('AWS::ApiGatewayV2::Route').map((r) => r.Properties['RouteKey']);
     expect(routeKeys.sort()).toEqual(socketRoutes.map((r) => r.routeKey).sort());
     const mapping = ofType('AWS::Lambda::EventSourceMapping').find(
@@ -280,6 +281,8 @@ describe('infra stacks', () => {
     );
     expect(JSON.stringify(mapping?.Properties['FunctionName'])).toContain(functionIdOf('push'));
     expect(mapping!.Properties['FunctionResponseTypes']).toEqual(['ReportBatchItemFailures']);
+    // The local poller runs the same factor (local/emulators/push-stream.ts).
+    expect(mapping!.Properties['ParallelizationFactor']).toBe(PUSH.streamParallelization);
   });
 
   it('feeds the search indexer only template items, with partial batch failures kept in a queue', () => {

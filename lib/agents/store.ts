@@ -69,8 +69,12 @@ export async function getAgent(agentId: string): Promise<AgentRecord | undefined
   const { Item } = await db().send(
     new GetCommand({ TableName: tableName(), Key: keys.agent(agentId), ConsistentRead: true }),
   );
-  return Item && Item['deleted_at'] === undefined ? (Item as AgentRecord) : undefined;
+  return liveAgent(Item);
 }
+
+/** The agent of a stored agent item, or undefined when there is none or it is deleted. */
+export const liveAgent = (item: Record<string, unknown> | undefined): AgentRecord | undefined =>
+  item && item['deleted_at'] === undefined ? (item as unknown as AgentRecord) : undefined;
 
 /**
  * DELETE /agents/:id: the agent item stays (its feed keeps its TTL and ids are never reused) but is

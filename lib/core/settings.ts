@@ -134,6 +134,12 @@ export const PUSH = {
   pageSize: 100,
   /** Agents one push worker batch serves at once: up to 10 connections each, so about 100 posts in flight. */
   agentsAtOnce: 10,
+  /**
+   * The push worker's stream mapping's ParallelizationFactor (Lambda's most, 10): batches of one
+   * shard in the worker at once, one agent's records always in one of them, in order. At 1 an
+   * agent's events wait behind every other agent's posts of the batch before (docs/events.md, "Push").
+   */
+  streamParallelization: 10,
   /** The subprotocol the channel speaks; a client offers it (and its key as `key.<API key>`). */
   protocol: 'events.v1',
   /** Where the local runtime serves the channel (a deployed stage has its own WebSocket API URL). */

@@ -1,6 +1,7 @@
 /**
  * The push worker's event source mapping, locally: the table's stream, filtered with the CDK
- * event source's pattern (PUSH_FILTER_PATTERN), into functions/workers/push.ts inside its grant.
+ * event source's pattern (PUSH_FILTER_PATTERN) and its ParallelizationFactor (PUSH.streamParallelization:
+ * batches of different agents in the worker at once), into functions/workers/push.ts inside its grant.
  * A third reader of the stream beside the relay and the search indexer (docs/events.md, "Push"
  * says what that costs in AWS). The functions post to PUSH_CONNECTIONS_ENDPOINT: the local API's
  * own URL, where local/gateway/push-gateway.ts serves @connections.
@@ -34,6 +35,7 @@ export async function startPushStream(options: PushStreamOptions): Promise<{ sto
     streamArn: await streamArn(options.tableName),
     handler: (event) => runAsWorker('push', () => push(event, lambdaContext('push', PUSH.functionTimeoutSeconds))),
     filter: (record) => matchesFilter(record, PUSH_FILTER_PATTERN),
+    parallelization: PUSH.streamParallelization,
     ...(options.dataDir ? { checkpointFile: join(options.dataDir, `push-checkpoint-${options.tableName}.json`) } : {}),
   });
 }

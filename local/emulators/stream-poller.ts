@@ -4,8 +4,14 @@
  * source, retries a failed batch from its earliest failed record, and checkpoints the last
  * processed sequence number per shard in a file, so a restarted process resumes where it
  * stopped (and starts at TRIM_HORIZON when it has no checkpoint).
+ *
+ * `parallelization` is the event source's ParallelizationFactor: up to that many batches of a
+ * shard in the handler at once, each partition key's records in one lane, in stream order, and
+ * the next records read while earlier batches run. The checkpoint moves past a page only when
+ * every lane is through its records.
  */
 
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import {
   DescribeStreamCommand,
@@ -34,9 +40,13 @@ export interface StreamPollerOptions {
   /** Like the event source's retryAttempts: a batch that keeps failing is then skipped (and logged). */
   retryAttempts?: number;
   filter?: (record: DynamoDBRecord) => boolean;
+  /** Lambda's ParallelizationFactor (1–10): concurrent batches per shard, one lane per partition key. Default 1. */
+  parallelization?: number;
 }
 
 const DESCRIBE_EVERY_MS = 5000;
+/** Pages read ahead of the oldest unfinished one (lanes, parallelization > 1): bounds the records held in memory. */
+const PAGES_AHEAD = 20;
 
 interface Checkpoints {
   streamArn: string;
@@ -99,6 +109,12 @@ export function toLambdaRecord(record: StreamRecord, streamArn: string): DynamoD
   };
 }
 
+/** The lane of a record: its partition key's (the table's `PK`), so one key's records stay in order (as Lambda keeps them). */
+export function laneOf(record: DynamoDBRecord, lanes: number): number {
+  const key = JSON.stringify(record.dynamodb?.Keys?.['PK'] ?? '');
+  return createHash('sha256').update(key).digest().readUInt32BE(0) % lanes;
+}
+
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
@@ -121,6 +137,7 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
     idleMs = 100,
     retryAttempts = STREAM.retryAttempts,
     filter = (r) => matchesFilter(r),
+    parallelization = 1,
   } = options;
   const client = new DynamoDBStreamsClient(endpointOverride(options.endpoint));
   const checkpoints = loadCheckpoints(checkpointFile, streamArn);
@@ -146,7 +163,27 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
   /** Invokes the handler until the batch is through (or given up); returns false to re-read from the checkpoint. */
   async function process(shardId: string, records: StreamRecord[]): Promise<boolean> {
     const all = records.map((r) => toLambdaRecord(r, streamArn));
-    const wanted = all.filter(filter);
+    // Like Lambda: everything before the earliest failure is done.
+    const through = (record: DynamoDBRecord) => {
+      const done = all.indexOf(record) - 1;
+      if (done >= 0) checkpoints.shards[shardId] = all[done]!.dynamodb!.SequenceNumber!;
+      saveCheckpoints(checkpointFile, checkpoints);
+    };
+    if (!(await handOver(shardId, all.filter(filter), through))) return false;
+    checkpoints.shards[shardId] = all.at(-1)!.dynamodb!.SequenceNumber!;
+    saveCheckpoints(checkpointFile, checkpoints);
+    return true;
+  }
+
+  /**
+   * The handler's retries of one batch: from its earliest failed record, `retryAttempts` times, then
+   * skipped. `retrying` hears of the record a retry starts from. False when stopped meanwhile.
+   */
+  async function handOver(
+    shardId: string,
+    wanted: DynamoDBRecord[],
+    retrying: (from: DynamoDBRecord) => void = () => undefined,
+  ): Promise<boolean> {
     for (let attempt = 0; wanted.length > 0; attempt++) {
       let failed: string[];
       try {
@@ -161,18 +198,75 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
         log.error('stream poller: batch skipped after retries', { shardId, failed });
         break;
       }
-      // Like Lambda: everything before the earliest failure is done; retry from it.
-      const earliest = wanted.findIndex((r) => failed.includes(r.dynamodb!.SequenceNumber!));
-      const done = earliest > 0 ? all.indexOf(wanted[earliest - 1]!) : -1;
-      if (done >= 0) checkpoints.shards[shardId] = all[done]!.dynamodb!.SequenceNumber!;
-      saveCheckpoints(checkpointFile, checkpoints);
+      // Retry from the earliest failed record.
+      const earliest = Math.max(
+        0,
+        wanted.findIndex((r) => failed.includes(r.dynamodb!.SequenceNumber!)),
+      );
+      retrying(wanted[earliest]!);
       await sleep(Math.min(200 * 2 ** attempt, 5000), signal);
       if (signal.aborted) return false;
-      wanted.splice(0, Math.max(0, earliest));
+      wanted.splice(0, earliest);
     }
-    checkpoints.shards[shardId] = all.at(-1)!.dynamodb!.SequenceNumber!;
-    saveCheckpoints(checkpointFile, checkpoints);
     return true;
+  }
+
+  // Lanes (parallelization > 1). A lane hands its records over one batch at a time, and what
+  // arrived meanwhile goes in its next batch (as Lambda batches what the shard holds), so a busy
+  // lane's agent gets one invocation for its waiting records, not one per page read meanwhile.
+  interface Page {
+    open: number;
+    done: (ok: boolean) => void;
+  }
+  const lanes = Array.from({ length: parallelization }, () => ({
+    queued: [] as { record: DynamoDBRecord; page: Page; shardId: string }[],
+    running: false,
+  }));
+  let checkpointed: Promise<boolean> = Promise.resolve(true);
+  const pagesInFlight: Promise<boolean>[] = [];
+
+  async function runLane(lane: (typeof lanes)[number]): Promise<void> {
+    lane.running = true;
+    while (lane.queued.length > 0) {
+      const taken = lane.queued.splice(0, batchSize);
+      const ok =
+        !signal.aborted &&
+        (await handOver(
+          taken[0]!.shardId,
+          taken.map((q) => q.record),
+        ));
+      for (const { page } of taken) if (--page.open === 0 || !ok) page.done(ok);
+    }
+    lane.running = false;
+  }
+
+  /** Hands a page to the lanes without waiting for them; waits only while PAGES_AHEAD pages are unfinished. */
+  async function dispatch(shardId: string, records: StreamRecord[]): Promise<void> {
+    const all = records.map((r) => toLambdaRecord(r, streamArn));
+    const wanted = all.filter(filter);
+    let done!: (ok: boolean) => void;
+    const finished = new Promise<boolean>((resolve) => {
+      done = resolve;
+    });
+    const page: Page = { open: wanted.length, done };
+    if (wanted.length === 0) done(true);
+    for (const record of wanted) lanes[laneOf(record, parallelization)]!.queued.push({ record, page, shardId });
+    for (const lane of lanes) if (lane.queued.length > 0 && !lane.running) void runLane(lane);
+    const last = all.at(-1)!.dynamodb!.SequenceNumber!;
+    // A lane stopped before its batch was through keeps every later page's checkpoint where it was.
+    checkpointed = checkpointed
+      .then(async (ok) => {
+        if (!ok || !(await finished)) return false;
+        checkpoints.shards[shardId] = last;
+        saveCheckpoints(checkpointFile, checkpoints);
+        return true;
+      })
+      .catch((err: unknown) => {
+        log.error('stream poller: checkpoint failed', { error: err instanceof Error ? err.message : String(err) });
+        return false;
+      });
+    pagesInFlight.push(checkpointed);
+    while (pagesInFlight.length >= PAGES_AHEAD) await pagesInFlight.shift();
   }
 
   async function pollShard(shardId: string): Promise<boolean> {
@@ -189,7 +283,8 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
       return true;
     }
     const records = page.Records ?? [];
-    if (records.length > 0 && !(await process(shardId, records))) {
+    if (records.length > 0 && parallelization > 1) await dispatch(shardId, records);
+    else if (records.length > 0 && !(await process(shardId, records))) {
       iterators.delete(shardId);
       return false;
     }
@@ -242,6 +337,7 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
     stop: async () => {
       abort.abort();
       await running;
+      await checkpointed;
       client.destroy();
     },
   };

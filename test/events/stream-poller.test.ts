@@ -8,7 +8,7 @@ import { newId } from '../../lib/core/ids.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { streamArn } from '../../lib/store/create-table.ts';
 import { ENTITY, keys } from '../../lib/store/keys.ts';
-import { startStreamPoller } from '../../local/emulators/stream-poller.ts';
+import { laneOf, startStreamPoller } from '../../local/emulators/stream-poller.ts';
 import { waitFor } from './support.ts';
 
 /**
@@ -22,16 +22,16 @@ beforeAll(async () => {
 });
 
 const agentId = newId('agt');
-async function putEventRow(id = newId('evt')): Promise<string> {
+async function putEventRow(id = newId('evt'), agent = agentId): Promise<string> {
   await db().send(
     new PutCommand({
       TableName: tableName(),
       Item: {
-        ...keys.event(agentId, id),
+        ...keys.event(agent, id),
         entity: ENTITY.event,
         id,
         type: 'contract.funded',
-        agent_id: agentId,
+        agent_id: agent,
         deliver: true,
       },
     }),
@@ -137,5 +137,89 @@ describe('local stream poller', () => {
     await poller.stop();
     expect(failures).toBe(1);
     expect(rec.seen.slice(before).filter((id) => ids.includes(id))).toEqual(ids);
+  });
+
+  it("with a parallelization factor, runs other agents' batches while one waits, each agent in order, and checkpoints only past finished pages", async () => {
+    const LANES = 4;
+    const laneOfAgent = (agent: string) =>
+      laneOf({ dynamodb: { Keys: { PK: { S: keys.event(agent, 'x').PK } } } } as DynamoDBRecord, LANES);
+    const slow = newId('agt');
+    let fast = newId('agt');
+    while (laneOfAgent(fast) === laneOfAgent(slow)) fast = newId('agt');
+    const slowIds = [newId('evt'), newId('evt'), newId('evt')];
+    const seen: string[] = [];
+    const sequences = new Map<string, string>();
+    const inFlight = new Map<string, number>();
+    let mostAtOnce = 0;
+    let releaseSlow!: () => void;
+    const slowHeld = new Promise<void>((resolve) => {
+      releaseSlow = resolve;
+    });
+    const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+      const agents = new Set(event.Records.map((r) => r.dynamodb!.NewImage!['agent_id']!.S!));
+      expect(agents.size).toBe(1); // different partition keys hashed to one lane may share a batch; these two do not
+      const agent = [...agents][0]!;
+      inFlight.set(agent, (inFlight.get(agent) ?? 0) + 1);
+      mostAtOnce = Math.max(mostAtOnce, inFlight.get(agent)!);
+      const ids = event.Records.map((r) => r.dynamodb!.NewImage!['id']!.S!);
+      for (const r of event.Records) sequences.set(r.dynamodb!.NewImage!['id']!.S!, r.dynamodb!.SequenceNumber!);
+      if (agent === slow && ids.includes(slowIds[0]!)) await slowHeld;
+      seen.push(...ids);
+      inFlight.set(agent, inFlight.get(agent)! - 1);
+      return { batchItemFailures: [] };
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'stream-'));
+    const checkpointFile = join(dir, 'cp.json');
+    const checkpoint = () => {
+      try {
+        return Object.values(
+          (JSON.parse(readFileSync(checkpointFile, 'utf8')) as { shards: Record<string, string> }).shards,
+        );
+      } catch {
+        return [];
+      }
+    };
+    const poller = startStreamPoller({
+      endpoint: process.env['DYNAMODB_ENDPOINT']!,
+      streamArn: arn,
+      handler,
+      checkpointFile,
+      idleMs: 20,
+      parallelization: LANES,
+      filter: (record) => [slow, fast].includes(record.dynamodb!.NewImage?.['agent_id']?.S ?? ''),
+    });
+    try {
+      // A page before the waiting one: the checkpoint gets as far as it, and no further.
+      const before = await putEventRow(newId('evt'), fast);
+      await waitFor(
+        () =>
+          checkpoint().some((at) => BigInt(at) >= BigInt(sequences.get(before) ?? Number.MAX_SAFE_INTEGER)) ||
+          undefined,
+        'a checkpoint past the first page',
+      );
+      expect(seen).toEqual([before]);
+      await putEventRow(slowIds[0], slow);
+      await waitFor(() => inFlight.get(slow) === 1 || undefined, "the slow agent's first batch in the handler");
+      for (const id of slowIds.slice(1)) await putEventRow(id, slow);
+      const fastId = await putEventRow(newId('evt'), fast);
+      // Served while the slow agent's batch still waits: a poller of one batch at a time would never get here.
+      await waitFor(() => seen.includes(fastId) || undefined, "the other agent's event, beside the waiting batch");
+      expect(seen.filter((id) => slowIds.includes(id))).toEqual([]);
+      // The checkpoint has not passed the waiting batch's page: a restart now would hand it over again.
+      const sequenceOfFirst = await waitFor(() => sequences.get(slowIds[0]!), 'the sequence number');
+      expect(checkpoint().length).toBeGreaterThan(0);
+      expect(checkpoint().every((at) => BigInt(at) < BigInt(sequenceOfFirst))).toBe(true);
+      releaseSlow();
+      await waitFor(() => slowIds.every((id) => seen.includes(id)) || undefined, "the slow agent's events");
+      expect(seen.filter((id) => slowIds.includes(id))).toEqual(slowIds);
+      expect(mostAtOnce).toBe(1);
+      await waitFor(
+        () => checkpoint().some((at) => BigInt(at) >= BigInt(sequences.get(slowIds[2]!) ?? '0')) || undefined,
+        'the checkpoint past every page',
+      );
+    } finally {
+      releaseSlow();
+      await poller.stop();
+    }
   });
 });

@@ -4,18 +4,20 @@ import {
   GetRecordsCommand,
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
-import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { handler } from '../../functions/workers/search-indexer.ts';
 import { endpointOverride } from '../../lib/aws-endpoint.ts';
 import { matchesFilter } from '../../lib/events/stream-filter.ts';
 import { indexedState, ORDERS, searchIndexItems } from '../../lib/marketplace/search/search-index.ts';
 import { SEARCH_INDEX_FILTER_PATTERN } from '../../lib/marketplace/search/search-indexer.ts';
+import { counterMove } from '../../lib/marketplace/search/store.ts';
 import type { TemplateItem } from '../../lib/marketplace/templates/template-item.ts';
 import { batchWrite } from '../../lib/store/batch.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { streamArn } from '../../lib/store/create-table.ts';
-import { ENTITY, keys } from '../../lib/store/keys.ts';
+import { keys } from '../../lib/store/keys.ts';
+import { transactWrite } from '../../lib/store/transact.ts';
 import { toLambdaRecord } from '../../local/emulators/stream-poller.ts';
 
 /**
@@ -133,16 +135,10 @@ export async function seedIndexed(templates: TemplateItem[], prefixes: readonly 
     return [t as unknown as Record<string, unknown>, index.state, ...indexItemsOn(t, prefixes)];
   });
   await batchWrite(items.map((put) => ({ put })));
-  const adds = [...counts].map(([list, by]) => ({
-    Update: {
-      TableName: tableName(),
-      Key: keys.searchCount(list),
-      UpdateExpression: 'SET entity = :e, #l = :l ADD #c :by',
-      ExpressionAttributeNames: { '#c': 'count', '#l': 'list' },
-      ExpressionAttributeValues: { ':e': ENTITY.searchCount, ':l': list, ':by': by },
-    },
-  }));
-  for (let i = 0; i < adds.length; i += 100)
-    await db().send(new TransactWriteCommand({ TransactItems: adds.slice(i, i + 100) }));
+  const moves = [...counts].map(([list, by]) => counterMove({ list, by }));
+  for (let i = 0; i < moves.length; i += 100) {
+    const written = await transactWrite(moves.slice(i, i + 100));
+    if (!written.ok) throw new Error(`search counters not written: ${written.reasons.join(', ')}`);
+  }
   await streamRecordsSinceLastCall();
 }

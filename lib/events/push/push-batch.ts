@@ -3,7 +3,8 @@
  * an abandoned slot) has the agent's connections sent what they have not been sent yet. The event
  * source filters to those records (PUSH_FILTER_PATTERN; the local stream poller applies the same).
  * One push per agent per batch, whatever its number of events: the push reads the feed from each
- * connection's cursor, not the records. A failed agent is reported at its earliest record, so the
+ * connection's cursor, not the records. The agents' connections and counters are read for the whole
+ * batch at once (store.ts, readPushTargets). A failed agent is reported at its earliest record, so the
  * stream hands the batch over again from there; nothing is lost meanwhile, since the feed holds every
  * event and a client's sync (at connect and every PUSH.keepAliveSeconds) sends the rest.
  */
@@ -13,6 +14,7 @@ import { ENTITY } from '../../store/keys.ts';
 import { itemOfImage, sequenceOf, type TableChange } from '../../store/table-change.ts';
 import type { PostFrame } from './channel.ts';
 import { pushToAgent } from './send.ts';
+import { type PushTarget, readPushTargets } from './store.ts';
 
 export const PUSH_FILTER_PATTERN = {
   eventName: ['INSERT'],
@@ -28,12 +30,19 @@ export async function pushBatch(changes: readonly TableChange[], post: PostFrame
   }
   const agents = [...firstRecordOf.keys()];
   const failed = new Set<string>();
+  let targets: Map<string, PushTarget>;
+  try {
+    targets = await readPushTargets(agents);
+  } catch (err) {
+    log.warn('push: reading the connections failed', errorFields(err));
+    return agents.map((agentId) => sequenceOf(firstRecordOf.get(agentId)!));
+  }
   // PUSH.agentsAtOnce at a time: a batch naming 100 agents would otherwise put a thousand posts and
   // their store calls in flight at once, behind one SDK client's 50 sockets.
   let next = 0;
   const serveNext = async (): Promise<void> => {
     for (let i = next++; i < agents.length; i = next++) {
-      await pushToAgent(agents[i]!, post).catch((err: unknown) => {
+      await pushToAgent(agents[i]!, post, Date.now(), targets.get(agents[i]!)).catch((err: unknown) => {
         // Reported as a batch item failure: the stream hands the agent's records over again.
         log.warn('push to an agent failed', { agentId: agents[i], ...errorFields(err) });
         failed.add(agents[i]!);

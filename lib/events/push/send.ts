@@ -8,18 +8,28 @@
  * of consecutive events from its cursor and moves the cursor only from where it read it, so the
  * client sees no gap and at most a repeat, which it drops (an event id it has passed; docs/events.md, "Push").
  */
+import type { AgentRecord } from '../../agents/model.ts';
 import { PUSH } from '../../core/settings.ts';
 import { readFeed } from '../feed/reader.ts';
 import type { PostFrame } from './channel.ts';
-import { advanceCursors, listSlots, type PushSlot, releaseSlot } from './store.ts';
+import { advanceCursors, listSlots, type PushSlot, type PushTarget, releaseSlot } from './store.ts';
 
-/** Sends every connection of the agent what it has not been sent yet. Throws the first failure after trying all. */
-export async function pushToAgent(agentId: string, post: PostFrame, nowMs = Date.now()): Promise<void> {
-  const open = (await listSlots(agentId)).filter((slot) => slot.held_until > nowMs);
+/**
+ * Sends every connection of the agent what it has not been sent yet. Throws the first failure after
+ * trying all. `target`: its slots and agent item, when the caller has just read them (push-batch.ts).
+ */
+export async function pushToAgent(
+  agentId: string,
+  post: PostFrame,
+  nowMs = Date.now(),
+  target?: PushTarget,
+): Promise<void> {
+  const slots = target?.slots ?? (await listSlots(agentId));
+  const open = slots.filter((slot) => slot.held_until > nowMs);
   const byCursor = new Map<string | undefined, PushSlot[]>();
   for (const slot of open) byCursor.set(slot.cursor, [...(byCursor.get(slot.cursor) ?? []), slot]);
   const results = await Promise.allSettled(
-    [...byCursor].map(([cursor, slots]) => sendFrom(cursor, slots, post, nowMs)),
+    [...byCursor].map(([cursor, slots]) => sendFrom(cursor, slots, post, nowMs, target?.agent)),
   );
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
@@ -29,12 +39,21 @@ export async function pushToAgent(agentId: string, post: PostFrame, nowMs = Date
 export const sendBacklog = (slot: PushSlot, post: PostFrame, nowMs = Date.now()): Promise<void> =>
   sendFrom(slot.cursor, [slot], post, nowMs);
 
-async function sendFrom(start: string | undefined, slots: PushSlot[], post: PostFrame, nowMs: number): Promise<void> {
+/** `agent`: the agent item read with the slots, which serves as the first read's counter (feed/reader.ts). */
+async function sendFrom(
+  start: string | undefined,
+  slots: PushSlot[],
+  post: PostFrame,
+  nowMs: number,
+  agent?: AgentRecord,
+): Promise<void> {
   const agentId = slots[0]!.agent_id;
   let cursor = start;
   let live = slots;
+  let known = agent;
   while (live.length > 0) {
-    const read = await readFeed(agentId, cursor, PUSH.pageSize, nowMs);
+    const read = await readFeed(agentId, cursor, PUSH.pageSize, nowMs, known);
+    known = undefined;
     if (read.cursor === undefined || read.cursor === cursor) return; // nothing after the cursor yet
     const frames = read.events.map((event) => JSON.stringify(event));
     const posted = await Promise.allSettled(live.map((slot) => postRun(slot, frames, post)));

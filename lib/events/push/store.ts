@@ -5,7 +5,10 @@
  * lookup item (`keys.pushConnection`: $default and $disconnect name only the connection).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { AgentRecord } from '../../agents/model.ts';
+import { liveAgent } from '../../agents/store.ts';
 import { FUTURE_TOLERANCE_MS, PUSH } from '../../core/settings.ts';
+import { batchGet, keyString } from '../../store/batch.ts';
 import { db, tableName } from '../../store/client.ts';
 import { conditionalDelete, conditionalUpdate } from '../../store/conditional.ts';
 import { ENTITY, keys } from '../../store/keys.ts';
@@ -94,11 +97,43 @@ export async function listSlots(agentId: string): Promise<PushSlot[]> {
   const { Item } = await db().send(
     new GetCommand({ TableName: tableName(), Key: keys.pushConnections(agentId), ConsistentRead: true }),
   );
-  if (!Item) return [];
+  return slotsOf(agentId, Item);
+}
+
+function slotsOf(agentId: string, item: Record<string, unknown> | undefined): PushSlot[] {
+  if (!item) return [];
   return Array.from({ length: PUSH.connectionsPerAgent }, (_, slot) => slot).flatMap((slot) => {
-    const held = Item[slotName(slot)] as Omit<PushSlot, 'agent_id' | 'slot'> | undefined;
+    const held = item[slotName(slot)] as Omit<PushSlot, 'agent_id' | 'slot'> | undefined;
     return held ? [{ ...held, agent_id: agentId, slot }] : [];
   });
+}
+
+/** What a push to an agent starts from: its held slots, and its item (the feed's counter), read together. */
+export interface PushTarget {
+  slots: PushSlot[];
+  /** Undefined when deleted (or never made): the feed reader then reads it itself, as it always does. */
+  agent: AgentRecord | undefined;
+}
+
+/**
+ * The push targets of a stream batch's agents: their connections items and agent items in one
+ * strongly consistent BatchGetItem (per 50 agents) instead of two reads per agent. The agent item
+ * serves as the feed reader's counter read (feed/reader.ts: the slots are queried after it).
+ */
+export async function readPushTargets(agentIds: readonly string[]): Promise<Map<string, PushTarget>> {
+  const found = await batchGet(
+    agentIds.flatMap((id) => [keys.pushConnections(id), keys.agent(id)]),
+    { consistent: true },
+  );
+  return new Map(
+    agentIds.map((id) => [
+      id,
+      {
+        slots: slotsOf(id, found.get(keyString(keys.pushConnections(id)))),
+        agent: liveAgent(found.get(keyString(keys.agent(id)))),
+      },
+    ]),
+  );
 }
 
 export const readSlot = async (agentId: string, slot: number): Promise<PushSlot | undefined> =>

@@ -106,25 +106,22 @@ export async function writeIndexFormat(format: number): Promise<void> {
 /** Postings and pair items put or deleted, 25 a call (search-index.ts; a test hands it a writer that dies halfway). */
 export const writePostings = (requests: WriteRequest[]): Promise<void> => batchWrite(requests);
 
+/** One prefix counter's move, as a transaction's item. */
+export const counterMove = ({ list, by }: { list: string; by: number }): TransactItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: keys.searchCount(list),
+    UpdateExpression: 'SET entity = :entity, #list = :list ADD #count :by',
+    ExpressionAttributeNames: { '#list': 'list', '#count': 'count' },
+    ExpressionAttributeValues: { ':entity': ENTITY.searchCount, ':list': list, ':by': by },
+  },
+});
+
 /** The template's index state (on its version condition) and prefix counter moves, in one transaction. */
 export const commitCounterChanges = (
   state: TransactItem,
   changes: readonly { list: string; by: number }[],
-): Promise<TransactResult> =>
-  transactWrite([
-    state,
-    ...changes.map(
-      ({ list, by }): TransactItem => ({
-        Update: {
-          TableName: tableName(),
-          Key: keys.searchCount(list),
-          UpdateExpression: 'SET entity = :entity, #list = :list ADD #count :by',
-          ExpressionAttributeNames: { '#list': 'list', '#count': 'count' },
-          ExpressionAttributeValues: { ':entity': ENTITY.searchCount, ':list': list, ':by': by },
-        },
-      }),
-    ),
-  ]);
+): Promise<TransactResult> => transactWrite([state, ...changes.map(counterMove)]);
 
 /** The exact number of public templates with a word starting with each prefix list (0 when none). */
 export async function readCounts(lists: readonly string[]): Promise<Map<string, number>> {
