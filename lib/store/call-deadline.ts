@@ -19,6 +19,17 @@ export function withCallDeadline<T>(deadlineMs: number | undefined, fn: () => Pr
   return deadlineMs === undefined ? fn() : deadlines.run(deadlineMs, fn);
 }
 
+/**
+ * Runs `fn` with `graceMs` more than the deadline it runs under, counted from now if that deadline
+ * has passed: for the writes a cut-off route still owes, paid from the reserve kept behind its
+ * deadline (ANSWER_RESERVE_MS). The feed writer's gap markers are one: a commit the deadline
+ * aborted leaves the slots it took empty, and readers would wait GAP_GRACE_MS before passing them.
+ */
+export function withDeadlineGrace<T>(graceMs: number, fn: () => Promise<T>): Promise<T> {
+  const deadline = deadlines.getStore();
+  return deadline === undefined ? fn() : deadlines.run(Math.max(deadline, Date.now()) + graceMs, fn);
+}
+
 type Handle = (request: unknown, options?: { abortSignal?: unknown }) => Promise<unknown>;
 
 /**

@@ -13,6 +13,7 @@
 import { InvariantError } from '../../core/errors.ts';
 import { EVENT_SCHEMA_VERSIONS } from '../../core/event-types.ts';
 import { nowIso } from '../../core/time.ts';
+import { withDeadlineGrace } from '../../store/call-deadline.ts';
 import { alongLost, alongRefused, type TransactItem, type TransactResult } from '../../store/transact.ts';
 import { acceptsDelivery, hasDestinations } from './agent-gate.ts';
 import type { FeedEventType, ServiceEvent } from './event.ts';
@@ -25,6 +26,9 @@ export interface EventsToAppend {
   type: FeedEventType;
   data: ServiceEvent['data'];
 }
+
+/** How long past its deadline a cut-off writer may take to fill its slots: one conditional put per party, well inside the answer's reserve. */
+const GAP_FILL_GRACE_MS = 500;
 
 /** A writer whose slots were given away (it was slower than GAP_GRACE_MS) starts again; twice is already rare. */
 const MAX_ATTEMPTS = 3;
@@ -59,7 +63,11 @@ export async function commitWithEvents(
       // The relay judges each destination itself (destination-relay.ts); here only whether there may be one.
       deliver: acceptsDelivery(agent, events.type) || hasDestinations(agent),
     }));
-    const releaseSlots = () => Promise.all(rows.map((row) => fillGap(row.event.agent_id, row.position)));
+    // Past the route's deadline too: the deadline is what most often cuts the commit.
+    const releaseSlots = () =>
+      withDeadlineGrace(GAP_FILL_GRACE_MS, () =>
+        Promise.all(rows.map((row) => fillGap(row.event.agent_id, row.position))),
+      );
     const alongItems = along?.(now) ?? [];
     let result: TransactResult;
     try {

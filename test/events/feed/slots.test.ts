@@ -1,9 +1,11 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ID_PATTERN, newId } from '../../../lib/core/ids.ts';
+import { commitWithEvents } from '../../../lib/events/feed/outbox.ts';
 import { eventIdAt, GAP_GRACE_MS, positionOf } from '../../../lib/events/feed/position.ts';
 import { readFeed } from '../../../lib/events/feed/reader.ts';
 import { fillGap, takeTicket } from '../../../lib/events/feed/store.ts';
+import { withCallDeadline } from '../../../lib/store/call-deadline.ts';
 import { db, tableName } from '../../../lib/store/client.ts';
 import { keys } from '../../../lib/store/keys.ts';
 import { createTestUser, invoke, type TestUser } from '../../support/lambda.ts';
@@ -97,6 +99,33 @@ describe('feed slots', () => {
     const read = await readFeed(agentId, undefined, 100, Date.now());
     expect(read.events.map((e) => e.type)).toEqual(['contract.funded']);
     expect(positionOf(read.cursor!)).toBe(head);
+  });
+
+  it("a commit its route's deadline cut off still fills its slot at once: readers go on without waiting", async () => {
+    const agentId = await createAgent(owner);
+    await fund(agentId);
+    const deadline = Date.now() + 1_500;
+    const cutOff = withCallDeadline(deadline, () =>
+      commitWithEvents(
+        () => {
+          // The route's work outlasts its deadline between taking the slot and committing.
+          while (Date.now() <= deadline);
+          return { Put: { TableName: tableName(), Item: { PK: `TEST#${agentId}`, SK: 'cut-off' } } };
+        },
+        {
+          agentIds: [agentId],
+          type: 'contract.funded',
+          data: { contract_id: newId('ctr'), status: 'FUNDED', amount_cents: 100 },
+        },
+      ),
+    );
+    await expect(cutOff).rejects.toThrow('no time left for a store call');
+    expect(await headOf(agentId)).toBe(2); // it took slot 2 before the deadline
+    await fund(agentId);
+
+    const read = await readFeed(agentId, undefined, 100, Date.now());
+    expect(read.events.map((e) => positionOf(e.id))).toEqual([1, 3]);
+    expect(await fillGap(agentId, 2)).toBe(false); // its gap marker was already there
   });
 
   it('an agent from before positions existed keeps its old events first, and new ones follow', async () => {
