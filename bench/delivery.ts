@@ -188,6 +188,7 @@ const eventsOf = (agentId: string, count: number, from = 1): ServiceEvent[] =>
   Array.from({ length: count }, (_, i) => ({
     id: eventIdAt(agentId, from + i),
     type: 'contract.funded',
+    schema_version: 1,
     created_at: nowIso(),
     agent_id: agentId,
     data: { contract_id: `ctr_BENCH${i}`, status: 'FUNDED', amount_cents: 100 },

@@ -11,6 +11,7 @@ export {
 export type { CallOptions } from './resources/call-options.ts';
 export type * from './types/index.ts';
 export {
+  type Ed25519PublicJwk,
   type VerifyWebhookInput,
   verifyWebhook,
   type WebhookChallenge,

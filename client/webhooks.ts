@@ -11,6 +11,11 @@
  * always sends it) it is the one checked, against every `v1,` entry and every secret given: during a
  * rotation's overlap it carries the new and the previous secret's signatures, so a receiver with
  * either secret verifies. Without it, `x-service-signature` must match.
+ *
+ * With `publicKeys` (an agent with `v1a` on: its JWKs from `GET …/webhook/public-keys` or the
+ * keyless `GET /api/v1/webhook-keys/{agent_id}`), the `v1a,` entries of `webhook-signature` are
+ * checked with Ed25519 (Web Crypto; Node ≥ 22, current browsers): a receiver then holds no secret
+ * that could forge a delivery. Given both, both must match.
  */
 import type { AgentEvent, TestEvent } from './types/agents.ts';
 
@@ -44,9 +49,20 @@ export type WebhookPayload = AgentEvent | TestEvent | WebhookChallenge;
 
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
 
+/** An ed25519 public key as the service publishes it (a JWK with `kty: OKP`, `crv: Ed25519`). */
+export interface Ed25519PublicJwk {
+  kty: 'OKP';
+  crv: 'Ed25519';
+  x: string;
+  kid?: string;
+  [other: string]: unknown;
+}
+
 export interface VerifyWebhookInput {
-  /** The webhook secret; several during a rotation (any one may match). */
-  secret: string | readonly string[];
+  /** The webhook secret; several during a rotation (any one may match). Optional when `publicKeys` is given. */
+  secret?: string | readonly string[];
+  /** The agent's ed25519 public keys, to check `v1a` signatures (any one may match). */
+  publicKeys?: Ed25519PublicJwk | readonly Ed25519PublicJwk[];
   /** The request's headers, as `Headers` (fetch, workers) or a plain object (Node's `req.headers`). */
   headers: WebhookHeaders;
   /** The body exactly as received: the MAC is over bytes, so never re-serialise parsed JSON. */
@@ -114,8 +130,16 @@ const standardKey = (secret: string) => fromBase64(secret.startsWith('whsec_') ?
  * tolerance, no secret matches a signature, or the body is not a JSON object.
  */
 export async function verifyWebhook(input: VerifyWebhookInput): Promise<WebhookPayload> {
-  const secrets = typeof input.secret === 'string' ? [input.secret] : [...input.secret];
-  if (secrets.length === 0) throw new TypeError('verifyWebhook needs at least one secret.');
+  const secrets =
+    input.secret === undefined ? [] : typeof input.secret === 'string' ? [input.secret] : [...input.secret];
+  const publicKeys =
+    input.publicKeys === undefined
+      ? []
+      : Array.isArray(input.publicKeys)
+        ? [...(input.publicKeys as readonly Ed25519PublicJwk[])]
+        : [input.publicKeys as Ed25519PublicJwk];
+  if (secrets.length === 0 && publicKeys.length === 0)
+    throw new TypeError('verifyWebhook needs at least one secret or public key.');
   const timestamp = headerOf(input.headers, 'x-service-timestamp');
   const signature = headerOf(input.headers, 'x-service-signature');
   if (!timestamp || !signature)
@@ -132,7 +156,10 @@ export async function verifyWebhook(input: VerifyWebhookInput): Promise<WebhookP
   const body = typeof input.rawBody === 'string' ? encoder.encode(input.rawBody) : input.rawBody;
 
   const standard = headerOf(input.headers, 'webhook-signature');
-  if (standard === undefined) {
+  if (publicKeys.length > 0) await checkV1a(input.headers, standard, timestamp, body, publicKeys);
+  if (secrets.length === 0) {
+    // Checked by public key alone.
+  } else if (standard === undefined) {
     const given = /^[0-9a-f]{64}$/.test(signature) ? signature : undefined;
     const serviceOk =
       given !== undefined &&
@@ -156,11 +183,7 @@ export async function verifyWebhook(input: VerifyWebhookInput): Promise<WebhookP
         'invalid_signature',
         'webhook-id is missing or webhook-timestamp differs from x-service-timestamp.',
       );
-    const offered = standard
-      .split(' ')
-      .filter((s) => s.startsWith('v1,'))
-      .map((s) => fromBase64(s.slice(3)))
-      .filter((b): b is Uint8Array => b !== undefined);
+    const offered = signaturesOf(standard, 'v1');
     const standardOk = await anyMatch(secrets, async (s) => {
       const key = standardKey(s);
       if (!key) return false;
@@ -180,6 +203,54 @@ export async function verifyWebhook(input: VerifyWebhookInput): Promise<WebhookP
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw new WebhookVerificationError('invalid_body', 'The body is not a JSON object.');
   return parsed as WebhookPayload;
+}
+
+/** The decoded signatures of one version among the space-separated `<version>,<base64>` entries of `webhook-signature`. */
+function signaturesOf(header: string, version: 'v1' | 'v1a'): Uint8Array[] {
+  return header
+    .split(' ')
+    .filter((s) => s.startsWith(`${version},`))
+    .map((s) => fromBase64(s.slice(version.length + 1)))
+    .filter((b): b is Uint8Array => b !== undefined);
+}
+
+/** The `v1a,` entries of `webhook-signature` against every public key: ed25519 over `<webhook-id>.<timestamp>.<body>`. */
+async function checkV1a(
+  headers: WebhookHeaders,
+  standard: string | undefined,
+  timestamp: string,
+  body: Uint8Array,
+  publicKeys: readonly Ed25519PublicJwk[],
+): Promise<void> {
+  const id = headerOf(headers, 'webhook-id');
+  if (standard === undefined || !id || headerOf(headers, 'webhook-timestamp') !== timestamp)
+    throw new WebhookVerificationError(
+      'invalid_signature',
+      'webhook-signature or webhook-id is missing, or webhook-timestamp differs from x-service-timestamp.',
+    );
+  const offered = signaturesOf(standard, 'v1a').filter((b) => b.length === 64);
+  const message = concat(encoder.encode(`${id}.${timestamp}.`), body);
+  const results = await Promise.all(
+    publicKeys.map(async (jwk) => {
+      if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.x !== 'string') return false;
+      const key = await crypto.subtle.importKey(
+        'jwk',
+        { kty: 'OKP', crv: 'Ed25519', x: jwk.x },
+        { name: 'Ed25519' },
+        false,
+        ['verify'],
+      );
+      const checks = await Promise.all(
+        offered.map((sig) => crypto.subtle.verify('Ed25519', key, concat(sig), message)),
+      );
+      return checks.includes(true);
+    }),
+  );
+  if (!results.includes(true))
+    throw new WebhookVerificationError(
+      'invalid_signature',
+      'No v1a signature of webhook-signature matches a public key.',
+    );
 }
 
 /** Tries every secret (no early exit), so timing does not tell which secret matched. */

@@ -57,7 +57,7 @@ export class ApiStack extends Stack {
     const { table, deliveryQueue, destinationQueue } = state;
 
     const environment = functionEnvironment(config, table.tableName);
-    const roles = new FunctionRoles(this, 'Roles', table, [deliveryQueue, destinationQueue]);
+    const roles = new FunctionRoles(this, 'Roles', table, [deliveryQueue, destinationQueue], state.signingKey);
     const logGroupOf = (name: string): ILogGroup => {
       const logGroup = sharedLogGroup(this, `${name}Logs`, config);
       roles.allowLogsTo(logGroup);
@@ -130,6 +130,7 @@ export class ApiStack extends Stack {
         invokeRole,
         logGroup,
         deliveryQueue,
+        signingKey: state.signingKey,
         destinationQueue,
         environment,
       });

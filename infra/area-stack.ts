@@ -7,6 +7,7 @@
 import { Duration, NestedStack } from 'aws-cdk-lib';
 import { AuthorizationType, type IAuthorizer, type IResource, Resource } from 'aws-cdk-lib/aws-apigateway';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
@@ -28,6 +29,8 @@ export interface AreaStackProps {
   invokeRole: IRole;
   logGroup: ILogGroup;
   deliveryQueue: IQueue;
+  /** The KMS key of the ed25519 signing keys (routes with `signingKey`). */
+  signingKey: IKey;
   destinationQueue: IQueue;
   /** The environment every function gets (infra/api-stack.ts). */
   environment: Record<string, string>;
@@ -74,14 +77,15 @@ export class AreaStack extends NestedStack {
           memorySize: FUNCTION_MEMORY_MB[route.name],
           timeout: Duration.seconds(route.timeoutSeconds ?? ROUTE_TIMEOUTS.defaultTimeoutSeconds),
           ...(route.streaming ? { reservedConcurrency: config.reservedConcurrency.stream } : {}),
-          ...(route.sendsToQueue
-            ? {
-                env: {
+          env: {
+            ...(route.sendsToQueue
+              ? {
                   DELIVERY_QUEUE_URL: props.deliveryQueue.queueUrl,
                   DESTINATION_QUEUE_URL: props.destinationQueue.queueUrl,
-                },
-              }
-            : {}),
+                }
+              : {}),
+            ...(route.signingKey ? { WEBHOOK_SIGNING_KMS_KEY_ID: props.signingKey.keyArn } : {}),
+          },
         },
       );
       resourceFor(route.path).addMethod(

@@ -65,6 +65,7 @@ export const BUNDLING = {
     'mnemonist/lru-cache': resolve(root, 'lib/aws/small-lru.ts'),
     '@aws/lambda-invoke-store': resolve(root, 'lib/aws/no-invoke-store.ts'),
     '@smithy/core/checksum': resolve(root, 'lib/aws/node-checksums.ts'),
+    '@aws-sdk/signature-v4-multi-region': resolve(root, 'lib/aws/single-region-signer.ts'),
   } as Record<string, string>,
 };
 
@@ -148,6 +149,8 @@ export const BUNDLE_INPUTS = [
   // Served as they are by the openApiDocument and listEventTypes functions.
   'generated/openapi.json',
   'generated/event-types.json',
+  // What the outbox checks every event against (lib/events/feed/event-check.ts).
+  'generated/event-data-schemas.json',
   'package-lock.json',
   // esbuild reads compiler options from it.
   'tsconfig.json',

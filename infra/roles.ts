@@ -8,6 +8,7 @@
 import { Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IRole, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -23,6 +24,7 @@ export class FunctionRoles extends Construct {
     id: string,
     private readonly table: ITable,
     private readonly queues: readonly IQueue[],
+    private readonly signingKey?: IKey,
   ) {
     super(scope, id);
   }
@@ -46,7 +48,7 @@ export class FunctionRoles extends Construct {
       description: `${Stack.of(this).stackName}: ${own ? `the ${own} function` : `functions with grant class ${key}`}`,
     });
     if (this.logGroups.length > 0) role.addToPrincipalPolicy(logStatement(this.logGroups));
-    grantAccess(role, this.table, this.queues, grant);
+    grantAccess(role, this.table, this.queues, grant, this.signingKey);
     this.roles.set(key, role);
     return role;
   }

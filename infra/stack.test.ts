@@ -53,9 +53,9 @@ describe('infra stacks', () => {
     );
   });
 
-  it('puts the authorizer in front of every route but /health, /openapi.json and the event catalog', () => {
+  it('puts the authorizer in front of every route but /health, /openapi.json, the event catalog and the signing keys', () => {
     const open = routes.filter((r) => !r.auth).map((r) => r.path);
-    expect(open.sort()).toEqual(['/api/v1/event-types', '/health', '/openapi.json']);
+    expect(open.sort()).toEqual(['/api/v1/event-types', '/api/v1/webhook-keys/{id}', '/health', '/openapi.json']);
     for (const m of methods().filter((m) => m.httpMethod !== 'OPTIONS')) {
       const cfn = m.node.defaultChild as CfnMethod;
       expect(cfn.authorizationType, `${m.httpMethod} ${m.resource.path}`).toBe(
@@ -108,7 +108,7 @@ describe('infra stacks', () => {
     }
   });
 
-  it("grants each function exactly its row's actions on the table, the delivery queues, the sender role and the push channel's connections, from the list the local runtime enforces (lib/function-grants.ts)", () => {
+  it("grants each function exactly its row's actions on the table, the delivery queues, the signing key, the sender role and the push channel's connections, from the list the local runtime enforces (lib/function-grants.ts)", () => {
     const functions = [
       ...routes.map((r) => [r.name, routeGrant(r)] as const),
       ...socketRoutes.map((r) => [r.name, socketRouteGrant(r)] as const),
@@ -129,10 +129,19 @@ describe('infra stacks', () => {
         (a) => a.startsWith('dynamodb:') && !streamActions.includes(a),
       );
       const queue = actionsOn((r) => r.includes('DeliveryQueue')).filter((a) => a.startsWith('sqs:'));
+      const signingKey = actionsOn((r) => r.includes('WebhookSigningKey')).filter((a) => a.startsWith('kms:'));
       // Sessions of the destination sender role (lib/destinations/session.ts): the grant's `destinations`.
       const sender = actionsOn((r) => r.includes('DestinationSenderRole')).filter((a) => a.startsWith('sts:'));
       const connections = actionsOn((r) => r.includes('/@connections/')).filter((a) => a.startsWith('execute-api:'));
-      expect(new Set([...table, ...queue, ...sender, ...connections]), name).toEqual(new Set(actionsOf(grant)));
+      expect(new Set([...table, ...queue, ...signingKey, ...sender, ...connections]), name).toEqual(
+        new Set(actionsOf(grant)),
+      );
+      // Only the functions whose row names the key get any KMS action.
+      if (!grant.signingKey)
+        expect(
+          actionsOn(() => true).filter((a) => a.startsWith('kms:')),
+          name,
+        ).toEqual([]);
       // Whatever uses the delivery queue uses the destinations' queue the same way.
       const destinationQueue = actionsOn((r) => r.includes('DestinationQueue')).filter((a) => a.startsWith('sqs:'));
       expect(new Set(destinationQueue), name).toEqual(new Set(queue));

@@ -8,6 +8,7 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -44,6 +45,11 @@ export class StateStack extends Stack {
   readonly rolloverFailures: Queue;
   readonly scheduleDeadLetters: Queue;
   readonly alarmTopic: Topic;
+  /**
+   * Wraps the data keys that seal the agents' ed25519 private keys (lib/webhooks/data-key.ts). Kept
+   * whatever the stage: losing it makes every sealed key unreadable (v1a would need new key pairs).
+   */
+  readonly signingKey: Key;
   /** Every dead-letter and failure queue, each with an output and (infra/monitoring.ts) an alarm. */
   readonly failureQueues: FailureQueue[] = [];
 
@@ -66,6 +72,11 @@ export class StateStack extends Stack {
       return queue;
     };
 
+    this.signingKey = new Key(this, 'WebhookSigningKey', {
+      description: `Template marketplace (${config.name}): wraps the data keys of the webhooks' ed25519 signing keys`,
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
     this.deliveryDeadLetters = failureQueue(
       'DeliveryDeadLetters',
       'Delivery messages that outlasted every receive (poison messages); `npm run admin -- redrive delivery`.',

@@ -49,7 +49,7 @@ export class WorkersStack extends Stack {
     const { config, state } = props;
     const { table, deliveryQueue, destinationQueue } = state;
     const environment = functionEnvironment(config, table.tableName);
-    const roles = new FunctionRoles(this, 'Roles', table, [deliveryQueue, destinationQueue]);
+    const roles = new FunctionRoles(this, 'Roles', table, [deliveryQueue, destinationQueue], state.signingKey);
     const logGroup = sharedLogGroup(this, 'WorkerLogs', config);
     roles.allowLogsTo(logGroup);
     errorLogFilter(this, 'Workers', logGroup, config.name);
@@ -81,7 +81,7 @@ export class WorkersStack extends Stack {
     const deliver = fn('deliver', {
       timeout: DELIVERY_TIMEOUT,
       reservedConcurrency: config.reservedConcurrency.deliver,
-      env: queueEnv,
+      env: { ...queueEnv, WEBHOOK_SIGNING_KMS_KEY_ID: state.signingKey.keyArn },
     });
     deliver.addEventSource(
       new SqsEventSource(deliveryQueue, {

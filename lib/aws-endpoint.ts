@@ -18,12 +18,21 @@ import { LOCAL_DEFAULTS } from './core/settings.ts';
 const EMULATOR_ATTEMPTS = 12;
 const AWS_ATTEMPTS = 5;
 
+const emulatorCredentials = () => ({
+  accessKeyId: setting('EMULATOR_ACCESS_KEY_ID') ?? 'local',
+  secretAccessKey: 'local',
+});
+
+/** The same override for a call of lib/aws/json-protocol.ts: the emulator's endpoint and dummy credentials. */
+export const emulatorJsonCall = (endpoint: string | undefined) =>
+  endpoint ? { endpoint, credentials: async () => emulatorCredentials() } : {};
+
 export function endpointOverride(endpoint: string | undefined, attempts = EMULATOR_ATTEMPTS) {
   return endpoint
     ? {
         endpoint,
         region: setting('AWS_REGION') ?? LOCAL_DEFAULTS.region,
-        credentials: { accessKeyId: setting('EMULATOR_ACCESS_KEY_ID') ?? 'local', secretAccessKey: 'local' },
+        credentials: emulatorCredentials(),
         maxAttempts: attempts,
         retryStrategy: emulatorRetryStrategy(attempts),
       }

@@ -31,6 +31,18 @@ export const QUEUE_ACTIONS = {
 
 export type QueueUse = keyof typeof QUEUE_ACTIONS;
 
+/**
+ * The KMS key that wraps the data keys of the agents' ed25519 private keys (lib/webhooks/data-key.ts):
+ * the route that makes key pairs seals (GenerateDataKey), the functions that sign open (Decrypt).
+ * Locally a key file stands in, so the local runtime has nothing to enforce here.
+ */
+export const SIGNING_KEY_ACTIONS = {
+  seal: ['kms:GenerateDataKey'],
+  open: ['kms:Decrypt'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type SigningKeyUse = keyof typeof SIGNING_KEY_ACTIONS;
+
 /** Posting to (and closing) the push channel's WebSocket connections, on that API's @connections only. */
 export const CONNECTION_ACTIONS = { manage: ['execute-api:ManageConnections'] } as const;
 
@@ -42,6 +54,7 @@ export interface FunctionGrant {
   table: TableAccess;
   /** The delivery queue and the destinations' queue (lib/events/delivery/destination-queue.ts) alike. */
   queue?: QueueUse;
+  signingKey?: SigningKeyUse;
   connections?: ConnectionUse;
   /** Sends to customers' AWS destinations through the sender role. */
   destinations?: true;
@@ -52,6 +65,7 @@ export function actionsOf(grant: FunctionGrant): string[] {
   return [
     ...TABLE_ACTIONS[grant.table],
     ...(grant.queue ? QUEUE_ACTIONS[grant.queue] : []),
+    ...(grant.signingKey ? SIGNING_KEY_ACTIONS[grant.signingKey] : []),
     ...(grant.connections ? CONNECTION_ACTIONS[grant.connections] : []),
     ...(grant.destinations ? DESTINATION_ACTIONS : []),
   ];

@@ -11,7 +11,7 @@
 
 import type { ErrorCode } from './core/errors.ts';
 import { BASE_PATHS, VERIFY_FUNCTION_TIMEOUT_SECONDS } from './core/settings.ts';
-import type { FunctionGrant, TableAccess } from './function-grants.ts';
+import type { FunctionGrant, SigningKeyUse, TableAccess } from './function-grants.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -28,6 +28,8 @@ export interface Route {
   access: TableAccess;
   /** Needs the delivery queue (manual retry enqueues). */
   sendsToQueue?: boolean;
+  /** Seals (makes) or opens (signs with) the agents' ed25519 private keys: a KMS grant in AWS. */
+  signingKey?: SigningKeyUse;
   /** Seconds; the default is 10. The verify handshake waits up to 10 s on the endpoint. */
   timeoutSeconds?: number;
   /** Lambda response streaming (server-sent events). */
@@ -614,6 +616,69 @@ export const routes: readonly Route[] = [
       example: { params: { id: 'agt_01KAKQ8A1B2C3D4E5F6G7H8J9K' } },
     },
   },
+  // ed25519 `v1a` signatures (docs/webhooks.md, "ed25519 signatures"): the agent's key pairs and their public halves.
+  {
+    name: 'getWebhookPublicKeys',
+    method: 'GET',
+    path: `${a}/agents/{id}/webhook/public-keys`,
+    handler: 'functions/agents/get-webhook-public-keys.ts',
+    auth: true,
+    access: 'read',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: "The webhook's ed25519 public keys (`v1a` signatures), current first",
+      example: { params: { id: 'agt_01KAKQ8A1B2C3D4E5F6G7H8J9K' } },
+      answers: { 200: { description: 'OK', schema: 'WebhookPublicKeys' } },
+    },
+  },
+  {
+    name: 'rotateWebhookSigningKey',
+    method: 'POST',
+    path: `${a}/agents/{id}/webhook/public-keys/rotate`,
+    handler: 'functions/agents/rotate-webhook-signing-key.ts',
+    auth: true,
+    access: 'readwrite',
+    signingKey: 'seal',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: 'Turn `v1a` (ed25519) signatures on with a new key pair, or rotate it',
+      example: { params: { id: 'agt_01KAKQ8A1B2C3D4E5F6G7H8J9K' } },
+      description:
+        'The first call makes a key pair and turns `v1a` on: `webhook-signature` then carries `v1a,<base64 ed25519 signature>` after the `v1,` entries. A later call rotates: the new key signs from now on, the previous one beside it until `expire_previous_in_seconds` (0–86400, default 86400) have passed, as with secrets. The private key never leaves the service and is stored encrypted.',
+      answers: { 200: { description: 'OK', schema: 'WebhookPublicKeys' } },
+    },
+  },
+  {
+    name: 'dropWebhookSigningKeys',
+    method: 'DELETE',
+    path: `${a}/agents/{id}/webhook/public-keys`,
+    handler: 'functions/agents/drop-webhook-signing-keys.ts',
+    auth: true,
+    access: 'readwrite',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: 'Turn `v1a` signatures off: both key pairs are dropped at once',
+      example: { params: { id: 'agt_01KAKQ8E1B2C3D4E5F6G7H8J9K' } },
+      answers: { 200: { description: 'OK', schema: 'WebhookPublicKeys' } },
+    },
+  },
+  // Public keys are public: receivers fetch an agent's JWKS without a key (the agent id is in every event).
+  {
+    name: 'getWebhookJwks',
+    method: 'GET',
+    path: `${a}/webhook-keys/{id}`,
+    handler: 'functions/agents/webhook-jwks.ts',
+    auth: false,
+    access: 'read',
+    doc: {
+      tag: 'Agents and webhooks',
+      summary: "An agent's live ed25519 public keys as a JSON Web Key Set (no key)",
+      example: { params: { id: 'agt_01KAKQ8A1B2C3D4E5F6G7H8J9K' } },
+      description:
+        'The service-wide JWKS document of `v1a` signatures, one set per agent: `{"keys": [current, previous while its overlap lasts]}` (RFC 7517/8037, `kty: OKP`, `crv: Ed25519`). 404 when the agent has no key pair (or does not exist).',
+      answers: { 200: { description: 'OK', schema: 'Jwks' } },
+    },
+  },
   {
     name: 'verifyWebhook',
     method: 'POST',
@@ -621,6 +686,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/agents/verify-webhook.ts',
     auth: true,
     access: 'readwrite',
+    signingKey: 'open',
     portal: true,
     timeoutSeconds: VERIFY_FUNCTION_TIMEOUT_SECONDS,
     doc: {
@@ -1040,7 +1106,7 @@ export const workerGrants: Record<keyof typeof workers, FunctionGrant> = {
   authorizer: { table: 'read' },
   relay: { table: 'readwrite', queue: 'send' },
   searchIndexer: { table: 'readwrite' },
-  deliver: { table: 'readwrite', queue: 'consume' },
+  deliver: { table: 'readwrite', queue: 'consume', signingKey: 'open' },
   deliverToDestinations: { table: 'readwrite', queue: 'consume', destinations: true },
   trendRollover: { table: 'readwrite' },
   // Reads the feed (which may fill a gap) and each connection's cursor; posts to the connections.
@@ -1083,6 +1149,7 @@ export const socketRouteGrant = (route: SocketRoute): FunctionGrant => ({
 export const routeGrant = (route: Route): FunctionGrant => ({
   table: route.access,
   ...(route.sendsToQueue ? { queue: 'send' } : {}),
+  ...(route.signingKey ? { signingKey: route.signingKey } : {}),
 });
 
 /** When the trend rollover runs: daily, a few minutes after the UTC day begins. */

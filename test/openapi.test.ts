@@ -111,6 +111,9 @@ describe('holding answers to the document', () => {
     webhook_url: null,
     events: [],
     webhook_status: 'DISABLED',
+    webhook_disabled_reason: null,
+    last_verified_at: null,
+    schema_versions: {},
     created_at: '2026-01-01T00:00:00.000Z',
   };
   const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
@@ -150,6 +153,7 @@ describe('holding answers to the document', () => {
       type: 'contract.funded',
       created_at: '2026-01-01T00:00:00.000Z',
       agent_id: 'agt_01J00000000000000000000000',
+      schema_version: 1,
       data: { contract_id: 'ctr_01J00000000000000000000000', status: 'FUNDED', amount_cents: 1 },
     };
     const frame = (e: Record<string, unknown>, id = e['id'], type = e['type']) =>

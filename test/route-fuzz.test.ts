@@ -67,7 +67,7 @@ function worldOf(route: string): Promise<World> {
 function pathOf(route: Route, w: World): string {
   const idFor = route.path.includes('/contracts/')
     ? w.contract
-    : route.path.includes('/agents/')
+    : route.path.includes('/agents/') || route.path.includes('/webhook-keys/')
       ? w.agent
       : w.template;
   const path = route.path

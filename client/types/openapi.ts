@@ -284,12 +284,31 @@ export type InstalledPage = {
 
 export type EventType = "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked";
 
+export type SchemaVersions = {
+  "contract.funded"?: number;
+  "contract.released"?: number;
+  "contract.refunded"?: number;
+  "contract.verification.completed"?: number;
+  "template.version.deprecated"?: number;
+  "template.version.yanked"?: number;
+  "service.webhook.test"?: number;
+  "service.webhook.disabled"?: number;
+  "agent.webhook.disabled"?: number;
+  "agent.webhook.failing"?: number;
+  "agent.webhook.unverified"?: number;
+};
+
 export type Agent = {
   id: string;
   name: string;
   webhook_url: string | null;
   events: Array<EventType>;
   webhook_status: "DISABLED" | "PENDING_VERIFICATION" | "ENABLED";
+  /** Why a configured webhook is DISABLED: `manual` (DELETE …/webhook), `consecutive_failures` (every attempt failed for 5 days), `endpoint_gone` (the endpoint answered 410). Null otherwise, and for an agent that never had a webhook. */
+  webhook_disabled_reason: "manual" | "consecutive_failures" | "endpoint_gone" | null;
+  /** When the webhook's last handshake succeeded (POST …/webhook/verify or the periodic re-verification); null before the first. */
+  last_verified_at: string | null;
+  schema_versions: SchemaVersions;
   created_at: string;
 };
 
@@ -299,6 +318,11 @@ export type ConfiguredAgent = {
   webhook_url: string | null;
   events: Array<EventType>;
   webhook_status: "DISABLED" | "PENDING_VERIFICATION" | "ENABLED";
+  /** Why a configured webhook is DISABLED: `manual` (DELETE …/webhook), `consecutive_failures` (every attempt failed for 5 days), `endpoint_gone` (the endpoint answered 410). Null otherwise, and for an agent that never had a webhook. */
+  webhook_disabled_reason: "manual" | "consecutive_failures" | "endpoint_gone" | null;
+  /** When the webhook's last handshake succeeded (POST …/webhook/verify or the periodic re-verification); null before the first. */
+  last_verified_at: string | null;
+  schema_versions: SchemaVersions;
   created_at: string;
   /** Only in the answer to the first configuration. */
   webhook_secret?: string;
@@ -307,6 +331,36 @@ export type ConfiguredAgent = {
 export type AgentPage = {
   data: Array<Agent>;
   next_cursor: string | null;
+};
+
+export type WebhookPublicKeys = {
+  /** Whether deliveries carry `v1a` (ed25519) signatures. */
+  v1a: boolean;
+  keys: Array<{
+    kty: "OKP";
+    crv: "Ed25519";
+    /** The 32-byte public key, base64url. */
+    x: string;
+    kid: string;
+    alg: "EdDSA";
+    use: "sig";
+    status: "current" | "previous";
+    created_at: string;
+    /** When the previous key stops signing; null for the current key. */
+    expires_at: string | null;
+  }>;
+};
+
+export type Jwks = {
+  keys: Array<{
+    kty: "OKP";
+    crv: "Ed25519";
+    /** The 32-byte public key, base64url. */
+    x: string;
+    kid: string;
+    alg: "EdDSA";
+    use: "sig";
+  }>;
 };
 
 export type WebhookSecret = {
@@ -330,6 +384,8 @@ export type ContractEvent = {
   id: string;
   created_at: string;
   agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
   type: "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed";
   data: {
     contract_id: string;
@@ -344,6 +400,8 @@ export type TemplateEvent = {
   id: string;
   created_at: string;
   agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
   type: "template.version.deprecated" | "template.version.yanked";
   data: {
     template_id: string;
@@ -351,19 +409,20 @@ export type TemplateEvent = {
     version: string;
     /** The deprecation message, or the reason given with the yank (may be empty). */
     message: string;
-    /** The template's current version after the change; null when every version is yanked. */
     current_version: string | null;
   };
 };
 
 export type Event = ContractEvent | TemplateEvent;
 
-export type FeedEventType = "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "service.webhook.test" | "service.webhook.disabled";
+export type FeedEventType = "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "service.webhook.test" | "service.webhook.disabled" | "agent.webhook.disabled" | "agent.webhook.failing" | "agent.webhook.unverified";
 
 export type TestEvent = {
   id: string;
   created_at: string;
   agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
   type: "service.webhook.test";
   data: Record<string, never>;
 };
@@ -372,13 +431,72 @@ export type WebhookDisabledEvent = {
   id: string;
   created_at: string;
   agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
   type: "service.webhook.disabled";
   data: {
-    reason: "consecutive_failures";
+    /** `consecutive_failures`: every attempt failed for 5 days; `endpoint_gone`: the endpoint answered 410. */
+    reason: "consecutive_failures" | "endpoint_gone";
     /** Why the webhook was disabled, for people. */
     message: string;
-    failing_since: string;
+    /** With `consecutive_failures`: since when every attempt failed. */
+    failing_since?: string;
     webhook_url: string | null;
+  };
+};
+
+export type AgentWebhookDisabledEvent = {
+  id: string;
+  created_at: string;
+  agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
+  type: "agent.webhook.disabled";
+  data: {
+    /** The agent whose webhook this is about. */
+    agent_id: string;
+    agent_name: string;
+    webhook_url: string | null;
+    /** `endpoint_gone`: a 410 answer; `consecutive_failures`: 5 days of failures; `manual`: DELETE …/webhook. */
+    reason: "endpoint_gone" | "consecutive_failures" | "manual";
+    message: string;
+  };
+};
+
+export type AgentWebhookFailingEvent = {
+  id: string;
+  created_at: string;
+  agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
+  type: "agent.webhook.failing";
+  data: {
+    /** The agent whose webhook this is about. */
+    agent_id: string;
+    agent_name: string;
+    webhook_url: string | null;
+    /** Failed attempts in a row when its circuit opened. */
+    failures: number;
+    message: string;
+  };
+};
+
+export type AgentWebhookUnverifiedEvent = {
+  id: string;
+  created_at: string;
+  agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
+  type: "agent.webhook.unverified";
+  data: {
+    /** The agent whose webhook this is about. */
+    agent_id: string;
+    agent_name: string;
+    webhook_url: string | null;
+    /** Failed re-verification handshakes in a row. */
+    failures: number;
+    last_verified_at: string | null;
+    message: string;
   };
 };
 
@@ -388,12 +506,14 @@ export type EventTypeList = {
     description: string;
     /** Whether a webhook subscribes to it with PATCH …/webhook `events`; service kinds are sent whatever the subscription. */
     configurable: boolean;
+    /** The kind's current schema version: what new events of it carry in `schema_version`. */
+    schema_version: number;
     /** JSON Schema (draft 2020-12) of the event object of this type. */
     schema: Record<string, unknown>;
   }>;
 };
 
-export type FeedEvent = Event | TestEvent | WebhookDisabledEvent;
+export type FeedEvent = Event | TestEvent | WebhookDisabledEvent | AgentWebhookDisabledEvent | AgentWebhookFailingEvent | AgentWebhookUnverifiedEvent;
 
 export type EventPage = {
   data: Array<FeedEvent>;
@@ -420,6 +540,7 @@ export type Destination = {
   kind: "sqs" | "eventbridge";
   arn: string;
   events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
+  schema_versions: SchemaVersions;
   status: "PENDING_VERIFICATION" | "ENABLED" | "DISABLED";
   /** Why it is DISABLED; null otherwise. */
   status_reason: string | null;
@@ -443,6 +564,7 @@ export type CreatedDestination = {
   kind: "sqs" | "eventbridge";
   arn: string;
   events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
+  schema_versions: SchemaVersions;
   status: "PENDING_VERIFICATION" | "ENABLED" | "DISABLED";
   /** Why it is DISABLED; null otherwise. */
   status_reason: string | null;
@@ -551,6 +673,8 @@ export type ContractFundedEvent = {
   id: string;
   created_at: string;
   agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
   type: "contract.funded";
   data: {
     contract_id: string;
@@ -563,6 +687,8 @@ export type ContractReleasedEvent = {
   id: string;
   created_at: string;
   agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
   type: "contract.released";
   data: {
     contract_id: string;
@@ -575,6 +701,8 @@ export type ContractRefundedEvent = {
   id: string;
   created_at: string;
   agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
   type: "contract.refunded";
   data: {
     contract_id: string;
@@ -587,6 +715,8 @@ export type ContractVerificationCompletedEvent = {
   id: string;
   created_at: string;
   agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
   type: "contract.verification.completed";
   data: {
     contract_id: string;
@@ -601,6 +731,8 @@ export type TemplateVersionDeprecatedEvent = {
   id: string;
   created_at: string;
   agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
   type: "template.version.deprecated";
   data: {
     template_id: string;
@@ -608,7 +740,6 @@ export type TemplateVersionDeprecatedEvent = {
     version: string;
     /** The deprecation message, or the reason given with the yank (may be empty). */
     message: string;
-    /** The template's current version after the change; null when every version is yanked. */
     current_version: string | null;
   };
 };
@@ -617,6 +748,8 @@ export type TemplateVersionYankedEvent = {
   id: string;
   created_at: string;
   agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
   type: "template.version.yanked";
   data: {
     template_id: string;
@@ -624,7 +757,6 @@ export type TemplateVersionYankedEvent = {
     version: string;
     /** The deprecation message, or the reason given with the yank (may be empty). */
     message: string;
-    /** The template's current version after the change; null when every version is yanked. */
     current_version: string | null;
   };
 };
@@ -781,10 +913,28 @@ export type ListAgentsQuery = {
 export type ConfigureWebhookBody = {
   webhook_url: string;
   events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
+  schema_versions?: {
+    "contract.funded"?: number;
+    "contract.released"?: number;
+    "contract.refunded"?: number;
+    "contract.verification.completed"?: number;
+    "template.version.deprecated"?: number;
+    "template.version.yanked"?: number;
+    "service.webhook.test"?: number;
+    "service.webhook.disabled"?: number;
+    "agent.webhook.disabled"?: number;
+    "agent.webhook.failing"?: number;
+    "agent.webhook.unverified"?: number;
+  };
 };
 
 /** The body of POST /api/v1/agents/{id}/webhook/secret/rotate. */
 export type RotateWebhookSecretBody = {
+  expire_previous_in_seconds?: number;
+};
+
+/** The body of POST /api/v1/agents/{id}/webhook/public-keys/rotate. */
+export type RotateWebhookSigningKeyBody = {
   expire_previous_in_seconds?: number;
 };
 
@@ -824,6 +974,19 @@ export type RetryDeliveryBody = {
 export type CreateDestinationBody = {
   arn: string;
   events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
+  schema_versions?: {
+    "contract.funded"?: number;
+    "contract.released"?: number;
+    "contract.refunded"?: number;
+    "contract.verification.completed"?: number;
+    "template.version.deprecated"?: number;
+    "template.version.yanked"?: number;
+    "service.webhook.test"?: number;
+    "service.webhook.disabled"?: number;
+    "agent.webhook.disabled"?: number;
+    "agent.webhook.failing"?: number;
+    "agent.webhook.unverified"?: number;
+  };
 };
 
 /** The body of POST /api/v1/agents/{id}/destinations/{destination_id}/verify. */

@@ -1,8 +1,8 @@
 import { agentIdParams } from '../../lib/agents/schemas.ts';
-import { disableWebhook } from '../../lib/agents/webhook-config.ts';
+import { disableWebhookAndAnnounce } from '../../lib/events/service.ts';
 import { httpRoute } from '../../lib/http/middleware.ts';
 import { ok } from '../../lib/http/responses.ts';
 
 export const handler = httpRoute({ params: agentIdParams }, async ({ caller, params }) =>
-  ok(await disableWebhook(caller, params.id)),
+  ok(await disableWebhookAndAnnounce(caller, params.id)),
 );

@@ -4,7 +4,7 @@
  * types only: no function bundles this module).
  */
 import { z } from 'zod';
-import { cursorPageOf, timestamp } from '../core/answer-fields.ts';
+import { cursorPageOf, schemaVersionsAnswer, timestamp } from '../core/answer-fields.ts';
 import { EVENT_TYPES } from '../core/event-types.ts';
 import { ID_PATTERN } from '../core/ids.ts';
 
@@ -16,6 +16,18 @@ const agentShape = {
   webhook_url: z.string().nullable(),
   events: z.array(eventTypeAnswer),
   webhook_status: z.enum(['DISABLED', 'PENDING_VERIFICATION', 'ENABLED']),
+  webhook_disabled_reason: z
+    .enum(['manual', 'consecutive_failures', 'endpoint_gone'])
+    .nullable()
+    .describe(
+      'Why a configured webhook is DISABLED: `manual` (DELETE …/webhook), `consecutive_failures` (every attempt failed for 5 days), `endpoint_gone` (the endpoint answered 410). Null otherwise, and for an agent that never had a webhook.',
+    ),
+  last_verified_at: timestamp
+    .nullable()
+    .describe(
+      "When the webhook's last handshake succeeded (POST …/webhook/verify or the periodic re-verification); null before the first.",
+    ),
+  schema_versions: schemaVersionsAnswer,
   created_at: timestamp,
 };
 export const agentAnswer = z.strictObject(agentShape);
@@ -32,6 +44,27 @@ export const verificationChallengeAnswer = z.strictObject({
   timestamp,
 });
 export const challengeReplyAnswer = z.object({ challenge: z.string() });
+
+const publicJwkShape = {
+  kty: z.literal('OKP'),
+  crv: z.literal('Ed25519'),
+  x: z.string().describe('The 32-byte public key, base64url.'),
+  kid: z.string(),
+  alg: z.literal('EdDSA'),
+  use: z.literal('sig'),
+};
+export const webhookPublicKeysAnswer = z.strictObject({
+  v1a: z.boolean().describe('Whether deliveries carry `v1a` (ed25519) signatures.'),
+  keys: z.array(
+    z.strictObject({
+      ...publicJwkShape,
+      status: z.enum(['current', 'previous']),
+      created_at: timestamp,
+      expires_at: timestamp.nullable().describe('When the previous key stops signing; null for the current key.'),
+    }),
+  ),
+});
+export const jwksAnswer = z.strictObject({ keys: z.array(z.strictObject(publicJwkShape)) });
 
 export type AgentView = z.infer<typeof agentAnswer>;
 export type ConfiguredAgent = z.infer<typeof configuredAgentAnswer>;

@@ -1,12 +1,16 @@
 import type { EventType } from '../core/event-types.ts';
+import type { SchemaPins } from '../core/event-versions.ts';
 import { ID_PATTERN } from '../core/ids.ts';
+import type { SigningKeyFields } from '../webhooks/signing-keys.ts';
 import type { AgentView } from './answer.ts';
+
+export type WebhookDisabledReason = 'manual' | 'consecutive_failures' | 'endpoint_gone';
 
 /** webhook_status of docs/api.md. */
 export type WebhookStatus = 'DISABLED' | 'PENDING_VERIFICATION' | 'ENABLED';
 
 /** The stored agent item (CONTRIBUTING.md, "Stored agent item"), without its key attributes. */
-export interface AgentRecord {
+export interface AgentRecord extends SigningKeyFields {
   id: string;
   owner_id: string;
   name: string;
@@ -18,6 +22,12 @@ export interface AgentRecord {
   /** The secret before the last rotation, signing beside the current one until `previous_secret_expires_at` (unix s); lib/webhooks/rotation.ts. */
   previous_webhook_secret?: string | null;
   previous_secret_expires_at?: number | null;
+  /** Why the service or the owner disabled a configured webhook; shown only while DISABLED. */
+  webhook_disabled_reason?: WebhookDisabledReason | null;
+  /** When a handshake last succeeded (ISO 8601). */
+  last_verified_at?: string | null;
+  /** The schema version the webhook's deliveries are shaped to, per kind (lib/core/event-versions.ts); absent: none pinned. */
+  schema_versions?: SchemaPins;
   /** +1 on every PATCH / DELETE / rotate: a handshake may only enable the configuration it checked. */
   config_version: number;
   /**
@@ -43,6 +53,9 @@ export function toAgentView(agent: AgentRecord): AgentView {
     webhook_url: agent.webhook_url,
     events: agent.events,
     webhook_status: agent.webhook_status,
+    webhook_disabled_reason: agent.webhook_status === 'DISABLED' ? (agent.webhook_disabled_reason ?? null) : null,
+    last_verified_at: agent.last_verified_at ?? null,
+    schema_versions: agent.schema_versions ?? {},
     created_at: agent.created_at,
   };
 }

@@ -5,6 +5,7 @@ import { ID_PATTERN } from '../core/ids.ts';
 import { checkWebhookUrl, developmentMode } from '../net/url-policy.ts';
 import { MAX_OVERLAP_SECONDS } from '../webhooks/rotation.ts';
 import * as z from '../zod.ts';
+import { schemaVersionPins } from './schema-pins.ts';
 
 export const agentIdParams = z.strictObject({ id: z.string().check(z.regex(ID_PATTERN.agt)) });
 
@@ -34,6 +35,8 @@ export const configureWebhookBody = z.strictObject({
     z.minLength(1, 'Subscribe to at least one event kind.'),
     z.refine((events) => new Set(events).size === events.length, 'List each event kind once.'),
   ),
+  /** Absent: the pins stay as they are; `{}` removes them. */
+  schema_versions: z.optional(schemaVersionPins),
 });
 export type ConfigureWebhookInput = z.output<typeof configureWebhookBody>;
 

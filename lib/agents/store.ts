@@ -156,9 +156,15 @@ export class IfAbsent {
   constructor(readonly value: unknown) {}
 }
 
-/** Set to another attribute's value as it is before this update (`SET a = b` reads b before the write). */
+/**
+ * Set to another attribute's value as it is before this update (`SET a = b` reads b before the
+ * write); with `orElse`, that value when the attribute is absent (`if_not_exists(b, :orElse)`).
+ */
 export class CopyOf {
-  constructor(readonly attribute: string) {}
+  constructor(
+    readonly attribute: string,
+    readonly orElse?: { value: unknown },
+  ) {}
 }
 
 interface Change {
@@ -177,7 +183,9 @@ export async function updateOwnedAgent(agentId: string, ownerId: string, change:
     names[`#f${i}`] = field;
     if (value instanceof CopyOf) {
       names[`#c${i}`] = value.attribute;
-      return `#f${i} = #c${i}`;
+      if (!value.orElse) return `#f${i} = #c${i}`;
+      values[`:v${i}`] = value.orElse.value;
+      return `#f${i} = if_not_exists(#c${i}, :v${i})`;
     }
     if (value instanceof IfAbsent) {
       values[`:v${i}`] = value.value;

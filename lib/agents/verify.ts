@@ -16,6 +16,7 @@ import { log } from '../observability/log.ts';
 import { recordVerification } from '../observability/metrics.ts';
 import { buildChallengeRequest, judgeChallengeReply, newChallengeToken } from '../webhooks/handshake.ts';
 import { signingSecrets } from '../webhooks/rotation.ts';
+import { ed25519SigningKeys } from '../webhooks/signing-keys.ts';
 import { ownAgent } from './agents.ts';
 import { type AgentView, toAgentView } from './model.ts';
 import { isFailed, updateOwnedAgent } from './store.ts';
@@ -37,6 +38,7 @@ export async function verifyWebhook(
     url: agent.webhook_url,
     secret: signingSecrets(agent.webhook_secret, agent),
     token,
+    ed25519Keys: await ed25519SigningKeys(agent),
   });
   const lease = await startHandshake(agent.id, limiter);
   let reply: Awaited<ReturnType<typeof postJson>>;
@@ -51,8 +53,9 @@ export async function verifyWebhook(
   recordVerification(outcome);
   if (!verdict.ok) throw new AppError(verdict.code, verdict.message);
 
+  const now = nowIso();
   const result = await updateOwnedAgent(agent.id, caller.userId, {
-    set: { webhook_status: 'ENABLED', updated_at: nowIso() },
+    set: { webhook_status: 'ENABLED', last_verified_at: now, updated_at: now },
     condition: 'config_version = :verified',
     values: { ':verified': agent.config_version },
     bumpVersion: false,

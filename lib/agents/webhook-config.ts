@@ -26,6 +26,7 @@ export async function configureWebhook(
       set: {
         webhook_url: input.webhook_url,
         events: input.events,
+        ...(input.schema_versions ? { schema_versions: input.schema_versions } : {}),
         webhook_status: 'PENDING_VERIFICATION',
         webhook_secret: new IfAbsent(candidate),
         updated_at: nowIso(),
@@ -42,7 +43,13 @@ export async function configureWebhook(
 export async function disableWebhook(caller: Caller, agentId: string): Promise<AgentView> {
   const agent = owned(
     await update(caller, agentId, {
-      set: { webhook_status: 'DISABLED', webhook_url: null, events: [], updated_at: nowIso() },
+      set: {
+        webhook_status: 'DISABLED',
+        webhook_disabled_reason: 'manual',
+        webhook_url: null,
+        events: [],
+        updated_at: nowIso(),
+      },
       bumpVersion: true,
     }),
   );

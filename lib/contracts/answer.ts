@@ -7,6 +7,7 @@ import { cursorPageOf, timestamp, uuid } from '../core/answer-fields.ts';
 import { EVENT_TYPES } from '../core/event-types.ts';
 import { ID_PATTERN } from '../core/ids.ts';
 import { eventEnvelope } from '../events/feed/answer.ts';
+import { contractDataShape } from '../events/feed/event-data.ts';
 import { CONTRACT_STATUSES } from './schemas.ts';
 
 const agentId = z.string().regex(ID_PATTERN.agt);
@@ -34,11 +35,7 @@ export const contractPageAnswer = cursorPageOf(contractAnswer);
 
 /** The contract kinds of EVENT_TYPES (the template.* kinds are lifecycle's). */
 export const CONTRACT_EVENT_TYPES = EVENT_TYPES.filter((t) => !t.startsWith('template.'));
-const eventData = {
-  contract_id: z.string().regex(ID_PATTERN.ctr),
-  status: contractStatusAnswer,
-  amount_cents: z.int(),
-};
+const eventData = { ...contractDataShape, status: contractStatusAnswer };
 /** Any contract event (the union's member in the document). */
 export const contractEventAnswer = z.strictObject({
   ...eventEnvelope,

@@ -1,5 +1,6 @@
 /** Request shapes of the contract routes (docs/api.md "Contracts"). Strict: unknown fields are a 400. */
 
+import { CONTRACT_STATUSES as STATUSES } from '../core/contract-statuses.ts';
 import { ID_PATTERN, isTemplateIdOrSlug } from '../core/ids.ts';
 import * as z from '../zod.ts';
 import type { ContractStatus } from './transitions.ts';
@@ -44,14 +45,8 @@ export const verificationBody = z.strictObject({
 });
 export type VerificationInput = z.output<typeof verificationBody>;
 
-export const CONTRACT_STATUSES = [
-  'CREATED',
-  'FUNDED',
-  'VERIFIED',
-  'VERIFICATION_FAILED',
-  'RELEASED',
-  'REFUNDED',
-] as const satisfies readonly ContractStatus[];
+/** One list with the events' (lib/core/contract-statuses.ts). */
+export const CONTRACT_STATUSES = STATUSES satisfies readonly ContractStatus[];
 // Fails to compile when lib/contracts gains a status this list lacks (a type only: no byte in a bundle).
 type Exhaustive<Missing extends never> = Missing;
 export type EveryContractStatusListed = Exhaustive<Exclude<ContractStatus, (typeof CONTRACT_STATUSES)[number]>>;

@@ -5,6 +5,7 @@
  * bundle carries them.
  */
 import { z } from 'zod';
+import { type AnyEventType, allEventTypes } from './event-types.ts';
 
 export const timestamp = z.iso.datetime();
 export const count = z.int().min(0);
@@ -13,3 +14,11 @@ export const uuid = z.uuid();
 /** A page of a list that pages by cursor only. */
 export const cursorPageOf = <T extends z.ZodType>(item: T) =>
   z.strictObject({ data: z.array(item), next_cursor: z.string().nullable() });
+
+/** A webhook's or an AWS destination's pinned schema versions, by event kind (lib/core/event-versions.ts). */
+export const schemaVersionsAnswer = z.strictObject(
+  Object.fromEntries(allEventTypes().map((type) => [type, z.int().min(1).optional()])) as Record<
+    AnyEventType,
+    z.ZodOptional<z.ZodInt>
+  >,
+);

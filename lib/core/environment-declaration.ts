@@ -79,6 +79,12 @@ export const ENVIRONMENT = {
   },
   DELIVERY_QUEUE_URL: { kind: 'text', scope: 'service', doc: 'The SQS delivery queue.' },
   SQS_ENDPOINT: { kind: 'url', scope: 'service', doc: 'Set locally (fauxqs); unset in AWS.' },
+  WEBHOOK_SIGNING_KMS_KEY_ID: {
+    kind: 'text',
+    scope: 'service',
+    default: 'a key file under `DATA_DIR` (local only)',
+    doc: "Set by infra: the KMS key whose data keys seal the agents' ed25519 (`v1a`) private keys (`lib/webhooks/data-key.ts`). Unset locally: `DATA_DIR/webhook-signing.key` (made on first use) wraps them instead.",
+  },
   PUSH_CONNECTIONS_ENDPOINT: {
     kind: 'url',
     scope: 'service',

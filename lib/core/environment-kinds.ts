@@ -10,6 +10,7 @@ export const ENVIRONMENT_KINDS: Readonly<Record<SettingName, Kind>> = {
   DATA_DIR: 'dataDir',
   DELIVERY_QUEUE_URL: 'text',
   SQS_ENDPOINT: 'url',
+  WEBHOOK_SIGNING_KMS_KEY_ID: 'text',
   PUSH_CONNECTIONS_ENDPOINT: 'url',
   DESTINATION_QUEUE_URL: 'text',
   DESTINATION_SENDER_ROLE_ARN: 'text',

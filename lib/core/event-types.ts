@@ -16,12 +16,32 @@ export const EVENT_TYPES = [
   'template.version.yanked',
 ] as const;
 
-export const SERVICE_EVENT_TYPES = ['service.webhook.test', 'service.webhook.disabled'] as const;
+export const SERVICE_EVENT_TYPES = [
+  'service.webhook.test',
+  'service.webhook.disabled',
+  'agent.webhook.disabled',
+  'agent.webhook.failing',
+  'agent.webhook.unverified',
+] as const;
+
+/**
+ * Operational events (docs/webhooks.md, "Operational events"): one agent's webhook changed health,
+ * told to every agent of the account (each in its feed; delivered to the ENABLED webhooks among
+ * them, whatever they subscribe to), so an owner hears of a dead endpoint on one that works.
+ */
+export const OPERATIONAL_EVENT_TYPES = [
+  'agent.webhook.disabled',
+  'agent.webhook.failing',
+  'agent.webhook.unverified',
+] as const;
+export type OperationalEventType = (typeof OPERATIONAL_EVENT_TYPES)[number];
 
 /** A contract or template kind: what a webhook subscribes to. */
 export type EventType = (typeof EVENT_TYPES)[number];
 export type ServiceEventType = (typeof SERVICE_EVENT_TYPES)[number];
 export type AnyEventType = EventType | ServiceEventType;
+/** Every kind of the catalog (a function: a constant spread here would be kept in every bundle that imports this module). */
+export const allEventTypes = (): AnyEventType[] => [...EVENT_TYPES, ...SERVICE_EVENT_TYPES];
 
 export const EVENT_DESCRIPTIONS: Readonly<Record<AnyEventType, string>> = {
   'contract.funded': 'A contract the agent is a party to moved from CREATED to FUNDED.',
@@ -36,7 +56,33 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<AnyEventType, string>> = {
   'service.webhook.test':
     'Sent on demand by POST /api/v1/agents/{id}/webhook/test to check a receiver; `data` is empty.',
   'service.webhook.disabled':
-    'The webhook was disabled because its deliveries kept failing; `data.reason` says why. Goes to the feed and the stream.',
+    'The webhook was disabled by the service (its deliveries kept failing, or it answered 410); `data.reason` says why. Goes to the feed and the stream.',
+  'agent.webhook.disabled':
+    "An agent's webhook of this account was disabled; `data.agent_id` names it and `data.reason` says why (`endpoint_gone`: a 410 answer, `consecutive_failures`: 5 days of failures, `manual`: DELETE …/webhook). Every agent of the account gets it in its feed; ENABLED webhooks get it delivered, whatever they subscribe to.",
+  'agent.webhook.failing':
+    "An agent's webhook of this account keeps failing: its circuit opened after repeated failed attempts (`data.agent_id`, `data.failures`). Sent once per failing streak, to every agent of the account like `agent.webhook.disabled`.",
+  'agent.webhook.unverified':
+    "An agent's webhook of this account failed its periodic re-verification (every 72 h) several times in a row and is back to PENDING_VERIFICATION (`data.agent_id`, `data.last_verified_at`); verify it again to resume deliveries. Sent to every agent of the account like `agent.webhook.disabled`.",
 };
 
 export const isConfigurable = (type: string): type is EventType => (EVENT_TYPES as readonly string[]).includes(type);
+
+/**
+ * The version of each kind's schema (lib/events/feed/event-data.ts), carried by every event as
+ * `schema_version` and shown in the catalog. A change a strict receiver could refuse (a new enum
+ * value, a field made optional or removed) raises it.
+ */
+export const EVENT_SCHEMA_VERSIONS: Readonly<Record<AnyEventType, number>> = {
+  'contract.funded': 1,
+  'contract.released': 1,
+  'contract.refunded': 1,
+  'contract.verification.completed': 1,
+  'template.version.deprecated': 1,
+  'template.version.yanked': 1,
+  'service.webhook.test': 1,
+  // 2: `reason` gained `endpoint_gone` (a 410 answer); `failing_since` comes only with `consecutive_failures`.
+  'service.webhook.disabled': 2,
+  'agent.webhook.disabled': 1,
+  'agent.webhook.failing': 1,
+  'agent.webhook.unverified': 1,
+};

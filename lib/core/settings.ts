@@ -39,6 +39,22 @@ export const DELIVERY = {
   retryDelaysSeconds: [0, 30, 300, 1800, 7200, 18000, 36000, 36000, 36000] as readonly number[],
   /** SQS's maximum visibility timeout. */
   maxDelaySeconds: 12 * 3600,
+  /**
+   * The per-endpoint circuit (lib/events/delivery/circuit.ts): this many failed attempts in a row,
+   * across every worker, open it; it stays open `circuitCooldownSeconds` times 2^(openings − 1), at
+   * most `circuitMaxCooldownSeconds`, then lets one probe attempt through.
+   */
+  circuitFailuresToOpen: 5,
+  circuitCooldownSeconds: 30,
+  circuitMaxCooldownSeconds: 3600,
+  /**
+   * Re-verification (lib/events/delivery/reverify.ts): an ENABLED webhook is challenged again once
+   * its last handshake is this old; a failed challenge is tried again after `reverifyRetrySeconds`,
+   * and after `reverifyFailuresToDemote` failures in a row it goes back to PENDING_VERIFICATION.
+   */
+  reverifyAfterSeconds: 72 * 3600,
+  reverifyRetrySeconds: 3600,
+  reverifyFailuresToDemote: 3,
 } as const;
 
 /** The table's stream, read by the relay and the search indexer. */

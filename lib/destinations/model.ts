@@ -4,6 +4,7 @@
  * destinations"). Only a hash of the verification code is kept.
  */
 import type { EventType } from '../core/event-types.ts';
+import type { SchemaPins } from '../core/event-versions.ts';
 import { ID_PATTERN } from '../core/ids.ts';
 import type { DestinationKind } from './arn.ts';
 
@@ -17,6 +18,8 @@ export interface DestinationRecord {
   kind: DestinationKind;
   arn: string;
   events: EventType[];
+  /** The schema version its deliveries are shaped to, per kind (lib/core/event-versions.ts); absent: none pinned. */
+  schema_versions?: SchemaPins;
   status: DestinationStatus;
   /** Why it is DISABLED (auto-disable), else null. */
   status_reason: string | null;

@@ -1,5 +1,6 @@
 /** Request shapes of the destination routes (docs/api.md). Strict: unknown fields are a 400. */
 
+import { schemaVersionPins } from '../agents/schema-pins.ts';
 import { EVENT_TYPES } from '../core/event-types.ts';
 import { ID_PATTERN } from '../core/ids.ts';
 import * as z from '../zod.ts';
@@ -16,6 +17,7 @@ export const createDestinationBody = z.strictObject({
     z.minLength(1, 'Subscribe to at least one event kind.'),
     z.refine((events) => new Set(events).size === events.length, 'List each event kind once.'),
   ),
+  schema_versions: z.optional(schemaVersionPins),
 });
 export type CreateDestinationInput = z.output<typeof createDestinationBody>;
 

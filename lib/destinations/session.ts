@@ -3,8 +3,8 @@
  * AssumeRole of DESTINATION_SENDER_ROLE_ARN with the session tag `DESTINATIONS.tenantTagKey` =
  * the account id, kept per account for most of its hour.
  *
- * AssumeRole is one signed form POST, written here with the SDK's own signer (`@smithy/signature-v4`,
- * already in every bundle) instead of `@aws-sdk/client-sts`: that client weighs 37 KB minified (its
+ * AssumeRole is one signed form POST (lib/aws/signed-post.ts: the SDK's own signer, already in every
+ * bundle) instead of `@aws-sdk/client-sts`: that client weighs 37 KB minified (its
  * XML protocol stack), which the destination worker's budget of floor + 80 KB cannot carry beside the
  * EventBridge and SQS clients (docs/cost.md). Its answer is four fields of a fixed XML document.
  *
@@ -12,9 +12,7 @@
  * EventBridge endpoint of the tests reads as IAM reads a session tag (fixtures/eventbridge-endpoint.ts).
  */
 
-import { fromEnv } from '@aws-sdk/credential-provider-env';
-import { SignatureV4 } from '@smithy/signature-v4';
-import { Sha256 } from '../aws/node-checksums.ts';
+import { signedPost } from '../aws/signed-post.ts';
 import { setting } from '../core/environment.ts';
 import { DESTINATIONS } from '../core/settings.ts';
 
@@ -63,20 +61,12 @@ async function assumeRole(roleArn: string, accountId: string): Promise<SessionCr
     'Tags.member.1.Key': DESTINATIONS.tenantTagKey,
     'Tags.member.1.Value': accountId,
   }).toString();
-  const signer = new SignatureV4({ credentials: fromEnv(), region, service: 'sts', sha256: Sha256 });
-  const signed = await signer.sign({
-    method: 'POST',
-    protocol: 'https:',
-    hostname: host,
-    path: '/',
-    headers: { host, 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+  const answer = await signedPost({
+    service: 'sts',
+    region,
+    url: new URL(`https://${host}/`),
+    headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
     body,
-  });
-  const answer = await fetch(`https://${host}/`, {
-    method: 'POST',
-    headers: signed.headers as Record<string, string>,
-    body,
-    signal: AbortSignal.timeout(5000),
   });
   const xml = await answer.text();
   const field = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1];

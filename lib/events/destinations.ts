@@ -37,6 +37,7 @@ export function toDestinationView(d: DestinationRecord): DestinationAnswer {
     kind: d.kind,
     arn: d.arn,
     events: d.events,
+    schema_versions: d.schema_versions ?? {},
     status: d.status,
     status_reason: d.status_reason,
     verification: {
@@ -66,6 +67,7 @@ export async function createDestination(
     kind: arn.value.kind,
     arn: arn.value.arn,
     events: input.events,
+    ...(input.schema_versions ? { schema_versions: input.schema_versions } : {}),
     status: 'PENDING_VERIFICATION',
     status_reason: null,
     signing_secret: newWebhookSecret(),

@@ -1,6 +1,8 @@
 /** The event and delivery routes, for the owner of the agent only (404 for everyone else). */
 
 import { ownAgent } from '../agents/agents.ts';
+import type { AgentView } from '../agents/model.ts';
+import { disableWebhook } from '../agents/webhook-config.ts';
 import type { Caller } from '../core/caller.ts';
 import { AppError, notFound } from '../core/errors.ts';
 import { readDestination } from '../destinations/store.ts';
@@ -8,6 +10,7 @@ import { enqueueForDestination } from './delivery/destination-queue.ts';
 import { enqueueDelivery } from './delivery/queue.ts';
 import { type DeliveryDetail, type DeliveryStatus, type DeliveryView, toDetail, toView } from './delivery/record.ts';
 import { type DeliveryPage, listDeliveries, readDelivery, reopenFailed } from './delivery/store.ts';
+import { announceSafely, announceWebhookDisabled } from './feed/operational.ts';
 import { type EventPage, listEvents } from './feed/reader.ts';
 
 export async function agentEvents(
@@ -77,4 +80,18 @@ export async function retryAgentDelivery(
   if (destinationId !== undefined) await enqueueForDestination({ ...message, destination_id: destinationId });
   else await enqueueDelivery(message);
   return toView(record);
+}
+
+/**
+ * DELETE …/webhook: the webhook DISABLED (lib/agents), then, if it was not already, the
+ * `agent.webhook.disabled` operational event with reason `manual` to every agent of the account.
+ */
+export async function disableWebhookAndAnnounce(caller: Caller, agentId: string): Promise<AgentView> {
+  const before = await ownAgent(caller, agentId);
+  const view = await disableWebhook(caller, agentId);
+  if (before.webhook_status !== 'DISABLED')
+    await announceSafely('agent.webhook.disabled', before, () =>
+      announceWebhookDisabled(before, 'manual', 'The owner disabled the webhook (DELETE …/webhook).'),
+    );
+  return view;
 }

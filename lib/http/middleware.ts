@@ -172,6 +172,15 @@ const errorResponder: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>
   },
 };
 
+/** The caller of a keyless route: no user id, so no owner check and no idempotency record can match it. */
+const KEYLESS_CALLER: Caller = Object.freeze({
+  userId: '',
+  workspaceId: '',
+  name: '',
+  verified: false,
+  operator: false,
+});
+
 /**
  * The shared HTTP stack of every route: caller from the authorizer, strict zod parsing of params,
  * query and body, the error format, `x-request-id` and CORS on every response, and
@@ -182,7 +191,7 @@ export function httpRoute<
   Q extends z.ZodMiniType | undefined = undefined,
   P extends z.ZodMiniType | undefined = undefined,
 >(
-  spec: { body?: B; query?: Q; params?: P },
+  spec: { body?: B; query?: Q; params?: P; keyless?: true },
   fn: (req: HttpRequest<Out<B>, Out<Q>, Out<P>>) => Promise<HttpResult>,
 ): HttpHandler {
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
@@ -192,8 +201,9 @@ export function httpRoute<
       const requestId = requestIdOf(event);
       const headers = lowerCaseHeaders(event.headers);
       // Whether a key is needed is the route table's `auth`, enforced by the gateway; a keyless route
-      // uses staticRoute, which reads no caller.
-      const caller = callerFromEvent(event);
+      // uses staticRoute, which reads no caller, or declares `keyless` (a GET that reads public data
+      // by id, the signing keys' JWKS): it gets KEYLESS_CALLER, which owns nothing.
+      const caller = spec.keyless ? KEYLESS_CALLER : callerFromEvent(event);
       const params = spec.params ? parsePathOrNotFound(spec.params, event.pathParameters ?? {}) : undefined;
       const query = parseQuery(spec.query, event.queryStringParameters);
       const rawBody = readJsonBody(event, headers, spec.body !== undefined);

@@ -1,7 +1,7 @@
 /**
  * The verification handshake of docs/api.md ("Webhook requests", the handshake): what is sent, and how the reply is judged. No I/O here.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { type KeyObject, randomBytes, randomUUID } from 'node:crypto';
 import type { OutboundRequest, OutboundResult } from '../net/outbound.ts';
 import { signatureHeaders } from './signature.ts';
 
@@ -22,6 +22,8 @@ export interface ChallengeInput {
   secret: string | readonly string[];
   token: string;
   now?: Date;
+  /** The agent's ed25519 keys when `v1a` is on (signing-keys.ts). */
+  ed25519Keys?: readonly KeyObject[];
 }
 
 /**
@@ -34,6 +36,7 @@ export function buildChallengeRequest({
   secret,
   token,
   now = new Date(),
+  ed25519Keys = [],
 }: ChallengeInput): OutboundRequest {
   const body = JSON.stringify({
     type: VERIFY_EVENT_TYPE,
@@ -47,7 +50,7 @@ export function buildChallengeRequest({
     headers: {
       'Content-Type': 'application/json',
       [EVENT_HEADER]: VERIFY_EVENT_TYPE,
-      ...signatureHeaders(secret, body, `verify_${randomUUID()}`, now),
+      ...signatureHeaders(secret, body, `verify_${randomUUID()}`, now, ed25519Keys),
     },
   };
 }

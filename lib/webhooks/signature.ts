@@ -11,8 +11,9 @@
  * The timestamp is inside both MACs so a captured request cannot be replayed with a fresh one.
  */
 
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, type KeyObject, timingSafeEqual } from 'node:crypto';
 import { InvariantError } from '../core/errors.ts';
+import { computeV1a } from './ed25519.ts';
 import { standardSigningKey } from './secret.ts';
 
 export const TIMESTAMP_HEADER = 'x-service-timestamp';
@@ -42,13 +43,16 @@ export function computeStandardSignature(secret: string, id: string, timestamp: 
  * challenge). `secrets` is the current secret, or the current one first and then the previous one
  * while a rotation's overlap lasts (lib/webhooks/rotation.ts): `webhook-signature` then carries one
  * `v1,…` per secret, space-separated as Standard Webhooks allows, and `x-service-signature` stays
- * the current secret's alone.
+ * the current secret's alone. `ed25519Keys` (an agent with `v1a` on, signing-keys.ts) add one
+ * `v1a,…` per key after the `v1,` entries: stock Standard Webhooks verifiers skip versions they do
+ * not know, so a receiver checking only `v1` is not disturbed.
  */
 export function signatureHeaders(
   secrets: string | readonly string[],
   body: string,
   id: string,
   now: Date = new Date(),
+  ed25519Keys: readonly KeyObject[] = [],
 ): SignatureHeaders {
   const [current, ...previous] = typeof secrets === 'string' ? [secrets] : secrets;
   if (current === undefined) throw new InvariantError('signatureHeaders needs a secret');
@@ -58,9 +62,10 @@ export function signatureHeaders(
     [SIGNATURE_HEADER]: computeSignature(current, timestamp, body),
     'webhook-id': id,
     'webhook-timestamp': timestamp,
-    'webhook-signature': [current, ...previous]
-      .map((secret) => computeStandardSignature(secret, id, timestamp, body))
-      .join(' '),
+    'webhook-signature': [
+      ...[current, ...previous].map((secret) => computeStandardSignature(secret, id, timestamp, body)),
+      ...ed25519Keys.map((key) => computeV1a(key, id, timestamp, body)),
+    ].join(' '),
   };
 }
 

@@ -145,6 +145,11 @@ export async function seedDemoData(
     () => callRoute('createAgent', demo, { body: { name: 'Demo agent to delete' } }),
     DEMO_IDS.agentToDelete,
   );
+  // The webhook agent signs with ed25519 too (`v1a`), so its keyless JWKS has a key to show.
+  const hasSigningKey = async () =>
+    (await callRoute('getWebhookPublicKeys', demo, { params: { id: DEMO_IDS.webhookAgent } })).body['v1a'] === true;
+  if (!(await hasSigningKey()))
+    await callRoute('rotateWebhookSigningKey', demo, { params: { id: DEMO_IDS.webhookAgent } });
   await seedPortalLink();
   if (options.webhookSink) {
     await pointWebhook(demo, DEMO_IDS.configAgent, DEMO_WEBHOOK, false);

@@ -15,6 +15,9 @@ describe('client: agents and webhook configuration against the local API', () =>
       webhook_url: null,
       events: [],
       webhook_status: 'DISABLED',
+      webhook_disabled_reason: null,
+      last_verified_at: null,
+      schema_versions: {},
       created_at: iso,
     });
     expect(await client.agents.get(created.id)).toEqual(created);
@@ -56,7 +59,11 @@ describe('client: agents and webhook configuration against the local API', () =>
     expect(await client.agents.getWebhookSecret(agent.id)).toEqual(rotated);
 
     const disabled = await client.agents.disableWebhook(agent.id);
-    expect(disabled).toMatchObject({ webhook_url: null, webhook_status: 'DISABLED' });
+    expect(disabled).toMatchObject({
+      webhook_url: null,
+      webhook_status: 'DISABLED',
+      webhook_disabled_reason: 'manual',
+    });
     expect((await client.agents.get(agent.id)).webhook_status).toBe('DISABLED');
   });
 
@@ -87,6 +94,9 @@ describe('client: agents and webhook configuration against the local API', () =>
       ['template.version.yanked', true],
       ['service.webhook.test', false],
       ['service.webhook.disabled', false],
+      ['agent.webhook.disabled', false],
+      ['agent.webhook.failing', false],
+      ['agent.webhook.unverified', false],
     ]);
     expect(catalog.data[0]!.schema).toMatchObject({
       type: 'object',

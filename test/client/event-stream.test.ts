@@ -11,6 +11,7 @@ function event(n: number): AgentEvent {
     type: 'contract.funded',
     created_at: '2026-11-22T10:00:00.000Z',
     agent_id: agentId,
+    schema_version: 1,
     data: { contract_id: `ctr_${n}`, status: 'FUNDED', amount_cents: n, results: { note: 'a: b\nc' } },
   };
 }

@@ -1,17 +1,11 @@
 import { createHmac } from 'node:crypto';
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { type Message, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBRecord } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DeliverOptions, deliverBatch } from '../../lib/events/delivery/deliver-batch.ts';
-import { relayBatch } from '../../lib/events/relay.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { deliverBatch } from '../../lib/events/delivery/deliver-batch.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';
-import { createDeliveryQueues, type DeliveryQueues, type LocalSqs, startLocalSqs } from '../../local/emulators/sqs.ts';
-import { toSqsRecord } from '../../local/emulators/sqs-poller.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
+import { deliveryIdOf, useDeliveryQueue } from './queue-harness.ts';
 import {
   configureWebhook,
   createAgent,
@@ -34,42 +28,14 @@ import {
 process.env['DELIVERY_RETRY_DELAYS_SECONDS'] = '0,3600,3600';
 const DAY = 24 * 3600 * 1000;
 
-let sqs: LocalSqs;
-let queues: DeliveryQueues;
+const { relay, deliverVisible, sendScheduledCopy, receiveVisible, recordOf } = useDeliveryQueue();
 let owner: TestUser;
 let templateId: string;
 
 beforeAll(async () => {
-  sqs = await startLocalSqs({});
-  queues = await createDeliveryQueues(sqs.client, tableName(), { visibilityTimeoutSeconds: 30, maxReceiveCount: 20 });
-  process.env['SQS_ENDPOINT'] = sqs.endpoint;
-  process.env['DELIVERY_QUEUE_URL'] = queues.queueUrl;
   owner = await createTestUser();
   templateId = await publishTemplate(owner, SIMPLE_SCHEMA);
 });
-
-afterAll(async () => {
-  await sqs?.stop();
-});
-
-async function streamRecordOf(agentId: string, eventId: string): Promise<DynamoDBRecord> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.event(agentId, eventId) }));
-  return {
-    eventName: 'INSERT',
-    eventSource: 'aws:dynamodb',
-    dynamodb: {
-      Keys: marshall(keys.event(agentId, eventId)) as never,
-      NewImage: marshall(Item!) as Record<string, AttributeValue> as never,
-      SequenceNumber: eventId,
-      StreamViewType: 'NEW_AND_OLD_IMAGES',
-    },
-  };
-}
-
-/** The relay run on the event's stream record, as the table's stream would. */
-async function relay(agentId: string, eventId: string): Promise<void> {
-  expect(await relayBatch([await streamRecordOf(agentId, eventId)])).toEqual([]);
-}
 
 /** A funded contract's event, relayed: its delivery message is in the queue. */
 async function fundedEvent(agentId: string): Promise<{ eventId: string; contractId: string }> {
@@ -80,42 +46,6 @@ async function fundedEvent(agentId: string): Promise<{ eventId: string; contract
   return { eventId: event.id, contractId };
 }
 
-async function receiveVisible(): Promise<Message[]> {
-  const all: Message[] = [];
-  for (;;) {
-    const { Messages = [] } = await sqs.client.send(
-      new ReceiveMessageCommand({
-        QueueUrl: queues.queueUrl,
-        MaxNumberOfMessages: 10,
-        WaitTimeSeconds: all.length ? 0 : 1,
-      }),
-    );
-    if (Messages.length === 0) return all;
-    all.push(...Messages);
-  }
-}
-
-/** Every visible message through the delivery worker in one batch; the ids it left in the queue. */
-async function deliverVisible(options: DeliverOptions = {}): Promise<{ received: number; left: string[] }> {
-  const messages = await receiveVisible();
-  const left = await deliverBatch(
-    messages.map((m) => toSqsRecord(m, queues.queueArn)),
-    options,
-  );
-  return { received: messages.length, left };
-}
-
-/** Another copy of a delivery's scheduled message, as SQS or the relay may make one. */
-async function sendScheduledCopy(agentId: string, deliveryId: string, eventId: string): Promise<void> {
-  await sqs.client.send(
-    new SendMessageCommand({
-      QueueUrl: queues.queueUrl,
-      MessageBody: JSON.stringify({ agent_id: agentId, delivery_id: deliveryId, event_id: eventId }),
-    }),
-  );
-}
-
-const deliveryIdOf = (eventId: string) => `dlv_${eventId.slice(4)}`;
 const getDelivery = (agentId: string, deliveryId: string, caller = owner) =>
   invoke('getDelivery', { caller, params: { id: agentId, delivery_id: deliveryId } });
 const retry = (agentId: string, deliveryId: string, body?: unknown) =>
@@ -205,7 +135,7 @@ describe('attempt history and manual retries', () => {
     };
     const { eventId } = await fundedEvent(agentId);
     const [message] = await receiveVisible();
-    const record = toSqsRecord(message!, queues.queueArn);
+    const record = recordOf(message!);
     const responses = await Promise.all([deliverBatch([record]), deliverBatch([record])]);
     // The receipt that lost the scheduled slot made no POST.
     expect(receiver.deliveries).toHaveLength(1);
@@ -326,7 +256,14 @@ describe('POST …/webhook/test', () => {
     const eventId = res.body.event_id as string;
     const feed = await feedOf(owner, agentId);
     expect(feed).toEqual([
-      { id: eventId, type: 'service.webhook.test', created_at: expect.any(String), agent_id: agentId, data: {} },
+      {
+        id: eventId,
+        type: 'service.webhook.test',
+        created_at: expect.any(String),
+        agent_id: agentId,
+        schema_version: 1,
+        data: {},
+      },
     ]);
 
     await relay(agentId, eventId);
@@ -368,8 +305,9 @@ describe('auto-disable after 5 days of failures only', () => {
   it('DISABLED with a service.webhook.disabled event in the feed; nothing more attempted', async () => {
     const { agentId, receiver } = await enabledAgent();
     receiver.answer = () => 503;
-    const t0 = Date.now();
     const first = await fundedEvent(agentId);
+    // After the event is made: its delivery is not due before (a loaded machine takes seconds to make it).
+    const t0 = Date.now() + 1000;
     await deliverVisible({ now: () => t0 });
     expect((await agentItem(agentId))['failing_since']).toBe(t0);
 
@@ -382,7 +320,12 @@ describe('auto-disable after 5 days of failures only', () => {
     await deliverVisible({ now: () => t0 + 5 * DAY });
     const agent = await invoke('getAgent', { caller: owner, params: { id: agentId } });
     expect(agent.body.webhook_status).toBe('DISABLED');
-    const disabledEvent = (await feedOf(owner, agentId)).at(-1);
+    const [disabledEvent, announced] = (await feedOf(owner, agentId)).slice(-2);
+    // The operational event to every agent of the account follows it (test/events/operational-events.test.ts).
+    expect(announced).toMatchObject({
+      type: 'agent.webhook.disabled',
+      data: { agent_id: agentId, reason: 'consecutive_failures' },
+    });
     expect(disabledEvent).toMatchObject({
       type: 'service.webhook.disabled',
       agent_id: agentId,
@@ -410,8 +353,8 @@ describe('auto-disable after 5 days of failures only', () => {
     const { agentId, receiver } = await enabledAgent();
     let status = 500;
     receiver.answer = () => status;
-    const t0 = Date.now();
     await fundedEvent(agentId);
+    const t0 = Date.now() + 1000; // after the event is made, as above
     await deliverVisible({ now: () => t0 });
     status = 200;
     await fundedEvent(agentId);

@@ -90,6 +90,7 @@ describe('the event catalog', () => {
         id: 'evt_01J00000000000000000000000',
         created_at: '2026-11-23T00:00:00.000Z',
         agent_id: 'agt_01J00000000000000000000000',
+        schema_version: 1,
       };
       const test = ajv.compile(schemaOf('service.webhook.test'));
       expect(test({ ...envelope, type: 'service.webhook.test', data: {} })).toBe(true);

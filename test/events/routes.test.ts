@@ -44,6 +44,7 @@ describe('GET /agents/:id/events', () => {
       type: 'contract.funded',
       created_at: expect.stringMatching(/Z$/),
       agent_id: agentId,
+      schema_version: 1,
       data: { contract_id: contractIds[0], status: 'FUNDED', amount_cents: 12_345 },
     });
     expect(res.body.next_cursor).toBe(ids.at(-1));

@@ -25,6 +25,9 @@ export interface WebhookReceiver {
   answer: (delivery: Delivered) => number | Promise<number>;
   /** Extra headers on every delivery answer (a Location for redirects). */
   headers: Record<string, string>;
+  /** Whether handshakes are answered (default true; false answers them 503), and how many came. */
+  echoChallenges: boolean;
+  challenges: number;
   close(): Promise<void>;
 }
 
@@ -39,6 +42,8 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
     deliveries: [],
     answer: () => 200,
     headers: {},
+    echoChallenges: true,
+    challenges: 0,
     close: async () => undefined,
   };
   const server = http.createServer((req, res) => {
@@ -48,7 +53,10 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
       const body = Buffer.concat(chunks).toString('utf8');
       const json = JSON.parse(body);
       if (json.type === 'service.webhook.verify') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ challenge: json.challenge }));
+        receiver.challenges += 1;
+        if (!receiver.echoChallenges) res.writeHead(503).end();
+        else
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ challenge: json.challenge }));
         return;
       }
       const delivery = { headers: req.headers, body, json };

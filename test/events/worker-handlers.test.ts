@@ -1,7 +1,5 @@
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { type Message, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
+import { type Message, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type {
   DynamoDBBatchResponse,
   DynamoDBRecord,
@@ -10,13 +8,15 @@ import type {
   SQSEvent,
 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AwsApiError } from '../../lib/aws/json-protocol.ts';
+import { postpone } from '../../lib/events/delivery/queue.ts';
 import { workers } from '../../lib/routes.ts';
 import { db, tableName } from '../../lib/store/client.ts';
-import { keys } from '../../lib/store/keys.ts';
 import { createDeliveryQueues, type DeliveryQueues, type LocalSqs, startLocalSqs } from '../../local/emulators/sqs.ts';
 import { toSqsRecord } from '../../local/emulators/sqs-poller.ts';
 import { loadHandler } from '../../local/lambda/handlers.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
+import { eventStreamRecord } from './queue-harness.ts';
 import {
   createAgent,
   createContract,
@@ -55,20 +55,8 @@ afterAll(async () => {
   await sqs?.stop();
 });
 
-/** The stream record DynamoDB writes for a new event row. */
-async function streamRecordOf(agentId: string, eventId: string, sequence = '1000'): Promise<DynamoDBRecord> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.event(agentId, eventId) }));
-  return {
-    eventName: 'INSERT',
-    eventSource: 'aws:dynamodb',
-    dynamodb: {
-      Keys: marshall(keys.event(agentId, eventId)) as never,
-      NewImage: marshall(Item!) as Record<string, AttributeValue> as never,
-      SequenceNumber: sequence,
-      StreamViewType: 'NEW_AND_OLD_IMAGES',
-    },
-  };
-}
+const streamRecordOf = (agentId: string, eventId: string, sequence = '1000') =>
+  eventStreamRecord(agentId, eventId, sequence);
 
 async function receiveAll(): Promise<Message[]> {
   const { Messages = [] } = await sqs.client.send(
@@ -281,5 +269,27 @@ describe('duplicates never make two records, and every post is counted once', ()
     expect(await deliveriesOf(owner, agentId)).toEqual([]);
     expect(await relay({ Records: [record] })).toEqual({ batchItemFailures: [] });
     expect((await receiveAll()).map((m) => JSON.parse(m.Body!).event_id)).toEqual([event.id]);
+  });
+});
+
+describe('postpone: ChangeMessageVisibility as one signed JSON call (lib/aws/json-protocol.ts), on fauxqs', () => {
+  it('changes the received message’s visibility; a refused call is an AwsApiError naming SQS’s error', async () => {
+    await sqs.client.send(new SendMessageCommand({ QueueUrl: queues.queueUrl, MessageBody: 'park me' }));
+    const [received] = (await receiveAll()).filter((m) => m.Body === 'park me');
+    // Received: hidden for the queue's 30 s. Parked for 0 s instead, it is visible again at once.
+    expect(await receiveAll()).toEqual([]);
+    await postpone(received!.ReceiptHandle!, 0, queues.queueUrl);
+    const again = (await receiveAll()).filter((m) => m.Body === 'park me');
+    expect(again.map((m) => m.MessageId)).toEqual([received!.MessageId]);
+    await postpone(again[0]!.ReceiptHandle!, 600, queues.queueUrl);
+    expect(await receiveAll()).toEqual([]);
+
+    // Both are SQS's documented answers for a handle it does not hold (fauxqs gives the first).
+    const refused = await postpone('not-a-receipt-handle', 10, queues.queueUrl).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(AwsApiError);
+    expect(refused).toMatchObject({
+      service: 'sqs',
+      type: expect.stringMatching(/^(MessageNotInflight|ReceiptHandleIsInvalid)$/),
+    });
   });
 });

@@ -26,6 +26,8 @@ export interface AttemptOutcome {
   /** The short text kept as `last_error` (null on success). */
   lastError: string | null;
   entry: Omit<AttemptEntry, 'attempt'>;
+  /** The endpoint's `Retry-After` (retry-after.ts): the next scheduled attempt waits at least this long. */
+  notBeforeSeconds?: number;
 }
 
 export interface Recorded {
@@ -42,7 +44,12 @@ interface NextState {
 }
 
 /** The status change an outcome makes, judged on the record as the take left it; undefined = none. */
-export function nextState(taken: TakenAttempt, ok: boolean, nowMs: number): NextState | undefined {
+export function nextState(
+  taken: TakenAttempt,
+  ok: boolean,
+  nowMs: number,
+  notBeforeSeconds = 0,
+): NextState | undefined {
   const { record } = taken;
   if (ok) return { status: 'succeeded', next_attempt_at: null };
   if (record.status === 'succeeded') return undefined;
@@ -53,7 +60,7 @@ export function nextState(taken: TakenAttempt, ok: boolean, nowMs: number): Next
       ? undefined
       : { status: 'failed', next_attempt_at: null };
   if (made >= record.max_attempts) return { status: 'failed', next_attempt_at: null };
-  const retryInSeconds = delayAfter(made) ?? retryDelays().at(-1) ?? 0;
+  const retryInSeconds = Math.max(delayAfter(made) ?? retryDelays().at(-1) ?? 0, notBeforeSeconds);
   return { status: 'pending', next_attempt_at: new Date(nowMs + retryInSeconds * 1000).toISOString(), retryInSeconds };
 }
 
@@ -69,7 +76,7 @@ export async function recordOutcome(
 ): Promise<Recorded | undefined> {
   const { record: seen, number } = taken;
   const entry: AttemptEntry = { attempt: number, ...outcome.entry };
-  let state = nextState(taken, outcome.ok, nowMs);
+  let state = nextState(taken, outcome.ok, nowMs, outcome.notBeforeSeconds);
   let withEntry = true;
   for (;;) {
     // A failure must not take the status back from a success that landed meanwhile.

@@ -6,21 +6,34 @@
  * a failed attempt leaves it in the queue, invisible until the next attempt is due.
  */
 import type { AgentRecord } from '../../agents/model.ts';
+import { atPinnedVersion } from '../../core/event-versions.ts';
 import { type OutboundResult, postJson } from '../../net/outbound.ts';
 import { errorFields, log } from '../../observability/log.ts';
 import { failureKindOf, recordDeliveryAttempt } from '../../observability/metrics.ts';
 import { keyString } from '../../store/batch.ts';
 import { keys } from '../../store/keys.ts';
 import { signingSecrets } from '../../webhooks/rotation.ts';
+import { ed25519SigningKeys } from '../../webhooks/signing-keys.ts';
 import { acceptsDelivery } from '../feed/agent-gate.ts';
+import { announceSafely, announceWebhookFailing } from '../feed/operational.ts';
 import { eventToSend, notNow, type Outcome, takeAttempt } from './attempt-gate.ts';
 import { attemptEntry } from './attempt-history.ts';
 import { recordOutcome } from './attempt-outcome.ts';
+import {
+  type CircuitOutcome,
+  type CircuitRecord,
+  circuitGate,
+  type Gate,
+  noteCircuit,
+  PROBE_WINDOW_MS,
+} from './circuit.ts';
 import { deliveryRequest } from './delivery-request.ts';
 import { type DeliveryMessage, parseDeliveryMessage, postpone, type ReceivedMessage } from './queue.ts';
 import { type DeliveryRecord, deliveryFromItem } from './record.ts';
+import { type Backpressure, backpressureOf } from './retry-after.ts';
+import { type ReverifyRecord, reverify } from './reverify.ts';
 import { abandonDelivery, readAgentsAndDeliveries } from './store.ts';
-import { type AgentAttempts, type HealthRecord, noteAttempts } from './webhook-health.ts';
+import { type AgentAttempts, disableGoneWebhook, type HealthRecord, noteAttempts } from './webhook-health.ts';
 
 export type { Outcome } from './attempt-gate.ts';
 // Its own module so the destinations' worker signs the same request without this one's HTTP client.
@@ -46,7 +59,7 @@ export function lastErrorOf(result: OutboundResult): string | null {
 }
 
 interface Loaded {
-  agents: Map<string, AgentRecord & HealthRecord>;
+  agents: Map<string, AgentRecord & HealthRecord & CircuitRecord>;
   deliveries: Map<string, DeliveryRecord>;
 }
 
@@ -55,11 +68,11 @@ async function loadBatch(messages: readonly DeliveryMessage[]): Promise<Loaded> 
     messages.map((m) => m.agent_id),
     messages.map((m) => keys.delivery(m.agent_id, m.delivery_id)),
   );
-  const agents = new Map<string, AgentRecord & HealthRecord>();
+  const agents = new Map<string, AgentRecord & HealthRecord & CircuitRecord>();
   const deliveries = new Map<string, DeliveryRecord>();
   for (const m of messages) {
     const agent = found.get(keyString(keys.agent(m.agent_id)));
-    if (agent) agents.set(m.agent_id, agent as unknown as AgentRecord & HealthRecord);
+    if (agent) agents.set(m.agent_id, agent as unknown as AgentRecord & HealthRecord & CircuitRecord);
     const delivery = found.get(keyString(keys.delivery(m.agent_id, m.delivery_id)));
     if (delivery) deliveries.set(m.delivery_id, deliveryFromItem(delivery));
   }
@@ -67,13 +80,22 @@ async function loadBatch(messages: readonly DeliveryMessage[]): Promise<Loaded> 
 }
 
 /** One message, with what the batch read for it. `attempted` is set when a POST was made. */
+export interface Attempted {
+  ok: boolean;
+  /** The answer's backpressure (retry-after.ts): 410, or `Retry-After` on 429/502/503/504. */
+  backpressure: Backpressure;
+  /** This attempt was the half-open circuit's probe (circuit.ts). */
+  probe: boolean;
+}
+
 export async function deliverMessage(
   messageId: string,
   message: DeliveryMessage,
   delivery: DeliveryRecord | undefined,
   agent: AgentRecord | undefined,
   nowMs: number,
-): Promise<{ outcome: Outcome; attempted?: { ok: boolean } }> {
+  gate: () => Promise<Gate> = async () => ({ kind: 'pass' }),
+): Promise<{ outcome: Outcome; attempted?: Attempted }> {
   const done = { outcome: { kind: 'done' } } as const;
   if (!delivery) return done;
   const waiting = notNow(message, delivery, nowMs);
@@ -85,25 +107,36 @@ export async function deliverMessage(
     );
     return done;
   }
-  const event = await eventToSend(delivery);
-  if (!event) return done;
+  const made = await eventToSend(delivery);
+  if (!made) return done;
+  // Shaped at each attempt to the webhook's pins as they are now (docs/webhooks.md, "Schema versions and pins").
+  const event = atPinnedVersion(made, agent.schema_versions);
+  // An open circuit parks scheduled attempts without a POST; a manual retry is the owner's to make.
+  const passed = message.manual ? ({ kind: 'pass' } as const) : await gate();
+  if (passed.kind === 'wait') return { outcome: { kind: 'later', seconds: passed.seconds } };
   const take = await takeAttempt(message, delivery, messageId, nowMs);
   if ('outcome' in take) return take;
   const taken = take.taken;
   const started = Date.now();
   const answer = await postJson({
     url: agent.webhook_url,
-    ...deliveryRequest(event, signingSecrets(agent.webhook_secret, agent)),
+    ...deliveryRequest(event, signingSecrets(agent.webhook_secret, agent), new Date(), await ed25519SigningKeys(agent)),
   });
   const durationMs = Date.now() - started;
   const lastError = lastErrorOf(answer);
   const ok = lastError === null;
+  const backpressure = backpressureOf(answer, nowMs);
   recordDeliveryAttempt(
     ok ? { ok: true, latencyMs: durationMs } : { ok: false, kind: failureKindOf(answer), latencyMs: durationMs },
   );
   const recorded = await recordOutcome(
     taken,
-    { ok, lastError, entry: attemptEntry(started, durationMs, answer) },
+    {
+      ok,
+      lastError,
+      entry: attemptEntry(started, durationMs, answer),
+      ...(backpressure.kind === 'slow_down' ? { notBeforeSeconds: backpressure.seconds } : {}),
+    },
     nowMs,
   );
   // The record keeps every attempt (newest MAX_ATTEMPT_LOG); the log line is for operators.
@@ -119,7 +152,33 @@ export async function deliverMessage(
   });
   // A scheduled message comes back for the next scheduled attempt; any other is done.
   const retryIn = message.manual ? undefined : recorded?.retryInSeconds;
-  return { outcome: retryIn === undefined ? { kind: 'done' } : { kind: 'later', seconds: retryIn }, attempted: { ok } };
+  return {
+    outcome: retryIn === undefined ? { kind: 'done' } : { kind: 'later', seconds: retryIn },
+    attempted: { ok, backpressure, probe: passed.kind === 'probe' },
+  };
+}
+
+/**
+ * An agent's state after the batch's attempts: a 410 disables the webhook at once; otherwise the
+ * circuit (circuit.ts) and the health clock of auto-disable (webhook-health.ts) take note.
+ */
+async function afterAttempts(
+  attempts: AgentAttempts,
+  circuit: CircuitOutcome | undefined,
+  gone: boolean,
+  nowMs: number,
+): Promise<void> {
+  if (gone && (await disableGoneWebhook(attempts.agent, nowMs))) return;
+  if (circuit) {
+    const change = await noteCircuit(attempts.agent.id, attempts.agent as CircuitRecord, circuit, nowMs);
+    if (change.state === 'first_opened')
+      await announceSafely('agent.webhook.failing', attempts.agent, () =>
+        announceWebhookFailing(attempts.agent, change.failures),
+      );
+  }
+  await noteAttempts(attempts, nowMs);
+  // After the batch's attempts, so a challenge never delays a delivery of it.
+  await reverify(attempts.agent as AgentRecord & ReverifyRecord, nowMs);
 }
 
 /**
@@ -135,6 +194,17 @@ export async function deliverBatch(
   const valid = messages.filter((m) => m !== undefined);
   const loaded = valid.length > 0 ? await loadBatch(valid) : { agents: new Map(), deliveries: new Map() };
   const health = new Map<string, AgentAttempts>();
+  const circuits = new Map<string, CircuitOutcome>();
+  const gone = new Set<string>();
+  // One gate per agent and batch: a half-open circuit's probe goes to the first message only.
+  const gates = new Map<string, Promise<Gate>>();
+  const gateFor = (agent: AgentRecord & CircuitRecord) => (): Promise<Gate> => {
+    const first = gates.get(agent.id);
+    if (first) return first.then((g) => (g.kind === 'probe' ? { kind: 'wait', seconds: PROBE_WINDOW_MS / 1000 } : g));
+    const gate = circuitGate(agent.id, agent, clock());
+    gates.set(agent.id, gate);
+    return gate;
+  };
 
   const outcomes = await Promise.all(
     records.map(async (record, i): Promise<Outcome | 'error'> => {
@@ -148,12 +218,22 @@ export async function deliverBatch(
           loaded.deliveries.get(message.delivery_id),
           agent,
           clock(),
+          agent ? gateFor(agent) : undefined,
         );
         if (attempted && agent) {
           const entry = health.get(agent.id) ?? { agent, anySucceeded: false, anyFailed: false };
           if (attempted.ok) entry.anySucceeded = true;
           else entry.anyFailed = true;
           health.set(agent.id, entry);
+          const circuit = circuits.get(agent.id) ?? { anySucceeded: false, failed: 0, probed: false };
+          if (attempted.ok) circuit.anySucceeded = true;
+          else circuit.failed += 1;
+          if (attempted.probe) circuit.probed = true;
+          const { backpressure } = attempted;
+          if (backpressure.kind === 'slow_down')
+            circuit.pauseSeconds = Math.max(circuit.pauseSeconds ?? 0, backpressure.seconds);
+          if (backpressure.kind === 'gone') gone.add(agent.id);
+          circuits.set(agent.id, circuit);
         }
         if (outcome.kind === 'later') await postpone(record.receiptHandle, outcome.seconds);
         return outcome;
@@ -169,12 +249,13 @@ export async function deliverBatch(
   );
   await Promise.all(
     [...health.values()].map((attempts) =>
-      noteAttempts(attempts, clock()).catch((err: unknown) =>
-        // The next batch for this agent notes it again: health is a judgement over days, not one write.
-        log.error('deliver: webhook health not recorded', {
-          agentId: attempts.agent.id,
-          ...errorFields(err),
-        }),
+      afterAttempts(attempts, circuits.get(attempts.agent.id), gone.has(attempts.agent.id), clock()).catch(
+        (err: unknown) =>
+          // The next batch for this agent notes it again: health is a judgement over days, not one write.
+          log.error('deliver: webhook health not recorded', {
+            agentId: attempts.agent.id,
+            ...errorFields(err),
+          }),
       ),
     ),
   );

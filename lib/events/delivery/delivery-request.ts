@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { signatureHeaders } from '../../webhooks/signature.ts';
 import type { ServiceEvent } from '../feed/event.ts';
 
@@ -6,6 +7,7 @@ export function deliveryRequest(
   event: ServiceEvent,
   secrets: string | readonly string[],
   now = new Date(),
+  ed25519Keys: readonly KeyObject[] = [],
 ): { body: string; headers: Record<string, string> } {
   const body = JSON.stringify(event);
   return {
@@ -14,7 +16,7 @@ export function deliveryRequest(
       'Content-Type': 'application/json',
       'X-Service-Event': event.type,
       'x-service-event-id': event.id,
-      ...signatureHeaders(secrets, body, event.id, now),
+      ...signatureHeaders(secrets, body, event.id, now, ed25519Keys),
     },
   };
 }

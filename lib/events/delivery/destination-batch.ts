@@ -7,6 +7,7 @@
  * attempts have all failed for WEBHOOK_AUTO_DISABLE_AFTER_SECONDS is kept on the destination item.
  */
 import { setting } from '../../core/environment.ts';
+import { atPinnedVersion } from '../../core/event-versions.ts';
 import { nowIso } from '../../core/time.ts';
 import { parseDestinationArn } from '../../destinations/arn.ts';
 import type { DestinationRecord } from '../../destinations/model.ts';
@@ -121,8 +122,10 @@ async function attempt(
     );
     return done;
   }
-  const event = await eventToSend(delivery);
-  if (!event) return done;
+  const made = await eventToSend(delivery);
+  if (!made) return done;
+  // Shaped at each attempt to the destination's pins as they are now (docs/webhooks.md, "Schema versions and pins").
+  const event = atPinnedVersion(made, destination.schema_versions);
   const arn = parseDestinationArn(destination.arn, undefined);
   if (!arn.ok) {
     await abandonDelivery(delivery, `destination ARN no longer valid: ${arn.reason}`);

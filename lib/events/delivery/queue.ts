@@ -3,14 +3,10 @@
  * state, so a message can be duplicated or replayed without harm. SQS_ENDPOINT points the client
  * at fauxqs locally; in AWS it is unset.
  */
-import {
-  ChangeMessageVisibilityCommand,
-  SendMessageBatchCommand,
-  SendMessageCommand,
-  SQSClient,
-} from '@aws-sdk/client-sqs';
+import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { awsClientMade } from '../../aws/client-hooks.ts';
-import { endpointOverride } from '../../aws-endpoint.ts';
+import { callJsonApi, SQS_API } from '../../aws/json-protocol.ts';
+import { emulatorJsonCall, endpointOverride } from '../../aws-endpoint.ts';
 import { setting } from '../../core/environment.ts';
 
 export interface DeliveryMessage {
@@ -95,14 +91,19 @@ export async function enqueueDeliveries(
   return { failed, errors };
 }
 
-/** Parks a received message until its next attempt is due (the retry schedule lives in visibility); `queueUrl`: the destinations' queue. */
+/**
+ * Parks a received message until its next attempt is due (the retry schedule lives in visibility);
+ * `queueUrl`: the destinations' queue. One signed JSON call, not the SDK client: it is the webhook
+ * worker's only SQS call, and the client would be 24 KB of that bundle (lib/aws/json-protocol.ts).
+ * It is not retried: a message it fails to park stays in the batch's failures, comes back after the
+ * queue's visibility timeout, finds its attempt not yet due and is parked again, without a POST.
+ */
 export async function postpone(receiptHandle: string, seconds: number, queueUrl = deliveryQueueUrl()): Promise<void> {
-  await sqs().send(
-    new ChangeMessageVisibilityCommand({
-      QueueUrl: queueUrl,
-      ReceiptHandle: receiptHandle,
-      VisibilityTimeout: seconds,
-    }),
+  await callJsonApi(
+    SQS_API,
+    'ChangeMessageVisibility',
+    { QueueUrl: queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: seconds },
+    emulatorJsonCall(setting('SQS_ENDPOINT')),
   );
 }
 

@@ -325,3 +325,75 @@ export async function reopenFailed(agentId: string, deliveryId: string): Promise
   });
   return result.ok && result.attributes ? deliveryFromItem(result.attributes) : undefined;
 }
+
+/** The circuit (circuit.ts): the one worker whose write moves a passed `circuit_open_until` forward makes the probe. */
+export const claimCircuitProbe = (agentId: string, seen: number, until: number): Promise<ConditionalResult> =>
+  conditionalUpdate({
+    Key: keys.agent(agentId),
+    ConditionExpression: 'circuit_open_until = :seen',
+    UpdateExpression: 'SET circuit_open_until = :probe',
+    ExpressionAttributeValues: { ':seen': seen, ':probe': until },
+  });
+
+export const closeCircuit = (agentId: string): Promise<ConditionalResult> =>
+  conditionalUpdate({
+    Key: keys.agent(agentId),
+    ConditionExpression: 'attribute_exists(PK)',
+    UpdateExpression: 'REMOVE circuit_failures, circuit_open_until, circuit_openings',
+  });
+
+/** ADD, so concurrent batches count exactly; the agent item as it is after. */
+export const countCircuitFailures = (agentId: string, failed: number): Promise<ConditionalResult> =>
+  conditionalUpdate({
+    Key: keys.agent(agentId),
+    ConditionExpression: 'attribute_exists(PK)',
+    UpdateExpression: 'ADD circuit_failures :n',
+    ExpressionAttributeValues: { ':n': failed },
+    ReturnValues: 'ALL_NEW',
+  });
+
+/** Only ever later: a concurrent batch that opened it for longer keeps its time. `tripped`: a new opening of the streak. */
+export const openCircuit = (agentId: string, until: number, tripped: boolean): Promise<ConditionalResult> =>
+  conditionalUpdate({
+    Key: keys.agent(agentId),
+    ConditionExpression: 'attribute_not_exists(circuit_open_until) OR circuit_open_until < :until',
+    UpdateExpression: tripped
+      ? 'SET circuit_open_until = :until, circuit_failures = :zero ADD circuit_openings :one'
+      : 'SET circuit_open_until = :until',
+    ExpressionAttributeValues: { ':until': until, ...(tripped ? { ':zero': 0, ':one': 1 } : {}) },
+  });
+
+/** Re-verification (reverify.ts): only of the ENABLED configuration that was read. */
+const REVERIFY_GUARD = 'webhook_status = :enabled AND config_version = :cv';
+
+export const claimReverify = (agentId: string, configVersion: number, nowMs: number, until: number) =>
+  conditionalUpdate({
+    Key: keys.agent(agentId),
+    ConditionExpression: `${REVERIFY_GUARD} AND (attribute_not_exists(reverify_claimed_until) OR reverify_claimed_until <= :now)`,
+    UpdateExpression: 'SET reverify_claimed_until = :until',
+    ExpressionAttributeValues: { ':enabled': 'ENABLED', ':cv': configVersion, ':now': nowMs, ':until': until },
+  });
+
+export const recordReverified = (agentId: string, configVersion: number, at: string) =>
+  conditionalUpdate({
+    Key: keys.agent(agentId),
+    ConditionExpression: REVERIFY_GUARD,
+    UpdateExpression: 'SET last_verified_at = :at REMOVE reverify_failures',
+    ExpressionAttributeValues: { ':enabled': 'ENABLED', ':cv': configVersion, ':at': at },
+  });
+
+/** One more failure, or (`demote`) back to PENDING_VERIFICATION with a new config_version. */
+export const recordReverifyFailure = (agentId: string, configVersion: number, demote: boolean, at: string) =>
+  conditionalUpdate({
+    Key: keys.agent(agentId),
+    ConditionExpression: REVERIFY_GUARD,
+    UpdateExpression: demote
+      ? 'SET webhook_status = :pending, updated_at = :at REMOVE reverify_failures, reverify_claimed_until ADD config_version :one'
+      : 'ADD reverify_failures :one',
+    ExpressionAttributeValues: {
+      ':enabled': 'ENABLED',
+      ':cv': configVersion,
+      ':one': 1,
+      ...(demote ? { ':pending': 'PENDING_VERIFICATION', ':at': at } : {}),
+    },
+  });

@@ -14,6 +14,7 @@ import { setting } from '../../core/environment.ts';
 import { log } from '../../observability/log.ts';
 import { tableName } from '../../store/client.ts';
 import { keys } from '../../store/keys.ts';
+import { announceSafely, announceWebhookDisabled } from '../feed/operational.ts';
 import { commitWithEvents } from '../feed/outbox.ts';
 import { clearFailing, markFailing } from './store.ts';
 
@@ -58,37 +59,74 @@ export async function noteAttempts(
 /** DISABLED with the reason, and the event, in one transaction; false if the webhook changed meanwhile. */
 async function disableFailingWebhook(agent: AgentRecord, since: number): Promise<boolean> {
   const sinceIso = new Date(since).toISOString();
-  const reason = `Every delivery attempt failed since ${sinceIso}; the webhook was disabled automatically. Configure (PATCH …/webhook) and verify it again to resume deliveries.`;
+  const committed = await disableWithNotice(agent, {
+    reason: 'consecutive_failures',
+    condition: 'failing_since = :since',
+    values: { ':since': since },
+    data: {
+      message: `Every delivery attempt failed since ${sinceIso}; the webhook was disabled automatically. Configure (PATCH …/webhook) and verify it again to resume deliveries.`,
+      failing_since: sinceIso,
+    },
+  });
+  if (committed) log.warn('webhook disabled after failing deliveries', { agentId: agent.id, failingSince: sinceIso });
+  return committed;
+}
+
+/**
+ * A 410 Gone answer (the Standard Webhooks spec: the endpoint is gone for good): DISABLED at once,
+ * with the reason on the agent and the notice in the feed. False if the webhook changed meanwhile
+ * (reconfigured, or another worker's 410 disabled it first: one notice only).
+ */
+export async function disableGoneWebhook(agent: AgentRecord, nowMs: number): Promise<boolean> {
+  const committed = await disableWithNotice(agent, {
+    reason: 'endpoint_gone',
+    data: {
+      message: `The endpoint answered 410 Gone at ${new Date(nowMs).toISOString()}; the webhook was disabled at once. Configure (PATCH …/webhook) and verify it again to resume deliveries.`,
+    },
+  });
+  if (committed) log.warn('webhook disabled: the endpoint answered 410 Gone', { agentId: agent.id });
+  return committed;
+}
+
+export type DisabledReason = 'consecutive_failures' | 'endpoint_gone';
+
+async function disableWithNotice(
+  agent: AgentRecord,
+  notice: {
+    reason: DisabledReason;
+    condition?: string;
+    values?: Record<string, unknown>;
+    data: { message: string; failing_since?: string };
+  },
+): Promise<boolean> {
   const result = await commitWithEvents(
     (now) => ({
       Update: {
         TableName: tableName(),
         Key: keys.agent(agent.id),
-        ConditionExpression: 'webhook_status = :enabled AND config_version = :cv AND failing_since = :since',
+        ConditionExpression: `webhook_status = :enabled AND config_version = :cv${notice.condition ? ` AND ${notice.condition}` : ''}`,
         UpdateExpression:
-          'SET webhook_status = :disabled, updated_at = :now REMOVE failing_since, failing_config ADD config_version :one',
+          'SET webhook_status = :disabled, webhook_disabled_reason = :reason, updated_at = :now REMOVE failing_since, failing_config ADD config_version :one',
         ExpressionAttributeValues: {
           ':enabled': 'ENABLED',
           ':disabled': 'DISABLED',
+          ':reason': notice.reason,
           ':cv': agent.config_version,
-          ':since': since,
           ':now': now,
           ':one': 1,
+          ...notice.values,
         },
       },
     }),
     {
       agentIds: [agent.id],
       type: 'service.webhook.disabled',
-      data: {
-        reason: 'consecutive_failures',
-        message: reason,
-        failing_since: sinceIso,
-        webhook_url: agent.webhook_url,
-      },
+      data: { reason: notice.reason, ...notice.data, webhook_url: agent.webhook_url },
     },
   );
   if (result.committed)
-    log.warn('webhook disabled after failing deliveries', { agentId: agent.id, failingSince: sinceIso });
+    await announceSafely('agent.webhook.disabled', agent, () =>
+      announceWebhookDisabled(agent, notice.reason, notice.data.message),
+    );
   return result.committed;
 }

@@ -6,13 +6,17 @@
 
 import type { AgentRecord } from '../../agents/model.ts';
 import { getAgent } from '../../agents/store.ts';
+import { OPERATIONAL_EVENT_TYPES } from '../../core/event-types.ts';
 
 export const readAgent = getAgent;
 
 /** The test event goes to an ENABLED webhook whatever kinds it subscribes to (POST …/webhook/test). */
 export const TEST_EVENT_TYPE = 'service.webhook.test';
 
-/** docs/api.md "Webhook requests": delivery only while ENABLED, and only for subscribed kinds (and the test event). */
+/** Kinds an ENABLED webhook gets whatever it subscribes to: the test event and the operational events. */
+const UNSUBSCRIBED_KINDS: readonly string[] = [TEST_EVENT_TYPE, ...OPERATIONAL_EVENT_TYPES];
+
+/** docs/api.md "Webhook requests": delivery only while ENABLED, and only for subscribed kinds (and the test and operational events). */
 export function acceptsDelivery(
   agent: AgentRecord | undefined,
   type: string,
@@ -20,7 +24,7 @@ export function acceptsDelivery(
   return (
     agent?.webhook_status === 'ENABLED' &&
     typeof agent.webhook_url === 'string' &&
-    (type === TEST_EVENT_TYPE || (agent.events as string[]).includes(type))
+    (UNSUBSCRIBED_KINDS.includes(type) || (agent.events as string[]).includes(type))
   );
 }
 

@@ -7,12 +7,22 @@
 import { z } from 'zod';
 import { timestamp } from '../../core/answer-fields.ts';
 import { ID_PATTERN } from '../../core/ids.ts';
+import {
+  agentWebhookDisabledData,
+  agentWebhookFailingData,
+  agentWebhookUnverifiedData,
+  webhookDisabledData,
+} from './event-data.ts';
 
 /** What every event object has besides its `type` and `data`. */
 export const eventEnvelope = {
   id: z.string().regex(ID_PATTERN.evt),
   created_at: timestamp,
   agent_id: z.string().regex(ID_PATTERN.agt),
+  schema_version: z
+    .int()
+    .min(1)
+    .describe("The version of this kind's schema the event was made with (the catalog lists each kind's current one)."),
 };
 export const testEventAnswer = z.strictObject({
   ...eventEnvelope,
@@ -22,12 +32,23 @@ export const testEventAnswer = z.strictObject({
 export const webhookDisabledEventAnswer = z.strictObject({
   ...eventEnvelope,
   type: z.literal('service.webhook.disabled'),
-  data: z.strictObject({
-    reason: z.literal('consecutive_failures'),
-    message: z.string().describe('Why the webhook was disabled, for people.'),
-    failing_since: timestamp,
-    webhook_url: z.string().nullable(),
-  }),
+  data: webhookDisabledData,
+});
+/** The operational events (lib/events/feed/operational.ts): to every agent of the account. */
+export const agentWebhookDisabledEventAnswer = z.strictObject({
+  ...eventEnvelope,
+  type: z.literal('agent.webhook.disabled'),
+  data: agentWebhookDisabledData,
+});
+export const agentWebhookFailingEventAnswer = z.strictObject({
+  ...eventEnvelope,
+  type: z.literal('agent.webhook.failing'),
+  data: agentWebhookFailingData,
+});
+export const agentWebhookUnverifiedEventAnswer = z.strictObject({
+  ...eventEnvelope,
+  type: z.literal('agent.webhook.unverified'),
+  data: agentWebhookUnverifiedData,
 });
 export const testEventAcceptedAnswer = z.strictObject({ event_id: z.string().regex(ID_PATTERN.evt) });
 export const eventTypeListAnswer = z.strictObject({
@@ -40,6 +61,10 @@ export const eventTypeListAnswer = z.strictObject({
         .describe(
           'Whether a webhook subscribes to it with PATCH …/webhook `events`; service kinds are sent whatever the subscription.',
         ),
+      schema_version: z
+        .int()
+        .min(1)
+        .describe("The kind's current schema version: what new events of it carry in `schema_version`."),
       schema: z
         .record(z.string(), z.unknown())
         .describe('JSON Schema (draft 2020-12) of the event object of this type.'),

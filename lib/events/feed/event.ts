@@ -15,6 +15,8 @@ export interface ServiceEvent {
   type: FeedEventType;
   created_at: string;
   agent_id: string;
+  /** The version of the kind's schema this event was made with (lib/events/feed/event-data.ts). */
+  schema_version: number;
   /** Contract kinds carry `contract_id`; the `service.*` kinds their own fields. */
   data: Record<string, unknown>;
 }

@@ -11,11 +11,13 @@
  * kind when the slot was taken. The stream filter passes only rows with `deliver = true`.
  */
 import { InvariantError } from '../../core/errors.ts';
+import { EVENT_SCHEMA_VERSIONS } from '../../core/event-types.ts';
 import { nowIso } from '../../core/time.ts';
 import { withDeadlineGrace } from '../../store/call-deadline.ts';
 import { alongLost, alongRefused, type TransactItem, type TransactResult } from '../../store/transact.ts';
 import { acceptsDelivery, hasDestinations } from './agent-gate.ts';
 import type { FeedEventType, ServiceEvent } from './event.ts';
+import { assertEventData } from './event-check.ts';
 import { eventIdAt } from './position.ts';
 import { commitEventRows, fillGap, takeTicket } from './store.ts';
 
@@ -41,6 +43,8 @@ export async function commitWithEvents(
   events: EventsToAppend,
   along?: (now: string) => TransactItem[],
 ): Promise<{ committed: true; events: ServiceEvent[] } | { committed: false }> {
+  // Checked before a slot is taken: an off-schema event fails its producer, and nothing is written.
+  assertEventData(events.type, events.data);
   const parties = [...new Set(events.agentIds)];
   for (let attempt = 1; ; attempt++) {
     const tickets = (await Promise.all(parties.map((id) => takeTicket(id)))).filter((t) => t !== undefined);
@@ -52,6 +56,7 @@ export async function commitWithEvents(
         type: events.type,
         created_at: now,
         agent_id: agent.id,
+        schema_version: EVENT_SCHEMA_VERSIONS[events.type],
         data: events.data,
       } satisfies ServiceEvent,
       position,
@@ -87,6 +92,8 @@ export function eventFromItem(item: Record<string, unknown>): ServiceEvent {
     type: item['type'] as FeedEventType,
     created_at: item['created_at'] as string,
     agent_id: item['agent_id'] as string,
+    // Events written before versions were carried are of each kind's first version.
+    schema_version: typeof item['schema_version'] === 'number' ? item['schema_version'] : 1,
     data: item['data'] as ServiceEvent['data'],
   };
 }

@@ -1,4 +1,12 @@
-import { EVENT_DESCRIPTIONS, EVENT_TYPES, isConfigurable, SERVICE_EVENT_TYPES } from '../../core/event-types.ts';
+import {
+  EVENT_DESCRIPTIONS,
+  EVENT_SCHEMA_VERSIONS,
+  EVENT_TYPES,
+  isConfigurable,
+  SERVICE_EVENT_TYPES,
+} from '../../core/event-types.ts';
+import { EVENT_DATA } from '../../events/feed/event-data.ts';
+import * as zm from '../../zod.ts';
 import { jsonSchemaOf } from './document.ts';
 import { contractEvents, serviceEvents } from './schemas.ts';
 
@@ -9,7 +17,13 @@ import { contractEvents, serviceEvents } from './schemas.ts';
  * of the function); a test fails when that file is stale.
  */
 export function buildEventCatalog(): {
-  data: { type: string; description: string; configurable: boolean; schema: Record<string, unknown> }[];
+  data: {
+    type: string;
+    description: string;
+    configurable: boolean;
+    schema_version: number;
+    schema: Record<string, unknown>;
+  }[];
 } {
   const envelopes = { ...contractEvents, ...serviceEvents };
   return {
@@ -17,7 +31,27 @@ export function buildEventCatalog(): {
       type,
       description: EVENT_DESCRIPTIONS[type],
       configurable: isConfigurable(type),
+      schema_version: EVENT_SCHEMA_VERSIONS[type],
       schema: { $schema: 'https://json-schema.org/draft/2020-12/schema', ...jsonSchemaOf(envelopes[type], 'output') },
     })),
   };
+}
+
+/** Words out, checks in: what the outbox's check reads (lib/events/feed/event-check.ts). */
+const withoutWords = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(withoutWords)
+    : value !== null && typeof value === 'object'
+      ? Object.fromEntries(
+          Object.entries(value)
+            .filter(([key]) => key !== 'description' && key !== '$schema')
+            .map(([key, v]) => [key, withoutWords(v)]),
+        )
+      : value;
+
+/** generated/event-data-schemas.json: each kind's `data` as JSON Schema, the words left out (they are in the catalog). */
+export function buildEventDataSchemas(): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(EVENT_DATA).map(([type, schema]) => [type, withoutWords(zm.toJSONSchema(schema, { io: 'output' }))]),
+  );
 }

@@ -15,7 +15,9 @@ import {
   challengeReplyAnswer,
   configuredAgentAnswer,
   eventTypeAnswer,
+  jwksAnswer,
   verificationChallengeAnswer,
+  webhookPublicKeysAnswer,
   webhookSecretAnswer,
 } from '../../agents/answer.ts';
 import {
@@ -26,6 +28,7 @@ import {
   contractPageAnswer,
   contractStatusAnswer,
 } from '../../contracts/answer.ts';
+import { schemaVersionsAnswer } from '../../core/answer-fields.ts';
 import { ERROR_CODES } from '../../core/errors.ts';
 import type { ServiceEventType } from '../../core/event-types.ts';
 import { EVENT_TYPES } from '../../core/event-types.ts';
@@ -38,6 +41,9 @@ import {
   feedEventTypeAnswer,
 } from '../../events/delivery/answer.ts';
 import {
+  agentWebhookDisabledEventAnswer,
+  agentWebhookFailingEventAnswer,
+  agentWebhookUnverifiedEventAnswer,
   eventTypeListAnswer,
   testEventAcceptedAnswer,
   testEventAnswer,
@@ -133,9 +139,20 @@ export const ModerationActionPage = named('ModerationActionPage', moderationActi
 export const InstalledPage = named('InstalledPage', installedPageAnswer);
 
 named('EventType', eventTypeAnswer);
+named(
+  'SchemaVersions',
+  schemaVersionsAnswer,
+  "The schema version a webhook's or an AWS destination's deliveries are shaped to, per event kind (`schema_versions` of PATCH …/webhook and POST …/destinations); a kind not named arrives at its current version.",
+);
 export const Agent = named('Agent', agentAnswer);
 export const ConfiguredAgent = named('ConfiguredAgent', configuredAgentAnswer);
 export const AgentPage = named('AgentPage', agentPageAnswer);
+export const WebhookPublicKeys = named(
+  'WebhookPublicKeys',
+  webhookPublicKeysAnswer,
+  "The agent's live ed25519 public keys (JWKs), current first.",
+);
+export const Jwks = named('Jwks', jwksAnswer, 'A JSON Web Key Set (RFC 7517) of ed25519 public keys (RFC 8037).');
 export const WebhookSecret = named(
   'WebhookSecret',
   webhookSecretAnswer,
@@ -175,17 +192,42 @@ const TestEvent = named(
 const WebhookDisabledEvent = named(
   'WebhookDisabledEvent',
   webhookDisabledEventAnswer,
-  'The webhook was disabled after every attempt failed for 5 days. In the feed and the stream only (the webhook is disabled).',
+  'The webhook was disabled by the service: every attempt failed for 5 days, or the endpoint answered 410 Gone. In the feed and the stream only (the webhook is disabled).',
+);
+const AgentWebhookDisabledEvent = named(
+  'AgentWebhookDisabledEvent',
+  agentWebhookDisabledEventAnswer,
+  "An agent's webhook of the account was disabled (operational event: every agent of the account gets it).",
+);
+const AgentWebhookFailingEvent = named(
+  'AgentWebhookFailingEvent',
+  agentWebhookFailingEventAnswer,
+  "An agent's webhook of the account keeps failing (operational event: every agent of the account gets it).",
+);
+const AgentWebhookUnverifiedEvent = named(
+  'AgentWebhookUnverifiedEvent',
+  agentWebhookUnverifiedEventAnswer,
+  "An agent's webhook of the account failed its periodic re-verification and is PENDING_VERIFICATION again (operational event).",
 );
 /** The service's own kinds (not configurable): same envelope, their own `data`. */
 export const serviceEvents: Record<ServiceEventType, z.ZodType> = {
   'service.webhook.test': TestEvent,
   'service.webhook.disabled': WebhookDisabledEvent,
+  'agent.webhook.disabled': AgentWebhookDisabledEvent,
+  'agent.webhook.failing': AgentWebhookFailingEvent,
+  'agent.webhook.unverified': AgentWebhookUnverifiedEvent,
 };
 export const EventTypeList = named('EventTypeList', eventTypeListAnswer, 'Every event kind the service sends.');
 export const FeedEvent = named(
   'FeedEvent',
-  z.union([Event, TestEvent, WebhookDisabledEvent]),
+  z.union([
+    Event,
+    TestEvent,
+    WebhookDisabledEvent,
+    AgentWebhookDisabledEvent,
+    AgentWebhookFailingEvent,
+    AgentWebhookUnverifiedEvent,
+  ]),
   'An item of the feed and the stream: a contract event or one of the service.* events.',
 );
 export const EventPage = named(

@@ -1,9 +1,10 @@
 /** The lifecycle answers of the API and its template events, declared once (see lib/marketplace/templates/answer.ts). */
 import { z } from 'zod';
-import { timestamp, uuid } from '../../core/answer-fields.ts';
+import { timestamp } from '../../core/answer-fields.ts';
 import { EVENT_TYPES } from '../../core/event-types.ts';
 import { ID_PATTERN } from '../../core/ids.ts';
 import { eventEnvelope } from '../../events/feed/answer.ts';
+import { templateEventData } from '../../events/feed/event-data.ts';
 import { templateVersionShape } from '../templates/answer.ts';
 
 export const versionChangedAnswer = z.strictObject({
@@ -20,16 +21,7 @@ export const eventAgentsAnswer = z.strictObject({
   updated_at: timestamp.nullable().describe('Null until the workspace first chose.'),
 });
 /** The `data` of a template.version.* event (notices.ts sends it to the agents a workspace chose). */
-export const templateEventDataAnswer = z.strictObject({
-  template_id: uuid,
-  template_name: z.string(),
-  version: z.string(),
-  message: z.string().describe('The deprecation message, or the reason given with the yank (may be empty).'),
-  current_version: z
-    .string()
-    .nullable()
-    .describe("The template's current version after the change; null when every version is yanked."),
-});
+export const templateEventDataAnswer = templateEventData;
 
 export type VersionChanged = z.infer<typeof versionChangedAnswer>;
 export type EventAgents = z.infer<typeof eventAgentsAnswer>;

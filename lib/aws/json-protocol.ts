@@ -1,0 +1,68 @@
+/**
+ * One call of an AWS API that speaks the JSON protocol (a POST of JSON with `x-amz-target`), as a
+ * signed POST (signed-post.ts).
+ *
+ * For the functions whose bundle cannot carry a service's whole SDK client for one or two of its
+ * operations (docs/cost.md, "Bundle budget"): KMS's GenerateDataKey and Decrypt (kms.ts), and the
+ * delivery worker's ChangeMessageVisibility (lib/events/delivery/queue.ts), where `@aws-sdk/client-sqs`
+ * is 24 KB of schemas and error classes for every SQS operation. Everything else uses the SDK clients,
+ * with their retries and the local runtime's grant guard.
+ */
+import { setting } from '../core/environment.ts';
+import { type Credentials, signedPost } from './signed-post.ts';
+
+/** A JSON-protocol API: its signing name, its target prefix and its protocol version. */
+export interface JsonApi {
+  service: string;
+  target: string;
+  version: '1.0' | '1.1';
+}
+
+export const KMS_API: JsonApi = { service: 'kms', target: 'TrentService', version: '1.1' };
+export const SQS_API: JsonApi = { service: 'sqs', target: 'AmazonSQS', version: '1.0' };
+
+export interface JsonCallOptions {
+  /** An emulator or a test's server instead of `https://<service>.<region>.amazonaws.com/`. */
+  endpoint?: string | undefined;
+  /** Lambda's environment credentials unless given. */
+  credentials?: Credentials;
+}
+
+/** The API's error answer (`__type`, `message`) as an error that names it. */
+export class AwsApiError extends Error {
+  constructor(
+    readonly service: string,
+    readonly type: string,
+    message: string,
+  ) {
+    super(`${service.toUpperCase()} ${type}: ${message}`);
+    this.name = 'AwsApiError';
+  }
+}
+
+/** Answers the JSON answer of `operation`, or throws `AwsApiError` on an error answer. */
+export async function callJsonApi(
+  api: JsonApi,
+  operation: string,
+  payload: unknown,
+  options: JsonCallOptions = {},
+): Promise<Record<string, unknown>> {
+  const region = setting('AWS_REGION') ?? 'us-east-1';
+  const url = new URL(options.endpoint ?? `https://${api.service}.${region}.amazonaws.com/`);
+  const response = await signedPost({
+    service: api.service,
+    region,
+    url,
+    headers: { 'content-type': `application/x-amz-json-${api.version}`, 'x-amz-target': `${api.target}.${operation}` },
+    body: JSON.stringify(payload),
+    credentials: options.credentials,
+  });
+  const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!response.ok) {
+    const type = String(answer['__type'] ?? `HTTP ${response.status}`)
+      .split('#')
+      .pop()!;
+    throw new AwsApiError(api.service, type, String(answer['message'] ?? answer['Message'] ?? ''));
+  }
+  return answer;
+}
