@@ -59,24 +59,26 @@ export const UNIT_FILES = [
 
 /**
  * The integration files that take longest, longest first (measured in `.ci/run` on a fresh clone,
- * two workers, seconds of wall time: search-pairs 83, search-sort 70, local-runtime 57, doc-examples
- * 52, first-hour 50, feed/integrity 42, crash-recovery 41, route-fuzz 40, forced-retries 33,
- * accounts 31, web/pages 26; the other 83 files 429 together). They start first
+ * two workers, seconds of wall time, 2026-11-27: search-pairs 71, local-runtime 54, doc-examples 54,
+ * first-hour 48, crash-recovery 46, feed/integrity 45, bundle-size 42, forced-retries 33,
+ * search-sort 31, route-fuzz 28, samples-run 20, search-cost 20, web/pages 19). They start first
  * (test/support/longest-first.ts): with vitest's fallback order (larger files first, when it has no
  * timings of an earlier run, as in CI) a 80 s file could start last and run alone while the other
  * worker idles.
  */
 export const LONGEST_FILES = [
   'test/marketplace/search-pairs.test.ts',
-  'test/marketplace/search-sort.test.ts',
   'test/local-runtime.test.ts',
   'test/docs/doc-examples.test.ts',
   'test/local/first-hour.test.ts',
-  'test/events/feed/integrity.test.ts',
   'test/events/crash-recovery.test.ts',
-  'test/route-fuzz.test.ts',
+  'test/events/feed/integrity.test.ts',
+  'infra/bundle-size.test.ts',
   'test/events/forced-retries.test.ts',
-  'test/accounts.test.ts',
+  'test/marketplace/search-sort.test.ts',
+  'test/route-fuzz.test.ts',
+  'test/local/samples-run.test.ts',
+  'test/marketplace/search-cost.test.ts',
   'test/web/pages.test.ts',
 ];
 
