@@ -45,8 +45,8 @@ export interface AdminOutput {
   stderr(text: string): void;
 }
 
-let output: AdminOutput;
-const print = (value: unknown) => output.stdout(`${JSON.stringify(value)}\n`);
+/** Writes one value as a JSON line on the command's stdout. */
+type Print = (value: unknown) => void;
 
 function parse(args: string[]) {
   try {
@@ -67,6 +67,7 @@ function parse(args: string[]) {
 }
 
 async function createKey(
+  print: Print,
   values: ReturnType<typeof parse>['values'],
   register?: (issued: IssuedKey) => Promise<void>,
 ): Promise<void> {
@@ -75,7 +76,7 @@ async function createKey(
   print(await createUserWithKey({ name, verified: values.verified, operator: values.operator }, register));
 }
 
-async function revoke(target: string | undefined): Promise<void> {
+async function revoke(print: Print, target: string | undefined): Promise<void> {
   if (target && KEY_ID.test(target)) {
     const revoked = await revokeKey(target);
     if (!revoked) fail(`No key ${target}.`);
@@ -90,7 +91,7 @@ async function revoke(target: string | undefined): Promise<void> {
 }
 
 /** `delivery` names the delivery DLQ and queue from the stack outputs (DELIVERY_DLQ_URL, DELIVERY_QUEUE_URL). */
-async function redriveQueue(from: string | undefined, to: string | undefined): Promise<void> {
+async function redriveQueue(print: Print, from: string | undefined, to: string | undefined): Promise<void> {
   const named = from === 'delivery';
   // Without DELIVERY_DLQ_URL, the `npm start` running on DATA_DIR names its queues (and its SQS emulator).
   const local = named && !process.env['DELIVERY_DLQ_URL'] ? useStoreFromEnvironment().runtime : undefined;
@@ -104,11 +105,11 @@ async function redriveQueue(from: string | undefined, to: string | undefined): P
   print(await redrive(sqs(), fromUrl, toUrl));
 }
 
-async function command(args: string[]): Promise<void> {
+async function command(print: Print, args: string[]): Promise<void> {
   const { values, positionals } = parse(args);
   const [command, target, ...rest] = positionals;
   if (rest.length) fail(USAGE);
-  if (command === 'redrive') return redriveQueue(target, values.to);
+  if (command === 'redrive') return redriveQueue(print, target, values.to);
   if (!['create-key', 'list-keys', 'revoke-key', 'reindex-search'].includes(command ?? '')) fail(USAGE);
   if (command === 'reindex-search' && target) fail(USAGE);
   const store = useStoreFromEnvironment();
@@ -126,11 +127,11 @@ async function command(args: string[]): Promise<void> {
     register = (issued) => registerWithUsagePlan(gateway, usagePlanId, issued);
   }
   try {
-    if (command === 'create-key') await createKey(values, register);
+    if (command === 'create-key') await createKey(print, values, register);
     else if (command === 'reindex-search') print(await reindexSearch());
     else if (command === 'list-keys')
       for await (const key of listKeys(values.user ? { userId: values.user } : {})) print(key);
-    else await revoke(target);
+    else await revoke(print, target);
   } catch (err) {
     if (err instanceof AdminFailure) throw err;
     const where =
@@ -143,9 +144,8 @@ async function command(args: string[]): Promise<void> {
 
 /** Runs one admin command (the words after `npm run admin --`); resolves to its exit code. */
 export async function runAdmin(args: string[], to: AdminOutput): Promise<number> {
-  output = to;
   try {
-    await command(args);
+    await command((value) => to.stdout(`${JSON.stringify(value)}\n`), args);
     return 0;
   } catch (err) {
     if (!(err instanceof AdminFailure)) throw err;

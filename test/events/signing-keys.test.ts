@@ -1,6 +1,5 @@
 import { createPublicKey, verify } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
@@ -13,6 +12,7 @@ import { privateKeyFromDer } from '../../lib/webhooks/ed25519.ts';
 import type { StoredSigningKey } from '../../lib/webhooks/signing-keys.ts';
 import type { EventPipeline } from '../../local/emulators/event-pipeline.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
+import { scratchDir } from '../support/scratch-dir.ts';
 import {
   createAgent,
   type Delivered,
@@ -28,7 +28,7 @@ import {
  * rotation overlap, the keyless JWKS, and the private key sealed at rest under the local key file.
  */
 process.env['DELIVERY_RETRY_DELAYS_SECONDS'] = '0,1,1';
-const dataDir = mkdtempSync(join(tmpdir(), 'signing-keys-'));
+const dataDir = scratchDir('signing-keys-');
 process.env['DATA_DIR'] = dataDir;
 
 let pipeline: EventPipeline;

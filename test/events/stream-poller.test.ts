@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
@@ -9,6 +8,7 @@ import { db, tableName } from '../../lib/store/client.ts';
 import { streamArn } from '../../lib/store/create-table.ts';
 import { ENTITY, keys } from '../../lib/store/keys.ts';
 import { laneOf, startStreamPoller } from '../../local/emulators/stream-poller.ts';
+import { scratchDir } from '../support/scratch-dir.ts';
 import { waitFor } from './support.ts';
 
 /**
@@ -68,7 +68,7 @@ function recorder(fail?: (record: DynamoDBRecord, calls: number) => boolean) {
 
 describe('local stream poller', () => {
   it('passes only new event rows, checkpoints them, and resumes after a restart without replaying', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'stream-'));
+    const dir = scratchDir('stream-');
     const checkpointFile = join(dir, 'checkpoint.json');
     const first = recorder();
     let poller = startStreamPoller({
@@ -122,7 +122,7 @@ describe('local stream poller', () => {
       if (fail) failures++;
       return fail;
     });
-    const dir = mkdtempSync(join(tmpdir(), 'stream-'));
+    const dir = scratchDir('stream-');
     const poller = startStreamPoller({
       endpoint: process.env['DYNAMODB_ENDPOINT']!,
       streamArn: arn,
@@ -168,7 +168,7 @@ describe('local stream poller', () => {
       inFlight.set(agent, inFlight.get(agent)! - 1);
       return { batchItemFailures: [] };
     };
-    const dir = mkdtempSync(join(tmpdir(), 'stream-'));
+    const dir = scratchDir('stream-');
     const checkpointFile = join(dir, 'cp.json');
     const checkpoint = () => {
       try {
