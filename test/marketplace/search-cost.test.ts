@@ -61,7 +61,8 @@ function alphaText(i: number) {
   };
 }
 
-const postingsOn = (t: TemplateItem, prefix: string) => indexItemsOn(t, [prefix]).map((put) => ({ put }));
+const postingsOn = (t: TemplateItem, prefix: string) =>
+  indexItemsOn(searchIndexItems(t), [prefix]).map((put) => ({ put }));
 
 /** Adds `items` to the counters of the prefixes of `word`, as the indexer would have (the other counters are not read here). */
 async function count(items: TemplateItem[], word: string): Promise<void> {

@@ -70,12 +70,16 @@ export async function indexSearch(): Promise<void> {
 const keyOf = (item: Record<string, unknown>) => `${item['PK']}|${item['SK']}`;
 
 /**
- * The postings (in all three orders) and word pairs of `t` on the catalog-wide lists of `prefixes`:
+ * The postings (in all three orders) and word pairs of a template's `index` (searchIndexItems) on
+ * the catalog-wide lists of `prefixes`:
  * what a search driven by those prefixes walks. Tests that seed hundreds of templates straight into
  * the table write only these; a template's whole index is about 55 items, and DynamoDB Local spends
  * milliseconds of CPU on each.
  */
-export function indexItemsOn(t: TemplateItem, prefixes: readonly string[]): Record<string, unknown>[] {
+export function indexItemsOn(
+  index: ReturnType<typeof searchIndexItems>,
+  prefixes: readonly string[],
+): Record<string, unknown>[] {
   const partitions = new Set(
     prefixes.flatMap((p) => [
       ...ORDERS.map((o) => keys.searchPostingPk(o, p)),
@@ -83,7 +87,6 @@ export function indexItemsOn(t: TemplateItem, prefixes: readonly string[]): Reco
       keys.searchWidePk(p),
     ]),
   );
-  const index = searchIndexItems(t);
   return [...index.postings, ...index.pairs].filter((i) => partitions.has(i['PK'] as string));
 }
 
@@ -132,7 +135,7 @@ export async function seedIndexed(templates: TemplateItem[], prefixes: readonly 
   const items = templates.flatMap((t) => {
     const index = searchIndexItems(t);
     for (const list of index.counted) counts.set(list, (counts.get(list) ?? 0) + 1);
-    return [t as unknown as Record<string, unknown>, index.state, ...indexItemsOn(t, prefixes)];
+    return [t as unknown as Record<string, unknown>, index.state, ...indexItemsOn(index, prefixes)];
   });
   await batchWrite(items.map((put) => ({ put })));
   const moves = [...counts].map(([list, by]) => counterMove({ list, by }));
