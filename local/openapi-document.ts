@@ -3,9 +3,10 @@
  * written from it. The file is a build artifact, not committed (.gitignore): whatever serves, lints
  * or bundles the document writes it first with writeOpenApiDocument: the CDK app before it bundles
  * (infra/app.ts) and infra/bundle.ts's bundleFunction, `npm start`, `npm run invoke`,
- * `npm run lint:openapi`, `npm run openapi` and the integration tier's globalSetup (test/support/openapi-document.ts). So a new route changes no
- * committed copy of it (CONTRIBUTING.md, "Add a route"; docs/decisions.md).
- * `npx tsx local/openapi-document.ts` writes it alone.
+ * `npm run lint:openapi`, `npm run openapi` (scripts/client-types.ts) and the integration tier's
+ * globalSetup (test/support/openapi-document.ts). So a new route changes no committed copy of it
+ * (CONTRIBUTING.md, "Add a route"; docs/decisions.md). `npx tsx local/openapi-document.ts` writes
+ * it alone.
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

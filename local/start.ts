@@ -107,6 +107,8 @@ async function main(): Promise<void> {
   if (lock) stops.push(async () => lock.release());
   // GET /openapi.json serves this build artifact: made while the emulator starts, awaited before the API listens.
   const openApiDocument = writeOpenApiDocument();
+  // Its failure is reported where it is awaited; until then it must not end the process as unhandled.
+  openApiDocument.catch(() => {});
   let dynamoEndpoint = config.externalDynamoEndpoint;
   if (!dynamoEndpoint) {
     const dynamo = await startDynamoDbLocal({

@@ -10,7 +10,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { writeOpenApiDocument } from '../local/openapi-document.ts';
+import { OPENAPI_PATH, writeOpenApiDocument } from '../local/openapi-document.ts';
 
 /** A node of the OpenAPI document (the document, an operation, a schema), read key by key as JSON. */
 // biome-ignore lint/suspicious/noExplicitAny: untyped parsed JSON walked through optional keys of many shapes (schemas, operations, parameters); a typed model would only move the same unchecked reads into casts
@@ -112,5 +112,6 @@ export function clientTypes(document: Schema): string {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   writeFileSync(CLIENT_TYPES_PATH, clientTypes(JSON.parse(await writeOpenApiDocument()) as Schema));
+  console.log(`wrote ${OPENAPI_PATH}`);
   console.log(`wrote ${CLIENT_TYPES_PATH}`);
 }
