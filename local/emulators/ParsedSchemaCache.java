@@ -1,7 +1,7 @@
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -41,7 +41,7 @@ final class ParsedSchemaCache extends DynamoDbObjectMapper {
   private static final int MAX_ENTRIES = 1000;
 
   private final Set<Class<?>> cachedTypes;
-  private final Map<ByteBuffer, Object> parsed = new ConcurrentHashMap<>();
+  private final Map<StoredBytes, Object> parsed = new ConcurrentHashMap<>();
   private final Map<Class<?>, Field[]> fields = new ConcurrentHashMap<>();
   private final sun.misc.Unsafe unsafe;
 
@@ -70,16 +70,41 @@ final class ParsedSchemaCache extends DynamoDbObjectMapper {
   @SuppressWarnings("unchecked")
   public <T> T readValue(byte[] src, Class<T> type) throws java.io.IOException {
     if (!cachedTypes.contains(type)) return super.readValue(src, type);
-    ByteBuffer key = ByteBuffer.wrap(src.clone());
-    Object hit = parsed.get(key);
+    Object hit = parsed.get(new StoredBytes(src));
     if (hit == null) {
       hit = super.readValue(src, type);
-      if (parsed.size() < MAX_ENTRIES) parsed.put(key, hit);
+      if (parsed.size() < MAX_ENTRIES) parsed.put(new StoredBytes(src.clone()), hit);
     }
     try {
       return (T) deepCopy(hit, new IdentityHashMap<>());
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("could not copy a cached " + type.getName(), e);
+    }
+  }
+
+  /**
+   * A schema's stored bytes as a key. The hash samples every 7th byte (a schema is kilobytes, and
+   * hashing all of it on every request cost as much as the copy); equality compares them all.
+   */
+  private static final class StoredBytes {
+    private final byte[] bytes;
+    private final int hash;
+
+    StoredBytes(byte[] bytes) {
+      this.bytes = bytes;
+      int h = bytes.length;
+      for (int i = 0; i < bytes.length; i += 7) h = 31 * h + bytes[i];
+      this.hash = h;
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof StoredBytes o && o.hash == hash && Arrays.equals(o.bytes, bytes);
     }
   }
 
