@@ -34,7 +34,7 @@ const plain = (value: unknown): unknown =>
 
 export class PushTrace {
   private readonly events = new Map<string, EventTimes>();
-  private enabled = true;
+  private enabled = false;
   /** DynamoDB calls by command while recording (the push worker's and the moves' alike), and stream pages read. */
   readonly calls = new Map<string, number>();
 
@@ -91,6 +91,11 @@ export class PushTrace {
       }
     },
   };
+
+  /** Records from now on (the moves' phase). */
+  start(): void {
+    this.enabled = true;
+  }
 
   /** The decorators stay on the clients; this only stops them recording. */
   stop(): void {

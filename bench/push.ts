@@ -112,6 +112,7 @@ async function measure(dynamo: DynamoDbLocal): Promise<string> {
       clients: processCpuSeconds(clients.pid),
     };
     const moveStarted = performance.now();
+    trace.start();
     await Promise.all(
       contracts.map(async (id) => {
         await post(base, key, `/api/v1/contracts/${id}/fund`);
