@@ -2,15 +2,15 @@
  * The push bench's stage trace (bench-only, not product logging): for each event, when its
  * transaction was answered, when GetRecords first returned its stream record to the push poller
  * and when the worker was first handed a batch holding it; for each frame, when its @connections
- * POST was answered and when the client received it. The store and @connections calls are seen
- * through the SDK clients' middleware (lib/aws/client-hooks.ts), the stream through the local
- * push stream's trace hooks (local/emulators/push-stream.ts).
+ * POST was answered and when the client received it. The store calls are seen through the SDK
+ * clients' middleware, the @connections posts through the watch on signed requests (both
+ * lib/aws/client-hooks.ts), the stream through the local push stream's trace hooks
+ * (local/emulators/push-stream.ts).
  */
-import type { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { _Record as StreamRecord } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { decorateAwsClients } from '../lib/aws/client-hooks.ts';
+import { decorateAwsClients, watchAwsCalls } from '../lib/aws/client-hooks.ts';
 import { percentile } from './_api.ts';
 
 interface EventTimes {
@@ -39,37 +39,32 @@ export class PushTrace {
   readonly calls = new Map<string, number>();
 
   constructor() {
+    // The @connections posts are signed requests of their own (lib/aws/signed-request.ts).
+    watchAwsCalls((service, operation, input) => {
+      const body = (input as { body?: string }).body;
+      if (!this.enabled || service !== 'execute-api' || operation !== 'PostToConnection' || !body) return undefined;
+      const id = (JSON.parse(body) as { id: string }).id;
+      return () => this.of(id).posted.push(Date.now());
+    });
     decorateAwsClients((client, service) => {
-      if (service === 'dynamodb') {
-        (client as DynamoDBClient).middlewareStack.add(
-          (next, context) => async (args) => {
-            const result = await next(args);
-            this.count(context.commandName ?? 'unknown');
-            if (this.enabled && context.commandName === 'TransactWriteItemsCommand') {
-              const at = Date.now();
-              const items = (args.input as { TransactItems?: { Put?: { Item?: Record<string, unknown> } }[] })
-                .TransactItems;
-              for (const item of items ?? []) {
-                const row = item.Put?.Item;
-                if (row && plain(row['entity']) === 'event') this.of(String(plain(row['id']))).committed ??= at;
-              }
+      if (service !== 'dynamodb') return;
+      (client as DynamoDBClient).middlewareStack.add(
+        (next, context) => async (args) => {
+          const result = await next(args);
+          this.count(context.commandName ?? 'unknown');
+          if (this.enabled && context.commandName === 'TransactWriteItemsCommand') {
+            const at = Date.now();
+            const items = (args.input as { TransactItems?: { Put?: { Item?: Record<string, unknown> } }[] })
+              .TransactItems;
+            for (const item of items ?? []) {
+              const row = item.Put?.Item;
+              if (row && plain(row['entity']) === 'event') this.of(String(plain(row['id']))).committed ??= at;
             }
-            return result;
-          },
-          { step: 'initialize', name: 'pushTraceCommits' },
-        );
-      } else if (service === 'execute-api') {
-        (client as ApiGatewayManagementApiClient).middlewareStack.add(
-          (next, context) => async (args) => {
-            const result = await next(args);
-            const data = (args.input as { Data?: unknown }).Data;
-            if (this.enabled && context.commandName === 'PostToConnectionCommand' && typeof data === 'string')
-              this.of((JSON.parse(data) as { id: string }).id).posted.push(Date.now());
-            return result;
-          },
-          { step: 'initialize', name: 'pushTracePosts' },
-        );
-      }
+          }
+          return result;
+        },
+        { step: 'initialize', name: 'pushTraceCommits' },
+      );
     });
   }
 

@@ -44,7 +44,7 @@ export async function pushBatch(changes: readonly TableChange[], post: PostFrame
     return agents.map((agentId) => sequenceOf(firstRecordOf.get(agentId)!));
   }
   // PUSH.agentsAtOnce at a time: a batch naming 100 agents would otherwise put a thousand posts and
-  // their store calls in flight at once, behind one SDK client's 50 sockets.
+  // their store calls in flight at once, behind 50 sockets to each endpoint.
   let next = 0;
   const serveNext = async (): Promise<void> => {
     for (let i = next++; i < agents.length; i = next++) {
