@@ -38,6 +38,8 @@ export interface SignedAnswer {
 }
 
 const signers = new Map<string, SignatureV4>();
+/** A signer per credentials given, so each keeps its derived signing key from call to call. */
+const signersOf = new WeakMap<Credentials, SignatureV4>();
 /** Kept-alive connections, at most 50 per origin at once (the SDK client's default). */
 const agents = {
   http: new HttpAgent({ keepAlive: true, maxSockets: 50 }),
@@ -45,7 +47,14 @@ const agents = {
 };
 
 function signerFor(service: string, region: string, credentials: Credentials | undefined): SignatureV4 {
-  if (credentials) return new SignatureV4({ service, region, sha256: Sha256, credentials });
+  if (credentials) {
+    let signer = signersOf.get(credentials);
+    if (!signer) {
+      signer = new SignatureV4({ service, region, sha256: Sha256, credentials });
+      signersOf.set(credentials, signer);
+    }
+    return signer;
+  }
   // One per service and region: the environment's credentials are read at each signing (fromEnv).
   let signer = signers.get(`${service} ${region}`);
   if (!signer) {

@@ -11,6 +11,7 @@
  * the SDK's standard retries do; any other answer is an error naming the API's own error type.
  */
 
+import type { Credentials } from '../../aws/signed-post.ts';
 import { signedRequest } from '../../aws/signed-request.ts';
 import { setting } from '../../core/environment.ts';
 import { backoff } from '../../store/backoff.ts';
@@ -23,10 +24,14 @@ export type CloseConnection = (connectionId: string) => Promise<void>;
 const ATTEMPTS = 3;
 
 /** The local stand-in checks no signature; the emulators' dummy credentials keep the signer from looking for real ones. */
-function localCredentials() {
+let local: { accessKeyId: string; credentials: Credentials } | undefined;
+function localCredentials(): Credentials | undefined {
   if (setting('DYNAMODB_ENDPOINT') === undefined) return undefined;
   const accessKeyId = setting('EMULATOR_ACCESS_KEY_ID') ?? 'local';
-  return async () => ({ accessKeyId, secretAccessKey: 'local' });
+  // One provider while the key id stands, so the signer made for it is reused (signed-request.ts).
+  if (local?.accessKeyId !== accessKeyId)
+    local = { accessKeyId, credentials: async () => ({ accessKeyId, secretAccessKey: 'local' }) };
+  return local.credentials;
 }
 
 async function callConnection(
