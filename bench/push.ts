@@ -4,7 +4,9 @@
  * of the local stand-in ($connect with the key as a subprotocol, then a sync, as the client does),
  * while 30 contracts move at once through the REST routes (fund → verification → release, each
  * with a buyer and a seller agent: 6 events per contract). The push worker runs on DynamoDB
- * Local's stream and posts through the stand-in's @connections API, as in `npm start`.
+ * Local's stream and posts through the stand-in's @connections API, as in `npm start`; the
+ * clients run in a process of their own (bench/_push-clients.ts: in AWS they never share the
+ * service's CPU). Each frame's way is traced stage by stage (bench/_push-trace.ts).
  *
  * Per connection: every event of its agent's feed must arrive (missed = feed events that never
  * did), each new id above the last one seen (out of order = a new id below it; a repeat of an id
