@@ -37,7 +37,8 @@ export default defineConfig({
           name: 'integration',
           include: ALL_TEST_FILES,
           exclude: UNIT_FILES,
-          globalSetup: ['test/support/worker-emulators.ts'],
+          // The OpenAPI document first: a build artifact the files serve and check answers against.
+          globalSetup: ['test/support/openapi-document.ts', 'test/support/worker-emulators.ts'],
           setupFiles: ['test/support/per-file-table.ts'],
         },
       },

@@ -2,7 +2,8 @@
  * `npm start`: the whole service on one machine, with the same handlers Lambda runs.
  * DynamoDB Local (child process) → table + indexes → demo data (once) → event pipeline
  * (stream → relay → SQS → delivery) → the daily trend rollover → API Gateway stand-in on PORT
- * (REST, and the push channel's WebSocket API) → the push worker on the stream.
+ * (REST, and the push channel's WebSocket API) → the push worker on the stream. The OpenAPI
+ * document it serves is written to generated/openapi.json while the emulator starts.
  * Ctrl-C / SIGTERM stops everything it started, in reverse order. `npm start` execs this process
  * (package.json), so a signal to the npm process reaches it; should its parent die without a
  * signal, it stops too. One runtime per DATA_DIR (local/data-dir-lock.ts).
@@ -25,6 +26,7 @@ import { startEventPipeline } from './emulators/event-pipeline.ts';
 import { startPushStream } from './emulators/push-stream.ts';
 import { createLocalApi, listen } from './gateway/api-gateway.ts';
 import { nodeVersionNotice } from './node-version.ts';
+import { writeOpenApiDocument } from './openapi-document.ts';
 import { portInUse } from './ports.ts';
 import { publishRuntime } from './runtime-file.ts';
 import { waitUntilSearchable } from './search-ready.ts';
@@ -103,6 +105,10 @@ async function main(): Promise<void> {
   // Before any port or child: a second start on the same folder is refused at once, naming the first.
   const lock = inMemory ? undefined : await lockDataDir(config.dataDir, config.port);
   if (lock) stops.push(async () => lock.release());
+  // GET /openapi.json serves this build artifact: made while the emulator starts, awaited before the API listens.
+  const openApiDocument = writeOpenApiDocument();
+  // Its failure is reported where it is awaited; until then it must not end the process as unhandled.
+  openApiDocument.catch(() => {});
   let dynamoEndpoint = config.externalDynamoEndpoint;
   if (!dynamoEndpoint) {
     const dynamo = await startDynamoDbLocal({
@@ -142,6 +148,7 @@ async function main(): Promise<void> {
   stops.push(async () => withdraw());
   stops.push(startDailySchedule().stop);
 
+  await openApiDocument;
   const api = await listen(createLocalApi(), config.port, config.host);
   stops.push(api.close);
   // The push channel's worker posts to the API's own @connections stand-in.

@@ -7,9 +7,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
+import { routes } from '../lib/routes.ts';
 import { useStoreFromEnvironment } from '../local/config.ts';
 import { sampleEvent } from '../local/demo/sample-event.ts';
 import { functionNames, invokeFunction, usesQueue, usesTable } from '../local/invoke.ts';
+import { OPENAPI_HANDLER, writeOpenApiDocument } from '../local/openapi-document.ts';
 import { findRuntime } from '../local/runtime-file.ts';
 import { localStoreProblem } from '../local/store-probe.ts';
 
@@ -44,6 +46,8 @@ if (store.target === 'local' && usesQueue(name)) {
   process.env['SQS_ENDPOINT'] = runtime!.sqs_endpoint;
   process.env['DELIVERY_QUEUE_URL'] = runtime!.queue_url;
 }
+// The document GET /openapi.json serves is a build artifact: made now, as the route table has it.
+if (routes.find((r) => r.name === name)?.handler === OPENAPI_HANDLER) await writeOpenApiDocument();
 const event: unknown = file ? JSON.parse(readFileSync(file, 'utf8')) : sampleEvent(name);
 // Streamed answers are printed as they arrive; the stream ends when the handler does (or Ctrl-C).
 const out = new Writable({

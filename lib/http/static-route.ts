@@ -12,7 +12,7 @@ import { errorBody, errorHeaders, statusOf } from './errors.ts';
 import { withRouteSpec } from './route-spec.ts';
 
 export function staticRoute(
-  body: () => unknown,
+  body: () => unknown | Promise<unknown>,
   cacheControl = 'no-store',
 ): (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult> {
   return withRouteSpec(async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
@@ -29,7 +29,7 @@ export function staticRoute(
       body: JSON.stringify(payload),
     });
     const refused = queryProblem(event) ?? bodyProblem(event);
-    return refused ? answer(statusOf(refused), errorBody(refused), errorHeaders(refused)) : answer(200, body());
+    return refused ? answer(statusOf(refused), errorBody(refused), errorHeaders(refused)) : answer(200, await body());
   }, {});
 }
 

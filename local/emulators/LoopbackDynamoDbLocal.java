@@ -5,13 +5,14 @@ import java.lang.reflect.Field;
  * -port, -inMemory, -dbPath, -sharedDb, -cors, -delayTransientStatuses, -disableTelemetry,
  * -optimizeDbBeforeStartup): its Jetty server listens on every interface. This builds the server
  * the jar's own ServerRunner builds from the same arguments, sets the host of its connector before
- * it starts, and starts it (./dynamodb-loopback.ts compiles and runs it). Reflection only, so it
- * compiles without the jar; a jar whose internals changed fails here, loudly, rather than listening
- * everywhere. The host is the system property dynamodb.local.host (default 127.0.0.1).
+ * it starts, and starts it (./dynamodb-loopback.ts compiles and runs it). Reflection only; a jar
+ * whose internals changed fails here, loudly, rather than listening everywhere. The host is the system property dynamodb.local.host (default 127.0.0.1).
+ * Before the server is built, ParsedSchemaCache takes over the parse of the table's schema.
  */
 public final class LoopbackDynamoDbLocal {
   public static void main(String[] args) throws Exception {
     String host = System.getProperty("dynamodb.local.host", "127.0.0.1");
+    ParsedSchemaCache.install();
     Class<?> runner = Class.forName("software.amazon.dynamodb.services.local.main.ServerRunner");
     Object proxy = runner.getMethod("createServerFromCommandLineArgs", String[].class).invoke(null, (Object) args);
     Field field = proxy.getClass().getDeclaredField("server");

@@ -66,9 +66,10 @@ export async function startDynamoDbLocal(options: {
 }): Promise<DynamoDbLocal> {
   const javaVersion = checkJava();
   const host = options.host ?? '127.0.0.1';
+  const dir = jarDirectory();
   let launcher: string;
   try {
-    launcher = loopbackLauncher(javaVersion);
+    launcher = loopbackLauncher(javaVersion, join(dir, 'DynamoDBLocal.jar'));
   } catch (err) {
     throw new StartupError((err as Error).message);
   }
@@ -77,7 +78,6 @@ export async function startDynamoDbLocal(options: {
       `Port ${options.port} is already in use, so DynamoDB Local cannot start. Stop what uses it or set LOCAL_DYNAMODB_PORT to a free port.`,
     );
   }
-  const dir = jarDirectory();
   const args = [
     ...JIT_OPTIONS,
     ...(options.jvmOptions ?? []),

@@ -113,12 +113,21 @@ describe('crash recovery of the delivery pipeline', () => {
       'every event after the restart',
       DELIVERY.visibilityTimeoutSeconds * 1000 + 5000,
     );
-    await new Promise((r) => setTimeout(r, 1000));
+    // A POST's answer reaches the receiver before the worker records it: wait for the records (a
+    // busy machine can take seconds), then count the POSTs, which no later retry may add to.
+    const statuses = async () =>
+      (await call(base, key, 'GET', `/api/v1/agents/${agent.id}/deliveries?limit=100`)).data.map(
+        (r: { status: string }) => r.status,
+      ) as string[];
+    await waitFor(
+      async () => ((await statuses()).every((s) => s === 'succeeded') ? true : undefined),
+      'every delivery recorded as succeeded',
+      30_000,
+    );
 
     const posts = new Map<string, number>();
     for (const d of receiver.deliveries) posts.set(d.json.id, (posts.get(d.json.id) ?? 0) + 1);
     for (const id of feed) expect(posts.get(id), id).toBe(cutOff.has(id) ? 2 : 1);
-    const records = (await call(base, key, 'GET', `/api/v1/agents/${agent.id}/deliveries?limit=100`)).data;
-    expect(records.map((r: { status: string }) => r.status)).toEqual(Array(8).fill('succeeded'));
+    expect(await statuses()).toEqual(Array(8).fill('succeeded'));
   }, 240_000);
 });

@@ -4,8 +4,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES, SERVICE_EVENT_TYPES } from '../../lib/core/event-types.ts';
+import { serializeDocument } from '../../lib/http/openapi/document.ts';
 import { buildEventCatalog } from '../../lib/http/openapi/event-catalog.ts';
-import { serialize } from '../../scripts/openapi.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { useLocalApi } from '../support/local-api.ts';
 import { createAgent, createContract, feedOf, publishTemplate, SIMPLE_SCHEMA } from './support.ts';
@@ -18,7 +18,7 @@ const api = useLocalApi();
 describe('the event catalog', () => {
   it('is up to date: generated/event-types.json is what `npm run openapi` writes now', () => {
     expect(committed, 'run `npm run openapi` and commit generated/event-types.json').toBe(
-      serialize(buildEventCatalog()),
+      serializeDocument(buildEventCatalog()),
     );
   });
 

@@ -1,20 +1,21 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { Route } from '../../lib/routes.ts';
+import { OPENAPI_PATH } from '../../local/openapi-document.ts';
 
 /**
  * Holds an answer of the API to generated/openapi.json: the status must be documented for the
  * operation, the body must match the documented schema (strict objects: an undocumented field
  * fails), the media type must be the documented one, and the headers the document requires
  * (x-request-id, Location) must be there. test/support/lambda.ts and local-api.ts run every answer
- * the tests receive through here.
+ * the tests receive through here. The document is the build artifact the integration tier's
+ * globalSetup writes from the route table before any file runs (test/support/openapi-document.ts).
  */
 type Json = Record<string, any>;
 
 const DOC_ID = 'openapi.json';
-const document = JSON.parse(readFileSync(join(import.meta.dirname, '../../generated/openapi.json'), 'utf8')) as Json;
+const document = JSON.parse(readFileSync(OPENAPI_PATH, 'utf8')) as Json;
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
 ajv.addSchema({ $id: DOC_ID, components: document['components'] });

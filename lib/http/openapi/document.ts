@@ -1,8 +1,9 @@
 /**
  * The OpenAPI 3.1 document, built from the route table (paths, methods, keys), the handlers' zod
  * specs (parameters and bodies), lib/http/openapi/schemas.ts (answers) and each row's `doc`
- * (summary, description, success statuses with their answer schema's name, route-specific errors). `npm run openapi` writes it to
- * generated/openapi.json, which GET /openapi.json serves; a test fails when that file is stale.
+ * (summary, description, success statuses with their answer schema's name, route-specific errors).
+ * local/openapi-document.ts writes it to generated/openapi.json (a build artifact, not committed),
+ * which GET /openapi.json serves; the client's types and docs/operations.md are made from it too.
  *
  * JSON Schema comes from zod's own `z.toJSONSchema` (draft 2020-12, which OpenAPI 3.1 uses), so
  * nothing here depends on how a schema was built (zod or zod/mini).
@@ -409,6 +410,9 @@ function webhooks(): Json {
 function packageVersion(): string {
   return (JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { version: string }).version;
 }
+
+/** The document as a file: what generated/openapi.json holds and GET /openapi.json serves. */
+export const serializeDocument = (document: unknown): string => `${JSON.stringify(document, null, 2)}\n`;
 
 /**
  * Imports every handler to read its request shapes: the caller provides Lambda's `awslambda`
