@@ -10,13 +10,14 @@
  * a small gain at best) and switches it back on, so the table is the one ensureTable makes.
  */
 
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UpdateTableCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../lib/store/client.ts';
 import { STREAM_SPECIFICATION } from '../lib/store/create-table.ts';
+import { processCpuSeconds } from './_cpu.ts';
 import { type Side, startSide, use } from './marketplace.ts';
 
 /** What a finished seed records, last, in its own table: a folder without it is not a catalog. */
@@ -51,17 +52,6 @@ type Wanted = Pick<SeedMark, 'size' | 'partitions'>;
 
 const sameSeed = (a: SeedMark | undefined, b: Wanted): a is SeedMark =>
   a?.size === b.size && JSON.stringify(a.partitions) === JSON.stringify(b.partitions);
-
-/** User + system CPU seconds of a process so far, from /proc (Linux); undefined elsewhere. */
-function processCpuSeconds(pid: number): number | undefined {
-  try {
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in clock ticks (100 a second on Linux).
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return undefined;
-  }
-}
 
 function cpuSince(side: Side, jvm0: number | undefined, node0: NodeJS.CpuUsage): SeedMark['cpu'] {
   const jvm = processCpuSeconds(side.dynamo.pid);

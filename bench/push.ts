@@ -4,7 +4,9 @@
  * of the local stand-in ($connect with the key as a subprotocol, then a sync, as the client does),
  * while 30 contracts move at once through the REST routes (fund → verification → release, each
  * with a buyer and a seller agent: 6 events per contract). The push worker runs on DynamoDB
- * Local's stream and posts through the stand-in's @connections API, as in `npm start`.
+ * Local's stream and posts through the stand-in's @connections API, as in `npm start`; the
+ * clients run in a process of their own (bench/_push-clients.ts: in AWS they never share the
+ * service's CPU). Each frame's way is traced stage by stage (bench/_push-trace.ts).
  *
  * Per connection: every event of its agent's feed must arrive (missed = feed events that never
  * did), each new id above the last one seen (out of order = a new id below it; a repeat of an id
@@ -15,14 +17,19 @@
  * (negative when the frame beats the answer).
  */
 import { randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
 import { createUserWithKey } from '../lib/accounts/api-keys.ts';
 import { PUSH } from '../lib/core/settings.ts';
 import { readFeed } from '../lib/events/feed/reader.ts';
 import { tableName } from '../lib/store/client.ts';
+import type { DynamoDbLocal } from '../local/emulators/dynamodb-local.ts';
 import { startPushStream } from '../local/emulators/push-stream.ts';
 import { createLocalApi, listen } from '../local/gateway/api-gateway.ts';
 import { UNLIMITED_KEY_LIMITS } from '../local/gateway/key-throttle.ts';
 import { percentile, publishBenchTemplate } from './_api.ts';
+import { processCpuSeconds } from './_cpu.ts';
+import { startPushClients } from './_push-clients.ts';
+import { PushTrace } from './_push-trace.ts';
 import { withBenchStore } from './_store.ts';
 
 const AGENTS = Number(process.env['PUSH_BENCH_AGENTS'] ?? 100);
@@ -31,63 +38,6 @@ const CONTRACTS = Number(process.env['PUSH_BENCH_CONTRACTS'] ?? 30);
 /** Handshakes in flight at once while the 1,000 connect (API Gateway takes 500 new connections per second per account). */
 const CONNECTING_AT_ONCE = 50;
 const DEADLINE_MS = 120_000;
-
-interface Connection {
-  agentId: string;
-  socket: WebSocket;
-  seen: Set<string>;
-  last: string;
-  outOfOrder: number;
-  repeats: number;
-  delays: number[];
-  /** Each new frame: the move that made it (contract id and event type) and when it arrived. */
-  arrivals: { move: string; arrived: number }[];
-}
-
-function connect(url: string, key: string, agentId: string): Promise<Connection> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(`${url}?agent_id=${agentId}`, [PUSH.protocol, `key.${key}`]);
-    const connection: Connection = {
-      agentId,
-      socket,
-      seen: new Set(),
-      last: '',
-      outOfOrder: 0,
-      repeats: 0,
-      delays: [],
-      arrivals: [],
-    };
-    socket.addEventListener('message', (message) => {
-      const arrived = Date.now();
-      const event = JSON.parse(String(message.data)) as {
-        id: string;
-        type: string;
-        created_at: string;
-        data: { contract_id?: string };
-      };
-      if (connection.seen.has(event.id)) {
-        connection.repeats++;
-        return;
-      }
-      if (event.id < connection.last) connection.outOfOrder++;
-      else connection.last = event.id;
-      connection.seen.add(event.id);
-      connection.delays.push(arrived - Date.parse(event.created_at));
-      connection.arrivals.push({ move: `${event.data.contract_id}|${event.type}`, arrived });
-    });
-    socket.addEventListener('open', () => {
-      socket.send(JSON.stringify({ action: 'sync' }));
-      resolve(connection);
-    });
-    socket.addEventListener('error', () => reject(new Error(`handshake for ${agentId} refused`)));
-  });
-}
-
-async function inBatches<T, R>(items: T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = [];
-  for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
-  return out;
-}
 
 /**
  * One POST as a careful client makes it: with an Idempotency-Key, retried under the same key after
@@ -119,15 +69,17 @@ export function run(): Promise<string> {
   return withBenchStore('push', measure);
 }
 
-async function measure(): Promise<string> {
+async function measure(dynamo: DynamoDbLocal): Promise<string> {
+  const trace = new PushTrace();
   // What is measured is the channel, not one key's usage plan (docs/limits.md).
   const gateway = await listen(createLocalApi(undefined, { keyLimits: UNLIMITED_KEY_LIMITS }), 0);
   const stream = await startPushStream({
     tableName: tableName(),
     dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!,
     connectionsEndpoint: gateway.url,
+    trace: trace.hooks,
   });
-  const connections: Connection[] = [];
+  const clients = startPushClients();
   try {
     const base = gateway.url;
     const { api_key: key } = await createUserWithKey({ name: 'bench' });
@@ -151,12 +103,18 @@ async function measure(): Promise<string> {
     const pushUrl = `${base.replace('http', 'ws')}${PUSH.localPath}`;
     const connectStarted = performance.now();
     const wanted = agents.flatMap((agentId) => Array.from({ length: PER_AGENT }, () => agentId));
-    connections.push(...(await inBatches(wanted, CONNECTING_AT_ONCE, (agentId) => connect(pushUrl, key, agentId))));
+    const opened = await clients.open(pushUrl, key, wanted, CONNECTING_AT_ONCE);
     const connectSeconds = (performance.now() - connectStarted) / 1000;
 
     // 30 contracts at once, each through its three moves; when each move's answer came back.
     const acked = new Map<string, number>();
+    const cpuBefore = {
+      server: process.cpuUsage(),
+      store: processCpuSeconds(dynamo.pid),
+      clients: processCpuSeconds(clients.pid),
+    };
     const moveStarted = performance.now();
+    trace.start();
     await Promise.all(
       contracts.map(async (id) => {
         await post(base, key, `/api/v1/contracts/${id}/fund`);
@@ -169,53 +127,70 @@ async function measure(): Promise<string> {
     );
     const moveSeconds = (performance.now() - moveStarted) / 1000;
 
-    // Each move gives each of its two parties one event: the feeds must end with these counts. A feed
-    // read while a slot is still being written stops before it, so read again until they do.
+    // Each move gives each of its two parties one event. The clients wait until every connection
+    // has that many (or the deadline); the feeds are read only then, so the bench's own reads do not
+    // compete with the frames it times, and what was missed is judged against them.
     const owed = new Map<string, number>(agents.map((id) => [id, 0]));
     for (let i = 0; i < contracts.length; i++)
       for (const party of [agents[(2 * i) % AGENTS]!, agents[(2 * i + 1) % AGENTS]!])
         owed.set(party, owed.get(party)! + 3);
+    const reports = await clients.awaitOwed(owed, Date.now() + DEADLINE_MS);
+    trace.stop();
+    const phaseSeconds = (performance.now() - moveStarted) / 1000;
+    const serverCpu = process.cpuUsage(cpuBefore.server);
+    const cpu = {
+      server: (serverCpu.user + serverCpu.system) / 1e6,
+      store: (processCpuSeconds(dynamo.pid) ?? Number.NaN) - (cpuBefore.store ?? Number.NaN),
+      clients: (processCpuSeconds(clients.pid) ?? Number.NaN) - (cpuBefore.clients ?? Number.NaN),
+    };
+    const load = loadavg()[0]!.toFixed(1);
+    // A feed read while a slot is still being written stops before it: read again until they hold what is owed.
     const feeds = new Map<string, string[]>();
-    const readFeeds = async () => {
+    const complete = () => agents.every((id) => feeds.get(id)?.length === owed.get(id));
+    const deadline = Date.now() + DEADLINE_MS;
+    while (!complete() && Date.now() < deadline) {
       for (const agentId of agents)
         feeds.set(
           agentId,
           (await readFeed(agentId, undefined, 100)).events.map((e) => e.id),
         );
-    };
-    const missing = () =>
-      connections.reduce((n, c) => n + feeds.get(c.agentId)!.filter((id) => !c.seen.has(id)).length, 0);
-    const complete = () => agents.every((id) => feeds.get(id)!.length === owed.get(id));
-    const deadline = Date.now() + DEADLINE_MS;
-    await readFeeds();
-    while ((!complete() || missing() > 0) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 500));
-      if (!complete()) await readFeeds();
+      if (!complete()) await new Promise((r) => setTimeout(r, 500));
     }
     if (!complete()) throw new Error('the feeds do not hold an event per move and party');
 
+    const missing = reports.reduce((n, c) => n + feeds.get(c.agentId)!.filter((id) => !c.seen.includes(id)).length, 0);
     const events = [...feeds.values()].reduce((n, ids) => n + ids.length, 0);
-    const expected = connections.reduce((n, c) => n + feeds.get(c.agentId)!.length, 0);
-    const delays = connections.flatMap((c) => c.delays).sort((a, b) => a - b);
-    const afterAck = connections
-      .flatMap((c) => c.arrivals)
-      .filter((a) => acked.has(a.move))
-      .map((a) => a.arrived - acked.get(a.move)!)
+    const expected = reports.reduce((n, c) => n + feeds.get(c.agentId)!.length, 0);
+    const frames = reports.flatMap((c) => c.frames);
+    const delays = frames.map((f) => f.arrived - f.createdAt).sort((a, b) => a - b);
+    const afterAck = frames
+      .filter((f) => acked.has(f.move))
+      .map((f) => f.arrived - acked.get(f.move)!)
       .sort((a, b) => a - b);
-    const outOfOrder = connections.reduce((n, c) => n + c.outOfOrder, 0);
-    const repeats = connections.reduce((n, c) => n + c.repeats, 0);
+    const outOfOrder = reports.reduce((n, c) => n + c.outOfOrder, 0);
+    const repeats = reports.reduce((n, c) => n + c.repeats, 0);
+    const stages = trace.table(frames);
+    const calls = [...trace.calls].map(([name, n]) => `${name.replace(/Command$/, '')} ${n}`).join(', ');
+    process.stderr.write(`${stages}\n${calls}\n`);
     return [
       '### Push channel: 1,000 connections, 30 contracts moving at once',
       '',
-      `DynamoDB Local (in memory) and the local WebSocket stand-in (\`npm start\`'s), one process, this machine. ${connections.length} connections across ${agents.length} agents (${PER_AGENT} each) opened through the handshake in ${connectSeconds.toFixed(1)} s (${CONNECTING_AT_ONCE} at a time); then ${contracts.length} contracts moved at once (fund, verification, release: ${moveSeconds.toFixed(1)} s for all ${contracts.length * 3} moves), ${events} events in the agents' feeds, ${expected} frames owed to the connections. ` +
+      `DynamoDB Local (in memory), the local API with the WebSocket stand-in (\`npm start\`'s) and the push worker on its stream in one process, the clients in a second one (in AWS no client shares the service's CPU; one event loop for both would stamp a frame when the server's work let it), this machine. ${opened} connections across ${agents.length} agents (${PER_AGENT} each) opened through the handshake in ${connectSeconds.toFixed(1)} s (${CONNECTING_AT_ONCE} at a time); then ${contracts.length} contracts moved at once (fund, verification, release: ${moveSeconds.toFixed(1)} s for all ${contracts.length * 3} moves), ${events} events in the agents' feeds, ${expected} frames owed to the connections. ` +
         "Delay = from the event's `created_at` (before its commit) to the frame's arrival at the client; after the answer = from the move's 200 reaching the bench to the frame's arrival (the SSE table's measure; negative when the frame beats the answer).",
       '',
       '| Connections | Agents | Events | Frames owed | Missed | Out of order | Repeats (dropped by the client) | Delay p50 ms | Delay p99 ms | Delay max ms | After the answer p50 ms | After the answer p99 ms |',
       '|---|---|---|---|---|---|---|---|---|---|---|---|',
-      `| ${connections.length} | ${agents.length} | ${events} | ${expected} | ${missing()} | ${outOfOrder} | ${repeats} | ${percentile(delays, 50)} | ${percentile(delays, 99)} | ${delays.at(-1)} | ${percentile(afterAck, 50)} | ${percentile(afterAck, 99)} |`,
+      `| ${opened} | ${agents.length} | ${events} | ${expected} | ${missing} | ${outOfOrder} | ${repeats} | ${percentile(delays, 50)} | ${percentile(delays, 99)} | ${delays.at(-1)} | ${percentile(afterAck, 50)} | ${percentile(afterAck, 99)} |`,
+      '',
+      'Where the delay goes, stage by stage (a trace of this run):',
+      '',
+      stages,
+      '',
+      `From the first move to the last frame: ${phaseSeconds.toFixed(1)} s of wall time, in which the service's process used ${cpu.server.toFixed(1)} s of CPU, DynamoDB Local ${cpu.store.toFixed(1)} s and the clients' process ${cpu.clients.toFixed(1)} s (2 cores; load average ${load} at the end). Store calls meanwhile: ${calls}.`,
     ].join('\n');
   } finally {
-    for (const c of connections) c.socket.close();
+    trace.stop();
+    clients.close();
     await stream.stop();
     await gateway.close();
   }

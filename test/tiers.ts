@@ -38,6 +38,7 @@ export const UNIT_FILES = [
   'test/docs/blocks.test.ts',
   'test/events/attempt-log.test.ts',
   'test/events/emit-check.test.ts',
+  'test/events/push-channel.test.ts',
   'test/events/push-pure.test.ts',
   'test/events/schedule.test.ts',
   'test/events/schema-versions.test.ts',

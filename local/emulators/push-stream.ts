@@ -7,6 +7,7 @@
  * own URL, where local/gateway/push-gateway.ts serves @connections.
  */
 import { join } from 'node:path';
+import type { _Record as StreamRecord } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { PUSH } from '../../lib/core/settings.ts';
 import { PUSH_FILTER_PATTERN } from '../../lib/events/push/push-batch.ts';
@@ -25,6 +26,11 @@ export interface PushStreamOptions {
   connectionsEndpoint: string;
   /** Where the stream checkpoint is kept; in memory when absent. */
   dataDir?: string | undefined;
+  /** A bench's trace: each page the poller read, and each batch as the worker is handed it. */
+  trace?: {
+    read(records: readonly StreamRecord[]): void;
+    handed(event: DynamoDBStreamEvent): void;
+  };
 }
 
 export async function startPushStream(options: PushStreamOptions): Promise<{ stop(): Promise<void> }> {
@@ -33,9 +39,13 @@ export async function startPushStream(options: PushStreamOptions): Promise<{ sto
   return startStreamPoller({
     endpoint: options.dynamoEndpoint,
     streamArn: await streamArn(options.tableName),
-    handler: (event) => runAsWorker('push', () => push(event, lambdaContext('push', PUSH.functionTimeoutSeconds))),
+    handler: (event) => {
+      options.trace?.handed(event);
+      return runAsWorker('push', () => push(event, lambdaContext('push', PUSH.functionTimeoutSeconds)));
+    },
     filter: (record) => matchesFilter(record, PUSH_FILTER_PATTERN),
     parallelization: PUSH.streamParallelization,
+    ...(options.trace ? { onRead: options.trace.read } : {}),
     ...(options.dataDir ? { checkpointFile: join(options.dataDir, `push-checkpoint-${options.tableName}.json`) } : {}),
   });
 }

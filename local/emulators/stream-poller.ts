@@ -42,6 +42,8 @@ export interface StreamPollerOptions {
   filter?: (record: DynamoDBRecord) => boolean;
   /** Lambda's ParallelizationFactor (1–10): concurrent batches per shard, one lane per partition key. Default 1. */
   parallelization?: number;
+  /** Hears each page GetRecords returned, before it is filtered or handed over (a bench's trace). */
+  onRead?: (records: readonly StreamRecord[]) => void;
 }
 
 const DESCRIBE_EVERY_MS = 5000;
@@ -283,6 +285,7 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
       return true;
     }
     const records = page.Records ?? [];
+    if (records.length > 0) options.onRead?.(records);
     if (records.length > 0 && parallelization > 1) await dispatch(shardId, records);
     else if (records.length > 0 && !(await process(shardId, records))) {
       iterators.delete(shardId);

@@ -1,5 +1,6 @@
 /**
- * The local stand-in for IAM: a middleware on the DynamoDB, SQS and @connections clients that refuses, inside a
+ * The local stand-in for IAM: a middleware on the DynamoDB and SQS clients, and a watch on the calls made
+ * without a client (@connections, lib/aws/signed-request.ts), that refuses, inside a
  * grant scope, any action the scope's grant does not list. The local runtime and the tests run
  * each handler in a scope made from its row of the route table (local/lambda/grants.ts). Installed on
  * every client by importing this module (lib/aws/client-hooks.ts); Lambda never imports it, and
@@ -7,7 +8,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { type AwsClient, type AwsService, decorateAwsClients } from '../../lib/aws/client-hooks.ts';
+import { type AwsClient, type AwsService, decorateAwsClients, watchAwsCalls } from '../../lib/aws/client-hooks.ts';
 
 export interface GrantScope {
   /** The function's name, for the message. */
@@ -49,23 +50,24 @@ export function actionsOfCall(service: AwsService, operation: string, input: unk
   return [`dynamodb:${operation}`];
 }
 
+/** Throws, inside a grant scope, when the call needs an action the scope's grant does not list. */
+function refuseOutsideGrant(service: AwsService, operation: string, input: unknown): undefined {
+  const scope = scopes.getStore();
+  if (!scope) return;
+  const missing = [...new Set(actionsOfCall(service, operation, input))].filter((action) => !scope.allowed.has(action));
+  if (missing.length > 0) {
+    scope.denied.push(...missing);
+    throw new AccessDeniedException(
+      `${scope.name} is not authorized to perform: ${missing.join(', ')} (its row in lib/routes.ts does not grant it)`,
+    );
+  }
+}
+
 /** Adds the guard to a client once, when it is made. */
 function guardClient(client: AwsClient, service: AwsService): void {
   (client as DynamoDBClient).middlewareStack.add(
     (next, context) => async (args) => {
-      const scope = scopes.getStore();
-      if (scope) {
-        const operation = (context.commandName ?? '').replace(/Command$/, '');
-        const missing = [...new Set(actionsOfCall(service, operation, args.input))].filter(
-          (action) => !scope.allowed.has(action),
-        );
-        if (missing.length > 0) {
-          scope.denied.push(...missing);
-          throw new AccessDeniedException(
-            `${scope.name} is not authorized to perform: ${missing.join(', ')} (its row in lib/routes.ts does not grant it)`,
-          );
-        }
-      }
+      refuseOutsideGrant(service, (context.commandName ?? '').replace(/Command$/, ''), args.input);
       return next(args);
     },
     { step: 'initialize', name: 'localGrantGuard', override: true },
@@ -73,3 +75,5 @@ function guardClient(client: AwsClient, service: AwsService): void {
 }
 
 decorateAwsClients(guardClient);
+// The calls made without an SDK client (lib/aws/signed-request.ts: @connections).
+watchAwsCalls(refuseOutsideGrant);

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { pushUrlOf } from '../../client/http/push-socket.ts';
+import type { AgentRecord } from '../../lib/agents/model.ts';
+import { afterPosition, eventIdAt } from '../../lib/events/feed/position.ts';
+import { readFilled } from '../../lib/events/feed/reader.ts';
 import { PUSH_FILTER_PATTERN } from '../../lib/events/push/push-batch.ts';
 import { matchesFilter } from '../../lib/events/stream-filter.ts';
 import { handshakeKey } from '../../lib/http/socket-route.ts';
+import { ENTITY } from '../../lib/store/keys.ts';
 
 /** The push channel's pure parts: where the key comes from, the client's URL, which stream records wake the worker. */
 describe('push channel, pure parts', () => {
@@ -35,5 +39,64 @@ describe('push channel, pure parts', () => {
     expect(matchesFilter(record('MODIFY', 'event'), PUSH_FILTER_PATTERN)).toBe(false);
     expect(matchesFilter(record('INSERT', 'pushConnections'), PUSH_FILTER_PATTERN)).toBe(false);
     expect(matchesFilter(record('INSERT', 'delivery'), PUSH_FILTER_PATTERN)).toBe(false);
+  });
+
+  describe('the stream records as the first read of a push (readFilled)', () => {
+    const agentId = 'agt_01M8DRR9C8A419JBQFESM5FXXD';
+    const agent = (feed_seq: number, feed_base?: number) => ({ id: agentId, feed_seq, feed_base }) as AgentRecord;
+    const at = (position: number) => eventIdAt(agentId, position);
+    const event = (position: number) => ({
+      id: at(position),
+      entity: ENTITY.event,
+      type: 'contract.funded',
+      created_at: '2026-11-27T06:00:00.000Z',
+      agent_id: agentId,
+      schema_version: 1,
+      data: { contract_id: 'ctr_X', n: position },
+      deliver: true,
+      expires_at: 1,
+    });
+    const gap = (position: number) => ({ id: at(position), entity: ENTITY.feedGap, agent_id: agentId });
+
+    it('sends the run that continues the cursor, in slot order, passing gap markers, as the feed lists them', () => {
+      const read = readFilled(agent(5), at(2), [event(5), gap(4), event(3)]);
+      expect(read).toEqual({
+        events: [3, 5].map((n) => ({
+          id: at(n),
+          type: 'contract.funded',
+          created_at: '2026-11-27T06:00:00.000Z',
+          agent_id: agentId,
+          schema_version: 1,
+          data: { contract_id: 'ctr_X', n },
+        })),
+        cursor: at(5),
+        drained: true,
+      });
+      // From a position cursor (a start point) as from an id.
+      expect(readFilled(agent(3), afterPosition(2), [event(3)])?.cursor).toBe(at(3));
+    });
+
+    it('leaves what lies beyond the run to a read of the feed: not drained while the counter is ahead', () => {
+      expect(readFilled(agent(7), at(2), [event(3), event(4)])).toMatchObject({ cursor: at(4), drained: false });
+      // A hole in the records (slot 5): the run stops before it, whatever comes after.
+      expect(readFilled(agent(7), at(2), [event(3), event(4), event(6)])).toMatchObject({
+        cursor: at(4),
+        drained: false,
+      });
+    });
+
+    it('is no read when the records do not begin right after the cursor: the feed is read instead', () => {
+      expect(readFilled(agent(7), at(2), [event(4), event(5)])).toBeUndefined();
+      expect(readFilled(agent(7), undefined, [event(1)])).toBeUndefined();
+      expect(readFilled(undefined, at(2), [event(3)])).toBeUndefined();
+      expect(readFilled({ id: agentId } as AgentRecord, at(2), [event(3)])).toBeUndefined();
+      // A cursor below feed_base: the reader's own rules for what came before positions.
+      expect(readFilled(agent(7, 3), at(2), [event(3)])).toBeUndefined();
+    });
+
+    it('sends nothing when the cursor has passed every record (a sync sent them first)', () => {
+      expect(readFilled(agent(5), at(4), [event(3), event(4)])).toEqual({ events: [], cursor: at(4), drained: false });
+      expect(readFilled(agent(4), at(4), [event(4)])).toEqual({ events: [], cursor: at(4), drained: true });
+    });
   });
 });

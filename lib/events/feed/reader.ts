@@ -103,6 +103,36 @@ async function readFrom(
   return { events, cursor, drained: slots.length < limit };
 }
 
+/**
+ * What a read from `after` begins with, from slots the caller already holds and knows are filled
+ * (the push worker's stream records: an INSERT of an event or a gap marker fills its slot for good),
+ * without the Query: the run of them from `after`'s next slot on, up to the first slot it lacks.
+ * `agent` is the agent item read after those slots were filled (its counter says whether any slot
+ * is left beyond the run: `drained`). Undefined when they do not begin at `after`'s next slot, or
+ * `after` is not past `feed_base`: read the feed then. A run that ends before the counter leaves the
+ * rest to a read from its end, so a slot the caller lacks is never passed.
+ */
+export function readFilled(
+  agent: AgentRecord | undefined,
+  after: string | undefined,
+  filled: readonly Record<string, unknown>[],
+): FeedRead | undefined {
+  const head = agent?.feed_seq;
+  if (head === undefined || after === undefined || positionOf(after) < (agent!.feed_base ?? 0)) return undefined;
+  const byPosition = new Map(filled.map((item) => [positionOf(item['id'] as string), item]));
+  let last = positionOf(after);
+  const start = last;
+  const events: ServiceEvent[] = [];
+  let cursor = after;
+  for (let item = byPosition.get(last + 1); item; item = byPosition.get(++last + 1)) {
+    if (item['entity'] === ENTITY.event) events.push(eventFromItem(item));
+    cursor = item['id'] as string;
+  }
+  // Slots beyond the cursor but none at its next one: a slot between is not among them.
+  if (last === start && [...byPosition.keys()].some((position) => position > start)) return undefined;
+  return { events, cursor, drained: last >= head };
+}
+
 /** Stops at an empty slot, or fills the empty slots from..to once they are old enough and reads on. */
 async function passGap(
   agentId: string,

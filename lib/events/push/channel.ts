@@ -3,59 +3,85 @@
  * frame to one connection. PUSH_CONNECTIONS_ENDPOINT names it (infra sets it on the functions that
  * push; the local runtime points it at its own WebSocket stand-in, local/gateway/push-gateway.ts).
  * A connection that is gone answers 410, which is an answer here, not an error: its slot is freed.
+ *
+ * Each call is one signed request (lib/aws/signed-request.ts), as the SDK client would send it
+ * (`POST <endpoint>/@connections/<id>`, the frame as the body), without the client's work per call:
+ * one post per frame and connection is the channel's most frequent call. What the client added is
+ * here: a throttled (429) or failed (5xx, no answer) call is tried again, three times in all, as
+ * the SDK's standard retries do; any other answer is an error naming the API's own error type.
  */
-import {
-  ApiGatewayManagementApiClient,
-  DeleteConnectionCommand,
-  GoneException,
-  PostToConnectionCommand,
-} from '@aws-sdk/client-apigatewaymanagementapi';
-import { awsClientMade } from '../../aws/client-hooks.ts';
+
+import type { Credentials } from '../../aws/signed-post.ts';
+import { signedRequest } from '../../aws/signed-request.ts';
 import { setting } from '../../core/environment.ts';
+import { backoff } from '../../store/backoff.ts';
 
 /** Sends one frame; 'gone' when the connection no longer exists. */
 export type PostFrame = (connectionId: string, frame: string) => Promise<'sent' | 'gone'>;
 /** Closes a connection from the service's side (its $disconnect follows); a connection already gone is fine. */
 export type CloseConnection = (connectionId: string) => Promise<void>;
 
-let client: ApiGatewayManagementApiClient | undefined;
-let clientEndpoint: string | undefined;
+const ATTEMPTS = 3;
 
-function connections(): ApiGatewayManagementApiClient {
-  const endpoint = setting('PUSH_CONNECTIONS_ENDPOINT');
-  if (!endpoint) throw new Error('PUSH_CONNECTIONS_ENDPOINT is not set');
-  if (!client || clientEndpoint !== endpoint) {
-    // The local stand-in checks no signature; the emulators' dummy credentials keep the SDK from looking for real ones.
-    const local = setting('DYNAMODB_ENDPOINT') !== undefined;
-    client = new ApiGatewayManagementApiClient({
-      endpoint,
-      ...(local
-        ? {
-            region: setting('AWS_REGION') ?? 'us-east-1',
-            credentials: { accessKeyId: setting('EMULATOR_ACCESS_KEY_ID') ?? 'local', secretAccessKey: 'local' },
-          }
-        : {}),
-    });
-    awsClientMade(client, 'execute-api');
-    clientEndpoint = endpoint;
-  }
-  return client;
+/** The local stand-in checks no signature; the emulators' dummy credentials keep the signer from looking for real ones. */
+let local: { accessKeyId: string; credentials: Credentials } | undefined;
+function localCredentials(): Credentials | undefined {
+  if (setting('DYNAMODB_ENDPOINT') === undefined) return undefined;
+  const accessKeyId = setting('EMULATOR_ACCESS_KEY_ID') ?? 'local';
+  // One provider while the key id stands, so the signer made for it is reused (signed-request.ts).
+  if (local?.accessKeyId !== accessKeyId)
+    local = { accessKeyId, credentials: async () => ({ accessKeyId, secretAccessKey: 'local' }) };
+  return local.credentials;
 }
 
-export const postFrame: PostFrame = async (connectionId, frame) => {
+async function callConnection(
+  operation: 'PostToConnection' | 'DeleteConnection',
+  connectionId: string,
+  body?: string,
+): Promise<number> {
+  const endpoint = setting('PUSH_CONNECTIONS_ENDPOINT');
+  if (!endpoint) throw new Error('PUSH_CONNECTIONS_ENDPOINT is not set');
+  const url = new URL(`${endpoint.replace(/\/$/, '')}/@connections/${encodeURIComponent(connectionId)}`);
+  for (let attempt = 1; ; attempt++) {
+    let status: number;
+    let text = '';
+    try {
+      ({ status, body: text } = await signedRequest({
+        service: 'execute-api',
+        operation,
+        region: setting('AWS_REGION') ?? 'us-east-1',
+        method: operation === 'PostToConnection' ? 'POST' : 'DELETE',
+        url,
+        ...(body === undefined ? {} : { body, headers: { 'content-type': 'application/octet-stream' } }),
+        credentials: localCredentials(),
+      }));
+    } catch (err) {
+      // No answer (a kept-alive connection closed under us, a timeout): tried again like a 5xx.
+      if (attempt >= ATTEMPTS || (err as Error).name === 'AccessDeniedException') throw err;
+      await backoff(attempt, 1000);
+      continue;
+    }
+    if ((status === 429 || status >= 500) && attempt < ATTEMPTS) {
+      await backoff(attempt, 1000);
+      continue;
+    }
+    if ((status >= 200 && status < 300) || status === 410) return status;
+    throw new Error(`@connections ${operation}: ${status} ${errorTypeOf(text)}`);
+  }
+}
+
+/** API Gateway's error type from its answer's body (`{"message": …}`), for the error's message. */
+const errorTypeOf = (text: string): string => {
   try {
-    await connections().send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: frame }));
-    return 'sent';
-  } catch (err) {
-    if (err instanceof GoneException) return 'gone';
-    throw err;
+    return String((JSON.parse(text) as { message?: unknown }).message ?? text);
+  } catch {
+    return text.slice(0, 200);
   }
 };
 
+export const postFrame: PostFrame = async (connectionId, frame) =>
+  (await callConnection('PostToConnection', connectionId, frame)) === 410 ? 'gone' : 'sent';
+
 export const closeFromServer: CloseConnection = async (connectionId) => {
-  try {
-    await connections().send(new DeleteConnectionCommand({ ConnectionId: connectionId }));
-  } catch (err) {
-    if (!(err instanceof GoneException)) throw err;
-  }
+  await callConnection('DeleteConnection', connectionId);
 };

@@ -2,9 +2,10 @@
  * Table stream → push: every new slot of a feed (an event, or a gap marker that lets a reader pass
  * an abandoned slot) has the agent's connections sent what they have not been sent yet. The event
  * source filters to those records (PUSH_FILTER_PATTERN; the local stream poller applies the same).
- * One push per agent per batch, whatever its number of events: the push reads the feed from each
- * connection's cursor, not the records. The agents' connections and counters are read for the whole
- * batch at once (store.ts, readPushTargets). A failed agent is reported at its earliest record, so the
+ * One push per agent per batch, whatever its number of events: the push sends the feed from each
+ * connection's cursor; the records only spare it the read of the feed when they continue the cursor
+ * (send.ts). The agents' connections and counters are read for the whole batch at once (store.ts,
+ * readPushTargets). A failed agent is reported at its earliest record, so the
  * stream hands the batch over again from there; nothing is lost meanwhile, since the feed holds every
  * event and a client's sync (at connect and every PUSH.keepAliveSeconds) sends the rest.
  */
@@ -24,9 +25,14 @@ export const PUSH_FILTER_PATTERN = {
 /** The sequence numbers to report as failed (one per failed agent: its earliest record). */
 export async function pushBatch(changes: readonly TableChange[], post: PostFrame): Promise<string[]> {
   const firstRecordOf = new Map<string, TableChange>();
+  const filledOf = new Map<string, Record<string, unknown>[]>();
   for (const change of changes) {
-    const agentId = itemOfImage(change.dynamodb?.NewImage)?.['agent_id'];
-    if (typeof agentId === 'string' && !firstRecordOf.has(agentId)) firstRecordOf.set(agentId, change);
+    const item = itemOfImage(change.dynamodb?.NewImage);
+    const agentId = item?.['agent_id'];
+    if (typeof agentId !== 'string') continue;
+    if (!firstRecordOf.has(agentId)) firstRecordOf.set(agentId, change);
+    filledOf.set(agentId, filledOf.get(agentId) ?? []);
+    filledOf.get(agentId)!.push(item!);
   }
   const agents = [...firstRecordOf.keys()];
   const failed = new Set<string>();
@@ -38,15 +44,17 @@ export async function pushBatch(changes: readonly TableChange[], post: PostFrame
     return agents.map((agentId) => sequenceOf(firstRecordOf.get(agentId)!));
   }
   // PUSH.agentsAtOnce at a time: a batch naming 100 agents would otherwise put a thousand posts and
-  // their store calls in flight at once, behind one SDK client's 50 sockets.
+  // their store calls in flight at once, behind 50 sockets to each endpoint.
   let next = 0;
   const serveNext = async (): Promise<void> => {
     for (let i = next++; i < agents.length; i = next++) {
-      await pushToAgent(agents[i]!, post, Date.now(), targets.get(agents[i]!)).catch((err: unknown) => {
-        // Reported as a batch item failure: the stream hands the agent's records over again.
-        log.warn('push to an agent failed', { agentId: agents[i], ...errorFields(err) });
-        failed.add(agents[i]!);
-      });
+      await pushToAgent(agents[i]!, post, Date.now(), targets.get(agents[i]!), filledOf.get(agents[i]!)).catch(
+        (err: unknown) => {
+          // Reported as a batch item failure: the stream hands the agent's records over again.
+          log.warn('push to an agent failed', { agentId: agents[i], ...errorFields(err) });
+          failed.add(agents[i]!);
+        },
+      );
     }
   };
   await Promise.all(Array.from({ length: Math.min(PUSH.agentsAtOnce, agents.length) }, serveNext));

@@ -10,26 +10,29 @@
  */
 import type { AgentRecord } from '../../agents/model.ts';
 import { PUSH } from '../../core/settings.ts';
-import { readFeed } from '../feed/reader.ts';
+import { readFeed, readFilled } from '../feed/reader.ts';
 import type { PostFrame } from './channel.ts';
 import { advanceCursors, listSlots, type PushSlot, type PushTarget, releaseSlot } from './store.ts';
 
 /**
  * Sends every connection of the agent what it has not been sent yet. Throws the first failure after
- * trying all. `target`: its slots and agent item, when the caller has just read them (push-batch.ts).
+ * trying all. `target`: its slots and agent item, when the caller has just read them (push-batch.ts);
+ * `filled`: the agent's slot items the stream brought with them, which spare a connection the read
+ * of the feed when they continue its cursor (feed/reader.ts, readFilled).
  */
 export async function pushToAgent(
   agentId: string,
   post: PostFrame,
   nowMs = Date.now(),
   target?: PushTarget,
+  filled: readonly Record<string, unknown>[] = [],
 ): Promise<void> {
   const slots = target?.slots ?? (await listSlots(agentId));
   const open = slots.filter((slot) => slot.held_until > nowMs);
   const byCursor = new Map<string | undefined, PushSlot[]>();
   for (const slot of open) byCursor.set(slot.cursor, [...(byCursor.get(slot.cursor) ?? []), slot]);
   const results = await Promise.allSettled(
-    [...byCursor].map(([cursor, slots]) => sendFrom(cursor, slots, post, nowMs, target?.agent)),
+    [...byCursor].map(([cursor, slots]) => sendFrom(cursor, slots, post, nowMs, target?.agent, filled)),
   );
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
@@ -39,20 +42,25 @@ export async function pushToAgent(
 export const sendBacklog = (slot: PushSlot, post: PostFrame, nowMs = Date.now()): Promise<void> =>
   sendFrom(slot.cursor, [slot], post, nowMs);
 
-/** `agent`: the agent item read with the slots, which serves as the first read's counter (feed/reader.ts). */
+/**
+ * `agent`: the agent item read with the slots, which serves as the first read's counter
+ * (feed/reader.ts); with it, `filled` may serve as the first read itself.
+ */
 async function sendFrom(
   start: string | undefined,
   slots: PushSlot[],
   post: PostFrame,
   nowMs: number,
   agent?: AgentRecord,
+  filled: readonly Record<string, unknown>[] = [],
 ): Promise<void> {
   const agentId = slots[0]!.agent_id;
   let cursor = start;
   let live = slots;
   let known = agent;
   while (live.length > 0) {
-    const read = await readFeed(agentId, cursor, PUSH.pageSize, nowMs, known);
+    const read =
+      (known && readFilled(known, cursor, filled)) ?? (await readFeed(agentId, cursor, PUSH.pageSize, nowMs, known));
     known = undefined;
     if (read.cursor === undefined || read.cursor === cursor) return; // nothing after the cursor yet
     const frames = read.events.map((event) => JSON.stringify(event));

@@ -1,0 +1,169 @@
+/**
+ * The push bench's stage trace (bench-only, not product logging): for each event, when its
+ * transaction was answered, when GetRecords first returned its stream record to the push poller
+ * and when the worker was first handed a batch holding it; for each frame, when its @connections
+ * POST was answered and when the client received it. The store calls are seen through the SDK
+ * clients' middleware, the @connections posts through the watch on signed requests (both
+ * lib/aws/client-hooks.ts), the stream through the local push stream's trace hooks
+ * (local/emulators/push-stream.ts).
+ */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { _Record as StreamRecord } from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { decorateAwsClients, watchAwsCalls } from '../lib/aws/client-hooks.ts';
+import { percentile } from './_api.ts';
+
+interface EventTimes {
+  committed?: number;
+  read?: number;
+  handed?: number;
+  /** When each of its posts was answered. */
+  posted: number[];
+}
+
+/** A frame as the client received it. */
+export interface Received {
+  id: string;
+  createdAt: number;
+  arrived: number;
+}
+
+/** An attribute value as the document client or the wire has it. */
+const plain = (value: unknown): unknown =>
+  value && typeof value === 'object' && 'S' in value ? (value as { S: unknown }).S : value;
+
+export class PushTrace {
+  private readonly events = new Map<string, EventTimes>();
+  private enabled = false;
+  /** DynamoDB calls by command while recording (the push worker's and the moves' alike), and stream pages read. */
+  readonly calls = new Map<string, number>();
+
+  constructor() {
+    // The @connections posts are signed requests of their own (lib/aws/signed-request.ts).
+    watchAwsCalls((service, operation, input) => {
+      const body = (input as { body?: string }).body;
+      if (!this.enabled || service !== 'execute-api' || operation !== 'PostToConnection' || !body) return undefined;
+      const id = (JSON.parse(body) as { id: string }).id;
+      return () => this.of(id).posted.push(Date.now());
+    });
+    decorateAwsClients((client, service) => {
+      if (service !== 'dynamodb') return;
+      (client as DynamoDBClient).middlewareStack.add(
+        (next, context) => async (args) => {
+          const result = await next(args);
+          this.count(context.commandName ?? 'unknown');
+          if (this.enabled && context.commandName === 'TransactWriteItemsCommand') {
+            const at = Date.now();
+            const items = (args.input as { TransactItems?: { Put?: { Item?: Record<string, unknown> } }[] })
+              .TransactItems;
+            for (const item of items ?? []) {
+              const row = item.Put?.Item;
+              if (row && plain(row['entity']) === 'event') this.of(String(plain(row['id']))).committed ??= at;
+            }
+          }
+          return result;
+        },
+        { step: 'initialize', name: 'pushTraceCommits' },
+      );
+    });
+  }
+
+  /** The push stream's hooks (local/emulators/push-stream.ts). */
+  readonly hooks = {
+    read: (records: readonly StreamRecord[]) => {
+      const at = Date.now();
+      this.count('GetRecords (pages with records)');
+      for (const r of records) {
+        const id = r.dynamodb?.NewImage?.['id']?.S;
+        if (id && r.dynamodb?.NewImage?.['entity']?.S === 'event') this.of(id).read ??= at;
+      }
+    },
+    handed: (event: DynamoDBStreamEvent) => {
+      const at = Date.now();
+      for (const r of event.Records) {
+        const id = r.dynamodb?.NewImage?.['id']?.S;
+        if (id) this.of(id).handed ??= at;
+      }
+    },
+  };
+
+  /** Records from now on (the moves' phase). */
+  start(): void {
+    this.enabled = true;
+  }
+
+  /** The decorators stay on the clients; this only stops them recording. */
+  stop(): void {
+    this.enabled = false;
+  }
+
+  private count(call: string): void {
+    if (this.enabled) this.calls.set(call, (this.calls.get(call) ?? 0) + 1);
+  }
+
+  private of(id: string): EventTimes {
+    let times = this.events.get(id);
+    if (!times) {
+      times = { posted: [] };
+      this.events.set(id, times);
+    }
+    return times;
+  }
+
+  /**
+   * The stage table. Per event: created_at → commit answered → read → handed; per frame: handed →
+   * POST answered → received, an event's k-th post answer paired with its k-th arrival (the client
+   * cannot tell which connection id it is). "Since created_at" is each stage's time on the event's
+   * own clock, so the rows add up; a frame posted by an earlier batch or a sync (its agent's feed
+   * read after the event committed) can be answered before its own record is handed over, hence
+   * the negative values a stage can show.
+   */
+  table(received: readonly Received[]): string {
+    const byEvent = new Map<string, Received[]>();
+    for (const r of received) byEvent.set(r.id, [...(byEvent.get(r.id) ?? []), r]);
+    const stage = () => ({ delta: [] as number[], since: [] as number[] });
+    const stages = {
+      committed: stage(),
+      read: stage(),
+      handed: stage(),
+      posted: stage(),
+      received: stage(),
+    };
+    const add = (name: keyof typeof stages, at: number | undefined, from: number | undefined, created: number) => {
+      if (at === undefined) return;
+      stages[name].since.push(at - created);
+      if (from !== undefined) stages[name].delta.push(at - from);
+    };
+    for (const [id, frames] of byEvent) {
+      const t = this.events.get(id) ?? { posted: [] };
+      const created = frames[0]!.createdAt;
+      add('committed', t.committed, created, created);
+      add('read', t.read, t.committed, created);
+      add('handed', t.handed, t.read, created);
+      const posts = [...t.posted].sort((a, b) => a - b);
+      const arrivals = frames.map((f) => f.arrived).sort((a, b) => a - b);
+      for (const post of posts) add('posted', post, t.handed, created);
+      for (const [k, arrived] of arrivals.entries()) add('received', arrived, posts[k], created);
+    }
+    const p = (xs: number[], q: number) =>
+      xs.length === 0
+        ? '–'
+        : String(
+            percentile(
+              [...xs].sort((a, b) => a - b),
+              q,
+            ),
+          );
+    const row = (label: string, s: { delta: number[]; since: number[] }) =>
+      `| ${label} | ${s.delta.length} | ${p(s.delta, 50)} | ${p(s.delta, 99)} | ${p(s.since, 50)} | ${p(s.since, 99)} |`;
+    return [
+      '| Stage (from the one before) | Samples | p50 ms | p99 ms | Since `created_at` p50 ms | p99 ms |',
+      '|---|---|---|---|---|---|',
+      row("transaction answered (the move's commit)", stages.committed),
+      row('record first returned by GetRecords to the push poller', stages.read),
+      row('push worker handed a batch holding it', stages.handed),
+      row('@connections POST answered (per frame)', stages.posted),
+      row('frame received by the client', stages.received),
+    ].join('\n');
+  }
+}
