@@ -60,27 +60,28 @@ export const UNIT_FILES = [
 
 /**
  * The integration files that take longest, longest first (measured in `.ci/run` on a fresh clone,
- * two workers, seconds of wall time, 2026-11-27: search-pairs 71, local-runtime 54, doc-examples 54,
- * first-hour 48, crash-recovery 46, feed/integrity 45, bundle-size 42, forced-retries 33,
- * search-sort 31, route-fuzz 28, samples-run 20, search-cost 20, web/pages 19). They start first
- * (test/support/longest-first.ts): with vitest's fallback order (larger files first, when it has no
- * timings of an earlier run, as in CI) a 80 s file could start last and run alone while the other
- * worker idles.
+ * two workers, seconds of wall time, 2026-11-27 with DynamoDB Local's schema cache: local-runtime
+ * 57, search-pairs 44, crash-recovery 38, feed/integrity 38, doc-examples 38, first-hour 36,
+ * forced-retries 34, bundle-size 28, route-fuzz 24, web/pages 20, events/delivery 16, samples-run
+ * 15, agents/verify 12, search-sort 12). They start first (test/support/longest-first.ts): with
+ * vitest's fallback order (larger files first, when it has no timings of an earlier run, as in CI)
+ * a 60 s file could start last and run alone while the other worker idles.
  */
 export const LONGEST_FILES = [
-  'test/marketplace/search-pairs.test.ts',
   'test/local-runtime.test.ts',
-  'test/docs/doc-examples.test.ts',
-  'test/local/first-hour.test.ts',
+  'test/marketplace/search-pairs.test.ts',
   'test/events/crash-recovery.test.ts',
   'test/events/feed/integrity.test.ts',
-  'infra/bundle-size.test.ts',
+  'test/docs/doc-examples.test.ts',
+  'test/local/first-hour.test.ts',
   'test/events/forced-retries.test.ts',
-  'test/marketplace/search-sort.test.ts',
+  'infra/bundle-size.test.ts',
   'test/route-fuzz.test.ts',
-  'test/local/samples-run.test.ts',
-  'test/marketplace/search-cost.test.ts',
   'test/web/pages.test.ts',
+  'test/events/delivery.test.ts',
+  'test/local/samples-run.test.ts',
+  'test/agents/verify.test.ts',
+  'test/marketplace/search-sort.test.ts',
 ];
 
 /** Every test file of the repository (both tiers). */
