@@ -20,9 +20,11 @@ import { afterAll, describe, expect, it } from 'vitest';
  * UpdateTimeToLive below fails with "TimeToLive is already enabled" (measured with a cache that
  * returned the parsed object itself).
  */
-const made: Array<{ client: DynamoDBClient; table: string }> = [];
+/** A database of its own on the file's emulator (its access key id), and the table made in it. */
+type Database = { client: DynamoDBClient; table: string };
+const made: Database[] = [];
 
-function database(): { client: DynamoDBClient; table: string } {
+function database(): Database {
   const client = new DynamoDBClient({
     endpoint: process.env['DYNAMODB_ENDPOINT']!,
     region: 'us-east-1',
@@ -31,7 +33,7 @@ function database(): { client: DynamoDBClient; table: string } {
   return { client, table: 'schema-cache' };
 }
 
-async function createTable({ client, table }: { client: DynamoDBClient; table: string }): Promise<void> {
+async function createTable({ client, table }: Database): Promise<void> {
   await client.send(
     new CreateTableCommand({
       TableName: table,
@@ -44,8 +46,16 @@ async function createTable({ client, table }: { client: DynamoDBClient; table: s
   made.push({ client, table });
 }
 
-const ttlStatus = async ({ client, table }: { client: DynamoDBClient; table: string }) =>
+const ttlStatus = async ({ client, table }: Database) =>
   (await client.send(new DescribeTimeToLiveCommand({ TableName: table }))).TimeToLiveDescription?.TimeToLiveStatus;
+
+const enableTtl = ({ client, table }: Database) =>
+  client.send(
+    new UpdateTimeToLiveCommand({
+      TableName: table,
+      TimeToLiveSpecification: { AttributeName: 'expires', Enabled: true },
+    }),
+  );
 
 afterAll(async () => {
   for (const { client, table } of made) await client.send(new DeleteTableCommand({ TableName: table }));
@@ -56,20 +66,10 @@ describe('DynamoDB Local with its parsed-schema cache', () => {
     const [a, b, c] = [database(), database(), database()];
     for (const db of [a, b, c]) await createTable(db);
 
-    await a.client.send(
-      new UpdateTimeToLiveCommand({
-        TableName: a.table,
-        TimeToLiveSpecification: { AttributeName: 'expires', Enabled: true },
-      }),
-    );
+    await enableTtl(a);
     expect(await ttlStatus(a)).toBe('ENABLED');
     expect(await ttlStatus(b)).toBe('DISABLED');
-    await b.client.send(
-      new UpdateTimeToLiveCommand({
-        TableName: b.table,
-        TimeToLiveSpecification: { AttributeName: 'expires', Enabled: true },
-      }),
-    );
+    await enableTtl(b);
     expect(await ttlStatus(b)).toBe('ENABLED');
     expect(await ttlStatus(c)).toBe('DISABLED');
 
@@ -88,7 +88,7 @@ describe('DynamoDB Local with its parsed-schema cache', () => {
         ],
       }),
     );
-    const indexes = async (db: { client: DynamoDBClient; table: string }) =>
+    const indexes = async (db: Database) =>
       (
         (await db.client.send(new DescribeTableCommand({ TableName: db.table }))).Table?.GlobalSecondaryIndexes ?? []
       ).map((i) => i.IndexName);
