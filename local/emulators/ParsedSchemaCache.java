@@ -26,8 +26,8 @@ import software.amazon.dynamodb.services.local.shared.mapper.DynamoDbObjectMappe
  * shared; the emulator's own classes, lists, sets and maps are copied, aliasing kept.
  *
  * Installed by replacing the two classes' static MAPPER before any request (sun.misc.Unsafe: the
- * fields are static final). A jar whose internals changed fails here, loudly, as the loopback
- * binding does.
+ * fields are static final). Where that fails (a jar whose internals moved, a Java that refuses
+ * Unsafe), install() throws and the launcher starts the emulator without the cache, saying so.
  */
 final class ParsedSchemaCache extends DynamoDbObjectMapper {
   private static final String EMULATOR_PACKAGE = "software.amazon.dynamodb.services.local.";
