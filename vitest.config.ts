@@ -40,6 +40,7 @@ export default defineConfig({
           // The OpenAPI document first: a build artifact the files serve and check answers against.
           globalSetup: ['test/support/openapi-document.ts', 'test/support/worker-emulators.ts'],
           setupFiles: ['test/support/per-file-table.ts'],
+          isolate: false,
         },
       },
     ],

@@ -16,7 +16,9 @@ const clients = new Map<string, DynamoDBDocumentClient>();
 
 export function db(): DynamoDBDocumentClient {
   const endpoint = setting('DYNAMODB_ENDPOINT');
-  let client = clients.get(endpoint ?? '');
+  // Locally the access key id picks DynamoDB Local's database (aws-endpoint.ts): one client per both.
+  const key = endpoint ? `${endpoint} ${setting('EMULATOR_ACCESS_KEY_ID') ?? ''}` : '';
+  let client = clients.get(key);
   if (!client) {
     const raw = new DynamoDBClient(endpointOverride(endpoint));
     applyCallDeadlines(raw.config);
@@ -24,7 +26,7 @@ export function db(): DynamoDBDocumentClient {
     client = DynamoDBDocumentClient.from(raw, {
       marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
     });
-    clients.set(endpoint ?? '', client);
+    clients.set(key, client);
   }
   return client;
 }

@@ -40,6 +40,8 @@ interface DataKey {
   plaintext: Buffer;
   wrapped: string;
   madeAt: number;
+  /** What wrapped it (the KMS key, or the local key file's folder): a process reuses it only for the same. */
+  wrapper: string;
 }
 
 let current: DataKey | undefined;
@@ -64,8 +66,9 @@ export async function unseal(sealed: SealedSecret): Promise<Buffer> {
 }
 
 async function dataKeyForSealing(): Promise<DataKey> {
-  if (current && Date.now() - current.madeAt < DATA_KEY_REUSE_MS) return current;
   const kmsKeyId = setting('WEBHOOK_SIGNING_KMS_KEY_ID');
+  const wrapper = kmsKeyId ? `kms:${kmsKeyId}` : `local:${setting('DATA_DIR')}`;
+  if (current?.wrapper === wrapper && Date.now() - current.madeAt < DATA_KEY_REUSE_MS) return current;
   let made: { plaintext: Buffer; wrapped: string };
   if (kmsKeyId) {
     const generated = await generateDataKey(kmsKeyId, ENCRYPTION_CONTEXT);
@@ -81,7 +84,7 @@ async function dataKeyForSealing(): Promise<DataKey> {
     };
   }
   unwrapped.set(made.wrapped, made.plaintext);
-  current = { ...made, madeAt: Date.now() };
+  current = { ...made, madeAt: Date.now(), wrapper };
   return current;
 }
 

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type net from 'node:net';
-import { afterEach, expect } from 'vitest';
+import { expect } from 'vitest';
 import { type EventPipelineOptions, startEventPipeline } from '../../local/emulators/event-pipeline.ts';
+import { closeAfterTest } from '../support/close-after-test.ts';
 import { invoke, type TestUser } from '../support/lambda.ts';
 
 /**
@@ -30,11 +31,6 @@ export interface WebhookReceiver {
   challenges: number;
   close(): Promise<void>;
 }
-
-const open: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((close) => close()));
-});
 
 export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
   const receiver: WebhookReceiver = {
@@ -76,7 +72,7 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
       server.closeAllConnections();
       server.close(() => resolve());
     });
-  open.push(receiver.close);
+  closeAfterTest(receiver.close);
   return receiver;
 }
 

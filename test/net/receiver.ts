@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import { afterEach } from 'vitest';
+import { closeAfterTest } from '../support/close-after-test.ts';
 
 /** A real HTTP server on 127.0.0.1 standing in for a webhook endpoint; it records what it received. */
 export interface ReceivedRequest {
@@ -21,13 +21,6 @@ export interface Receiver {
   connections: () => number;
   close(): Promise<void>;
 }
-
-const open: Array<() => Promise<void>> = [];
-
-/** Every receiver started in a test is closed after it, hanging responses included. */
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((close) => close()));
-});
 
 /** `tls`: an https receiver with that key and certificate (fixtures/tls-fixture.ts); `connections` then counts handshakes. */
 export async function startReceiver(
@@ -59,7 +52,7 @@ export async function startReceiver(
       server.closeAllConnections();
       server.close(() => resolve());
     });
-  open.push(close);
+  closeAfterTest(close);
   return {
     url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/webhook`,
     port,
@@ -96,6 +89,6 @@ export async function startTcpCounter(): Promise<{ port: number; connections: ()
     socket.destroy();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  open.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  closeAfterTest(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return { port: (server.address() as net.AddressInfo).port, connections: () => count };
 }

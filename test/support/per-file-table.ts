@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { relative } from 'node:path';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { endpointOverride } from '../../lib/aws-endpoint.ts';
 import { reindexIfBehind } from '../../lib/marketplace/search/reindex.ts';
 import { ensureTable } from '../../lib/store/create-table.ts';
+import { closeOpened } from './close-after-test.ts';
 import { cpuSecondsOf } from './cpu-profile.ts';
 import { removeScratchDirs } from './scratch-dir.ts';
 
@@ -44,6 +45,9 @@ beforeAll(async () => {
   // As after a stage's first deploy and `admin reindex-search`: the new table's (empty) index has the current format.
   await reindexIfBehind();
 }, 90_000);
+
+// What a test opened through the support modules (receivers, servers), closed after it.
+afterEach(closeOpened);
 
 // Registered first, so it runs after the file's own afterAll hooks (pipelines, APIs) have stopped.
 // Deleting the table frees its memory in the shared emulator for the files after this one.

@@ -26,16 +26,23 @@ import { toLambdaRecord } from '../../local/emulators/stream-poller.ts';
  * order. Tests call it where the deployed service would have its stream consumer catch up.
  */
 const done = new Map<string, string>();
-let client: DynamoDBStreamsClient | undefined;
+/** A client per endpoint and database (the access key id picks it): a worker runs many files. */
+const clients = new Map<string, DynamoDBStreamsClient>();
 
 export async function streamRecordsSinceLastCall(): Promise<DynamoDBRecord[]> {
-  client ??= new DynamoDBStreamsClient(endpointOverride(process.env['DYNAMODB_ENDPOINT']!));
+  const endpoint = process.env['DYNAMODB_ENDPOINT']!;
+  const clientKey = `${endpoint} ${process.env['EMULATOR_ACCESS_KEY_ID'] ?? ''}`;
+  let client = clients.get(clientKey);
+  if (!client) {
+    client = new DynamoDBStreamsClient(endpointOverride(endpoint));
+    clients.set(clientKey, client);
+  }
   const arn = await streamArn(process.env['TABLE_NAME']!);
   const { StreamDescription } = await client.send(new DescribeStreamCommand({ StreamArn: arn }));
   const records: DynamoDBRecord[] = [];
   for (const shard of StreamDescription?.Shards ?? []) {
     const shardId = shard.ShardId!;
-    const after = done.get(shardId);
+    const after = done.get(`${arn} ${shardId}`);
     let { ShardIterator: iterator } = await client.send(
       new GetShardIteratorCommand({
         StreamArn: arn,
@@ -50,7 +57,7 @@ export async function streamRecordsSinceLastCall(): Promise<DynamoDBRecord[]> {
       const got = page.Records ?? [];
       if (got.length === 0) break;
       records.push(...got.map((r) => toLambdaRecord(r, arn)));
-      done.set(shardId, got.at(-1)!.dynamodb!.SequenceNumber!);
+      done.set(`${arn} ${shardId}`, got.at(-1)!.dynamodb!.SequenceNumber!);
       iterator = page.NextShardIterator;
     }
   }

@@ -3,7 +3,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
+import { closeOpened } from './close-after-test.ts';
 
 /**
  * The unit tier's setup file: a unit file must never reach DynamoDB, SQS or a JVM, and this makes
@@ -47,6 +48,9 @@ await new Promise<void>((resolve) => trap.listen(0, '127.0.0.1', resolve));
 const endpoint = `http://127.0.0.1:${(trap.address() as AddressInfo).port}`;
 process.env['DYNAMODB_ENDPOINT'] = endpoint;
 process.env['SQS_ENDPOINT'] = endpoint;
+
+// What a test opened through the support modules (receivers, servers), closed after it.
+afterEach(closeOpened);
 
 // Registered first, so it runs after the file's own afterAll hooks.
 afterAll(async () => {
