@@ -7,6 +7,7 @@ import { reindexIfBehind } from '../../lib/marketplace/search/reindex.ts';
 import { ensureTable } from '../../lib/store/create-table.ts';
 import { closeOpened } from './close-after-test.ts';
 import { cpuSecondsOf } from './cpu-profile.ts';
+import { snapshotEnvironment } from './environment-snapshot.ts';
 import { removeScratchDirs } from './scratch-dir.ts';
 
 /**
@@ -17,6 +18,7 @@ import { removeScratchDirs } from './scratch-dir.ts';
  * sees another's items or pays for another's stream records, and a file runs alone on its slot's
  * emulator. Child processes the file spawns inherit the endpoint, the key id and the table name.
  */
+const restoreEnvironment = snapshotEnvironment();
 const table = `test-${randomUUID()}`;
 process.env['TABLE_NAME'] = table;
 // DynamoDB Local names a database by access key id and region: both are the file's, whatever the
@@ -55,6 +57,7 @@ afterEach(closeOpened);
 // environment elsewhere.)
 afterAll(async () => {
   removeScratchDirs(); // the data folders of the runtimes the file started (stopped by its own afterAll)
+  restoreEnvironment(); // the file's own variables and whatever its tests set: not the next file's
   if (!endpoint) return;
   const client = new DynamoDBClient({
     ...endpointOverride(endpoint),

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, afterEach } from 'vitest';
 import { closeOpened } from './close-after-test.ts';
+import { snapshotEnvironment } from './environment-snapshot.ts';
 
 /**
  * The unit tier's setup file: a unit file must never reach DynamoDB, SQS or a JVM, and this makes
@@ -14,8 +15,7 @@ import { closeOpened } from './close-after-test.ts';
  * Child processes inherit both. The file's afterAll fails if anything was caught, even when the
  * test swallowed the error.
  */
-// Restored after the file: the unit tier shares a worker between files (isolate: false).
-const environmentBefore = { ...process.env };
+const restoreEnvironment = snapshotEnvironment();
 const MOVE = 'belongs in the integration tier: remove it from UNIT_FILES in test/tiers.ts';
 const shims = mkdtempSync(join(tmpdir(), 'unit-tier-'));
 const javaMark = join(shims, 'java-started');
@@ -57,8 +57,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => trap.close(() => resolve()));
   const java = existsSync(javaMark) ? readFileSync(javaMark, 'utf8').trim() : '';
   rmSync(shims, { recursive: true, force: true });
-  for (const key of Object.keys(process.env)) if (!(key in environmentBefore)) delete process.env[key];
-  Object.assign(process.env, environmentBefore);
+  restoreEnvironment();
   if (caught.length > 0)
     throw new Error(
       `unit tier: this file sent ${caught.length} request(s) to DynamoDB/SQS (${caught.slice(0, 3).join(', ')}) and ${MOVE}`,
