@@ -9,7 +9,8 @@
  * with their retries and the local runtime's grant guard.
  */
 import { setting } from '../core/environment.ts';
-import { type Credentials, signedPost } from './signed-post.ts';
+import { signedPost } from './signed-post.ts';
+import type { Credentials } from './signed-request.ts';
 
 /** A JSON-protocol API: its signing name, its target prefix and its protocol version. */
 export interface JsonApi {

@@ -17,7 +17,8 @@ import { fromEnv } from '@aws-sdk/credential-provider-env';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { type AwsService, awsCallMade } from './client-hooks.ts';
 import { Sha256 } from './node-checksums.ts';
-import type { Credentials } from './signed-post.ts';
+
+export type Credentials = () => Promise<{ accessKeyId: string; secretAccessKey: string; sessionToken?: string }>;
 
 export interface SignedRequest {
   service: AwsService;
@@ -46,7 +47,8 @@ const agents = {
   https: new HttpsAgent({ keepAlive: true, maxSockets: 50 }),
 };
 
-function signerFor(service: string, region: string, credentials: Credentials | undefined): SignatureV4 {
+/** The signer of a service and region (or of the credentials given), kept so it reuses its derived signing key: every hand-signed call takes it from here. */
+export function signerFor(service: string, region: string, credentials: Credentials | undefined): SignatureV4 {
   if (credentials) {
     let signer = signersOf.get(credentials);
     if (!signer) {

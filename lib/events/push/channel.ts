@@ -11,7 +11,7 @@
  * the SDK's standard retries do; any other answer is an error naming the API's own error type.
  */
 
-import type { Credentials } from '../../aws/signed-post.ts';
+import type { Credentials } from '../../aws/signed-request.ts';
 import { signedRequest } from '../../aws/signed-request.ts';
 import { setting } from '../../core/environment.ts';
 import { backoff } from '../../store/backoff.ts';
