@@ -1,4 +1,4 @@
-import { type Message, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { type Message, PurgeQueueCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type {
   DynamoDBBatchResponse,
@@ -7,7 +7,7 @@ import type {
   SQSBatchResponse,
   SQSEvent,
 } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AwsApiError } from '../../lib/aws/json-protocol.ts';
 import { postpone } from '../../lib/events/delivery/queue.ts';
 import { workers } from '../../lib/routes.ts';
@@ -49,6 +49,14 @@ beforeAll(async () => {
   deliver = await loadHandler(workers.deliver);
   owner = await createTestUser();
   templateId = await publishTemplate(owner, SIMPLE_SCHEMA);
+});
+
+// Each test starts on an empty queue. With no poller, nothing deletes what a test handled (a Lambda
+// event source mapping would), and a message the worker parked (a retry after the 302, a copy found
+// not due) comes back when its visibility runs out: in a later test of this file, whose "nothing
+// was sent" it would contradict (seen: a message received a second time, ReceiveCount 2).
+afterEach(async () => {
+  await sqs.client.send(new PurgeQueueCommand({ QueueUrl: queues.queueUrl }));
 });
 
 afterAll(async () => {
