@@ -9,9 +9,9 @@ import { invoke, type TestUser } from '../support/lambda.ts';
 /**
  * Shared by the contract and event tests: templates, agents and enabled webhooks made through the
  * real routes, and a real HTTP receiver on 127.0.0.1 that answers the verification handshake
- * and records every delivery with its exact bytes.
+ * and records every delivery with its exact bytes. Receivers on 127.0.0.1 need DEVELOPMENT_MODE,
+ * which the integration tier's setup file turns on for every file (test/support/per-file-table.ts).
  */
-process.env['DEVELOPMENT_MODE'] = 'true';
 
 export interface Delivered {
   headers: http.IncomingHttpHeaders;

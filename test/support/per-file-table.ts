@@ -29,6 +29,11 @@ const region = 'us-east-1';
 process.env['EMULATOR_ACCESS_KEY_ID'] = accessKeyId;
 process.env['AWS_REGION'] = region;
 process.env['LOG_LEVEL'] ??= 'silent';
+// As `npm start` runs (local/start.ts): webhooks may be local receivers on 127.0.0.1. Set here, per
+// file, not by a support module at import: a worker imports a module once for all its files, and
+// the environment is put back after each. A test of production rules switches it off
+// (test/agents/env.ts).
+process.env['DEVELOPMENT_MODE'] = 'true';
 
 let endpoint: string | undefined;
 const leaseUrl = `${inject('dynamoLeaseUrl')}/${encodeURIComponent(process.env['VITEST_POOL_ID'] ?? '1')}/${process.pid}`;
