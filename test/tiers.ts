@@ -21,6 +21,7 @@ export const UNIT_FILES = [
   'infra/usage-plans.test.ts',
   'test/agents/kms.test.ts',
   'test/agents/signature.test.ts',
+  'test/architecture/import-side-effects.test.ts',
   'test/architecture/key-design.test.ts',
   'test/architecture/layers.test.ts',
   'test/client/event-stream.test.ts',

@@ -79,7 +79,8 @@ export function tokenize(src: string): Token[] {
   const regexAllowed = () => {
     const prev = out.at(-1);
     if (!prev) return true;
-    if (prev.kind === 'punct') return ![')', ']', '}'].includes(prev.text);
+    // After a number (a punct token here) a `/` divides: `1 / (1 + x) / 2` is no regular expression.
+    if (prev.kind === 'punct') return ![')', ']', '}'].includes(prev.text) && !/^[0-9]/.test(prev.text);
     return prev.kind === 'word' && BEFORE_REGEX.has(prev.text);
   };
 
