@@ -40,6 +40,9 @@ export default defineConfig({
           // The OpenAPI document first: a build artifact the files serve and check answers against.
           globalSetup: ['test/support/openapi-document.ts', 'test/support/worker-emulators.ts'],
           setupFiles: ['test/support/per-file-table.ts'],
+          // One module graph per worker, as in the unit tier: the code loads once per worker, not per
+          // file. The setup file gives each file its table, database and environment, and puts the
+          // environment back after it (CONTRIBUTING.md, "Tests": what a module may do at import).
           isolate: false,
         },
       },
