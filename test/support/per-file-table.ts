@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { relative } from 'node:path';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, inject, type RunnerTask } from 'vitest';
 import { endpointOverride } from '../../lib/aws-endpoint.ts';
 import { reindexIfBehind } from '../../lib/marketplace/search/reindex.ts';
 import { ensureTable } from '../../lib/store/create-table.ts';
@@ -60,7 +60,13 @@ afterEach(closeOpened);
 // Deleting the table frees its memory in the shared emulator for the files after this one.
 // (Its own client, at the endpoint leased and with the file's database: a test may point the
 // environment elsewhere.)
-afterAll(async () => {
+// biome-ignore lint/correctness/noEmptyPattern: vitest reads a hook's first parameter as its fixtures and refuses any other form; the suite comes second
+afterAll(async ({}, suite) => {
+  const timedOut = testsTimedOut(suite);
+  if (timedOut.length > 0)
+    console.warn(
+      `${file}: ${timedOut.join('; ')} timed out. The worker runs its next file in this process (isolate: false), and what the test started may still be running there: read that file's failures with this in mind.`,
+    );
   removeScratchDirs(); // the data folders of the runtimes the file started (stopped by its own afterAll)
   restoreEnvironment(); // the file's own variables and whatever its tests set: not the next file's
   if (!endpoint) return;
@@ -81,3 +87,9 @@ afterAll(async () => {
     await fetch(`${leaseUrl}?${cost}`, { method: 'DELETE' });
   }
 });
+
+/** The names of the file's tests that failed by timing out. */
+function testsTimedOut(task: Readonly<RunnerTask>): string[] {
+  if (task.type === 'suite') return task.tasks.flatMap(testsTimedOut);
+  return task.result?.errors?.some((error) => error.name === 'TestTimeoutError') ? [task.name] : [];
+}
