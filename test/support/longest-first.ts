@@ -8,14 +8,16 @@ import { LONGEST_FILES } from '../tiers.ts';
  * larger files first), with the files test/tiers.ts names as the longest moved to the front in its
  * order: a long file started last would run alone at the end of the run.
  *
- * With `--sequence.shuffle --sequence.seed=N`, the files in an order the seed decides instead (vitest
- * shuffles files only when no sequencer is configured): a file that passes only after another
- * shows (CONTRIBUTING.md, "Tests").
+ * With TEST_FILE_ORDER_SEED=N, the files in an order the seed decides instead, so a file that passes
+ * only after another shows (CONTRIBUTING.md, "Tests"). `--sequence.shuffle --sequence.seed=N` does
+ * the same and also shuffles the tests inside each file, several of which build on the one before
+ * by design. (vitest shuffles files itself only when no sequencer is configured.)
  */
 export class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const { shuffle, seed } = this.ctx.config.sequence;
-    if (shuffle) {
+    const { shuffle, seed: shuffleSeed } = this.ctx.config.sequence;
+    const seed = process.env['TEST_FILE_ORDER_SEED'] ?? (shuffle ? shuffleSeed : undefined);
+    if (seed !== undefined) {
       // The same seed gives the same order on any checkout: the paths are relative to the root.
       const place = (spec: TestSpecification) =>
         createHash('sha256')
