@@ -282,8 +282,8 @@ describe('duplicates never make two records, and every post is counted once', ()
 
 describe('postpone: ChangeMessageVisibility as one signed JSON call (lib/aws/json-protocol.ts), on fauxqs', () => {
   it('changes the received message’s visibility; a refused call is an AwsApiError naming SQS’s error', async () => {
-    // A queue of its own: the tests above leave messages in flight on theirs (some postponed by the
-    // delivery handler for a few seconds), and one coming back would make "nothing visible" false.
+    // A queue of its own, so "nothing visible" holds whatever the tests above left in flight on theirs
+    // (some postponed by the delivery handler for a few seconds; the purge after each test clears them too).
     const { queueUrl } = await createDeliveryQueues(sqs.client, `${tableName()}-postpone`, {
       visibilityTimeoutSeconds: 30,
       maxReceiveCount: 20,
