@@ -2,7 +2,7 @@
  * `npm start`: the whole service on one machine, with the same handlers Lambda runs.
  * DynamoDB Local (child process) → table + indexes → demo data (once) → event pipeline
  * (stream → relay → SQS → delivery) → the daily trend rollover → API Gateway stand-in on PORT
- * (REST, and the push channel's WebSocket API) → the push worker on the stream. The OpenAPI
+ * (REST, and the push channel's WebSocket API) → the push worker on the stream, in a worker thread. The OpenAPI
  * document it serves is written to generated/openapi.json while the emulator starts.
  * Ctrl-C / SIGTERM stops everything it started, in reverse order. `npm start` execs this process
  * (package.json), so a signal to the npm process reaches it; should its parent die without a
@@ -23,7 +23,7 @@ import { startDemoWebhookSink } from './demo/webhook-sink.ts';
 import { startDailySchedule } from './emulators/daily-schedule.ts';
 import { StartupError, startDynamoDbLocal } from './emulators/dynamodb-local.ts';
 import { startEventPipeline } from './emulators/event-pipeline.ts';
-import { startPushStream } from './emulators/push-stream.ts';
+import { startPushThread } from './emulators/push-thread.ts';
 import { createLocalApi, listen } from './gateway/api-gateway.ts';
 import { nodeVersionNotice } from './node-version.ts';
 import { writeOpenApiDocument } from './openapi-document.ts';
@@ -151,8 +151,8 @@ async function main(): Promise<void> {
   await openApiDocument;
   const api = await listen(createLocalApi(), config.port, config.host);
   stops.push(api.close);
-  // The push channel's worker posts to the API's own @connections stand-in.
-  const push = await startPushStream({
+  // The push channel's worker, in a thread of its own (as its Lambda has its own CPU), posts to the API's own @connections stand-in.
+  const push = await startPushThread({
     tableName: config.tableName,
     dynamoEndpoint,
     connectionsEndpoint: api.url,
