@@ -141,7 +141,11 @@ async function measure(dynamo: DynamoDbLocal): Promise<string> {
         owed.set(party, owed.get(party)! + 3);
     const reports = await clients.awaitOwed(owed, Date.now() + DEADLINE_MS);
     trace.stop();
-    trace.merge((await stream.ask('stop')) as TraceSnapshot);
+    const inThread = (await stream.ask('stop')) as TraceSnapshot;
+    trace.merge(inThread);
+    process.stderr.write(
+      `store calls from the push thread: ${inThread.calls.map(([name, n]) => `${name} ${n}`).join(', ')}\n`,
+    );
     const phaseSeconds = (performance.now() - moveStarted) / 1000;
     const serverCpu = process.cpuUsage(cpuBefore.server);
     const cpu = {
