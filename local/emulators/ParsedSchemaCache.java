@@ -41,8 +41,7 @@ final class ParsedSchemaCache extends DynamoDbObjectMapper {
   private static final int MAX_ENTRIES = 1000;
 
   private final Set<Class<?>> cachedTypes;
-  private final Map<StoredBytes, Object> parsed = new ConcurrentHashMap<>();
-  private final Map<Class<?>, Field[]> fields = new ConcurrentHashMap<>();
+  private final Map<StoredBytes, Parsed> parsed = new ConcurrentHashMap<>();
   private final sun.misc.Unsafe unsafe;
 
   private ParsedSchemaCache(Set<Class<?>> cachedTypes, sun.misc.Unsafe unsafe) {
@@ -70,17 +69,21 @@ final class ParsedSchemaCache extends DynamoDbObjectMapper {
   @SuppressWarnings("unchecked")
   public <T> T readValue(byte[] src, Class<T> type) throws java.io.IOException {
     if (!cachedTypes.contains(type)) return super.readValue(src, type);
-    Object hit = parsed.get(new StoredBytes(src));
+    Parsed hit = parsed.get(new StoredBytes(src));
     if (hit == null) {
-      hit = super.readValue(src, type);
-      if (parsed.size() < MAX_ENTRIES) parsed.put(new StoredBytes(src.clone()), hit);
+      Object value = super.readValue(src, type);
+      // The first copy walks with an identity map: it tells whether the parse shares an object between two places (or loops).
+      Copier tracking = new Copier(new IdentityHashMap<>());
+      Object copy = tracking.copy(value);
+      if (parsed.size() < MAX_ENTRIES) parsed.put(new StoredBytes(src.clone()), new Parsed(value, tracking.sawAlias));
+      return (T) copy;
     }
-    try {
-      return (T) deepCopy(hit, new IdentityHashMap<>());
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("could not copy a cached " + type.getName(), e);
-    }
+    // A tree with no shared node (Jackson's parse, as measured at the first copy) is copied without the identity map.
+    return (T) new Copier(hit.hasAliases ? new IdentityHashMap<>() : null).copy(hit.value);
   }
+
+  /** A cached parse, and whether any object in it is reachable twice. */
+  private record Parsed(Object value, boolean hasAliases) {}
 
   /**
    * A schema's stored bytes as a key. The hash samples every 7th byte (a schema is kilobytes, and
@@ -108,47 +111,135 @@ final class ParsedSchemaCache extends DynamoDbObjectMapper {
     }
   }
 
-  private Object deepCopy(Object o, IdentityHashMap<Object, Object> copies) throws ReflectiveOperationException {
-    if (o == null || o instanceof String || o instanceof Number || o instanceof Boolean || o instanceof Enum<?>) return o;
-    Object done = copies.get(o);
-    if (done != null) return done;
-    if (o instanceof List<?> list) {
-      List<Object> copy = new ArrayList<>(list.size());
-      copies.put(o, copy);
-      for (Object e : list) copy.add(deepCopy(e, copies));
-      return copy;
-    }
-    if (o instanceof Set<?> set) {
-      Set<Object> copy = new LinkedHashSet<>();
-      copies.put(o, copy);
-      for (Object e : set) copy.add(deepCopy(e, copies));
-      return copy;
-    }
-    if (o instanceof Map<?, ?> map) {
-      Map<Object, Object> copy = new LinkedHashMap<>();
-      copies.put(o, copy);
-      for (Map.Entry<?, ?> e : map.entrySet()) copy.put(deepCopy(e.getKey(), copies), deepCopy(e.getValue(), copies));
-      return copy;
-    }
-    Class<?> type = o.getClass();
-    if (!type.getName().startsWith(EMULATOR_PACKAGE)) return o; // the AWS SDK's models: immutable
-    Object copy = unsafe.allocateInstance(type);
-    copies.put(o, copy);
-    for (Field f : fieldsOf(type)) f.set(copy, deepCopy(f.get(o), copies));
-    return copy;
+  private enum Kind {
+    SHARED,
+    LIST,
+    SET,
+    MAP,
+    OBJECT
   }
 
-  private Field[] fieldsOf(Class<?> type) {
-    return fields.computeIfAbsent(type, t -> {
-      List<Field> all = new ArrayList<>();
-      for (Class<?> c = t; c != null && c != Object.class; c = c.getSuperclass()) {
-        for (Field f : c.getDeclaredFields()) {
-          if (Modifier.isStatic(f.getModifiers())) continue;
-          f.setAccessible(true);
-          all.add(f);
+  /**
+   * How a class is copied, decided once per class (the copy ran a class-name test and a field walk
+   * per object, a third of its time): immutable values and the AWS SDK's models are shared, the
+   * emulator's own classes are copied field by field through their offsets.
+   */
+  private final class Plan {
+    final Kind kind;
+    final Class<?> type;
+    final long[] referenceOffsets;
+    final long[] primitiveOffsets;
+    final Class<?>[] primitiveTypes;
+
+    Plan(Class<?> type) {
+      this.type = type;
+      if (List.class.isAssignableFrom(type)) kind = Kind.LIST;
+      else if (Set.class.isAssignableFrom(type)) kind = Kind.SET;
+      else if (Map.class.isAssignableFrom(type)) kind = Kind.MAP;
+      else if (type.getName().startsWith(EMULATOR_PACKAGE) && !Enum.class.isAssignableFrom(type)) kind = Kind.OBJECT;
+      else kind = Kind.SHARED; // String, numbers, booleans, enums, the AWS SDK's models: immutable
+      List<Long> references = new ArrayList<>();
+      List<Long> primitives = new ArrayList<>();
+      List<Class<?>> primitiveTypeList = new ArrayList<>();
+      if (kind == Kind.OBJECT) {
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+          for (Field f : c.getDeclaredFields()) {
+            if (Modifier.isStatic(f.getModifiers())) continue;
+            if (f.getType().isPrimitive()) {
+              primitives.add(unsafe.objectFieldOffset(f));
+              primitiveTypeList.add(f.getType());
+            } else {
+              references.add(unsafe.objectFieldOffset(f));
+            }
+          }
         }
       }
-      return all.toArray(new Field[0]);
-    });
+      referenceOffsets = references.stream().mapToLong(Long::longValue).toArray();
+      primitiveOffsets = primitives.stream().mapToLong(Long::longValue).toArray();
+      primitiveTypes = primitiveTypeList.toArray(new Class<?>[0]);
+    }
+  }
+
+  /** Plans by class (a map rather than a ClassValue: under C1 alone, ClassValue's lookup was most of the copy's samples). */
+  private final Map<Class<?>, Plan> plans = new ConcurrentHashMap<>();
+
+  private Plan planOf(Class<?> type) {
+    Plan plan = plans.get(type);
+    return plan != null ? plan : plans.computeIfAbsent(type, Plan::new);
+  }
+
+  /** One deep copy; `copies` (null when the tree shares no node) keeps aliasing as it was. */
+  private final class Copier {
+    private final IdentityHashMap<Object, Object> copies;
+    boolean sawAlias;
+
+    Copier(IdentityHashMap<Object, Object> copies) {
+      this.copies = copies;
+    }
+
+    Object copy(Object o) {
+      if (o == null) return null;
+      Plan plan = planOf(o.getClass());
+      if (plan.kind == Kind.SHARED) return o;
+      if (copies != null) {
+        Object done = copies.get(o);
+        if (done != null) {
+          sawAlias = true;
+          return done;
+        }
+      }
+      switch (plan.kind) {
+        case LIST -> {
+          List<?> list = (List<?>) o;
+          List<Object> copy = new ArrayList<>(list.size());
+          remember(o, copy);
+          for (Object e : list) copy.add(copy(e));
+          return copy;
+        }
+        case SET -> {
+          Set<Object> copy = new LinkedHashSet<>();
+          remember(o, copy);
+          for (Object e : (Set<?>) o) copy.add(copy(e));
+          return copy;
+        }
+        case MAP -> {
+          Map<Object, Object> copy = new LinkedHashMap<>();
+          remember(o, copy);
+          for (Map.Entry<?, ?> e : ((Map<?, ?>) o).entrySet()) copy.put(copy(e.getKey()), copy(e.getValue()));
+          return copy;
+        }
+        default -> {
+          Object copy;
+          try {
+            copy = unsafe.allocateInstance(plan.type);
+          } catch (InstantiationException e) {
+            throw new IllegalStateException("could not copy a cached " + plan.type.getName(), e);
+          }
+          remember(o, copy);
+          copyPrimitives(plan, o, copy);
+          for (long offset : plan.referenceOffsets) unsafe.putObject(copy, offset, copy(unsafe.getObject(o, offset)));
+          return copy;
+        }
+      }
+    }
+
+    private void remember(Object original, Object copy) {
+      if (copies != null) copies.put(original, copy);
+    }
+  }
+
+  private void copyPrimitives(Plan plan, Object from, Object to) {
+    for (int i = 0; i < plan.primitiveOffsets.length; i++) {
+      long offset = plan.primitiveOffsets[i];
+      Class<?> t = plan.primitiveTypes[i];
+      if (t == int.class) unsafe.putInt(to, offset, unsafe.getInt(from, offset));
+      else if (t == long.class) unsafe.putLong(to, offset, unsafe.getLong(from, offset));
+      else if (t == boolean.class) unsafe.putBoolean(to, offset, unsafe.getBoolean(from, offset));
+      else if (t == double.class) unsafe.putDouble(to, offset, unsafe.getDouble(from, offset));
+      else if (t == float.class) unsafe.putFloat(to, offset, unsafe.getFloat(from, offset));
+      else if (t == short.class) unsafe.putShort(to, offset, unsafe.getShort(from, offset));
+      else if (t == byte.class) unsafe.putByte(to, offset, unsafe.getByte(from, offset));
+      else unsafe.putChar(to, offset, unsafe.getChar(from, offset));
+    }
   }
 }

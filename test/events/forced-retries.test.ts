@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DELIVERY } from '../../lib/core/settings.ts';
 import { type EventPipeline, startEventPipeline } from '../../local/emulators/event-pipeline.ts';
+import { startLocalSqs } from '../../local/emulators/sqs.ts';
 import { UNLIMITED_KEY_LIMITS } from '../../local/gateway/key-throttle.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { useLocalApi } from '../support/local-api.ts';
+import { queueDepth } from '../support/queue-depth.ts';
 import {
   createAgent,
   createContract,
@@ -103,8 +105,18 @@ describe('forced retries at 20-way', () => {
       'every forced retry recorded',
       (VISIBILITY_SECONDS + 60) * 1000,
     );
-    // A message whose attempt went unrecorded would come back after its visibility timeout and post again: wait past it.
-    await new Promise((r) => setTimeout(r, (VISIBILITY_SECONDS + 2) * 1000));
+    // A message whose attempt went unrecorded would stay in flight and come back after its
+    // visibility timeout to post again: wait until the queue holds no message in any state.
+    const sqs = await startLocalSqs({ endpoint: pipeline.sqsEndpoint });
+    try {
+      await waitFor(
+        async () => ((await queueDepth(sqs.client, pipeline.queueUrl)) === 0 ? true : undefined),
+        'an empty delivery queue',
+        (VISIBILITY_SECONDS + 60) * 1000,
+      );
+    } finally {
+      await sqs.stop();
+    }
 
     const record = await detail();
     const posts = receiver.deliveries.length;

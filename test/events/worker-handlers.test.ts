@@ -58,10 +58,10 @@ afterAll(async () => {
 const streamRecordOf = (agentId: string, eventId: string, sequence = '1000') =>
   eventStreamRecord(agentId, eventId, sequence);
 
-async function receiveAll(): Promise<Message[]> {
+async function receiveAll(queueUrl = queues.queueUrl): Promise<Message[]> {
   const { Messages = [] } = await sqs.client.send(
     new ReceiveMessageCommand({
-      QueueUrl: queues.queueUrl,
+      QueueUrl: queueUrl,
       MaxNumberOfMessages: 10,
       WaitTimeSeconds: 1,
       MessageSystemAttributeNames: ['All'],
@@ -274,18 +274,25 @@ describe('duplicates never make two records, and every post is counted once', ()
 
 describe('postpone: ChangeMessageVisibility as one signed JSON call (lib/aws/json-protocol.ts), on fauxqs', () => {
   it('changes the received message’s visibility; a refused call is an AwsApiError naming SQS’s error', async () => {
-    await sqs.client.send(new SendMessageCommand({ QueueUrl: queues.queueUrl, MessageBody: 'park me' }));
-    const [received] = (await receiveAll()).filter((m) => m.Body === 'park me');
+    // A queue of its own: the tests above leave messages in flight on theirs (some postponed by the
+    // delivery handler for a few seconds), and one coming back would make "nothing visible" false.
+    const { queueUrl } = await createDeliveryQueues(sqs.client, `${tableName()}-postpone`, {
+      visibilityTimeoutSeconds: 30,
+      maxReceiveCount: 20,
+    });
+    await sqs.client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: 'park me' }));
+    const [received] = await receiveAll(queueUrl);
+    expect(received?.Body).toBe('park me');
     // Received: hidden for the queue's 30 s. Parked for 0 s instead, it is visible again at once.
-    expect(await receiveAll()).toEqual([]);
-    await postpone(received!.ReceiptHandle!, 0, queues.queueUrl);
-    const again = (await receiveAll()).filter((m) => m.Body === 'park me');
+    expect(await receiveAll(queueUrl)).toEqual([]);
+    await postpone(received!.ReceiptHandle!, 0, queueUrl);
+    const again = await receiveAll(queueUrl);
     expect(again.map((m) => m.MessageId)).toEqual([received!.MessageId]);
-    await postpone(again[0]!.ReceiptHandle!, 600, queues.queueUrl);
-    expect(await receiveAll()).toEqual([]);
+    await postpone(again[0]!.ReceiptHandle!, 600, queueUrl);
+    expect(await receiveAll(queueUrl)).toEqual([]);
 
     // Both are SQS's documented answers for a handle it does not hold (fauxqs gives the first).
-    const refused = await postpone('not-a-receipt-handle', 10, queues.queueUrl).catch((err: unknown) => err);
+    const refused = await postpone('not-a-receipt-handle', 10, queueUrl).catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(AwsApiError);
     expect(refused).toMatchObject({
       service: 'sqs',

@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableName } from '../../lib/store/client.ts';
 import { createDeliveryQueues, type DeliveryQueues, type LocalSqs, startLocalSqs } from '../../local/emulators/sqs.ts';
+import { queueDepth } from '../support/queue-depth.ts';
 
 const root = join(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -30,15 +31,7 @@ function admin(...args: string[]) {
   });
 }
 
-const depth = async (url: string) => {
-  const { Attributes } = await sqs.client.send(
-    new GetQueueAttributesCommand({
-      QueueUrl: url,
-      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
-    }),
-  );
-  return Number(Attributes?.ApproximateNumberOfMessages) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible);
-};
+const depth = (url: string) => queueDepth(sqs.client, url);
 
 describe('admin redrive', () => {
   it('moves every message of the delivery DLQ back to the delivery queue, bodies intact, and prints the count', async () => {
