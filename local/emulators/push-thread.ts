@@ -45,7 +45,7 @@ export async function startPushThread(options: PushThreadOptions): Promise<PushT
   let asked = 0;
   let stopped: (() => void) | undefined;
   const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
+  const ready = new Promise<void>((resolve, reject) => {
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`the push thread exited (${code}) before it was ready`)));
     worker.on('message', (message: FromThread) => {
@@ -55,6 +55,12 @@ export async function startPushThread(options: PushThreadOptions): Promise<PushT
       else if (message.kind === 'stopped') stopped?.();
     });
   });
+  try {
+    await ready;
+  } catch (err) {
+    await worker.terminate();
+    throw err;
+  }
   worker.removeAllListeners('error');
   // Its poller logs its own failures and goes on; a thread that dies anyway is said, not hidden.
   worker.on('error', (err) => process.stderr.write(`the push thread failed: ${err.message}\n`));
@@ -70,12 +76,13 @@ export async function startPushThread(options: PushThreadOptions): Promise<PushT
         send({ kind: 'ask', id, question });
       }),
     stop: async () => {
-      // The poller stops between batches and saves its checkpoint; then the thread ends.
-      await new Promise<void>((resolve) => {
+      // The poller stops between batches and saves its checkpoint; then the thread ends (a thread
+      // that died already has nothing to stop).
+      const through = new Promise<void>((resolve) => {
         stopped = resolve;
-        worker.once('exit', () => resolve());
-        send({ kind: 'stop' });
       });
+      send({ kind: 'stop' });
+      await Promise.race([through, ended]);
       await worker.terminate();
       await ended;
     },
