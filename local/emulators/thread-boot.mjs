@@ -1,5 +1,8 @@
-// The first module of the local runtime's worker threads (local/emulators/push-thread.ts). Node 20's
-// worker threads do not inherit the parent's loader hooks (`node --import tsx`, vitest's), so the
+// The first module of the local runtime's worker threads (local/emulators/push-thread.ts). A thread
+// gets `node --import tsx` from its parent's flags, but not the module loader a test runner installs
+// in-process (vitest's), so the TypeScript module the thread runs, named in workerData.entry, is
+// loaded through tsx's own hooks whoever started the parent.
+import tsx`, vitest's), so the
 // TypeScript module the thread runs, named in workerData.entry, is loaded through tsx's own hooks.
 import { workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
