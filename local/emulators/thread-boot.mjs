@@ -2,8 +2,6 @@
 // gets `node --import tsx` from its parent's flags, but not the module loader a test runner installs
 // in-process (vitest's), so the TypeScript module the thread runs, named in workerData.entry, is
 // loaded through tsx's own hooks whoever started the parent.
-import tsx`, vitest's), so the
-// TypeScript module the thread runs, named in workerData.entry, is loaded through tsx's own hooks.
 import { workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
