@@ -28,6 +28,12 @@ export interface Received {
   arrived: number;
 }
 
+/** A trace's data as it crosses from the push thread to the bench. */
+export interface TraceSnapshot {
+  events: [string, EventTimes][];
+  calls: [string, number][];
+}
+
 /** An attribute value as the document client or the wire has it. */
 const plain = (value: unknown): unknown =>
   value && typeof value === 'object' && 'S' in value ? (value as { S: unknown }).S : value;
@@ -86,6 +92,24 @@ export class PushTrace {
       }
     },
   };
+
+  /** What this trace holds, to be merged into the parent's (the push thread's, below). */
+  snapshot(): TraceSnapshot {
+    return { events: [...this.events], calls: [...this.calls] };
+  }
+
+  /** Adds another thread's trace: each stage's earliest time, every post, the calls summed. */
+  merge(other: TraceSnapshot): void {
+    for (const [id, times] of other.events) {
+      const mine = this.of(id);
+      for (const stage of ['committed', 'read', 'handed'] as const) {
+        const at = times[stage];
+        if (at !== undefined && (mine[stage] === undefined || at < mine[stage])) mine[stage] = at;
+      }
+      mine.posted.push(...times.posted);
+    }
+    for (const [call, n] of other.calls) this.calls.set(call, (this.calls.get(call) ?? 0) + n);
+  }
 
   /** Records from now on (the moves' phase). */
   start(): void {
@@ -166,4 +190,22 @@ export class PushTrace {
       row('frame received by the client', stages.received),
     ].join('\n');
   }
+}
+
+/**
+ * The trace inside the push thread (local/emulators/push-thread.ts loads this module there): its
+ * hooks see the poller and the worker, its SDK and signed-request watches the thread's own calls.
+ * The bench asks it to start, and to stop, which answers with what it recorded.
+ */
+export function threadTrace() {
+  const trace = new PushTrace();
+  return {
+    hooks: trace.hooks,
+    answer(question: unknown): TraceSnapshot | undefined {
+      if (question === 'start') trace.start();
+      if (question !== 'stop') return undefined;
+      trace.stop();
+      return trace.snapshot();
+    },
+  };
 }

@@ -23,13 +23,13 @@ import { PUSH } from '../lib/core/settings.ts';
 import { readFeed } from '../lib/events/feed/reader.ts';
 import { tableName } from '../lib/store/client.ts';
 import type { DynamoDbLocal } from '../local/emulators/dynamodb-local.ts';
-import { startPushStream } from '../local/emulators/push-stream.ts';
+import { startPushThread } from '../local/emulators/push-thread.ts';
 import { createLocalApi, listen } from '../local/gateway/api-gateway.ts';
 import { UNLIMITED_KEY_LIMITS } from '../local/gateway/key-throttle.ts';
 import { percentile, publishBenchTemplate } from './_api.ts';
-import { processCpuSeconds } from './_cpu.ts';
+import { processCpuSeconds, threadIds, threadsCpuSeconds } from './_cpu.ts';
 import { startPushClients } from './_push-clients.ts';
-import { PushTrace } from './_push-trace.ts';
+import { PushTrace, type TraceSnapshot } from './_push-trace.ts';
 import { withBenchStore } from './_store.ts';
 
 const AGENTS = Number(process.env['PUSH_BENCH_AGENTS'] ?? 100);
@@ -73,12 +73,15 @@ async function measure(dynamo: DynamoDbLocal): Promise<string> {
   const trace = new PushTrace();
   // What is measured is the channel, not one key's usage plan (docs/limits.md).
   const gateway = await listen(createLocalApi(undefined, { keyLimits: UNLIMITED_KEY_LIMITS }), 0);
-  const stream = await startPushStream({
+  // As `npm start` runs it: the push pipeline in a thread of its own; its threads told from the API's.
+  const before = new Set(threadIds());
+  const stream = await startPushThread({
     tableName: tableName(),
     dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!,
     connectionsEndpoint: gateway.url,
-    trace: trace.hooks,
+    traceModule: new URL('./_push-trace.ts', import.meta.url).href,
   });
+  const pushThreads = threadIds().filter((id) => !before.has(id));
   const clients = startPushClients();
   try {
     const base = gateway.url;
@@ -110,11 +113,13 @@ async function measure(dynamo: DynamoDbLocal): Promise<string> {
     const acked = new Map<string, number>();
     const cpuBefore = {
       server: process.cpuUsage(),
+      push: threadsCpuSeconds(pushThreads),
       store: processCpuSeconds(dynamo.pid),
       clients: processCpuSeconds(clients.pid),
     };
     const moveStarted = performance.now();
     trace.start();
+    await stream.ask('start');
     await Promise.all(
       contracts.map(async (id) => {
         await post(base, key, `/api/v1/contracts/${id}/fund`);
@@ -136,10 +141,16 @@ async function measure(dynamo: DynamoDbLocal): Promise<string> {
         owed.set(party, owed.get(party)! + 3);
     const reports = await clients.awaitOwed(owed, Date.now() + DEADLINE_MS);
     trace.stop();
+    const inThread = (await stream.ask('stop')) as TraceSnapshot;
+    trace.merge(inThread);
+    process.stderr.write(
+      `store calls from the push thread: ${inThread.calls.map(([name, n]) => `${name} ${n}`).join(', ')}\n`,
+    );
     const phaseSeconds = (performance.now() - moveStarted) / 1000;
     const serverCpu = process.cpuUsage(cpuBefore.server);
     const cpu = {
       server: (serverCpu.user + serverCpu.system) / 1e6,
+      push: (threadsCpuSeconds(pushThreads) ?? Number.NaN) - (cpuBefore.push ?? Number.NaN),
       store: (processCpuSeconds(dynamo.pid) ?? Number.NaN) - (cpuBefore.store ?? Number.NaN),
       clients: (processCpuSeconds(clients.pid) ?? Number.NaN) - (cpuBefore.clients ?? Number.NaN),
     };
@@ -175,7 +186,7 @@ async function measure(dynamo: DynamoDbLocal): Promise<string> {
     return [
       '### Push channel: 1,000 connections, 30 contracts moving at once',
       '',
-      `DynamoDB Local (in memory), the local API with the WebSocket stand-in (\`npm start\`'s) and the push worker on its stream in one process, the clients in a second one (in AWS no client shares the service's CPU; one event loop for both would stamp a frame when the server's work let it), this machine. ${opened} connections across ${agents.length} agents (${PER_AGENT} each) opened through the handshake in ${connectSeconds.toFixed(1)} s (${CONNECTING_AT_ONCE} at a time); then ${contracts.length} contracts moved at once (fund, verification, release: ${moveSeconds.toFixed(1)} s for all ${contracts.length * 3} moves), ${events} events in the agents' feeds, ${expected} frames owed to the connections. ` +
+      `DynamoDB Local (in memory), the local API with the WebSocket stand-in in one process and, as \`npm start\` runs them, the push worker and its stream poller in a worker thread of it, the clients in a second process (in AWS no client shares the service's CPU; one event loop for both would stamp a frame when the server's work let it), this machine. ${opened} connections across ${agents.length} agents (${PER_AGENT} each) opened through the handshake in ${connectSeconds.toFixed(1)} s (${CONNECTING_AT_ONCE} at a time); then ${contracts.length} contracts moved at once (fund, verification, release: ${moveSeconds.toFixed(1)} s for all ${contracts.length * 3} moves), ${events} events in the agents' feeds, ${expected} frames owed to the connections. ` +
         "Delay = from the event's `created_at` (before its commit) to the frame's arrival at the client; after the answer = from the move's 200 reaching the bench to the frame's arrival (the SSE table's measure; negative when the frame beats the answer).",
       '',
       '| Connections | Agents | Events | Frames owed | Missed | Out of order | Repeats (dropped by the client) | Delay p50 ms | Delay p99 ms | Delay max ms | After the answer p50 ms | After the answer p99 ms |',
@@ -186,7 +197,7 @@ async function measure(dynamo: DynamoDbLocal): Promise<string> {
       '',
       stages,
       '',
-      `From the first move to the last frame: ${phaseSeconds.toFixed(1)} s of wall time, in which the service's process used ${cpu.server.toFixed(1)} s of CPU, DynamoDB Local ${cpu.store.toFixed(1)} s and the clients' process ${cpu.clients.toFixed(1)} s (2 cores; load average ${load} at the end). Store calls meanwhile: ${calls}.`,
+      `From the first move to the last frame: ${phaseSeconds.toFixed(1)} s of wall time, in which the service's process used ${cpu.server.toFixed(1)} s of CPU (${cpu.push.toFixed(1)} s of it in the push thread), DynamoDB Local ${cpu.store.toFixed(1)} s and the clients' process ${cpu.clients.toFixed(1)} s (2 cores; load average ${load} at the end). Store calls meanwhile: ${calls}.`,
     ].join('\n');
   } finally {
     trace.stop();

@@ -2,7 +2,7 @@
  * `npm start`: the whole service on one machine, with the same handlers Lambda runs.
  * DynamoDB Local (child process) → table + indexes → demo data (once) → event pipeline
  * (stream → relay → SQS → delivery) → the daily trend rollover → API Gateway stand-in on PORT
- * (REST, and the push channel's WebSocket API) → the push worker on the stream. The OpenAPI
+ * (REST, and the push channel's WebSocket API) → the push worker on the stream, in a worker thread. The OpenAPI
  * document it serves is written to generated/openapi.json while the emulator starts.
  * Ctrl-C / SIGTERM stops everything it started, in reverse order. `npm start` execs this process
  * (package.json), so a signal to the npm process reaches it; should its parent die without a
@@ -23,8 +23,8 @@ import { startDemoWebhookSink } from './demo/webhook-sink.ts';
 import { startDailySchedule } from './emulators/daily-schedule.ts';
 import { StartupError, startDynamoDbLocal } from './emulators/dynamodb-local.ts';
 import { startEventPipeline } from './emulators/event-pipeline.ts';
-import { startPushStream } from './emulators/push-stream.ts';
-import { createLocalApi, listen } from './gateway/api-gateway.ts';
+import { startPushThread } from './emulators/push-thread.ts';
+import { createLocalApi, listen, localApiUrl } from './gateway/api-gateway.ts';
 import { nodeVersionNotice } from './node-version.ts';
 import { writeOpenApiDocument } from './openapi-document.ts';
 import { portInUse } from './ports.ts';
@@ -122,6 +122,17 @@ async function main(): Promise<void> {
   process.env['DYNAMODB_ENDPOINT'] = dynamoEndpoint;
   process.env['TABLE_NAME'] = config.tableName;
   await ensureTable(config.tableName);
+  // The push worker, in a thread of its own (as its Lambda has its own CPU), posts to the API's own
+  // @connections stand-in. Started now, the thread loads its modules (seconds on a busy machine)
+  // while this one goes on; nothing can be connected to push to before the API listens.
+  const pushStarting = startPushThread({
+    tableName: config.tableName,
+    dynamoEndpoint,
+    connectionsEndpoint: localApiUrl(config.host, config.port),
+    dataDir: inMemory ? undefined : config.dataDir,
+  });
+  // Its failure is reported where it is awaited; until then it must not end the process as unhandled.
+  pushStarting.catch(() => {});
   // What an operator runs after a deploy that changes the search index's format (docs/operations.md, "Reindex search").
   await reindexIfBehind();
   const sink = developmentMode() ? await startDemoWebhookSink() : undefined;
@@ -151,13 +162,8 @@ async function main(): Promise<void> {
   await openApiDocument;
   const api = await listen(createLocalApi(), config.port, config.host);
   stops.push(api.close);
-  // The push channel's worker posts to the API's own @connections stand-in.
-  const push = await startPushStream({
-    tableName: config.tableName,
-    dynamoEndpoint,
-    connectionsEndpoint: api.url,
-    dataDir: inMemory ? undefined : config.dataDir,
-  });
+  // Stopped before the API closes (last started, first stopped), so no batch posts to a closed API.
+  const push = await pushStarting;
   stops.push(push.stop);
   const base = `http://localhost:${config.port}`;
   const portal = await createPortalLink(DEMO_CALLER, DEMO_IDS.buyerAgent, {}, `${base}/portal/`);

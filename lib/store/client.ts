@@ -8,6 +8,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { awsClientMade } from '../aws/client-hooks.ts';
+import { withoutSdkLogger } from '../aws/no-sdk-logger.ts';
 import { endpointOverride } from '../aws-endpoint.ts';
 import { setting } from '../core/environment.ts';
 import { applyCallDeadlines } from './call-deadline.ts';
@@ -20,7 +21,7 @@ export function db(): DynamoDBDocumentClient {
   const key = endpoint ? `${endpoint} ${setting('EMULATOR_ACCESS_KEY_ID') ?? ''}` : '';
   let client = clients.get(key);
   if (!client) {
-    const raw = new DynamoDBClient(endpointOverride(endpoint));
+    const raw = withoutSdkLogger(new DynamoDBClient(endpointOverride(endpoint)));
     applyCallDeadlines(raw.config);
     awsClientMade(raw, 'dynamodb');
     client = DynamoDBDocumentClient.from(raw, {

@@ -24,6 +24,7 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { withoutSdkLogger } from '../../lib/aws/no-sdk-logger.ts';
 import { endpointOverride } from '../../lib/aws-endpoint.ts';
 import { STREAM } from '../../lib/core/settings.ts';
 import { matchesFilter } from '../../lib/events/stream-filter.ts';
@@ -141,7 +142,7 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
     filter = (r) => matchesFilter(r),
     parallelization = 1,
   } = options;
-  const client = new DynamoDBStreamsClient(endpointOverride(options.endpoint));
+  const client = withoutSdkLogger(new DynamoDBStreamsClient(endpointOverride(options.endpoint)));
   const checkpoints = loadCheckpoints(checkpointFile, streamArn);
   const iterators = new Map<string, string | null>(); // null = shard closed and fully read
   const abort = new AbortController();

@@ -341,6 +341,10 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes, options:
   return server;
 }
 
+/** The URL of the local API listening on `host` and `port`. */
+export const localApiUrl = (host: string, port: number): string =>
+  `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
+
 export async function listen(server: Server, port: number, host = '127.0.0.1'): Promise<LocalApi> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -350,7 +354,7 @@ export async function listen(server: Server, port: number, host = '127.0.0.1'): 
   const actualPort = typeof address === 'object' && address ? address.port : port;
   return {
     server,
-    url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${actualPort}`,
+    url: localApiUrl(host, actualPort),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -3,19 +3,20 @@ import { hashApiKey } from '../../lib/accounts/api-keys.ts';
 import { PUSH } from '../../lib/core/settings.ts';
 import { openConnection } from '../../lib/events/push/connections.ts';
 import { listSlots } from '../../lib/events/push/store.ts';
-import { startPushStream } from '../../local/emulators/push-stream.ts';
+import { type PushThread, startPushThread } from '../../local/emulators/push-thread.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { useLocalApi } from '../support/local-api.ts';
-import { handshake, openSocket, type TestSocket } from './push-support.ts';
+import { handshake, openSocket, pushUrl, type TestSocket } from './push-support.ts';
 import { createAgent, createContract, feedOf, publishTemplate, SIMPLE_SCHEMA, waitFor } from './support.ts';
 
 /**
  * The push channel end to end on the local runtime: the WebSocket stand-in on the local API's port
  * runs $connect/$default/$disconnect, the table's stream runs the push worker, which posts to the
- * stand-in's @connections API. Guarantees as the feed's (docs/events.md, "Push").
+ * stand-in's @connections API. Guarantees as the feed's (docs/events.md, "Push"). The stream poller
+ * and the worker run in a worker thread, as `npm start` runs them (local/emulators/push-thread.ts).
  */
 const api = useLocalApi();
-let stream: { stop(): Promise<void> };
+let starting: Promise<PushThread> | undefined;
 let alice: TestUser;
 let mallory: TestUser;
 let agentId: string;
@@ -25,8 +26,9 @@ let templateId: string;
 const fund = async (agent = agentId) =>
   invoke('fundContract', { caller: alice, params: { id: await createContract(alice, agent, templateId) } });
 
+// The thread loads its modules (a second or two) while this one makes the callers, agents and events.
 beforeAll(async () => {
-  stream = await startPushStream({
+  starting = startPushThread({
     tableName: process.env['TABLE_NAME']!,
     dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!,
     connectionsEndpoint: api.url,
@@ -35,10 +37,11 @@ beforeAll(async () => {
   [agentId, otherAgentId] = await Promise.all([createAgent(alice), createAgent(alice)]);
   templateId = await publishTemplate(alice, SIMPLE_SCHEMA);
   for (let i = 0; i < 3; i++) await fund();
+  await starting;
 });
 
 afterAll(async () => {
-  await stream?.stop();
+  await (await starting)?.stop();
 });
 
 const ids = (socket: TestSocket) => socket.events().map((e) => e.id);
@@ -158,5 +161,21 @@ describe('push channel', () => {
     expect(socket.frames).toContainEqual(agentGone);
     for (const frame of socket.frames) expect([agentGone, slotGone]).toContainEqual(frame);
     expect(await listSlots(agent)).toEqual([]);
+  });
+  it('pushes a new event to a connection that never asked (no sync: only the worker, in its thread, sends)', async () => {
+    const agent = await createAgent(alice);
+    const socket = new WebSocket(pushUrl(api.url, { agent_id: agent }), [PUSH.protocol, `key.${alice.apiKey}`]);
+    const frames: { id: string }[] = [];
+    socket.addEventListener('message', (m) => frames.push(JSON.parse(String(m.data))));
+    await new Promise((resolve, reject) => {
+      socket.addEventListener('open', resolve);
+      socket.addEventListener('error', () => reject(new Error('handshake refused')));
+    });
+    await fund(agent);
+    const feed = await feedOf(alice, agent);
+    expect(feed.length).toBeGreaterThan(0);
+    await waitFor(() => frames.length >= feed.length || undefined, 'the pushed events');
+    expect(frames).toEqual(feed);
+    socket.close(1000);
   });
 });

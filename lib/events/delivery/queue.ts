@@ -6,6 +6,7 @@
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { awsClientMade } from '../../aws/client-hooks.ts';
 import { callJsonApi, SQS_API } from '../../aws/json-protocol.ts';
+import { withoutSdkLogger } from '../../aws/no-sdk-logger.ts';
 import { emulatorJsonCall, endpointOverride } from '../../aws-endpoint.ts';
 import { setting } from '../../core/environment.ts';
 
@@ -32,7 +33,7 @@ let clientEndpoint: string | undefined;
 export function sqs(): SQSClient {
   const endpoint = setting('SQS_ENDPOINT');
   if (!client || clientEndpoint !== endpoint) {
-    client = new SQSClient(endpointOverride(endpoint));
+    client = withoutSdkLogger(new SQSClient(endpointOverride(endpoint)));
     awsClientMade(client, 'sqs');
     clientEndpoint = endpoint;
   }

@@ -1,0 +1,90 @@
+/**
+ * The push pipeline (local/emulators/push-stream.ts: its stream poller and the push worker's
+ * handler) in a worker thread of its own, as `npm start` runs it. In AWS the push worker is a Lambda
+ * function with its own CPU; in one event loop with the local API its stages wait in line behind
+ * every request's callbacks, and under a burst of moves that line, not the work, was most of a
+ * frame's delay (docs/benchmarks.md, "Push channel"). A thread of its own is time-sliced by the OS
+ * against the API instead. The same handler runs, inside its grant; it posts to the API's
+ * @connections stand-in over HTTP, as in AWS.
+ *
+ * The thread's environment is a copy of this process's at the start (Node's default for workers);
+ * the API's own sends (a client's sync) read PUSH_CONNECTIONS_ENDPOINT here, so it is set on both sides.
+ */
+import { Worker } from 'node:worker_threads';
+import type { PushStreamOptions } from './push-stream.ts';
+
+export interface PushThreadOptions extends Omit<PushStreamOptions, 'trace'> {
+  /**
+   * A bench's trace (file URL of a module exporting `threadTrace()`, bench/_push-trace.ts): made in
+   * the thread, where the poller and the worker run; `ask` talks to it.
+   */
+  traceModule?: string;
+}
+
+export interface PushThread {
+  /** Asks the thread's trace something and resolves with its answer. */
+  ask(question: unknown): Promise<unknown>;
+  stop(): Promise<void>;
+}
+
+/** What the parent sends the thread. */
+export type ToThread = { kind: 'stop' } | { kind: 'ask'; id: number; question: unknown };
+/** What the thread sends the parent. */
+export type FromThread =
+  | { kind: 'ready' }
+  | { kind: 'stopped' }
+  | { kind: 'answer'; id: number; answer: unknown }
+  | { kind: 'failed'; message: string };
+
+export async function startPushThread(options: PushThreadOptions): Promise<PushThread> {
+  process.env['PUSH_CONNECTIONS_ENDPOINT'] = options.connectionsEndpoint;
+  const worker = new Worker(new URL('./thread-boot.mjs', import.meta.url), {
+    workerData: { entry: new URL('./push-thread-entry.ts', import.meta.url).href, options },
+  });
+  const answers = new Map<number, (answer: unknown) => void>();
+  let asked = 0;
+  let stopped: (() => void) | undefined;
+  const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  const ready = new Promise<void>((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the push thread exited (${code}) before it was ready`)));
+    worker.on('message', (message: FromThread) => {
+      if (message.kind === 'ready') resolve();
+      else if (message.kind === 'failed') reject(new Error(`the push thread failed to start: ${message.message}`));
+      else if (message.kind === 'answer') answers.get(message.id)?.(message.answer);
+      else if (message.kind === 'stopped') stopped?.();
+    });
+  });
+  try {
+    await ready;
+  } catch (err) {
+    await worker.terminate();
+    throw err;
+  }
+  worker.removeAllListeners('error');
+  // Its poller logs its own failures and goes on; a thread that dies anyway is said, not hidden.
+  worker.on('error', (err) => process.stderr.write(`the push thread failed: ${err.message}\n`));
+  const send = (message: ToThread) => worker.postMessage(message);
+  return {
+    ask: (question) =>
+      new Promise((resolve) => {
+        const id = ++asked;
+        answers.set(id, (answer) => {
+          answers.delete(id);
+          resolve(answer);
+        });
+        send({ kind: 'ask', id, question });
+      }),
+    stop: async () => {
+      // The poller stops between batches and saves its checkpoint; then the thread ends (a thread
+      // that died already has nothing to stop).
+      const through = new Promise<void>((resolve) => {
+        stopped = resolve;
+      });
+      send({ kind: 'stop' });
+      await Promise.race([through, ended]);
+      await worker.terminate();
+      await ended;
+    },
+  };
+}
