@@ -27,6 +27,14 @@ const emulatorCredentials = () => ({
 export const emulatorJsonCall = (endpoint: string | undefined) =>
   endpoint ? { endpoint, credentials: async () => emulatorCredentials() } : {};
 
+/**
+ * What a client made by endpointOverride reaches: the endpoint and, at an emulator, the database its
+ * access key id picks. A cache of clients is keyed by it (a test worker runs many files, each its own
+ * database; a Lambda has one environment per process, where this is constant).
+ */
+export const clientScope = (endpoint: string | undefined): string =>
+  endpoint ? `${endpoint} ${emulatorCredentials().accessKeyId}` : '';
+
 export function endpointOverride(endpoint: string | undefined, attempts = EMULATOR_ATTEMPTS) {
   return endpoint
     ? {

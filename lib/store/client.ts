@@ -9,7 +9,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { awsClientMade } from '../aws/client-hooks.ts';
 import { withoutSdkLogger } from '../aws/no-sdk-logger.ts';
-import { endpointOverride } from '../aws-endpoint.ts';
+import { clientScope, endpointOverride } from '../aws-endpoint.ts';
 import { setting } from '../core/environment.ts';
 import { applyCallDeadlines } from './call-deadline.ts';
 
@@ -17,8 +17,7 @@ const clients = new Map<string, DynamoDBDocumentClient>();
 
 export function db(): DynamoDBDocumentClient {
   const endpoint = setting('DYNAMODB_ENDPOINT');
-  // Locally the access key id picks DynamoDB Local's database (aws-endpoint.ts): one client per both.
-  const key = endpoint ? `${endpoint} ${setting('EMULATOR_ACCESS_KEY_ID') ?? ''}` : '';
+  const key = clientScope(endpoint);
   let client = clients.get(key);
   if (!client) {
     const raw = withoutSdkLogger(new DynamoDBClient(endpointOverride(endpoint)));

@@ -7,7 +7,7 @@ import {
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { handler } from '../../functions/workers/search-indexer.ts';
-import { endpointOverride } from '../../lib/aws-endpoint.ts';
+import { clientScope, endpointOverride } from '../../lib/aws-endpoint.ts';
 import { matchesFilter } from '../../lib/events/stream-filter.ts';
 import { indexedState, ORDERS, searchIndexItems } from '../../lib/marketplace/search/search-index.ts';
 import { SEARCH_INDEX_FILTER_PATTERN } from '../../lib/marketplace/search/search-indexer.ts';
@@ -31,7 +31,7 @@ const clients = new Map<string, DynamoDBStreamsClient>();
 
 export async function streamRecordsSinceLastCall(): Promise<DynamoDBRecord[]> {
   const endpoint = process.env['DYNAMODB_ENDPOINT']!;
-  const clientKey = `${endpoint} ${process.env['EMULATOR_ACCESS_KEY_ID'] ?? ''}`;
+  const clientKey = clientScope(endpoint);
   let client = clients.get(clientKey);
   if (!client) {
     client = new DynamoDBStreamsClient(endpointOverride(endpoint));
