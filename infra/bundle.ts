@@ -200,26 +200,53 @@ function bundleInputsHash(): string {
 export const bundleAssetHash = (entry: string): string =>
   createHash('sha256').update(bundleInputsHash()).update(`\0${entry}`).digest('hex');
 
+/**
+ * One esbuild run that bundles each entry to `<outdir>/<dir>/index.mjs`: the modules the functions
+ * share, the AWS SDK most of all, are parsed once instead of once per function (about 8 times faster
+ * than a run per function). Each entry is still bundled on its own (no code splitting), byte for
+ * byte what a run of that entry alone makes (infra/bundle-size.test.ts compares one).
+ */
+const oneRun = (outdir: string, dirs: ReadonlyMap<string, string>): BuildOptions => ({
+  ...esbuildOptions,
+  entryPoints: Object.fromEntries([...dirs].map(([dir, entry]) => [`${dir}/index`, resolve(root, entry)])),
+  outdir,
+  outExtension: { '.js': '.mjs' },
+});
+
+/**
+ * Every function bundled in one run, as `cdk synth` builds them (buildAll below), each in
+ * `<outDir>/<name>/`: for the size test, which needs each bundle's bytes and inputs.
+ */
+export async function bundleAllFunctions(outDir: string): Promise<Map<string, Bundled>> {
+  await writeOpenApiDocument();
+  const dirs = new Map(allFunctions().map((f) => [f.name, f.entry]));
+  const { metafile } = await build({ ...oneRun(outDir, dirs), metafile: true });
+  const bundles = new Map<string, Bundled>();
+  for (const [path, output] of Object.entries(metafile.outputs)) {
+    const file = resolve(path);
+    const name = relative(outDir, dirname(file));
+    if (!dirs.has(name) || !file.endsWith('index.mjs')) continue;
+    // The metafile names inputs relative to the working directory.
+    const inputs = Object.keys(output.inputs).map((input) => resolve(input));
+    bundles.set(name, { file, bytes: statSync(file).size, mapFile: `${file}.map`, inputs });
+  }
+  return bundles;
+}
+
 /** Where this process's one esbuild run of every function left each bundle, by entry. */
 let built: Map<string, string> | undefined;
 
 /**
- * Bundles every function in one esbuild run (the modules they share, the AWS SDK most of all, are
- * parsed once instead of once per function: about 8 times faster than a run per function), beside
- * CDK's `outputDir` so each bundle can be moved into place with its source map's relative paths
- * unchanged. Whatever this synth does not claim is removed when the process exits.
+ * Bundles every function in one esbuild run (oneRun), beside CDK's `outputDir` so each bundle can
+ * be moved into place with its source map's relative paths unchanged. Whatever this synth does not
+ * claim is removed when the process exits.
  */
 function buildAll(outputDir: string, entry: string): Map<string, string> {
   if (built) return built;
   const base = dirname(outputDir);
   const entries = [...new Set([...allFunctions().map((f) => f.entry), entry])];
   const dirOf = new Map(entries.map((e, i) => [e, join(base, `.bundle-${process.pid}-${i}`)]));
-  buildSync({
-    ...esbuildOptions,
-    entryPoints: Object.fromEntries(entries.map((e) => [`${relative(base, dirOf.get(e)!)}/index`, resolve(root, e)])),
-    outdir: base,
-    outExtension: { '.js': '.mjs' },
-  });
+  buildSync(oneRun(base, new Map(entries.map((e) => [relative(base, dirOf.get(e)!), e]))));
   process.once('exit', () => {
     for (const dir of dirOf.values()) rmSync(dir, { recursive: true, force: true });
   });
