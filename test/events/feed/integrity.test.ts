@@ -112,13 +112,16 @@ describe('no consumer ever steps over an event', () => {
   it('three handler instances (own processes, own DynamoDB clients, clocks skewed by -3 s, 0 and +2 s) writing at once', async () => {
     const { contractIds, consumers } = await setUp();
     const skews = [-3000, 0, 2000];
-    for (const wave of waves(contractIds)) {
-      const shares = skews.map((_, i) => wave.filter((__, j) => j % skews.length === i));
-      const answers = (
-        await runInstances(skews.map((skewMs, i) => ({ skewMs, caller: owner, jobs: shares[i]! })))
-      ).flat();
-      expect(answers).toHaveLength(wave.length);
-      expect(answers.filter((a) => a.status !== 200)).toEqual([]);
+    const instances = await startInstances(skews.map((skewMs) => ({ skewMs, caller: owner })));
+    try {
+      for (const wave of waves(contractIds)) {
+        const shares = skews.map((_, i) => wave.filter((__, j) => j % skews.length === i));
+        const answers = (await instances.run(shares)).flat();
+        expect(answers).toHaveLength(wave.length);
+        expect(answers.filter((a) => a.status !== 200)).toEqual([]);
+      }
+    } finally {
+      instances.stop();
     }
     await checkEveryConsumer(consumers);
   }, 120_000);
@@ -126,10 +129,10 @@ describe('no consumer ever steps over an event', () => {
 
 const WORKER = fileURLToPath(new URL('./transition-worker.ts', import.meta.url));
 
-/** Starts every instance, waits until all are warm, then lets them go at the same moment. */
-async function runInstances(
-  inputs: Array<{ skewMs: number; caller: TestUser; jobs: Job[] }>,
-): Promise<Array<Array<{ status: number; body?: unknown }>>> {
+type Answer = { status: number; body?: unknown };
+
+/** Starts every instance and waits until all are warm; `run` lets them go at the same moment, one share of a wave each. */
+async function startInstances(inputs: Array<{ skewMs: number; caller: TestUser }>) {
   const children = inputs.map((input) => {
     const child = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify(input)], {
       env: process.env,
@@ -146,6 +149,9 @@ async function runInstances(
         for (const w of waiters.splice(0)) w();
       }
     });
+    child.once('exit', () => {
+      for (const w of waiters.splice(0)) w();
+    });
     const nextLine = async (): Promise<string> => {
       while (lines.length === 0) {
         if (child.exitCode !== null) throw new Error(`instance exited with ${child.exitCode}`);
@@ -155,13 +161,20 @@ async function runInstances(
     };
     return { child, nextLine };
   });
+  const stop = () => {
+    for (const { child } of children) if (child.exitCode === null) child.kill();
+  };
   try {
     for (const { nextLine } of children) expect(await nextLine()).toBe('ready');
-    for (const { child } of children) child.stdin.write('go\n');
-    return await Promise.all(
-      children.map(async ({ nextLine }) => JSON.parse(await nextLine()) as Array<{ status: number; body?: unknown }>),
-    );
-  } finally {
-    for (const { child } of children) if (child.exitCode === null) child.kill();
+  } catch (err) {
+    stop();
+    throw err;
   }
+  return {
+    run: async (shares: Job[][]): Promise<Answer[][]> => {
+      for (const [i, { child }] of children.entries()) child.stdin.write(`${JSON.stringify(shares[i])}\n`);
+      return Promise.all(children.map(async ({ nextLine }) => JSON.parse(await nextLine()) as Answer[]));
+    },
+    stop,
+  };
 }
