@@ -70,7 +70,6 @@ export const UNIT_FILES = [
  * a 60 s file could start last and run alone while the other worker idles.
  */
 export const LONGEST_FILES = [
-  'test/local-runtime.test.ts',
   'test/marketplace/search-pairs.test.ts',
   'test/events/crash-recovery.test.ts',
   'test/events/feed/integrity.test.ts',
