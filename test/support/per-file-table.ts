@@ -12,11 +12,11 @@ import { removeScratchDirs } from './scratch-dir.ts';
 
 /**
  * The integration tier's setup file: each test file gets a database and a fresh table of its own
- * on its worker's DynamoDB Local (one JVM per worker slot for the whole run,
+ * on the run's DynamoDB Local (one JVM for the whole run and every worker,
  * test/support/worker-emulators.ts), created before the file's own hooks and deleted after them.
  * The database is the file's own access key id (the emulator runs without `-sharedDb`): no file
- * sees another's items or pays for another's stream records, and a file runs alone on its slot's
- * emulator. Child processes the file spawns inherit the endpoint, the key id and the table name.
+ * sees another's items or pays for another's stream records, though the files of every worker
+ * share the JVM. Child processes the file spawns inherit the endpoint, the key id and the table name.
  */
 const restoreEnvironment = snapshotEnvironment();
 const table = `test-${randomUUID()}`;

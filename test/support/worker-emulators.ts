@@ -6,22 +6,25 @@ import { freePort } from '../../local/ports.ts';
 import { cpuSecondsOf, recordFileCost } from './cpu-profile.ts';
 
 /**
- * The integration tier's globalSetup (vitest.config.ts): one DynamoDB Local per vitest worker slot,
- * kept in the main process for the whole run and leased to each test file by
- * `test/support/per-file-table.ts`. A slot runs one file at a time (VITEST_POOL_ID), so a file
- * never shares its emulator with a file running at the same time.
+ * The integration tier's globalSetup (vitest.config.ts): one DynamoDB Local for the whole run, kept
+ * in the main process and leased to each test file by `test/support/per-file-table.ts` through its
+ * worker slot (VITEST_POOL_ID). A slot runs one file at a time, and the lease refuses a second holder.
  *
  * Each file gets a database of its own inside the emulator: it runs without `-sharedDb`, which makes
  * DynamoDB Local keep one database per access key id, and the file's access key id is its own
- * (EMULATOR_ACCESS_KEY_ID). That is what lets one emulator serve a whole run. With one shared
- * database, stream records outlive their deleted table and every later write pays for them:
- * measured, rounds of 1,000 writes to a fresh streamed table on one emulator cost 4.2, 6.3, 7.8, 9.6,
- * 11.6 s of JVM CPU, and 3.3, 3.0, 3.0, 2.5, 2.6 s with a database per round (the earlier runs
- * replaced the emulator every 10 s of files to escape this).
+ * (EMULATOR_ACCESS_KEY_ID). That is what lets one emulator serve a whole run, and the files of every
+ * worker at once. With one shared database, stream records outlive their deleted table and every
+ * later write pays for them: measured, rounds of 1,000 writes to a fresh streamed table on one
+ * emulator cost 4.2, 6.3, 7.8, 9.6, 11.6 s of JVM CPU, and 3.3, 3.0, 3.0, 2.5, 2.6 s with a database
+ * per round (the earlier runs replaced the emulator every 10 s of files to escape this).
  *
- * Started lazily, on a slot's first lease: a run of one file starts one JVM, not one per worker.
+ * One JVM for all workers rather than one per worker: each JVM pays its start and compiles the same
+ * hot code again. Measured on 2026-11-27, `npm test` with three workers on 2 cores: 493 s of CPU and
+ * 288 s with a JVM per worker, 460 s and 274 s with one. A profiling run (TEST_CPU_PROFILE) gives each
+ * slot a JVM of its own again, so the JVM's CPU while a file holds its slot is that file's alone.
+ *
+ * Started lazily, on the first lease: a run of one file starts one JVM.
  */
-
 /**
  * A bounded heap: each worker's JVM would otherwise size itself to a quarter of the machine's
  * memory. The tables live in SQLite's native memory, outside the heap; 512 MB is ample for a test
@@ -49,7 +52,7 @@ function alive(pid: number): boolean {
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Where a test file leases its worker's DynamoDB Local: POST <url>/<VITEST_POOL_ID>/<pid> answers its endpoint. */
+    /** Where a test file leases the run's DynamoDB Local through its worker slot: POST <url>/<VITEST_POOL_ID>/<pid> answers its endpoint. */
     dynamoLeaseUrl: string;
   }
 }
@@ -61,9 +64,23 @@ export default async function setup(project: TestProject): Promise<() => Promise
       startDynamoDbLocal({ port, dataDir: ':memory:', jvmOptions: EMULATOR_JVM_OPTIONS, sharedDb: false }),
     );
 
+  const perSlot = Boolean(process.env['TEST_CPU_PROFILE']);
+  let shared: Promise<DynamoDbLocal> | undefined;
+  const emulator = (): Promise<DynamoDbLocal> => {
+    if (perSlot) return start();
+    if (!shared) {
+      const starting = start();
+      // A JVM that failed to start is not kept: the next file tries again (and says why if it fails too).
+      starting.catch(() => {
+        if (shared === starting) shared = undefined;
+      });
+      shared = starting;
+    }
+    return shared;
+  };
+
   function open(slotId: string): Slot {
-    const slot: Slot = { emulator: start() };
-    // A JVM that failed to start is not kept: the next file tries again (and says why if it fails too).
+    const slot: Slot = { emulator: emulator() };
     slot.emulator.catch(() => slots.get(slotId) === slot && slots.delete(slotId));
     slots.set(slotId, slot);
     return slot;
@@ -119,12 +136,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   return async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    const running = [...slots.values()].map((s) =>
-      s.emulator.then(
-        (e) => e.stop(),
-        () => undefined,
+    const running = new Set([...slots.values()].map((s) => s.emulator));
+    await Promise.all(
+      [...running].map((e) =>
+        e.then(
+          (emulator) => emulator.stop(),
+          () => undefined,
+        ),
       ),
     );
-    await Promise.all(running);
   };
 }
