@@ -61,25 +61,24 @@ export const UNIT_FILES = [
 ];
 
 /**
- * The integration files that take longest, longest first (measured in `.ci/run` on a fresh clone,
- * two workers, seconds of wall time, 2026-11-27 with DynamoDB Local's schema cache: local-runtime
- * 57, search-pairs 44, crash-recovery 38, feed/integrity 38, doc-examples 38, first-hour 36,
- * forced-retries 34, bundle-size 28, route-fuzz 24, web/pages 20, events/delivery 16, samples-run
- * 15, agents/verify 12, search-sort 12). They start first (test/support/longest-first.ts): with
- * vitest's fallback order (larger files first, when it has no timings of an earlier run, as in CI)
- * a 60 s file could start last and run alone while the other worker idles.
+ * The integration files that take longest, longest first (seconds of wall time in `npm test` on a
+ * fresh clone, three workers on 2 cores, 2026-11-27 with one DynamoDB Local for the run: first-hour
+ * 87, search-pairs 80, doc-examples 73, crash-recovery 45, route-fuzz 40, feed/integrity 32,
+ * web/pages 27, events/delivery 19, bundle-size 18, samples-run 14, agents/verify 13, search-sort
+ * 12). They start first (test/support/longest-first.ts): with vitest's fallback order (larger files
+ * first, when it has no timings of an earlier run, as in CI) a 60 s file could start last and run
+ * alone while the other workers idle.
  */
 export const LONGEST_FILES = [
-  'test/marketplace/search-pairs.test.ts',
-  'test/events/crash-recovery.test.ts',
-  'test/events/feed/integrity.test.ts',
-  'test/docs/doc-examples.test.ts',
   'test/local/first-hour.test.ts',
-  'test/events/forced-retries.test.ts',
-  'infra/bundle-size.test.ts',
+  'test/marketplace/search-pairs.test.ts',
+  'test/docs/doc-examples.test.ts',
+  'test/events/crash-recovery.test.ts',
   'test/route-fuzz.test.ts',
+  'test/events/feed/integrity.test.ts',
   'test/web/pages.test.ts',
   'test/events/delivery.test.ts',
+  'infra/bundle-size.test.ts',
   'test/local/samples-run.test.ts',
   'test/agents/verify.test.ts',
   'test/marketplace/search-sort.test.ts',

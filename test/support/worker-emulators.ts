@@ -23,7 +23,8 @@ import { cpuSecondsOf, recordFileCost } from './cpu-profile.ts';
  * 288 s with a JVM per worker, 460 s and 274 s with one. A profiling run (TEST_CPU_PROFILE) gives each
  * slot a JVM of its own again, so the JVM's CPU while a file holds its slot is that file's alone.
  *
- * Started lazily, on the first lease: a run of one file starts one JVM.
+ * Started as the tier's setup runs (vitest runs it only when the tier has files to run), so the JVM
+ * boots while the workers start and import; a profiling run starts each slot's on its first lease.
  */
 /**
  * A bounded heap: each worker's JVM would otherwise size itself to a quarter of the machine's
@@ -132,6 +133,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  if (!perSlot) emulator().catch(() => undefined); // its failure is reported to the first lease
   project.provide('dynamoLeaseUrl', `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
 
   return async () => {
