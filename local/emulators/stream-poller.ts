@@ -37,7 +37,10 @@ export interface StreamPollerOptions {
   /** Where the checkpoints live; in memory when absent. */
   checkpointFile?: string;
   batchSize?: number;
+  /** The pause after an empty poll while the stream was lately busy (default 100 ms). */
   idleMs?: number;
+  /** The pause after an empty poll once nothing has come for QUICK_AFTER_RECORDS_MS (default RESTING_MS). */
+  restingMs?: number;
   /** Like the event source's retryAttempts: a batch that keeps failing is then skipped (and logged). */
   retryAttempts?: number;
   filter?: (record: DynamoDBRecord) => boolean;
@@ -48,6 +51,15 @@ export interface StreamPollerOptions {
 }
 
 const DESCRIBE_EVERY_MS = 5000;
+/**
+ * An idle stream is polled at Lambda's base rate for a stream event source, four times a second,
+ * once it has been quiet for QUICK_AFTER_RECORDS_MS; until then every 100 ms, so a burst's next
+ * records wait little. Polling every 100 ms around the clock cost an idle `npm start` (three stream
+ * readers: relay, search, push) about 17 % of a core, 60 % of it these polls: 5.2 s of CPU in 30 s,
+ * node and DynamoDB Local together; at four a second, 3.2 s. Every test that runs a pipeline pays it too.
+ */
+const RESTING_MS = 250;
+const QUICK_AFTER_RECORDS_MS = 2000;
 /** Pages read ahead of the oldest unfinished one (lanes, parallelization > 1): bounds the records held in memory. */
 const PAGES_AHEAD = 20;
 
@@ -138,6 +150,7 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
     checkpointFile,
     batchSize = STREAM.batchSize,
     idleMs = 100,
+    restingMs = RESTING_MS,
     retryAttempts = STREAM.retryAttempts,
     filter = (r) => matchesFilter(r),
     parallelization = 1,
@@ -314,6 +327,7 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
     return shards;
   }
 
+  let lastRecordsAt = Date.now();
   async function loop(): Promise<void> {
     while (!signal.aborted) {
       let busy = false;
@@ -332,7 +346,9 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
         if (signal.aborted) break;
         log.error('stream poller: read failed', { error: err instanceof Error ? err.message : String(err) });
       }
-      if (!busy) await sleep(idleMs, signal);
+      if (busy) lastRecordsAt = Date.now();
+      else
+        await sleep(Date.now() - lastRecordsAt < QUICK_AFTER_RECORDS_MS ? idleMs : Math.max(idleMs, restingMs), signal);
     }
   }
 
