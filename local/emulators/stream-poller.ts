@@ -52,14 +52,16 @@ export interface StreamPollerOptions {
 
 const DESCRIBE_EVERY_MS = 5000;
 /**
- * An idle stream is polled at Lambda's base rate for a stream event source, four times a second,
- * once it has been quiet for QUICK_AFTER_RECORDS_MS; until then every 100 ms, so a burst's next
- * records wait little. Polling every 100 ms around the clock cost an idle `npm start` (three stream
- * readers: relay, search, push) about 17 % of a core, 60 % of it these polls: 5.2 s of CPU in 30 s,
- * node and DynamoDB Local together; at four a second, 3.2 s. Every test that runs a pipeline pays it too.
+ * A stream that has been quiet for QUICK_AFTER_RECORDS_MS is polled at Lambda's base rate for a
+ * stream event source, four times a second; until then every 100 ms, so the records of a burst, or
+ * of a test's next step, wait little. Polling every 100 ms around the clock cost an idle `npm start`
+ * (three stream readers: relay, search, push) about 17 % of a core, 60 % of it these polls: 5.2 s of
+ * CPU in 30 s, node and DynamoDB Local together; resting at four a second, 3.1–3.4 s. Rest came after
+ * 2 s at first: six pipeline test files then took 2–3 % longer (a step after a pause waited for the
+ * slower poll); after 10 s a test's pipeline seldom rests, and a runtime left idle does.
  */
 const RESTING_MS = 250;
-const QUICK_AFTER_RECORDS_MS = 2000;
+const QUICK_AFTER_RECORDS_MS = 10_000;
 /** Pages read ahead of the oldest unfinished one (lanes, parallelization > 1): bounds the records held in memory. */
 const PAGES_AHEAD = 20;
 
