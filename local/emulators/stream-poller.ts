@@ -37,10 +37,8 @@ export interface StreamPollerOptions {
   /** Where the checkpoints live; in memory when absent. */
   checkpointFile?: string;
   batchSize?: number;
-  /** The pause after an empty poll while the stream was lately busy (default 100 ms). */
+  /** The pause after an empty poll while the stream was lately busy (default 100 ms); at rest, RESTING_MS if longer. */
   idleMs?: number;
-  /** The pause after an empty poll once nothing has come for QUICK_AFTER_RECORDS_MS (default RESTING_MS). */
-  restingMs?: number;
   /** Like the event source's retryAttempts: a batch that keeps failing is then skipped (and logged). */
   retryAttempts?: number;
   filter?: (record: DynamoDBRecord) => boolean;
@@ -152,7 +150,6 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
     checkpointFile,
     batchSize = STREAM.batchSize,
     idleMs = 100,
-    restingMs = RESTING_MS,
     retryAttempts = STREAM.retryAttempts,
     filter = (r) => matchesFilter(r),
     parallelization = 1,
@@ -350,7 +347,10 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
       }
       if (busy) lastRecordsAt = Date.now();
       else
-        await sleep(Date.now() - lastRecordsAt < QUICK_AFTER_RECORDS_MS ? idleMs : Math.max(idleMs, restingMs), signal);
+        await sleep(
+          Date.now() - lastRecordsAt < QUICK_AFTER_RECORDS_MS ? idleMs : Math.max(idleMs, RESTING_MS),
+          signal,
+        );
     }
   }
 

@@ -8,6 +8,7 @@ import { SEARCH_DELAY } from '../../lib/core/settings.ts';
 import { demoTemplates } from '../../local/demo/templates.ts';
 import { freePort, portInUse } from '../../local/ports.ts';
 import { localStoreProblem } from '../../local/store-probe.ts';
+import { waitFor } from '../events/support.ts';
 import { groupPids, isLoopback, listeningSockets } from '../support/proc-sockets.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
 
@@ -54,17 +55,9 @@ function start(env: Record<string, string>, via: 'npm' | 'node' = 'npm'): Starte
   return { child, output: () => output, exited };
 }
 
-async function waitFor(predicate: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 const READY = 'Press Ctrl-C to stop.';
 const ready = (app: Started, ms = 90_000) =>
-  waitFor(() => app.output().includes(READY) || app.child.exitCode !== null, ms);
+  waitFor(() => app.output().includes(READY) || app.child.exitCode !== null, 'the banner or an exit', ms);
 
 /** True while any process of the group (npm, node, Java, esbuild) is alive. */
 function groupAlive(child: ChildProcessWithoutNullStreams): boolean {
@@ -84,7 +77,7 @@ afterAll(() => {
 async function stopWithSigterm(app: Started, ports: number[]): Promise<void> {
   app.child.kill('SIGTERM');
   expect(await app.exited).toBe(0);
-  await waitFor(() => !groupAlive(app.child), 30_000);
+  await waitFor(() => !groupAlive(app.child), 'every process of the group gone', 30_000);
   for (const port of ports) expect(await portInUse(port), `port ${port}`).toBe(false);
 }
 
@@ -244,7 +237,7 @@ describe('npm start, the first hour', () => {
     expect((await api('/v1/marketplace/templates/smoke-test')).status).toBe(200);
     again.child.kill('SIGINT');
     expect(await again.exited).toBe(0);
-    await waitFor(() => !groupAlive(again.child), 30_000);
+    await waitFor(() => !groupAlive(again.child), 'every process of the group gone', 30_000);
     expect(await portInUse(dynamoPort)).toBe(false);
 
     // npm dies without passing a signal on (SIGKILL): the orphaned runtime notices its parent is
@@ -253,7 +246,7 @@ describe('npm start, the first hour', () => {
     await ready(orphaned);
     expect(await portInUse(dynamoPort)).toBe(true);
     orphaned.child.kill('SIGKILL');
-    await waitFor(() => !groupAlive(orphaned.child), 60_000);
+    await waitFor(() => !groupAlive(orphaned.child), 'every process of the group gone', 60_000);
     expect(await portInUse(dynamoPort)).toBe(false);
     expect(await portInUse(port)).toBe(false);
   }, 360_000);
