@@ -4,6 +4,9 @@
  * the route table (the growth tests add generated routes); `nag` turns the cdk-nag checks on, as
  * `npm run synth` has them; `validate` keeps CDK's built-in CloudFormation validation (slow).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { App, type CfnElement, Stack } from 'aws-cdk-lib';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Route } from '../lib/routes.ts';
@@ -47,8 +50,13 @@ export const TEST_ENV = { account: '123456789012', region: 'eu-west-1' } as cons
 
 export function synthApp(options: SynthOptions = {}): Synthesized {
   const context = options.context ?? {};
+  // The assembly is read once, below, and then removed: each synth's would hold 25 MB (the bucket
+  // deployment's AWS CLI layer alone is 21 MB), left behind by every run of the tests. Assets are
+  // not staged (copied into it) at all; their hashes, and so the templates, are the same.
+  const outdir = mkdtempSync(join(tmpdir(), 'test-synth-'));
   const app = new App({
-    context: { 'aws:cdk:bundling-stacks': [], ...context },
+    outdir,
+    context: { 'aws:cdk:bundling-stacks': [], 'aws:cdk:disable-asset-staging': true, ...context },
     builtinCloudFormationValidation: options.validate ?? false,
     // Neither is in a template: a stack trace per construct and the tree file cost 15–25 % of a
     // test synth's CPU, and the templates (and their sizes) are byte for byte the same without them.
@@ -62,8 +70,12 @@ export function synthApp(options: SynthOptions = {}): Synthesized {
   });
   options.extend?.(stacks);
   if (options.nag) applyNagChecks(app, stacks);
-  const assembly = app.synth();
-  const usage = stackUsage(app, assembly.directory);
+  let usage: StackUsage[];
+  try {
+    usage = stackUsage(app, app.synth().directory);
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
   return {
     app,
     stacks,

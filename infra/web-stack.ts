@@ -6,7 +6,7 @@
  * dozen resources (the bucket deployment brings a function, a role, a policy and a layer) count
  * against neither an area's budget nor the API stack's (docs/deployment.md).
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Duration, NestedStack, RemovalPolicy } from 'aws-cdk-lib';
@@ -33,14 +33,23 @@ export interface WebStackProps {
   apiUrl: string;
 }
 
-/** The built pages in a fresh folder, for the bucket deployment's asset (its hash is the files'). */
+/** This process's built pages (one folder, however many synths: the infra tests make a dozen). */
+let written: string | undefined;
+
+/**
+ * The built pages in a folder of their own, for the bucket deployment's asset (its hash is the
+ * files'). The synth copies them into the assembly, so the folder goes when the process exits.
+ */
 function writeWebAssets(): string {
+  if (written) return written;
   const folder = mkdtempSync(join(tmpdir(), 'web-assets-'));
+  process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
   for (const [path, asset] of buildWebAssets()) {
     const file = join(folder, path);
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, asset.body);
   }
+  written = folder;
   return folder;
 }
 
