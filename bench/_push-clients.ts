@@ -40,7 +40,7 @@ const self = fileURLToPath(import.meta.url);
 
 /** Starts the clients' process; `open` before `await`, `close` always. */
 export function startPushClients() {
-  // Inherits this process's execArgv: under `npm run bench` that is tsx's loader, which runs this file.
+  // Node runs this TypeScript file itself (type stripping), as it runs the bench.
   const child: ChildProcess = fork(self, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const ask = (request: Request) =>
     new Promise<Answer>((resolve, reject) => {

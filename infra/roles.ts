@@ -19,14 +19,15 @@ export class FunctionRoles extends Construct {
   private readonly roles = new Map<string, Role>();
   private readonly logGroups: ILogGroup[] = [];
 
-  constructor(
-    scope: Construct,
-    id: string,
-    private readonly table: ITable,
-    private readonly queues: readonly IQueue[],
-    private readonly signingKey?: IKey,
-  ) {
+  private readonly table: ITable;
+  private readonly queues: readonly IQueue[];
+  private readonly signingKey: IKey | undefined;
+
+  constructor(scope: Construct, id: string, table: ITable, queues: readonly IQueue[], signingKey?: IKey) {
     super(scope, id);
+    this.table = table;
+    this.queues = queues;
+    this.signingKey = signingKey;
   }
 
   /** Log groups the roles may write to (each function's group must be one of them). */

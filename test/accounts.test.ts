@@ -191,7 +191,7 @@ describe('admin list-keys and revoke-key', () => {
 
 describe('npm run admin', () => {
   const cli = (...args: string[]) =>
-    run(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/admin.ts'), ...args], {
+    run(process.execPath, [join(root, 'scripts/admin.ts'), ...args], {
       cwd: root,
       env: { ...process.env, LOG_LEVEL: 'silent' },
     });

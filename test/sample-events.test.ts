@@ -57,14 +57,10 @@ describe('sample events: every function has one', () => {
   });
 
   it('npm run invoke runs a handler with its sample event and prints the result', async () => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/invoke.ts'), 'health'],
-      {
-        cwd: root,
-        env: { ...process.env, LOG_LEVEL: 'silent' },
-      },
-    );
+    const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'scripts/invoke.ts'), 'health'], {
+      cwd: root,
+      env: { ...process.env, LOG_LEVEL: 'silent' },
+    });
     const result = JSON.parse(stdout) as { statusCode: number; body: string };
     expect(result.statusCode).toBe(200);
     expect(JSON.parse(result.body)).toEqual({ status: 'ok' });

@@ -77,16 +77,12 @@ describe('settings (lib/core/settings.ts)', () => {
   });
 
   it('npm start refuses a wrong value before starting anything, with the sentence and exit code 1', () => {
-    const run = spawnSync(
-      process.execPath,
-      [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'local/start.ts')],
-      {
-        cwd: root,
-        env: { ...process.env, DEVELOPMENT_MODE: 'yes', PORT: '0', DATA_DIR: ':memory:', DYNAMODB_ENDPOINT: '' },
-        encoding: 'utf8',
-        timeout: 60_000,
-      },
-    );
+    const run = spawnSync(process.execPath, [join(root, 'local/start.ts')], {
+      cwd: root,
+      env: { ...process.env, DEVELOPMENT_MODE: 'yes', PORT: '0', DATA_DIR: ':memory:', DYNAMODB_ENDPOINT: '' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(run.stderr).toContain('Cannot start: DEVELOPMENT_MODE must be "true" or "false", not "yes".');
     expect(run.status).toBe(1);
   });

@@ -153,7 +153,10 @@ export async function listAgentsOf(
 
 /** Written only if the attribute is absent (`if_not_exists`): a concurrent first PATCH may have stored a secret already. */
 export class IfAbsent {
-  constructor(readonly value: unknown) {}
+  readonly value: unknown;
+  constructor(value: unknown) {
+    this.value = value;
+  }
 }
 
 /**
@@ -161,10 +164,12 @@ export class IfAbsent {
  * write); with `orElse`, that value when the attribute is absent (`if_not_exists(b, :orElse)`).
  */
 export class CopyOf {
-  constructor(
-    readonly attribute: string,
-    readonly orElse?: { value: unknown },
-  ) {}
+  readonly attribute: string;
+  readonly orElse: { value: unknown } | undefined;
+  constructor(attribute: string, orElse?: { value: unknown }) {
+    this.attribute = attribute;
+    this.orElse = orElse;
+  }
 }
 
 interface Change {

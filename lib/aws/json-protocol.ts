@@ -31,12 +31,12 @@ export interface JsonCallOptions {
 
 /** The API's error answer (`__type`, `message`) as an error that names it. */
 export class AwsApiError extends Error {
-  constructor(
-    readonly service: string,
-    readonly type: string,
-    message: string,
-  ) {
+  readonly service: string;
+  readonly type: string;
+  constructor(service: string, type: string, message: string) {
     super(`${service.toUpperCase()} ${type}: ${message}`);
+    this.service = service;
+    this.type = type;
     this.name = 'AwsApiError';
   }
 }

@@ -23,7 +23,10 @@ export class Sha256 {
   private hash: Hash | Hmac;
   private finished = false;
 
-  constructor(private readonly secret?: Data) {
+  private readonly secret: Data | undefined;
+
+  constructor(secret?: Data) {
+    this.secret = secret;
     this.hash = this.make();
   }
 

@@ -7,7 +7,11 @@
 export default class SmallLru<K, V> {
   private readonly entries = new Map<K, V>();
 
-  constructor(private readonly capacity: number) {}
+  private readonly capacity: number;
+
+  constructor(capacity: number) {
+    this.capacity = capacity;
+  }
 
   has(key: K): boolean {
     return this.entries.has(key);

@@ -47,19 +47,21 @@ export interface ErrorDetail {
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
 
 export class AppError extends Error {
+  readonly code: ErrorCode;
   /** Whole seconds until the refused work may be tried again; set on every `rate_limited` error. */
   readonly retryAfterSeconds: number | undefined;
   /** At most MAX_DETAILS of them, however many were given. */
   readonly details: ErrorDetail[] | undefined;
 
   constructor(
-    readonly code: ErrorCode,
+    code: ErrorCode,
     message: string,
     details?: Iterable<ErrorDetail>,
     options: { retryAfterSeconds?: number; cause?: unknown } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
+    this.code = code;
     this.details = details === undefined ? undefined : cappedDetails(details);
     const wait = options.retryAfterSeconds ?? (code === 'rate_limited' ? DEFAULT_RETRY_AFTER_SECONDS : undefined);
     this.retryAfterSeconds = wait === undefined ? undefined : Math.max(1, Math.ceil(wait));

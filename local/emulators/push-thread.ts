@@ -38,9 +38,9 @@ export type FromThread =
 
 export async function startPushThread(options: PushThreadOptions): Promise<PushThread> {
   process.env['PUSH_CONNECTIONS_ENDPOINT'] = options.connectionsEndpoint;
-  const worker = new Worker(new URL('./thread-boot.mjs', import.meta.url), {
-    workerData: { entry: new URL('./push-thread-entry.ts', import.meta.url).href, options },
-  });
+  // Node runs the TypeScript itself (type stripping), whoever started this process: a thread gets
+  // none of the module loader a test runner installs in-process (vitest's), and needs none.
+  const worker = new Worker(new URL('./push-thread-entry.ts', import.meta.url), { workerData: { options } });
   const answers = new Map<number, (answer: unknown) => void>();
   let asked = 0;
   let stopped: (() => void) | undefined;

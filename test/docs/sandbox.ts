@@ -26,11 +26,12 @@ export class Sandbox {
   private readonly groups: number[] = [];
   private readonly background: string[] = [];
 
-  constructor(
-    root: string,
-    private readonly substitutions: Array<[RegExp, string]>,
-    private readonly env: Record<string, string>,
-  ) {
+  private readonly substitutions: Array<[RegExp, string]>;
+  private readonly env: Record<string, string>;
+
+  constructor(root: string, substitutions: Array<[RegExp, string]>, env: Record<string, string>) {
+    this.substitutions = substitutions;
+    this.env = env;
     this.dir = mkdtempSync(join(tmpdir(), 'doc-examples-'));
     for (const entry of readdirSync(root))
       if (!LEFT_OUT.has(entry)) symlinkSync(join(root, entry), join(this.dir, entry));

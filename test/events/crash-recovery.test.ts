@@ -18,7 +18,7 @@ const running: ChildProcess[] = [];
 
 function startRuntime(env: Record<string, string>): { child: ChildProcess; ready: Promise<string> } {
   // Its own process group, so the kill takes DynamoDB Local with it, as a machine crash would.
-  const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'local/start.ts')], {
+  const child = spawn(process.execPath, [join(root, 'local/start.ts')], {
     cwd: root,
     detached: true,
     env: { ...process.env, LOG_LEVEL: 'silent', DYNAMODB_ENDPOINT: '', TABLE_NAME: '', ...env },

@@ -73,13 +73,13 @@ describe('GET /agents/:id/events', () => {
   });
 
   it('validates limit and after, and refuses unknown parameters', async () => {
-    for (const query of <Record<string, string>[]>[
+    for (const query of [
       { limit: '0' },
       { limit: '101' },
       { limit: 'ten' },
       { after: 'ctr_x' },
       { cursor: 'x' },
-    ]) {
+    ] as Record<string, string>[]) {
       const res = await page(query);
       expect(res.status, JSON.stringify(query)).toBe(400);
       expect(res.body.error.code).toBe('validation_error');

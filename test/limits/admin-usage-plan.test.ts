@@ -63,7 +63,7 @@ async function fakeApiGateway(options: { usagePlanExists: boolean }) {
 
 function adminInAws(apiGatewayUrl: string, env: Record<string, string> = {}, name = 'Dana') {
   const { DYNAMODB_ENDPOINT, ...rest } = process.env;
-  return run(process.execPath, ['--import', 'tsx', join(root, 'scripts/admin.ts'), 'create-key', '--name', name], {
+  return run(process.execPath, [join(root, 'scripts/admin.ts'), 'create-key', '--name', name], {
     cwd: root,
     env: {
       ...rest,

@@ -119,8 +119,8 @@ describe(`SSE streams per agent (cap ${MAX_STREAMS_PER_AGENT})`, () => {
 
   it('frees the slots of a crashed streaming process (SIGKILL, never released) once their leases lapse, not before', async () => {
     const agentId = newId('agt');
-    // One process (tsx as a loader, not its CLI, which would run the script in a child of its own), so SIGKILL ends the holder itself.
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/limits/hold-stream-leases.ts')], {
+    // Node runs the TypeScript itself, in one process, so SIGKILL ends the holder itself.
+    const child = spawn(process.execPath, [join(root, 'test/limits/hold-stream-leases.ts')], {
       env: { ...process.env, AGENT_ID: agentId, COUNT: String(MAX_STREAMS_PER_AGENT) },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

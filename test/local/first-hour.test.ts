@@ -39,9 +39,7 @@ interface Started {
  */
 function start(env: Record<string, string>, via: 'npm' | 'node' = 'npm'): Started {
   const [command, args] =
-    via === 'npm'
-      ? ['npm', ['start', '--silent']]
-      : [process.execPath, ['--import', 'tsx', join(root, 'local/start.ts')]];
+    via === 'npm' ? ['npm', ['start', '--silent']] : [process.execPath, [join(root, 'local/start.ts')]];
   const child = spawn(command, args, {
     cwd: root,
     detached: true,

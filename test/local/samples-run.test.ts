@@ -95,7 +95,7 @@ describe("every function's sample runs against a fresh local runtime", () => {
 
 describe('npm run invoke', () => {
   const run = (args: string[], env: Record<string, string>) =>
-    promisify(execFile)(process.execPath, ['--import', 'tsx', join(root, 'scripts/invoke.ts'), ...args], {
+    promisify(execFile)(process.execPath, [join(root, 'scripts/invoke.ts'), ...args], {
       cwd: root,
       env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     });

@@ -267,14 +267,10 @@ describe('the pairs follow the template', () => {
     expect((await search({ search: 'curlew estuary' })).slugs).toEqual([]);
     await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.searchIndexFormat }));
 
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/admin.ts'), 'reindex-search'],
-      {
-        cwd: root,
-        env: { ...process.env, LOG_LEVEL: 'silent' },
-      },
-    );
+    const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'scripts/admin.ts'), 'reindex-search'], {
+      cwd: root,
+      env: { ...process.env, LOG_LEVEL: 'silent' },
+    });
     expect(JSON.parse(stdout).templates).toBeGreaterThanOrEqual(1);
     expect(await pairsOf(t.id, [now])).toEqual(wantedPairs(now));
     expect((await search({ search: 'curlew estuary' })).slugs).toEqual(['curlew-call']);

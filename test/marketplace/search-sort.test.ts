@@ -185,12 +185,12 @@ describe('search in every sort', () => {
 
   it('refuses a cursor from another sort or search', async () => {
     const cursor = (await list({ search: 'kestrel', sort: 'popular', limit: '2' })).pagination.next_cursor!;
-    for (const query of <Record<string, string>[]>[
+    for (const query of [
       { search: 'kestrel', sort: 'rating' },
       { search: 'kestrel', sort: 'recent' },
       { search: 'kestrel k1', sort: 'popular' },
       { sort: 'popular' },
-    ]) {
+    ] as Record<string, string>[]) {
       const res = await invoke('listTemplates', { caller: author, query: { ...query, cursor } });
       expectError(res, 400, 'validation_error');
       expect(detailPaths(res)).toEqual(['cursor']);

@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(async () => sqs?.stop());
 
 function admin(...args: string[]) {
-  return run(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/admin.ts'), ...args], {
+  return run(process.execPath, [join(root, 'scripts/admin.ts'), ...args], {
     cwd: root,
     env: {
       ...process.env,

@@ -1,6 +1,6 @@
 /**
  * A search indexer that is killed (SIGKILL: no finally, no cleanup) partway through writing a
- * template's index: `tsx index-then-die.ts <template id> <writes before the kill>`, counted over the
+ * template's index: `node index-then-die.ts <template id> <writes before the kill>`, counted over the
  * sync's write calls (word pairs first, then postings). The crash test runs it as a child process
  * against its own table (TABLE_NAME, DYNAMODB_ENDPOINT).
  */

@@ -134,7 +134,7 @@ type Answer = { status: number; body?: unknown };
 /** Starts every instance and waits until all are warm; `run` lets them go at the same moment, one share of a wave each. */
 async function startInstances(inputs: Array<{ skewMs: number; caller: TestUser }>) {
   const children = inputs.map((input) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify(input)], {
+    const child = spawn(process.execPath, [WORKER, JSON.stringify(input)], {
       env: process.env,
       stdio: ['pipe', 'pipe', 'inherit'],
     });
