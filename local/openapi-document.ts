@@ -5,7 +5,7 @@
  * (infra/app.ts) and infra/bundle.ts's bundleFunction, `npm start`, `npm run invoke`,
  * `npm run lint:openapi`, `npm run openapi` (scripts/client-types.ts) and the integration tier's
  * globalSetup (test/support/openapi-document.ts). So a new route changes no committed copy of it
- * (CONTRIBUTING.md, "Add a route"; docs/decisions.md). `npx tsx local/openapi-document.ts` writes
+ * (CONTRIBUTING.md, "Add a route"; docs/decisions.md). `node local/openapi-document.ts` writes
  * it alone.
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';

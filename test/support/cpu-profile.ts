@@ -5,7 +5,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
  * stretches less than wall time): `TEST_CPU_PROFILE=<file> npm run test:integration` appends a
  * line per test file — its wall time, the CPU of its worker process and the children it waited
  * for (`npm start`, the SQS emulator), and the CPU its worker's DynamoDB Local spent while the
- * file held it — and `npx tsx test/support/cpu-profile.ts <file>` prints them as a table,
+ * file held it — and `node test/support/cpu-profile.ts <file>` prints them as a table,
  * costliest first (CONTRIBUTING, "CI: where the time goes").
  */
 export interface FileCost {
