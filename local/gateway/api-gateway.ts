@@ -263,6 +263,9 @@ function observe(
   });
 }
 
+/** Each local API's requests still being handled (its close waits for them). */
+const inFlight = new WeakMap<Server, ReadonlySet<Promise<void>>>();
+
 /**
  * The API Gateway stand-in: HTTP → REST proxy event → the route's handler → HTTP; on the same port,
  * the push channel's WebSocket API and its @connections API (push-gateway.ts).
@@ -271,7 +274,14 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes, options:
   installAwsLambdaGlobal();
   const match = createRouter(table);
   const throttle = createKeyThrottle(options.keyLimits, options.now);
-  const server = createServer(async (req, res) => {
+  const running = new Set<Promise<void>>();
+  const server = createServer((req, res) => {
+    const handled = handle(req, res);
+    running.add(handled);
+    void handled.finally(() => running.delete(handled));
+  });
+  inFlight.set(server, running);
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (push.handleConnectionsApi(req, res)) return;
     const requestId = randomUUID();
     let matched: Route | undefined;
@@ -336,7 +346,7 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes, options:
         sendError(req, res, new AppError('internal_error', 'Something went wrong on our side.'), requestId);
       else res.destroy();
     }
-  });
+  };
   const push = attachPushGateway(server);
   return server;
 }
@@ -355,10 +365,14 @@ export async function listen(server: Server, port: number, host = '127.0.0.1'): 
   return {
     server,
     url: localApiUrl(host, actualPort),
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+      // A handler outlives its connection until it next looks (a stream's loop wakes within a poll,
+      // sees its client gone and ends): once closed, nothing of this API runs, nor reads the store.
+      await Promise.allSettled(inFlight.get(server) ?? []);
+    },
   };
 }

@@ -1,4 +1,5 @@
 import { ProvisionedThroughputExceededException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError, rateLimited } from '../../lib/core/errors.ts';
@@ -79,6 +80,8 @@ describe('Retry-After on 429', () => {
   it('answers a transaction still conflicted after every retry with 429 and Retry-After, not a 500', async () => {
     const send = vi.spyOn(db(), 'send').mockRejectedValue(cancelled('TransactionConflict') as never);
     await expect(transactWrite([item])).rejects.toMatchObject({ code: 'rate_limited', retryAfterSeconds: 1 });
-    expect(send).toHaveBeenCalledTimes(12);
+    // The transaction's tries: the client is the worker's one, which another file's work may use meanwhile.
+    const tries = send.mock.calls.filter(([command]) => command instanceof TransactWriteCommand);
+    expect(tries).toHaveLength(12);
   });
 });
