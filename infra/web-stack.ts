@@ -6,10 +6,9 @@
  * dozen resources (the bucket deployment brings a function, a role, a policy and a layer) count
  * against neither an area's budget nor the API stack's (docs/deployment.md).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Duration, NestedStack, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, NestedStack, RemovalPolicy, Stage } from 'aws-cdk-lib';
 import {
   Function as CloudFrontFunction,
   Distribution,
@@ -24,7 +23,7 @@ import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
-import { buildWebAssets, webContentSecurityPolicy } from '../web/build.ts';
+import { buildWebAssets, type WebAsset, webContentSecurityPolicy } from '../web/build.ts';
 
 export interface WebStackProps {
   /** The API's origin (`https://<host>`), the one place the pages may call besides themselves. */
@@ -33,23 +32,23 @@ export interface WebStackProps {
   apiUrl: string;
 }
 
-/** This process's built pages (one folder, however many synths: the infra tests make a dozen). */
-let written: string | undefined;
+/** This process's build of the pages (their esbuild runs once, however many synths: the infra tests make a dozen). */
+let built: Map<string, WebAsset> | undefined;
 
 /**
- * The built pages in a folder of their own, for the bucket deployment's asset (its hash is the
- * files'). The synth copies them into the assembly, so the folder goes when the process exits.
+ * The built pages in a folder of the synth's assembly, for the bucket deployment's asset (its hash
+ * is the files'): it goes with the assembly (`cdk.out`, or the test synth's, removed once read),
+ * where a temporary folder of its own outlived every test worker.
  */
-function writeWebAssets(): string {
-  if (written) return written;
-  const folder = mkdtempSync(join(tmpdir(), 'web-assets-'));
-  process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
-  for (const [path, asset] of buildWebAssets()) {
+function writeWebAssets(scope: Construct): string {
+  built ??= buildWebAssets();
+  const folder = join(Stage.of(scope)!.outdir, 'web-pages');
+  rmSync(folder, { recursive: true, force: true });
+  for (const [path, asset] of built) {
     const file = join(folder, path);
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, asset.body);
   }
-  written = folder;
   return folder;
 }
 
@@ -102,7 +101,7 @@ export class WebStack extends NestedStack {
     });
     new BucketDeployment(this, 'Files', {
       destinationBucket: bucket,
-      sources: [Source.asset(writeWebAssets()), Source.jsonData('web-config.json', { api: props.apiUrl })],
+      sources: [Source.asset(writeWebAssets(this)), Source.jsonData('web-config.json', { api: props.apiUrl })],
       distribution,
       memoryLimit: 256,
     });

@@ -1,11 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LOCK_FILE, lockDataDir } from '../../local/data-dir-lock.ts';
+import { scratchDir } from '../support/scratch-dir.ts';
 
-const folder = () => mkdtempSync(join(tmpdir(), 'lock-'));
+// Removed when the file's process exits (nine folders a run were left in the temporary folder).
+const folder = () => scratchDir('lock-');
 /** The pid of a process that has already exited. */
 const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid!;
 

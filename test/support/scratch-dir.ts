@@ -7,9 +7,9 @@ import { join } from 'node:path';
  * runtime on disk waits on an fsync per DynamoDB Local write, and a first start's search indexing
  * makes thousands (its demo seed took 146 s to become searchable from a disk folder and 36 s from
  * /dev/shm, side by side on one loaded machine). What a test checks of a data folder — a lock, data
- * kept across a restart — holds the same in RAM. Removed after the test file
- * (test/support/per-file-table.ts calls removeScratchDirs), and when the process exits otherwise:
- * a folder left in /dev/shm holds memory until the machine restarts.
+ * kept across a restart — holds the same in RAM. Removed after the test file (each tier's setup
+ * file calls removeScratchDirs: vitest ends its workers without their exit handlers), and when a
+ * process of its own exits: a folder left in /dev/shm holds memory until the machine restarts.
  */
 const made: string[] = [];
 

@@ -6,6 +6,7 @@ import { delimiter, join } from 'node:path';
 import { afterAll, afterEach } from 'vitest';
 import { closeOpened } from './close-after-test.ts';
 import { snapshotEnvironment } from './environment-snapshot.ts';
+import { removeScratchDirs } from './scratch-dir.ts';
 
 /**
  * The unit tier's setup file: a unit file must never reach DynamoDB, SQS or a JVM, and this makes
@@ -57,6 +58,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => trap.close(() => resolve()));
   const java = existsSync(javaMark) ? readFileSync(javaMark, 'utf8').trim() : '';
   rmSync(shims, { recursive: true, force: true });
+  removeScratchDirs();
   restoreEnvironment();
   if (caught.length > 0)
     throw new Error(
