@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { endpointOverride } from '../../lib/aws-endpoint.ts';
@@ -49,6 +50,21 @@ export const connectHost = (host: string): string =>
 const JIT_OPTIONS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'] as const;
 
 /**
+ * The JVMs' temporary folder. DynamoDB Local copies its SQLite library there at every start (0.9 MB,
+ * `sqlite-<version>-<uuid>-libsqlite4java.so`) and deletes it only when the JVM exits normally: a
+ * JVM killed (a test's kill -9, a runtime whose parent died) left one in the system's temporary
+ * folder each time, hundreds over a day of test runs. In a folder of their own, each start removes
+ * what earlier JVMs left (a running JVM has its copy loaded already; removing the file unmaps nothing).
+ */
+function jvmTemporaryFolder(): string {
+  const folder = join(tmpdir(), 'template-marketplace-dynamodb-tmp');
+  mkdirSync(folder, { recursive: true });
+  for (const entry of readdirSync(folder))
+    if (/^sqlite-.*libsqlite4java/.test(entry)) rmSync(join(folder, entry), { force: true });
+  return folder;
+}
+
+/**
  * Starts AWS's DynamoDB Local as a child process and resolves once it answers.
  * `dataDir` ':memory:' keeps everything in memory; otherwise the data lives in that folder.
  * `host` is the one address it listens on (default loopback: the table holds key hashes and
@@ -83,6 +99,7 @@ export async function startDynamoDbLocal(options: {
     ...(options.jvmOptions ?? []),
     `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
     '-Xshare:auto',
+    `-Djava.io.tmpdir=${jvmTemporaryFolder()}`,
     `-Ddynamodb.local.host=${host}`,
     // The jar's manifest brings its own libraries onto the class path.
     '-cp',
