@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
@@ -54,13 +54,24 @@ const JIT_OPTIONS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'] as const;
  * `sqlite-<version>-<uuid>-libsqlite4java.so`) and deletes it only when the JVM exits normally: a
  * JVM killed (a test's kill -9, a runtime whose parent died) left one in the system's temporary
  * folder each time, hundreds over a day of test runs. In a folder of their own, each start removes
- * what earlier JVMs left (a running JVM has its copy loaded already; removing the file unmaps nothing).
+ * the copies older than STALE_LIBRARY_MS: a JVM loads its copy before it first answers (within
+ * startDynamoDbLocal's 60 s), so an older copy is loaded already or its JVM is gone, while a younger
+ * one may belong to a JVM starting beside this one (another runtime, another test file).
  */
+const STALE_LIBRARY_MS = 10 * 60_000;
+
 function jvmTemporaryFolder(): string {
   const folder = join(tmpdir(), 'template-marketplace-dynamodb-tmp');
   mkdirSync(folder, { recursive: true });
-  for (const entry of readdirSync(folder))
-    if (/^sqlite-.*libsqlite4java/.test(entry)) rmSync(join(folder, entry), { force: true });
+  for (const entry of readdirSync(folder)) {
+    const file = join(folder, entry);
+    if (!/^sqlite-.*libsqlite4java/.test(entry)) continue;
+    try {
+      if (Date.now() - statSync(file).mtimeMs > STALE_LIBRARY_MS) rmSync(file, { force: true });
+    } catch {
+      // Removed meanwhile by its own JVM's exit, or by another start.
+    }
+  }
   return folder;
 }
 

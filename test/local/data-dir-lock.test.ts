@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { LOCK_FILE, lockDataDir } from '../../local/data-dir-lock.ts';
 import { scratchDir } from '../support/scratch-dir.ts';
 
-// Removed when the file's process exits (nine folders a run were left in the temporary folder).
+// Removed after the file by the tier's setup (nine folders a run were left in the temporary folder).
 const folder = () => scratchDir('lock-');
 /** The pid of a process that has already exited. */
 const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid!;
