@@ -32,6 +32,7 @@ export interface Received {
 export interface TraceSnapshot {
   events: [string, EventTimes][];
   calls: [string, number][];
+  roundTrips: [string, number[]][];
 }
 
 /** An attribute value as the document client or the wire has it. */
@@ -43,6 +44,8 @@ export class PushTrace {
   private enabled = false;
   /** DynamoDB calls by command while recording (the push worker's and the moves' alike), and stream pages read. */
   readonly calls = new Map<string, number>();
+  /** Each DynamoDB call's round trip (ms) by command while recording: how long the emulator kept it. */
+  readonly roundTrips = new Map<string, number[]>();
 
   constructor() {
     // The @connections posts are signed requests of their own (lib/aws/signed-request.ts).
@@ -56,8 +59,9 @@ export class PushTrace {
       if (service !== 'dynamodb') return;
       (client as DynamoDBClient).middlewareStack.add(
         (next, context) => async (args) => {
+          const sent = performance.now();
           const result = await next(args);
-          this.count(context.commandName ?? 'unknown');
+          this.count(context.commandName ?? 'unknown', performance.now() - sent);
           if (this.enabled && context.commandName === 'TransactWriteItemsCommand') {
             const at = Date.now();
             const items = (args.input as { TransactItems?: { Put?: { Item?: Record<string, unknown> } }[] })
@@ -95,7 +99,7 @@ export class PushTrace {
 
   /** What this trace holds, to be merged into the parent's (the push thread's, below). */
   snapshot(): TraceSnapshot {
-    return { events: [...this.events], calls: [...this.calls] };
+    return { events: [...this.events], calls: [...this.calls], roundTrips: [...this.roundTrips] };
   }
 
   /** Adds another thread's trace: each stage's earliest time, every post, the calls summed. */
@@ -109,6 +113,7 @@ export class PushTrace {
       mine.posted.push(...times.posted);
     }
     for (const [call, n] of other.calls) this.calls.set(call, (this.calls.get(call) ?? 0) + n);
+    for (const [call, ms] of other.roundTrips) this.roundTrips.set(call, [...(this.roundTrips.get(call) ?? []), ...ms]);
   }
 
   /** Records from now on (the moves' phase). */
@@ -121,8 +126,24 @@ export class PushTrace {
     this.enabled = false;
   }
 
-  private count(call: string): void {
-    if (this.enabled) this.calls.set(call, (this.calls.get(call) ?? 0) + 1);
+  private count(call: string, roundTripMs?: number): void {
+    if (!this.enabled) return;
+    this.calls.set(call, (this.calls.get(call) ?? 0) + 1);
+    if (roundTripMs !== undefined) this.roundTrips.set(call, [...(this.roundTrips.get(call) ?? []), roundTripMs]);
+  }
+
+  /** `UpdateItem 350 (p50 180 ms, p99 410 ms)`, …: each DynamoDB command's calls and round trips. */
+  callSummary(): string {
+    return [...this.calls]
+      .map(([name, n]) => {
+        const ms = [...(this.roundTrips.get(name) ?? [])].sort((a, b) => a - b);
+        const times =
+          ms.length === 0
+            ? ''
+            : ` (p50 ${Math.round(percentile(ms, 50))} ms, p99 ${Math.round(percentile(ms, 99))} ms)`;
+        return `${name.replace(/Command$/, '')} ${n}${times}`;
+      })
+      .join(', ');
   }
 
   private of(id: string): EventTimes {

@@ -18,10 +18,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createUserWithKey } from '../lib/accounts/api-keys.ts';
 import { PUSH } from '../lib/core/settings.ts';
 import { readFeed } from '../lib/events/feed/reader.ts';
-import { tableName } from '../lib/store/client.ts';
+import { db, tableName } from '../lib/store/client.ts';
 import type { DynamoDbLocal } from '../local/emulators/dynamodb-local.ts';
 import { startPushThread } from '../local/emulators/push-thread.ts';
 import { createLocalApi, listen } from '../local/gateway/api-gateway.ts';
@@ -69,6 +70,43 @@ export function run(): Promise<string> {
   return withBenchStore('push', measure);
 }
 
+/**
+ * The baseline the phase's store round trips are read against: QUIET_CALLS writes and reads of one
+ * scratch item, one at a time, while nothing else runs (median ms of each).
+ */
+const QUIET_CALLS = 20;
+async function quietRoundTrips(): Promise<{ write: number; read: number }> {
+  const Key = { PK: 'BENCH#quiet', SK: 'BENCH#quiet' };
+  const time = async (call: () => Promise<unknown>) => {
+    const ms: number[] = [];
+    for (let i = 0; i < QUIET_CALLS; i++) {
+      const sent = performance.now();
+      await call();
+      ms.push(performance.now() - sent);
+    }
+    return (
+      Math.round(
+        percentile(
+          ms.sort((a, b) => a - b),
+          50,
+        ) * 10,
+      ) / 10
+    );
+  };
+  const write = await time(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key,
+        UpdateExpression: 'ADD n :one',
+        ExpressionAttributeValues: { ':one': 1 },
+      }),
+    ),
+  );
+  const read = await time(() => db().send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true })));
+  return { write, read };
+}
+
 async function measure(dynamo: DynamoDbLocal): Promise<string> {
   const trace = new PushTrace();
   // What is measured is the channel, not one key's usage plan (docs/limits.md).
@@ -108,6 +146,7 @@ async function measure(dynamo: DynamoDbLocal): Promise<string> {
     const wanted = agents.flatMap((agentId) => Array.from({ length: PER_AGENT }, () => agentId));
     const opened = await clients.open(pushUrl, key, wanted, CONNECTING_AT_ONCE);
     const connectSeconds = (performance.now() - connectStarted) / 1000;
+    const quiet = await quietRoundTrips();
 
     // 30 contracts at once, each through its three moves; when each move's answer came back.
     const acked = new Map<string, number>();
@@ -181,7 +220,7 @@ async function measure(dynamo: DynamoDbLocal): Promise<string> {
     const outOfOrder = reports.reduce((n, c) => n + c.outOfOrder, 0);
     const repeats = reports.reduce((n, c) => n + c.repeats, 0);
     const stages = trace.table(frames);
-    const calls = [...trace.calls].map(([name, n]) => `${name.replace(/Command$/, '')} ${n}`).join(', ');
+    const calls = trace.callSummary();
     process.stderr.write(`${stages}\n${calls}\n`);
     return [
       '### Push channel: 1,000 connections, 30 contracts moving at once',
@@ -197,7 +236,7 @@ async function measure(dynamo: DynamoDbLocal): Promise<string> {
       '',
       stages,
       '',
-      `From the first move to the last frame: ${phaseSeconds.toFixed(1)} s of wall time, in which the service's process used ${cpu.server.toFixed(1)} s of CPU (${cpu.push.toFixed(1)} s of it in the push thread), DynamoDB Local ${cpu.store.toFixed(1)} s and the clients' process ${cpu.clients.toFixed(1)} s (2 cores; load average ${load} at the end). Store calls meanwhile: ${calls}.`,
+      `From the first move to the last frame: ${phaseSeconds.toFixed(1)} s of wall time, in which the service's process used ${cpu.server.toFixed(1)} s of CPU (${cpu.push.toFixed(1)} s of it in the push thread), DynamoDB Local ${cpu.store.toFixed(1)} s and the clients' process ${cpu.clients.toFixed(1)} s (2 cores; load average ${load} at the end). Store calls meanwhile, each with its round trip: ${calls}; alone (${QUIET_CALLS} one at a time before the moves, the service otherwise idle) an UpdateItem took ${quiet.write} ms and a GetItem ${quiet.read} ms at p50.`,
     ].join('\n');
   } finally {
     trace.stop();
