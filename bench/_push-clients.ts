@@ -23,8 +23,8 @@ export interface ClientReport {
   outOfOrder: number;
   /** Ids received again (two overlapping sends; the client package drops them). */
   repeats: number;
-  /** Each new frame, with the move that made it (contract id and event type). */
-  frames: (Received & { move: string })[];
+  /** Each new frame, with the move that made it (contract id and event type) and whether its id was below the last one seen. */
+  frames: (Received & { move: string; outOfOrder: boolean })[];
 }
 
 type Request =
@@ -104,7 +104,8 @@ function connect(url: string, key: string, agentId: string): Promise<Connection>
         c.repeats++;
         return;
       }
-      if (event.id < c.last) c.outOfOrder++;
+      const outOfOrder = event.id < c.last;
+      if (outOfOrder) c.outOfOrder++;
       else c.last = event.id;
       c.seenSet.add(event.id);
       c.frames.push({
@@ -112,6 +113,7 @@ function connect(url: string, key: string, agentId: string): Promise<Connection>
         createdAt: Date.parse(event.created_at),
         arrived,
         move: `${event.data.contract_id}|${event.type}`,
+        outOfOrder,
       });
     });
     socket.addEventListener('open', () => {

@@ -2,8 +2,10 @@
  * `npm run bench -- push`: the push channel at the issue's scale on one machine. 1,000 WebSocket
  * connections across 100 agents (10 each, the per-agent cap), opened through the real handshake
  * of the local stand-in ($connect with the key as a subprotocol, then a sync, as the client does),
- * while 30 contracts move at once through the REST routes (fund → verification → release, each
- * with a buyer and a seller agent: 6 events per contract). The push worker runs on DynamoDB
+ * while 10, then 20, then 30 contracts move at once through the REST routes (fund → verification
+ * → release, each with a buyer and a seller agent: 6 events per contract): the lighter loads are
+ * the baseline the issue's load is read against, in the same run (PUSH_BENCH_CONTRACTS, a
+ * comma-separated list, changes them; the last is traced stage by stage). The push worker runs on DynamoDB
  * Local's stream and posts through the stand-in's @connections API, as in `npm start`; the
  * clients run in a process of their own (bench/_push-clients.ts: in AWS they never share the
  * service's CPU). Each frame's way is traced stage by stage (bench/_push-trace.ts).
@@ -29,13 +31,14 @@ import { createLocalApi, listen } from '../local/gateway/api-gateway.ts';
 import { UNLIMITED_KEY_LIMITS } from '../local/gateway/key-throttle.ts';
 import { percentile, publishBenchTemplate } from './_api.ts';
 import { processCpuSeconds, threadIds, threadsCpuSeconds } from './_cpu.ts';
-import { startPushClients } from './_push-clients.ts';
+import { type ClientReport, startPushClients } from './_push-clients.ts';
 import { PushTrace, type TraceSnapshot } from './_push-trace.ts';
 import { withBenchStore } from './_store.ts';
 
 const AGENTS = Number(process.env['PUSH_BENCH_AGENTS'] ?? 100);
 const PER_AGENT = PUSH.connectionsPerAgent;
-const CONTRACTS = Number(process.env['PUSH_BENCH_CONTRACTS'] ?? 30);
+/** The loads, in turn: how many contracts move at once; the last (the issue's 30) is the one traced stage by stage. */
+const LOADS = (process.env['PUSH_BENCH_CONTRACTS'] ?? '10,20,30').split(',').map(Number);
 /** Handshakes in flight at once while the 1,000 connect (API Gateway takes 500 new connections per second per account). */
 const CONNECTING_AT_ONCE = 50;
 const DEADLINE_MS = 120_000;
@@ -107,6 +110,15 @@ async function quietRoundTrips(): Promise<{ write: number; read: number }> {
   return { write, read };
 }
 
+/** What one load's phase gave: its contracts, and the time and CPU from its first move to its last frame. */
+interface Phase {
+  contracts: string[];
+  moveSeconds: number;
+  phaseSeconds: number;
+  cpu: { server: number; push: number; store: number; clients: number };
+  load: string;
+}
+
 async function measure(dynamo: DynamoDbLocal): Promise<string> {
   const trace = new PushTrace();
   // What is measured is the channel, not one key's usage plan (docs/limits.md).
@@ -129,16 +141,25 @@ async function measure(dynamo: DynamoDbLocal): Promise<string> {
     for (let i = 0; i < AGENTS; i++)
       agents.push((await post<{ id: string }>(base, key, '/api/v1/agents', { name: `agent ${i}` })).id);
     const template = await publishBenchTemplate(base, key);
-    const contracts: string[] = [];
-    for (let i = 0; i < CONTRACTS; i++) {
-      const contract = await post<{ id: string }>(base, key, '/api/v1/contracts', {
-        template_id: template.id,
-        variables: {},
-        amount_cents: 100,
-        agent_id: agents[(2 * i) % AGENTS],
-        seller_agent_id: agents[(2 * i + 1) % AGENTS],
-      });
-      contracts.push(contract.id);
+    // Contract k is between agents 2k and 2k + 1 (modulo the agents): each load's contracts in turn.
+    const partiesOf = new Map<string, [string, string]>();
+    const contractsOf: string[][] = [];
+    for (const count of LOADS) {
+      const contracts: string[] = [];
+      for (let i = 0; i < count; i++) {
+        const k = partiesOf.size;
+        const parties: [string, string] = [agents[(2 * k) % AGENTS]!, agents[(2 * k + 1) % AGENTS]!];
+        const contract = await post<{ id: string }>(base, key, '/api/v1/contracts', {
+          template_id: template.id,
+          variables: {},
+          amount_cents: 100,
+          agent_id: parties[0],
+          seller_agent_id: parties[1],
+        });
+        partiesOf.set(contract.id, parties);
+        contracts.push(contract.id);
+      }
+      contractsOf.push(contracts);
     }
 
     const pushUrl = `${base.replace('http', 'ws')}${PUSH.localPath}`;
@@ -148,95 +169,136 @@ async function measure(dynamo: DynamoDbLocal): Promise<string> {
     const connectSeconds = (performance.now() - connectStarted) / 1000;
     const quiet = await quietRoundTrips();
 
-    // 30 contracts at once, each through its three moves; when each move's answer came back.
+    // Each load in turn, the heaviest (the issue's) last and traced: its contracts at once, each
+    // through its three moves; when each move's answer came back. Each move gives each of its two
+    // parties one event. The clients wait until every connection has what it is owed so far (or
+    // the deadline) before the next load starts; the feeds are read only at the end, so the
+    // bench's own reads do not compete with the frames it times, and what was missed is judged against them.
     const acked = new Map<string, number>();
-    const cpuBefore = {
-      server: process.cpuUsage(),
-      push: threadsCpuSeconds(pushThreads),
-      store: processCpuSeconds(dynamo.pid),
-      clients: processCpuSeconds(clients.pid),
-    };
-    const moveStarted = performance.now();
-    trace.start();
-    await stream.ask('start');
-    await Promise.all(
-      contracts.map(async (id) => {
-        await post(base, key, `/api/v1/contracts/${id}/fund`);
-        acked.set(`${id}|contract.funded`, Date.now());
-        await post(base, key, `/api/v1/contracts/${id}/verification`, { passed: true });
-        acked.set(`${id}|contract.verification.completed`, Date.now());
-        await post(base, key, `/api/v1/contracts/${id}/release`);
-        acked.set(`${id}|contract.released`, Date.now());
-      }),
-    );
-    const moveSeconds = (performance.now() - moveStarted) / 1000;
-
-    // Each move gives each of its two parties one event. The clients wait until every connection
-    // has that many (or the deadline); the feeds are read only then, so the bench's own reads do not
-    // compete with the frames it times, and what was missed is judged against them.
     const owed = new Map<string, number>(agents.map((id) => [id, 0]));
-    for (let i = 0; i < contracts.length; i++)
-      for (const party of [agents[(2 * i) % AGENTS]!, agents[(2 * i + 1) % AGENTS]!])
-        owed.set(party, owed.get(party)! + 3);
-    const reports = await clients.awaitOwed(owed, Date.now() + DEADLINE_MS);
-    trace.stop();
-    const inThread = (await stream.ask('stop')) as TraceSnapshot;
-    trace.merge(inThread);
+    const phases: Phase[] = [];
+    let reports: ClientReport[] = [];
+    let inThread: TraceSnapshot | undefined;
+    for (const [p, contracts] of contractsOf.entries()) {
+      const traced = p === contractsOf.length - 1;
+      const cpuBefore = {
+        server: process.cpuUsage(),
+        push: threadsCpuSeconds(pushThreads),
+        store: processCpuSeconds(dynamo.pid),
+        clients: processCpuSeconds(clients.pid),
+      };
+      const moveStarted = performance.now();
+      if (traced) {
+        trace.start();
+        await stream.ask('start');
+      }
+      await Promise.all(
+        contracts.map(async (id) => {
+          await post(base, key, `/api/v1/contracts/${id}/fund`);
+          acked.set(`${id}|contract.funded`, Date.now());
+          await post(base, key, `/api/v1/contracts/${id}/verification`, { passed: true });
+          acked.set(`${id}|contract.verification.completed`, Date.now());
+          await post(base, key, `/api/v1/contracts/${id}/release`);
+          acked.set(`${id}|contract.released`, Date.now());
+        }),
+      );
+      const moveSeconds = (performance.now() - moveStarted) / 1000;
+      for (const id of contracts) for (const party of partiesOf.get(id)!) owed.set(party, owed.get(party)! + 3);
+      reports = await clients.awaitOwed(owed, Date.now() + DEADLINE_MS);
+      if (traced) {
+        trace.stop();
+        inThread = (await stream.ask('stop')) as TraceSnapshot;
+        trace.merge(inThread);
+      }
+      const serverCpu = process.cpuUsage(cpuBefore.server);
+      phases.push({
+        contracts,
+        moveSeconds,
+        phaseSeconds: (performance.now() - moveStarted) / 1000,
+        cpu: {
+          server: (serverCpu.user + serverCpu.system) / 1e6,
+          push: (threadsCpuSeconds(pushThreads) ?? Number.NaN) - (cpuBefore.push ?? Number.NaN),
+          store: (processCpuSeconds(dynamo.pid) ?? Number.NaN) - (cpuBefore.store ?? Number.NaN),
+          clients: (processCpuSeconds(clients.pid) ?? Number.NaN) - (cpuBefore.clients ?? Number.NaN),
+        },
+        load: loadavg()[0]!.toFixed(1),
+      });
+    }
     process.stderr.write(
-      `store calls from the push thread: ${inThread.calls.map(([name, n]) => `${name} ${n}`).join(', ')}\n`,
+      `store calls from the push thread: ${inThread!.calls.map(([name, n]) => `${name} ${n}`).join(', ')}\n`,
     );
-    const phaseSeconds = (performance.now() - moveStarted) / 1000;
-    const serverCpu = process.cpuUsage(cpuBefore.server);
-    const cpu = {
-      server: (serverCpu.user + serverCpu.system) / 1e6,
-      push: (threadsCpuSeconds(pushThreads) ?? Number.NaN) - (cpuBefore.push ?? Number.NaN),
-      store: (processCpuSeconds(dynamo.pid) ?? Number.NaN) - (cpuBefore.store ?? Number.NaN),
-      clients: (processCpuSeconds(clients.pid) ?? Number.NaN) - (cpuBefore.clients ?? Number.NaN),
-    };
-    const load = loadavg()[0]!.toFixed(1);
+
     // A feed read while a slot is still being written stops before it: read again until they hold what is owed.
-    const feeds = new Map<string, string[]>();
+    const feeds = new Map<string, { id: string; contract: string }[]>();
     const complete = () => agents.every((id) => feeds.get(id)?.length === owed.get(id));
     const deadline = Date.now() + DEADLINE_MS;
     while (!complete() && Date.now() < deadline) {
       for (const agentId of agents)
         feeds.set(
           agentId,
-          (await readFeed(agentId, undefined, 100)).events.map((e) => e.id),
+          (await readFeed(agentId, undefined, 100)).events.map((e) => ({
+            id: e.id,
+            contract: String((e.data as { contract_id?: string }).contract_id),
+          })),
         );
       if (!complete()) await new Promise((r) => setTimeout(r, 500));
     }
     if (!complete()) throw new Error('the feeds do not hold an event per move and party');
 
-    const missing = reports.reduce((n, c) => n + feeds.get(c.agentId)!.filter((id) => !c.seen.includes(id)).length, 0);
-    const events = [...feeds.values()].reduce((n, ids) => n + ids.length, 0);
-    const expected = reports.reduce((n, c) => n + feeds.get(c.agentId)!.length, 0);
-    const frames = reports.flatMap((c) => c.frames);
-    const delays = frames.map((f) => f.arrived - f.createdAt).sort((a, b) => a - b);
-    const afterAck = frames
-      .filter((f) => acked.has(f.move))
-      .map((f) => f.arrived - acked.get(f.move)!)
-      .sort((a, b) => a - b);
-    const outOfOrder = reports.reduce((n, c) => n + c.outOfOrder, 0);
+    const rows = phases.map((phase) => {
+      const mine = new Set(phase.contracts);
+      const feedOf = (agentId: string) => feeds.get(agentId)!.filter((e) => mine.has(e.contract));
+      const frames = reports.flatMap((c) => c.frames).filter((f) => mine.has(f.move.split('|')[0]!));
+      const delays = frames.map((f) => f.arrived - f.createdAt).sort((a, b) => a - b);
+      const afterAck = frames
+        .filter((f) => acked.has(f.move))
+        .map((f) => f.arrived - acked.get(f.move)!)
+        .sort((a, b) => a - b);
+      const cpuAll = phase.cpu.server + phase.cpu.store + phase.cpu.clients;
+      return {
+        phase,
+        frames,
+        events: new Set(phase.contracts.flatMap((id) => partiesOf.get(id)!.flatMap((a) => feedOf(a).map((e) => e.id))))
+          .size,
+        owed: reports.reduce((n, c) => n + feedOf(c.agentId).length, 0),
+        missed: reports.reduce((n, c) => n + feedOf(c.agentId).filter((e) => !c.seen.includes(e.id)).length, 0),
+        outOfOrder: frames.filter((f) => f.outOfOrder).length,
+        p50: percentile(delays, 50),
+        p99: percentile(delays, 99),
+        max: delays.at(-1),
+        ackP50: percentile(afterAck, 50),
+        ackP99: percentile(afterAck, 99),
+        cores: cpuAll / phase.phaseSeconds,
+      };
+    });
+    const lightest = rows[0]!;
+    const traced = rows.at(-1)!;
     const repeats = reports.reduce((n, c) => n + c.repeats, 0);
-    const stages = trace.table(frames);
+    const stages = trace.table(traced.frames);
     const calls = trace.callSummary();
     process.stderr.write(`${stages}\n${calls}\n`);
+    const { phase } = traced;
+    const cpu = phase.cpu;
     return [
-      '### Push channel: 1,000 connections, 30 contracts moving at once',
+      `### Push channel: ${opened.toLocaleString('en-US')} connections, ${LOADS.join(', ')} contracts moving at once`,
       '',
-      `DynamoDB Local (in memory), the local API with the WebSocket stand-in in one process and, as \`npm start\` runs them, the push worker and its stream poller in a worker thread of it, the clients in a second process (in AWS no client shares the service's CPU; one event loop for both would stamp a frame when the server's work let it), this machine. ${opened} connections across ${agents.length} agents (${PER_AGENT} each) opened through the handshake in ${connectSeconds.toFixed(1)} s (${CONNECTING_AT_ONCE} at a time); then ${contracts.length} contracts moved at once (fund, verification, release: ${moveSeconds.toFixed(1)} s for all ${contracts.length * 3} moves), ${events} events in the agents' feeds, ${expected} frames owed to the connections. ` +
-        "Delay = from the event's `created_at` (before its commit) to the frame's arrival at the client; after the answer = from the move's 200 reaching the bench to the frame's arrival (the SSE table's measure; negative when the frame beats the answer).",
+      `DynamoDB Local (in memory), the local API with the WebSocket stand-in in one process and, as \`npm start\` runs them, the push worker and its stream poller in a worker thread of it, the clients in a second process (in AWS no client shares the service's CPU; one event loop for both would stamp a frame when the server's work let it), this machine. ${opened} connections across ${agents.length} agents (${PER_AGENT} each) opened through the handshake in ${connectSeconds.toFixed(1)} s (${CONNECTING_AT_ONCE} at a time); then, one load after the other, that many contracts moved at once (fund, verification, release; each contract's two parties get an event per move, 10 frames each), the next load starting once every frame of the one before had arrived. ` +
+        "Delay = from the event's `created_at` (before its commit) to the frame's arrival at the client; after the answer = from the move's 200 reaching the bench to the frame's arrival (the SSE table's measure; negative when the frame beats the answer). Busy cores = the CPU of the service, DynamoDB Local and the clients over the phase's wall time (the machine has 2).",
       '',
-      '| Connections | Agents | Events | Frames owed | Missed | Out of order | Repeats (dropped by the client) | Delay p50 ms | Delay p99 ms | Delay max ms | After the answer p50 ms | After the answer p99 ms |',
-      '|---|---|---|---|---|---|---|---|---|---|---|---|',
-      `| ${opened} | ${agents.length} | ${events} | ${expected} | ${missing} | ${outOfOrder} | ${repeats} | ${percentile(delays, 50)} | ${percentile(delays, 99)} | ${delays.at(-1)} | ${percentile(afterAck, 50)} | ${percentile(afterAck, 99)} |`,
+      '| Contracts at once | Moves s | Events | Frames owed | Missed | Out of order | Delay p50 ms | Delay p99 ms | Delay max ms | After the answer p50 ms | After the answer p99 ms | p50 against the lightest load | Phase s | Busy cores |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+      ...rows.map(
+        (r) =>
+          `| ${r.phase.contracts.length} | ${r.phase.moveSeconds.toFixed(1)} | ${r.events} | ${r.owed} | ${r.missed} | ${r.outOfOrder} | ${r.p50} | ${r.p99} | ${r.max} | ${r.ackP50} | ${r.ackP99} | ×${(r.p50 / lightest.p50).toFixed(2)} | ${r.phase.phaseSeconds.toFixed(1)} | ${r.cores.toFixed(1)} |`,
+      ),
       '',
-      'Where the delay goes, stage by stage (a trace of this run):',
+      `Repeats over the whole run (an id a connection had seen, which two overlapping sends can cause and the client drops): ${repeats}.`,
+      '',
+      `Where the delay goes at ${phase.contracts.length} contracts, stage by stage (a trace of that phase):`,
       '',
       stages,
       '',
-      `From the first move to the last frame: ${phaseSeconds.toFixed(1)} s of wall time, in which the service's process used ${cpu.server.toFixed(1)} s of CPU (${cpu.push.toFixed(1)} s of it in the push thread), DynamoDB Local ${cpu.store.toFixed(1)} s and the clients' process ${cpu.clients.toFixed(1)} s (2 cores; load average ${load} at the end). Store calls meanwhile, each with its round trip: ${calls}; alone (${QUIET_CALLS} one at a time before the moves, the service otherwise idle) an UpdateItem took ${quiet.write} ms and a GetItem ${quiet.read} ms at p50.`,
+      `In that phase: ${phase.phaseSeconds.toFixed(1)} s of wall time from the first move to the last frame, in which the service's process used ${cpu.server.toFixed(1)} s of CPU (${cpu.push.toFixed(1)} s of it in the push thread), DynamoDB Local ${cpu.store.toFixed(1)} s and the clients' process ${cpu.clients.toFixed(1)} s (2 cores; load average ${phase.load} at the end). Store calls meanwhile, each with its round trip: ${calls}; alone (${QUIET_CALLS} one at a time before the moves, the service otherwise idle) an UpdateItem took ${quiet.write} ms and a GetItem ${quiet.read} ms at p50.`,
     ].join('\n');
   } finally {
     trace.stop();
