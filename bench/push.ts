@@ -119,6 +119,81 @@ interface Phase {
   load: string;
 }
 
+/** CPU seconds from now on: this process's, the push thread's, DynamoDB Local's and the clients'. */
+function cpuMeter(of: { push: readonly string[]; store: number; clients: number }): () => Phase['cpu'] {
+  const server = process.cpuUsage();
+  const push = threadsCpuSeconds(of.push);
+  const store = processCpuSeconds(of.store);
+  const clients = processCpuSeconds(of.clients);
+  return () => {
+    const used = process.cpuUsage(server);
+    return {
+      server: (used.user + used.system) / 1e6,
+      push: (threadsCpuSeconds(of.push) ?? Number.NaN) - (push ?? Number.NaN),
+      store: (processCpuSeconds(of.store) ?? Number.NaN) - (store ?? Number.NaN),
+      clients: (processCpuSeconds(of.clients) ?? Number.NaN) - (clients ?? Number.NaN),
+    };
+  };
+}
+
+/** Each agent's feed: its events' ids and the contract each is about. */
+type Feeds = Map<string, { id: string; contract: string }[]>;
+
+/** The agents' feeds, once each holds what it is owed: a feed read while a slot is still being written stops before it, so read again. */
+async function readOwedFeeds(owed: Map<string, number>): Promise<Feeds> {
+  const feeds: Feeds = new Map();
+  const complete = () => [...owed].every(([id, n]) => feeds.get(id)?.length === n);
+  const deadline = Date.now() + DEADLINE_MS;
+  while (!complete() && Date.now() < deadline) {
+    for (const agentId of owed.keys())
+      feeds.set(
+        agentId,
+        (await readFeed(agentId, undefined, 100)).events.map((e) => ({
+          id: e.id,
+          contract: String((e.data as { contract_id?: string }).contract_id),
+        })),
+      );
+    if (!complete()) await new Promise((r) => setTimeout(r, 500));
+  }
+  if (!complete()) throw new Error('the feeds do not hold an event per move and party');
+  return feeds;
+}
+
+/** One load's row: what its contracts' events owed the connections, and how their frames arrived. */
+function phaseRow(
+  phase: Phase,
+  run: {
+    feeds: Feeds;
+    reports: ClientReport[];
+    acked: Map<string, number>;
+    partiesOf: Map<string, [string, string]>;
+  },
+) {
+  const mine = new Set(phase.contracts);
+  const feedOf = (agentId: string) => run.feeds.get(agentId)!.filter((e) => mine.has(e.contract));
+  const frames = run.reports.flatMap((c) => c.frames).filter((f) => mine.has(f.move.split('|')[0]!));
+  const delays = frames.map((f) => f.arrived - f.createdAt).sort((a, b) => a - b);
+  const afterAck = frames
+    .filter((f) => run.acked.has(f.move))
+    .map((f) => f.arrived - run.acked.get(f.move)!)
+    .sort((a, b) => a - b);
+  const parties = new Set(phase.contracts.flatMap((id) => run.partiesOf.get(id)!));
+  return {
+    phase,
+    frames,
+    events: [...parties].reduce((n, agentId) => n + feedOf(agentId).length, 0),
+    owed: run.reports.reduce((n, c) => n + feedOf(c.agentId).length, 0),
+    missed: run.reports.reduce((n, c) => n + feedOf(c.agentId).filter((e) => !c.seen.includes(e.id)).length, 0),
+    outOfOrder: frames.filter((f) => f.outOfOrder).length,
+    p50: percentile(delays, 50),
+    p99: percentile(delays, 99),
+    max: delays.at(-1),
+    ackP50: percentile(afterAck, 50),
+    ackP99: percentile(afterAck, 99),
+    cores: (phase.cpu.server + phase.cpu.store + phase.cpu.clients) / phase.phaseSeconds,
+  };
+}
+
 async function measure(dynamo: DynamoDbLocal): Promise<string> {
   const trace = new PushTrace();
   // What is measured is the channel, not one key's usage plan (docs/limits.md).
@@ -181,12 +256,7 @@ async function measure(dynamo: DynamoDbLocal): Promise<string> {
     let inThread: TraceSnapshot | undefined;
     for (const [p, contracts] of contractsOf.entries()) {
       const traced = p === contractsOf.length - 1;
-      const cpuBefore = {
-        server: process.cpuUsage(),
-        push: threadsCpuSeconds(pushThreads),
-        store: processCpuSeconds(dynamo.pid),
-        clients: processCpuSeconds(clients.pid),
-      };
+      const cpuSince = cpuMeter({ push: pushThreads, store: dynamo.pid, clients: clients.pid });
       const moveStarted = performance.now();
       if (traced) {
         trace.start();
@@ -210,17 +280,11 @@ async function measure(dynamo: DynamoDbLocal): Promise<string> {
         inThread = (await stream.ask('stop')) as TraceSnapshot;
         trace.merge(inThread);
       }
-      const serverCpu = process.cpuUsage(cpuBefore.server);
       phases.push({
         contracts,
         moveSeconds,
         phaseSeconds: (performance.now() - moveStarted) / 1000,
-        cpu: {
-          server: (serverCpu.user + serverCpu.system) / 1e6,
-          push: (threadsCpuSeconds(pushThreads) ?? Number.NaN) - (cpuBefore.push ?? Number.NaN),
-          store: (processCpuSeconds(dynamo.pid) ?? Number.NaN) - (cpuBefore.store ?? Number.NaN),
-          clients: (processCpuSeconds(clients.pid) ?? Number.NaN) - (cpuBefore.clients ?? Number.NaN),
-        },
+        cpu: cpuSince(),
         load: loadavg()[0]!.toFixed(1),
       });
     }
@@ -228,49 +292,9 @@ async function measure(dynamo: DynamoDbLocal): Promise<string> {
       `store calls from the push thread: ${inThread!.calls.map(([name, n]) => `${name} ${n}`).join(', ')}\n`,
     );
 
-    // A feed read while a slot is still being written stops before it: read again until they hold what is owed.
-    const feeds = new Map<string, { id: string; contract: string }[]>();
-    const complete = () => agents.every((id) => feeds.get(id)?.length === owed.get(id));
-    const deadline = Date.now() + DEADLINE_MS;
-    while (!complete() && Date.now() < deadline) {
-      for (const agentId of agents)
-        feeds.set(
-          agentId,
-          (await readFeed(agentId, undefined, 100)).events.map((e) => ({
-            id: e.id,
-            contract: String((e.data as { contract_id?: string }).contract_id),
-          })),
-        );
-      if (!complete()) await new Promise((r) => setTimeout(r, 500));
-    }
-    if (!complete()) throw new Error('the feeds do not hold an event per move and party');
+    const feeds = await readOwedFeeds(owed);
 
-    const rows = phases.map((phase) => {
-      const mine = new Set(phase.contracts);
-      const feedOf = (agentId: string) => feeds.get(agentId)!.filter((e) => mine.has(e.contract));
-      const frames = reports.flatMap((c) => c.frames).filter((f) => mine.has(f.move.split('|')[0]!));
-      const delays = frames.map((f) => f.arrived - f.createdAt).sort((a, b) => a - b);
-      const afterAck = frames
-        .filter((f) => acked.has(f.move))
-        .map((f) => f.arrived - acked.get(f.move)!)
-        .sort((a, b) => a - b);
-      const cpuAll = phase.cpu.server + phase.cpu.store + phase.cpu.clients;
-      return {
-        phase,
-        frames,
-        events: new Set(phase.contracts.flatMap((id) => partiesOf.get(id)!.flatMap((a) => feedOf(a).map((e) => e.id))))
-          .size,
-        owed: reports.reduce((n, c) => n + feedOf(c.agentId).length, 0),
-        missed: reports.reduce((n, c) => n + feedOf(c.agentId).filter((e) => !c.seen.includes(e.id)).length, 0),
-        outOfOrder: frames.filter((f) => f.outOfOrder).length,
-        p50: percentile(delays, 50),
-        p99: percentile(delays, 99),
-        max: delays.at(-1),
-        ackP50: percentile(afterAck, 50),
-        ackP99: percentile(afterAck, 99),
-        cores: cpuAll / phase.phaseSeconds,
-      };
-    });
+    const rows = phases.map((phase) => phaseRow(phase, { feeds, reports, acked, partiesOf }));
     const lightest = rows[0]!;
     const traced = rows.at(-1)!;
     const repeats = reports.reduce((n, c) => n + c.repeats, 0);
