@@ -13,6 +13,13 @@ export async function api<T>(base: string, key: string, method: string, path: st
 export const percentile = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 
+/** The p-th percentile of `values` in any order (a sorted copy is read). */
+export const percentileOf = (values: readonly number[], p: number): number =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    p,
+  );
+
 /** A public template with no variables or checks: what contracts in a benchmark are made from. */
 export const publishBenchTemplate = (base: string, key: string) =>
   api<{ id: string }>(base, key, 'POST', '/v1/marketplace/templates', {

@@ -19,8 +19,6 @@ export interface ClientReport {
   agentId: string;
   /** Ids of the frames received, each once. */
   seen: string[];
-  /** New ids below the last one seen. */
-  outOfOrder: number;
   /** Ids received again (two overlapping sends; the client package drops them). */
   repeats: number;
   /** Each new frame, with the move that made it (contract id and event type) and whether its id was below the last one seen. */
@@ -88,7 +86,6 @@ function connect(url: string, key: string, agentId: string): Promise<Connection>
       seen: [],
       seenSet: new Set(),
       last: '',
-      outOfOrder: 0,
       repeats: 0,
       frames: [],
     };
@@ -105,8 +102,7 @@ function connect(url: string, key: string, agentId: string): Promise<Connection>
         return;
       }
       const outOfOrder = event.id < c.last;
-      if (outOfOrder) c.outOfOrder++;
-      else c.last = event.id;
+      if (!outOfOrder) c.last = event.id;
       c.seenSet.add(event.id);
       c.frames.push({
         id: event.id,
@@ -147,10 +143,9 @@ async function serve(): Promise<void> {
         while (!done() && Date.now() < request.deadlineMs) await new Promise((r) => setTimeout(r, 20));
         reply({
           kind: 'reports',
-          reports: connections.map(({ agentId, seenSet, outOfOrder, repeats, frames }) => ({
+          reports: connections.map(({ agentId, seenSet, repeats, frames }) => ({
             agentId,
             seen: [...seenSet],
-            outOfOrder,
             repeats,
             frames,
           })),

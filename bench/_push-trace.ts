@@ -11,7 +11,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { _Record as StreamRecord } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { decorateAwsClients, watchAwsCalls } from '../lib/aws/client-hooks.ts';
-import { percentile } from './_api.ts';
+import { percentileOf } from './_api.ts';
 
 interface EventTimes {
   committed?: number;
@@ -44,7 +44,10 @@ export class PushTrace {
   private enabled = false;
   /** DynamoDB calls by command while recording (the push worker's and the moves' alike), and stream pages read. */
   readonly calls = new Map<string, number>();
-  /** Each DynamoDB call's round trip (ms) by command while recording: how long the emulator kept it. */
+  /**
+   * Each DynamoDB call's round trip (ms) by command while recording: from the SDK call to its answer,
+   * so the SDK's own work, its retries and any wait in the caller's event loop are in it too.
+   */
   readonly roundTrips = new Map<string, number[]>();
 
   constructor() {
@@ -60,8 +63,13 @@ export class PushTrace {
       (client as DynamoDBClient).middlewareStack.add(
         (next, context) => async (args) => {
           const sent = performance.now();
-          const result = await next(args);
-          this.count(context.commandName ?? 'unknown', performance.now() - sent);
+          let result: Awaited<ReturnType<typeof next>>;
+          try {
+            result = await next(args);
+          } finally {
+            // A refused call (a condition, a cancelled transaction) waited in the same queue: it counts too.
+            this.count(context.commandName ?? 'unknown', performance.now() - sent);
+          }
           if (this.enabled && context.commandName === 'TransactWriteItemsCommand') {
             const at = Date.now();
             const items = (args.input as { TransactItems?: { Put?: { Item?: Record<string, unknown> } }[] })
@@ -81,6 +89,7 @@ export class PushTrace {
   /** The push stream's hooks (local/emulators/push-stream.ts). */
   readonly hooks = {
     read: (records: readonly StreamRecord[]) => {
+      if (!this.enabled) return;
       const at = Date.now();
       this.count('GetRecords (pages with records)');
       for (const r of records) {
@@ -89,6 +98,7 @@ export class PushTrace {
       }
     },
     handed: (event: DynamoDBStreamEvent) => {
+      if (!this.enabled) return;
       const at = Date.now();
       for (const r of event.Records) {
         const id = r.dynamodb?.NewImage?.['id']?.S;
@@ -113,7 +123,7 @@ export class PushTrace {
       mine.posted.push(...times.posted);
     }
     for (const [call, n] of other.calls) this.calls.set(call, (this.calls.get(call) ?? 0) + n);
-    for (const [call, ms] of other.roundTrips) this.roundTrips.set(call, [...(this.roundTrips.get(call) ?? []), ...ms]);
+    for (const [call, ms] of other.roundTrips) this.timesOf(call).push(...ms);
   }
 
   /** Records from now on (the moves' phase). */
@@ -126,22 +136,45 @@ export class PushTrace {
     this.enabled = false;
   }
 
+  /** Forgets the calls recorded so far (the quiet baseline's, before the phase's). */
+  forgetCalls(): void {
+    this.calls.clear();
+    this.roundTrips.clear();
+  }
+
+  /** Each command's median round trip (ms) among the calls recorded. */
+  medianRoundTrips(): Map<string, number> {
+    return new Map([...this.roundTrips].map(([name, ms]) => [name, percentileOf(ms, 50)]));
+  }
+
+  private timesOf(call: string): number[] {
+    let times = this.roundTrips.get(call);
+    if (!times) {
+      times = [];
+      this.roundTrips.set(call, times);
+    }
+    return times;
+  }
+
   private count(call: string, roundTripMs?: number): void {
     if (!this.enabled) return;
     this.calls.set(call, (this.calls.get(call) ?? 0) + 1);
-    if (roundTripMs !== undefined) this.roundTrips.set(call, [...(this.roundTrips.get(call) ?? []), roundTripMs]);
+    if (roundTripMs !== undefined) this.timesOf(call).push(roundTripMs);
   }
 
-  /** `UpdateItem 350 (p50 180 ms, p99 410 ms)`, …: each DynamoDB command's calls and round trips. */
-  callSummary(): string {
+  /**
+   * `UpdateItem 350 (p50 180 ms, p99 410 ms; ×86 its 2.1 ms alone)`, …: each DynamoDB command's
+   * calls and round trips, and its p50 against its median alone (`quiet`) where that was measured.
+   */
+  callSummary(quiet: ReadonlyMap<string, number> = new Map()): string {
     return [...this.calls]
       .map(([name, n]) => {
-        const ms = [...(this.roundTrips.get(name) ?? [])].sort((a, b) => a - b);
-        const times =
-          ms.length === 0
-            ? ''
-            : ` (p50 ${Math.round(percentile(ms, 50))} ms, p99 ${Math.round(percentile(ms, 99))} ms)`;
-        return `${name.replace(/Command$/, '')} ${n}${times}`;
+        const ms = this.roundTrips.get(name) ?? [];
+        if (ms.length === 0) return `${name.replace(/Command$/, '')} ${n}`;
+        const p50 = percentileOf(ms, 50);
+        const alone = quiet.get(name);
+        const against = alone === undefined ? '' : `; ×${Math.round(p50 / alone)} its ${alone.toFixed(1)} ms alone`;
+        return `${name.replace(/Command$/, '')} ${n} (p50 ${Math.round(p50)} ms, p99 ${Math.round(percentileOf(ms, 99))} ms${against})`;
       })
       .join(', ');
   }
@@ -190,15 +223,7 @@ export class PushTrace {
       for (const post of posts) add('posted', post, t.handed, created);
       for (const [k, arrived] of arrivals.entries()) add('received', arrived, posts[k], created);
     }
-    const p = (xs: number[], q: number) =>
-      xs.length === 0
-        ? '–'
-        : String(
-            percentile(
-              [...xs].sort((a, b) => a - b),
-              q,
-            ),
-          );
+    const p = (xs: number[], q: number) => (xs.length === 0 ? '–' : String(percentileOf(xs, q)));
     const row = (label: string, s: { delta: number[]; since: number[] }) =>
       `| ${label} | ${s.delta.length} | ${p(s.delta, 50)} | ${p(s.delta, 99)} | ${p(s.since, 50)} | ${p(s.since, 99)} |`;
     return [

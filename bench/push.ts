@@ -20,7 +20,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { createUserWithKey } from '../lib/accounts/api-keys.ts';
 import { PUSH } from '../lib/core/settings.ts';
 import { readFeed } from '../lib/events/feed/reader.ts';
@@ -29,7 +36,7 @@ import type { DynamoDbLocal } from '../local/emulators/dynamodb-local.ts';
 import { startPushThread } from '../local/emulators/push-thread.ts';
 import { createLocalApi, listen } from '../local/gateway/api-gateway.ts';
 import { UNLIMITED_KEY_LIMITS } from '../local/gateway/key-throttle.ts';
-import { percentile, publishBenchTemplate } from './_api.ts';
+import { percentileOf, publishBenchTemplate } from './_api.ts';
 import { processCpuSeconds, threadIds, threadsCpuSeconds } from './_cpu.ts';
 import { type ClientReport, startPushClients } from './_push-clients.ts';
 import { PushTrace, type TraceSnapshot } from './_push-trace.ts';
@@ -37,8 +44,19 @@ import { withBenchStore } from './_store.ts';
 
 const AGENTS = Number(process.env['PUSH_BENCH_AGENTS'] ?? 100);
 const PER_AGENT = PUSH.connectionsPerAgent;
-/** The loads, in turn: how many contracts move at once; the last (the issue's 30) is the one traced stage by stage. */
-const LOADS = (process.env['PUSH_BENCH_CONTRACTS'] ?? '10,20,30').split(',').map(Number);
+/** The loads, lightest first: how many contracts move at once; the last (the issue's 30) is the one traced stage by stage. */
+const LOADS = loadsOf(process.env['PUSH_BENCH_CONTRACTS'] ?? '10,20,30');
+/** Contracts moved once before the loads, untimed: the moves' first imports, commits and batches are not the baseline's. */
+const WARM_UP_CONTRACTS = 2;
+/** The pause after a load's last frame, for the push's last cursor writes to end before the next load or baseline. */
+const SETTLE_MS = 1000;
+
+function loadsOf(list: string): number[] {
+  const loads = list.split(',').map(Number);
+  if (!loads.every((n, i) => Number.isInteger(n) && n > 0 && (i === 0 || n > loads[i - 1]!)))
+    throw new Error(`PUSH_BENCH_CONTRACTS: "${list}" is not a list of growing whole numbers, such as 10,20,30`);
+  return loads;
+}
 /** Handshakes in flight at once while the 1,000 connect (API Gateway takes 500 new connections per second per account). */
 const CONNECTING_AT_ONCE = 50;
 const DEADLINE_MS = 120_000;
@@ -74,40 +92,52 @@ export function run(): Promise<string> {
 }
 
 /**
- * The baseline the phase's store round trips are read against: QUIET_CALLS writes and reads of one
- * scratch item, one at a time, while nothing else runs (median ms of each).
+ * The baseline the phase's store round trips are read against: QUIET_CALLS calls of each kind the
+ * phase makes, on scratch items, one at a time while nothing else runs, recorded by the trace.
  */
 const QUIET_CALLS = 20;
-async function quietRoundTrips(): Promise<{ write: number; read: number }> {
-  const Key = { PK: 'BENCH#quiet', SK: 'BENCH#quiet' };
-  const time = async (call: () => Promise<unknown>) => {
-    const ms: number[] = [];
-    for (let i = 0; i < QUIET_CALLS; i++) {
-      const sent = performance.now();
-      await call();
-      ms.push(performance.now() - sent);
-    }
-    return (
-      Math.round(
-        percentile(
-          ms.sort((a, b) => a - b),
-          50,
-        ) * 10,
-      ) / 10
-    );
-  };
-  const write = await time(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key,
-        UpdateExpression: 'ADD n :one',
-        ExpressionAttributeValues: { ':one': 1 },
-      }),
-    ),
-  );
-  const read = await time(() => db().send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true })));
-  return { write, read };
+async function quietRoundTrips(trace: PushTrace): Promise<Map<string, number>> {
+  const TableName = tableName();
+  const key = (i: number) => ({ PK: 'BENCH#quiet', SK: `BENCH#${i}` });
+  const calls: Array<(i: number) => Promise<unknown>> = [
+    (i) => db().send(new PutCommand({ TableName, Item: { ...key(i), n: i } })),
+    () =>
+      db().send(
+        new UpdateCommand({
+          TableName,
+          Key: key(0),
+          UpdateExpression: 'ADD n :one',
+          ExpressionAttributeValues: { ':one': 1 },
+        }),
+      ),
+    // Three items, as a move's commit has at least (the contract and an event per party).
+    (i) =>
+      db().send(
+        new TransactWriteCommand({
+          TransactItems: [1, 2, 3].map((k) => ({ Put: { TableName, Item: key(1000 * k + i) } })),
+        }),
+      ),
+    () => db().send(new GetCommand({ TableName, Key: key(0), ConsistentRead: true })),
+    () =>
+      db().send(
+        new BatchGetCommand({ RequestItems: { [TableName]: { Keys: [key(0), key(1)], ConsistentRead: true } } }),
+      ),
+    () =>
+      db().send(
+        new QueryCommand({
+          TableName,
+          KeyConditionExpression: 'PK = :pk',
+          ExpressionAttributeValues: { ':pk': 'BENCH#quiet' },
+          Limit: 10,
+        }),
+      ),
+  ];
+  trace.start();
+  for (const call of calls) for (let i = 0; i < QUIET_CALLS; i++) await call(i);
+  trace.stop();
+  const medians = trace.medianRoundTrips();
+  trace.forgetCalls();
+  return medians;
 }
 
 /** What one load's phase gave: its contracts, and the time and CPU from its first move to its last frame. */
@@ -162,7 +192,7 @@ async function readOwedFeeds(owed: Map<string, number>): Promise<Feeds> {
 /** One load's row: what its contracts' events owed the connections, and how their frames arrived. */
 function phaseRow(
   phase: Phase,
-  run: {
+  outcome: {
     feeds: Feeds;
     reports: ClientReport[];
     acked: Map<string, number>;
@@ -170,26 +200,23 @@ function phaseRow(
   },
 ) {
   const mine = new Set(phase.contracts);
-  const feedOf = (agentId: string) => run.feeds.get(agentId)!.filter((e) => mine.has(e.contract));
-  const frames = run.reports.flatMap((c) => c.frames).filter((f) => mine.has(f.move.split('|')[0]!));
-  const delays = frames.map((f) => f.arrived - f.createdAt).sort((a, b) => a - b);
-  const afterAck = frames
-    .filter((f) => run.acked.has(f.move))
-    .map((f) => f.arrived - run.acked.get(f.move)!)
-    .sort((a, b) => a - b);
-  const parties = new Set(phase.contracts.flatMap((id) => run.partiesOf.get(id)!));
+  const feedOf = (agentId: string) => outcome.feeds.get(agentId)!.filter((e) => mine.has(e.contract));
+  const frames = outcome.reports.flatMap((c) => c.frames).filter((f) => mine.has(f.move.split('|')[0]!));
+  const delays = frames.map((f) => f.arrived - f.createdAt);
+  const afterAck = frames.filter((f) => outcome.acked.has(f.move)).map((f) => f.arrived - outcome.acked.get(f.move)!);
+  const parties = new Set(phase.contracts.flatMap((id) => outcome.partiesOf.get(id)!));
   return {
     phase,
     frames,
     events: [...parties].reduce((n, agentId) => n + feedOf(agentId).length, 0),
-    owed: run.reports.reduce((n, c) => n + feedOf(c.agentId).length, 0),
-    missed: run.reports.reduce((n, c) => n + feedOf(c.agentId).filter((e) => !c.seen.includes(e.id)).length, 0),
+    owed: outcome.reports.reduce((n, c) => n + feedOf(c.agentId).length, 0),
+    missed: outcome.reports.reduce((n, c) => n + feedOf(c.agentId).filter((e) => !c.seen.includes(e.id)).length, 0),
     outOfOrder: frames.filter((f) => f.outOfOrder).length,
-    p50: percentile(delays, 50),
-    p99: percentile(delays, 99),
-    max: delays.at(-1),
-    ackP50: percentile(afterAck, 50),
-    ackP99: percentile(afterAck, 99),
+    p50: percentileOf(delays, 50),
+    p99: percentileOf(delays, 99),
+    max: Math.max(...delays),
+    ackP50: percentileOf(afterAck, 50),
+    ackP99: percentileOf(afterAck, 99),
     cores: (phase.cpu.server + phase.cpu.store + phase.cpu.clients) / phase.phaseSeconds,
   };
 }
@@ -216,10 +243,10 @@ async function measure(dynamo: DynamoDbLocal): Promise<string> {
     for (let i = 0; i < AGENTS; i++)
       agents.push((await post<{ id: string }>(base, key, '/api/v1/agents', { name: `agent ${i}` })).id);
     const template = await publishBenchTemplate(base, key);
-    // Contract k is between agents 2k and 2k + 1 (modulo the agents): each load's contracts in turn.
+    // Contract k is between agents 2k and 2k + 1 (modulo the agents): the warm-up's, then each load's.
     const partiesOf = new Map<string, [string, string]>();
     const contractsOf: string[][] = [];
-    for (const count of LOADS) {
+    for (const count of [WARM_UP_CONTRACTS, ...LOADS]) {
       const contracts: string[] = [];
       for (let i = 0; i < count; i++) {
         const k = partiesOf.size;
@@ -242,26 +269,14 @@ async function measure(dynamo: DynamoDbLocal): Promise<string> {
     const wanted = agents.flatMap((agentId) => Array.from({ length: PER_AGENT }, () => agentId));
     const opened = await clients.open(pushUrl, key, wanted, CONNECTING_AT_ONCE);
     const connectSeconds = (performance.now() - connectStarted) / 1000;
-    const quiet = await quietRoundTrips();
-
-    // Each load in turn, the heaviest (the issue's) last and traced: its contracts at once, each
-    // through its three moves; when each move's answer came back. Each move gives each of its two
-    // parties one event. The clients wait until every connection has what it is owed so far (or
-    // the deadline) before the next load starts; the feeds are read only at the end, so the
-    // bench's own reads do not compete with the frames it times, and what was missed is judged against them.
+    // Each contract through its three moves, all at once; when each move's answer came back. Each
+    // move gives each of its two parties one event; the clients then wait until every connection has
+    // what it is owed so far (or the deadline). The feeds are read only at the end, so the bench's
+    // own reads do not compete with the frames it times, and what was missed is judged against them.
     const acked = new Map<string, number>();
     const owed = new Map<string, number>(agents.map((id) => [id, 0]));
-    const phases: Phase[] = [];
     let reports: ClientReport[] = [];
-    let inThread: TraceSnapshot | undefined;
-    for (const [p, contracts] of contractsOf.entries()) {
-      const traced = p === contractsOf.length - 1;
-      const cpuSince = cpuMeter({ push: pushThreads, store: dynamo.pid, clients: clients.pid });
-      const moveStarted = performance.now();
-      if (traced) {
-        trace.start();
-        await stream.ask('start');
-      }
+    const moveAll = async (contracts: string[]) => {
       await Promise.all(
         contracts.map(async (id) => {
           await post(base, key, `/api/v1/contracts/${id}/fund`);
@@ -272,14 +287,29 @@ async function measure(dynamo: DynamoDbLocal): Promise<string> {
           acked.set(`${id}|contract.released`, Date.now());
         }),
       );
-      const moveSeconds = (performance.now() - moveStarted) / 1000;
       for (const id of contracts) for (const party of partiesOf.get(id)!) owed.set(party, owed.get(party)! + 3);
-      reports = await clients.awaitOwed(owed, Date.now() + DEADLINE_MS);
-      if (traced) {
-        trace.stop();
-        inThread = (await stream.ask('stop')) as TraceSnapshot;
-        trace.merge(inThread);
+    };
+    const settle = () => new Promise((r) => setTimeout(r, SETTLE_MS));
+    const [warmUp, ...loadContracts] = contractsOf;
+    await moveAll(warmUp!);
+    reports = await clients.awaitOwed(owed, Date.now() + DEADLINE_MS);
+    await settle();
+    const quiet = await quietRoundTrips(trace);
+
+    // Each load in turn, the heaviest (the issue's) last and traced stage by stage.
+    const phases: Phase[] = [];
+    let inThread: TraceSnapshot | undefined;
+    for (const [p, contracts] of loadContracts.entries()) {
+      const isTraced = p === loadContracts.length - 1;
+      if (isTraced) {
+        trace.start();
+        await stream.ask('start');
       }
+      const cpuSince = cpuMeter({ push: pushThreads, store: dynamo.pid, clients: clients.pid });
+      const moveStarted = performance.now();
+      await moveAll(contracts);
+      const moveSeconds = (performance.now() - moveStarted) / 1000;
+      reports = await clients.awaitOwed(owed, Date.now() + DEADLINE_MS);
       phases.push({
         contracts,
         moveSeconds,
@@ -287,6 +317,12 @@ async function measure(dynamo: DynamoDbLocal): Promise<string> {
         cpu: cpuSince(),
         load: loadavg()[0]!.toFixed(1),
       });
+      if (isTraced) {
+        trace.stop();
+        inThread = (await stream.ask('stop')) as TraceSnapshot;
+        trace.merge(inThread);
+      }
+      await settle();
     }
     process.stderr.write(
       `store calls from the push thread: ${inThread!.calls.map(([name, n]) => `${name} ${n}`).join(', ')}\n`,
@@ -299,14 +335,14 @@ async function measure(dynamo: DynamoDbLocal): Promise<string> {
     const traced = rows.at(-1)!;
     const repeats = reports.reduce((n, c) => n + c.repeats, 0);
     const stages = trace.table(traced.frames);
-    const calls = trace.callSummary();
+    const calls = trace.callSummary(quiet);
     process.stderr.write(`${stages}\n${calls}\n`);
     const { phase } = traced;
     const cpu = phase.cpu;
     return [
       `### Push channel: ${opened.toLocaleString('en-US')} connections, ${LOADS.join(', ')} contracts moving at once`,
       '',
-      `DynamoDB Local (in memory), the local API with the WebSocket stand-in in one process and, as \`npm start\` runs them, the push worker and its stream poller in a worker thread of it, the clients in a second process (in AWS no client shares the service's CPU; one event loop for both would stamp a frame when the server's work let it), this machine. ${opened} connections across ${agents.length} agents (${PER_AGENT} each) opened through the handshake in ${connectSeconds.toFixed(1)} s (${CONNECTING_AT_ONCE} at a time); then, one load after the other, that many contracts moved at once (fund, verification, release; each contract's two parties get an event per move, 10 frames each), the next load starting once every frame of the one before had arrived. ` +
+      `DynamoDB Local (in memory), the local API with the WebSocket stand-in in one process and, as \`npm start\` runs them, the push worker and its stream poller in a worker thread of it, the clients in a second process (in AWS no client shares the service's CPU; one event loop for both would stamp a frame when the server's work let it), this machine. ${opened.toLocaleString('en-US')} connections across ${agents.length} agents (${PER_AGENT} each) opened through the handshake in ${connectSeconds.toFixed(1)} s (${CONNECTING_AT_ONCE} at a time). Then ${WARM_UP_CONTRACTS} contracts moved, untimed (the moves' first imports and batches), and each load in turn: that many contracts moved at once (fund, verification, release; each move gives each of the contract's two parties an event, a frame owed to each of the party's ${PER_AGENT} connections), the next load starting ${SETTLE_MS / 1000} s after every frame of the one before had arrived (or ${DEADLINE_MS / 1000} s had passed). ` +
         "Delay = from the event's `created_at` (before its commit) to the frame's arrival at the client; after the answer = from the move's 200 reaching the bench to the frame's arrival (the SSE table's measure; negative when the frame beats the answer). Busy cores = the CPU of the service, DynamoDB Local and the clients over the phase's wall time (the machine has 2).",
       '',
       '| Contracts at once | Moves s | Events | Frames owed | Missed | Out of order | Delay p50 ms | Delay p99 ms | Delay max ms | After the answer p50 ms | After the answer p99 ms | p50 against the lightest load | Phase s | Busy cores |',
@@ -322,7 +358,7 @@ async function measure(dynamo: DynamoDbLocal): Promise<string> {
       '',
       stages,
       '',
-      `In that phase: ${phase.phaseSeconds.toFixed(1)} s of wall time from the first move to the last frame, in which the service's process used ${cpu.server.toFixed(1)} s of CPU (${cpu.push.toFixed(1)} s of it in the push thread), DynamoDB Local ${cpu.store.toFixed(1)} s and the clients' process ${cpu.clients.toFixed(1)} s (2 cores; load average ${phase.load} at the end). Store calls meanwhile, each with its round trip: ${calls}; alone (${QUIET_CALLS} one at a time before the moves, the service otherwise idle) an UpdateItem took ${quiet.write} ms and a GetItem ${quiet.read} ms at p50.`,
+      `In that phase: ${phase.phaseSeconds.toFixed(1)} s of wall time from the first move to the last frame, in which the service's process used ${cpu.server.toFixed(1)} s of CPU (${cpu.push.toFixed(1)} s of it in the push thread), DynamoDB Local ${cpu.store.toFixed(1)} s and the clients' process ${cpu.clients.toFixed(1)} s (2 cores; load average ${phase.load} at the end). Store calls meanwhile, each with its round trip (from the SDK call to its answer) and, against it, its median when ${QUIET_CALLS} of its kind ran one at a time on scratch items with the service otherwise idle (after the warm-up): ${calls}.`,
     ].join('\n');
   } finally {
     trace.stop();
