@@ -51,15 +51,16 @@ const WARM_UP_CONTRACTS = 2;
 /** The pause after a load's last frame, for the push's last cursor writes to end before the next load or baseline. */
 const SETTLE_MS = 1000;
 
+/** Handshakes in flight at once while the 1,000 connect (API Gateway takes 500 new connections per second per account). */
+const CONNECTING_AT_ONCE = 50;
+const DEADLINE_MS = 120_000;
+
 function loadsOf(list: string): number[] {
   const loads = list.split(',').map(Number);
   if (!loads.every((n, i) => Number.isInteger(n) && n > 0 && (i === 0 || n > loads[i - 1]!)))
     throw new Error(`PUSH_BENCH_CONTRACTS: "${list}" is not a list of growing whole numbers, such as 10,20,30`);
   return loads;
 }
-/** Handshakes in flight at once while the 1,000 connect (API Gateway takes 500 new connections per second per account). */
-const CONNECTING_AT_ONCE = 50;
-const DEADLINE_MS = 120_000;
 
 /**
  * One POST as a careful client makes it: with an Idempotency-Key, retried under the same key after
@@ -169,20 +170,26 @@ function cpuMeter(of: { push: readonly string[]; store: number; clients: number 
 /** Each agent's feed: its events' ids and the contract each is about. */
 type Feeds = Map<string, { id: string; contract: string }[]>;
 
+/** An agent's whole feed, page after page, up to the first slot still being written. */
+async function readWholeFeed(agentId: string): Promise<{ id: string; contract: string }[]> {
+  const events: { id: string; contract: string }[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await readFeed(agentId, after, 100);
+    for (const e of page.events)
+      events.push({ id: e.id, contract: String((e.data as { contract_id?: string }).contract_id) });
+    if (page.drained || page.cursor === after) return events;
+    after = page.cursor;
+  }
+}
+
 /** The agents' feeds, once each holds what it is owed: a feed read while a slot is still being written stops before it, so read again. */
 async function readOwedFeeds(owed: Map<string, number>): Promise<Feeds> {
   const feeds: Feeds = new Map();
   const complete = () => [...owed].every(([id, n]) => feeds.get(id)?.length === n);
   const deadline = Date.now() + DEADLINE_MS;
   while (!complete() && Date.now() < deadline) {
-    for (const agentId of owed.keys())
-      feeds.set(
-        agentId,
-        (await readFeed(agentId, undefined, 100)).events.map((e) => ({
-          id: e.id,
-          contract: String((e.data as { contract_id?: string }).contract_id),
-        })),
-      );
+    for (const agentId of owed.keys()) feeds.set(agentId, await readWholeFeed(agentId));
     if (!complete()) await new Promise((r) => setTimeout(r, 500));
   }
   if (!complete()) throw new Error('the feeds do not hold an event per move and party');
