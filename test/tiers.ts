@@ -24,6 +24,7 @@ export const UNIT_FILES = [
   'test/architecture/import-side-effects.test.ts',
   'test/architecture/key-design.test.ts',
   'test/aws/no-sdk-logger.test.ts',
+  'test/aws/signed-request.test.ts',
   'test/architecture/layers.test.ts',
   'test/client/event-stream.test.ts',
   'test/client/retry-policy.test.ts',

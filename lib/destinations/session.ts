@@ -50,7 +50,6 @@ export async function sessionFor(accountId: string, now = Date.now()): Promise<S
 
 async function assumeRole(roleArn: string, accountId: string): Promise<SessionCredentials> {
   const region = setting('AWS_REGION') ?? 'us-east-1';
-  const host = `sts.${region}.amazonaws.com`;
   // Session names allow [\w+=,.@-]; account ids are UUIDs.
   const roleSessionName = `dest-${accountId}`.slice(0, 64);
   const body = new URLSearchParams({
@@ -67,7 +66,7 @@ async function assumeRole(roleArn: string, accountId: string): Promise<SessionCr
     operation: 'AssumeRole',
     region,
     method: 'POST',
-    url: new URL(`https://${host}/`),
+    url: new URL(setting('STS_ENDPOINT') ?? `https://sts.${region}.amazonaws.com/`),
     headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
     body,
     input: { RoleArn: roleArn, RoleSessionName: roleSessionName, Tags: [{ Key: DESTINATIONS.tenantTagKey, Value: accountId }] },
