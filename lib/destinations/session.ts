@@ -67,7 +67,7 @@ async function assumeRole(roleArn: string, accountId: string): Promise<SessionCr
     region,
     method: 'POST',
     url: new URL(setting('STS_ENDPOINT') ?? `https://sts.${region}.amazonaws.com/`),
-    headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body,
     input: { RoleArn: roleArn, RoleSessionName: roleSessionName, Tags: [{ Key: DESTINATIONS.tenantTagKey, Value: accountId }] },
   });
