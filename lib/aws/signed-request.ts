@@ -182,7 +182,10 @@ async function sendOnce(request: SignedRequest, timeoutMs: number): Promise<Omit
             status: res.statusCode ?? 0,
             body: Buffer.concat(chunks).toString('utf8'),
             headers: Object.fromEntries(
-              Object.entries(res.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]),
+              Object.entries(res.headers).map(([name, value]) => [
+                name,
+                Array.isArray(value) ? value.join(', ') : value,
+              ]),
             ),
           }),
         );

@@ -69,7 +69,11 @@ async function assumeRole(roleArn: string, accountId: string): Promise<SessionCr
     url: new URL(setting('STS_ENDPOINT') ?? `https://sts.${region}.amazonaws.com/`),
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body,
-    input: { RoleArn: roleArn, RoleSessionName: roleSessionName, Tags: [{ Key: DESTINATIONS.tenantTagKey, Value: accountId }] },
+    input: {
+      RoleArn: roleArn,
+      RoleSessionName: roleSessionName,
+      Tags: [{ Key: DESTINATIONS.tenantTagKey, Value: accountId }],
+    },
   });
   const xml = answer.body;
   const field = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1];

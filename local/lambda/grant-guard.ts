@@ -46,7 +46,10 @@ export function actionsOfCall(service: AwsService, operation: string, input: unk
   if (service === 'kms') return [`kms:${operation}`];
   // A session with tags needs sts:TagSession beside sts:AssumeRole.
   if (service === 'sts')
-    return [`sts:${operation}`, ...((input as { Tags?: unknown[] } | undefined)?.Tags?.length ? ['sts:TagSession'] : [])];
+    return [
+      `sts:${operation}`,
+      ...((input as { Tags?: unknown[] } | undefined)?.Tags?.length ? ['sts:TagSession'] : []),
+    ];
   const items = (input as { TransactItems?: Array<Record<string, unknown>> } | undefined)?.TransactItems ?? [];
   if (operation === 'TransactWriteItems')
     return items.flatMap((item) => Object.keys(item).map((kind) => `dynamodb:${TRANSACT_WRITE_ACTIONS[kind] ?? kind}`));

@@ -1,12 +1,18 @@
-import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
+import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decrypt, generateDataKey, KmsError } from '../../lib/aws/kms.ts';
 import { DESTINATIONS } from '../../lib/core/settings.ts';
 import { sessionFor } from '../../lib/destinations/session.ts';
 import { postpone } from '../../lib/events/delivery/queue.ts';
-import { type Reply, type ScriptedEndpoint, type SeenRequest, scriptedEndpoint, signingScopeOf } from './support/scripted-endpoint.ts';
+import {
+  type Reply,
+  type ScriptedEndpoint,
+  type SeenRequest,
+  scriptedEndpoint,
+  signingScopeOf,
+} from './support/scripted-endpoint.ts';
 
 /**
  * Each AWS call made without an SDK client, sent beside the same call made with the SDK's own client
@@ -77,7 +83,9 @@ describe('KMS (JSON protocol 1.1)', () => {
       }),
     });
     const sdk = new KMSClient(sdkOptions(kms.url));
-    const reference = await sdk.send(new GenerateDataKeyCommand({ KeyId: KEY_ARN, KeySpec: 'AES_256', EncryptionContext: context }));
+    const reference = await sdk.send(
+      new GenerateDataKeyCommand({ KeyId: KEY_ARN, KeySpec: 'AES_256', EncryptionContext: context }),
+    );
     sdk.destroy();
     asInLambda();
     const ours = await generateDataKey(KEY_ARN, context, { endpoint: kms.url, credentials });
@@ -119,7 +127,9 @@ describe('SQS (JSON protocol 1.0): ChangeMessageVisibility', () => {
       body: '',
     });
     const sdk = new SQSClient(sdkOptions(sqs.url));
-    await sdk.send(new ChangeMessageVisibilityCommand({ QueueUrl: QUEUE_URL, ReceiptHandle: 'AQEB+r/h==', VisibilityTimeout: 60 }));
+    await sdk.send(
+      new ChangeMessageVisibilityCommand({ QueueUrl: QUEUE_URL, ReceiptHandle: 'AQEB+r/h==', VisibilityTimeout: 60 }),
+    );
     sdk.destroy();
     asInLambda({ SQS_ENDPOINT: sqs.url });
     await postpone('AQEB+r/h==', 60, QUEUE_URL);
@@ -139,7 +149,9 @@ describe('SQS (JSON protocol 1.0): ChangeMessageVisibility', () => {
     });
     const sdkAgain = new SQSClient(sdkOptions(invalid.url));
     const reference = await sdkAgain
-      .send(new ChangeMessageVisibilityCommand({ QueueUrl: QUEUE_URL, ReceiptHandle: 'AQEB+r/h==', VisibilityTimeout: 60 }))
+      .send(
+        new ChangeMessageVisibilityCommand({ QueueUrl: QUEUE_URL, ReceiptHandle: 'AQEB+r/h==', VisibilityTimeout: 60 }),
+      )
       .catch((err: Error) => err);
     sdkAgain.destroy();
     process.env['SQS_ENDPOINT'] = invalid.url;

@@ -55,7 +55,11 @@ describe('retries, as the SDK standard mode', () => {
   });
 
   it('gives the last error answer after three attempts, and never retries a client error', async () => {
-    const down = await answering(json(500, 'KMSInternalException'), json(500, 'KMSInternalException'), json(500, 'KMSInternalException'));
+    const down = await answering(
+      json(500, 'KMSInternalException'),
+      json(500, 'KMSInternalException'),
+      json(500, 'KMSInternalException'),
+    );
     expect(await kmsCall(down.url)).toMatchObject({ status: 500, attempts: 3 });
     await down.close();
     const refused = await answering(json(400, 'InvalidCiphertextException'));
@@ -128,12 +132,20 @@ describe('clock skew, corrected as the SDK signer corrects it', () => {
   it('re-signs by the server clock after "Signature expired", and dates the next calls by it', async () => {
     const serverAhead = 60 * 60_000;
     const signedAt = (headers: Record<string, string | string[] | undefined>) =>
-      Date.parse(String(headers['x-amz-date']).replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'));
+      Date.parse(
+        String(headers['x-amz-date']).replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'),
+      );
     endpoint = await scriptedEndpoint((request) => {
       const serverNow = Date.now() + serverAhead;
       const date = new Date(serverNow).toUTCString();
       return Math.abs(signedAt(request.headers) - serverNow) > 5 * 60_000
-        ? { ...json(400, 'InvalidSignatureException', { date }), body: JSON.stringify({ __type: 'InvalidSignatureException', message: 'Signature expired: 20261203T204500Z is now earlier than …' }) }
+        ? {
+            ...json(400, 'InvalidSignatureException', { date }),
+            body: JSON.stringify({
+              __type: 'InvalidSignatureException',
+              message: 'Signature expired: 20261203T204500Z is now earlier than …',
+            }),
+          }
         : { status: 200, headers: { date }, body: '{}' };
     });
     try {

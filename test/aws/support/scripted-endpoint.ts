@@ -25,13 +25,20 @@ export interface ScriptedEndpoint {
   close(): Promise<void>;
 }
 
-export async function scriptedEndpoint(reply: (request: SeenRequest, index: number) => Reply): Promise<ScriptedEndpoint> {
+export async function scriptedEndpoint(
+  reply: (request: SeenRequest, index: number) => Reply,
+): Promise<ScriptedEndpoint> {
   const seen: SeenRequest[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const request = { method: req.method!, path: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString() };
+      const request = {
+        method: req.method!,
+        path: req.url!,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+      };
       seen.push(request);
       const answer = reply(request, seen.length - 1);
       if (answer === 'reset') req.socket.resetAndDestroy();
