@@ -36,6 +36,7 @@ export const UNIT_FILES = [
   'test/contracts/variables.test.ts',
   'test/destinations/arn.test.ts',
   'test/destinations/client-cache.test.ts',
+  'test/destinations/sender-session.test.ts',
   'test/destinations/single-region-signer.test.ts',
   'test/cost-doc.test.ts',
   'test/docs-routes.test.ts',

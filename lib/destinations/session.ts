@@ -10,6 +10,8 @@
  *
  * Locally there is no STS: a session's token is `local-session;<key>=<account>`, which the local
  * EventBridge endpoint of the tests reads as IAM reads a session tag (fixtures/eventbridge-endpoint.ts).
+ * The AWS path runs in a test too: with DESTINATION_SENDER_ROLE_ARN and STS_ENDPOINT set, AssumeRole
+ * goes to a local STS that judges the synthesized trust policy (test/destinations/sender-session.test.ts).
  */
 
 import { signedRequest } from '../aws/signed-request.ts';
