@@ -128,6 +128,11 @@ const WORKERS: Accepted = [
       "The destination sender role puts events on customers' buses, which are not known at deploy time; not in the service's own account, and each bus policy admits only sessions tagged with its customer's account.",
   },
   {
+    id: 'AwsSolutions-IAM5[Resource::arn:*:kms:*:*:key/*]',
+    reason:
+      "Customers' queues and buses may be encrypted with their own KMS keys, not known at deploy time; the sender role may use a key only through SQS or EventBridge (kms:ViaService), never in the service's own account, and each customer's key policy admits only sessions tagged with that customer's account (the answer's key_policy_statement).",
+  },
+  {
     id: 'Serverless-LambdaDLQ',
     reason:
       "A DLQ only serves asynchronous invocations: the relay's and the search indexer's stream mappings have SQS on-failure destinations, the delivery queue a redrive policy to its DLQ, and the trend rollover an async on-failure destination plus a DLQ on its EventBridge target.",

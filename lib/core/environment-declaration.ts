@@ -100,6 +100,11 @@ export const ENVIRONMENT = {
     scope: 'service',
     doc: 'The role deliveries to customers\' queues and buses are made with, assumed per account with a session tag (docs/webhooks.md, "AWS destinations"); unset locally.',
   },
+  STS_ENDPOINT: {
+    kind: 'url',
+    scope: 'service',
+    doc: "An STS stand-in for the sender role's AssumeRole (the tests' STS endpoint on 127.0.0.1); unset in AWS.",
+  },
   SERVICE_ACCOUNT_ID: {
     kind: 'text',
     scope: 'service',

@@ -14,6 +14,7 @@ export const ENVIRONMENT_KINDS: Readonly<Record<SettingName, Kind>> = {
   PUSH_CONNECTIONS_ENDPOINT: 'url',
   DESTINATION_QUEUE_URL: 'text',
   DESTINATION_SENDER_ROLE_ARN: 'text',
+  STS_ENDPOINT: 'url',
   SERVICE_ACCOUNT_ID: 'text',
   EVENTBRIDGE_ENDPOINT: 'url',
   DELIVERY_RETRY_DELAYS_SECONDS: 'retryDelays',

@@ -187,8 +187,16 @@ export const REPLAY_LIMITS = { perWindow: 5, windowMs: 3_600_000 } as const;
 /** Reports of templates and reviews one user may file per window (docs/marketplace.md, "Reports and moderation"). */
 export const REPORT_LIMITS = { perWindow: 10, windowMs: 3_600_000 } as const;
 
-/** SSE stream leases: renewed every `renewMs` while the stream runs; a crashed stream's lease lapses after `leaseMs`. */
+/**
+ * SSE stream leases: renewed every `renewMs` while the stream runs; a crashed stream's lease lapses
+ * after `leaseMs`. No lease is renewed past `lifetimeMs` from its start: in AWS a streaming function
+ * may run on after its client left without being told, and would otherwise hold one of the agent's
+ * slots until its 15-minute timeout. The stream ends then and the client reconnects with
+ * `Last-Event-ID` (EventSource does so by itself), so a departed client holds a slot at most
+ * `lifetimeMs` + `leaseMs`.
+ */
 export const STREAM_LEASE = {
   leaseMs: 60_000,
   renewMs: 15_000,
+  lifetimeMs: 300_000,
 } as const;

@@ -14,7 +14,7 @@ import { nowIso } from '../core/time.ts';
 import type { CreatedDestinationAnswer, DestinationAnswer } from '../destinations/answer.ts';
 import { parseDestinationArn } from '../destinations/arn.ts';
 import type { DestinationRecord } from '../destinations/model.ts';
-import { resourcePolicy } from '../destinations/policy.ts';
+import { keyPolicyStatement, resourcePolicy } from '../destinations/policy.ts';
 import type { CreateDestinationInput } from '../destinations/schemas.ts';
 import {
   deleteDestinationItem,
@@ -47,6 +47,7 @@ export function toDestinationView(d: DestinationRecord): DestinationAnswer {
     },
     verified_at: d.verified_at,
     policy: resourcePolicy(d.kind, d.arn, d.owner_id),
+    key_policy_statement: keyPolicyStatement(d.kind, d.arn, d.owner_id),
     created_at: d.created_at,
   };
 }

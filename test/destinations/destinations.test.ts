@@ -67,6 +67,17 @@ describe('an SQS destination', () => {
       Resource: queue.arn,
       Condition: { StringEquals: { 'aws:PrincipalTag/marketplace-account': owner.userId } },
     });
+    // For a queue under the customer's own KMS key: the same role and tag, only through SQS in the queue's region.
+    expect(created.body.key_policy_statement).toMatchObject({
+      Principal: policy.Statement[0].Principal,
+      Action: ['kms:GenerateDataKey', 'kms:Decrypt'],
+      Condition: {
+        StringEquals: {
+          'aws:PrincipalTag/marketplace-account': owner.userId,
+          'kms:ViaService': `sqs.${queue.arn.split(':')[3]}.amazonaws.com`,
+        },
+      },
+    });
     const secret = created.body.signing_secret as string;
     const destinationId = created.body.id as string;
 
