@@ -65,9 +65,9 @@ export const UNIT_FILES = [
  * fresh clone, three workers on 2 cores, 2026-11-27 with one DynamoDB Local for the run: first-hour
  * 87, search-pairs 80, doc-examples 73, crash-recovery 45, route-fuzz 40, feed/integrity 32,
  * web/pages 27, events/delivery 19, bundle-size 18, samples-run 14, agents/verify 13, search-sort
- * 12; smoke, added later, 36 run alone). They start first (test/support/longest-first.ts): with vitest's fallback order (larger files
- * first, when it has no timings of an earlier run, as in CI) a 60 s file could start last and run
- * alone while the other workers idle.
+ * 12; local/smoke, added later, 36 run alone). They start first (test/support/longest-first.ts):
+ * with vitest's fallback order (larger files first, when it has no timings of an earlier run, as in
+ * CI) a 60 s file could start last and run alone while the other workers idle.
  */
 export const LONGEST_FILES = [
   'test/local/first-hour.test.ts',
