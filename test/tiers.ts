@@ -56,6 +56,7 @@ export const UNIT_FILES = [
   'test/net/resolver.test.ts',
   'test/net/url-policy.test.ts',
   'test/observability.test.ts',
+  'test/ops/stack-outputs.test.ts',
   'test/sample-events.test.ts',
   'test/settings.test.ts',
 ];
