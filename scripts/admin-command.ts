@@ -22,7 +22,7 @@ import { reindexSearch } from '../lib/marketplace/search/reindex.ts';
 import { redrive } from '../lib/ops/redrive.ts';
 import { useStoreFromEnvironment } from '../local/config.ts';
 import { localStoreProblem } from '../local/store-probe.ts';
-import { stageVariables } from './stack-outputs.ts';
+import { awsAccessFromEnvironment, stageVariables } from './stack-outputs.ts';
 
 const USAGE = [
   'usage: npm run --silent admin -- create-key --name NAME [--verified] [--operator]',
@@ -110,21 +110,12 @@ async function redriveQueue(print: Print, from: string | undefined, to: string |
   print(await redrive(sqs(), fromUrl, toUrl));
 }
 
-/**
- * `--stage`: the stage's settings from its stacks' outputs, into the environment the commands read,
- * with the credentials and region the SDK's default chain finds (the API Gateway client's own).
- */
+/** `--stage`: the stage's settings from its stacks' outputs, into the environment the commands read. */
 async function useStage(stage: string): Promise<void> {
   if (process.env['DYNAMODB_ENDPOINT'])
     fail('--stage names a deployed stage: unset DYNAMODB_ENDPOINT (it points the commands at a local DynamoDB).');
-  const config = new APIGatewayClient({}).config;
   try {
-    const variables = await stageVariables(stage, {
-      region: await config.region(),
-      credentials: () => config.credentials(),
-      endpoint: process.env['AWS_ENDPOINT_URL_CLOUDFORMATION'] ?? process.env['AWS_ENDPOINT_URL'],
-    });
-    Object.assign(process.env, variables);
+    Object.assign(process.env, await stageVariables(stage, await awsAccessFromEnvironment()));
   } catch (err) {
     fail(`--stage ${stage}: ${(err as Error).message}`);
   }

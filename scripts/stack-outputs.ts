@@ -1,11 +1,12 @@
 /**
- * A deployed stage's settings for the admin commands, read from its stacks' outputs with
- * CloudFormation's DescribeStacks (`npm run admin -- <command> --stage <stage>`): the platform team
- * needs AWS credentials and the stage's name, nothing copied from a deploy's output by hand.
+ * A deployed stage's settings, read from its stacks' outputs with CloudFormation's DescribeStacks, for
+ * `npm run admin -- <command> --stage <stage>` and `npm run smoke -- --stage <stage>`: the platform
+ * team needs AWS credentials and the stage's name, nothing copied from a deploy's output by hand.
  * DescribeStacks is one query-protocol call answered with a fixed XML document, signed here with the
  * SDK's SigV4 (lib/aws/signed-post.ts) as STS's AssumeRole is, rather than a CloudFormation client
  * this repository does not otherwise need.
  */
+import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { signedPost } from '../lib/aws/signed-post.ts';
 import type { Credentials } from '../lib/aws/signed-request.ts';
 
@@ -15,13 +16,13 @@ export const apiStackOf = (stage: string): string => `${stateStackOf(stage)}-Api
 
 /** Each environment variable an admin command reads, from the output (and stack) that holds it. */
 export const STAGE_OUTPUTS = [
-  { variable: 'TABLE_NAME', output: 'TableName', stack: stateStackOf },
-  { variable: 'USAGE_PLAN_ID', output: 'UsagePlanId', stack: apiStackOf },
-  { variable: 'DELIVERY_DLQ_URL', output: 'DeliveryDlqUrl', stack: stateStackOf },
-  { variable: 'DELIVERY_QUEUE_URL', output: 'DeliveryQueueUrl', stack: stateStackOf },
+  { name: 'TABLE_NAME', output: 'TableName', stack: stateStackOf },
+  { name: 'USAGE_PLAN_ID', output: 'UsagePlanId', stack: apiStackOf },
+  { name: 'DELIVERY_DLQ_URL', output: 'DeliveryDlqUrl', stack: stateStackOf },
+  { name: 'DELIVERY_QUEUE_URL', output: 'DeliveryQueueUrl', stack: stateStackOf },
 ] as const;
 
-export type StageVariable = (typeof STAGE_OUTPUTS)[number]['variable'];
+export type StageVariable = (typeof STAGE_OUTPUTS)[number]['name'];
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
@@ -69,6 +70,19 @@ export interface AwsAccess {
   endpoint?: string | undefined;
 }
 
+/**
+ * The credentials and region the SDK's default chain finds (environment, profile, SSO, instance
+ * role), as the admin commands' API Gateway client has them, and the endpoint the SDK's variables name.
+ */
+export async function awsAccessFromEnvironment(): Promise<AwsAccess> {
+  const config = new APIGatewayClient({}).config;
+  return {
+    region: await config.region(),
+    credentials: () => config.credentials(),
+    endpoint: process.env['AWS_ENDPOINT_URL_CLOUDFORMATION'] ?? process.env['AWS_ENDPOINT_URL'],
+  };
+}
+
 /** One stack's outputs by key, as DescribeStacks gives them. */
 export async function readStackOutputs(stackName: string, aws: AwsAccess): Promise<Record<string, string>> {
   const url = new URL(aws.endpoint ?? `https://cloudformation.${aws.region}.amazonaws.com/`);
@@ -85,20 +99,41 @@ export async function readStackOutputs(stackName: string, aws: AwsAccess): Promi
   return outputsOfDescribeStacks(xml);
 }
 
+/** An output one of the scripts reads, by the name it gives it. */
+interface WantedOutput<Name extends string> {
+  name: Name;
+  output: string;
+  stack: (stage: string) => string;
+}
+
 /**
- * The admin commands' variables for a stage, from its stateful and API stacks' outputs. An output a
- * stack lacks is named in the error (a stage deployed before the output existed: deploy it again).
+ * The outputs `wanted` of a stage's stacks, by the names given, one DescribeStacks per stack. An
+ * output a stack lacks is named in the error (a stage deployed before it existed: deploy it again).
  */
-export async function stageVariables(stage: string, aws: AwsAccess): Promise<Record<StageVariable, string>> {
-  const stacks = [...new Set(STAGE_OUTPUTS.map((o) => o.stack(stage)))];
+export async function stageOutputs<Name extends string>(
+  stage: string,
+  wanted: readonly WantedOutput<Name>[],
+  aws: AwsAccess,
+): Promise<Record<Name, string>> {
+  const stacks = [...new Set(wanted.map((o) => o.stack(stage)))];
   const outputs = new Map(await Promise.all(stacks.map(async (s) => [s, await readStackOutputs(s, aws)] as const)));
-  const variables = {} as Record<StageVariable, string>;
+  const values = {} as Record<Name, string>;
   const missing: string[] = [];
-  for (const { variable, output, stack } of STAGE_OUTPUTS) {
+  for (const { name, output, stack } of wanted) {
     const value = outputs.get(stack(stage))?.[output];
     if (value === undefined) missing.push(`${output} of ${stack(stage)}`);
-    else variables[variable] = value;
+    else values[name] = value;
   }
   if (missing.length) throw new Error(`The stage "${stage}" has no output ${missing.join(', ')}: is it deployed?`);
-  return variables;
+  return values;
 }
+
+/** The admin commands' variables for a stage, from its stateful and API stacks' outputs. */
+export const stageVariables = (stage: string, aws: AwsAccess): Promise<Record<StageVariable, string>> =>
+  stageOutputs(stage, STAGE_OUTPUTS, aws);
+
+/** What `npm run smoke -- --stage` reads: the API's base URL and the push channel's. */
+export const SMOKE_OUTPUTS = [
+  { name: 'url', output: 'ApiUrl', stack: apiStackOf },
+  { name: 'pushUrl', output: 'PushUrl', stack: apiStackOf },
+] as const;

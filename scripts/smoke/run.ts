@@ -120,7 +120,9 @@ export async function runSmoke(options: SmokeOptions): Promise<StepTiming[]> {
   const { receiver, webhookUrl } = await receiverFor(options, local);
   try {
     await step('health', async () => {
-      const answer = await fetch(new URL('/health', options.url), { signal: AbortSignal.timeout(timeout) });
+      // The base URL may carry the API Gateway stage's path (`…/prod/`): /health is under it.
+      const health = `${options.url.replace(/\/+$/, '')}/health`;
+      const answer = await fetch(health, { signal: AbortSignal.timeout(timeout) });
       if (answer.status !== 200) throw new SmokeFailure(`GET /health answered ${answer.status}`);
       return `GET /health 200`;
     });

@@ -6,7 +6,9 @@ import {
   describeStacksError,
   outputsOfDescribeStacks,
   readStackOutputs,
+  SMOKE_OUTPUTS,
   STAGE_OUTPUTS,
+  stageOutputs,
   stageVariables,
   stateStackOf,
 } from '../../scripts/stack-outputs.ts';
@@ -101,6 +103,19 @@ describe('reading a stage from CloudFormation (a stand-in on 127.0.0.1)', () => 
     ]);
   });
 
+  it("gives the smoke run's URLs from the API stack", async () => {
+    fake = await fakeCloudFormation({
+      'TemplateMarketplace-dev-Api': {
+        ApiUrl: 'https://x.execute-api.eu-west-1.amazonaws.com/dev/',
+        PushUrl: 'wss://y.execute-api.eu-west-1.amazonaws.com/dev',
+      },
+    });
+    expect(await stageOutputs('dev', SMOKE_OUTPUTS, { region: 'eu-west-1', credentials, endpoint: fake.url })).toEqual({
+      url: 'https://x.execute-api.eu-west-1.amazonaws.com/dev/',
+      pushUrl: 'wss://y.execute-api.eu-west-1.amazonaws.com/dev',
+    });
+  });
+
   it('names each output a stack lacks, and passes on CloudFormation’s refusal of an unknown stack', async () => {
     const { UsagePlanId: _, ...apiWithoutPlan } = devStacks['TemplateMarketplace-dev-Api'];
     fake = await fakeCloudFormation({ ...devStacks, 'TemplateMarketplace-dev-Api': apiWithoutPlan });
@@ -119,7 +134,7 @@ describe('the outputs it reads', () => {
     const synth = synthApp({ stage: 'dev' });
     expect(synth.stacks.state.stackName).toBe(stateStackOf('dev'));
     expect(synth.stacks.api.stackName).toBe(apiStackOf('dev'));
-    for (const { output, stack } of STAGE_OUTPUTS)
+    for (const { output, stack } of [...STAGE_OUTPUTS, ...SMOKE_OUTPUTS])
       expect(
         synth.outputs.some((o) => o.stack === stack('dev') && o.id === output),
         `${output} in ${stack('dev')}`,
