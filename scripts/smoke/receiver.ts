@@ -11,7 +11,7 @@ import { type AgentEvent, type TestEvent, verifyWebhook, WebhookVerificationErro
 export type DeliveredEvent = AgentEvent | TestEvent;
 
 export interface SmokeReceiver {
-  /** The port it listens on (127.0.0.1, or every interface for a tunnel's public URL). */
+  /** The port it listens on, on 127.0.0.1. */
   port: number;
   /** Read on every request: the webhook's secret is known only once the webhook is configured. */
   secret: string;
@@ -39,7 +39,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-export async function startSmokeReceiver(port: number, host: string): Promise<SmokeReceiver> {
+export async function startSmokeReceiver(port: number): Promise<SmokeReceiver> {
   const waiters = new Set<() => void>();
   const receiver: SmokeReceiver = {
     port,
@@ -95,7 +95,7 @@ export async function startSmokeReceiver(port: number, host: string): Promise<Sm
   server.requestTimeout = 15_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => resolve());
+    server.listen(port, '127.0.0.1', () => resolve());
   });
   receiver.port = (server.address() as AddressInfo).port;
   return receiver;

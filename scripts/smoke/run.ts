@@ -266,11 +266,12 @@ async function receiverFor(
   local: boolean,
 ): Promise<{ receiver?: SmokeReceiver; webhookUrl?: string }> {
   if (options.receiverUrl && !options.feedOnly) {
-    const receiver = await startSmokeReceiver(options.receiverPort ?? 8080, '0.0.0.0');
+    // Loopback only: a tunnel's client forwards to it from this machine.
+    const receiver = await startSmokeReceiver(options.receiverPort ?? 8080);
     return { receiver, webhookUrl: options.receiverUrl };
   }
   if (!local || options.feedOnly) return {};
-  const receiver = await startSmokeReceiver(options.receiverPort ?? 0, '127.0.0.1');
+  const receiver = await startSmokeReceiver(options.receiverPort ?? 0);
   return { receiver, webhookUrl: `http://127.0.0.1:${receiver.port}/` };
 }
 
