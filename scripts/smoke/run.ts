@@ -4,6 +4,8 @@
  * with a webhook → its handshake → a contract → the signed delivery → push, connect and resume →
  * cleanup. A step that fails ends the run (cleanup still runs) with the reason.
  */
+import { openPushSocket, pushUrlOf } from '../../client/http/push-socket.ts';
+import { serviceRoot } from '../../client/http/url.ts';
 import { ApiError, type FeedEvent, MarketplaceClient } from '../../client/index.ts';
 import { type DeliveredEvent, type SmokeReceiver, startSmokeReceiver } from './receiver.ts';
 
@@ -68,23 +70,53 @@ async function poll<T>(what: string, timeoutMs: number, attempt: () => Promise<T
   }
 }
 
-/** The first pushed event `match` accepts, on one connection that closes when it returns. */
+/** The first event `match` accepts, through the client's push subscription, which closes when it returns. */
 async function firstPushed(
   client: MarketplaceClient,
   agentId: string,
-  after: string | undefined,
   timeoutMs: number,
   match: (event: FeedEvent) => boolean,
-): Promise<{ event: FeedEvent; before: FeedEvent[] }> {
-  const signal = AbortSignal.timeout(timeoutMs);
-  const before: FeedEvent[] = [];
-  for await (const event of client.events.subscribe(agentId, { ...(after ? { after } : {}), signal })) {
-    if (match(event)) return { event, before };
-    before.push(event);
+): Promise<FeedEvent> {
+  const seen: string[] = [];
+  for await (const event of client.events.subscribe(agentId, { signal: AbortSignal.timeout(timeoutMs) })) {
+    if (match(event)) return event;
+    seen.push(event.type);
   }
   throw new SmokeFailure(
-    `no matching event pushed within ${timeoutMs / 1000} s (got: ${before.map((e) => e.type).join(', ') || 'nothing'})`,
+    `no matching event pushed within ${timeoutMs / 1000} s (got: ${seen.join(', ') || 'nothing'})`,
   );
+}
+
+/**
+ * Every frame one push connection brings, up to the first that `last` accepts; a frame in the
+ * service's error format, a close or the time running out first fails the step.
+ */
+async function pushedUntil(
+  url: string,
+  key: string,
+  timeoutMs: number,
+  last: (frame: unknown) => boolean,
+): Promise<unknown[]> {
+  const socket = openPushSocket(url, key);
+  const timer = setTimeout(() => socket.close(), timeoutMs);
+  const frames: unknown[] = [];
+  try {
+    for (;;) {
+      const item = await socket.next();
+      if (item.kind === 'closed')
+        throw new SmokeFailure(
+          `the push connection ${item.opened ? `closed (${item.code})` : 'was refused'} before the event came` +
+            ` (got: ${frames.map((f) => (f as FeedEvent).type).join(', ') || 'nothing'})`,
+        );
+      if ((item.value as { error?: unknown }).error)
+        throw new SmokeFailure(`the push channel sent ${JSON.stringify(item.value)}`);
+      frames.push(item.value);
+      if (last(item.value)) return frames;
+    }
+  } finally {
+    clearTimeout(timer);
+    socket.close();
+  }
 }
 
 /** Runs every step; resolves with their timings, or rejects with the first failure (after cleanup). */
@@ -222,7 +254,7 @@ export async function runSmoke(options: SmokeOptions): Promise<StepTiming[]> {
 
     let firstId = '';
     await step('push', async () => {
-      const { event } = await firstPushed(client, agentId, undefined, timeout, (e) => e.type === 'contract.funded');
+      const event = await firstPushed(client, agentId, timeout, (e) => e.type === 'contract.funded');
       firstId = event.id;
       return `connected, ${event.type} ${event.id} pushed; disconnected`;
     });
@@ -230,24 +262,30 @@ export async function runSmoke(options: SmokeOptions): Promise<StepTiming[]> {
     await step('resume', async () => {
       await client.contracts.recordVerification(contractId, { passed: true });
       await client.contracts.release(contractId);
-      const { event, before } = await firstPushed(
-        client,
-        agentId,
-        firstId,
-        timeout,
-        (e) => e.type === 'contract.released' && contractOf(e) === contractId,
-      );
-      const old = [...before, event].filter((e) => e.id <= firstId);
+      // The socket itself, not events.subscribe: the client drops what it has seen already, and
+      // this step is about the service sending nothing at or before `after`.
+      const url = new URL(options.pushUrl ?? pushUrlOf(serviceRoot(options.url)));
+      url.searchParams.set('agent_id', agentId);
+      url.searchParams.set('after', firstId);
+      const frames = await pushedUntil(url.toString(), options.key, timeout, (frame) => {
+        const event = frame as FeedEvent;
+        return event.type === 'contract.released' && contractOf(event) === contractId;
+      });
+      const events = frames as FeedEvent[];
+      const old = events.filter((e) => e.id <= firstId);
       if (old.length)
         throw new SmokeFailure(`resumed after ${firstId} but was pushed ${old.map((e) => e.id).join(', ')}`);
+      const released = events.at(-1)!;
       // Waited for, so no delivery is still being tried when cleanup deletes the agent.
       if (receiver)
         await receiver
-          .waitFor((e) => e.id === event.id, AbortSignal.timeout(timeout))
+          .waitFor((e) => e.id === released.id, AbortSignal.timeout(timeout))
           .catch(() => {
-            throw new SmokeFailure(`${event.type} ${event.id} was pushed but not delivered within ${timeout / 1000} s`);
+            throw new SmokeFailure(
+              `${released.type} ${released.id} was pushed but not delivered within ${timeout / 1000} s`,
+            );
           });
-      return `reconnected after ${firstId}: ${[...before, event].map((e) => e.type).join(', ')} pushed${receiver ? ' (and delivered)' : ''}`;
+      return `reconnected after ${firstId}: ${events.map((e) => e.type).join(', ')} pushed${receiver ? ' (and delivered)' : ''}`;
     });
   } catch (err) {
     // The step's failure is the run's; cleanup still runs and prints its own outcome.
