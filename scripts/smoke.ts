@@ -6,7 +6,8 @@
  * stage"). Exit 0 when every step passed, 1 with the reason.
  */
 import { parseArgs } from 'node:util';
-import { describeError, runSmoke, SmokeFailure } from './smoke/run.ts';
+import { describeError, SmokeFailure } from './smoke/failure.ts';
+import { runSmoke } from './smoke/run.ts';
 import { awsAccessFromEnvironment, SMOKE_OUTPUTS, stageOutputs } from './stack-outputs.ts';
 
 const USAGE =

@@ -4,9 +4,11 @@
  * with a webhook → its handshake → a contract → the signed delivery → push, connect and resume →
  * cleanup. A step that fails ends the run (cleanup still runs) with the reason.
  */
-import { openPushSocket, pushUrlOf } from '../../client/http/push-socket.ts';
+import { pushUrlOf } from '../../client/http/push-socket.ts';
 import { serviceRoot } from '../../client/http/url.ts';
-import { ApiError, type FeedEvent, MarketplaceClient } from '../../client/index.ts';
+import { type FeedEvent, MarketplaceClient } from '../../client/index.ts';
+import { describeError, SmokeFailure } from './failure.ts';
+import { firstPushed, pushedUntil } from './push.ts';
 import { type DeliveredEvent, type SmokeReceiver, startSmokeReceiver } from './receiver.ts';
 
 export interface SmokeOptions {
@@ -31,32 +33,12 @@ export interface StepTiming {
   note: string;
 }
 
-/** A step's failure, said for a person: what was expected and what came. */
-export class SmokeFailure extends Error {}
-
 /** The stage serves webhooks to this machine's loopback only in development mode (`npm start`). */
 export function isLoopbackUrl(url: string): boolean {
   return ['localhost', '127.0.0.1', '[::1]'].includes(new URL(url).hostname);
 }
 
-/** An error as one line: the API's status, code and request id when it is the API's. */
-export function describeError(err: unknown): string {
-  if (err instanceof ApiError) {
-    const hint =
-      err.status === 401 || err.status === 403
-        ? ' (the key was refused: pass a key of this stage, `npm run admin -- create-key`)'
-        : '';
-    return `${err.status} ${err.code}: ${err.message}${hint}${err.requestId ? ` [request ${err.requestId}]` : ''}`;
-  }
-  if (err instanceof Error) {
-    // fetch's own "fetch failed" says nothing; its cause (ECONNREFUSED, ENOTFOUND, a TLS error) does.
-    const cause = err.cause instanceof Error ? ` (${err.cause.message})` : '';
-    return `${err.name === 'Error' ? '' : `${err.name}: `}${err.message}${cause}`;
-  }
-  return String(err);
-}
-
-const contractOf = (event: FeedEvent | DeliveredEvent): string | undefined =>
+export const contractOf = (event: FeedEvent | DeliveredEvent): string | undefined =>
   (event.data as { contract_id?: string }).contract_id;
 
 /** Asks `attempt` every half second until it gives a value or the step's time is up. */
@@ -70,62 +52,13 @@ async function poll<T>(what: string, timeoutMs: number, attempt: () => Promise<T
   }
 }
 
-/** The first event `match` accepts, through the client's push subscription, which closes when it returns. */
-async function firstPushed(
-  client: MarketplaceClient,
-  agentId: string,
-  timeoutMs: number,
-  match: (event: FeedEvent) => boolean,
-): Promise<FeedEvent> {
-  const seen: string[] = [];
-  for await (const event of client.events.subscribe(agentId, { signal: AbortSignal.timeout(timeoutMs) })) {
-    if (match(event)) return event;
-    seen.push(event.type);
-  }
-  throw new SmokeFailure(
-    `no matching event pushed within ${timeoutMs / 1000} s (got: ${seen.join(', ') || 'nothing'})`,
-  );
-}
-
-/**
- * Every frame one push connection brings, up to the first that `last` accepts; a frame in the
- * service's error format, a close or the time running out first fails the step.
- */
-async function pushedUntil(
-  url: string,
-  key: string,
-  timeoutMs: number,
-  last: (frame: unknown) => boolean,
-): Promise<unknown[]> {
-  const socket = openPushSocket(url, key);
-  const timer = setTimeout(() => socket.close(), timeoutMs);
-  const frames: unknown[] = [];
-  try {
-    for (;;) {
-      const item = await socket.next();
-      if (item.kind === 'closed')
-        throw new SmokeFailure(
-          `the push connection ${item.opened ? `closed (${item.code})` : 'was refused'} before the event came` +
-            ` (got: ${frames.map((f) => (f as FeedEvent).type).join(', ') || 'nothing'})`,
-        );
-      if ((item.value as { error?: unknown }).error)
-        throw new SmokeFailure(`the push channel sent ${JSON.stringify(item.value)}`);
-      frames.push(item.value);
-      if (last(item.value)) return frames;
-    }
-  } finally {
-    clearTimeout(timer);
-    socket.close();
-  }
-}
-
 /** Runs every step; resolves with their timings, or rejects with the first failure (after cleanup). */
 export async function runSmoke(options: SmokeOptions): Promise<StepTiming[]> {
   const { print, stepTimeoutMs: timeout } = options;
   const local = isLoopbackUrl(options.url);
   if (!local && !options.pushUrl)
     throw new SmokeFailure(
-      '--push-url is required for a deployed stage: the PushUrl output of TemplateMarketplace-<stage>-Api.',
+      '--push-url (or --stage) is required for a deployed stage: the PushUrl output of TemplateMarketplace-<stage>-Api.',
     );
   const client = new MarketplaceClient({
     apiKey: options.key,

@@ -121,6 +121,6 @@ describe('npm run smoke against npm start', () => {
     const result = await smoke({}, '--url', 'https://api.example.com', '--key', DEMO_KEY);
     expect(result.code).toBe(1);
     expect(result.stdout).not.toMatch(/✓/);
-    expect(result.stderr).toContain('--push-url is required for a deployed stage');
+    expect(result.stderr).toContain('--push-url (or --stage) is required for a deployed stage');
   }, 60_000);
 });
