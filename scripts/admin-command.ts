@@ -7,7 +7,9 @@
  *   reindex-search                                     syncs every public template's search index now (after an index format change); prints {"templates"}
  * The table is TABLE_NAME in AWS (credentials from the usual chain) or `npm start`'s DynamoDB Local.
  * Against a deployed stage create-key also needs USAGE_PLAN_ID (the stack's UsagePlanId output): the
- * key gets its API Gateway API key in that usage plan first.
+ * key gets its API Gateway API key in that usage plan first. `--stage STAGE` (any command) reads
+ * TABLE_NAME, USAGE_PLAN_ID and the delivery queues' URLs from that stage's stack outputs
+ * (./stack-outputs.ts), so AWS credentials are all a command needs.
  */
 
 import { parseArgs } from 'node:util';
@@ -20,6 +22,7 @@ import { reindexSearch } from '../lib/marketplace/search/reindex.ts';
 import { redrive } from '../lib/ops/redrive.ts';
 import { useStoreFromEnvironment } from '../local/config.ts';
 import { localStoreProblem } from '../local/store-probe.ts';
+import { awsAccessFromEnvironment, stageVariables } from './stack-outputs.ts';
 
 const USAGE = [
   'usage: npm run --silent admin -- create-key --name NAME [--verified] [--operator]',
@@ -27,6 +30,7 @@ const USAGE = [
   '       npm run --silent admin -- revoke-key <USER_ID | KEY_ID>',
   '       npm run --silent admin -- redrive <delivery | DLQ_URL> [--to QUEUE_URL]',
   '       npm run --silent admin -- reindex-search',
+  'each takes --stage STAGE: a deployed stage, its settings read from its stacks (AWS credentials needed)',
 ].join('\n');
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -59,6 +63,7 @@ function parse(args: string[]) {
         operator: { type: 'boolean', default: false },
         user: { type: 'string' },
         to: { type: 'string' },
+        stage: { type: 'string' },
       },
     });
   } catch (err) {
@@ -105,8 +110,20 @@ async function redriveQueue(print: Print, from: string | undefined, to: string |
   print(await redrive(sqs(), fromUrl, toUrl));
 }
 
+/** `--stage`: the stage's settings from its stacks' outputs, into the environment the commands read. */
+async function useStage(stage: string): Promise<void> {
+  if (process.env['DYNAMODB_ENDPOINT'])
+    fail('--stage names a deployed stage: unset DYNAMODB_ENDPOINT (it points the commands at a local DynamoDB).');
+  try {
+    Object.assign(process.env, await stageVariables(stage, await awsAccessFromEnvironment()));
+  } catch (err) {
+    fail(`--stage ${stage}: ${(err as Error).message}`);
+  }
+}
+
 async function command(print: Print, args: string[]): Promise<void> {
   const { values, positionals } = parse(args);
+  if (values.stage !== undefined) await useStage(values.stage);
   const [command, target, ...rest] = positionals;
   if (rest.length) fail(USAGE);
   if (command === 'redrive') return redriveQueue(print, target, values.to);

@@ -60,6 +60,7 @@ export const UNIT_FILES = [
   'test/net/resolver.test.ts',
   'test/net/url-policy.test.ts',
   'test/observability.test.ts',
+  'test/ops/stack-outputs.test.ts',
   'test/sample-events.test.ts',
   'test/settings.test.ts',
 ];
@@ -69,9 +70,9 @@ export const UNIT_FILES = [
  * fresh clone, three workers on 2 cores, 2026-11-27 with one DynamoDB Local for the run: first-hour
  * 87, search-pairs 80, doc-examples 73, crash-recovery 45, route-fuzz 40, feed/integrity 32,
  * web/pages 27, events/delivery 19, bundle-size 18, samples-run 14, agents/verify 13, search-sort
- * 12). They start first (test/support/longest-first.ts): with vitest's fallback order (larger files
- * first, when it has no timings of an earlier run, as in CI) a 60 s file could start last and run
- * alone while the other workers idle.
+ * 12; local/smoke, added later, 36 run alone). They start first (test/support/longest-first.ts):
+ * with vitest's fallback order (larger files first, when it has no timings of an earlier run, as in
+ * CI) a 60 s file could start last and run alone while the other workers idle.
  */
 export const LONGEST_FILES = [
   'test/local/first-hour.test.ts',
@@ -79,6 +80,7 @@ export const LONGEST_FILES = [
   'test/docs/doc-examples.test.ts',
   'test/events/crash-recovery.test.ts',
   'test/route-fuzz.test.ts',
+  'test/local/smoke.test.ts',
   'test/events/feed/integrity.test.ts',
   'test/web/pages.test.ts',
   'test/events/delivery.test.ts',
