@@ -3,12 +3,12 @@
  * `npm run admin -- <command> --stage <stage>` and `npm run smoke -- --stage <stage>`: the platform
  * team needs AWS credentials and the stage's name, nothing copied from a deploy's output by hand.
  * DescribeStacks is one query-protocol call answered with a fixed XML document, signed here with the
- * SDK's SigV4 (lib/aws/signed-post.ts) as STS's AssumeRole is, rather than a CloudFormation client
+ * SDK's SigV4 on the hand-signed calls' transport (lib/aws/signed-request.ts: the SDK's retries and
+ * clock-skew correction) as STS's AssumeRole is, rather than a CloudFormation client
  * this repository does not otherwise need.
  */
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
-import { signedPost } from '../lib/aws/signed-post.ts';
-import type { Credentials } from '../lib/aws/signed-request.ts';
+import { type Credentials, signedRequest } from '../lib/aws/signed-request.ts';
 
 /** `TemplateMarketplace-<stage>`, as infra/stage-config.ts's stackIdOf names the stateful stack. */
 export const stateStackOf = (stage: string): string => `TemplateMarketplace-${stage}`;
@@ -86,16 +86,18 @@ export async function awsAccessFromEnvironment(): Promise<AwsAccess> {
 /** One stack's outputs by key, as DescribeStacks gives them. */
 export async function readStackOutputs(stackName: string, aws: AwsAccess): Promise<Record<string, string>> {
   const url = new URL(aws.endpoint ?? `https://cloudformation.${aws.region}.amazonaws.com/`);
-  const answer = await signedPost({
+  const answer = await signedRequest({
     service: 'cloudformation',
+    operation: 'DescribeStacks',
     region: aws.region,
+    method: 'POST',
     url,
-    headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ Action: 'DescribeStacks', Version: '2010-05-15', StackName: stackName }).toString(),
     credentials: aws.credentials,
   });
-  const xml = await answer.text();
-  if (!answer.ok) throw new Error(describeStacksError(answer.status, xml));
+  const xml = answer.body;
+  if (answer.status >= 300) throw new Error(describeStacksError(answer.status, xml));
   return outputsOfDescribeStacks(xml);
 }
 

@@ -8,7 +8,8 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 
 /** The IAM service prefix of each call's actions (`execute-api`: the push channel's @connections). */
-export type AwsService = 'dynamodb' | 'sqs' | 'execute-api' | 'kms' | 'sts';
+/** `cloudformation`: the operator scripts' DescribeStacks (scripts/stack-outputs.ts), never a function's. */
+export type AwsService = 'dynamodb' | 'sqs' | 'execute-api' | 'kms' | 'sts' | 'cloudformation';
 export type AwsClient = DynamoDBClient | SQSClient;
 type Decorate = (client: AwsClient, service: AwsService) => void;
 
