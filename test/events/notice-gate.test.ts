@@ -2,9 +2,9 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { newUuid } from '../../lib/core/ids.ts';
 import { MAX_CLOCK_SKEW_MS, VERSION_NOTICES } from '../../lib/core/settings.ts';
 import { admitNotice } from '../../lib/marketplace/lifecycle/notice-gate.ts';
-import { dueNotices, readGate } from '../../lib/marketplace/lifecycle/notice-gate-store.ts';
 import type { NoticePage } from '../../lib/marketplace/lifecycle/notice-page.ts';
 import { MAX_EVENT_AGENTS } from '../../lib/marketplace/lifecycle/schemas.ts';
+import { dueNotices, readGate } from '../../lib/marketplace/lifecycle/store.ts';
 import type { EventPipeline } from '../../local/emulators/event-pipeline.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import {

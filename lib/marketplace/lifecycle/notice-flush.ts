@@ -5,14 +5,13 @@
  * goes through the gate like any notice. Notices that come to wait while the flush runs are seen
  * (the gate's `due_seq` moved, so the flush looks again); a failed flush is retried by the queue.
  */
-import type { SQSRecord } from 'aws-lambda';
 import { newUuid } from '../../core/ids.ts';
+import type { ReceivedMessage } from '../../events/delivery/queue.ts';
 import { errorFields, log } from '../../observability/log.ts';
 import { readTemplate } from '../templates/store.ts';
 import { type NoticeFlush, noticeFlushOf } from './notice-flush-message.ts';
-import { clearFlush, type DueNotice, dueNotices, readGate, startDueNotice } from './notice-gate-store.ts';
 import type { NoticePage } from './notice-page.ts';
-import { readVersion } from './store.ts';
+import { clearFlush, type DueNotice, dueNotices, readGate, readVersion, startDueNotice } from './store.ts';
 
 const ROUNDS = 5;
 
@@ -61,7 +60,7 @@ async function latestState(page: NoticePage): Promise<NoticePage | undefined> {
 }
 
 /** The queue's share: the flush messages of a delivery-queue batch; the ids of those that failed come back. */
-export async function noticeFlushBatch(records: readonly SQSRecord[]): Promise<string[]> {
+export async function noticeFlushBatch(records: readonly ReceivedMessage[]): Promise<string[]> {
   const failed: string[] = [];
   for (const record of records) {
     try {
@@ -74,4 +73,4 @@ export async function noticeFlushBatch(records: readonly SQSRecord[]): Promise<s
   return failed;
 }
 
-export const isNoticeFlush = (record: SQSRecord): boolean => noticeFlushOf(record.body) !== undefined;
+export const isNoticeFlush = (record: ReceivedMessage): boolean => noticeFlushOf(record.body) !== undefined;

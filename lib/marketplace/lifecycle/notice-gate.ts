@@ -17,8 +17,8 @@ import { FUTURE_TOLERANCE_MS, VERSION_NOTICES } from '../../core/settings.ts';
 import { tryWindowSlot } from '../../limits/window-limit.ts';
 import { ENTITY, lifecycleKeys } from '../../store/keys.ts';
 import { sendNoticeFlush } from './notice-flush-queue.ts';
-import { dropSupersededDue, markFlushArmed, putDueNotice, readGate } from './notice-gate-store.ts';
 import type { NoticePage } from './notice-page.ts';
+import { dropSupersededDue, markFlushArmed, putDueNotice, readGate } from './store.ts';
 
 export const noticeWindowMs = (): number => setting('NOTICE_WINDOW_SECONDS') * 1000;
 
