@@ -45,6 +45,7 @@ export const UNIT_FILES = [
   'test/events/schedule.test.ts',
   'test/events/schema-versions.test.ts',
   'test/events/stream-filter.test.ts',
+  'test/limits/notice-window.test.ts',
   'test/limits/template-limits-doc.test.ts',
   'test/local/data-dir-lock.test.ts',
   'test/local/emulator-retry.test.ts',

@@ -8,10 +8,15 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { deliveryQueueUrl, sqs } from '../../events/delivery/queue.ts';
 import type { NoticeFlush } from './notice-flush-message.ts';
 
-const MAX_DELAY_SECONDS = 900;
+/** SQS's most (fauxqs does not enforce it, so the window's own cap keeps every delay within it). */
+export const MAX_DELAY_SECONDS = 900;
+
+/** Whole seconds, rounded up (never early), within what SQS takes. */
+export const flushDelaySeconds = (delayMs: number): number =>
+  Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil(delayMs / 1000)));
 
 export async function sendNoticeFlush(flush: NoticeFlush, delayMs: number): Promise<void> {
-  const DelaySeconds = Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil(delayMs / 1000)));
+  const DelaySeconds = flushDelaySeconds(delayMs);
   await sqs().send(
     new SendMessageCommand({
       QueueUrl: deliveryQueueUrl(),
