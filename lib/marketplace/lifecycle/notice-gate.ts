@@ -1,11 +1,12 @@
 /**
- * The bound on a template's version notices (docs/limits.md, "Version notices"): the relay starts at
+ * The bound on a template's version notices (docs/limits.md, "Version notices and changes per template"): the relay starts at
  * most VERSION_NOTICES.perWindow notices of one template per window, so an installer's agent hears
  * at most that many of it per window however often its versions change. A notice past that waits
  * for the window's end as the template's due notice of its kind and version (a later one replaces
  * it: the latest state wins), and a delayed queue message (notice-flush.ts) starts the waiting
- * notices then, with the state they have at that moment. Nothing is lost: each change's final state
- * is told, at most one window late.
+ * notices then, with the state they have at that moment. Nothing is lost: each version's final
+ * state of each kind is told, a window late (more windows when more kinds and versions wait than
+ * one window starts).
  *
  * Across instances and skewed clocks: the window is the limiter's conditional window
  * (lib/limits/window-limit.ts), keyed by notice id so a stream record run again is not counted
