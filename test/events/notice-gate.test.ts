@@ -38,6 +38,8 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await pipeline?.stop();
+  // Files share a worker process: the next one gets the service's own window.
+  delete process.env['NOTICE_WINDOW_SECONDS'];
 });
 
 const TYPES = ['template.version.deprecated', 'template.version.yanked'];
