@@ -10,7 +10,13 @@
  */
 
 import type { ErrorCode } from './core/errors.ts';
-import { BASE_PATHS, VERIFY_FUNCTION_TIMEOUT_SECONDS } from './core/settings.ts';
+import {
+  BASE_PATHS,
+  VERIFY_FUNCTION_TIMEOUT_SECONDS,
+  VERSION_CHANGE_LIMITS,
+  VERSION_NOTICES,
+  VISIBILITY_CHANGE_LIMITS,
+} from './core/settings.ts';
 import type { FunctionGrant, SigningKeyUse, TableAccess } from './function-grants.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -199,6 +205,7 @@ export const routes: readonly Route[] = [
     doc: {
       tag: 'Marketplace',
       summary: "Change a template's name, description, category or visibility (author only)",
+      description: `A change of \`visibility\` moves the template's whole search index: at most ${VISIBILITY_CHANGE_LIMITS.perWindow} per template per ${VISIBILITY_CHANGE_LIMITS.windowMs / 3_600_000} h, then 429 \`rate_limited\` with \`Retry-After\` (other fields are not limited).`,
       answers: { 200: { description: 'OK', schema: 'Template' } },
       errors: ['forbidden'],
       example: {
@@ -339,8 +346,7 @@ export const routes: readonly Route[] = [
     doc: {
       tag: 'Marketplace',
       summary: 'Deprecate or yank a version, or take either back (author only)',
-      description:
-        "`deprecated`: a message (the version stays installable and is shown as deprecated) or null to take it back. `yanked`: true stops new installs and contracts of the version (contracts made from it keep their checks); the template's current version falls back to the newest one not yanked, and a template whose every version is yanked leaves every list. Installers hear of it as `template.version.deprecated` / `template.version.yanked` on the agents their workspace chose (`PUT /installed/agents`).",
+      description: `\`deprecated\`: a message (the version stays installable and is shown as deprecated) or null to take it back. \`yanked\`: true stops new installs and contracts of the version (contracts made from it keep their checks); the template's current version falls back to the newest one not yanked, and a template whose every version is yanked leaves every list. Installers hear of it as \`template.version.deprecated\` / \`template.version.yanked\` on the agents their workspace chose (\`PUT /installed/agents\`): at most ${VERSION_NOTICES.perWindow} notices of a template per ${VERSION_NOTICES.windowSeconds / 60} minutes start at once, later ones are told at the window's end with their version's latest state. At most ${VERSION_CHANGE_LIMITS.perWindow} changes per template per ${VERSION_CHANGE_LIMITS.windowMs / 3_600_000} h, then 429 \`rate_limited\` with \`Retry-After\`.`,
       answers: { 200: { description: 'OK', schema: 'VersionChanged' } },
       errors: ['forbidden'],
       example: {

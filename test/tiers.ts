@@ -49,6 +49,8 @@ export const UNIT_FILES = [
   'test/events/schedule.test.ts',
   'test/events/schema-versions.test.ts',
   'test/events/stream-filter.test.ts',
+  'test/limits/notice-window.test.ts',
+  'test/limits/template-limits-doc.test.ts',
   'test/local/data-dir-lock.test.ts',
   'test/local/emulator-retry.test.ts',
   'test/local/node-version.test.ts',
@@ -77,6 +79,7 @@ export const UNIT_FILES = [
 export const LONGEST_FILES = [
   'test/local/first-hour.test.ts',
   'test/marketplace/search-pairs.test.ts',
+  'test/events/notice-gate.test.ts',
   'test/docs/doc-examples.test.ts',
   'test/events/crash-recovery.test.ts',
   'test/route-fuzz.test.ts',

@@ -22,7 +22,8 @@ export type Kind =
   | 'origins'
   | 'retryDelays'
   | 'autoDisableSeconds'
-  | 'replayPageItems';
+  | 'replayPageItems'
+  | 'noticeWindowSeconds';
 
 /** Where a variable is read: everywhere, only by the local runtime and commands, or set by Lambda or infra. */
 type Scope = 'service' | 'local' | 'lambda' | 'admin';
@@ -132,6 +133,12 @@ export const ENVIRONMENT = {
     scope: 'service',
     default: '100',
     doc: 'Optional: feed slots one replay page reads (tests set it small to cross pages).',
+  },
+  NOTICE_WINDOW_SECONDS: {
+    kind: 'noticeWindowSeconds',
+    scope: 'service',
+    default: '`600` (`VERSION_NOTICES.windowSeconds`)',
+    doc: "Optional: the window of a template's version notices, 1 to 880 s (tests shorten it to see a waiting notice told at the window's end).",
   },
   DEVELOPMENT_MODE: {
     kind: 'flag',

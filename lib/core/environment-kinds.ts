@@ -20,6 +20,7 @@ export const ENVIRONMENT_KINDS: Readonly<Record<SettingName, Kind>> = {
   DELIVERY_RETRY_DELAYS_SECONDS: 'retryDelays',
   WEBHOOK_AUTO_DISABLE_AFTER_SECONDS: 'autoDisableSeconds',
   REPLAY_PAGE_ITEMS: 'replayPageItems',
+  NOTICE_WINDOW_SECONDS: 'noticeWindowSeconds',
   DEVELOPMENT_MODE: 'flag',
   LOG_LEVEL: 'logLevel',
   AWS_REGION: 'text',

@@ -188,6 +188,23 @@ export const REPLAY_LIMITS = { perWindow: 5, windowMs: 3_600_000 } as const;
 export const REPORT_LIMITS = { perWindow: 10, windowMs: 3_600_000 } as const;
 
 /**
+ * Version changes (PATCH …/versions/:version) one template may take per window, across every
+ * instance: each may tell every installer's chosen agents (docs/limits.md, "Version notices").
+ */
+export const VERSION_CHANGE_LIMITS = { perWindow: 10, windowMs: 3_600_000 } as const;
+
+/** Visibility changes (PATCH /templates/:id) per template per window: each one moves the template's whole search index. */
+export const VISIBILITY_CHANGE_LIMITS = { perWindow: 10, windowMs: 3_600_000 } as const;
+
+/**
+ * Version notices told to a template's installers: at most `perWindow` per template per window
+ * start at once; later ones wait for the window's end, one per (kind, version), the latest state
+ * winning. The wait is an SQS message's delay (at most 900 s), so the window plus the skew
+ * tolerance stays below it. NOTICE_WINDOW_SECONDS shortens the window in tests.
+ */
+export const VERSION_NOTICES = { perWindow: 2, windowSeconds: 600 } as const;
+
+/**
  * SSE stream leases: renewed every `renewMs` while the stream runs; a crashed stream's lease lapses
  * after `leaseMs`. No lease is renewed past `lifetimeMs` from its start: in AWS a streaming function
  * may run on after its client left without being told, and would otherwise hold one of the agent's

@@ -38,6 +38,10 @@
  * | Installer         | TPL#<uuid>           | INSTALLER#<workspace uuid>  | –  (written with the install marker: who installed a template, for the lifecycle notices) |
  * | Daily stats       | TPL#<uuid>           | STATS#<yyyy>#<sortable version>#<shard 0–7> | –  (per template, UTC year and version, in 8 shards so concurrent writers seldom meet; `<i|c|r|s><day of year, 3 digits>` = installs, contracts, reviews, rating sum; ADD in the writes that count) |
  * | Version notice    | TPL#<uuid>           | NOTICE#<notice uuid>#<page, 6 digits> | –  (one page of installers told of a deprecation or yank; its INSERT reaches the relay, which writes the next; TTL 7 days) |
+ * | Version change limiter | TPL#<uuid>      | LIMIT#VERSIONS              | –  (version changes in the current window; docs/limits.md) |
+ * | Visibility limiter | TPL#<uuid>          | LIMIT#VISIBILITY            | –  (visibility changes in the current window; docs/limits.md) |
+ * | Notice gate       | TPL#<uuid>           | NOTICEGATE                  | –  (notices started in the current window, their ids, and the window a flush is due for; docs/limits.md) |
+ * | Notice due        | TPL#<uuid>           | NOTICEDUE#<kind>#<version>  | –  (a notice that waits for the window's end; a later one of the same kind and version replaces it) |
  * | Notice receipt    | WS#<workspace uuid>  | NOTICE#<notice uuid>        | –  (written with the workspace's events of one notice: a page run twice tells nobody twice; TTL 30 days) |
  * | Template-event agents | WS#<workspace uuid> | EVENTAGENTS              | –  (the workspace's agents that receive template events; PUT …/installed/agents) |
  * | Report            | REPORT#TPL#<uuid> or REPORT#REV#<uuid>#<reviewer uuid> | BY#<reporter uuid> | GSI1 while open: REPORTS#OPEN / <created_at>#<report uuid> |
@@ -88,6 +92,10 @@ export const ENTITY = {
   eventAgents: 'eventAgents',
   report: 'report',
   reportLimit: 'reportLimit',
+  versionChangeLimit: 'versionChangeLimit',
+  visibilityLimit: 'visibilityLimit',
+  noticeGate: 'noticeGate',
+  noticeDue: 'noticeDue',
   moderationAction: 'moderationAction',
   portalLink: 'portalLink',
   destination: 'destination',
@@ -310,6 +318,14 @@ export const lifecycleKeys = {
     PK: `WS#${workspaceId}`,
     SK: `NOTICE#${noticeId}`,
   }),
+  versionChangeLimit: (templateId: string): Key => ({ PK: `TPL#${templateId}`, SK: 'LIMIT#VERSIONS' }),
+  visibilityLimit: (templateId: string): Key => ({ PK: `TPL#${templateId}`, SK: 'LIMIT#VISIBILITY' }),
+  noticeGate: (templateId: string): Key => ({ PK: `TPL#${templateId}`, SK: 'NOTICEGATE' }),
+  noticeDue: (templateId: string, type: string, version: string): Key => ({
+    PK: `TPL#${templateId}`,
+    SK: `NOTICEDUE#${type}#${version}`,
+  }),
+  noticeDuePrefix: 'NOTICEDUE#',
   eventAgents: (workspaceId: string): Key => ({ PK: `WS#${workspaceId}`, SK: 'EVENTAGENTS' }),
   report: (target: string, reporterId: string): Key => ({ PK: `REPORT#${target}`, SK: `BY#${reporterId}` }),
   reportTargetPk: (target: string): string => `REPORT#${target}`,
