@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { STAGES, stageConfig } from './stage-config.ts';
+import { CDK_JSON } from './cdk-json.ts';
+import { concurrencyNeeds, DEFAULT_STAGE, STAGES, stageConfig, stageNameOf } from './stage-config.ts';
 import { synthApp } from './test-synth.ts';
 
 const CERT = 'arn:aws:acm:eu-west-1:123456789012:certificate/00000000-0000-0000-0000-000000000000';
@@ -73,6 +74,38 @@ describe('stages', () => {
     expect(subscription!.Properties).toMatchObject({ Protocol: 'email', Endpoint: 'ops@example.com' });
     // A notification SNS cannot hand over is kept in a queue (Serverless-SNSRedrivePolicy).
     expect(JSON.stringify(subscription!.Properties['RedrivePolicy'])).toContain('AlarmEmailDeadLetters');
+  }, 120_000);
+
+  it('reserves in each stage exactly its setting, and nothing in dev: a new account (quota 10) can deploy dev', () => {
+    for (const stage of Object.keys(STAGES)) {
+      const synth = synthApp({ stage });
+      const reserved = ofType(synth, 'AWS::Lambda::Function').reduce(
+        (sum, fn) => sum + ((fn.Properties['ReservedConcurrentExecutions'] as number | undefined) ?? 0),
+        0,
+      );
+      expect(reserved, stage).toBe(concurrencyNeeds(STAGES[stage]!).reserved);
+      // A default account's quota is 1,000, of which Lambda keeps 100 unreserved.
+      expect(concurrencyNeeds(STAGES[stage]!).quotaNeeded, stage).toBeLessThanOrEqual(1000);
+      for (const source of ofType(synth, 'AWS::Lambda::EventSourceMapping').filter((m) => m.Properties['ScalingConfig']))
+        expect(source.Properties['ScalingConfig']['MaximumConcurrency'], stage).toBe(
+          STAGES[stage]!.queueConsumerConcurrency,
+        );
+    }
+    expect(concurrencyNeeds(STAGES['dev']!)).toEqual({ reserved: 0, quotaNeeded: 0 });
+    expect(concurrencyNeeds(STAGES['prod']!)).toEqual({ reserved: 310, quotaNeeded: 410 });
+  }, 240_000);
+
+  it('gives a command without -c stage the dev stage, never prod (cdk.json names no stage)', () => {
+    expect(DEFAULT_STAGE).toBe('dev');
+    expect(CDK_JSON.context['stage']).toBeUndefined();
+    expect(stageNameOf(() => undefined)).toBe('dev');
+    expect(stageNameOf((key) => (key === 'stage' ? 'prod' : undefined))).toBe('prod');
+  });
+
+  it('serves a regional REST API, as its custom domain is', () => {
+    const synth = synthApp({ stage: 'dev' });
+    const [api] = ofType(synth, 'AWS::ApiGateway::RestApi');
+    expect(api!.Properties['EndpointConfiguration']).toEqual({ Types: ['REGIONAL'] });
   }, 120_000);
 
   it('refuses unknown stages, odd names and half a domain', () => {
