@@ -86,7 +86,9 @@ describe('stages', () => {
       expect(reserved, stage).toBe(concurrencyNeeds(STAGES[stage]!).reserved);
       // A default account's quota is 1,000, of which Lambda keeps 100 unreserved.
       expect(concurrencyNeeds(STAGES[stage]!).quotaNeeded, stage).toBeLessThanOrEqual(1000);
-      for (const source of ofType(synth, 'AWS::Lambda::EventSourceMapping').filter((m) => m.Properties['ScalingConfig']))
+      for (const source of ofType(synth, 'AWS::Lambda::EventSourceMapping').filter(
+        (m) => m.Properties['ScalingConfig'],
+      ))
         expect(source.Properties['ScalingConfig']['MaximumConcurrency'], stage).toBe(
           STAGES[stage]!.queueConsumerConcurrency,
         );
