@@ -11,6 +11,8 @@
  * evaluates its last EvaluationPeriods datapoints at the end of every period.
  */
 
+import type { TemplateJson } from './stack-limits.ts';
+
 /** One value a metric receives (a PutMetricData value, a log line a metric filter counted, an API Gateway request's 5XXError). */
 export interface Sample {
   /** `Namespace/MetricName`, as the template names it. */
@@ -24,7 +26,8 @@ export interface Sample {
 
 export type AlarmState = 'OK' | 'ALARM' | 'INSUFFICIENT_DATA';
 
-type Json = Record<string, any>;
+/** An alarm's properties as the template has them (parsed JSON, read field by field). */
+type Json = Record<string, TemplateJson>;
 
 interface MetricStat {
   metric: string;
@@ -162,7 +165,7 @@ export const fires = (alarm: Json, samples: Sample[]): boolean => alarmStates(al
 type Value = number | undefined;
 
 /** One datapoint of a metric-math expression, given each metric's datapoint at that timestamp. */
-export function evaluateExpression(expression: string, valueOf: (id: string) => Value): Value {
+export function evaluateExpression(expression: string, datapointOf: (id: string) => Value): Value {
   const tokens = expression.match(/\s*(\d+(?:\.\d+)?|[A-Za-z_][A-Za-z0-9_]*|>=|<=|==|!=|[-+*/(),<>])\s*/g);
   if (!tokens || tokens.join('').length !== expression.length)
     throw new Error(`Expression ${expression} is not modelled`);
@@ -186,7 +189,7 @@ export function evaluateExpression(expression: string, valueOf: (id: string) => 
     }
     if (token === '-') return both(0, primary(), (x, y) => x - y);
     if (/^\d/.test(token)) return Number(token);
-    if (peek() !== '(') return valueOf(token);
+    if (peek() !== '(') return datapointOf(token);
     next();
     const args: Value[] = [comparison()];
     while (peek() === ',') {

@@ -15,6 +15,7 @@ export const UNIT_FILES = [
   'infra/flags.test.ts',
   'infra/growth.test.ts',
   'infra/observability.test.ts',
+  'infra/preflight.test.ts',
   'infra/queues.test.ts',
   'infra/stack.test.ts',
   'infra/stages.test.ts',

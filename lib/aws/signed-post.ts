@@ -8,30 +8,40 @@
 import { type Credentials, signerFor } from './signed-request.ts';
 
 export interface SignedPost {
+  /** POST unless given: a REST API's read (Lambda's GetAccountSettings) is a GET without a body. */
+  method?: 'GET' | 'POST';
   /** The signing name: `sts`, `kms`, `sqs`. */
   service: string;
   region: string;
   url: URL;
   headers: Record<string, string>;
-  body: string;
+  body?: string;
   credentials?: Credentials | undefined;
 }
 
 /** AWS's answer, whatever its status: each protocol reads its own errors. */
-export async function signedPost({ service, region, url, headers, body, credentials }: SignedPost): Promise<Response> {
+export async function signedPost({
+  method = 'POST',
+  service,
+  region,
+  url,
+  headers,
+  body,
+  credentials,
+}: SignedPost): Promise<Response> {
   const signed = await signerFor(service, region, credentials).sign({
-    method: 'POST',
+    method,
     protocol: url.protocol,
     hostname: url.hostname,
     ...(url.port ? { port: Number(url.port) } : {}),
     path: url.pathname,
     headers: { host: url.host, ...headers },
-    body,
+    ...(body === undefined ? {} : { body }),
   });
   return fetch(url, {
-    method: 'POST',
+    method,
     headers: signed.headers as Record<string, string>,
-    body,
+    ...(body === undefined ? {} : { body }),
     signal: AbortSignal.timeout(5000),
   });
 }

@@ -39,8 +39,8 @@ export interface SignedAnswer {
 }
 
 const signers = new Map<string, SignatureV4>();
-/** A signer per credentials given, so each keeps its derived signing key from call to call. */
-const signersOf = new WeakMap<Credentials, SignatureV4>();
+/** A signer per credentials given, and per service and region (the signing scope), so each keeps its derived signing key from call to call. */
+const signersOf = new WeakMap<Credentials, Map<string, SignatureV4>>();
 /** Kept-alive connections, at most 50 per origin at once (the SDK client's default). */
 const agents = {
   http: new HttpAgent({ keepAlive: true, maxSockets: 50 }),
@@ -50,10 +50,15 @@ const agents = {
 /** The signer of a service and region (or of the credentials given), kept so it reuses its derived signing key: every hand-signed call takes it from here. */
 export function signerFor(service: string, region: string, credentials: Credentials | undefined): SignatureV4 {
   if (credentials) {
-    let signer = signersOf.get(credentials);
+    let scopes = signersOf.get(credentials);
+    if (!scopes) {
+      scopes = new Map();
+      signersOf.set(credentials, scopes);
+    }
+    let signer = scopes.get(`${service} ${region}`);
     if (!signer) {
       signer = new SignatureV4({ service, region, sha256: Sha256, credentials });
-      signersOf.set(credentials, signer);
+      scopes.set(`${service} ${region}`, signer);
     }
     return signer;
   }
