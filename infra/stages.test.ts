@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { CURRENTLY_RECOMMENDED_FLAGS } from 'aws-cdk-lib/cx-api';
 import { describe, expect, it } from 'vitest';
 import { CDK_JSON } from './cdk-json.ts';
 import { concurrencyNeeds, DEFAULT_STAGE, STAGES, stageConfig, stageNameOf } from './stage-config.ts';
@@ -97,11 +99,32 @@ describe('stages', () => {
     expect(concurrencyNeeds(STAGES['prod']!)).toEqual({ reserved: 310, quotaNeeded: 410 });
   }, 240_000);
 
+  it("matches docs/deployment.md's concurrency table, stage by stage", () => {
+    const doc = readFileSync(new URL('../docs/deployment.md', import.meta.url), 'utf8');
+    const section = doc.slice(doc.indexOf('### Lambda concurrency'), doc.indexOf('### Feature flags'));
+    const NAMES: Record<string, string> = { stream: 'SSE stream', relay: 'relay' };
+    for (const [stage, config] of Object.entries(STAGES)) {
+      const { quotaNeeded } = concurrencyNeeds(config);
+      const reserves = Object.entries(config.reservedConcurrency)
+        .map(([fn, n]) => `${NAMES[fn]} ${n}`)
+        .join(', ');
+      expect(section, stage).toContain(
+        `| ${stage} | ${reserves || 'nothing'} | ${quotaNeeded || 'any'} | ${config.queueConsumerConcurrency} at once |`,
+      );
+    }
+  });
+
   it('gives a command without -c stage the dev stage, never prod (cdk.json names no stage)', () => {
     expect(DEFAULT_STAGE).toBe('dev');
     expect(CDK_JSON.context['stage']).toBeUndefined();
     expect(stageNameOf(() => undefined)).toBe('dev');
     expect(stageNameOf((key) => (key === 'stage' ? 'prod' : undefined))).toBe('prod');
+  });
+
+  it('sets every feature flag aws-cdk-lib recommends in cdk.json, at its recommended value (so no synth prints the notice)', () => {
+    const recommended = CURRENTLY_RECOMMENDED_FLAGS as Record<string, unknown>;
+    expect(Object.keys(recommended).length).toBeGreaterThan(80);
+    for (const [flag, value] of Object.entries(recommended)) expect(CDK_JSON.context[flag], flag).toEqual(value);
   });
 
   it('serves a regional REST API, as its custom domain is', () => {
