@@ -236,8 +236,8 @@ export class MonitoringStack extends Stack {
 
   /**
    * Route functions on the dashboard through search expressions (constant size, whatever the number
-   * of routes), and a throttle alarm for each route with reserved concurrency (the SSE stream: a
-   * client past the cap gets a 500).
+   * of routes), and a throttle alarm for each streaming route (the SSE stream: a client past the
+   * stage's reservation, or the account's concurrency where it reserves none, gets a 500).
    */
   private routeGroups(stage: string, routes: readonly Route[]): CustomMetricGroup[] {
     const search = (metricName: string, statistic: string) =>
