@@ -9,6 +9,7 @@ import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
   Cors,
+  EndpointType,
   type IResource,
   LogGroupLogDestination,
   MethodLoggingLevel,
@@ -78,6 +79,9 @@ export class ApiStack extends Stack {
 
     const api = new RestApi(this, 'Api', {
       restApiName: 'template-marketplace',
+      // Regional, as its custom domain is (infra/domain.ts): an edge-optimized API would put a
+      // CloudFront distribution the service does not use in front of every request.
+      endpointConfiguration: { types: [EndpointType.REGIONAL] },
       deployOptions: {
         stageName: config.name,
         throttlingRateLimit: config.throttle.rateLimit,

@@ -81,14 +81,13 @@ export class WorkersStack extends Stack {
 
     const deliver = fn('deliver', {
       timeout: DELIVERY_TIMEOUT,
-      reservedConcurrency: config.reservedConcurrency.deliver,
       env: { ...queueEnv, WEBHOOK_SIGNING_KMS_KEY_ID: state.signingKey.keyArn },
     });
     deliver.addEventSource(
       new SqsEventSource(deliveryQueue, {
         batchSize: DELIVERY.batchSize,
         reportBatchItemFailures: true,
-        maxConcurrency: config.reservedConcurrency.deliver,
+        maxConcurrency: config.queueConsumerConcurrency,
       }),
     );
 
@@ -100,7 +99,6 @@ export class WorkersStack extends Stack {
     );
     const deliverToDestinations = fn('deliverToDestinations', {
       timeout: DELIVERY_TIMEOUT,
-      reservedConcurrency: config.reservedConcurrency.deliver,
       env: queueEnv,
     });
     // Customers put it in their queue and bus policies (docs/webhooks.md, section 12).
@@ -109,7 +107,7 @@ export class WorkersStack extends Stack {
       new SqsEventSource(destinationQueue, {
         batchSize: DELIVERY.batchSize,
         reportBatchItemFailures: true,
-        maxConcurrency: config.reservedConcurrency.deliver,
+        maxConcurrency: config.queueConsumerConcurrency,
       }),
     );
 

@@ -11,9 +11,11 @@ import { join } from 'node:path';
  * A new file is integration unless it is added here.
  */
 export const UNIT_FILES = [
+  'infra/alarms.test.ts',
   'infra/flags.test.ts',
   'infra/growth.test.ts',
   'infra/observability.test.ts',
+  'infra/preflight.test.ts',
   'infra/queues.test.ts',
   'infra/stack.test.ts',
   'infra/stages.test.ts',

@@ -8,8 +8,11 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 
 /** The IAM service prefix of each call's actions (`execute-api`: the push channel's @connections). */
-/** `cloudformation`: the operator scripts' DescribeStacks (scripts/stack-outputs.ts), never a function's. */
-export type AwsService = 'dynamodb' | 'sqs' | 'execute-api' | 'kms' | 'sts' | 'cloudformation';
+/**
+ * `cloudformation`, `lambda`, `ssm`: the operator scripts' reads (scripts/stack-outputs.ts,
+ * scripts/preflight.ts), never a function's.
+ */
+export type AwsService = 'dynamodb' | 'sqs' | 'execute-api' | 'kms' | 'sts' | 'cloudformation' | 'lambda' | 'ssm';
 export type AwsClient = DynamoDBClient | SQSClient;
 type Decorate = (client: AwsClient, service: AwsService) => void;
 

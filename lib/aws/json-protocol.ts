@@ -26,6 +26,8 @@ export interface JsonCallOptions {
   endpoint?: string | undefined;
   /** Lambda's environment credentials unless given. */
   credentials?: Credentials;
+  /** `AWS_REGION` unless given (a script that resolves its region from a profile). */
+  region?: string;
 }
 
 /** The API's error answer (`__type`, `message`) as an error that names it. */
@@ -47,7 +49,7 @@ export async function callJsonApi(
   payload: unknown,
   options: JsonCallOptions = {},
 ): Promise<Record<string, unknown>> {
-  const region = setting('AWS_REGION') ?? 'us-east-1';
+  const region = options.region ?? setting('AWS_REGION') ?? 'us-east-1';
   const url = new URL(options.endpoint ?? `https://${api.service}.${region}.amazonaws.com/`);
   const response = await signedRequest({
     service: api.service,

@@ -43,7 +43,6 @@ export function actionsOfCall(service: AwsService, operation: string, input: unk
   // PostToConnection, DeleteConnection and GetConnection are all one IAM action.
   if (service === 'execute-api') return ['execute-api:ManageConnections'];
   if (service === 'sqs') return [`sqs:${operation.replace(SQS_BATCH, '$1')}`];
-  if (service === 'kms' || service === 'cloudformation') return [`${service}:${operation}`];
   // A session with tags needs sts:TagSession beside sts:AssumeRole.
   if (service === 'sts')
     return [
