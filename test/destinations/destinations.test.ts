@@ -200,6 +200,20 @@ describe('an SQS destination', () => {
         expect(res.status, arn).toBe(400);
         expect(res.body.error.details[0].path).toBe('arn');
       }
+      // A region that does not exist, and partitions the sender role can never reach: a 400 saying so.
+      for (const [arn, message] of [
+        ['arn:aws:sqs:us-fake-9:111122223333:q', '"us-fake-9" is not an AWS region'],
+        ['arn:aws-cn:sqs:cn-north-1:111122223333:q', 'The partition "aws-cn" cannot be reached'],
+        ['arn:aws-us-gov:events:us-gov-west-1:111122223333:event-bus/b', 'The partition "aws-us-gov" cannot be reached'],
+      ] as const) {
+        const res = await register(owner, agentId, arn);
+        expect(res.status, arn).toBe(400);
+        expect(res.body.error).toMatchObject({
+          code: 'validation_error',
+          details: [{ path: 'arn', message: expect.stringContaining(message) }],
+        });
+      }
+      expect((await invoke('listDestinations', { caller: owner, params: { id: agentId } })).body.data).toEqual([]);
     } finally {
       delete process.env['SERVICE_ACCOUNT_ID'];
     }
