@@ -930,7 +930,7 @@ export const routes: readonly Route[] = [
       tag: 'Agents and webhooks',
       summary: 'Post the code of the verification message: the destination becomes ENABLED',
       description:
-        'A code counts for 24 hours and 5 wrong tries. A wrong code answers `verification_code_mismatch` with the tries left; an expired or used-up code, or none yet (the message could not be sent: see `verification.last_error`), answers `verification_code_expired` and sends a new message (at most one a minute).',
+        'A code counts for 24 hours and 5 wrong tries. A wrong code answers `verification_code_mismatch` with the tries left; an expired or used-up code, or none yet (the message could not be sent: see `verification.last_error`), answers `verification_code_expired` and sends a new message: at most one a minute per destination, whatever became of the last (sooner is 429 `rate_limited` with `Retry-After`).',
       answers: { 200: { description: 'ENABLED.', schema: 'Destination' } },
       errors: ['invalid_transition', 'verification_code_mismatch', 'verification_code_expired'],
       example: {

@@ -109,6 +109,14 @@ export const DESTINATIONS = {
   codeTtlSeconds: 24 * 3600,
   /** Wrong codes one verification message allows; the next try sends a new code. */
   maxWrongCodes: 5,
+  /**
+   * One verification message per destination per this interval, whatever became of the last one
+   * (each is a send into an ARN the caller chose): a conditional write on the destination item
+   * takes the interval, so concurrent calls on any number of instances ask for one message. A
+   * caller's clock must see the last ask this far back plus the skew bound (MAX_CLOCK_SKEW_MS), so
+   * no two in-bound clocks make it shorter in real time.
+   */
+  verificationIntervalMs: 60_000,
   /** The session tag that names the account a delivery is made for; the customer's policy conditions on it. */
   tenantTagKey: 'marketplace-account',
   /** Sessions of the sender role are kept this long per account (STS gives an hour). */
