@@ -122,6 +122,12 @@ describe("the destinations' queue messages", () => {
   };
   const delivery = { delivery_id: 'dlv_0000000001FHNDNP00AKF8NB3J', event_id: 'evt_0000000001FHNDNP00AKF8NB3J' };
   it('reads verification and delivery messages strictly', () => {
+    expect(parseDestinationMessage(JSON.stringify({ ...ids, verify: true, requested_at: 1796331346702 }))).toEqual({
+      ...ids,
+      verify: true,
+      requested_at: 1796331346702,
+    });
+    // Queued before asks were stamped: read (the worker drops it; the owner's next call asks again).
     expect(parseDestinationMessage(JSON.stringify({ ...ids, verify: true }))).toEqual({ ...ids, verify: true });
     expect(parseDestinationMessage(JSON.stringify({ ...ids, ...delivery, manual: true }))).toEqual({
       ...ids,
@@ -131,6 +137,10 @@ describe("the destinations' queue messages", () => {
     for (const bad of [
       { ...ids, verify: false },
       { ...ids, verify: true, extra: 1 },
+      { ...ids, verify: true, requested_at: -1 },
+      { ...ids, verify: true, requested_at: 1.5 },
+      { ...ids, verify: true, requested_at: '1796331346702' },
+      { ...ids, ...delivery, requested_at: 1796331346702 },
       { ...ids, ...delivery, force: true },
       { ...ids, ...delivery, admin: true },
       { ...ids, delivery_id: 'dlv_x', event_id: delivery.event_id },
