@@ -10,7 +10,12 @@
  */
 
 import type { ErrorCode } from './core/errors.ts';
-import { BASE_PATHS, VERIFY_FUNCTION_TIMEOUT_SECONDS } from './core/settings.ts';
+import {
+  BASE_PATHS,
+  JWKS_MAX_AGE_SECONDS,
+  KEYLESS_ROUTE_LIMITS,
+  VERIFY_FUNCTION_TIMEOUT_SECONDS,
+} from './core/settings.ts';
 import type { FunctionGrant, SigningKeyUse, TableAccess } from './function-grants.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -77,7 +82,7 @@ export interface RouteAnswer {
   /** The answer schema's component name (a named schema of lib/http/openapi/schemas.ts). */
   schema?: string;
   /** Response headers this answer always carries (besides x-request-id and the CORS ones). */
-  headers?: readonly 'Location'[];
+  headers?: readonly ('Location' | 'ETag' | 'Cache-Control')[];
 }
 
 export const MARKETPLACE_BASE = BASE_PATHS.marketplace;
@@ -674,9 +679,14 @@ export const routes: readonly Route[] = [
       tag: 'Agents and webhooks',
       summary: "An agent's live ed25519 public keys as a JSON Web Key Set (no key)",
       example: { params: { id: 'agt_01KAKQ8A1B2C3D4E5F6G7H8J9K' } },
-      description:
-        'The service-wide JWKS document of `v1a` signatures, one set per agent: `{"keys": [current, previous while its overlap lasts]}` (RFC 7517/8037, `kty: OKP`, `crv: Ed25519`). 404 when the agent has no key pair (or does not exist).',
-      answers: { 200: { description: 'OK', schema: 'Jwks' } },
+      description: `The service-wide JWKS document of \`v1a\` signatures, one set per agent: \`{"keys": [current, previous while its overlap lasts]}\` (RFC 7517/8037, \`kty: OKP\`, \`crv: Ed25519\`). 404 when the agent has no key pair (or does not exist). Cacheable: \`Cache-Control: public, max-age=${JWKS_MAX_AGE_SECONDS}\` and an \`ETag\`; send it back as \`If-None-Match\` for a 304 without a body while the keys are unchanged. Without a key, all callers together share one throttle of this route (${KEYLESS_ROUTE_LIMITS.ratePerSecond} a second, bursts of ${KEYLESS_ROUTE_LIMITS.burst}).`,
+      answers: {
+        200: { description: 'OK', schema: 'Jwks', headers: ['ETag', 'Cache-Control'] },
+        304: {
+          description: 'Not modified: the keys are those of the `If-None-Match` tag.',
+          headers: ['ETag', 'Cache-Control'],
+        },
+      },
     },
   },
   {

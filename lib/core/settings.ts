@@ -99,6 +99,23 @@ export const API_KEY_LIMITS = {
   dailyQuota: 100_000,
 } as const;
 
+/**
+ * Each route that answers without a key (`auth: false` in lib/routes.ts: /health, /openapi.json,
+ * the event catalog, an agent's JWKS) has one throttle for all its callers together, since no usage
+ * plan counts anonymous calls: in AWS a method throttle of the stage (infra/keyless-throttles.ts),
+ * under `npm start` a token bucket per route in local/gateway/api-gateway.ts. What one API key may
+ * do, shared by everyone without one; their answers are cacheable, so a well-behaved client rarely
+ * asks twice.
+ */
+export const KEYLESS_ROUTE_LIMITS = { ratePerSecond: 20, burst: 40 } as const;
+
+/**
+ * How long a receiver (and any cache between) may keep an agent's JWKS (GET …/webhook-keys/{id})
+ * before asking again, with its ETag (a 304 when unchanged). A rotation with a shorter overlap than
+ * this can leave a cache holding only the replaced key for up to this long (docs/webhooks.md).
+ */
+export const JWKS_MAX_AGE_SECONDS = 300;
+
 /** Agents one account may own; POST /agents beyond it is 409 `limit_exceeded`. */
 export const MAX_AGENTS_PER_ACCOUNT = 100;
 
