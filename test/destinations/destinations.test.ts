@@ -5,9 +5,9 @@ import { verifyWebhook } from '../../client/index.ts';
 import { type LocalEventBridge, startLocalEventBridge } from '../../fixtures/eventbridge-endpoint.ts';
 import { endpointOverride } from '../../lib/aws-endpoint.ts';
 import { DESTINATIONS, MAX_CLOCK_SKEW_MS } from '../../lib/core/settings.ts';
+import { readDestination } from '../../lib/destinations/store.ts';
 import { deliverDestinationBatch } from '../../lib/events/delivery/destination-batch.ts';
 import { verifyDestination } from '../../lib/events/destinations.ts';
-import { readDestination } from '../../lib/destinations/store.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { destinationKeys } from '../../lib/store/keys.ts';
 import type { EventPipeline } from '../../local/emulators/event-pipeline.ts';
@@ -209,7 +209,10 @@ describe('an SQS destination', () => {
       for (const [arn, message] of [
         ['arn:aws:sqs:us-fake-9:111122223333:q', '"us-fake-9" is not an AWS region'],
         ['arn:aws-cn:sqs:cn-north-1:111122223333:q', 'The partition "aws-cn" cannot be reached'],
-        ['arn:aws-us-gov:events:us-gov-west-1:111122223333:event-bus/b', 'The partition "aws-us-gov" cannot be reached'],
+        [
+          'arn:aws-us-gov:events:us-gov-west-1:111122223333:event-bus/b',
+          'The partition "aws-us-gov" cannot be reached',
+        ],
       ] as const) {
         const res = await register(owner, agentId, arn);
         expect(res.status, arn).toBe(400);
@@ -453,7 +456,12 @@ describe('verification messages', () => {
     const again = (requestedAt: number, n: number) => ({
       messageId: `dup-${n}`,
       receiptHandle: `r-${n}`,
-      body: JSON.stringify({ agent_id: agentId, destination_id: destinationId, verify: true, requested_at: requestedAt }),
+      body: JSON.stringify({
+        agent_id: agentId,
+        destination_id: destinationId,
+        verify: true,
+        requested_at: requestedAt,
+      }),
     });
     const unread = await runAsWorker('deliverToDestinations', () =>
       deliverDestinationBatch([again(fourth, 1), again(fourth, 2), again(next, 3), again(registered!, 4)]),
