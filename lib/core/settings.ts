@@ -212,6 +212,13 @@ export const REPLAY_LIMITS = { perWindow: 5, windowMs: 3_600_000 } as const;
 /** Reports of templates and reviews one user may file per window (docs/marketplace.md, "Reports and moderation"). */
 export const REPORT_LIMITS = { perWindow: 10, windowMs: 3_600_000 } as const;
 
+/**
+ * AWS destinations one account may register per window (POST …/destinations): each sends a
+ * verification message into an ARN the caller chose, and deleting one frees its place under the
+ * per-agent cap at once, so without this a create-and-delete loop would be a send per two requests.
+ */
+export const DESTINATION_REGISTRATION_LIMITS = { perWindow: 20, windowMs: 3_600_000 } as const;
+
 /** SSE stream leases: renewed every `renewMs` while the stream runs; a crashed stream's lease lapses after `leaseMs`. */
 export const STREAM_LEASE = {
   leaseMs: 60_000,

@@ -9,7 +9,7 @@ import type { Caller } from '../core/caller.ts';
 import { setting } from '../core/environment.ts';
 import { AppError, notFound, rateLimited, validationError } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
-import { DESTINATIONS } from '../core/settings.ts';
+import { DESTINATION_REGISTRATION_LIMITS, DESTINATIONS } from '../core/settings.ts';
 import { nowIso } from '../core/time.ts';
 import type { CreatedDestinationAnswer, DestinationAnswer } from '../destinations/answer.ts';
 import { parseDestinationArn } from '../destinations/arn.ts';
@@ -26,6 +26,8 @@ import {
   updateDestination,
 } from '../destinations/store.ts';
 import { codeHash, codeMatches } from '../destinations/verification-code.ts';
+import { takeWindowSlot } from '../limits/window-limit.ts';
+import { destinationKeys, ENTITY } from '../store/keys.ts';
 import { newWebhookSecret } from '../webhooks/secret.ts';
 
 export function toDestinationView(d: DestinationRecord): DestinationAnswer {
@@ -54,9 +56,17 @@ export async function createDestination(
   agentId: string,
   input: CreateDestinationInput,
 ): Promise<CreatedDestinationAnswer> {
-  await ownAgent(caller, agentId);
+  const agent = await ownAgent(caller, agentId);
   const arn = parseDestinationArn(input.arn, setting('SERVICE_ACCOUNT_ID'));
   if (!arn.ok) throw validationError([{ path: 'arn', message: arn.reason }], 'The ARN cannot be a destination.');
+  // At the cap already: refused before it takes one of the account's registrations (the insert checks again).
+  if (((agent as { destination_count?: number }).destination_count ?? 0) >= DESTINATIONS.maxPerAgent) throw atCap();
+  await takeWindowSlot({
+    key: destinationKeys.registrationLimit(caller.userId),
+    entity: ENTITY.destinationRegistrationLimit,
+    ...DESTINATION_REGISTRATION_LIMITS,
+    refusal: `An account may register ${DESTINATION_REGISTRATION_LIMITS.perWindow} destinations per ${DESTINATION_REGISTRATION_LIMITS.windowMs / 60_000} minutes (each sends a verification message); try again later.`,
+  });
   const nowMs = Date.now();
   const now = new Date(nowMs).toISOString();
   const record: DestinationRecord = {
@@ -80,13 +90,16 @@ export async function createDestination(
   const inserted = await insertDestination(record, DESTINATIONS.maxPerAgent);
   if (inserted !== 'created') {
     await ownAgent(caller, agentId); // deleted meanwhile: 404
-    throw new AppError(
-      'limit_exceeded',
-      `An agent may have at most ${DESTINATIONS.maxPerAgent} destinations; delete one to add another.`,
-    );
+    throw atCap();
   }
   return { ...toDestinationView(record), signing_secret: record.signing_secret };
 }
+
+const atCap = () =>
+  new AppError(
+    'limit_exceeded',
+    `An agent may have at most ${DESTINATIONS.maxPerAgent} destinations; delete one to add another.`,
+  );
 
 export async function listDestinations(caller: Caller, agentId: string): Promise<{ data: DestinationAnswer[] }> {
   await ownAgent(caller, agentId);

@@ -44,6 +44,7 @@
  * | Report limiter    | USER#<uuid>          | LIMIT#REPORT                | –  (reports filed in the current window; docs/marketplace.md) |
  * | Destination       | AGENT#<agt_…>        | DEST#<dst_…>                | –  (an agent's SQS queue or EventBridge bus, lib/destinations; the agent item's `destination_count` is its cap) |
  * | Destination verification request | AGENT#<agt_…> | DESTVERIFY#<dst_…>#<ms> | –  (written by a registration or a verify call that wants a new code; its INSERT reaches the relay, which queues the message; TTL 1 day) |
+ * | Destination registration limiter | USER#<uuid> | LIMIT#DESTINATION | –  (destinations registered in the current window; docs/limits.md) |
  * | Moderation action | MODACTION#<uuid>     | MODACTION                   | GSI1: MODLOG / <created_at>#<action uuid>  (the operators' audit trail, newest first; one partition: operator actions are few) |
  * | Portal link       | PORTAL#<pl_…>        | LINK                        | –  (an agent's portal token: its SHA-256, agent, owner, expiry; `revoked_at` once revoked; TTL a day after expiry) |
  *
@@ -92,6 +93,7 @@ export const ENTITY = {
   portalLink: 'portalLink',
   destination: 'destination',
   destinationVerifyRequest: 'destinationVerifyRequest',
+  destinationRegistrationLimit: 'destinationRegistrationLimit',
 } as const;
 
 /** The three orders of search postings (the list sorts of the API). */
@@ -282,6 +284,7 @@ export const destinationKeys = {
     PK: `AGENT#${agentId}`,
     SK: `DESTVERIFY#${destinationId}#${atMs}`,
   }),
+  registrationLimit: (userId: string): Key => ({ PK: `USER#${userId}`, SK: 'LIMIT#DESTINATION' }),
 } as const;
 
 /** Keys of the marketplace's lifecycle, stats and moderation rooms (lib/marketplace/{lifecycle,stats,moderation}). */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../client/index.ts';
 import { type LocalEventBridge, startLocalEventBridge } from '../../fixtures/eventbridge-endpoint.ts';
 import { endpointOverride } from '../../lib/aws-endpoint.ts';
-import { DESTINATIONS, MAX_CLOCK_SKEW_MS } from '../../lib/core/settings.ts';
+import { DESTINATION_REGISTRATION_LIMITS, DESTINATIONS, MAX_CLOCK_SKEW_MS } from '../../lib/core/settings.ts';
 import { readDestination } from '../../lib/destinations/store.ts';
 import { deliverDestinationBatch } from '../../lib/events/delivery/destination-batch.ts';
 import { verifyDestination } from '../../lib/events/destinations.ts';
@@ -469,4 +469,48 @@ describe('verification messages', () => {
     expect(unread).toEqual([]);
     expect(sendsTo(busArn)).toBe(sent);
   });
+});
+
+describe('registrations', () => {
+  it(`are ${DESTINATION_REGISTRATION_LIMITS.perWindow} per account per window, so a create-and-delete loop cannot send a verification message per two requests; a refused or capped request takes none`, async () => {
+    const user = await createTestUser();
+    const agentId = await createAgent(user);
+    const arn = (n: number) => `arn:aws:events:us-east-1:210987654321:event-bus/loop-${n}`;
+    // Refused before the window: a bad ARN (400) and another account's agent (404).
+    expect((await register(user, agentId, 'arn:aws:sqs:us-fake-9:111122223333:q')).status).toBe(400);
+    expect((await register(await createTestUser(), agentId, arn(0))).status).toBe(404);
+    const made: string[] = [];
+    for (let i = 0; i < DESTINATIONS.maxPerAgent; i++) {
+      const res = await register(user, agentId, arn(i));
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      made.push(res.body.id);
+    }
+    // At the per-agent cap: 409 before the window is touched.
+    expect((await register(user, agentId, arn(99))).body.error.code).toBe('limit_exceeded');
+    let n = DESTINATIONS.maxPerAgent;
+    while (n < DESTINATION_REGISTRATION_LIMITS.perWindow) {
+      const gone = made.shift()!;
+      expect(
+        (await invoke('deleteDestination', { caller: user, params: { id: agentId, destination_id: gone } })).status,
+      ).toBe(204);
+      const res = await register(user, agentId, arn(n++));
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      made.push(res.body.id);
+    }
+    const gone = made.shift()!;
+    expect(
+      (await invoke('deleteDestination', { caller: user, params: { id: agentId, destination_id: gone } })).status,
+    ).toBe(204);
+    const refused = await register(user, agentId, arn(n));
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.message).toContain(
+      `${DESTINATION_REGISTRATION_LIMITS.perWindow} destinations per 60 minutes`,
+    );
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(
+      DESTINATION_REGISTRATION_LIMITS.windowMs / 1000 - 120,
+    );
+    // Another account is not held back.
+    const other = await createTestUser();
+    expect((await register(other, await createAgent(other), arn(0))).status).toBe(201);
+  }, 60_000);
 });
