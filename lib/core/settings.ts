@@ -204,6 +204,13 @@ export const VERIFY_LIMITS = {
 } as const;
 
 /**
+ * Webhook handshakes one account may start per window, over all its agents (POST …/webhook/verify):
+ * each is a POST to a URL the caller chose, and the per-agent window alone (VERIFY_LIMITS) let an
+ * account multiply it by making agents. As many as the agents an account may own, once each an hour.
+ */
+export const ACCOUNT_HANDSHAKE_LIMITS = { perWindow: 100, windowMs: 3_600_000 } as const;
+
+/**
  * Replays one agent may start per window (POST …/events/replay): each can send up to 30 days of the
  * agent's events again, so a loop of requests must not multiply that without bound.
  */

@@ -29,6 +29,7 @@
  * | Replay page       | AGENT#<agt_…>        | REPLAY#<job uuid>#<page, 6 digits> | –  (one page of a replay job; its INSERT reaches the relay, which writes the next; TTL 7 days) |
  * | Agent counter     | USER#<uuid>          | AGENTS                      | –  (`count`, +1 in the same transaction as each agent; the per-account cap) |
  * | Verify limiter    | AGENT#<agt_…>        | LIMIT#VERIFY                | –  (the handshake lease and the per-minute window; docs/webhooks.md) |
+ * | Handshake limiter | USER#<uuid>          | LIMIT#HANDSHAKE             | –  (webhook handshakes the account started in the current window, all agents; docs/limits.md) |
  * | Replay limiter    | AGENT#<agt_…>        | LIMIT#REPLAY                | –  (replays started in the current window; docs/limits.md) |
  * | Stream lease      | AGENT#<agt_…>        | STREAM#<slot 0…cap-1>       | –  (one concurrent SSE stream per slot, with expiry; docs/events.md) |
  * | Push connections  | AGENT#<agt_…>        | PUSH                        | –  (the agent's open WebSocket connections, one attribute per slot `s0`…`s<cap-1>`: its id, key hash, expiry and the cursor of what it was sent; one write moves the cursors of a fan-out; lib/events/push/) |
@@ -78,6 +79,7 @@ export const ENTITY = {
   agentCount: 'agentCount',
   verifyLimit: 'verifyLimit',
   replayLimit: 'replayLimit',
+  handshakeLimit: 'handshakeLimit',
   streamLease: 'streamLease',
   pushConnections: 'pushConnections',
   pushConnection: 'pushConnection',
@@ -266,6 +268,8 @@ export const contractLinkKeys = {
 export const portalLinkKey = (linkId: string): Key => ({ PK: `PORTAL#${linkId}`, SK: 'LINK' });
 
 export const replayLimitKey = (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'LIMIT#REPLAY' });
+
+export const handshakeLimitKey = (userId: string): Key => ({ PK: `USER#${userId}`, SK: 'LIMIT#HANDSHAKE' });
 
 export const replayPageKey = (agentId: string, jobId: string, page: number): Key => ({
   PK: `AGENT#${agentId}`,
