@@ -54,7 +54,14 @@ export function parseDestinationArn(arn: string, serviceAccount: string | undefi
     return refuse(
       'Expected arn:aws:sqs:<region>:<account>:<queue> or arn:aws:events:<region>:<account>:event-bus/<bus>.',
     );
-  const [, arnPartition, service, region, account, resource] = parts as [string, string, string, string, string, string];
+  const [, arnPartition, service, region, account, resource] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   if (arnPartition !== DESTINATION_PARTITION)
     return refuse(
       `The partition "${arnPartition}" cannot be reached: destinations are in the commercial AWS partition (arn:aws:…), which this service delivers from.`,
