@@ -12,6 +12,7 @@
 import type { ErrorCode } from './core/errors.ts';
 import {
   BASE_PATHS,
+  DESTINATION_REGISTRATION_LIMITS,
   JWKS_MAX_AGE_SECONDS,
   KEYLESS_ROUTE_LIMITS,
   VERIFY_FUNCTION_TIMEOUT_SECONDS,
@@ -870,8 +871,7 @@ export const routes: readonly Route[] = [
     doc: {
       tag: 'Agents and webhooks',
       summary: 'Add an SQS queue or EventBridge bus of your AWS account as a destination (at most 5 per agent)',
-      description:
-        "The destination is PENDING_VERIFICATION: apply the `policy` of the answer to the queue or bus, then post the code of the verification message the service sends into it to …/verify. The ARN must name a queue (`arn:aws:sqs:…`) or an event bus (`arn:aws:events:…:event-bus/…`) in your account, not the service's. `signing_secret` signs its messages and is only in this answer.",
+      description: `The destination is PENDING_VERIFICATION: apply the \`policy\` of the answer to the queue or bus, then post the code of the verification message the service sends into it to …/verify. The ARN must name a queue (\`arn:aws:sqs:…\`) or an event bus (\`arn:aws:events:…:event-bus/…\`) in your account, not the service's. \`signing_secret\` signs its messages and is only in this answer. An account may register ${DESTINATION_REGISTRATION_LIMITS.perWindow} destinations per hour (each sends a message into the ARN it names); more is 429 \`rate_limited\`.`,
       answers: { 201: { description: 'Registered.', schema: 'CreatedDestination', headers: ['Location'] } },
       errors: ['limit_exceeded'],
       example: {
