@@ -26,6 +26,7 @@ import { AreaStack } from './area-stack.ts';
 import { AREAS, areaOf, sharedPaths } from './areas.ts';
 import { addCustomDomain } from './domain.ts';
 import { gatewayResponses } from './gateway-responses.ts';
+import { keylessMethodThrottles } from './keyless-throttles.ts';
 import { functionEnvironment, makeFunction, sharedLogGroup } from './lambda-function.ts';
 import { errorLogFilter } from './log-metrics.ts';
 import { PushStack } from './push-stack.ts';
@@ -86,6 +87,7 @@ export class ApiStack extends Stack {
         stageName: config.name,
         throttlingRateLimit: config.throttle.rateLimit,
         throttlingBurstLimit: config.throttle.burstLimit,
+        methodOptions: keylessMethodThrottles(props.routes),
         tracingEnabled: true,
         loggingLevel: MethodLoggingLevel.ERROR,
         accessLogDestination: new LogGroupLogDestination(

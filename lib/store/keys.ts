@@ -29,6 +29,7 @@
  * | Replay page       | AGENT#<agt_…>        | REPLAY#<job uuid>#<page, 6 digits> | –  (one page of a replay job; its INSERT reaches the relay, which writes the next; TTL 7 days) |
  * | Agent counter     | USER#<uuid>          | AGENTS                      | –  (`count`, +1 in the same transaction as each agent; the per-account cap) |
  * | Verify limiter    | AGENT#<agt_…>        | LIMIT#VERIFY                | –  (the handshake lease and the per-minute window; docs/webhooks.md) |
+ * | Handshake limiter | USER#<uuid>          | LIMIT#HANDSHAKE             | –  (webhook handshakes the account started in the current window, all agents; docs/limits.md) |
  * | Replay limiter    | AGENT#<agt_…>        | LIMIT#REPLAY                | –  (replays started in the current window; docs/limits.md) |
  * | Stream lease      | AGENT#<agt_…>        | STREAM#<slot 0…cap-1>       | –  (one concurrent SSE stream per slot, with expiry; docs/events.md) |
  * | Push connections  | AGENT#<agt_…>        | PUSH                        | –  (the agent's open WebSocket connections, one attribute per slot `s0`…`s<cap-1>`: its id, key hash, expiry and the cursor of what it was sent; one write moves the cursors of a fan-out; lib/events/push/) |
@@ -48,6 +49,7 @@
  * | Report limiter    | USER#<uuid>          | LIMIT#REPORT                | –  (reports filed in the current window; docs/marketplace.md) |
  * | Destination       | AGENT#<agt_…>        | DEST#<dst_…>                | –  (an agent's SQS queue or EventBridge bus, lib/destinations; the agent item's `destination_count` is its cap) |
  * | Destination verification request | AGENT#<agt_…> | DESTVERIFY#<dst_…>#<ms> | –  (written by a registration or a verify call that wants a new code; its INSERT reaches the relay, which queues the message; TTL 1 day) |
+ * | Destination registration limiter | USER#<uuid> | LIMIT#DESTINATION | –  (destinations registered in the current window; docs/limits.md) |
  * | Moderation action | MODACTION#<uuid>     | MODACTION                   | GSI1: MODLOG / <created_at>#<action uuid>  (the operators' audit trail, newest first; one partition: operator actions are few) |
  * | Portal link       | PORTAL#<pl_…>        | LINK                        | –  (an agent's portal token: its SHA-256, agent, owner, expiry; `revoked_at` once revoked; TTL a day after expiry) |
  *
@@ -81,6 +83,7 @@ export const ENTITY = {
   agentCount: 'agentCount',
   verifyLimit: 'verifyLimit',
   replayLimit: 'replayLimit',
+  handshakeLimit: 'handshakeLimit',
   streamLease: 'streamLease',
   pushConnections: 'pushConnections',
   pushConnection: 'pushConnection',
@@ -100,6 +103,7 @@ export const ENTITY = {
   portalLink: 'portalLink',
   destination: 'destination',
   destinationVerifyRequest: 'destinationVerifyRequest',
+  destinationRegistrationLimit: 'destinationRegistrationLimit',
 } as const;
 
 /** The three orders of search postings (the list sorts of the API). */
@@ -273,6 +277,8 @@ export const portalLinkKey = (linkId: string): Key => ({ PK: `PORTAL#${linkId}`,
 
 export const replayLimitKey = (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'LIMIT#REPLAY' });
 
+export const handshakeLimitKey = (userId: string): Key => ({ PK: `USER#${userId}`, SK: 'LIMIT#HANDSHAKE' });
+
 export const replayPageKey = (agentId: string, jobId: string, page: number): Key => ({
   PK: `AGENT#${agentId}`,
   SK: `REPLAY#${jobId}#${String(page).padStart(6, '0')}`,
@@ -290,6 +296,7 @@ export const destinationKeys = {
     PK: `AGENT#${agentId}`,
     SK: `DESTVERIFY#${destinationId}#${atMs}`,
   }),
+  registrationLimit: (userId: string): Key => ({ PK: `USER#${userId}`, SK: 'LIMIT#DESTINATION' }),
 } as const;
 
 /** Keys of the marketplace's lifecycle, stats and moderation rooms (lib/marketplace/{lifecycle,stats,moderation}). */

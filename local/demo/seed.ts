@@ -246,7 +246,6 @@ async function demoDestinations(demo: Caller): Promise<void> {
       updated_at: now.toISOString(),
     },
     DESTINATIONS.maxPerAgent,
-    false,
   );
   if (inserted !== 'created') throw new Error(`seeding the demo destination failed: ${inserted}`);
 }

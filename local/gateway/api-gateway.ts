@@ -3,10 +3,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Writable } from 'node:stream';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { AppError, rateLimited } from '../../lib/core/errors.ts';
-import { ROUTE_TIMEOUTS } from '../../lib/core/settings.ts';
+import { KEYLESS_ROUTE_LIMITS, ROUTE_TIMEOUTS } from '../../lib/core/settings.ts';
 import { resourceMatches } from '../../lib/http/authorizer-policy.ts';
 import { corsHeaders, preflightHeaders } from '../../lib/http/cors.ts';
-import { errorBody, errorHeaders, statusOf } from '../../lib/http/errors.ts';
+import { errorBody, errorHeaders, statusOf, THROTTLED_MESSAGE } from '../../lib/http/errors.ts';
 import { log } from '../../lib/observability/log.ts';
 import { routes as defaultRoutes, type Route, workers } from '../../lib/routes.ts';
 import { lambdaContext } from '../lambda/context.ts';
@@ -154,10 +154,16 @@ function keyLimited(throttle: KeyThrottle, usageKey: string): AppError | undefin
   if (verdict.ok) return undefined;
   return verdict.reason === 'quota'
     ? rateLimited("This API key has used today's request quota; it resets at 00:00 UTC.", verdict.retryAfterSeconds)
-    : rateLimited(
-        'Too many requests for this API key. Retry after the Retry-After seconds.',
-        verdict.retryAfterSeconds,
-      );
+    : rateLimited(THROTTLED_MESSAGE, verdict.retryAfterSeconds);
+}
+
+/**
+ * A keyless route's method throttle (infra/keyless-throttles.ts): one bucket per route for all its
+ * callers together, as API Gateway's; the same THROTTLED answer.
+ */
+function routeLimited(throttle: KeyThrottle, route: Route): AppError | undefined {
+  const verdict = throttle.take(route.name);
+  return verdict.ok ? undefined : rateLimited(THROTTLED_MESSAGE, verdict.retryAfterSeconds);
 }
 
 async function runStreaming(
@@ -212,6 +218,8 @@ export interface Exchange {
 export interface LocalApiOptions {
   /** Per-key limits (the usage plan's); default API_KEY_LIMITS. */
   keyLimits?: KeyLimits;
+  /** Per keyless route, all callers together (the stage's method throttles); default KEYLESS_ROUTE_LIMITS. */
+  keylessLimits?: KeyLimits;
   /** The throttle's clock; tests inject one. */
   now?: () => number;
   onExchange?: (exchange: Exchange) => void;
@@ -274,6 +282,10 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes, options:
   installAwsLambdaGlobal();
   const match = createRouter(table);
   const throttle = createKeyThrottle(options.keyLimits, options.now);
+  const keylessThrottle = createKeyThrottle(
+    options.keylessLimits ?? { ...KEYLESS_ROUTE_LIMITS, dailyQuota: Number.MAX_SAFE_INTEGER },
+    options.now,
+  );
   const running = new Set<Promise<void>>();
   const server = createServer((req, res) => {
     const handled = handle(req, res);
@@ -330,6 +342,9 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes, options:
         const limited = keyLimited(throttle, authorized.usageKey);
         if (limited) return sendError(req, res, limited, requestId);
         authorizer = authorized.context;
+      } else {
+        const limited = routeLimited(keylessThrottle, route);
+        if (limited) return sendError(req, res, limited, requestId);
       }
       const event = toProxyEvent(req, url, route, pathParameters, body, requestId, authorizer);
       if (route.streaming) return await runStreaming(await loadStreamingHandler(route), event, route, res, requestId);

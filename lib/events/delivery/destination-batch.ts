@@ -65,7 +65,7 @@ export async function deliverDestinationBatch(
       try {
         const destination = destinationOf(message);
         if (!('delivery_id' in message)) {
-          if (destination) await sendVerification(destination, clock());
+          if (destination) await sendVerification(destination, message.requested_at, clock());
           return false;
         }
         const item = found.get(keyString(keys.delivery(message.agent_id, message.delivery_id)));
