@@ -73,7 +73,9 @@ export class ApiStack extends Stack {
     const authorizer = new TokenAuthorizer(this, 'ApiKeyAuthorizer', {
       handler: authorizerFn,
       identitySource: 'method.request.header.Authorization',
-      resultsCacheTtl: Duration.minutes(5),
+      // No cache: API Gateway would reuse an Allow for the TTL (5 minutes by default, up to an hour),
+      // and a revoked key or portal link must be refused from its next request (docs/decisions.md, "Revocation").
+      resultsCacheTtl: Duration.seconds(0),
     });
 
     const api = new RestApi(this, 'Api', {

@@ -177,8 +177,8 @@ export const ENVIRONMENT = {
   PORTAL_URL: {
     kind: 'url',
     scope: 'service',
-    default: "`/portal/` on the request's own host",
-    doc: "The portal page's address, which portal links point to (infra sets it to the web stack's CloudFront URL); locally the API serves the page at `/portal/`.",
+    default: '`http://localhost:<PORT>/portal/`',
+    doc: "The portal page's address, which portal links point to: configuration only, never the request's `Host` (infra sets it to the web stack's CloudFront URL; `npm start` to its own `/portal/`, where the API serves the page).",
   },
   METRICS_TO_STDOUT: {
     kind: 'flag',
