@@ -148,5 +148,7 @@ export class ApiStack extends Stack {
     new CfnOutput(this, 'MarketplaceBaseUrl', { value: `${api.url.replace(/\/$/, '')}${BASE_PATHS.marketplace}` });
     // The client's `pushUrl` (docs/events.md, "Push").
     new CfnOutput(this, 'PushUrl', { value: this.push.url });
+    // `npm run admin -- revoke-key` closes the revoked key's push connections there (docs/operations.md).
+    new CfnOutput(this, 'PushConnectionsEndpoint', { value: this.push.callbackUrl });
   }
 }
