@@ -6,7 +6,7 @@
  */
 import { findCallerByKeyHash } from '../accounts/api-keys.ts';
 import type { Caller } from '../core/caller.ts';
-import { getPortalLink } from './store.ts';
+import { getPortalLink, type PortalLinkRecord } from './store.ts';
 import { portalLinkIdOf, tokenMatches } from './token.ts';
 
 export async function findCallerByPortalToken(token: string, now = Date.now()): Promise<Caller | undefined> {
@@ -14,6 +14,16 @@ export async function findCallerByPortalToken(token: string, now = Date.now()): 
   if (!linkId) return undefined;
   const link = await getPortalLink(linkId);
   if (!link || !tokenMatches(token, link.token_hash)) return undefined;
+  return callerOfLink(link, now);
+}
+
+/** The same by the link's id, for an answer that runs on after the authorizer (the SSE stream asks again). */
+export async function findCallerByPortalLinkId(linkId: string, now = Date.now()): Promise<Caller | undefined> {
+  const link = await getPortalLink(linkId);
+  return link && callerOfLink(link, now);
+}
+
+async function callerOfLink(link: PortalLinkRecord, now: number): Promise<Caller | undefined> {
   if (link.revoked_at !== undefined || Date.parse(link.link_expires_at) <= now) return undefined;
   // A link stored without its key's identity names no key that stands: refused.
   if (!link.usage_key) return undefined;
@@ -25,7 +35,7 @@ export async function findCallerByPortalToken(token: string, now = Date.now()): 
     name: '',
     verified: false,
     operator: false,
-    portal: { agentId: link.agent_id, expiresAt: link.link_expires_at },
+    portal: { agentId: link.agent_id, linkId: link.link_id, expiresAt: link.link_expires_at },
     usageKey: link.usage_key,
   };
 }

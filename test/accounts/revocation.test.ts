@@ -6,6 +6,7 @@ import { listSlots } from '../../lib/events/push/store.ts';
 import { runAdmin } from '../../scripts/admin-command.ts';
 import { invoke, type TestUser } from '../support/lambda.ts';
 import { useLocalApi } from '../support/local-api.ts';
+import { openSse } from '../support/sse-client.ts';
 import { openSocket } from '../events/push-support.ts';
 import { createContract, publishTemplate, SIMPLE_SCHEMA, waitFor } from '../events/support.ts';
 import { startUsagePlanEndpoint, type UsagePlanEndpoint } from './usage-plan-endpoint.ts';
@@ -171,6 +172,30 @@ describe('revoke-key', () => {
 
     // A new handshake with the revoked key is refused.
     await expect(openSocket(api.url, ownerUser, { agent_id: agentId }).opened).rejects.toThrow('handshake refused');
+  });
+
+  it("ends the key's SSE streams, its links' streams and a deleted agent's stream at their next access check (10 s)", async () => {
+    const [owner, other] = [await issue('Stream owner'), await issue('Stream other')];
+    const [agentId, doomedAgentId] = [await agentOf(owner.api_key), await agentOf(other.api_key)];
+    const link = (await call(owner.api_key, 'POST', `/agents/${agentId}/portal-links`)).body;
+    const stream = (token: string, id: string) =>
+      openSse(`${api.url}/api/v1/agents/${id}/events/stream`, { authorization: `Bearer ${token}` });
+    const [byKey, byLink, ofDeleted] = await Promise.all([
+      stream(owner.api_key, agentId),
+      stream(link.token, agentId),
+      stream(other.api_key, doomedAgentId),
+    ]);
+    for (const s of [byKey, byLink, ofDeleted]) expect(s.res.status).toBe(200);
+
+    await admin('revoke-key', owner.key_id);
+    expect((await call(other.api_key, 'DELETE', `/agents/${doomedAgentId}`)).status).toBe(204);
+    // Each stream was authorized once, minutes ago as far as it knows: it asks again and ends itself.
+    await Promise.all([byKey.ended, byLink.ended, ofDeleted.ended]);
+    for (const s of [byKey, byLink, ofDeleted]) expect(s.frames.at(-1)).toEqual({ comment: 'access ended' });
+    // The client's reconnect: the key and the link are refused by the authorizer, the agent is gone.
+    expect((await stream(owner.api_key, agentId)).res.status).toBe(401);
+    expect((await stream(link.token, agentId)).res.status).toBe(401);
+    expect((await stream(other.api_key, doomedAgentId)).res.status).toBe(404);
   });
 
   it('refuses a push slot to a handshake whose key was revoked after its key check (the claim commits only while the key stands)', async () => {

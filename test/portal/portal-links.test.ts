@@ -135,7 +135,10 @@ describe('portal links', () => {
   it('refuses, in the handler too, a token whose authorizer answer outlived its expiry or names another agent', async () => {
     const { owner, agentId } = await ownerWithAgent();
     const other = await ownerWithAgent();
-    const portalCaller = (expiresAt: string, id: string) => ({ ...owner, portal: { agentId: id, expiresAt } });
+    const portalCaller = (expiresAt: string, id: string) => ({
+      ...owner,
+      portal: { agentId: id, linkId: 'pl_0000000000000000', expiresAt },
+    });
     const later = new Date(Date.now() + 600_000).toISOString();
     const past = new Date(Date.now() - 1_000).toISOString();
     // As API Gateway would pass a cached answer: the handler checks the expiry itself.
