@@ -85,6 +85,9 @@ export function streamStart(
   return query.after === undefined ? undefined : { kind: 'after', eventId: query.after, from: 'after' };
 }
 
+/** A stream's access is read again at the heartbeat's pace: a revocation reaches a running stream within 10 s. */
+export const SSE_ACCESS_CHECK_MS = 10_000;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The wait before the next look at the table: short after an event, doubling while quiet (docs/cost.md, the SSE cost model). */
@@ -103,8 +106,7 @@ export async function streamEvents(
   options: SseOptions,
 ): Promise<void> {
   const { remainingMs, pollMs = 1000, heartbeatMs = 10_000, reserveMs = 5000, pageSize = 100 } = options;
-  // A stream's access is read again at the heartbeat's pace: a revocation reaches it within 10 s.
-  const { accessStands, accessCheckMs = 10_000 } = options;
+  const { accessStands, accessCheckMs = SSE_ACCESS_CHECK_MS } = options;
   let accessCheckedAt = Date.now();
   const minPollMs = Math.min(options.minPollMs ?? 250, pollMs);
   let waitMs = pollMs;
