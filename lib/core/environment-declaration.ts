@@ -88,7 +88,7 @@ export const ENVIRONMENT = {
   PUSH_CONNECTIONS_ENDPOINT: {
     kind: 'url',
     scope: 'service',
-    doc: "The push channel's @connections endpoint (`https://<api id>.execute-api.<region>.amazonaws.com/<stage>`; locally the runtime's own URL). Set by infra on the functions that push.",
+    doc: "The push channel's @connections endpoint (`https://<api id>.execute-api.<region>.amazonaws.com/<stage>`; locally the runtime's own URL). Set by infra on the functions that push; `admin revoke-key` against a deployed stage needs it (stack output `PushConnectionsEndpoint`) to close the key's connections.",
   },
   DESTINATION_QUEUE_URL: {
     kind: 'text',
@@ -165,7 +165,7 @@ export const ENVIRONMENT = {
   USAGE_PLAN_ID: {
     kind: 'text',
     scope: 'admin',
-    doc: 'Admin command against a deployed stage: the usage plan new keys are attached to (stack output `UsagePlanId`).',
+    doc: 'Admin command against a deployed stage: the usage plan `create-key` attaches a key to and `revoke-key` takes it out of (stack output `UsagePlanId`).',
   },
   CORS_ALLOWED_ORIGINS: {
     kind: 'origins',
