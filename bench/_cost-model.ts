@@ -300,8 +300,7 @@ export function routeCost(
     ? PRICES.lambdaRequest + authorizerSeconds * (authorizerMb / MIB_PER_GB) * PRICES.lambdaArmGbSecond
     : 0;
   const lambda =
-    million *
-    (PRICES.lambdaRequest + seconds * (memoryMb / MIB_PER_GB) * PRICES.lambdaArmGbSecond + authorizerLambda);
+    million * (PRICES.lambdaRequest + seconds * (memoryMb / MIB_PER_GB) * PRICES.lambdaArmGbSecond + authorizerLambda);
   const reads = units.reads + (route.auth ? 1 : 0);
   const dynamo = million * (reads * PRICES.dynamoReadUnit + units.writes * PRICES.dynamoWriteUnit);
   const sqs = route.sendsToQueue ? million * PRICES.sqsRequest : 0;

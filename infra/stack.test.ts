@@ -233,7 +233,7 @@ describe('infra stacks', () => {
     expect(JSON.stringify(portalLinks?.Properties['Environment']['Variables']['PORTAL_URL'])).toContain('/portal/');
   });
 
-  it("caches no authorizer answer, so a revoked key or portal link is refused from its next request", () => {
+  it('caches no authorizer answer, so a revoked key or portal link is refused from its next request', () => {
     const authorizers = ofType('AWS::ApiGateway::Authorizer');
     expect(authorizers).toHaveLength(1);
     // 0 turns API Gateway's cache off; absent, it would cache each token's Allow for 300 s.

@@ -106,7 +106,9 @@ async function revoke(print: Print, target: string | undefined, reach: Revocatio
 function usePushConnections(store: StoreTarget): void {
   if (process.env['PUSH_CONNECTIONS_ENDPOINT']) return;
   if (store.target === 'aws')
-    fail('PUSH_CONNECTIONS_ENDPOINT is required for a deployed stage: use the PushConnectionsEndpoint output of `cdk deploy`.');
+    fail(
+      'PUSH_CONNECTIONS_ENDPOINT is required for a deployed stage: use the PushConnectionsEndpoint output of `cdk deploy`.',
+    );
   if (store.runtime) process.env['PUSH_CONNECTIONS_ENDPOINT'] = localApiUrl(store.runtime.host, store.runtime.port);
 }
 

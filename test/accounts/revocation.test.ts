@@ -4,11 +4,11 @@ import { openConnection } from '../../lib/events/push/connections.ts';
 import { pushToAgent } from '../../lib/events/push/send.ts';
 import { listSlots } from '../../lib/events/push/store.ts';
 import { runAdmin } from '../../scripts/admin-command.ts';
+import { openSocket } from '../events/push-support.ts';
+import { createContract, publishTemplate, SIMPLE_SCHEMA, waitFor } from '../events/support.ts';
 import { invoke, type TestUser } from '../support/lambda.ts';
 import { useLocalApi } from '../support/local-api.ts';
 import { openSse } from '../support/sse-client.ts';
-import { openSocket } from '../events/push-support.ts';
-import { createContract, publishTemplate, SIMPLE_SCHEMA, waitFor } from '../events/support.ts';
 import { startUsagePlanEndpoint, type UsagePlanEndpoint } from './usage-plan-endpoint.ts';
 
 /**

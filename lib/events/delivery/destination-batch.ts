@@ -57,7 +57,9 @@ export async function deliverDestinationBatch(
   // sent (abandoned, as for a disabled destination), as a deleted agent's webhook gets nothing more.
   const destinationOf = (m: DestinationMessage) =>
     liveAgent(found.get(keyString(keys.agent(m.agent_id))))
-      ? (found.get(keyString(destinationKeys.destination(m.agent_id, m.destination_id))) as DestinationRecord | undefined)
+      ? (found.get(keyString(destinationKeys.destination(m.agent_id, m.destination_id))) as
+          | DestinationRecord
+          | undefined)
       : undefined;
   const health = new Map<string, { destination: DestinationRecord; ok: boolean; failed: boolean }>();
 
