@@ -212,6 +212,12 @@ export interface Exchange {
 export interface LocalApiOptions {
   /** Per-key limits (the usage plan's); default API_KEY_LIMITS. */
   keyLimits?: KeyLimits;
+  /**
+   * Whether the stage's usage plan holds an API key of this usage identifier. API Gateway refuses a
+   * request whose authorizer named one it does not hold (INVALID_API_KEY, 401) before any handler.
+   * Absent: every identifier, as the local runtime registers its keys in no plan.
+   */
+  usagePlanHolds?: (usageKey: string) => boolean;
   /** The throttle's clock; tests inject one. */
   now?: () => number;
   onExchange?: (exchange: Exchange) => void;
@@ -325,6 +331,13 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes, options:
             req,
             res,
             new AppError('unauthorized', 'A valid API key is required (Authorization: Bearer <API_KEY>).'),
+            requestId,
+          );
+        if (options.usagePlanHolds && !options.usagePlanHolds(authorized.usageKey))
+          return sendError(
+            req,
+            res,
+            new AppError('unauthorized', 'This API key is not enabled for this API.'),
             requestId,
           );
         const limited = keyLimited(throttle, authorized.usageKey);

@@ -19,9 +19,10 @@ import { startUsagePlanEndpoint, type UsagePlanEndpoint } from './usage-plan-end
  * client talks to a stand-in of its control plane on 127.0.0.1 (./usage-plan-endpoint.ts), named
  * by USAGE_PLAN_ID and AWS_ENDPOINT_URL_API_GATEWAY as a deployed stage's would be.
  */
-const api = useLocalApi();
 const PLAN = 'plan-under-test';
 let plan: UsagePlanEndpoint;
+// The local gateway asks the plan, as API Gateway does after the authorizer.
+const api = useLocalApi({ usagePlanHolds: (usageKey) => plan.planValues().includes(usageKey) });
 
 interface Issued {
   user_id: string;
@@ -224,6 +225,23 @@ describe('revoke-key', () => {
       usage_plan_key_removed: false,
       push_connections_closed: 0,
     });
+  });
+
+  it('is enforced by the gateway: a key the plan does not hold is refused though the authorizer allows it, and so are its links', async () => {
+    const owner = await issue('Taken out of the plan only');
+    const agentId = await agentOf(owner.api_key);
+    const link = (await call(owner.api_key, 'POST', `/agents/${agentId}/portal-links`)).body;
+    expect((await call(link.token, 'GET', `/agents/${agentId}`)).status).toBe(200);
+    // The plan loses the key while the table still holds it (the half of a revocation API Gateway sees).
+    const usageKey = hashApiKey(owner.api_key);
+    const id = [...plan.apiKeys.values()].find((k) => k.value === usageKey)!.id;
+    plan.planKeyIds.delete(id);
+    expect(await findCallerByApiKey(owner.api_key)).toBeDefined();
+    for (const token of [owner.api_key, link.token])
+      expect(await call(token, 'GET', `/agents/${agentId}`)).toMatchObject({
+        status: 401,
+        body: { error: { code: 'unauthorized', message: 'This API key is not enabled for this API.' } },
+      });
   });
 
   it('leaves the other keys of the plan in it', async () => {
