@@ -75,7 +75,9 @@ export class ApiStack extends Stack {
     const authorizer = new TokenAuthorizer(this, 'ApiKeyAuthorizer', {
       handler: authorizerFn,
       identitySource: 'method.request.header.Authorization',
-      resultsCacheTtl: Duration.minutes(5),
+      // No cache: API Gateway would reuse an Allow for the TTL (5 minutes by default, up to an hour),
+      // and a revoked key or portal link must be refused from its next request (docs/decisions.md, "Revocation").
+      resultsCacheTtl: Duration.seconds(0),
     });
 
     const api = new RestApi(this, 'Api', {
@@ -152,5 +154,7 @@ export class ApiStack extends Stack {
     new CfnOutput(this, 'MarketplaceBaseUrl', { value: `${api.url.replace(/\/$/, '')}${BASE_PATHS.marketplace}` });
     // The client's `pushUrl` (docs/events.md, "Push").
     new CfnOutput(this, 'PushUrl', { value: this.push.url });
+    // `npm run admin -- revoke-key` closes the revoked key's push connections there (docs/operations.md).
+    new CfnOutput(this, 'PushConnectionsEndpoint', { value: this.push.callbackUrl });
   }
 }

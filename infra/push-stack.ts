@@ -38,6 +38,8 @@ export class PushStack extends NestedStack {
   readonly functions: Array<{ name: string; fn: IFunction }> = [];
   /** `wss://…/<stage>`: what a client connects to (the client's `pushUrl`). */
   readonly url: string;
+  /** The stage's @connections endpoint (the functions' PUSH_CONNECTIONS_ENDPOINT; revoke-key closes connections there). */
+  readonly callbackUrl: string;
 
   constructor(scope: Construct, id: string, props: PushStackProps) {
     super(scope, id, { description: 'Push channel: WebSocket API, its route functions and the push worker' });
@@ -90,6 +92,7 @@ export class PushStack extends NestedStack {
       },
     );
     this.url = stage.url;
+    this.callbackUrl = stage.callbackUrl;
     const env = { ...props.environment, PUSH_CONNECTIONS_ENDPOINT: stage.callbackUrl };
 
     const fn = (name: string, entry: string, grant = socketRouteGrant(socketRoutes.find((r) => r.name === name)!)) => {

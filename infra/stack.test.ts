@@ -239,6 +239,13 @@ describe('infra stacks', () => {
     expect(JSON.stringify(portalLinks?.Properties['Environment']['Variables']['PORTAL_URL'])).toContain('/portal/');
   });
 
+  it('caches no authorizer answer, so a revoked key or portal link is refused from its next request', () => {
+    const authorizers = ofType('AWS::ApiGateway::Authorizer');
+    expect(authorizers).toHaveLength(1);
+    // 0 turns API Gateway's cache off; absent, it would cache each token's Allow for 300 s.
+    expect(authorizers[0]?.Properties['AuthorizerResultTtlInSeconds']).toBe(0);
+  });
+
   it('gives the verify function more than the 10 s handshake deadline', () => {
     const verify = ofType('AWS::Lambda::Function').find((f) => f.id.startsWith('VerifyWebhookFunction'));
     expect(verify?.Properties['Timeout']).toBeGreaterThan(10);

@@ -18,6 +18,7 @@ export const apiStackOf = (stage: string): string => `${stateStackOf(stage)}-Api
 export const STAGE_OUTPUTS = [
   { name: 'TABLE_NAME', output: 'TableName', stack: stateStackOf },
   { name: 'USAGE_PLAN_ID', output: 'UsagePlanId', stack: apiStackOf },
+  { name: 'PUSH_CONNECTIONS_ENDPOINT', output: 'PushConnectionsEndpoint', stack: apiStackOf },
   { name: 'DELIVERY_DLQ_URL', output: 'DeliveryDlqUrl', stack: stateStackOf },
   { name: 'DELIVERY_QUEUE_URL', output: 'DeliveryQueueUrl', stack: stateStackOf },
 ] as const;

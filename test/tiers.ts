@@ -88,6 +88,8 @@ export const LONGEST_FILES = [
   'test/route-fuzz.test.ts',
   'test/local/smoke.test.ts',
   'test/events/feed/integrity.test.ts',
+  // 29 s alone on a busy machine (2026-12-03): an SSE stream's access check is 10 s apart.
+  'test/accounts/revocation.test.ts',
   'test/web/pages.test.ts',
   'test/events/delivery.test.ts',
   'infra/bundle-size.test.ts',

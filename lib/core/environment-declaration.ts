@@ -89,7 +89,7 @@ export const ENVIRONMENT = {
   PUSH_CONNECTIONS_ENDPOINT: {
     kind: 'url',
     scope: 'service',
-    doc: "The push channel's @connections endpoint (`https://<api id>.execute-api.<region>.amazonaws.com/<stage>`; locally the runtime's own URL). Set by infra on the functions that push.",
+    doc: "The push channel's @connections endpoint (`https://<api id>.execute-api.<region>.amazonaws.com/<stage>`; locally the runtime's own URL). Set by infra on the functions that push; `admin revoke-key` against a deployed stage needs it (stack output `PushConnectionsEndpoint`) to close the key's connections.",
   },
   DESTINATION_QUEUE_URL: {
     kind: 'text',
@@ -177,7 +177,7 @@ export const ENVIRONMENT = {
   USAGE_PLAN_ID: {
     kind: 'text',
     scope: 'admin',
-    doc: 'Admin command against a deployed stage: the usage plan new keys are attached to (stack output `UsagePlanId`).',
+    doc: 'Admin command against a deployed stage: the usage plan `create-key` attaches a key to and `revoke-key` takes it out of (stack output `UsagePlanId`).',
   },
   CORS_ALLOWED_ORIGINS: {
     kind: 'origins',
@@ -189,8 +189,8 @@ export const ENVIRONMENT = {
   PORTAL_URL: {
     kind: 'url',
     scope: 'service',
-    default: "`/portal/` on the request's own host",
-    doc: "The portal page's address, which portal links point to (infra sets it to the web stack's CloudFront URL); locally the API serves the page at `/portal/`.",
+    default: '`http://localhost:<PORT>/portal/`',
+    doc: "The portal page's address, which portal links point to: configuration only, never the request's `Host` (infra sets it to the web stack's CloudFront URL; `npm start` to its own `/portal/`, where the API serves the page).",
   },
   METRICS_TO_STDOUT: {
     kind: 'flag',

@@ -220,6 +220,12 @@ export interface LocalApiOptions {
   keyLimits?: KeyLimits;
   /** Per keyless route, all callers together (the stage's method throttles); default KEYLESS_ROUTE_LIMITS. */
   keylessLimits?: KeyLimits;
+  /**
+   * Whether the stage's usage plan holds an API key of this usage identifier. API Gateway refuses a
+   * request whose authorizer named one it does not hold (INVALID_API_KEY, 401) before any handler.
+   * Absent: every identifier, as the local runtime registers its keys in no plan.
+   */
+  usagePlanHolds?: (usageKey: string) => boolean;
   /** The throttle's clock; tests inject one. */
   now?: () => number;
   onExchange?: (exchange: Exchange) => void;
@@ -337,6 +343,13 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes, options:
             req,
             res,
             new AppError('unauthorized', 'A valid API key is required (Authorization: Bearer <API_KEY>).'),
+            requestId,
+          );
+        if (options.usagePlanHolds && !options.usagePlanHolds(authorized.usageKey))
+          return sendError(
+            req,
+            res,
+            new AppError('unauthorized', 'This API key is not enabled for this API.'),
             requestId,
           );
         const limited = keyLimited(throttle, authorized.usageKey);

@@ -1,4 +1,4 @@
-import { DeleteQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DeleteQueueCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../client/index.ts';
@@ -285,6 +285,42 @@ describe('auto-disable', () => {
     const disabled = (await invoke('getDestination', { caller: owner, params })).body;
     expect(disabled.status).toBe('DISABLED');
     expect(disabled.status_reason).toContain('disabled automatically');
+  });
+});
+
+describe("a deleted agent's destination", () => {
+  it('sends nothing more once its agent is deleted: a message queued before the deletion is abandoned', async () => {
+    const agentId = await createAgent(owner);
+    const queue = await customerQueue('deleted-agent');
+    const created = await register(owner, agentId, queue.arn);
+    const destinationId = created.body.id as string;
+    const { code } = JSON.parse((await nextMessage(queue.url)).body);
+    const params = { id: agentId, destination_id: destinationId };
+    expect((await invoke('verifyDestination', { caller: owner, params, body: { code } })).body.status).toBe('ENABLED');
+    const contractId = await createContract(owner, agentId, templateId);
+    expect((await invoke('fundContract', { caller: owner, params: { id: contractId } })).status).toBe(200);
+    await nextMessage(queue.url);
+    const sent = await waitFor(async () => {
+      const res = await invoke('listDeliveries', { caller: owner, params: { id: agentId } });
+      return res.body.data.find((d: { status: string }) => d.status === 'succeeded');
+    }, 'the delivery');
+
+    expect((await invoke('deleteAgent', { caller: owner, params: { id: agentId } })).status).toBe(204);
+    // A forced resend that was on the destinations' queue when the agent went: the worker does not send it.
+    const message = {
+      agent_id: agentId,
+      destination_id: destinationId,
+      delivery_id: sent.id,
+      event_id: sent.event_id,
+      manual: true,
+      force: true,
+    };
+    const keep = await runAsWorker('deliverToDestinations', () =>
+      deliverDestinationBatch([{ messageId: 'm-1', receiptHandle: 'r-1', body: JSON.stringify(message) }]),
+    );
+    expect(keep).toEqual([]);
+    const { Messages } = await customer.send(new ReceiveMessageCommand({ QueueUrl: queue.url, WaitTimeSeconds: 1 }));
+    expect(Messages ?? []).toEqual([]);
   });
 });
 

@@ -34,14 +34,16 @@ const expiresAt = (heldUntil: number) => Math.ceil(heldUntil / 1000) + 3600;
 
 /**
  * Takes `slot` for the connection: free, or held by a connection that cannot be open any more (or
- * by a clock beyond the skew bound). The lookup item commits with it. False: the slot is held.
+ * by a clock beyond the skew bound). The lookup item commits with it, and only while the key that
+ * opens it stands (not revoked: a revocation ends the connections it finds, and refuses the claims
+ * it does not). False: the slot is held; 'key_revoked': the key was revoked meanwhile.
  */
 export async function claimSlot(
   agentId: string,
   slot: number,
   connection: { connectionId: string; keyHash: string; cursor: string | undefined },
   nowMs: number,
-): Promise<boolean> {
+): Promise<boolean | 'key_revoked'> {
   const { connectionId, keyHash, cursor } = connection;
   const heldUntil = nowMs + PUSH.maxConnectionMs + FUTURE_TOLERANCE_MS;
   const result = await transactWrite([
@@ -80,8 +82,16 @@ export async function claimSlot(
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
+    {
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: keys.apiKey(keyHash),
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(revokedAt)',
+      },
+    },
   ]);
-  return result.ok;
+  if (result.ok) return true;
+  return result.reasons[2] === 'ConditionalCheckFailed' ? 'key_revoked' : false;
 }
 
 /** The agent and slot a connection holds, or undefined (never connected, or closed). */
