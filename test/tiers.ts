@@ -48,6 +48,7 @@ export const UNIT_FILES = [
   'test/local/data-dir-lock.test.ts',
   'test/local/emulator-retry.test.ts',
   'test/local/node-version.test.ts',
+  'test/local/websocket-frames.test.ts',
   'test/bench/bench-http.test.ts',
   'test/marketplace/pure-functions.test.ts',
   'test/net/connection-pool.test.ts',

@@ -21,6 +21,7 @@ import {
 import { createKeyThrottle, type KeyLimits, type KeyThrottle } from './key-throttle.ts';
 import { allValues, invokeRoute, lastValues, proxyEvent } from './proxy-event.ts';
 import { attachPushGateway } from './push-gateway.ts';
+import { requestUrl } from './request-url.ts';
 import { createRouter } from './router.ts';
 import { isWebPath, serveWebAsset } from './web-assets.ts';
 
@@ -251,10 +252,9 @@ function observe(
       Object.entries(res.getHeaders()).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : String(v)]),
     );
     const headers = { ...set, ...written };
-    const url = new URL(req.url ?? '/', 'http://localhost');
     onExchange({
       method: req.method ?? 'GET',
-      path: url.pathname,
+      path: requestUrl(req)?.pathname ?? req.url ?? '/',
       route: routeOf(),
       status: res.statusCode,
       headers,
@@ -276,7 +276,12 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes, options:
   const throttle = createKeyThrottle(options.keyLimits, options.now);
   const running = new Set<Promise<void>>();
   const server = createServer((req, res) => {
-    const handled = handle(req, res);
+    // `handle` answers every failure itself; should anything escape it, it is logged here, since a
+    // rejection nobody hears ends the process (and with it every other client's runtime).
+    const handled = handle(req, res).catch((err: unknown) => {
+      log.error('local gateway: a request failed outside its handler', { error: String(err) });
+      res.destroy();
+    });
     running.add(handled);
     void handled.finally(() => running.delete(handled));
   });
@@ -287,7 +292,11 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes, options:
     let matched: Route | undefined;
     if (options.onExchange) observe(req, res, options.onExchange, () => matched);
     try {
-      const url = new URL(req.url ?? '/', 'http://localhost');
+      const url = requestUrl(req);
+      if (!url) {
+        await readBody(req);
+        return sendError(req, res, new AppError('not_found', 'No route for this request target.'), requestId);
+      }
       if (isWebPath(url.pathname)) {
         await readBody(req);
         return serveWebAsset(req, res, url.pathname);
