@@ -16,6 +16,8 @@ import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } 
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { PUSH } from '../../lib/core/settings.ts';
+import { connectionVerdict, type MessageVerdict } from '../../lib/events/push/message-limit.ts';
+import { errorBody } from '../../lib/http/errors.ts';
 import type { SocketEvent, SocketResult } from '../../lib/http/socket-route.ts';
 import { log } from '../../lib/observability/log.ts';
 import { type SocketRoute, socketRoutes } from '../../lib/routes.ts';
@@ -25,8 +27,23 @@ import { loadHandler } from '../lambda/handlers.ts';
 import { requestUrl } from './request-url.ts';
 import { frameSizeGuard, PUSH_WEBSOCKET_LIMITS } from './websocket-frames.ts';
 
-/** The close codes API Gateway sends a client that broke a limit (RFC 6455 §7.4.1). */
+/** The close codes for a client that broke a limit (RFC 6455 §7.4.1): API Gateway's for sizes, and this gateway's for rates. */
 const MESSAGE_TOO_BIG = 1009;
+const POLICY_VIOLATION = 1008;
+
+/**
+ * The push channel's per-connection message rate (lib/events/push/message-limit.ts), in memory. The
+ * sync function counts the same window in the store, which is what holds deployed; here the
+ * refused messages are answered before any function runs, since in this one process a flood's
+ * invocations would take every other client's CPU. The verdict, its frame and its numbers are the
+ * function's; the close is 1008 here, where a deployed function can only delete the connection (1000).
+ */
+function messageVerdict(connection: Open, nowMs: number): MessageVerdict {
+  const { windowMs } = PUSH.messageLimits;
+  if (nowMs - connection.window.start >= windowMs) connection.window = { start: nowMs, count: 0 };
+  connection.window.count += 1;
+  return connectionVerdict(connection.window.count, connection.window.start + windowMs - nowMs);
+}
 const CONNECTIONS_PATH = /^\/@connections\/([^/]+)$/;
 
 type SocketHandler = (event: SocketEvent, context: unknown) => Promise<SocketResult>;
@@ -36,6 +53,8 @@ interface Open {
   connectedAt: Date;
   lastActiveAt: Date;
   sourceIp: string;
+  /** The connection's message window (PUSH.messageLimits), counted here before anything is invoked. */
+  window: { start: number; count: number };
 }
 
 /** A connection id from the path; one that does not decode names no connection (410, as any unknown id). */
@@ -142,12 +161,17 @@ export function attachPushGateway(server: Server): PushGateway {
           connectedAt: now,
           lastActiveAt: now,
           sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+          window: { start: now.getTime(), count: 0 },
         });
         ws.on('message', (data, isBinary) => {
           // What arrives after the close began (the rest of a frame over the limit) is not a message.
           const connection = open.get(connectionId);
           if (!connection || ws.readyState !== ws.OPEN) return;
           connection.lastActiveAt = new Date();
+          const verdict = messageVerdict(connection, connection.lastActiveAt.getTime());
+          if (verdict.kind === 'refused' || verdict.kind === 'close') ws.send(JSON.stringify(errorBody(verdict.error)));
+          if (verdict.kind === 'close') ws.close(POLICY_VIOLATION, 'Message rate exceeded');
+          if (verdict.kind !== 'ok') return;
           const body = Buffer.isBuffer(data) ? data : Buffer.concat(data as Buffer[]);
           invoke('$default', {
             requestContext: context(connectionId, '$default', 'MESSAGE'),

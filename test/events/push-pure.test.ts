@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { pushUrlOf } from '../../client/http/push-socket.ts';
 import type { AgentRecord } from '../../lib/agents/model.ts';
+import { PUSH } from '../../lib/core/settings.ts';
 import { afterPosition, eventIdAt } from '../../lib/events/feed/position.ts';
 import { readFilled } from '../../lib/events/feed/reader.ts';
+import { connectionVerdict } from '../../lib/events/push/message-limit.ts';
 import { PUSH_FILTER_PATTERN } from '../../lib/events/push/push-batch.ts';
 import { matchesFilter } from '../../lib/events/stream-filter.ts';
 import { handshakeKey } from '../../lib/http/socket-route.ts';
@@ -98,5 +100,23 @@ describe('push channel, pure parts', () => {
       expect(readFilled(agent(5), at(4), [event(3), event(4)])).toEqual({ events: [], cursor: at(4), drained: false });
       expect(readFilled(agent(4), at(4), [event(4)])).toEqual({ events: [], cursor: at(4), drained: true });
     });
+  });
+
+  it("judges a connection's messages: perConnection pass, then refusals with the wait, the last of them closes, then nothing", () => {
+    const { perConnection, closeAfterRefused } = PUSH.messageLimits;
+    const kinds = Array.from(
+      { length: perConnection + closeAfterRefused + 3 },
+      (_, i) => connectionVerdict(i + 1, 4_500).kind,
+    );
+    expect(kinds).toEqual([
+      ...Array(perConnection).fill('ok'),
+      ...Array(closeAfterRefused - 1).fill('refused'),
+      'close',
+      'dropped',
+      'dropped',
+      'dropped',
+    ]);
+    const refused = connectionVerdict(perConnection + 1, 4_500);
+    expect(refused.kind === 'refused' && refused.error).toMatchObject({ code: 'rate_limited', retryAfterSeconds: 5 });
   });
 });
