@@ -55,7 +55,7 @@ export async function connectionMessageVerdict(connectionId: string, nowMs = Dat
 }
 
 /** Takes one of the key's messages of the window, or throws the `rate_limited` error its frame answers. */
-export const takeKeyMessage = (keyHash: string, now: () => number = Date.now, limit = perKey): Promise<void> =>
+export const takeKeyMessage = (keyHash: string, now: () => number = Date.now, limit: number = perKey): Promise<void> =>
   takeWindowSlot(
     {
       key: keys.pushKeyLimit(keyHash),
