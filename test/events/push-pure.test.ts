@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { pushUrlOf } from '../../client/http/push-socket.ts';
 import type { AgentRecord } from '../../lib/agents/model.ts';
@@ -118,5 +119,15 @@ describe('push channel, pure parts', () => {
     ]);
     const refused = connectionVerdict(perConnection + 1, 4_500);
     expect(refused.kind === 'refused' && refused.error).toMatchObject({ code: 'rate_limited', retryAfterSeconds: 5 });
+  });
+
+  it('docs/events.md and docs/limits.md state the message limits the code enforces', () => {
+    const { perConnection, perKey, windowMs, closeAfterRefused } = PUSH.messageLimits;
+    const read = (file: string) => readFileSync(new URL(`../../docs/${file}`, import.meta.url), 'utf8');
+    for (const doc of [read('events.md'), read('limits.md')]) {
+      expect(doc).toContain(`${perConnection} messages per ${windowMs / 1000} s`);
+      expect(doc).toContain(`${perKey.toLocaleString('en-US')} messages per ${windowMs / 1000} s`);
+      expect(doc).toContain(`${closeAfterRefused}th refused message`);
+    }
   });
 });
