@@ -95,7 +95,9 @@ export function run(): Promise<string> {
         row(`flood, ${FLOOD_SECONDS} s`, during, quiet),
         '',
         `The flooding connection got ${refused} rate_limited frames and ${
-          ended ? `was closed with ${ended.code} ${(ended.at - sentAt).toFixed(0)} ms after its frames were sent` : `was still open after ${FLOOD_SECONDS} s`
+          ended
+            ? `was closed with ${ended.code} ${(ended.at - sentAt).toFixed(0)} ms after its frames were sent`
+            : `was still open after ${FLOOD_SECONDS} s`
         }.`,
       ].join('\n');
     } finally {

@@ -365,10 +365,18 @@ export const localApiUrl = (host: string, port: number): string =>
   `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
 
 export async function listen(server: Server, port: number, host = '127.0.0.1'): Promise<LocalApi> {
+  let refused: ((err: Error) => void) | undefined;
   await new Promise<void>((resolve, reject) => {
+    refused = reject;
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
+  server.off('error', refused!);
+  // Once listening, a server's 'error' is a connection it could not accept (EMFILE under a flood of
+  // them): said, and the server goes on; unheard, it would end the process.
+  server.on('error', (err: NodeJS.ErrnoException) =>
+    log.error('local gateway: the server failed to accept a connection', { code: err.code, error: err.message }),
+  );
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   return {
