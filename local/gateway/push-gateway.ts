@@ -6,6 +6,9 @@
  * post with: `POST|GET|DELETE /@connections/{id}`, 410 GoneException for a connection that is not
  * open, as API Gateway answers. Like API Gateway's, it wants a SigV4-signed request (it checks the
  * scheme, not the signature: there is no IAM here), so a plain request from a browser page cannot post.
+ * What a client sends is held to API Gateway's sizes (websocket-frames.ts) and to the channel's
+ * message rate (messageVerdict, below); every socket and WebSocket has an error path, so no client
+ * can end the local runtime (test/local/push-gateway-hostile.test.ts).
  *
  * `ws` (npm) is the WebSocket server: Node has a WebSocket client built in, but no server, and
  * `ws` is the library Node's own tests and most Node servers use. It runs only here, in the local
