@@ -83,6 +83,7 @@ export const LONGEST_FILES = [
   'test/local/samples-run.test.ts',
   'test/agents/verify.test.ts',
   'test/marketplace/search-sort.test.ts',
+  'test/events/push-flood.test.ts',
 ];
 
 /** Every test file of the repository (both tiers). */

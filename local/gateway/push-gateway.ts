@@ -117,6 +117,12 @@ export function attachPushGateway(server: Server): PushGateway {
     apiId: 'local',
   });
 
+  const disconnect = (connectionId: string): void => {
+    invoke('$disconnect', { requestContext: context(connectionId, '$disconnect', 'DISCONNECT') }).catch((err: Error) =>
+      log.error('local push gateway: $disconnect failed', { error: err.message }),
+    );
+  };
+
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node's HTTP server stops listening for the socket's errors once it hands an upgrade over: a
     // client that resets the connection (ECONNRESET, EPIPE on the refusal) would end the process.
@@ -147,6 +153,9 @@ export function attachPushGateway(server: Server): PushGateway {
         return refuseUpgrade(socket, answer.statusCode, answer.body ?? '', answer.headers);
       const protocol = Object.entries(answer.headers ?? {}).find(([k]) => k.toLowerCase() === 'sec-websocket-protocol');
       if (protocol) chosen.set(req, protocol[1]);
+      // A client gone while $connect ran never gets its connection (`ws` would drop the socket and
+      // call nothing back): its $disconnect runs now, so the slot $connect took is freed at once.
+      if (socket.destroyed || !socket.readable || !socket.writable) return disconnect(connectionId);
       wss.handleUpgrade(req, socket, head, (ws) => {
         // A frame over API Gateway's frame size closes the connection, as there; `ws` checks the
         // message size itself (maxPayload) and closes with 1009, and with 1007 for text that is
@@ -184,9 +193,7 @@ export function attachPushGateway(server: Server): PushGateway {
         });
         ws.on('close', () => {
           open.delete(connectionId);
-          invoke('$disconnect', { requestContext: context(connectionId, '$disconnect', 'DISCONNECT') }).catch(
-            (err: Error) => log.error('local push gateway: $disconnect failed', { error: err.message }),
-          );
+          disconnect(connectionId);
         });
       });
     })().catch((err: unknown) => {

@@ -2,6 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { PUSH } from '../../lib/core/settings.ts';
+import { listSlots } from '../../lib/events/push/store.ts';
 import { PUSH_WEBSOCKET_LIMITS } from '../../local/gateway/websocket-frames.ts';
 import { openSocket, pushUrl, type TestSocket } from '../events/push-support.ts';
 import { createAgent, waitFor } from '../events/support.ts';
@@ -30,6 +31,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await bystander?.close();
+  // Every connection of the agent is gone, the ones reset during their handshake too: no slot is left held.
+  await waitFor(async () => (await listSlots(agentId)).length === 0 || undefined, 'every slot of the agent freed');
 });
 
 const address = () => new URL(api.url);
