@@ -372,7 +372,8 @@ export function sseClientMonth(): Line[] {
  * each connect and every PUSH.keepAliveSeconds (lib/events/push/). The store calls are the
  * handlers' own: $connect reads the key and the agent and claims a slot with its lookup item (a
  * transaction of two writes and a condition check that the key stands, 2 units each); a sync reads the lookup, the agent's connections item,
- * the key and the agent (access, again), the agent's counter and one Query of the feed;
+ * the key and the agent (access, again), the agent's counter and one Query of the feed, and counts
+ * the message in the connection's and the key's windows (two small writes, 1 unit each);
  * $disconnect reads the lookup, frees the slot and deletes the lookup. Every read is
  * strongly consistent and under 4 KB (1 unit). Per pushed event, besides: the frame (a message)
  * and the push worker's reads (docs/cost.md prose).
@@ -382,13 +383,14 @@ export function pushClientMonth(): Line[] {
   const memoryMb = STAGES['prod']!.defaultMemoryMb;
   const connects = seconds / (PUSH.maxConnectionMs / 1000);
   const syncs = seconds / PUSH.keepAliveSeconds + connects;
-  const calls = { connect: 3, sync: 6, disconnect: 3 };
+  // A sync's 6 reads, and its 2 counts: the connection's and the key's message windows (PUSH.messageLimits).
+  const calls = { connect: 3, sync: 8, disconnect: 3 };
   const invocations = connects * 2 + syncs;
   const storeCalls = connects * (calls.connect + calls.disconnect) + syncs * calls.sync;
   const gbSeconds =
     ((invocations * ASSUMED.routeCpuMs + storeCalls * ASSUMED.awsCallMs) / 1000) * (memoryMb / MIB_PER_GB);
   const reads = connects * (2 + 1) + syncs * 6;
-  const writes = connects * (6 + 2);
+  const writes = connects * (6 + 2) + syncs * 2;
   // API Gateway counts the handshake and every message either way; the client's syncs are the only ones on an idle feed.
   const messages = syncs + connects;
   const logBytes = invocations * (ASSUMED.platformLogBytesPerInvocation + ASSUMED.accessLogBytes);

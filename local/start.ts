@@ -148,7 +148,11 @@ async function main(): Promise<void> {
   });
   stops.push(pipeline.stop);
   process.env['DELIVERY_QUEUE_URL'] = pipeline.queueUrl;
-  const withdraw = publishRuntime(dynamoEndpoint, { sqs_endpoint: pipeline.sqsEndpoint, queue_url: pipeline.queueUrl });
+  const withdraw = publishRuntime(dynamoEndpoint, {
+    sqs_endpoint: pipeline.sqsEndpoint,
+    queue_url: pipeline.queueUrl,
+    connections_endpoint: localApiUrl(config.host, config.port),
+  });
   // The admin and invoke commands find this runtime's ports here, whatever ports it was given.
   lock?.record({
     dynamodb_endpoint: dynamoEndpoint,

@@ -57,6 +57,7 @@ export const UNIT_FILES = [
   'test/local/data-dir-lock.test.ts',
   'test/local/emulator-retry.test.ts',
   'test/local/node-version.test.ts',
+  'test/local/websocket-frames.test.ts',
   'test/bench/bench-http.test.ts',
   'test/marketplace/pure-functions.test.ts',
   'test/net/connection-pool.test.ts',
@@ -96,6 +97,7 @@ export const LONGEST_FILES = [
   'test/local/samples-run.test.ts',
   'test/agents/verify.test.ts',
   'test/marketplace/search-sort.test.ts',
+  'test/events/push-flood.test.ts',
 ];
 
 /** Every test file of the repository (both tiers). */

@@ -170,6 +170,15 @@ export const PUSH = {
   /** Where the local runtime serves the channel (a deployed stage has its own WebSocket API URL). */
   localPath: '/push',
   functionTimeoutSeconds: 30,
+  /**
+   * What clients may send (docs/events.md, "Push"; docs/limits.md). Deployed, every message is a
+   * pushSync invocation under the WebSocket stage's throttle, which all clients share: a connection
+   * may send `perConnection` messages per window, an API key `perKey` over all its connections (the
+   * REST API's 20 per second for a key); one more is a `rate_limited` error frame, and the
+   * `closeAfterRefused`-th refused message of a window closes the connection. A client needs one
+   * sync at connect and one per keepAliveSeconds: 10 a minute is 50 times what it needs.
+   */
+  messageLimits: { windowMs: 60_000, perConnection: 10, perKey: 1_200, closeAfterRefused: 10 },
 } as const;
 
 /**

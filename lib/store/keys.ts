@@ -34,6 +34,8 @@
  * | Stream lease      | AGENT#<agt_…>        | STREAM#<slot 0…cap-1>       | –  (one concurrent SSE stream per slot, with expiry; docs/events.md) |
  * | Push connections  | AGENT#<agt_…>        | PUSH                        | –  (the agent's open WebSocket connections, one attribute per slot `s0`…`s<cap-1>`: its id, key hash, expiry and the cursor of what it was sent; one write moves the cursors of a fan-out; lib/events/push/) |
  * | Push connection   | PUSHCONN#<connection id> | PUSHCONN                | –  (which agent and slot a connection holds: $default and $disconnect name only the connection) |
+ * | Push message limiter | PUSHCONN#<connection id> | LIMIT#MESSAGES       | –  (messages the connection sent in the current window, refused ones too; lib/events/push/message-limit.ts) |
+ * | Push key limiter  | APIKEY#<sha256 hex>  | LIMIT#PUSH                  | –  (push messages of all the key's connections in the current window) |
  * | Idempotency key   | IDEMPOTENCY#<user uuid>#<sha256 hex of the key> | IDEMPOTENCY | –  (the first answer to a POST with `Idempotency-Key`; TTL 24 h) |
  * | Slug claim (author) | SLUG#<slug>        | SLUG                        | GSI1: AUTHOR#<user uuid> / <created_at>#<template uuid>  (an author's templates: marking an author verified walks them) |
  * | Installer         | TPL#<uuid>           | INSTALLER#<workspace uuid>  | –  (written with the install marker: who installed a template, for the lifecycle notices) |
@@ -87,6 +89,8 @@ export const ENTITY = {
   streamLease: 'streamLease',
   pushConnections: 'pushConnections',
   pushConnection: 'pushConnection',
+  pushMessageLimit: 'pushMessageLimit',
+  pushKeyLimit: 'pushKeyLimit',
   idempotency: 'idempotency',
   installer: 'installer',
   templateStats: 'templateStats',
@@ -183,6 +187,8 @@ export const keys = {
   streamLease: (agentId: string, slot: number): Key => ({ PK: `AGENT#${agentId}`, SK: `STREAM#${slot}` }),
   pushConnections: (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'PUSH' }),
   pushConnection: (connectionId: string): Key => ({ PK: `PUSHCONN#${connectionId}`, SK: 'PUSHCONN' }),
+  pushMessageLimit: (connectionId: string): Key => ({ PK: `PUSHCONN#${connectionId}`, SK: 'LIMIT#MESSAGES' }),
+  pushKeyLimit: (keyHash: string): Key => ({ PK: `APIKEY#${keyHash}`, SK: 'LIMIT#PUSH' }),
   idempotency: (userId: string, keyHash: string): Key => ({
     PK: `IDEMPOTENCY#${userId}#${keyHash}`,
     SK: 'IDEMPOTENCY',

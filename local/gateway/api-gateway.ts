@@ -21,6 +21,7 @@ import {
 import { createKeyThrottle, type KeyLimits, type KeyThrottle } from './key-throttle.ts';
 import { allValues, invokeRoute, lastValues, proxyEvent } from './proxy-event.ts';
 import { attachPushGateway } from './push-gateway.ts';
+import { requestUrl } from './request-url.ts';
 import { createRouter } from './router.ts';
 import { isWebPath, serveWebAsset } from './web-assets.ts';
 
@@ -265,10 +266,9 @@ function observe(
       Object.entries(res.getHeaders()).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : String(v)]),
     );
     const headers = { ...set, ...written };
-    const url = new URL(req.url ?? '/', 'http://localhost');
     onExchange({
       method: req.method ?? 'GET',
-      path: url.pathname,
+      path: requestUrl(req)?.pathname ?? req.url ?? '/',
       route: routeOf(),
       status: res.statusCode,
       headers,
@@ -294,7 +294,12 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes, options:
   );
   const running = new Set<Promise<void>>();
   const server = createServer((req, res) => {
-    const handled = handle(req, res);
+    // `handle` answers every failure itself; should anything escape it, it is logged here, since a
+    // rejection nobody hears ends the process (and with it every other client's runtime).
+    const handled = handle(req, res).catch((err: unknown) => {
+      log.error('local gateway: a request failed outside its handler', { error: String(err) });
+      res.destroy();
+    });
     running.add(handled);
     void handled.finally(() => running.delete(handled));
   });
@@ -305,7 +310,11 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes, options:
     let matched: Route | undefined;
     if (options.onExchange) observe(req, res, options.onExchange, () => matched);
     try {
-      const url = new URL(req.url ?? '/', 'http://localhost');
+      const url = requestUrl(req);
+      if (!url) {
+        await readBody(req);
+        return sendError(req, res, new AppError('not_found', 'No route for this request target.'), requestId);
+      }
       if (isWebPath(url.pathname)) {
         await readBody(req);
         return serveWebAsset(req, res, url.pathname);
@@ -384,10 +393,18 @@ export const localApiUrl = (host: string, port: number): string =>
   `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
 
 export async function listen(server: Server, port: number, host = '127.0.0.1'): Promise<LocalApi> {
+  let refused: ((err: Error) => void) | undefined;
   await new Promise<void>((resolve, reject) => {
+    refused = reject;
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
+  server.off('error', refused!);
+  // Once listening, a server's 'error' is a connection it could not accept (EMFILE under a flood of
+  // them): said, and the server goes on; unheard, it would end the process.
+  server.on('error', (err: NodeJS.ErrnoException) =>
+    log.error('local gateway: the server failed to accept a connection', { code: err.code, error: err.message }),
+  );
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   return {

@@ -14,6 +14,7 @@ import { PUSH } from '../../core/settings.ts';
 import { shuffled } from '../../core/shuffled.ts';
 import { checkFeedCursor } from '../feed/position.ts';
 import type { CloseConnection, PostFrame } from './channel.ts';
+import { takeKeyMessage } from './message-limit.ts';
 import { sendBacklog } from './send.ts';
 import { claimSlot, listSlots, readConnection, readSlot, releaseSlot } from './store.ts';
 
@@ -54,7 +55,8 @@ export async function closeConnection(connectionId: string): Promise<void> {
  * must still stand and its owner still own the agent (a revoked key, a deleted agent: an error frame,
  * and the service closes the connection), so a connection outlives its access by at most one sync
  * interval, as API Gateway's authorizer cache lets a REST call do. False when the connection holds
- * no slot (it was cleaned up: reconnect).
+ * no slot (it was cleaned up: reconnect). Throws `rate_limited` when the key's connections together
+ * are over their message rate (PUSH.messageLimits.perKey).
  */
 export async function syncConnection(
   connectionId: string,
@@ -64,6 +66,8 @@ export async function syncConnection(
   const held = await readConnection(connectionId);
   const slot = held && (await readSlot(held.agent_id, held.slot));
   if (!slot || slot.connection_id !== connectionId) return false;
+  // Over the key's rate: the rate_limited error frame, the connection kept (message-limit.ts).
+  await takeKeyMessage(slot.key_hash, () => nowMs);
   const caller = await findCallerByKeyHash(slot.key_hash);
   try {
     if (!caller) throw new AppError('unauthorized', 'The API key of this connection is no longer valid.');

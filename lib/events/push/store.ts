@@ -7,6 +7,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { AgentRecord } from '../../agents/model.ts';
 import { liveAgent } from '../../agents/store.ts';
+import { rateLimited } from '../../core/errors.ts';
 import { FUTURE_TOLERANCE_MS, PUSH } from '../../core/settings.ts';
 import { batchGet, keyString } from '../../store/batch.ts';
 import { db, tableName } from '../../store/client.ts';
@@ -197,4 +198,44 @@ export async function releaseSlot(agentId: string, slot: number, connectionId: s
     ExpressionAttributeValues: { ':connection': connectionId },
   });
   await conditionalDelete({ Key: keys.pushConnection(connectionId) });
+}
+
+/**
+ * Counts one message in the connection's window (PUSH.messageLimits.windowMs), refused
+ * messages too, so the count says how long refusals have gone on: the current window's count plus
+ * one, or a new window at `nowMs` (none yet, the last one over, or written by a clock beyond the
+ * skew bound). One conditional write in the common case; `msLeft` is when the window ends.
+ */
+export async function countMessage(connectionId: string, nowMs: number): Promise<{ count: number; msLeft: number }> {
+  const { windowMs } = PUSH.messageLimits;
+  const key = keys.pushMessageLimit(connectionId);
+  const common = {
+    ':floor': nowMs - windowMs,
+    ':ceiling': nowMs + FUTURE_TOLERANCE_MS,
+    ':one': 1,
+    ':entity': ENTITY.pushMessageLimit,
+    ':expires': Math.ceil((nowMs + windowMs) / 1000) + 3600,
+  };
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const counted = await conditionalUpdate({
+      Key: key,
+      UpdateExpression: 'SET entity = :entity, expires_at = :expires ADD window_count :one',
+      ConditionExpression: 'window_start > :floor AND window_start <= :ceiling',
+      ExpressionAttributeValues: common,
+      ReturnValues: 'ALL_NEW',
+    });
+    if (counted.ok) {
+      const item = counted.attributes!;
+      return { count: item['window_count'] as number, msLeft: (item['window_start'] as number) + windowMs - nowMs };
+    }
+    const opened = await conditionalUpdate({
+      Key: key,
+      UpdateExpression: 'SET entity = :entity, expires_at = :expires, window_start = :now, window_count = :one',
+      ConditionExpression: 'attribute_not_exists(window_start) OR window_start <= :floor OR window_start > :ceiling',
+      ExpressionAttributeValues: { ...common, ':now': nowMs },
+    });
+    if (opened.ok) return { count: 1, msLeft: windowMs };
+    // Another instance opened the window between our two writes: count in it.
+  }
+  throw rateLimited('Too many messages at once on this connection; send again in a moment.', 1);
 }
