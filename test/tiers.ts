@@ -26,6 +26,7 @@ export const UNIT_FILES = [
   'test/architecture/import-side-effects.test.ts',
   'test/architecture/key-design.test.ts',
   'test/architecture/sdk-versions.test.ts',
+  'test/architecture/zod-messages.test.ts',
   'test/aws/hand-made-calls.test.ts',
   'test/aws/no-sdk-logger.test.ts',
   'test/aws/signed-request.test.ts',
