@@ -91,7 +91,8 @@ export function assetHashes(
   return new Map(
     entries.map((entry) => {
       const hash = createHash('sha256').update(common).update(`\0${entry}`);
-      for (const path of importClosure(metafile, entry)) hash.update(`\0${partOf(path)}`);
+      // Sorted by what they add, not by path: a checkout whose node_modules is elsewhere names them apart.
+      for (const part of importClosure(metafile, entry).map(partOf).sort()) hash.update(`\0${part}`);
       return [entry, hash.digest('hex')];
     }),
   );

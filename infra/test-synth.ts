@@ -102,7 +102,6 @@ export function generatedRoutes(count: number, under = '/v1/marketplace/generate
     handler: 'functions/health.ts',
     auth: true,
     access: 'read',
-    doc: { tag: 'Marketplace', summary: `Generated route ${i}`, answers: { 200: { description: 'OK' } } },
   }));
 }
 

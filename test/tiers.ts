@@ -11,6 +11,7 @@ import { join } from 'node:path';
  * A new file is integration unless it is added here.
  */
 export const UNIT_FILES = [
+  'infra/asset-hash.test.ts',
   'infra/flags.test.ts',
   'infra/growth.test.ts',
   'infra/observability.test.ts',
