@@ -43,7 +43,7 @@ export interface Synthesized {
   /** Every resource of every template, with the stack it is in. */
   resources: Array<{ stack: string; id: string } & Resource>;
   /** Every output of every template. */
-  outputs: Array<{ stack: string; id: string; Value: unknown; Export?: { Name: string } }>;
+  outputs: Array<{ stack: string; id: string; Value: unknown; Description?: string; Export?: { Name: string } }>;
 }
 
 export const TEST_ENV = { account: '123456789012', region: 'eu-west-1' } as const;
