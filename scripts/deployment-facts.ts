@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { allFunctions } from '../infra/bundle.ts';
-import { alarmMetrics, idleCost, idleTotal } from '../infra/idle-cost.ts';
+import { idleCost, idleTotal } from '../infra/idle-cost.ts';
 import { STAGES } from '../infra/stage-config.ts';
 import { type Resource, type Synthesized, synthApp } from '../infra/test-synth.ts';
 import { routes, socketRoutes, workers } from '../lib/routes.ts';
