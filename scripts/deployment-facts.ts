@@ -6,11 +6,12 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { AREAS } from '../infra/areas.ts';
 import { allFunctions } from '../infra/bundle.ts';
 import { idleCost, idleTotal } from '../infra/idle-cost.ts';
 import { STAGES } from '../infra/stage-config.ts';
 import { type Resource, type Synthesized, synthApp } from '../infra/test-synth.ts';
-import { routes, socketRoutes, workers } from '../lib/routes.ts';
+import { socketRoutes, workers } from '../lib/routes.ts';
 import { buildWebAssets } from '../web/build.ts';
 
 export const DEPLOYMENT_DOC = new URL('../docs/deployment.md', import.meta.url);
@@ -62,27 +63,41 @@ const HELD: Array<[type: string, one: string, many?: string]> = [
   ['AWS::CloudFormation::Stack', 'nested stack'],
 ];
 
-function functionsLine(synth: Synthesized): string {
+/**
+ * The functions of a stage, in words no new route changes (a route's count is docs/operations.md's,
+ * written with the route table): what the table makes besides the routes, and the CDK's own.
+ */
+export function functionsLine(synth: Synthesized): string {
   const total = synth.resources.filter((r) => r.Type === 'AWS::Lambda::Function').length;
-  const ours = allFunctions().length;
+  const cdks = total - allFunctions().length;
   return (
-    `**${total} Lambda functions per stage**: ${ours} bundled from the route table (lib/routes.ts: ` +
-    `${count(routes.length, 'route')}, ${count(Object.keys(workers).length, 'worker')} with the authorizer, ` +
-    `${count(socketRoutes.length, 'push channel route')}) and ${total - ours} of the CDK's own ` +
-    '(the handler that copies the web pages into their bucket).'
+    'Lambda functions per stage: one per route of the table (docs/operations.md counts them), ' +
+    `${count(Object.keys(workers).length, 'worker')} (${Object.keys(workers)
+      .map((w) => `\`${w}\``)
+      .join(', ')}), ` +
+    `${count(socketRoutes.length, 'push channel route')} (${socketRoutes.map((r) => `\`${r.name}\``).join(', ')}), ` +
+    `and **${count(cdks, "of the CDK's own", "of the CDK's own")}** (the handler that copies the web pages into their bucket).`
   );
 }
 
-function stacksTable(synth: Synthesized, stage: string): string {
+/** What grows with the routes of an area's nested stack: named there without a count (the stack-sizes table below has its size). */
+const PER_ROUTE = new Set(['AWS::Lambda::Function', 'AWS::ApiGateway::Method', 'AWS::ApiGateway::Resource']);
+
+export function stacksTable(synth: Synthesized, stage: string): string {
   const rows = synth.usage.map((u) => {
     const resources = Object.values(u.template.Resources) as Resource[];
-    const held = HELD.map(([type, one, many]) => [resources.filter((r) => r.Type === type).length, one, many] as const)
-      .filter(([n]) => n > 0)
-      .map(([n, one, many]) => count(n, one, many))
+    const area = AREAS.some((a) => u.stack.endsWith(`/${a}`));
+    const held = HELD.map(
+      ([type, one, many]) => [type, resources.filter((r) => r.Type === type).length, one, many] as const,
+    )
+      .filter(([, n]) => n > 0)
+      .map(([type, n, one, many]) =>
+        area && PER_ROUTE.has(type) ? `its routes' ${many ?? `${one}s`}` : count(n, one, many),
+      )
       .join(', ');
-    return `| \`${generic(u.stack, stage)}\` | ${u.stack.includes('/') ? 'nested' : 'top level'} | ${resources.length} | ${held} |`;
+    return `| \`${generic(u.stack, stage)}\` | ${u.stack.includes('/') ? 'nested' : 'top level'}${area ? ' (an area)' : ''} | ${held} |`;
   });
-  return ['| Stack | Kind | Resources | Among them |', '|---|---|---|---|', ...rows].join('\n');
+  return ['| Stack | Kind | Holds |', '|---|---|---|', ...rows].join('\n');
 }
 
 /** Whether every stage has the same stacks with the same resources (by type). */
