@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -276,6 +276,11 @@ export function bundleAssetHash(entry: string): string {
   } else {
     hashes = functionsBuild(entries).hashes;
     mkdirSync(dirname(cache), { recursive: true });
+    // One small file per state of the sources: those a day old are of sources long since edited.
+    for (const name of readdirSync(dirname(cache))) {
+      const old = join(dirname(cache), name);
+      if (Date.now() - statSync(old).mtimeMs > 86_400_000) rmSync(old, { force: true });
+    }
     // Written whole, then renamed: a process reading it beside this one never sees half of it.
     const partial = `${cache}.${process.pid}`;
     writeFileSync(partial, JSON.stringify(Object.fromEntries(hashes)));

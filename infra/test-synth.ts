@@ -1,6 +1,6 @@
 /**
  * Synthesizes the app as `cdk synth` does, without bundling the functions (the templates are the
- * same but for the asset hashes), for the infra tests and `npm run stack-sizes`. `routes` replaces
+ * same, asset hashes included: infra/bundle.ts hashes each function's inputs before any bundle), for the infra tests and `npm run stack-sizes`. `routes` replaces
  * the route table (the growth tests add generated routes); `nag` turns the cdk-nag checks on, as
  * `npm run synth` has them; `validate` keeps CDK's built-in CloudFormation validation (slow).
  */
