@@ -7,7 +7,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AREAS } from '../infra/areas.ts';
-import { allFunctions } from '../infra/bundle.ts';
 import { idleCost, idleTotal } from '../infra/idle-cost.ts';
 import { STAGES } from '../infra/stage-config.ts';
 import { type Resource, type Synthesized, synthApp } from '../infra/test-synth.ts';
@@ -68,8 +67,10 @@ const HELD: Array<[type: string, one: string, many?: string]> = [
  * written with the route table): what the table makes besides the routes, and the CDK's own.
  */
 export function functionsLine(synth: Synthesized): string {
-  const total = synth.resources.filter((r) => r.Type === 'AWS::Lambda::Function').length;
-  const cdks = total - allFunctions().length;
+  // Ours are named by functionIdOf (infra/lambda-function.ts): `<Name>Function` and the CDK's hash.
+  const cdks = synth.resources.filter(
+    (r) => r.Type === 'AWS::Lambda::Function' && !/^[A-Z]\w*Function[0-9A-F]{8}$/.test(r.id),
+  ).length;
   return (
     'Lambda functions per stage: one per route of the table (docs/operations.md counts them), ' +
     `${count(Object.keys(workers).length, 'worker')} (${Object.keys(workers)
