@@ -28,6 +28,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: UNIT_FILES,
+          // Files that check answers against the OpenAPI document read generated/openapi.json, a
+          // build artifact a fresh clone lacks: the tier writes it itself, as the integration tier does.
+          globalSetup: ['test/support/openapi-document.ts'],
           setupFiles: ['test/support/unit-guard.ts'],
           // One process per worker for every unit file: aws-cdk-lib and the SDK load once, not per
           // file (half the tier's CPU). The guard restores the environment after each file.

@@ -18,6 +18,7 @@ import { FUNCTION_MEMORY_MB } from '../infra/sizing.ts';
 import { STAGES } from '../infra/stage-config.ts';
 import { TRACING_FIXED_RATE } from '../infra/tracing-sampling.ts';
 import { DELIVERY, PUSH, ROUTE_TIMEOUTS, STREAM, STREAM_LEASE } from '../lib/core/settings.ts';
+import { SSE_ACCESS_CHECK_MS } from '../lib/events/feed/sse.ts';
 import { log, withLogContext } from '../lib/observability/log.ts';
 import { flushMetrics, recordDeliveryAttempt } from '../lib/observability/metrics.ts';
 import { type Route, routes } from '../lib/routes.ts';
@@ -281,7 +282,11 @@ export function measuredRoutes(): Record<string, RouteUnits> {
   return (JSON.parse(readFileSync(join(root, MEASURED_FILE), 'utf8')) as { routes: Record<string, RouteUnits> }).routes;
 }
 
-/** Per million requests of one route, authorizer answers cached (one call per key per 5 minutes: left out). */
+/**
+ * Per million requests of one route, the authorizer's included: API Gateway caches none of its
+ * answers (a revoked key is refused from its next request), so each request behind it runs it once:
+ * an invocation with one strongly consistent GetItem of the key (1 unit; a portal token's two).
+ */
 export function routeCost(
   route: Route,
   units: RouteUnits,
@@ -289,13 +294,20 @@ export function routeCost(
   const million = 1e6;
   const memoryMb = FUNCTION_MEMORY_MB[route.name] ?? STAGES['prod']!.defaultMemoryMb;
   const seconds = (units.calls * ASSUMED.awsCallMs + ASSUMED.routeCpuMs * (512 / memoryMb)) / 1000;
-  const lambda = million * (PRICES.lambdaRequest + seconds * (memoryMb / MIB_PER_GB) * PRICES.lambdaArmGbSecond);
-  const dynamo = million * (units.reads * PRICES.dynamoReadUnit + units.writes * PRICES.dynamoWriteUnit);
+  const authorizerMb = FUNCTION_MEMORY_MB['authorizer'] ?? STAGES['prod']!.defaultMemoryMb;
+  const authorizerSeconds = (ASSUMED.awsCallMs + ASSUMED.routeCpuMs * (512 / authorizerMb)) / 1000;
+  const authorizerLambda = route.auth
+    ? PRICES.lambdaRequest + authorizerSeconds * (authorizerMb / MIB_PER_GB) * PRICES.lambdaArmGbSecond
+    : 0;
+  const lambda =
+    million * (PRICES.lambdaRequest + seconds * (memoryMb / MIB_PER_GB) * PRICES.lambdaArmGbSecond + authorizerLambda);
+  const reads = units.reads + (route.auth ? 1 : 0);
+  const dynamo = million * (reads * PRICES.dynamoReadUnit + units.writes * PRICES.dynamoWriteUnit);
   const sqs = route.sendsToQueue ? million * PRICES.sqsRequest : 0;
   const gateway = million * PRICES.restApiRequestFirstTier;
-  // API Gateway's access-log line and Lambda's platform records.
-  const logs =
-    ((million * (ASSUMED.accessLogBytes + ASSUMED.platformLogBytesPerInvocation)) / 1e9) * PRICES.logsIngestedGb;
+  // API Gateway's access-log line and Lambda's platform records (the authorizer's too).
+  const platformLogs = ASSUMED.platformLogBytesPerInvocation * (route.auth ? 2 : 1);
+  const logs = ((million * (ASSUMED.accessLogBytes + platformLogs)) / 1e9) * PRICES.logsIngestedGb;
   const xray =
     tracingOf(route.name) === Tracing.ACTIVE
       ? million * TRACING_FIXED_RATE * (PRICES.xrayTraceRecorded + PRICES.xrayTraceRetrieved)
@@ -313,6 +325,8 @@ export function sseClientMonth(): Line[] {
   const invocationSeconds = ROUTE_TIMEOUTS.streamingTimeoutSeconds - 5;
   const invocations = seconds / invocationSeconds;
   const pollReads = seconds / 1;
+  // Every SSE_ACCESS_CHECK_MS the stream reads the key and the agent again (a portal link's stream its link too).
+  const accessReads = (seconds / (SSE_ACCESS_CHECK_MS / 1000)) * 2;
   // The stream lease: taken and released once per invocation, renewed every renewMs in between.
   const leaseWrites = invocations * 2 + seconds / (STREAM_LEASE.renewMs / 1000);
   const gbSeconds = seconds * (memoryMb / MIB_PER_GB);
@@ -331,6 +345,11 @@ export function sseClientMonth(): Line[] {
       item: 'DynamoDB reads (idle polls, 1 a second)',
       quantity: `${(pollReads / 1e6).toFixed(2)} M units`,
       usd: pollReads * PRICES.dynamoReadUnit,
+    },
+    {
+      item: `DynamoDB reads (access checks, key and agent every ${SSE_ACCESS_CHECK_MS / 1000} s)`,
+      quantity: `${(accessReads / 1e6).toFixed(2)} M units`,
+      usd: accessReads * PRICES.dynamoReadUnit,
     },
     {
       item: `DynamoDB writes (stream lease: take, release, renew every ${STREAM_LEASE.renewMs / 1000} s)`,
@@ -352,8 +371,9 @@ export function sseClientMonth(): Line[] {
  * all the time, reconnecting when API Gateway ends a connection (PUSH.maxConnectionMs), a sync at
  * each connect and every PUSH.keepAliveSeconds (lib/events/push/). The store calls are the
  * handlers' own: $connect reads the key and the agent and claims a slot with its lookup item (a
- * transaction of two writes, 2 units each); a sync reads the lookup, the agent's connections item,
- * the key and the agent (access, again), the agent's counter and one Query of the feed;
+ * transaction of two writes and a condition check that the key stands, 2 units each); a sync reads the lookup, the agent's connections item,
+ * the key and the agent (access, again), the agent's counter and one Query of the feed, and counts
+ * the message in the connection's and the key's windows (two small writes, 1 unit each);
  * $disconnect reads the lookup, frees the slot and deletes the lookup. Every read is
  * strongly consistent and under 4 KB (1 unit). Per pushed event, besides: the frame (a message)
  * and the push worker's reads (docs/cost.md prose).
@@ -363,13 +383,14 @@ export function pushClientMonth(): Line[] {
   const memoryMb = STAGES['prod']!.defaultMemoryMb;
   const connects = seconds / (PUSH.maxConnectionMs / 1000);
   const syncs = seconds / PUSH.keepAliveSeconds + connects;
-  const calls = { connect: 3, sync: 6, disconnect: 3 };
+  // A sync's 6 reads, and its 2 counts: the connection's and the key's message windows (PUSH.messageLimits).
+  const calls = { connect: 3, sync: 8, disconnect: 3 };
   const invocations = connects * 2 + syncs;
   const storeCalls = connects * (calls.connect + calls.disconnect) + syncs * calls.sync;
   const gbSeconds =
     ((invocations * ASSUMED.routeCpuMs + storeCalls * ASSUMED.awsCallMs) / 1000) * (memoryMb / MIB_PER_GB);
   const reads = connects * (2 + 1) + syncs * 6;
-  const writes = connects * (4 + 2);
+  const writes = connects * (6 + 2) + syncs * 2;
   // API Gateway counts the handshake and every message either way; the client's syncs are the only ones on an idle feed.
   const messages = syncs + connects;
   const logBytes = invocations * (ASSUMED.platformLogBytesPerInvocation + ASSUMED.accessLogBytes);

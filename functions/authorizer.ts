@@ -1,25 +1,26 @@
 /**
- * TOKEN authorizer: API key or portal link token → caller. API Gateway caches the answer per
- * token; a key's policy allows every route of the API, a portal token's only its agent's portal
- * routes (lib/http/authorizer-policy.ts). Throwing 'Unauthorized' is API Gateway's contract for a
+ * TOKEN authorizer: API key or portal link token → caller, on every request; a key's policy allows
+ * every route of the API, a portal token's only its agent's portal routes (lib/http/authorizer-policy.ts). Throwing 'Unauthorized' is API Gateway's contract for a
  * 401. `usageIdentifierKey` names the API Gateway API key whose usage plan limits this caller (the
- * API's key source is AUTHORIZER): a portal token's is the key's that made the link.
+ * API's key source is AUTHORIZER): a portal token's is the key's that made the link, which must
+ * still stand. API Gateway caches no answer (infra/api-stack.ts: resultsCacheTtl 0), so a revoked
+ * key or link is refused from its next request.
  */
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
-import { bearerToken, findCallerByApiKey, usageIdentifierFor } from '../lib/accounts/api-keys.ts';
+import { bearerToken, findCallerByApiKey } from '../lib/accounts/api-keys.ts';
 import { allowedResources } from '../lib/http/authorizer-policy.ts';
 import { callerToContext } from '../lib/http/caller.ts';
 import { observed } from '../lib/observability/lambda.ts';
 import { findCallerByPortalToken } from '../lib/portal/portal-caller.ts';
-import { hashPortalToken, PORTAL_TOKEN_PREFIX } from '../lib/portal/token.ts';
+import { PORTAL_TOKEN_PREFIX } from '../lib/portal/token.ts';
 
 export const handler = observed(async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
   const token = bearerToken(event.authorizationToken);
   const portal = token?.startsWith(PORTAL_TOKEN_PREFIX) === true;
   const caller = !token ? undefined : portal ? await findCallerByPortalToken(token) : await findCallerByApiKey(token);
-  if (!token || !caller) throw new Error('Unauthorized');
-  // A link is counted against the key that made it; a key is its own identity.
-  const usageKey = portal ? (caller.usageKey ?? hashPortalToken(token)) : usageIdentifierFor(token);
+  // A key is its own usage identity; a link's is the key's that made it (both carry it as usageKey).
+  const usageKey = caller?.usageKey;
+  if (!caller || !usageKey) throw new Error('Unauthorized');
   return {
     principalId: caller.userId,
     policyDocument: {

@@ -9,6 +9,7 @@ import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
   Cors,
+  EndpointType,
   type IResource,
   LogGroupLogDestination,
   MethodLoggingLevel,
@@ -25,6 +26,7 @@ import { AreaStack } from './area-stack.ts';
 import { AREAS, areaOf, sharedPaths } from './areas.ts';
 import { addCustomDomain } from './domain.ts';
 import { gatewayResponses } from './gateway-responses.ts';
+import { keylessMethodThrottles } from './keyless-throttles.ts';
 import { functionEnvironment, makeFunction, sharedLogGroup } from './lambda-function.ts';
 import { errorLogFilter } from './log-metrics.ts';
 import { PushStack } from './push-stack.ts';
@@ -73,15 +75,21 @@ export class ApiStack extends Stack {
     const authorizer = new TokenAuthorizer(this, 'ApiKeyAuthorizer', {
       handler: authorizerFn,
       identitySource: 'method.request.header.Authorization',
-      resultsCacheTtl: Duration.minutes(5),
+      // No cache: API Gateway would reuse an Allow for the TTL (5 minutes by default, up to an hour),
+      // and a revoked key or portal link must be refused from its next request (docs/decisions.md, "Revocation").
+      resultsCacheTtl: Duration.seconds(0),
     });
 
     const api = new RestApi(this, 'Api', {
       restApiName: 'template-marketplace',
+      // Regional, as its custom domain is (infra/domain.ts): an edge-optimized API would put a
+      // CloudFront distribution the service does not use in front of every request.
+      endpointConfiguration: { types: [EndpointType.REGIONAL] },
       deployOptions: {
         stageName: config.name,
         throttlingRateLimit: config.throttle.rateLimit,
         throttlingBurstLimit: config.throttle.burstLimit,
+        methodOptions: keylessMethodThrottles(props.routes),
         tracingEnabled: true,
         loggingLevel: MethodLoggingLevel.ERROR,
         accessLogDestination: new LogGroupLogDestination(
@@ -146,5 +154,7 @@ export class ApiStack extends Stack {
     new CfnOutput(this, 'MarketplaceBaseUrl', { value: `${api.url.replace(/\/$/, '')}${BASE_PATHS.marketplace}` });
     // The client's `pushUrl` (docs/events.md, "Push").
     new CfnOutput(this, 'PushUrl', { value: this.push.url });
+    // `npm run admin -- revoke-key` closes the revoked key's push connections there (docs/operations.md).
+    new CfnOutput(this, 'PushConnectionsEndpoint', { value: this.push.callbackUrl });
   }
 }

@@ -10,6 +10,7 @@
  */
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { CORS_EXPOSED_HEADERS } from '../lib/http/cors.ts';
+import { THROTTLED_MESSAGE } from '../lib/http/errors.ts';
 
 const body = (code: string, message: string) => ({
   'application/json': JSON.stringify({ error: { code, message } }),
@@ -67,16 +68,9 @@ export function gatewayResponses(api: RestApi, corsOrigins: readonly string[]): 
     'unauthorized',
     'This API key is not enabled for this API.',
   );
-  add(
-    'Throttled',
-    ResponseType.THROTTLED,
-    '429',
-    'rate_limited',
-    'Too many requests for this API key. Retry after the Retry-After seconds.',
-    {
-      'Retry-After': `'${THROTTLED_RETRY_AFTER_SECONDS}'`,
-    },
-  );
+  add('Throttled', ResponseType.THROTTLED, '429', 'rate_limited', THROTTLED_MESSAGE, {
+    'Retry-After': `'${THROTTLED_RETRY_AFTER_SECONDS}'`,
+  });
   add(
     'QuotaExceeded',
     ResponseType.QUOTA_EXCEEDED,

@@ -14,7 +14,7 @@ export interface FunctionOptions {
   memorySize?: number;
   env?: Record<string, string>;
   /** Caps this function's share of the account's concurrency (and guarantees it). */
-  reservedConcurrency?: number;
+  reservedConcurrency?: number | undefined;
 }
 
 /** Where a function runs and logs: shared per grant class and per area (infra/roles.ts, infra/area-stack.ts). */

@@ -39,6 +39,7 @@ export const THRESHOLDS = {
   deliveryFailurePercent: 20,
   /** A delivery message waiting this long means the delivery function is not keeping up (retries wait at most 10 h, on their own visibility). */
   deliveryOldestMessageSeconds: 11 * 3600,
+  /** 5xx answers per 100 requests, over 5 minutes. */
   api5xxPercent: 1,
   apiP99: Duration.seconds(3),
 } as const;
@@ -88,7 +89,8 @@ export class MonitoringStack extends Stack {
         api: api.api,
         apiStage: stage,
         alarmFriendlyName: 'Api',
-        add5XXFaultRateAlarm: { Critical: { maxErrorRate: THRESHOLDS.api5xxPercent } },
+        // The rate is API Gateway's 5XXError averaged over requests: a fraction, not a percentage.
+        add5XXFaultRateAlarm: { Critical: { maxErrorRate: THRESHOLDS.api5xxPercent / 100 } },
         addLatencyP99Alarm: { Warning: { maxLatency: THRESHOLDS.apiP99 } },
       })
       .monitorSqsQueue({
@@ -115,7 +117,22 @@ export class MonitoringStack extends Stack {
         alarmFriendlyName: 'Table',
         addReadThrottledEventsCountAlarm: { Warning: { maxThrottledEventsThreshold: 0 } },
         addWriteThrottledEventsCountAlarm: { Warning: { maxThrottledEventsThreshold: 0 } },
-        addSystemErrorCountAlarm: { Warning: { maxErrorCount: 0 } },
+      })
+      .monitorCustom({
+        alarmFriendlyName: 'TableErrors',
+        humanReadableName: 'DynamoDB system errors',
+        metricGroups: [
+          {
+            title: 'System errors',
+            metrics: [
+              {
+                alarmFriendlyName: 'SystemErrors',
+                metric: systemErrors(state.table.tableName),
+                addAlarm: { Warning: above(0).Critical },
+              },
+            ],
+          },
+        ],
       })
       .monitorCustom({
         alarmFriendlyName: 'Deliveries',
@@ -219,8 +236,8 @@ export class MonitoringStack extends Stack {
 
   /**
    * Route functions on the dashboard through search expressions (constant size, whatever the number
-   * of routes), and a throttle alarm for each route with reserved concurrency (the SSE stream: a
-   * client past the cap gets a 500).
+   * of routes), and a throttle alarm for each streaming route (the SSE stream: a client past the
+   * stage's reservation, or the account's concurrency where it reserves none, gets a 500).
    */
   private routeGroups(stage: string, routes: readonly Route[]): CustomMetricGroup[] {
     const search = (metricName: string, statistic: string) =>
@@ -249,6 +266,43 @@ export class MonitoringStack extends Stack {
     ];
   }
 }
+
+/**
+ * The operations the service calls (transactions included) and the stream's GetRecords.
+ * DynamoDB publishes SystemErrors per operation and only when there are some; metric math joins
+ * series on their timestamps, so a plain sum would be missing unless every operation erred at
+ * once: each is FILLed with 0 first (infra/alarms.test.ts).
+ */
+const TABLE_OPERATIONS = [
+  'GetItem',
+  'BatchGetItem',
+  'Query',
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'BatchWriteItem',
+  'TransactWriteItems',
+  'GetRecords',
+] as const;
+
+const systemErrors = (tableName: string) =>
+  new MathExpression({
+    label: 'system errors, all operations',
+    expression: TABLE_OPERATIONS.map((op) => `FILL(${op.toLowerCase()},0)`).join('+'),
+    usingMetrics: Object.fromEntries(
+      TABLE_OPERATIONS.map((op) => [
+        op.toLowerCase(),
+        new Metric({
+          namespace: 'AWS/DynamoDB',
+          metricName: 'SystemErrors',
+          dimensionsMap: { TableName: tableName, Operation: op },
+          statistic: 'Sum',
+          period: PERIOD,
+        }),
+      ]),
+    ),
+    period: PERIOD,
+  });
 
 const lambdaMetric = (metricName: string, functionName: string) =>
   new Metric({

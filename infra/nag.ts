@@ -3,9 +3,10 @@
  * `npm run synth`. These are the findings accepted on purpose, per stack, each with its reason
  * (infra/flags.test.ts synthesizes every documented flag with the checks on).
  */
-import { type App, type Stack, Token, Validations } from 'aws-cdk-lib';
+import { type App, type Stack, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { routeFunctionPrefix } from './api-invoke.ts';
+import { nagArnParts } from './nag-arn.ts';
 import type { MarketplaceStacks } from './stacks.ts';
 
 type Accepted = Array<{ id: string; reason: string }>;
@@ -31,8 +32,8 @@ const STATE: Accepted = [
 ];
 
 function api(stack: Stack, stage: string): Accepted {
-  const part = (value: string, placeholder: string) => (Token.isUnresolved(value) ? placeholder : value);
-  const invokable = `arn:<AWS::Partition>:lambda:${part(stack.region, '<AWS::Region>')}:${part(stack.account, '<AWS::AccountId>')}:function:${routeFunctionPrefix(stage)}*`;
+  const { partition, region, account } = nagArnParts(stack);
+  const invokable = `arn:${partition}:lambda:${region}:${account}:function:${routeFunctionPrefix(stage)}*`;
   return [
     ...XRAY_AND_STREAMS,
     {
@@ -72,8 +73,8 @@ function api(stack: Stack, stage: string): Accepted {
 
 /** The web stack (infra/web-stack.ts): static pages, and CDK's own function that copies them to S3. */
 function web(stack: Stack): Accepted {
-  const part = (value: string, placeholder: string) => (Token.isUnresolved(value) ? placeholder : value);
-  const assets = `arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-${part(stack.account, '<AWS::AccountId>')}-${part(stack.region, '<AWS::Region>')}/*`;
+  const { partition, region, account } = nagArnParts(stack);
+  const assets = `arn:${partition}:s3:::cdk-hnb659fds-assets-${account}-${region}/*`;
   return [
     {
       id: 'AwsSolutions-S1',
@@ -126,6 +127,11 @@ const WORKERS: Accepted = [
     id: 'AwsSolutions-IAM5[Resource::arn:*:events:*:*:event-bus/*]',
     reason:
       "The destination sender role puts events on customers' buses, which are not known at deploy time; not in the service's own account, and each bus policy admits only sessions tagged with its customer's account.",
+  },
+  {
+    id: 'AwsSolutions-IAM5[Resource::arn:*:kms:*:*:key/*]',
+    reason:
+      "Customers' queues and buses may be encrypted with their own KMS keys, not known at deploy time; the sender role may use a key only through SQS or EventBridge (kms:ViaService), never in the service's own account, and each customer's key policy admits only sessions tagged with that customer's account (the answer's key_policy_statement).",
   },
   {
     id: 'Serverless-LambdaDLQ',

@@ -140,18 +140,17 @@ describe('observability in the synthesized stacks', () => {
     expect(JSON.stringify(rule!.Properties['Targets'][0]['DeadLetterConfig']['Arn'])).toContain('ScheduleDeadLetters');
   });
 
-  it('reserves concurrency for delivery, relay and the event stream, and sizes memory per function', () => {
+  it("reserves the stage's setting for the relay and the event stream, caps the queue consumers by their event source, and sizes memory per function", () => {
     const stream = routes.find((r) => r.streaming)!.name;
-    expect(functionNamed('deliver').Properties['ReservedConcurrentExecutions']).toBe(
-      config.reservedConcurrency.deliver,
-    );
     expect(functionNamed('relay').Properties['ReservedConcurrentExecutions']).toBe(config.reservedConcurrency.relay);
     expect(functionNamed(stream).Properties['ReservedConcurrentExecutions']).toBe(config.reservedConcurrency.stream);
     expect(functionNamed(stream).Properties['MemorySize']).toBe(128);
-    // The delivery queue's event source never asks for more than the function may run.
-    const deliverySource = ofType('AWS::Lambda::EventSourceMapping').find((m) => m.Properties['ScalingConfig'])!;
-    expect(deliverySource.Properties['ScalingConfig']['MaximumConcurrency']).toBeLessThanOrEqual(
-      config.reservedConcurrency.deliver,
-    );
+    // The queue consumers reserve nothing: their event sources cap them.
+    for (const name of ['deliver', 'deliverToDestinations'])
+      expect(functionNamed(name).Properties['ReservedConcurrentExecutions'], name).toBeUndefined();
+    const queueSources = ofType('AWS::Lambda::EventSourceMapping').filter((m) => m.Properties['ScalingConfig']);
+    expect(queueSources).toHaveLength(2);
+    for (const source of queueSources)
+      expect(source.Properties['ScalingConfig']['MaximumConcurrency']).toBe(config.queueConsumerConcurrency);
   });
 });

@@ -6,7 +6,7 @@
  * channel's ~30 resources have a 500-resource stack of their own (docs/deployment.md, the stack table).
  */
 
-import { type CfnElement, Duration, NestedStack, Token, Validations } from 'aws-cdk-lib';
+import { type CfnElement, Duration, NestedStack, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { LogGroupLogDestination, WebSocketApi, WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -21,6 +21,7 @@ import { PUSH_FILTER_PATTERN } from '../lib/events/push/push-batch.ts';
 import { socketRouteGrant, socketRoutes, workerGrants, workers } from '../lib/routes.ts';
 import { makeFunction, sharedLogGroup } from './lambda-function.ts';
 import { errorLogFilter } from './log-metrics.ts';
+import { nagArnParts } from './nag-arn.ts';
 import { FunctionRoles } from './roles.ts';
 import type { StageConfig } from './stage-config.ts';
 
@@ -37,6 +38,8 @@ export class PushStack extends NestedStack {
   readonly functions: Array<{ name: string; fn: IFunction }> = [];
   /** `wss://…/<stage>`: what a client connects to (the client's `pushUrl`). */
   readonly url: string;
+  /** The stage's @connections endpoint (the functions' PUSH_CONNECTIONS_ENDPOINT; revoke-key closes connections there). */
+  readonly callbackUrl: string;
 
   constructor(scope: Construct, id: string, props: PushStackProps) {
     super(scope, id, { description: 'Push channel: WebSocket API, its route functions and the push worker' });
@@ -74,8 +77,8 @@ export class PushStack extends NestedStack {
         ),
       },
     });
-    const part = (value: string, placeholder: string) => (Token.isUnresolved(value) ? placeholder : value);
-    const manageConnections = `arn:<AWS::Partition>:execute-api:${part(this.region, '<AWS::Region>')}:${part(this.account, '<AWS::AccountId>')}:<${this.getLogicalId(api.node.defaultChild as CfnElement)}>/${config.name}/*/@connections/*`;
+    const { partition, region, account } = nagArnParts(this);
+    const manageConnections = `arn:${partition}:execute-api:${region}:${account}:<${this.getLogicalId(api.node.defaultChild as CfnElement)}>/${config.name}/*/@connections/*`;
     Validations.of(this).acknowledge(
       {
         id: `AwsSolutions-IAM5[Resource::${manageConnections}]`,
@@ -89,6 +92,7 @@ export class PushStack extends NestedStack {
       },
     );
     this.url = stage.url;
+    this.callbackUrl = stage.callbackUrl;
     const env = { ...props.environment, PUSH_CONNECTIONS_ENDPOINT: stage.callbackUrl };
 
     const fn = (name: string, entry: string, grant = socketRouteGrant(socketRoutes.find((r) => r.name === name)!)) => {

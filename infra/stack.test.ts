@@ -161,8 +161,14 @@ describe('infra stacks', () => {
     expect(trust).toContain('DeliverToDestinationsRole');
     const policies = ofType('AWS::IAM::Policy').filter((p) => JSON.stringify(p.Properties['Roles']).includes(role!.id));
     const statements = policies.flatMap((p) => (p.Properties['PolicyDocument'] as { Statement: unknown[] }).Statement);
-    expect(statements).toHaveLength(2);
+    expect(statements).toHaveLength(3);
     for (const st of statements) expect(JSON.stringify(st)).toContain('"aws:ResourceAccount"');
+    // A customer's own KMS key, only as SQS or EventBridge use it (cross-account KMS needs this side too).
+    const onKeys = statements.find((st) => JSON.stringify(st).includes('kms:Decrypt')) as Record<string, unknown>;
+    expect(onKeys['Action']).toEqual(['kms:GenerateDataKey', 'kms:Decrypt']);
+    expect(onKeys['Condition']).toMatchObject({
+      StringLike: { 'kms:ViaService': ['sqs.*.amazonaws.com', 'events.*.amazonaws.com'] },
+    });
     // Every function of ours knows its ARN (the routes show it in the policy a customer applies).
     for (const fn of serviceFunctions())
       expect(JSON.stringify(fn.Properties['Environment'])).toContain('template-marketplace-dev-destination-sender');
@@ -231,6 +237,13 @@ describe('infra stacks', () => {
     expect(ofType('AWS::CloudFront::Distribution')).toHaveLength(1);
     const portalLinks = serviceFunctions().find((f) => f.id.startsWith(functionIdOf('createPortalLink')));
     expect(JSON.stringify(portalLinks?.Properties['Environment']['Variables']['PORTAL_URL'])).toContain('/portal/');
+  });
+
+  it('caches no authorizer answer, so a revoked key or portal link is refused from its next request', () => {
+    const authorizers = ofType('AWS::ApiGateway::Authorizer');
+    expect(authorizers).toHaveLength(1);
+    // 0 turns API Gateway's cache off; absent, it would cache each token's Allow for 300 s.
+    expect(authorizers[0]?.Properties['AuthorizerResultTtlInSeconds']).toBe(0);
   });
 
   it('gives the verify function more than the 10 s handshake deadline', () => {

@@ -7,6 +7,9 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { allowedOrigins } from '../lib/http/cors.ts';
 
+/** The functions a stage may reserve concurrency for. */
+export type ReservedFunction = 'stream' | 'relay';
+
 export interface StageConfig {
   name: string;
   /** Pin the stage to one account / region; unset = the deploying credentials' own. */
@@ -24,11 +27,20 @@ export interface StageConfig {
   /** Serve the API at the root of a custom domain (base path mapping ''), with an ACM certificate in the stack's region. */
   domain?: { name: string; certificateArn: string };
   /**
-   * Reserved concurrency of the functions that could otherwise starve the API: delivery (a flood of
-   * events), relay (a write burst) and the SSE stream (each client holds one for 15 minutes). It
-   * caps them and guarantees them their share; the account must keep 100 unreserved.
+   * The most delivery batches each queue consumer (delivery, AWS destinations) runs at once: its SQS
+   * event source's maximum concurrency (2 to 1,000). It caps the consumer, so a flood of events
+   * cannot take the account's concurrency from the API, without reserving any: a consumer at its
+   * cap leaves the messages in the queue instead of being throttled on them.
    */
-  reservedConcurrency: { deliver: number; relay: number; stream: number };
+  queueConsumerConcurrency: number;
+  /**
+   * What the stage reserves (docs/deployment.md, "Lambda concurrency"): each reservation caps its
+   * function and guarantees it that share. The SSE stream (each client holds an execution for up to
+   * 15 minutes, so streams could starve the API) and the relay (the table stream's consumer: no
+   * event-source setting caps it, and every webhook waits on it). Lambda keeps 100 unreserved, so a
+   * stage that reserves anything needs a concurrency quota of the sum + 100 (`npm run preflight`).
+   */
+  reservedConcurrency: Partial<Record<ReservedFunction, number>>;
   /** Refuse `cdk destroy` and stack deletion. */
   terminationProtection: boolean;
   /** Allows webhooks to http://localhost; never for a public stage. */
@@ -48,24 +60,50 @@ export const STAGES: Record<string, StageConfig> = {
     name: 'dev',
     logRetention: RetentionDays.ONE_WEEK,
     throttle: { rateLimit: 50, burstLimit: 100 },
-    reservedConcurrency: { deliver: 5, relay: 2, stream: 20 },
+    queueConsumerConcurrency: 5,
+    // Nothing: dev deploys in a new account, whose quota can be as low as 10.
+    reservedConcurrency: {},
     terminationProtection: false,
   },
   staging: {
     ...base,
     name: 'staging',
     logRetention: RetentionDays.TWO_WEEKS,
-    reservedConcurrency: { deliver: 10, relay: 5, stream: 50 },
+    queueConsumerConcurrency: 10,
+    // Nothing, as dev: staging lives in accounts whose quota nobody raised.
+    reservedConcurrency: {},
     terminationProtection: false,
   },
   prod: {
     ...base,
     name: 'prod',
     logRetention: RetentionDays.THREE_MONTHS,
-    reservedConcurrency: { deliver: 50, relay: 10, stream: 300 },
+    queueConsumerConcurrency: 50,
+    // 300 streams at once (docs/cost.md); quota needed: 410.
+    reservedConcurrency: { stream: 300, relay: 10 },
     terminationProtection: true,
   },
 };
+
+/** Lambda keeps this much of an account's concurrency unreserved: no reservation may take it. */
+export const UNRESERVED_CONCURRENCY_MINIMUM = 100;
+
+/** What the stage reserves in all, and the account concurrency quota that needs (0: none needed). */
+export function concurrencyNeeds(config: Pick<StageConfig, 'reservedConcurrency'>): {
+  reserved: number;
+  quotaNeeded: number;
+} {
+  const reserved = Object.values(config.reservedConcurrency).reduce((sum, n) => sum + (n ?? 0), 0);
+  return { reserved, quotaNeeded: reserved === 0 ? 0 : reserved + UNRESERVED_CONCURRENCY_MINIMUM };
+}
+
+/** The stage a `cdk` command without `-c stage=…` gets: dev, so a bare deploy never reaches prod. */
+export const DEFAULT_STAGE = 'dev';
+
+export function stageNameOf(context: (key: string) => unknown): string {
+  const value = context('stage');
+  return value === undefined || value === null || value === '' ? DEFAULT_STAGE : String(value);
+}
 
 /** Names a stage may have: they end up in the stack id, the API stage and resource names. */
 const STAGE_NAME = /^[a-z][a-z0-9-]{0,19}$/;

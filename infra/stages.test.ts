@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { CURRENTLY_RECOMMENDED_FLAGS } from 'aws-cdk-lib/cx-api';
 import { describe, expect, it } from 'vitest';
-import { STAGES, stageConfig } from './stage-config.ts';
+import { CDK_JSON } from './cdk-json.ts';
+import { concurrencyNeeds, DEFAULT_STAGE, STAGES, stageConfig, stageNameOf } from './stage-config.ts';
 import { synthApp } from './test-synth.ts';
 
 const CERT = 'arn:aws:acm:eu-west-1:123456789012:certificate/00000000-0000-0000-0000-000000000000';
@@ -73,6 +76,61 @@ describe('stages', () => {
     expect(subscription!.Properties).toMatchObject({ Protocol: 'email', Endpoint: 'ops@example.com' });
     // A notification SNS cannot hand over is kept in a queue (Serverless-SNSRedrivePolicy).
     expect(JSON.stringify(subscription!.Properties['RedrivePolicy'])).toContain('AlarmEmailDeadLetters');
+  }, 120_000);
+
+  it('reserves in each stage exactly its setting, and nothing in dev: a new account (quota 10) can deploy dev', () => {
+    for (const stage of Object.keys(STAGES)) {
+      const synth = synthApp({ stage });
+      const reserved = ofType(synth, 'AWS::Lambda::Function').reduce(
+        (sum, fn) => sum + ((fn.Properties['ReservedConcurrentExecutions'] as number | undefined) ?? 0),
+        0,
+      );
+      expect(reserved, stage).toBe(concurrencyNeeds(STAGES[stage]!).reserved);
+      // A default account's quota is 1,000, of which Lambda keeps 100 unreserved.
+      expect(concurrencyNeeds(STAGES[stage]!).quotaNeeded, stage).toBeLessThanOrEqual(1000);
+      for (const source of ofType(synth, 'AWS::Lambda::EventSourceMapping').filter(
+        (m) => m.Properties['ScalingConfig'],
+      ))
+        expect(source.Properties['ScalingConfig']['MaximumConcurrency'], stage).toBe(
+          STAGES[stage]!.queueConsumerConcurrency,
+        );
+    }
+    expect(concurrencyNeeds(STAGES['dev']!)).toEqual({ reserved: 0, quotaNeeded: 0 });
+    expect(concurrencyNeeds(STAGES['prod']!)).toEqual({ reserved: 310, quotaNeeded: 410 });
+  }, 240_000);
+
+  it("matches docs/deployment.md's concurrency table, stage by stage", () => {
+    const doc = readFileSync(new URL('../docs/deployment.md', import.meta.url), 'utf8');
+    const section = doc.slice(doc.indexOf('### Lambda concurrency'), doc.indexOf('### Feature flags'));
+    const NAMES: Record<string, string> = { stream: 'SSE stream', relay: 'relay' };
+    for (const [stage, config] of Object.entries(STAGES)) {
+      const { quotaNeeded } = concurrencyNeeds(config);
+      const reserves = Object.entries(config.reservedConcurrency)
+        .map(([fn, n]) => `${NAMES[fn]} ${n}`)
+        .join(', ');
+      expect(section, stage).toContain(
+        `| ${stage} | ${reserves || 'nothing'} | ${quotaNeeded || 'any'} | ${config.queueConsumerConcurrency} at once |`,
+      );
+    }
+  });
+
+  it('gives a command without -c stage the dev stage, never prod (cdk.json names no stage)', () => {
+    expect(DEFAULT_STAGE).toBe('dev');
+    expect(CDK_JSON.context['stage']).toBeUndefined();
+    expect(stageNameOf(() => undefined)).toBe('dev');
+    expect(stageNameOf((key) => (key === 'stage' ? 'prod' : undefined))).toBe('prod');
+  });
+
+  it('sets every feature flag aws-cdk-lib recommends in cdk.json, at its recommended value (so no synth prints the notice)', () => {
+    const recommended = CURRENTLY_RECOMMENDED_FLAGS as Record<string, unknown>;
+    expect(Object.keys(recommended).length).toBeGreaterThan(80);
+    for (const [flag, value] of Object.entries(recommended)) expect(CDK_JSON.context[flag], flag).toEqual(value);
+  });
+
+  it('serves a regional REST API, as its custom domain is', () => {
+    const synth = synthApp({ stage: 'dev' });
+    const [api] = ofType(synth, 'AWS::ApiGateway::RestApi');
+    expect(api!.Properties['EndpointConfiguration']).toEqual({ Types: ['REGIONAL'] });
   }, 120_000);
 
   it('refuses unknown stages, odd names and half a domain', () => {

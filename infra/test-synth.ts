@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { App, type CfnElement, Stack } from 'aws-cdk-lib';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Route } from '../lib/routes.ts';
+import { CDK_JSON } from './cdk-json.ts';
 import { applyNagChecks } from './nag.ts';
 import { type StackUsage, stackUsage, type TemplateJson } from './stack-limits.ts';
 import { defineStacks, type MarketplaceStacks } from './stacks.ts';
@@ -56,7 +57,12 @@ export function synthApp(options: SynthOptions = {}): Synthesized {
   const outdir = mkdtempSync(join(tmpdir(), 'test-synth-'));
   const app = new App({
     outdir,
-    context: { 'aws:cdk:bundling-stacks': [], 'aws:cdk:disable-asset-staging': true, ...context },
+    context: {
+      ...CDK_JSON.context,
+      'aws:cdk:bundling-stacks': [],
+      'aws:cdk:disable-asset-staging': true,
+      ...context,
+    },
     builtinCloudFormationValidation: options.validate ?? false,
     // Neither is in a template: a stack trace per construct and the tree file cost 15–25 % of a
     // test synth's CPU, and the templates (and their sizes) are byte for byte the same without them.

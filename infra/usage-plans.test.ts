@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY_LIMITS } from '../lib/core/settings.ts';
+import { API_KEY_LIMITS, KEYLESS_ROUTE_LIMITS } from '../lib/core/settings.ts';
 import { routes } from '../lib/routes.ts';
 import { QUOTA_RETRY_AFTER_SECONDS, THROTTLED_RETRY_AFTER_SECONDS } from './gateway-responses.ts';
 import { type Synthesized, synthApp } from './test-synth.ts';
@@ -46,6 +46,27 @@ describe('per-key limits in the synthesized stack', () => {
     const settings = (stage!['MethodSettings'] as Array<Record<string, unknown>>).find((s) => s['HttpMethod'] === '*');
     expect(settings!['ThrottlingRateLimit']).toBeGreaterThan(API_KEY_LIMITS.ratePerSecond);
     expect(settings!['ThrottlingBurstLimit']).toBeGreaterThan(API_KEY_LIMITS.burst);
+  });
+
+  it('throttles each route without a key on its own (no usage plan counts its callers), below the stage', () => {
+    const [stage] = ofType('AWS::ApiGateway::Stage');
+    const settings = stage!['MethodSettings'] as Array<Record<string, unknown>>;
+    const keyless = routes.filter((r) => !r.auth);
+    expect(keyless.map((r) => r.name)).toContain('getWebhookJwks');
+    for (const route of keyless) {
+      const encoded = route.path.replaceAll('/', '~1');
+      const setting = settings.find((s) => s['ResourcePath'] === `/${encoded}` && s['HttpMethod'] === route.method);
+      expect(setting, route.name).toMatchObject({
+        ThrottlingRateLimit: KEYLESS_ROUTE_LIMITS.ratePerSecond,
+        ThrottlingBurstLimit: KEYLESS_ROUTE_LIMITS.burst,
+        LoggingLevel: 'ERROR',
+      });
+    }
+    // Only those: a keyed route's callers are counted per key by the usage plan.
+    expect(settings.filter((s) => s['HttpMethod'] !== '*')).toHaveLength(keyless.length);
+    const stageWide = settings.find((s) => s['HttpMethod'] === '*')!;
+    expect(stageWide['ThrottlingRateLimit']).toBeGreaterThan(KEYLESS_ROUTE_LIMITS.ratePerSecond);
+    expect(stageWide['ThrottlingBurstLimit']).toBeGreaterThan(KEYLESS_ROUTE_LIMITS.burst);
   });
 
   it("answers the gateway's own 429s (throttled, quota) in the error format with Retry-After", () => {

@@ -15,6 +15,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import { type IQueue, Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { DELIVERY, DESTINATIONS, STREAM, TREND_ROLLOVER } from '../lib/core/settings.ts';
+import { DESTINATION_KEY_ACTIONS, DESTINATION_KEY_VIA_SERVICES } from '../lib/destinations/policy.ts';
 import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
 import { DESTINATION_ACTIONS } from '../lib/function-grants.ts';
 import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search/search-indexer.ts';
@@ -80,14 +81,13 @@ export class WorkersStack extends Stack {
 
     const deliver = fn('deliver', {
       timeout: DELIVERY_TIMEOUT,
-      reservedConcurrency: config.reservedConcurrency.deliver,
       env: { ...queueEnv, WEBHOOK_SIGNING_KMS_KEY_ID: state.signingKey.keyArn },
     });
     deliver.addEventSource(
       new SqsEventSource(deliveryQueue, {
         batchSize: DELIVERY.batchSize,
         reportBatchItemFailures: true,
-        maxConcurrency: config.reservedConcurrency.deliver,
+        maxConcurrency: config.queueConsumerConcurrency,
       }),
     );
 
@@ -99,7 +99,6 @@ export class WorkersStack extends Stack {
     );
     const deliverToDestinations = fn('deliverToDestinations', {
       timeout: DELIVERY_TIMEOUT,
-      reservedConcurrency: config.reservedConcurrency.deliver,
       env: queueEnv,
     });
     // Customers put it in their queue and bus policies (docs/webhooks.md, section 12).
@@ -108,7 +107,7 @@ export class WorkersStack extends Stack {
       new SqsEventSource(destinationQueue, {
         batchSize: DELIVERY.batchSize,
         reportBatchItemFailures: true,
-        maxConcurrency: config.reservedConcurrency.deliver,
+        maxConcurrency: config.queueConsumerConcurrency,
       }),
     );
 
@@ -178,6 +177,15 @@ function destinationSenderRole(stage: string, scope: Stack, worker: IRole): Role
       actions: ['events:PutEvents'],
       resources: ['arn:*:events:*:*:event-bus/*'],
       conditions: notOwnAccount,
+    }),
+  );
+  // A customer's queue or bus encrypted with their own key: cross-account KMS needs this side too (the
+  // key policy is theirs), and only as SQS or EventBridge use the key on the role's behalf.
+  role.addToPolicy(
+    new PolicyStatement({
+      actions: [...DESTINATION_KEY_ACTIONS],
+      resources: ['arn:*:kms:*:*:key/*'],
+      conditions: { ...notOwnAccount, StringLike: { 'kms:ViaService': [...DESTINATION_KEY_VIA_SERVICES] } },
     }),
   );
   worker.addToPrincipalPolicy(new PolicyStatement({ actions: [...DESTINATION_ACTIONS], resources: [role.roleArn] }));

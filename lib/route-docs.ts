@@ -7,6 +7,14 @@
  */
 
 import type { ErrorCode } from './core/errors.ts';
+import {
+  DESTINATION_REGISTRATION_LIMITS,
+  JWKS_MAX_AGE_SECONDS,
+  KEYLESS_ROUTE_LIMITS,
+  VERSION_CHANGE_LIMITS,
+  VERSION_NOTICES,
+  VISIBILITY_CHANGE_LIMITS,
+} from './core/settings.ts';
 import { type Route, routes } from './routes.ts';
 
 /**
@@ -43,7 +51,7 @@ export interface RouteAnswer {
   /** The answer schema's component name (a named schema of lib/http/openapi/schemas.ts). */
   schema?: string;
   /** Response headers this answer always carries (besides x-request-id and the CORS ones). */
-  headers?: readonly 'Location'[];
+  headers?: readonly ('Location' | 'ETag' | 'Cache-Control')[];
 }
 
 /** A row of the route table with its words. */
@@ -106,6 +114,7 @@ export const routeDocs: Readonly<Record<string, RouteDoc>> = {
   updateTemplate: {
     tag: 'Marketplace',
     summary: "Change a template's name, description, category or visibility (author only)",
+    description: `A change of \`visibility\` moves the template's whole search index: at most ${VISIBILITY_CHANGE_LIMITS.perWindow} per template per ${VISIBILITY_CHANGE_LIMITS.windowMs / 3_600_000} h, then 429 \`rate_limited\` with \`Retry-After\` (other fields are not limited).`,
     answers: { 200: { description: 'OK', schema: 'Template' } },
     errors: ['forbidden'],
     example: {
@@ -182,8 +191,7 @@ export const routeDocs: Readonly<Record<string, RouteDoc>> = {
   changeVersion: {
     tag: 'Marketplace',
     summary: 'Deprecate or yank a version, or take either back (author only)',
-    description:
-      "`deprecated`: a message (the version stays installable and is shown as deprecated) or null to take it back. `yanked`: true stops new installs and contracts of the version (contracts made from it keep their checks); the template's current version falls back to the newest one not yanked, and a template whose every version is yanked leaves every list. Installers hear of it as `template.version.deprecated` / `template.version.yanked` on the agents their workspace chose (`PUT /installed/agents`).",
+    description: `\`deprecated\`: a message (the version stays installable and is shown as deprecated) or null to take it back. \`yanked\`: true stops new installs and contracts of the version (contracts made from it keep their checks); the template's current version falls back to the newest one not yanked, and a template whose every version is yanked leaves every list. Installers hear of it as \`template.version.deprecated\` / \`template.version.yanked\` on the agents their workspace chose (\`PUT /installed/agents\`): at most ${VERSION_NOTICES.perWindow} notices of a template per ${VERSION_NOTICES.windowSeconds / 60} minutes start at once, later ones are told at the window's end with their version's latest state. At most ${VERSION_CHANGE_LIMITS.perWindow} changes per template per ${VERSION_CHANGE_LIMITS.windowMs / 3_600_000} h, then 429 \`rate_limited\` with \`Retry-After\`.`,
     answers: { 200: { description: 'OK', schema: 'VersionChanged' } },
     errors: ['forbidden'],
     example: {
@@ -348,9 +356,14 @@ export const routeDocs: Readonly<Record<string, RouteDoc>> = {
     tag: 'Agents and webhooks',
     summary: "An agent's live ed25519 public keys as a JSON Web Key Set (no key)",
     example: { params: { id: 'agt_01KAKQ8A1B2C3D4E5F6G7H8J9K' } },
-    description:
-      'The service-wide JWKS document of `v1a` signatures, one set per agent: `{"keys": [current, previous while its overlap lasts]}` (RFC 7517/8037, `kty: OKP`, `crv: Ed25519`). 404 when the agent has no key pair (or does not exist).',
-    answers: { 200: { description: 'OK', schema: 'Jwks' } },
+    description: `The service-wide JWKS document of \`v1a\` signatures, one set per agent: \`{"keys": [current, previous while its overlap lasts]}\` (RFC 7517/8037, \`kty: OKP\`, \`crv: Ed25519\`). 404 when the agent has no key pair (or does not exist). Cacheable: \`Cache-Control: public, max-age=${JWKS_MAX_AGE_SECONDS}\` and an \`ETag\`; send it back as \`If-None-Match\` for a 304 without a body while the keys are unchanged. Without a key, all callers together share one throttle of this route (${KEYLESS_ROUTE_LIMITS.ratePerSecond} a second, bursts of ${KEYLESS_ROUTE_LIMITS.burst}).`,
+    answers: {
+      200: { description: 'OK', schema: 'Jwks', headers: ['ETag', 'Cache-Control'] },
+      304: {
+        description: 'Not modified: the keys are those of the `If-None-Match` tag.',
+        headers: ['ETag', 'Cache-Control'],
+      },
+    },
   },
   verifyWebhook: {
     tag: 'Agents and webhooks',
@@ -434,8 +447,7 @@ export const routeDocs: Readonly<Record<string, RouteDoc>> = {
   createDestination: {
     tag: 'Agents and webhooks',
     summary: 'Add an SQS queue or EventBridge bus of your AWS account as a destination (at most 5 per agent)',
-    description:
-      "The destination is PENDING_VERIFICATION: apply the `policy` of the answer to the queue or bus, then post the code of the verification message the service sends into it to …/verify. The ARN must name a queue (`arn:aws:sqs:…`) or an event bus (`arn:aws:events:…:event-bus/…`) in your account, not the service's. `signing_secret` signs its messages and is only in this answer.",
+    description: `The destination is PENDING_VERIFICATION: apply the \`policy\` of the answer to the queue or bus, then post the code of the verification message the service sends into it to …/verify. The ARN must name a queue (\`arn:aws:sqs:…\`) or an event bus (\`arn:aws:events:…:event-bus/…\`) in your account, not the service's. \`signing_secret\` signs its messages and is only in this answer. An account may register ${DESTINATION_REGISTRATION_LIMITS.perWindow} destinations per hour (each sends a message into the ARN it names); more is 429 \`rate_limited\`.`,
     answers: { 201: { description: 'Registered.', schema: 'CreatedDestination', headers: ['Location'] } },
     errors: ['limit_exceeded'],
     example: {
@@ -468,7 +480,7 @@ export const routeDocs: Readonly<Record<string, RouteDoc>> = {
     tag: 'Agents and webhooks',
     summary: 'Post the code of the verification message: the destination becomes ENABLED',
     description:
-      'A code counts for 24 hours and 5 wrong tries. A wrong code answers `verification_code_mismatch` with the tries left; an expired or used-up code, or none yet (the message could not be sent: see `verification.last_error`), answers `verification_code_expired` and sends a new message (at most one a minute).',
+      'A code counts for 24 hours and 5 wrong tries. A wrong code answers `verification_code_mismatch` with the tries left; an expired or used-up code, or none yet (the message could not be sent: see `verification.last_error`), answers `verification_code_expired` and sends a new message: at most one a minute per destination, whatever became of the last (sooner is 429 `rate_limited` with `Retry-After`).',
     answers: { 200: { description: 'ENABLED.', schema: 'Destination' } },
     errors: ['invalid_transition', 'verification_code_mismatch', 'verification_code_expired'],
     example: {

@@ -34,6 +34,9 @@ export const usesTable = (name: string): boolean => (grantOf(name)?.table ?? 'no
 /** True when the function sends to or takes from the delivery queue. */
 export const usesQueue = (name: string): boolean => grantOf(name)?.queue !== undefined;
 
+/** True when the function posts to the push channel's connections (@connections of the running API). */
+export const usesConnections = (name: string): boolean => grantOf(name)?.connections !== undefined;
+
 /**
  * Runs `name` with `event`. A streaming route writes to `stream` and resolves when its handler
  * ends (destroy the stream to end it early, as a client that goes away does); others resolve to

@@ -1,6 +1,7 @@
 /**
  * What a running `npm start` tells the invoke command that the environment cannot: where its
- * delivery queue is (fauxqs listens on a port of its own choosing). One small file per DynamoDB
+ * delivery queue is (fauxqs listens on a port of its own choosing) and where its API (and with it
+ * the push channel's @connections) listens. One small file per DynamoDB
  * endpoint in the temporary folder, written once the pipeline runs and removed at stop; a file
  * whose pid is gone is ignored.
  */
@@ -14,6 +15,8 @@ export interface RuntimeInfo {
   pid: number;
   sqs_endpoint: string;
   queue_url: string;
+  /** The push channel's @connections API: the local API's own URL (absent where no API listens, as in a bench). */
+  connections_endpoint?: string;
 }
 
 const pathFor = (dynamoEndpoint: string): string =>

@@ -53,6 +53,7 @@ const RULES: Record<Kind, Rule> = {
   dynamoPort: port,
   retryDelays: reader,
   autoDisableSeconds: reader,
+  noticeWindowSeconds: reader,
   replayPageItems: (name) => (raw) =>
     /^[1-9]\d*$/.test(raw) ? undefined : `${name} must be a whole number, at least 1, not "${raw}".`,
 };

@@ -13,6 +13,7 @@ import { BASE_PATHS, LOCAL_DEFAULTS, PUSH, SEARCH_DELAY } from '../lib/core/sett
 import { reindexIfBehind } from '../lib/marketplace/search/reindex.ts';
 import { developmentMode } from '../lib/net/url-policy.ts';
 import { createPortalLink } from '../lib/portal/links.ts';
+import { portalPageUrl } from '../lib/portal/page-url.ts';
 import { ensureTable } from '../lib/store/create-table.ts';
 import { localConfig } from './config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
@@ -147,7 +148,11 @@ async function main(): Promise<void> {
   });
   stops.push(pipeline.stop);
   process.env['DELIVERY_QUEUE_URL'] = pipeline.queueUrl;
-  const withdraw = publishRuntime(dynamoEndpoint, { sqs_endpoint: pipeline.sqsEndpoint, queue_url: pipeline.queueUrl });
+  const withdraw = publishRuntime(dynamoEndpoint, {
+    sqs_endpoint: pipeline.sqsEndpoint,
+    queue_url: pipeline.queueUrl,
+    connections_endpoint: localApiUrl(config.host, config.port),
+  });
   // The admin and invoke commands find this runtime's ports here, whatever ports it was given.
   lock?.record({
     dynamodb_endpoint: dynamoEndpoint,
@@ -160,13 +165,15 @@ async function main(): Promise<void> {
   stops.push(startDailySchedule().stop);
 
   await openApiDocument;
+  const base = `http://localhost:${config.port}`;
+  // Portal links point here, from configuration: never from a request's Host (lib/portal/page-url.ts).
+  process.env['PORTAL_URL'] ??= `${base}/portal/`;
   const api = await listen(createLocalApi(), config.port, config.host);
   stops.push(api.close);
   // Stopped before the API closes (last started, first stopped), so no batch posts to a closed API.
   const push = await pushStarting;
   stops.push(push.stop);
-  const base = `http://localhost:${config.port}`;
-  const portal = await createPortalLink(DEMO_CALLER, DEMO_IDS.buyerAgent, {}, `${base}/portal/`);
+  const portal = await createPortalLink(DEMO_CALLER, DEMO_IDS.buyerAgent, {}, portalPageUrl());
   process.stdout.write(
     [
       '',

@@ -2,24 +2,33 @@
  * The platform team's commands (docs/operations.md, "API keys and admin commands"), run by ./admin.ts:
  *   create-key --name NAME [--verified] [--operator]   one JSON line {"user_id", "workspace_id", "key_id", "api_key"}; the key is shown once
  *   list-keys [--user USER_ID]                         one JSON line per key (never the key or its hash)
- *   revoke-key <USER_ID | KEY_ID>                      revokes one key, or every key of a user; one JSON line per revoked key
+ *   revoke-key <USER_ID | KEY_ID>                      revokes one key, or every key of a user, and ends its portal links, push
+ *                                                      connections and usage plan entry; one JSON line per revoked key
  *   redrive <delivery | DLQ_URL> [--to QUEUE_URL]      moves a dead-letter queue's messages back; prints {"moved", "failed"}
  *   reindex-search                                     syncs every public template's search index now (after an index format change); prints {"templates"}
  * The table is TABLE_NAME in AWS (credentials from the usual chain) or `npm start`'s DynamoDB Local.
- * Against a deployed stage create-key also needs USAGE_PLAN_ID (the stack's UsagePlanId output): the
- * key gets its API Gateway API key in that usage plan first.
+ * Against a deployed stage create-key and revoke-key also need USAGE_PLAN_ID (the stack's UsagePlanId
+ * output): create-key puts the key's API Gateway API key in that usage plan first, revoke-key takes it
+ * out and deletes it; revoke-key needs PUSH_CONNECTIONS_ENDPOINT too (PushConnectionsEndpoint output).
+ * `--stage STAGE` (any command) reads TABLE_NAME, USAGE_PLAN_ID, PUSH_CONNECTIONS_ENDPOINT and the
+ * delivery queues' URLs from that stage's stack outputs (./stack-outputs.ts), so AWS credentials are
+ * all a command needs.
  */
 
 import { parseArgs } from 'node:util';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { createUserWithKey, type IssuedKey } from '../lib/accounts/api-keys.ts';
-import { registerWithUsagePlan } from '../lib/accounts/gateway-keys.ts';
-import { listKeys, revokeKey, revokeUserKeys } from '../lib/accounts/key-lifecycle.ts';
+import { registerWithUsagePlan, removeFromUsagePlan } from '../lib/accounts/gateway-keys.ts';
+import { listKeys, type RevokedKey, revokeKey, revokeUserKeys } from '../lib/accounts/key-lifecycle.ts';
 import { sqs } from '../lib/events/delivery/queue.ts';
+import { closeFromServer } from '../lib/events/push/channel.ts';
 import { reindexSearch } from '../lib/marketplace/search/reindex.ts';
 import { redrive } from '../lib/ops/redrive.ts';
-import { useStoreFromEnvironment } from '../local/config.ts';
+import { endRevokedKey, type RevocationReach } from '../lib/ops/revoke-key.ts';
+import { type StoreTarget, useStoreFromEnvironment } from '../local/config.ts';
+import { localApiUrl } from '../local/gateway/api-gateway.ts';
 import { localStoreProblem } from '../local/store-probe.ts';
+import { awsAccessFromEnvironment, stageVariables } from './stack-outputs.ts';
 
 const USAGE = [
   'usage: npm run --silent admin -- create-key --name NAME [--verified] [--operator]',
@@ -27,6 +36,7 @@ const USAGE = [
   '       npm run --silent admin -- revoke-key <USER_ID | KEY_ID>',
   '       npm run --silent admin -- redrive <delivery | DLQ_URL> [--to QUEUE_URL]',
   '       npm run --silent admin -- reindex-search',
+  'each takes --stage STAGE: a deployed stage, its settings read from its stacks (AWS credentials needed)',
 ].join('\n');
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -59,6 +69,7 @@ function parse(args: string[]) {
         operator: { type: 'boolean', default: false },
         user: { type: 'string' },
         to: { type: 'string' },
+        stage: { type: 'string' },
       },
     });
   } catch (err) {
@@ -76,18 +87,35 @@ async function createKey(
   print(await createUserWithKey({ name, verified: values.verified, operator: values.operator }, register));
 }
 
-async function revoke(print: Print, target: string | undefined): Promise<void> {
+/** Marks the key (or each key of the user) revoked, then ends what it holds: push connections, usage plan entry. */
+async function revoke(print: Print, target: string | undefined, reach: RevocationReach): Promise<void> {
+  let revoked: RevokedKey[];
   if (target && KEY_ID.test(target)) {
-    const revoked = await revokeKey(target);
-    if (!revoked) fail(`No key ${target}.`);
-    print(revoked);
+    const one = await revokeKey(target);
+    if (!one) fail(`No key ${target}.`);
+    revoked = [one];
   } else if (target && UUID.test(target)) {
-    const revoked = await revokeUserKeys(target);
-    if (!revoked) fail(`No user ${target}.`);
-    revoked.forEach(print);
+    const all = await revokeUserKeys(target);
+    if (!all) fail(`No user ${target}.`);
+    revoked = all;
   } else {
     fail(`revoke-key takes a user id (uuid) or a key id (key_…).\n${USAGE}`);
   }
+  for (const key of revoked) print(await endRevokedKey(key, reach));
+}
+
+/**
+ * Where revoke-key closes the key's push connections: PUSH_CONNECTIONS_ENDPOINT (a deployed stage's
+ * `PushConnectionsEndpoint` output, required there), else the `npm start` on DATA_DIR, whose API
+ * serves its @connections stand-in.
+ */
+function usePushConnections(store: StoreTarget): void {
+  if (process.env['PUSH_CONNECTIONS_ENDPOINT']) return;
+  if (store.target === 'aws')
+    fail(
+      'PUSH_CONNECTIONS_ENDPOINT is required for a deployed stage: use the PushConnectionsEndpoint output of `cdk deploy`.',
+    );
+  if (store.runtime) process.env['PUSH_CONNECTIONS_ENDPOINT'] = localApiUrl(store.runtime.host, store.runtime.port);
 }
 
 /** `delivery` names the delivery DLQ and queue from the stack outputs (DELIVERY_DLQ_URL, DELIVERY_QUEUE_URL). */
@@ -105,8 +133,20 @@ async function redriveQueue(print: Print, from: string | undefined, to: string |
   print(await redrive(sqs(), fromUrl, toUrl));
 }
 
+/** `--stage`: the stage's settings from its stacks' outputs, into the environment the commands read. */
+async function useStage(stage: string): Promise<void> {
+  if (process.env['DYNAMODB_ENDPOINT'])
+    fail('--stage names a deployed stage: unset DYNAMODB_ENDPOINT (it points the commands at a local DynamoDB).');
+  try {
+    Object.assign(process.env, await stageVariables(stage, await awsAccessFromEnvironment()));
+  } catch (err) {
+    fail(`--stage ${stage}: ${(err as Error).message}`);
+  }
+}
+
 async function command(print: Print, args: string[]): Promise<void> {
   const { values, positionals } = parse(args);
+  if (values.stage !== undefined) await useStage(values.stage);
   const [command, target, ...rest] = positionals;
   if (rest.length) fail(USAGE);
   if (command === 'redrive') return redriveQueue(print, target, values.to);
@@ -118,26 +158,30 @@ async function command(print: Print, args: string[]): Promise<void> {
     if (problem) fail(problem);
   }
   const usagePlanId = process.env['USAGE_PLAN_ID'];
-  // The local runtime limits keys itself (local/gateway/key-throttle.ts); in AWS the stage's usage plan does.
-  let register: ((issued: IssuedKey) => Promise<void>) | undefined;
-  if (store.target === 'aws' && command === 'create-key') {
-    if (!usagePlanId)
-      fail('USAGE_PLAN_ID is required for a deployed stage: use the UsagePlanId output of `cdk deploy`.');
-    const gateway = new APIGatewayClient({});
-    register = (issued) => registerWithUsagePlan(gateway, usagePlanId, issued);
-  }
+  // The local runtime limits keys itself (local/gateway/key-throttle.ts); in AWS the stage's usage plan
+  // does, and a key made or revoked there is added to it or taken out of it.
+  const keyCommand = command === 'create-key' || command === 'revoke-key';
+  if (store.target === 'aws' && keyCommand && !usagePlanId)
+    fail('USAGE_PLAN_ID is required for a deployed stage: use the UsagePlanId output of `cdk deploy`.');
+  if (command === 'revoke-key') usePushConnections(store);
+  const gateway = usagePlanId && keyCommand ? new APIGatewayClient({}) : undefined;
+  const register = gateway && ((issued: IssuedKey) => registerWithUsagePlan(gateway, usagePlanId!, issued));
+  const reach: RevocationReach = {
+    closeConnection: closeFromServer,
+    ...(gateway ? { removeFromUsagePlan: (key) => removeFromUsagePlan(gateway, usagePlanId!, key) } : {}),
+  };
   try {
     if (command === 'create-key') await createKey(print, values, register);
     else if (command === 'reindex-search') print(await reindexSearch());
     else if (command === 'list-keys')
       for await (const key of listKeys(values.user ? { userId: values.user } : {})) print(key);
-    else await revoke(print, target);
+    else await revoke(print, target, reach);
   } catch (err) {
     if (err instanceof AdminFailure) throw err;
     const where =
       store.target === 'local'
         ? `DynamoDB Local at ${store.endpoint} (is \`npm start\` running?)`
-        : `table ${store.tableName}${command === 'create-key' ? ` and usage plan ${usagePlanId}` : ''} in AWS`;
+        : `table ${store.tableName}${keyCommand ? ` and usage plan ${usagePlanId}` : ''} in AWS`;
     fail(`${command} failed against ${where}: ${(err as Error).name}: ${(err as Error).message}`);
   }
 }

@@ -10,7 +10,8 @@ import { Writable } from 'node:stream';
 import { routes } from '../lib/routes.ts';
 import { useStoreFromEnvironment } from '../local/config.ts';
 import { sampleEvent } from '../local/demo/sample-event.ts';
-import { functionNames, invokeFunction, usesQueue, usesTable } from '../local/invoke.ts';
+import { localApiUrl } from '../local/gateway/api-gateway.ts';
+import { functionNames, invokeFunction, usesConnections, usesQueue, usesTable } from '../local/invoke.ts';
 import { OPENAPI_HANDLER, writeOpenApiDocument } from '../local/openapi-document.ts';
 import { findRuntime } from '../local/runtime-file.ts';
 import { localStoreProblem } from '../local/store-probe.ts';
@@ -45,6 +46,19 @@ if (store.target === 'local' && usesQueue(name)) {
     );
   process.env['SQS_ENDPOINT'] = runtime!.sqs_endpoint;
   process.env['DELIVERY_QUEUE_URL'] = runtime!.queue_url;
+}
+if (store.target === 'local' && usesConnections(name) && !process.env['PUSH_CONNECTIONS_ENDPOINT']) {
+  // The push channel's frames go to the running `npm start`'s @connections (its API's own port), as a
+  // deployed function's go to its stage's: a sync of a connection it does not hold posts there and gets 410.
+  const recorded = store.runtime;
+  const endpoint = recorded
+    ? localApiUrl(recorded.host, recorded.port)
+    : findRuntime(store.endpoint!)?.connections_endpoint;
+  if (!endpoint)
+    refuse(
+      `${name} posts to the push channel's connections, and no npm start serving ${store.endpoint} publishes its API: start the local runtime first (npm start).`,
+    );
+  process.env['PUSH_CONNECTIONS_ENDPOINT'] = endpoint!;
 }
 // The document GET /openapi.json serves is a build artifact: made now, as the route table has it.
 if (routes.find((r) => r.name === name)?.handler === OPENAPI_HANDLER) await writeOpenApiDocument();

@@ -42,6 +42,7 @@ describe('admin create-key', () => {
       name: 'Alice',
       verified: true,
       operator: true,
+      usageKey: hashApiKey(issued.api_key),
     });
 
     const { Item } = await db().send(

@@ -11,11 +11,13 @@ import { join } from 'node:path';
  * A new file is integration unless it is added here.
  */
 export const UNIT_FILES = [
+  'infra/alarms.test.ts',
   'infra/asset-hash.test.ts',
   'infra/deployment-facts.test.ts',
   'infra/flags.test.ts',
   'infra/growth.test.ts',
   'infra/observability.test.ts',
+  'infra/preflight.test.ts',
   'infra/queues.test.ts',
   'infra/stack.test.ts',
   'infra/stages.test.ts',
@@ -25,7 +27,10 @@ export const UNIT_FILES = [
   'test/agents/signature.test.ts',
   'test/architecture/import-side-effects.test.ts',
   'test/architecture/key-design.test.ts',
+  'test/architecture/sdk-versions.test.ts',
+  'test/aws/hand-made-calls.test.ts',
   'test/aws/no-sdk-logger.test.ts',
+  'test/aws/signed-request.test.ts',
   'test/architecture/layers.test.ts',
   'test/client/event-stream.test.ts',
   'test/client/retry-policy.test.ts',
@@ -35,6 +40,8 @@ export const UNIT_FILES = [
   'test/client/webhook-receiver.test.ts',
   'test/contracts/variables.test.ts',
   'test/destinations/arn.test.ts',
+  'test/destinations/client-cache.test.ts',
+  'test/destinations/sender-session.test.ts',
   'test/destinations/single-region-signer.test.ts',
   'test/cost-doc.test.ts',
   'test/docs-routes.test.ts',
@@ -47,9 +54,12 @@ export const UNIT_FILES = [
   'test/events/schedule.test.ts',
   'test/events/schema-versions.test.ts',
   'test/events/stream-filter.test.ts',
+  'test/limits/notice-window.test.ts',
+  'test/limits/template-limits-doc.test.ts',
   'test/local/data-dir-lock.test.ts',
   'test/local/emulator-retry.test.ts',
   'test/local/node-version.test.ts',
+  'test/local/websocket-frames.test.ts',
   'test/bench/bench-http.test.ts',
   'test/marketplace/pure-functions.test.ts',
   'test/net/connection-pool.test.ts',
@@ -58,6 +68,7 @@ export const UNIT_FILES = [
   'test/net/resolver.test.ts',
   'test/net/url-policy.test.ts',
   'test/observability.test.ts',
+  'test/ops/stack-outputs.test.ts',
   'test/sample-events.test.ts',
   'test/settings.test.ts',
 ];
@@ -67,23 +78,28 @@ export const UNIT_FILES = [
  * fresh clone, three workers on 2 cores, 2026-11-27 with one DynamoDB Local for the run: first-hour
  * 87, search-pairs 80, doc-examples 73, crash-recovery 45, route-fuzz 40, feed/integrity 32,
  * web/pages 27, events/delivery 19, bundle-size 18, samples-run 14, agents/verify 13, search-sort
- * 12). They start first (test/support/longest-first.ts): with vitest's fallback order (larger files
- * first, when it has no timings of an earlier run, as in CI) a 60 s file could start last and run
- * alone while the other workers idle.
+ * 12; local/smoke, added later, 36 run alone). They start first (test/support/longest-first.ts):
+ * with vitest's fallback order (larger files first, when it has no timings of an earlier run, as in
+ * CI) a 60 s file could start last and run alone while the other workers idle.
  */
 export const LONGEST_FILES = [
   'test/local/first-hour.test.ts',
   'test/marketplace/search-pairs.test.ts',
+  'test/events/notice-gate.test.ts',
   'test/docs/doc-examples.test.ts',
   'test/events/crash-recovery.test.ts',
   'test/route-fuzz.test.ts',
+  'test/local/smoke.test.ts',
   'test/events/feed/integrity.test.ts',
+  // 29 s alone on a busy machine (2026-12-03): an SSE stream's access check is 10 s apart.
+  'test/accounts/revocation.test.ts',
   'test/web/pages.test.ts',
   'test/events/delivery.test.ts',
   'infra/bundle-size.test.ts',
   'test/local/samples-run.test.ts',
   'test/agents/verify.test.ts',
   'test/marketplace/search-sort.test.ts',
+  'test/events/push-flood.test.ts',
 ];
 
 /** Every test file of the repository (both tiers). */

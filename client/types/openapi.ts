@@ -555,6 +555,8 @@ export type Destination = {
   verified_at: string | null;
   /** The resource policy to put on the queue or bus: it lets the service's sender role send only while its session is tagged with your account. */
   policy: Record<string, unknown>;
+  /** Only for a queue or bus encrypted with your own KMS key: the statement to add to that key's policy. It lets the sender role use the key only through SQS or EventBridge in the destination's region, and only while its session is tagged with your account. */
+  key_policy_statement: Record<string, unknown>;
   created_at: string;
 };
 
@@ -579,6 +581,8 @@ export type CreatedDestination = {
   verified_at: string | null;
   /** The resource policy to put on the queue or bus: it lets the service's sender role send only while its session is tagged with your account. */
   policy: Record<string, unknown>;
+  /** Only for a queue or bus encrypted with your own KMS key: the statement to add to that key's policy. It lets the sender role use the key only through SQS or EventBridge in the destination's region, and only while its session is tagged with your account. */
+  key_policy_statement: Record<string, unknown>;
   created_at: string;
   /** Signs this destination's messages (`whsec_…`, as a webhook secret); only in this answer. */
   signing_secret: string;

@@ -77,7 +77,10 @@ export async function findCallerByApiKey(apiKey: string): Promise<Caller | undef
   return findCallerByKeyHash(hashApiKey(apiKey));
 }
 
-/** The same by the key's hash: a push connection keeps only that, and asks again at each sync. */
+/**
+ * The same by the key's hash (its usage identity, which the caller carries as `usageKey`): a push
+ * connection and a portal link keep only that, and ask again at each use.
+ */
 export async function findCallerByKeyHash(hash: string): Promise<Caller | undefined> {
   const Item = await keyItemByHash(hash);
   if (!Item || Item['revokedAt'] !== undefined) return undefined;
@@ -87,6 +90,7 @@ export async function findCallerByKeyHash(hash: string): Promise<Caller | undefi
     name: Item['name'],
     verified: Item['verified'] === true,
     operator: Item['operator'] === true,
+    usageKey: hash,
   };
 }
 

@@ -1,6 +1,14 @@
 import { nowIso } from '../core/time.ts';
 import { keys } from '../store/keys.ts';
-import { keyItemById, keyItemsPage, markKeyRevoked, type StoredItem, setVerifiedOn, userItem } from './store.ts';
+import {
+  keyHashOf,
+  keyItemById,
+  keyItemsPage,
+  markKeyRevoked,
+  type StoredItem,
+  setVerifiedOn,
+  userItem,
+} from './store.ts';
 
 /** What the admin commands show of a key: never the key, never its hash. */
 export interface KeySummary {
@@ -33,18 +41,28 @@ export async function* listKeys(filter: { userId?: string } = {}): AsyncGenerato
   } while (startKey);
 }
 
-/** Marks a key revoked (the first revocation's time stays). Undefined when no such key exists. */
-export async function revokeKey(keyId: string): Promise<KeySummary | undefined> {
+/** A revoked key: what the admin command shows, and its usage identifier (its hash), which is never shown. */
+export interface RevokedKey {
+  summary: KeySummary;
+  usageKey: string;
+}
+
+/**
+ * Marks a key revoked (the first revocation's time stays): from here on the authorizer refuses the
+ * key and every portal link it made. Undefined when no such key exists.
+ */
+export async function revokeKey(keyId: string): Promise<RevokedKey | undefined> {
   const stored = await keyItemById(keyId);
   if (!stored) return undefined;
-  return summary(await markKeyRevoked({ PK: stored['PK'], SK: stored['SK'] }, nowIso()));
+  const revoked = await markKeyRevoked({ PK: stored['PK'], SK: stored['SK'] }, nowIso());
+  return { summary: summary(revoked), usageKey: keyHashOf(revoked) };
 }
 
 /** Revokes every key of a user; undefined when there is no such user. */
-export async function revokeUserKeys(userId: string): Promise<KeySummary[] | undefined> {
+export async function revokeUserKeys(userId: string): Promise<RevokedKey[] | undefined> {
   const user = await userItem(userId);
   if (!user) return undefined;
-  const revoked: KeySummary[] = [];
+  const revoked: RevokedKey[] = [];
   for (const keyId of (user['keyIds'] as string[] | undefined) ?? []) {
     const done = await revokeKey(keyId);
     if (done) revoked.push(done);

@@ -43,6 +43,9 @@ export async function putUserWithKey(user: Caller, hash: string, keyId: string, 
   );
 }
 
+/** The key's hash (its usage identifier) from its item's key, `APIKEY#<hash>` (keys.apiKey). */
+export const keyHashOf = (item: StoredItem): string => String(item['PK']).slice(keys.apiKey('').PK.length);
+
 /** Strongly consistent: a key revoked a moment ago is seen revoked. */
 export async function keyItemByHash(hash: string): Promise<StoredItem | undefined> {
   const { Item } = await db().send(

@@ -10,6 +10,7 @@
 import type { Caller } from '../core/caller.ts';
 import { AppError, notFound } from '../core/errors.ts';
 import { nowIso } from '../core/time.ts';
+import { takeAccountHandshakeSlot } from '../limits/account-handshake-limit.ts';
 import { type LimiterOptions, startHandshake } from '../limits/verify-limit.ts';
 import { type OutboundOptions, postJson } from '../net/outbound.ts';
 import { log } from '../observability/log.ts';
@@ -41,6 +42,11 @@ export async function verifyWebhook(
     ed25519Keys: await ed25519SigningKeys(agent),
   });
   const lease = await startHandshake(agent.id, limiter);
+  // The account's window after the agent's lease, so a handshake the agent refuses takes none of it.
+  await takeAccountHandshakeSlot(caller.userId, limiter.now).catch(async (err: unknown) => {
+    await lease.release();
+    throw err;
+  });
   let reply: Awaited<ReturnType<typeof postJson>>;
   try {
     reply = await postJson(request, outbound);

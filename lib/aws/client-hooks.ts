@@ -7,8 +7,12 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 
-/** The IAM service prefix of each client's actions (`execute-api`: the push channel's @connections). */
-export type AwsService = 'dynamodb' | 'sqs' | 'execute-api';
+/** The IAM service prefix of each call's actions (`execute-api`: the push channel's @connections). */
+/**
+ * `cloudformation`, `lambda`, `ssm`: the operator scripts' reads (scripts/stack-outputs.ts,
+ * scripts/preflight.ts), never a function's.
+ */
+export type AwsService = 'dynamodb' | 'sqs' | 'execute-api' | 'kms' | 'sts' | 'cloudformation' | 'lambda' | 'ssm';
 export type AwsClient = DynamoDBClient | SQSClient;
 type Decorate = (client: AwsClient, service: AwsService) => void;
 

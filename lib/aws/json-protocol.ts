@@ -1,20 +1,19 @@
 /**
  * One call of an AWS API that speaks the JSON protocol (a POST of JSON with `x-amz-target`), as a
- * signed POST (signed-post.ts).
+ * signed request (signed-request.ts: the SDK's retries, clock-skew correction, the grant guard).
  *
  * For the functions whose bundle cannot carry a service's whole SDK client for one or two of its
  * operations (docs/cost.md, "Bundle budget"): KMS's GenerateDataKey and Decrypt (kms.ts), and the
  * delivery worker's ChangeMessageVisibility (lib/events/delivery/queue.ts), where `@aws-sdk/client-sqs`
- * is 24 KB of schemas and error classes for every SQS operation. Everything else uses the SDK clients,
- * with their retries and the local runtime's grant guard.
+ * is 24 KB of schemas and error classes for every SQS operation. Everything else uses the SDK clients.
  */
 import { setting } from '../core/environment.ts';
-import { signedPost } from './signed-post.ts';
-import type { Credentials } from './signed-request.ts';
+import type { AwsService } from './client-hooks.ts';
+import { type Credentials, errorCodeOf, signedRequest } from './signed-request.ts';
 
 /** A JSON-protocol API: its signing name, its target prefix and its protocol version. */
 export interface JsonApi {
-  service: string;
+  service: AwsService;
   target: string;
   version: '1.0' | '1.1';
 }
@@ -27,6 +26,8 @@ export interface JsonCallOptions {
   endpoint?: string | undefined;
   /** Lambda's environment credentials unless given. */
   credentials?: Credentials;
+  /** `AWS_REGION` unless given (a script that resolves its region from a profile). */
+  region?: string;
 }
 
 /** The API's error answer (`__type`, `message`) as an error that names it. */
@@ -48,22 +49,27 @@ export async function callJsonApi(
   payload: unknown,
   options: JsonCallOptions = {},
 ): Promise<Record<string, unknown>> {
-  const region = setting('AWS_REGION') ?? 'us-east-1';
+  const region = options.region ?? setting('AWS_REGION') ?? 'us-east-1';
   const url = new URL(options.endpoint ?? `https://${api.service}.${region}.amazonaws.com/`);
-  const response = await signedPost({
+  const response = await signedRequest({
     service: api.service,
+    operation,
     region,
+    method: 'POST',
     url,
     headers: { 'content-type': `application/x-amz-json-${api.version}`, 'x-amz-target': `${api.target}.${operation}` },
     body: JSON.stringify(payload),
+    input: payload,
     credentials: options.credentials,
   });
-  const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!response.ok) {
-    const type = String(answer['__type'] ?? `HTTP ${response.status}`)
-      .split('#')
-      .pop()!;
-    throw new AwsApiError(api.service, type, String(answer['message'] ?? answer['Message'] ?? ''));
+  let answer: Record<string, unknown> = {};
+  try {
+    answer = JSON.parse(response.body) as Record<string, unknown>;
+  } catch {
+    // An error answer without a JSON body (a proxy's 502): named by its status below.
+  }
+  if (response.status >= 300) {
+    throw new AwsApiError(api.service, errorCodeOf(response), String(answer['message'] ?? answer['Message'] ?? ''));
   }
   return answer;
 }

@@ -31,7 +31,8 @@ export async function generateDataKey(
 ): Promise<{ plaintext: Buffer; ciphertext: Buffer }> {
   const answer = await call(
     'GenerateDataKey',
-    { KeyId: keyId, KeySpec: 'AES_256', EncryptionContext: context },
+    // In the order of the SDK's own request, so the body is the SDK's byte for byte (test/aws/hand-made-calls.test.ts).
+    { KeyId: keyId, EncryptionContext: context, KeySpec: 'AES_256' },
     options,
   );
   return { plaintext: bytesOf(answer, 'Plaintext'), ciphertext: bytesOf(answer, 'CiphertextBlob') };

@@ -1,22 +1,39 @@
 /**
- * One request to an AWS API, signed with the SDK's own SigV4 signer (`@smithy/signature-v4`, in every
- * bundle for DynamoDB), sent with Node's http(s) over a keep-alive connection per origin. For a call
- * made so often that the SDK client's own work per call matters: the push channel's @connections
- * POST, once per frame and connection (lib/events/push/channel.ts). Measured against a bare HTTP
- * server on 127.0.0.1 (its CPU included, 2,000 posts after a warm-up): 0.70–0.94 ms of CPU per post
- * with the SDK client, 0.38–0.49 ms with this. `signed-post.ts` (fetch) costs what the SDK client
- * does (1.2–1.6 ms against the local stand-in, as the client), and serves the rare calls.
+ * The one transport of the AWS calls made without an SDK client: the push channel's @connections
+ * posts (lib/events/push/channel.ts), KMS's and SQS's JSON-protocol calls (json-protocol.ts) and
+ * STS AssumeRole (lib/destinations/session.ts). Each call is signed with the SDK's own SigV4 signer
+ * (`@smithy/signature-v4`, in every bundle for DynamoDB) and sent with Node's http(s) over a
+ * keep-alive connection per origin, with the manners of an SDK client:
  *
- * What the SDK client would add is the caller's to decide: its retries, the error of each status.
- * The local grant guard sees each call through `awsCallMade` (client-hooks.ts), as it sees the SDK
- * clients' calls.
+ * - the SDK's standard retries (retry-policy.ts): throttling, 5xx and network failures are tried
+ *   again with jittered backoff, within a per-process retry budget;
+ * - clock-skew correction (clock-skew.ts): a signature refused for a skewed clock is re-signed by
+ *   AWS's clock and tried again;
+ * - deadlines: each attempt waits at most `timeoutMs`, and no attempt starts or backoff waits past
+ *   the call's deadline (the `deadline` given, else the route's, lib/core/call-deadline-scope.ts);
+ * - the local runtime's grant guard sees every call (client-hooks.ts `awsCallMade`), so a grant
+ *   too small fails `npm test` here, as IAM would fail it in AWS.
+ *
+ * Why not the SDK clients: for @connections, the client's work per call (0.70–0.94 ms of CPU per
+ * post against 0.38–0.49 ms for this, 2,000 posts to a bare server on 127.0.0.1); for KMS, STS and
+ * SQS's ChangeMessageVisibility, their bytes in bundles with a budget (docs/cost.md, "Bundle budget").
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { fromEnv } from '@aws-sdk/credential-provider-env';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { currentCallDeadline } from '../core/call-deadline-scope.ts';
 import { type AwsService, awsCallMade } from './client-hooks.ts';
+import { sampleServerClock, skewCorrectedNow } from './clock-skew.ts';
 import { Sha256 } from './node-checksums.ts';
+import {
+  type FailedAttempt,
+  MAX_ATTEMPTS,
+  RetryBudget,
+  retryAfterMsOf,
+  retryDelayMs,
+  retryKindOf,
+} from './retry-policy.ts';
 
 export type Credentials = () => Promise<{ accessKeyId: string; secretAccessKey: string; sessionToken?: string }>;
 
@@ -30,75 +47,176 @@ export interface SignedRequest {
   headers?: Record<string, string>;
   body?: string;
   credentials?: Credentials | undefined;
+  /** What the grant guard reads of the call (AssumeRole's session tags); the body otherwise. */
+  input?: unknown;
+  /** How long one attempt waits for its answer. */
   timeoutMs?: number;
+  /** Epoch ms: no attempt starts, and no backoff waits, past it. */
+  deadline?: number;
 }
 
 export interface SignedAnswer {
+  /** The last attempt's status: a success, or the error no retry fixed (each protocol reads its own). */
   status: number;
   body: string;
+  headers: Record<string, string | undefined>;
+  /** Attempts made (1 when the first answered). */
+  attempts: number;
 }
 
-const signers = new Map<string, SignatureV4>();
-/** A signer per credentials given, so each keeps its derived signing key from call to call. */
-const signersOf = new WeakMap<Credentials, SignatureV4>();
+/** No answer came (the network, the timeout, the deadline) after every attempt allowed. */
+export class AwsCallFailed extends Error {
+  override name = 'AwsCallFailed';
+}
+
+const DEFAULT_TIMEOUT_MS = 5_000;
+const budget = new RetryBudget();
+
+/** Signers per credentials given, then per service and region, so each keeps its derived signing key. */
+const signersOf = new WeakMap<Credentials, Map<string, SignatureV4>>();
+/** The environment's credentials are read at each signing (fromEnv): one provider for every signer. */
+const environment: Credentials = fromEnv();
 /** Kept-alive connections, at most 50 per origin at once (the SDK client's default). */
 const agents = {
   http: new HttpAgent({ keepAlive: true, maxSockets: 50 }),
   https: new HttpsAgent({ keepAlive: true, maxSockets: 50 }),
 };
 
-/** The signer of a service and region (or of the credentials given), kept so it reuses its derived signing key: every hand-signed call takes it from here. */
-export function signerFor(service: string, region: string, credentials: Credentials | undefined): SignatureV4 {
-  if (credentials) {
-    let signer = signersOf.get(credentials);
-    if (!signer) {
-      signer = new SignatureV4({ service, region, sha256: Sha256, credentials });
-      signersOf.set(credentials, signer);
-    }
-    return signer;
+/** The signer of these credentials (Lambda's environment's unless given), service and region. */
+export function signerFor(service: string, region: string, credentials: Credentials = environment): SignatureV4 {
+  let byScope = signersOf.get(credentials);
+  if (!byScope) {
+    byScope = new Map();
+    signersOf.set(credentials, byScope);
   }
-  // One per service and region: the environment's credentials are read at each signing (fromEnv).
-  let signer = signers.get(`${service} ${region}`);
+  const scope = `${service} ${region}`;
+  let signer = byScope.get(scope);
   if (!signer) {
-    signer = new SignatureV4({ service, region, sha256: Sha256, credentials: fromEnv() });
-    signers.set(`${service} ${region}`, signer);
+    signer = new SignatureV4({ service, region, sha256: Sha256, credentials });
+    byScope.set(scope, signer);
   }
   return signer;
 }
 
-/** AWS's answer, whatever its status; throws only when no answer came (the network, the timeout). */
+/**
+ * AWS's answer after the SDK's retries: a success, or the error answer no retry fixed. Throws
+ * AwsCallFailed when no answer came at all, and whatever the grant guard throws for a call outside
+ * the function's grant (AccessDeniedException, never retried, as IAM's is final).
+ */
 export async function signedRequest(request: SignedRequest): Promise<SignedAnswer> {
-  const { service, operation, region, method, url, headers = {}, body, credentials, timeoutMs = 5000 } = request;
-  const answered = awsCallMade(service, operation, { url: url.href, body });
-  const signed = await signerFor(service, region, credentials).sign({
-    method,
-    protocol: url.protocol,
-    hostname: url.hostname,
-    ...(url.port ? { port: Number(url.port) } : {}),
-    path: url.pathname,
-    headers: {
-      host: url.host,
-      ...headers,
-      ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
+  const { service, operation, body } = request;
+  const answered = awsCallMade(service, operation, request.input ?? { url: request.url.href, body });
+  const deadline = request.deadline ?? currentCallDeadline();
+  let lastRetryCost: number | undefined;
+  for (let attempt = 1; ; attempt++) {
+    const sentAt = Date.now();
+    const timeoutMs = Math.min(request.timeoutMs ?? DEFAULT_TIMEOUT_MS, (deadline ?? Infinity) - sentAt);
+    if (timeoutMs <= 0) throw new AwsCallFailed(`${service} ${operation}: no time left before the deadline`);
+    let failure: FailedAttempt;
+    let answer: SignedAnswer | undefined;
+    try {
+      answer = { ...(await sendOnce(request, timeoutMs)), attempts: attempt };
+      const skewCorrected = sampleServerClock(answer.headers['date'], answer.headers['age'], sentAt);
+      if (answer.status < 300) {
+        budget.succeeded(lastRetryCost);
+        answered?.(answer.status);
+        return answer;
+      }
+      failure = {
+        name: errorCodeOf(answer),
+        message: answer.body.slice(0, 200),
+        $metadata: { httpStatusCode: answer.status, clockSkewCorrected: skewCorrected },
+      };
+    } catch (err) {
+      const error = err as NodeJS.ErrnoException;
+      failure = { name: error.name, message: error.message, code: error.code, $metadata: {} };
+    }
+    const kind = retryKindOf(failure);
+    const wait =
+      kind && attempt < MAX_ATTEMPTS
+        ? retryDelayMs(kind, attempt - 1, retryAfterMsOf(answer?.headers['retry-after']))
+        : undefined;
+    const fitsDeadline = wait !== undefined && (deadline === undefined || Date.now() + wait < deadline);
+    const cost = kind && fitsDeadline ? budget.take(kind) : undefined;
+    if (cost === undefined) {
+      if (answer) {
+        answered?.(answer.status);
+        return answer;
+      }
+      throw new AwsCallFailed(`${service} ${operation}: no answer after ${attempt} attempt(s): ${failure.message}`);
+    }
+    lastRetryCost = cost;
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
+
+/** One attempt: signed now (by AWS's clock), sent, read whole. */
+async function sendOnce(request: SignedRequest, timeoutMs: number): Promise<Omit<SignedAnswer, 'attempts'>> {
+  const { service, operation, region, method, url, headers = {}, body, credentials } = request;
+  const signed = await signerFor(service, region, credentials).sign(
+    {
+      method,
+      protocol: url.protocol,
+      hostname: url.hostname,
+      ...(url.port ? { port: Number(url.port) } : {}),
+      path: url.pathname,
+      headers: {
+        host: url.host,
+        ...headers,
+        ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
+      },
+      ...(body === undefined ? {} : { body }),
     },
-    ...(body === undefined ? {} : { body }),
-  });
+    { signingDate: skewCorrectedNow() },
+  );
   const secure = url.protocol === 'https:';
-  const answer = await new Promise<SignedAnswer>((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     const req = (secure ? httpsRequest : httpRequest)(
       url,
       { method, headers: signed.headers, agent: secure ? agents.https : agents.http, timeout: timeoutMs },
       (res: IncomingMessage) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            headers: Object.fromEntries(
+              Object.entries(res.headers).map(([name, value]) => [
+                name,
+                Array.isArray(value) ? value.join(', ') : value,
+              ]),
+            ),
+          }),
+        );
         res.on('error', reject);
       },
     );
-    req.on('timeout', () => req.destroy(new Error(`${service} ${operation}: no answer within ${timeoutMs} ms`)));
+    // Named as the SDK names a timed-out call, which its classification retries.
+    req.on('timeout', () =>
+      req.destroy(
+        Object.assign(new Error(`${service} ${operation}: no answer within ${timeoutMs} ms`), { name: 'TimeoutError' }),
+      ),
+    );
     req.on('error', reject);
     req.end(body);
   });
-  answered?.(answer.status);
-  return answer;
+}
+
+/**
+ * The error code of an error answer, wherever its protocol puts it: API Gateway's and the JSON
+ * protocol's `x-amzn-errortype` header or `__type`, the query protocol's XML `<Code>`.
+ */
+export function errorCodeOf(answer: Pick<SignedAnswer, 'status' | 'body' | 'headers'>): string {
+  const fromHeader = answer.headers['x-amzn-errortype']?.split(':')[0];
+  if (fromHeader) return fromHeader;
+  let fromJson: unknown;
+  try {
+    const parsed = JSON.parse(answer.body) as Record<string, unknown>;
+    fromJson = parsed['__type'] ?? parsed['code'] ?? parsed['Code'];
+  } catch {
+    // Not JSON: XML or text.
+  }
+  const code = typeof fromJson === 'string' ? fromJson : /<Code>([^<]*)<\/Code>/.exec(answer.body)?.[1];
+  return code ? code.split('#').pop()!.split(':')[0]! : `HTTP ${answer.status}`;
 }

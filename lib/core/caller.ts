@@ -22,6 +22,8 @@ export interface Caller {
 
 export interface PortalScope {
   agentId: string;
+  /** The link (`pl_…`): a long-running answer (the SSE stream) asks again whether it still stands. */
+  linkId: string;
   /** ISO time; the HTTP stack refuses the token after it even when the authorizer's answer is cached. */
   expiresAt: string;
 }

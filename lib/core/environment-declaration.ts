@@ -22,7 +22,8 @@ export type Kind =
   | 'origins'
   | 'retryDelays'
   | 'autoDisableSeconds'
-  | 'replayPageItems';
+  | 'replayPageItems'
+  | 'noticeWindowSeconds';
 
 /** Where a variable is read: everywhere, only by the local runtime and commands, or set by Lambda or infra. */
 type Scope = 'service' | 'local' | 'lambda' | 'admin';
@@ -88,7 +89,7 @@ export const ENVIRONMENT = {
   PUSH_CONNECTIONS_ENDPOINT: {
     kind: 'url',
     scope: 'service',
-    doc: "The push channel's @connections endpoint (`https://<api id>.execute-api.<region>.amazonaws.com/<stage>`; locally the runtime's own URL). Set by infra on the functions that push.",
+    doc: "The push channel's @connections endpoint (`https://<api id>.execute-api.<region>.amazonaws.com/<stage>`; locally the runtime's own URL). Set by infra on the functions that push; `admin revoke-key` against a deployed stage needs it (stack output `PushConnectionsEndpoint`) to close the key's connections.",
   },
   DESTINATION_QUEUE_URL: {
     kind: 'text',
@@ -99,6 +100,11 @@ export const ENVIRONMENT = {
     kind: 'text',
     scope: 'service',
     doc: 'The role deliveries to customers\' queues and buses are made with, assumed per account with a session tag (docs/webhooks.md, "AWS destinations"); unset locally.',
+  },
+  STS_ENDPOINT: {
+    kind: 'url',
+    scope: 'service',
+    doc: "An STS stand-in for the sender role's AssumeRole (the tests' STS endpoint on 127.0.0.1); unset in AWS.",
   },
   SERVICE_ACCOUNT_ID: {
     kind: 'text',
@@ -127,6 +133,12 @@ export const ENVIRONMENT = {
     scope: 'service',
     default: '100',
     doc: 'Optional: feed slots one replay page reads (tests set it small to cross pages).',
+  },
+  NOTICE_WINDOW_SECONDS: {
+    kind: 'noticeWindowSeconds',
+    scope: 'service',
+    default: '`600` (`VERSION_NOTICES.windowSeconds`)',
+    doc: "Optional: the window of a template's version notices, 1 to 880 s (tests shorten it to see a waiting notice told at the window's end).",
   },
   DEVELOPMENT_MODE: {
     kind: 'flag',
@@ -165,7 +177,7 @@ export const ENVIRONMENT = {
   USAGE_PLAN_ID: {
     kind: 'text',
     scope: 'admin',
-    doc: 'Admin command against a deployed stage: the usage plan new keys are attached to (stack output `UsagePlanId`).',
+    doc: 'Admin command against a deployed stage: the usage plan `create-key` attaches a key to and `revoke-key` takes it out of (stack output `UsagePlanId`).',
   },
   CORS_ALLOWED_ORIGINS: {
     kind: 'origins',
@@ -177,8 +189,8 @@ export const ENVIRONMENT = {
   PORTAL_URL: {
     kind: 'url',
     scope: 'service',
-    default: "`/portal/` on the request's own host",
-    doc: "The portal page's address, which portal links point to (infra sets it to the web stack's CloudFront URL); locally the API serves the page at `/portal/`.",
+    default: '`http://localhost:<PORT>/portal/`',
+    doc: "The portal page's address, which portal links point to: configuration only, never the request's `Host` (infra sets it to the web stack's CloudFront URL; `npm start` to its own `/portal/`, where the API serves the page).",
   },
   METRICS_TO_STDOUT: {
     kind: 'flag',

@@ -15,7 +15,7 @@
  */
 import type { ENVIRONMENT, Kind, SettingName } from './environment-declaration.ts';
 import { ENVIRONMENT_KINDS } from './environment-kinds.ts';
-import { DELIVERY, LOCAL_DEFAULTS } from './settings.ts';
+import { DELIVERY, LOCAL_DEFAULTS, VERSION_NOTICES } from './settings.ts';
 
 export type { Kind } from './environment-declaration.ts';
 
@@ -35,6 +35,7 @@ const KINDS = {
   origins: { read: (raw: string | undefined) => corsOrigins(raw) },
   retryDelays: { read: (raw: string | undefined) => retryDelays(raw) },
   autoDisableSeconds: { read: (raw: string | undefined) => wholeSecondsAtLeastOne(raw) },
+  noticeWindowSeconds: { read: (raw: string | undefined) => noticeWindowSeconds(raw) },
   replayPageItems: {
     read: (raw: string | undefined) => {
       const n = Number(raw ?? 100);
@@ -76,6 +77,17 @@ function retryDelays(raw: string | undefined): readonly number[] {
     );
   }
   return parsed;
+}
+
+/** At most 880 s: the flush waits the window plus the skew tolerance in one SQS delay (900 s at most). */
+export const MAX_NOTICE_WINDOW_SECONDS = 880;
+
+function noticeWindowSeconds(raw: string | undefined): number {
+  if (raw === undefined) return VERSION_NOTICES.windowSeconds;
+  const seconds = Number(raw);
+  if (!Number.isInteger(seconds) || seconds < 1 || seconds > MAX_NOTICE_WINDOW_SECONDS)
+    throw new Error(`NOTICE_WINDOW_SECONDS must be a whole number of seconds, 1 to ${MAX_NOTICE_WINDOW_SECONDS}`);
+  return seconds;
 }
 
 function wholeSecondsAtLeastOne(raw: string | undefined): number {

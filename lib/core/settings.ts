@@ -99,6 +99,23 @@ export const API_KEY_LIMITS = {
   dailyQuota: 100_000,
 } as const;
 
+/**
+ * Each route that answers without a key (`auth: false` in lib/routes.ts: /health, /openapi.json,
+ * the event catalog, an agent's JWKS) has one throttle for all its callers together, since no usage
+ * plan counts anonymous calls: in AWS a method throttle of the stage (infra/keyless-throttles.ts),
+ * under `npm start` a token bucket per route in local/gateway/api-gateway.ts. What one API key may
+ * do, shared by everyone without one; their answers are cacheable, so a well-behaved client rarely
+ * asks twice.
+ */
+export const KEYLESS_ROUTE_LIMITS = { ratePerSecond: 20, burst: 40 } as const;
+
+/**
+ * How long a receiver (and any cache between) may keep an agent's JWKS (GET …/webhook-keys/{id})
+ * before asking again, with its ETag (a 304 when unchanged). A rotation with a shorter overlap than
+ * this can leave a cache holding only the replaced key for up to this long (docs/webhooks.md).
+ */
+export const JWKS_MAX_AGE_SECONDS = 300;
+
 /** Agents one account may own; POST /agents beyond it is 409 `limit_exceeded`. */
 export const MAX_AGENTS_PER_ACCOUNT = 100;
 
@@ -109,6 +126,14 @@ export const DESTINATIONS = {
   codeTtlSeconds: 24 * 3600,
   /** Wrong codes one verification message allows; the next try sends a new code. */
   maxWrongCodes: 5,
+  /**
+   * One verification message per destination per this interval, whatever became of the last one
+   * (each is a send into an ARN the caller chose): a conditional write on the destination item
+   * takes the interval, so concurrent calls on any number of instances ask for one message. A
+   * caller's clock must see the last ask this far back plus the skew bound (MAX_CLOCK_SKEW_MS), so
+   * no two in-bound clocks make it shorter in real time.
+   */
+  verificationIntervalMs: 60_000,
   /** The session tag that names the account a delivery is made for; the customer's policy conditions on it. */
   tenantTagKey: 'marketplace-account',
   /** Sessions of the sender role are kept this long per account (STS gives an hour). */
@@ -145,6 +170,15 @@ export const PUSH = {
   /** Where the local runtime serves the channel (a deployed stage has its own WebSocket API URL). */
   localPath: '/push',
   functionTimeoutSeconds: 30,
+  /**
+   * What clients may send (docs/events.md, "Push"; docs/limits.md). Deployed, every message is a
+   * pushSync invocation under the WebSocket stage's throttle, which all clients share: a connection
+   * may send `perConnection` messages per window, an API key `perKey` over all its connections (the
+   * REST API's 20 per second for a key); one more is a `rate_limited` error frame, and the
+   * `closeAfterRefused`-th refused message of a window closes the connection. A client needs one
+   * sync at connect and one per keepAliveSeconds: 10 a minute is 50 times what it needs.
+   */
+  messageLimits: { windowMs: 60_000, perConnection: 10, perKey: 1_200, closeAfterRefused: 10 },
 } as const;
 
 /**
@@ -179,6 +213,13 @@ export const VERIFY_LIMITS = {
 } as const;
 
 /**
+ * Webhook handshakes one account may start per window, over all its agents (POST …/webhook/verify):
+ * each is a POST to a URL the caller chose, and the per-agent window alone (VERIFY_LIMITS) let an
+ * account multiply it by making agents. As many as the agents an account may own, once each an hour.
+ */
+export const ACCOUNT_HANDSHAKE_LIMITS = { perWindow: 100, windowMs: 3_600_000 } as const;
+
+/**
  * Replays one agent may start per window (POST …/events/replay): each can send up to 30 days of the
  * agent's events again, so a loop of requests must not multiply that without bound.
  */
@@ -187,8 +228,40 @@ export const REPLAY_LIMITS = { perWindow: 5, windowMs: 3_600_000 } as const;
 /** Reports of templates and reviews one user may file per window (docs/marketplace.md, "Reports and moderation"). */
 export const REPORT_LIMITS = { perWindow: 10, windowMs: 3_600_000 } as const;
 
-/** SSE stream leases: renewed every `renewMs` while the stream runs; a crashed stream's lease lapses after `leaseMs`. */
+/**
+ * AWS destinations one account may register per window (POST …/destinations): each sends a
+ * verification message into an ARN the caller chose, and deleting one frees its place under the
+ * per-agent cap at once, so without this a create-and-delete loop would be a send per two requests.
+ */
+export const DESTINATION_REGISTRATION_LIMITS = { perWindow: 20, windowMs: 3_600_000 } as const;
+
+/**
+ * Version changes (PATCH …/versions/:version) one template may take per window, across every
+ * instance: each may tell every installer's chosen agents (docs/limits.md, "Version notices").
+ */
+export const VERSION_CHANGE_LIMITS = { perWindow: 10, windowMs: 3_600_000 } as const;
+
+/** Visibility changes (PATCH /templates/:id) per template per window: each one moves the template's whole search index. */
+export const VISIBILITY_CHANGE_LIMITS = { perWindow: 10, windowMs: 3_600_000 } as const;
+
+/**
+ * Version notices told to a template's installers: at most `perWindow` per template per window
+ * start at once; later ones wait for the window's end, one per (kind, version), the latest state
+ * winning. The wait is an SQS message's delay (at most 900 s), so the window plus the skew
+ * tolerance stays below it. NOTICE_WINDOW_SECONDS shortens the window in tests.
+ */
+export const VERSION_NOTICES = { perWindow: 2, windowSeconds: 600 } as const;
+
+/**
+ * SSE stream leases: renewed every `renewMs` while the stream runs; a crashed stream's lease lapses
+ * after `leaseMs`. No lease is renewed past `lifetimeMs` from its start: in AWS a streaming function
+ * may run on after its client left without being told, and would otherwise hold one of the agent's
+ * slots until its 15-minute timeout. The stream ends then and the client reconnects with
+ * `Last-Event-ID` (EventSource does so by itself), so a departed client holds a slot at most
+ * `lifetimeMs` + `leaseMs`.
+ */
 export const STREAM_LEASE = {
   leaseMs: 60_000,
   renewMs: 15_000,
+  lifetimeMs: 300_000,
 } as const;

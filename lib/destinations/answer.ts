@@ -33,6 +33,11 @@ const destinationShape = {
     .describe(
       "The resource policy to put on the queue or bus: it lets the service's sender role send only while its session is tagged with your account.",
     ),
+  key_policy_statement: z
+    .record(z.string(), z.unknown())
+    .describe(
+      "Only for a queue or bus encrypted with your own KMS key: the statement to add to that key's policy. It lets the sender role use the key only through SQS or EventBridge in the destination's region, and only while its session is tagged with your account.",
+    ),
   created_at: timestamp,
 };
 

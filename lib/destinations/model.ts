@@ -31,6 +31,14 @@ export interface DestinationRecord {
   /** Wrong codes posted against the current code. */
   wrong_codes?: number;
   verification_sent_at: string | null;
+  /**
+   * The latest ask for a verification message (ms, the asking instance's clock): moved only by a
+   * conditional write, at most once per DESTINATIONS.verificationIntervalMs (store.ts,
+   * askForVerification). Absent on destinations made before it and on the demo seed's.
+   */
+  verification_requested_at?: number;
+  /** The ask whose message the worker made (it makes one per ask, for the latest ask only). */
+  verification_sent_for?: number;
   /** Why the latest verification message could not be sent (the policy not applied yet, a missing queue). */
   verification_error: string | null;
   verified_at: string | null;

@@ -21,6 +21,37 @@ export const senderRoleArn = (): string => setting('DESTINATION_SENDER_ROLE_ARN'
 
 const ACTION: Record<DestinationKind, string> = { sqs: 'sqs:SendMessage', eventbridge: 'events:PutEvents' };
 
+/**
+ * A queue or bus encrypted with the customer's own KMS key: SQS (SendMessage) and EventBridge
+ * (PutEvents) use the key on the sender's behalf, so cross-account KMS needs both sides, the sender
+ * role's policy (infra/workers-stack.ts) and the customer's key policy, each only through those
+ * services (`kms:ViaService`).
+ */
+export const DESTINATION_KEY_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'] as const;
+const VIA_SERVICE: Record<DestinationKind, string> = { sqs: 'sqs', eventbridge: 'events' };
+/** The services the sender role may use a customer's key through, in any region. */
+export const DESTINATION_KEY_VIA_SERVICES = Object.values(VIA_SERVICE).map((service) => `${service}.*.amazonaws.com`);
+
+const tagged = (accountId: string) => ({ [`aws:PrincipalTag/${DESTINATIONS.tenantTagKey}`]: accountId });
+
+/**
+ * The statement to add to the customer's own KMS key policy when the queue or bus is encrypted with
+ * it: the sender role, only through the destination's service in its region, only for this account.
+ */
+export function keyPolicyStatement(kind: DestinationKind, arn: string, accountId: string): Record<string, unknown> {
+  const region = arn.split(':')[3];
+  return {
+    Sid: 'TemplateMarketplaceDeliveriesKey',
+    Effect: 'Allow',
+    Principal: { AWS: senderRoleArn() },
+    Action: [...DESTINATION_KEY_ACTIONS],
+    Resource: '*',
+    Condition: {
+      StringEquals: { ...tagged(accountId), 'kms:ViaService': `${VIA_SERVICE[kind]}.${region}.amazonaws.com` },
+    },
+  };
+}
+
 export function resourcePolicy(kind: DestinationKind, arn: string, accountId: string): Record<string, unknown> {
   return {
     Version: '2012-10-17',
@@ -31,7 +62,7 @@ export function resourcePolicy(kind: DestinationKind, arn: string, accountId: st
         Principal: { AWS: senderRoleArn() },
         Action: ACTION[kind],
         Resource: arn,
-        Condition: { StringEquals: { [`aws:PrincipalTag/${DESTINATIONS.tenantTagKey}`]: accountId } },
+        Condition: { StringEquals: tagged(accountId) },
       },
     ],
   };

@@ -14,7 +14,8 @@ import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { setting } from '../core/environment.ts';
 import { type DestinationArn, queueUrlOf } from './arn.ts';
-import { sessionFor } from './session.ts';
+import { ClientCache } from './client-cache.ts';
+import { type SessionCredentials, sessionFor } from './session.ts';
 
 export const SOURCE = 'template-marketplace';
 
@@ -35,6 +36,13 @@ export type SendResult =
 
 const ACCESS_DENIED = /AccessDenied|not authorized|AuthorizationError|KMS\.AccessDenied/i;
 const TIMEOUT_MS = 10_000;
+/** One worker instance sends for at most this many (account, region, service) at once before the oldest client goes. */
+const KEPT_CLIENTS = 50;
+const queues = new ClientCache<SQSClient>(KEPT_CLIENTS);
+const buses = new ClientCache<EventBridgeClient>(KEPT_CLIENTS);
+/** A session's access key id is its own (STS issues one per AssumeRole); locally the account tells them apart. */
+const clientKey = (region: string, accountId: string, session: SessionCredentials, endpoint: string | undefined) =>
+  `${region} ${accountId} ${session.accessKeyId} ${endpoint ?? ''}`;
 
 export async function sendToDestination(
   destination: DestinationArn,
@@ -44,14 +52,14 @@ export async function sendToDestination(
   try {
     const credentials = await sessionFor(accountId);
     return destination.kind === 'sqs'
-      ? await sendToQueue(destination, credentials, message)
-      : await putOnBus(destination, credentials, message);
+      ? await sendToQueue(destination, accountId, credentials, message)
+      : await putOnBus(destination, accountId, credentials, message);
   } catch (err) {
     return failure(err);
   }
 }
 
-const clientSettings = (region: string, session: Awaited<ReturnType<typeof sessionFor>>, endpoint?: string) => ({
+const clientSettings = (region: string, session: SessionCredentials, endpoint?: string) => ({
   region: endpoint ? (setting('AWS_REGION') ?? region) : region,
   credentials: {
     accessKeyId: session.accessKeyId,
@@ -66,62 +74,63 @@ const clientSettings = (region: string, session: Awaited<ReturnType<typeof sessi
 
 async function sendToQueue(
   destination: DestinationArn,
-  credentials: Awaited<ReturnType<typeof sessionFor>>,
+  accountId: string,
+  credentials: SessionCredentials,
   message: OutgoingMessage,
 ): Promise<SendResult> {
   const endpoint = setting('SQS_ENDPOINT');
-  const client = new SQSClient(clientSettings(destination.region, credentials, endpoint));
-  try {
-    const fifo = destination.name.endsWith('.fifo');
-    const answer = await client.send(
-      new SendMessageCommand({
-        QueueUrl: queueUrlOf(destination, endpoint),
-        MessageBody: message.body,
-        MessageAttributes: Object.fromEntries(
-          Object.entries(message.headers).map(([name, value]) => [name, { DataType: 'String', StringValue: value }]),
-        ),
-        ...(fifo ? { MessageGroupId: message.groupId, MessageDeduplicationId: message.id } : {}),
-      }),
-    );
-    return { ok: true, statusCode: answer.$metadata.httpStatusCode ?? 200, receipt: `MessageId ${answer.MessageId}` };
-  } finally {
-    client.destroy();
-  }
+  const client = queues.get(
+    clientKey(destination.region, accountId, credentials, endpoint),
+    credentials.expiration,
+    () => new SQSClient(clientSettings(destination.region, credentials, endpoint)),
+  );
+  const fifo = destination.name.endsWith('.fifo');
+  const answer = await client.send(
+    new SendMessageCommand({
+      QueueUrl: queueUrlOf(destination, endpoint),
+      MessageBody: message.body,
+      MessageAttributes: Object.fromEntries(
+        Object.entries(message.headers).map(([name, value]) => [name, { DataType: 'String', StringValue: value }]),
+      ),
+      ...(fifo ? { MessageGroupId: message.groupId, MessageDeduplicationId: message.id } : {}),
+    }),
+  );
+  return { ok: true, statusCode: answer.$metadata.httpStatusCode ?? 200, receipt: `MessageId ${answer.MessageId}` };
 }
 
 async function putOnBus(
   destination: DestinationArn,
-  credentials: Awaited<ReturnType<typeof sessionFor>>,
+  accountId: string,
+  credentials: SessionCredentials,
   message: OutgoingMessage,
 ): Promise<SendResult> {
-  const client = new EventBridgeClient(
-    clientSettings(destination.region, credentials, setting('EVENTBRIDGE_ENDPOINT')),
+  const endpoint = setting('EVENTBRIDGE_ENDPOINT');
+  const client = buses.get(
+    clientKey(destination.region, accountId, credentials, endpoint),
+    credentials.expiration,
+    () => new EventBridgeClient(clientSettings(destination.region, credentials, endpoint)),
   );
-  try {
-    const answer = await client.send(
-      new PutEventsCommand({
-        Entries: [
-          {
-            EventBusName: destination.arn,
-            Source: SOURCE,
-            DetailType: message.type,
-            Detail: JSON.stringify({ headers: message.headers, body: message.body }),
-          },
-        ],
-      }),
-    );
-    const entry = answer.Entries?.[0];
-    if ((answer.FailedEntryCount ?? 0) > 0 || !entry?.EventId)
-      return {
-        ok: false,
-        statusCode: answer.$metadata.httpStatusCode ?? null,
-        kind: ACCESS_DENIED.test(entry?.ErrorCode ?? '') ? 'access_denied' : 'aws_error',
-        message: `${entry?.ErrorCode ?? 'FailedEntry'}: ${entry?.ErrorMessage ?? 'the entry was not put'}`,
-      };
-    return { ok: true, statusCode: answer.$metadata.httpStatusCode ?? 200, receipt: `EventId ${entry.EventId}` };
-  } finally {
-    client.destroy();
-  }
+  const answer = await client.send(
+    new PutEventsCommand({
+      Entries: [
+        {
+          EventBusName: destination.arn,
+          Source: SOURCE,
+          DetailType: message.type,
+          Detail: JSON.stringify({ headers: message.headers, body: message.body }),
+        },
+      ],
+    }),
+  );
+  const entry = answer.Entries?.[0];
+  if ((answer.FailedEntryCount ?? 0) > 0 || !entry?.EventId)
+    return {
+      ok: false,
+      statusCode: answer.$metadata.httpStatusCode ?? null,
+      kind: ACCESS_DENIED.test(entry?.ErrorCode ?? '') ? 'access_denied' : 'aws_error',
+      message: `${entry?.ErrorCode ?? 'FailedEntry'}: ${entry?.ErrorMessage ?? 'the entry was not put'}`,
+    };
+  return { ok: true, statusCode: answer.$metadata.httpStatusCode ?? 200, receipt: `EventId ${entry.EventId}` };
 }
 
 function failure(err: unknown): SendResult {

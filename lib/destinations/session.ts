@@ -3,16 +3,18 @@
  * AssumeRole of DESTINATION_SENDER_ROLE_ARN with the session tag `DESTINATIONS.tenantTagKey` =
  * the account id, kept per account for most of its hour.
  *
- * AssumeRole is one signed form POST (lib/aws/signed-post.ts: the SDK's own signer, already in every
- * bundle) instead of `@aws-sdk/client-sts`: that client weighs 37 KB minified (its
+ * AssumeRole is one signed form POST (lib/aws/signed-request.ts: the SDK's own signer, already in every
+ * bundle, with the SDK's retries and clock-skew correction) instead of `@aws-sdk/client-sts`: that client weighs 37 KB minified (its
  * XML protocol stack), which the destination worker's budget of floor + 80 KB cannot carry beside the
  * EventBridge and SQS clients (docs/cost.md). Its answer is four fields of a fixed XML document.
  *
  * Locally there is no STS: a session's token is `local-session;<key>=<account>`, which the local
  * EventBridge endpoint of the tests reads as IAM reads a session tag (fixtures/eventbridge-endpoint.ts).
+ * The AWS path runs in a test too: with DESTINATION_SENDER_ROLE_ARN and STS_ENDPOINT set, AssumeRole
+ * goes to a local STS that judges the synthesized trust policy (test/destinations/sender-session.test.ts).
  */
 
-import { signedPost } from '../aws/signed-post.ts';
+import { signedRequest } from '../aws/signed-request.ts';
 import { setting } from '../core/environment.ts';
 import { DESTINATIONS } from '../core/settings.ts';
 
@@ -50,27 +52,34 @@ export async function sessionFor(accountId: string, now = Date.now()): Promise<S
 
 async function assumeRole(roleArn: string, accountId: string): Promise<SessionCredentials> {
   const region = setting('AWS_REGION') ?? 'us-east-1';
-  const host = `sts.${region}.amazonaws.com`;
+  // Session names allow [\w+=,.@-]; account ids are UUIDs.
+  const roleSessionName = `dest-${accountId}`.slice(0, 64);
   const body = new URLSearchParams({
     Action: 'AssumeRole',
     Version: '2011-06-15',
     RoleArn: roleArn,
-    // Session names allow [\w+=,.@-]; account ids are UUIDs.
-    RoleSessionName: `dest-${accountId}`.slice(0, 64),
+    RoleSessionName: roleSessionName,
     DurationSeconds: String(DESTINATIONS.sessionSeconds),
     'Tags.member.1.Key': DESTINATIONS.tenantTagKey,
     'Tags.member.1.Value': accountId,
   }).toString();
-  const answer = await signedPost({
+  const answer = await signedRequest({
     service: 'sts',
+    operation: 'AssumeRole',
     region,
-    url: new URL(`https://${host}/`),
-    headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+    method: 'POST',
+    url: new URL(setting('STS_ENDPOINT') ?? `https://sts.${region}.amazonaws.com/`),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body,
+    input: {
+      RoleArn: roleArn,
+      RoleSessionName: roleSessionName,
+      Tags: [{ Key: DESTINATIONS.tenantTagKey, Value: accountId }],
+    },
   });
-  const xml = await answer.text();
+  const xml = answer.body;
   const field = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1];
-  if (!answer.ok)
+  if (answer.status >= 300)
     throw new Error(`STS AssumeRole answered ${answer.status}: ${field('Code') ?? ''} ${field('Message') ?? ''}`);
   const [accessKeyId, secretAccessKey, sessionToken, expiration] = [
     field('AccessKeyId'),

@@ -4,8 +4,9 @@
  * moved in the same transaction as each create and delete (an ADD of the destinations' own
  * attribute, as CONTRIBUTING.md allows other domains on the agent item).
  */
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { InvariantError } from '../core/errors.ts';
+import { DESTINATIONS, FUTURE_TOLERANCE_MS, MAX_CLOCK_SKEW_MS } from '../core/settings.ts';
 import { db, tableName } from '../store/client.ts';
 import { conditionalUpdate } from '../store/conditional.ts';
 import { destinationKeys, ENTITY, keys, withoutKeys } from '../store/keys.ts';
@@ -20,7 +21,8 @@ const VERIFY_REQUEST_TTL_SECONDS = 24 * 3600;
 /**
  * A request for a new verification message: an item whose INSERT the table's stream carries to the
  * relay, which queues the message for the destinations' worker (lib/events/relay.ts). So the routes
- * that ask for one need no SQS client (docs/cost.md, bundle budget).
+ * that ask for one need no SQS client (docs/cost.md, bundle budget). `requested_at` is the ask the
+ * destination item holds (`verification_requested_at`): the worker sends for that ask only, once.
  */
 function verifyRequestItem(agentId: string, destinationId: string, nowMs: number): Record<string, unknown> {
   return {
@@ -28,21 +30,63 @@ function verifyRequestItem(agentId: string, destinationId: string, nowMs: number
     entity: ENTITY.destinationVerifyRequest,
     agent_id: agentId,
     destination_id: destinationId,
+    requested_at: nowMs,
     deliver: true,
     expires_at: Math.floor(nowMs / 1000) + VERIFY_REQUEST_TTL_SECONDS,
   };
 }
 
-export async function requestVerification(agentId: string, destinationId: string, nowMs = Date.now()): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: verifyRequestItem(agentId, destinationId, nowMs) }));
+/**
+ * Asks for a new verification message, if the destination's last ask is at least
+ * `DESTINATIONS.verificationIntervalMs` (plus the skew bound) behind `nowMs`, or was stamped by a
+ * clock beyond the bound: one transaction moves `verification_requested_at` to `nowMs` on that
+ * condition and writes the request, so however many calls race on however many instances, one
+ * asks per interval. `refused` carries the item as it is (to say when to ask again, or that it
+ * went ENABLED or away meanwhile).
+ */
+export async function askForVerification(
+  agentId: string,
+  destinationId: string,
+  nowMs: number,
+): Promise<{ ok: true } | { ok: false; current: DestinationRecord | undefined }> {
+  const result = await transactWrite([
+    {
+      Update: {
+        TableName: tableName(),
+        Key: destinationKeys.destination(agentId, destinationId),
+        ConditionExpression:
+          'attribute_exists(PK) AND #st <> :enabled AND (attribute_not_exists(verification_requested_at) OR verification_requested_at <= :floor OR verification_requested_at > :ceiling)',
+        UpdateExpression: 'SET verification_requested_at = :now',
+        ExpressionAttributeNames: { '#st': 'status' },
+        ExpressionAttributeValues: {
+          ':enabled': 'ENABLED',
+          ':now': nowMs,
+          ':floor': nowMs - DESTINATIONS.verificationIntervalMs - MAX_CLOCK_SKEW_MS,
+          ':ceiling': nowMs + FUTURE_TOLERANCE_MS,
+        },
+      },
+    },
+    { Put: { TableName: tableName(), Item: verifyRequestItem(agentId, destinationId, nowMs) } },
+  ]);
+  if (result.ok) return { ok: true };
+  if (result.reasons[0] !== 'ConditionalCheckFailed')
+    throw new InvariantError(`verification request cancelled: ${result.reasons.join(', ')}`);
+  return { ok: false, current: await readDestination(agentId, destinationId) };
 }
 
-/** The destination, its first verification request and +1 on the agent's count, on the conditions that the agent is the owner's and under the cap. */
+/** When `askForVerification` will next take an ask stamped `requestedAt` (ms, by the clock that asks). */
+export const nextVerificationAskAt = (requestedAt: number): number =>
+  requestedAt + DESTINATIONS.verificationIntervalMs + MAX_CLOCK_SKEW_MS;
+
+/**
+ * The destination, its first verification request (when the record carries an ask,
+ * `verification_requested_at`, which the first message then counts against; only the local demo
+ * seed stores one without, carrying a code already) and +1 on the agent's count, on the conditions
+ * that the agent is the owner's and under the cap.
+ */
 export async function insertDestination(
   record: DestinationRecord,
   maxPerAgent: number,
-  /** false only for the local demo seed, whose destination carries a code already (local/demo/seed.ts). */
-  withVerificationRequest = true,
 ): Promise<'created' | 'no_agent' | 'at_cap'> {
   const result = await transactWrite([
     {
@@ -62,8 +106,15 @@ export async function insertDestination(
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
-    ...(withVerificationRequest
-      ? [{ Put: { TableName: tableName(), Item: verifyRequestItem(record.agent_id, record.id, Date.now()) } }]
+    ...(record.verification_requested_at !== undefined
+      ? [
+          {
+            Put: {
+              TableName: tableName(),
+              Item: verifyRequestItem(record.agent_id, record.id, record.verification_requested_at),
+            },
+          },
+        ]
       : []),
   ]);
   if (result.ok) return 'created';

@@ -3,6 +3,11 @@
  * code, keeps its hash on the item, then sends the code into the queue or bus, signed like a
  * delivery. Whoever posts it back (POST …/destinations/{destination_id}/verify) has shown they can
  * read the destination. A send the customer's policy refuses is kept as `verification_error`.
+ *
+ * One message per ask (`verification_requested_at`, taken at most once a minute by a conditional
+ * write: store.ts, askForVerification), and only for the destination's latest ask: the write that
+ * stores the code is conditional on both, so a message the queue hands out twice, or an older
+ * ask's message arriving late, sends nothing.
  */
 import { DESTINATIONS } from '../core/settings.ts';
 import { nowIso } from '../core/time.ts';
@@ -18,9 +23,15 @@ export const VERIFY_EVENT_TYPE = 'service.destination.verify';
 
 export async function sendVerification(
   destination: DestinationRecord,
+  requestedAt: number | undefined,
   nowMs = Date.now(),
 ): Promise<'sent' | 'failed' | 'skipped'> {
   if (destination.status === 'ENABLED') return 'skipped';
+  if (requestedAt === undefined) {
+    // Queued before asks were stamped: the destination records no ask, so its owner's next verify call asks at once.
+    log.warn('destination verification request without its ask dropped', { destinationId: destination.id });
+    return 'skipped';
+  }
   const arn = parseDestinationArn(destination.arn, undefined);
   if (!arn.ok) return 'skipped'; // checked when it was registered; an ARN cannot change
   const code = newVerificationCode();
@@ -33,10 +44,12 @@ export async function sendVerification(
       wrong_codes: 0,
       verification_sent_at: new Date(nowMs).toISOString(),
       verification_error: null,
+      verification_sent_for: requestedAt,
       updated_at: nowIso(),
     },
-    condition: '#st <> :enabled',
-    values: { ':enabled': 'ENABLED' },
+    condition:
+      '#st <> :enabled AND verification_requested_at = :ask AND (attribute_not_exists(verification_sent_for) OR verification_sent_for <> :ask)',
+    values: { ':enabled': 'ENABLED', ':ask': requestedAt },
     names: { '#st': 'status' },
   });
   if (!stored.ok) return 'skipped';

@@ -7,28 +7,28 @@
 import { ownAgent } from '../agents/agents.ts';
 import type { Caller } from '../core/caller.ts';
 import { setting } from '../core/environment.ts';
-import { AppError, notFound, validationError } from '../core/errors.ts';
+import { AppError, notFound, rateLimited, validationError } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
-import { DESTINATIONS } from '../core/settings.ts';
+import { DESTINATION_REGISTRATION_LIMITS, DESTINATIONS } from '../core/settings.ts';
 import { nowIso } from '../core/time.ts';
 import type { CreatedDestinationAnswer, DestinationAnswer } from '../destinations/answer.ts';
 import { parseDestinationArn } from '../destinations/arn.ts';
 import type { DestinationRecord } from '../destinations/model.ts';
-import { resourcePolicy } from '../destinations/policy.ts';
+import { keyPolicyStatement, resourcePolicy } from '../destinations/policy.ts';
 import type { CreateDestinationInput } from '../destinations/schemas.ts';
 import {
+  askForVerification,
   deleteDestinationItem,
   insertDestination,
   listDestinationsOf,
+  nextVerificationAskAt,
   readDestination,
-  requestVerification,
   updateDestination,
 } from '../destinations/store.ts';
 import { codeHash, codeMatches } from '../destinations/verification-code.ts';
+import { takeWindowSlot } from '../limits/window-limit.ts';
+import { destinationKeys, ENTITY } from '../store/keys.ts';
 import { newWebhookSecret } from '../webhooks/secret.ts';
-
-/** A verify call without a usable code sends a new one, at most this often. */
-const RESEND_AFTER_MS = 60_000;
 
 export function toDestinationView(d: DestinationRecord): DestinationAnswer {
   return {
@@ -47,6 +47,7 @@ export function toDestinationView(d: DestinationRecord): DestinationAnswer {
     },
     verified_at: d.verified_at,
     policy: resourcePolicy(d.kind, d.arn, d.owner_id),
+    key_policy_statement: keyPolicyStatement(d.kind, d.arn, d.owner_id),
     created_at: d.created_at,
   };
 }
@@ -56,10 +57,19 @@ export async function createDestination(
   agentId: string,
   input: CreateDestinationInput,
 ): Promise<CreatedDestinationAnswer> {
-  await ownAgent(caller, agentId);
+  const agent = await ownAgent(caller, agentId);
   const arn = parseDestinationArn(input.arn, setting('SERVICE_ACCOUNT_ID'));
   if (!arn.ok) throw validationError([{ path: 'arn', message: arn.reason }], 'The ARN cannot be a destination.');
-  const now = nowIso();
+  // At the cap already: refused before it takes one of the account's registrations (the insert checks again).
+  if (((agent as { destination_count?: number }).destination_count ?? 0) >= DESTINATIONS.maxPerAgent) throw atCap();
+  await takeWindowSlot({
+    key: destinationKeys.registrationLimit(caller.userId),
+    entity: ENTITY.destinationRegistrationLimit,
+    ...DESTINATION_REGISTRATION_LIMITS,
+    refusal: `An account may register ${DESTINATION_REGISTRATION_LIMITS.perWindow} destinations per ${DESTINATION_REGISTRATION_LIMITS.windowMs / 60_000} minutes (each sends a verification message); try again later.`,
+  });
+  const nowMs = Date.now();
+  const now = new Date(nowMs).toISOString();
   const record: DestinationRecord = {
     id: newId('dst'),
     agent_id: agentId,
@@ -72,6 +82,7 @@ export async function createDestination(
     status_reason: null,
     signing_secret: newWebhookSecret(),
     verification_sent_at: null,
+    verification_requested_at: nowMs,
     verification_error: null,
     verified_at: null,
     created_at: now,
@@ -80,13 +91,16 @@ export async function createDestination(
   const inserted = await insertDestination(record, DESTINATIONS.maxPerAgent);
   if (inserted !== 'created') {
     await ownAgent(caller, agentId); // deleted meanwhile: 404
-    throw new AppError(
-      'limit_exceeded',
-      `An agent may have at most ${DESTINATIONS.maxPerAgent} destinations; delete one to add another.`,
-    );
+    throw atCap();
   }
   return { ...toDestinationView(record), signing_secret: record.signing_secret };
 }
+
+const atCap = () =>
+  new AppError(
+    'limit_exceeded',
+    `An agent may have at most ${DESTINATIONS.maxPerAgent} destinations; delete one to add another.`,
+  );
 
 export async function listDestinations(caller: Caller, agentId: string): Promise<{ data: DestinationAnswer[] }> {
   await ownAgent(caller, agentId);
@@ -112,7 +126,9 @@ export async function deleteDestination(caller: Caller, agentId: string, destina
 /**
  * The code of the latest verification message → ENABLED. A wrong code counts against the code's
  * tries (exactly, under concurrent posts: each is a conditional ADD); an expired or used-up code,
- * or none (the message could not be sent), answers so and queues a new message.
+ * or none (the message could not be sent, or is still on its way), answers so and asks for a new
+ * message: at most one per destination per DESTINATIONS.verificationIntervalMs, whatever became of
+ * the last, else 429 with the wait.
  */
 export async function verifyDestination(
   caller: Caller,
@@ -126,7 +142,6 @@ export async function verifyDestination(
     throw new AppError('invalid_transition', 'This destination is already ENABLED.');
   const { code_hash: hash, code_expires_at: expiresAt = 0, wrong_codes: wrong = 0 } = destination;
   if (!hash || expiresAt <= nowMs || wrong >= DESTINATIONS.maxWrongCodes) {
-    const resent = await resend(destination, nowMs);
     const why = !hash
       ? destination.verification_error
         ? `The verification message could not be sent (${destination.verification_error}); apply the destination's policy.`
@@ -134,16 +149,8 @@ export async function verifyDestination(
       : expiresAt <= nowMs
         ? 'The code has expired.'
         : `${DESTINATIONS.maxWrongCodes} wrong codes were posted for it; it no longer counts.`;
-    throw new AppError(
-      'verification_code_expired',
-      `${why} ${
-        resent
-          ? 'A new verification message is on its way: post its code.'
-          : destination.verification_sent_at
-            ? 'Ask again in a minute for a new message.'
-            : 'Post its code when it arrives.'
-      }`,
-    );
+    await askForNewMessage(destination, nowMs, why);
+    throw new AppError('verification_code_expired', `${why} A new verification message is on its way: post its code.`);
   }
   if (!codeMatches(code, hash)) {
     const counted = await updateDestination(agentId, destinationId, {
@@ -178,12 +185,17 @@ export async function verifyDestination(
   return toDestinationView(enabled.record);
 }
 
-/** Queues a new verification message unless one was sent within RESEND_AFTER_MS; true when queued. */
-async function resend(destination: DestinationRecord, nowMs: number): Promise<boolean> {
-  const last = destination.verification_sent_at ? Date.parse(destination.verification_sent_at) : 0;
-  // Sent and readable a moment ago, or not yet taken by the worker: another message would only replace that code.
-  if (destination.code_hash && nowMs - last < RESEND_AFTER_MS) return false;
-  if (!destination.verification_sent_at) return false;
-  await requestVerification(destination.agent_id, destination.id, nowMs);
-  return true;
+/** A new verification message, or 429 until the destination's interval lets one through. */
+async function askForNewMessage(destination: DestinationRecord, nowMs: number, why: string): Promise<void> {
+  const asked = await askForVerification(destination.agent_id, destination.id, nowMs);
+  if (asked.ok) return;
+  const current = asked.current;
+  if (!current) throw notFound('Destination');
+  if (current.status === 'ENABLED') throw new AppError('invalid_transition', 'This destination is already ENABLED.');
+  const waitMs = nextVerificationAskAt(current.verification_requested_at ?? nowMs) - nowMs;
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  throw rateLimited(
+    `${why} A verification message was asked for less than ${DESTINATIONS.verificationIntervalMs / 1000} s ago (one a minute per destination, whatever became of the last): post its code when it arrives, or ask again in ${seconds} s.`,
+    seconds,
+  );
 }

@@ -92,8 +92,17 @@ export async function relayBatch(records: readonly TableChange[]): Promise<strin
     rows.map(async (row, i) => {
       if (row?.kind === 'verify') {
         // A destination's verification request (lib/destinations/store.ts): its message, for the destinations' worker.
-        const { agent_id, destination_id } = row.image as { agent_id: string; destination_id: string };
-        await enqueueForDestination({ agent_id, destination_id, verify: true }).catch((err: unknown) => fail(i, err));
+        const { agent_id, destination_id, requested_at } = row.image as {
+          agent_id: string;
+          destination_id: string;
+          requested_at?: number;
+        };
+        await enqueueForDestination({
+          agent_id,
+          destination_id,
+          verify: true,
+          ...(typeof requested_at === 'number' ? { requested_at } : {}),
+        }).catch((err: unknown) => fail(i, err));
         return;
       }
       if (row?.kind !== 'replay') return;

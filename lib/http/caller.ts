@@ -20,7 +20,11 @@ export function callerFromEvent(event: APIGatewayProxyEvent): Caller {
   };
   const portalAgentId = ctx['portalAgentId'];
   if (typeof portalAgentId !== 'string') return caller;
-  const portal = { agentId: portalAgentId, expiresAt: String(ctx['portalExpiresAt']) };
+  const portal = {
+    agentId: portalAgentId,
+    linkId: String(ctx['portalLinkId']),
+    expiresAt: String(ctx['portalExpiresAt']),
+  };
   checkPortalScope(portal, event.pathParameters?.['id']);
   return { ...caller, portal };
 }
@@ -44,6 +48,12 @@ export function callerToContext(caller: Caller): Record<string, string | boolean
     verified: caller.verified,
     operator: caller.operator,
     ...(caller.usageKey ? { usageKey: caller.usageKey } : {}),
-    ...(caller.portal ? { portalAgentId: caller.portal.agentId, portalExpiresAt: caller.portal.expiresAt } : {}),
+    ...(caller.portal
+      ? {
+          portalAgentId: caller.portal.agentId,
+          portalLinkId: caller.portal.linkId,
+          portalExpiresAt: caller.portal.expiresAt,
+        }
+      : {}),
   };
 }

@@ -35,6 +35,14 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   internal_error: 500,
 };
 
+/**
+ * API Gateway's throttled answer (a static gateway response, infra/gateway-responses.ts), which the
+ * local gateway gives too: one text for a key over its usage plan's rate and for a keyless route
+ * over its method throttle, as API Gateway cannot tell the two apart in it.
+ */
+export const THROTTLED_MESSAGE =
+  "Too many requests: over this API key's rate, or, on a route that takes no key, over the route's rate for all callers together. Retry after the Retry-After seconds.";
+
 /** The HTTP status an error answers with. */
 export const statusOf = (err: AppError): number => ERROR_STATUS[err.code];
 

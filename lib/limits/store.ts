@@ -23,23 +23,35 @@ const windowValues = (item: WindowItem, t: number) => ({
   ':expires': Math.ceil((t + item.windowMs) / 1000) + 3600,
 });
 
-/** Counts one more action in the current window, if it is current (written by an in-bound clock) and has room. */
-export const addToWindow = (item: WindowItem, t: number): Promise<ConditionalResult> =>
+/**
+ * Counts one more action in the current window, if it is current (written by an in-bound clock)
+ * and has room. With a `member`, the window also records the action's id (`admitted`), so the
+ * same action taken again (a retried stream record) is recognised instead of counted twice.
+ */
+export const addToWindow = (item: WindowItem, t: number, member?: string): Promise<ConditionalResult> =>
   conditionalUpdate({
     Key: item.key,
-    UpdateExpression: 'SET entity = :entity, expires_at = :expires ADD window_count :one',
-    ConditionExpression: 'window_start > :windowFloor AND window_start <= :skewCeiling AND window_count < :max',
-    ExpressionAttributeValues: { ...windowValues(item, t), ':max': item.perWindow },
+    UpdateExpression: `SET entity = :entity, expires_at = :expires ADD window_count :one${member ? ', admitted :member' : ''}`,
+    ConditionExpression: `window_start > :windowFloor AND window_start <= :skewCeiling AND window_count < :max${member ? ' AND NOT contains(admitted, :id)' : ''}`,
+    ExpressionAttributeValues: {
+      ...windowValues(item, t),
+      ':max': item.perWindow,
+      ...(member ? { ':member': new Set([member]), ':id': member } : {}),
+    },
   });
 
 /** Opens a window at `t` with this action in it, if there is none, or the last is over or stale. */
-export const openWindow = (item: WindowItem, t: number): Promise<ConditionalResult> =>
+export const openWindow = (item: WindowItem, t: number, member?: string): Promise<ConditionalResult> =>
   conditionalUpdate({
     Key: item.key,
-    UpdateExpression: 'SET entity = :entity, expires_at = :expires, window_start = :now, window_count = :one',
+    UpdateExpression: `SET entity = :entity, expires_at = :expires, window_start = :now, window_count = :one${member ? ', admitted = :member' : ''}`,
     ConditionExpression:
       'attribute_not_exists(window_start) OR window_start <= :windowFloor OR window_start > :skewCeiling',
-    ExpressionAttributeValues: { ...windowValues(item, t), ':now': t },
+    ExpressionAttributeValues: {
+      ...windowValues(item, t),
+      ':now': t,
+      ...(member ? { ':member': new Set([member]) } : {}),
+    },
   });
 
 const verifyValues = (t: number, token: string) => ({

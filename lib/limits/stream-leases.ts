@@ -3,7 +3,10 @@
  * MAX_STREAMS_PER_AGENT slot items (`keys.streamLease`), and a stream runs only while it holds one.
  * A slot is taken by one conditional write (free, or its lease lapsed), renewed on a timer while
  * the stream runs (conditional on the holder's token) and deleted when the stream ends. A stream
- * whose function crashed stops renewing, so its slot frees itself after `STREAM_LEASE.leaseMs`.
+ * whose function crashed stops renewing, so its slot frees itself after `STREAM_LEASE.leaseMs`. A lease
+ * lives at most `STREAM_LEASE.lifetimeMs` from its start, whatever the function does: renewals stop
+ * and the stream is told to end, so a function that runs on after its client left (Lambda does not
+ * say) frees the slot on time.
  *
  * Clocks: a holder counts its lease as lost FUTURE_TOLERANCE_MS (the skew bound and the write's
  * own delay) before it lapses by its own clock, and renews long before that, so an instance whose
@@ -36,6 +39,8 @@ export interface StreamLeaseOptions {
   now?: () => number;
   /** How often the lease is renewed; tests shorten it. */
   renewMs?: number;
+  /** How long a lease may live from its start; tests shorten it. */
+  lifetimeMs?: number;
 }
 
 export async function acquireStreamLease(agentId: string, options: StreamLeaseOptions = {}): Promise<StreamLease> {
@@ -47,7 +52,10 @@ export async function acquireStreamLease(agentId: string, options: StreamLeaseOp
   for (const slot of shuffled(MAX_STREAMS_PER_AGENT)) {
     const taken = await takeSlot(agentId, slot, token, t);
     if (taken === true)
-      return holding(agentId, slot, token, t + STREAM_LEASE.leaseMs, now, options.renewMs ?? STREAM_LEASE.renewMs);
+      return holding(agentId, slot, token, t, now, {
+        renewMs: options.renewMs ?? STREAM_LEASE.renewMs,
+        lifetimeMs: options.lifetimeMs ?? STREAM_LEASE.lifetimeMs,
+      });
     if (taken !== undefined) soonestLapse = Math.min(soonestLapse, taken);
   }
   const waitMs = Number.isFinite(soonestLapse) ? soonestLapse - t : STREAM_LEASE.renewMs;
@@ -69,17 +77,23 @@ function holding(
   agentId: string,
   slot: number,
   token: string,
-  firstUntil: number,
+  takenAt: number,
   now: () => number,
-  renewMs: number,
+  { renewMs, lifetimeMs }: { renewMs: number; lifetimeMs: number },
 ): StreamLease {
-  let until = firstUntil;
+  let until = takenAt + STREAM_LEASE.leaseMs;
+  const endsAt = takenAt + lifetimeMs;
   let lost = false;
   let released = false;
-  const held = () => !lost && !released && now() < until - FUTURE_TOLERANCE_MS;
+  const held = () => !lost && !released && now() < Math.min(until - FUTURE_TOLERANCE_MS, endsAt);
 
   const renew = async () => {
     const t = now();
+    // Past its lifetime the lease is left to lapse: the stream was told to end (held() is false).
+    if (t >= endsAt) {
+      clearInterval(timer);
+      return;
+    }
     try {
       const result = await renewStreamSlot(agentId, slot, token, t);
       // Taken over (our lease had lapsed): the stream must end.

@@ -6,7 +6,7 @@
  */
 import { ownAgent } from '../agents/agents.ts';
 import type { Caller } from '../core/caller.ts';
-import { notFound } from '../core/errors.ts';
+import { AppError, notFound } from '../core/errors.ts';
 import type { PortalLinkAnswer } from './answer.ts';
 import type { CreatePortalLinkInput } from './schemas.ts';
 import { putPortalLink, revokeOwnedPortalLink } from './store.ts';
@@ -25,6 +25,8 @@ export async function createPortalLink(
 ): Promise<PortalLinkAnswer> {
   // A link cannot mint links: its life would outlast the hour.
   if (caller.portal) throw notFound('Agent');
+  // A link lives while the key that made it does (portal-caller.ts): no key, no link.
+  if (!caller.usageKey) throw new AppError('unauthorized', 'A portal link is made with an API key.');
   await ownAgent(caller, agentId);
   const { linkId, token, hash } = newPortalToken();
   const createdAt = new Date(now).toISOString();
@@ -37,7 +39,7 @@ export async function createPortalLink(
     workspace_id: caller.workspaceId,
     created_at: createdAt,
     link_expires_at: expiresAt,
-    ...(caller.usageKey ? { usage_key: caller.usageKey } : {}),
+    usage_key: caller.usageKey,
   });
   const fragment = new URLSearchParams({ agent: agentId, token }).toString();
   return {

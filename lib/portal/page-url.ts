@@ -1,13 +1,11 @@
 /**
- * Where portal links point: PORTAL_URL when set (a deployed stage: the web stack's CloudFront
- * address), else `/portal/` on the host the request came to, which is the local runtime, where
- * the API serves the page itself.
+ * Where portal links point: PORTAL_URL, configuration only (a deployed stage: the web stack's
+ * CloudFront address, set by infra; `npm start`: its own `/portal/`). Never the request's Host or
+ * X-Forwarded-* headers: those are the caller's words, and a link built from them would send the
+ * owner's token to whatever host the request named. Unset, the local runtime's default address.
  */
 import { setting } from '../core/environment.ts';
 
-export function portalPageUrl(headers: Record<string, string>): string {
-  const configured = setting('PORTAL_URL');
-  if (configured) return configured;
-  const proto = headers['x-forwarded-proto'] === 'https' ? 'https' : 'http';
-  return `${proto}://${headers['host'] ?? 'localhost'}/portal/`;
+export function portalPageUrl(): string {
+  return setting('PORTAL_URL') ?? `http://localhost:${setting('PORT')}/portal/`;
 }

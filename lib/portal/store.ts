@@ -15,8 +15,11 @@ export interface PortalLinkRecord {
   /** ISO time after which the token is refused. */
   link_expires_at: string;
   revoked_at?: string;
-  /** The creating key's usage identity (Caller.usageKey): the usage plan counts the link's requests against that key. */
-  usage_key?: string;
+  /**
+   * The creating key's usage identity (Caller.usageKey, the key's stored hash): the usage plan counts
+   * the link's requests against that key, and the authorizer refuses the link once that key is revoked.
+   */
+  usage_key: string;
 }
 
 /** A day past its expiry the item goes (DynamoDB TTL); until then a revoked or expired link is kept to refuse it by name. */

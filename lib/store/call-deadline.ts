@@ -8,11 +8,9 @@
  * function's timeout while a commit may be landing.
  *
  * Calls outside any deadline (workers, scripts, the stack's own bookkeeping after the route) are
- * not touched.
+ * not touched. The hand-signed AWS calls (lib/aws/signed-request.ts) honour the same deadline.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
-
-const deadlines = new AsyncLocalStorage<number>();
+import { callDeadlines as deadlines } from '../core/call-deadline-scope.ts';
 
 /** Runs `fn` with every store call it makes cut at `deadlineMs` (epoch ms); undefined = no deadline. */
 export function withCallDeadline<T>(deadlineMs: number | undefined, fn: () => Promise<T>): Promise<T> {

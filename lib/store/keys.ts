@@ -29,21 +29,29 @@
  * | Replay page       | AGENT#<agt_…>        | REPLAY#<job uuid>#<page, 6 digits> | –  (one page of a replay job; its INSERT reaches the relay, which writes the next; TTL 7 days) |
  * | Agent counter     | USER#<uuid>          | AGENTS                      | –  (`count`, +1 in the same transaction as each agent; the per-account cap) |
  * | Verify limiter    | AGENT#<agt_…>        | LIMIT#VERIFY                | –  (the handshake lease and the per-minute window; docs/webhooks.md) |
+ * | Handshake limiter | USER#<uuid>          | LIMIT#HANDSHAKE             | –  (webhook handshakes the account started in the current window, all agents; docs/limits.md) |
  * | Replay limiter    | AGENT#<agt_…>        | LIMIT#REPLAY                | –  (replays started in the current window; docs/limits.md) |
  * | Stream lease      | AGENT#<agt_…>        | STREAM#<slot 0…cap-1>       | –  (one concurrent SSE stream per slot, with expiry; docs/events.md) |
  * | Push connections  | AGENT#<agt_…>        | PUSH                        | –  (the agent's open WebSocket connections, one attribute per slot `s0`…`s<cap-1>`: its id, key hash, expiry and the cursor of what it was sent; one write moves the cursors of a fan-out; lib/events/push/) |
  * | Push connection   | PUSHCONN#<connection id> | PUSHCONN                | –  (which agent and slot a connection holds: $default and $disconnect name only the connection) |
+ * | Push message limiter | PUSHCONN#<connection id> | LIMIT#MESSAGES       | –  (messages the connection sent in the current window, refused ones too; lib/events/push/message-limit.ts) |
+ * | Push key limiter  | APIKEY#<sha256 hex>  | LIMIT#PUSH                  | –  (push messages of all the key's connections in the current window) |
  * | Idempotency key   | IDEMPOTENCY#<user uuid>#<sha256 hex of the key> | IDEMPOTENCY | –  (the first answer to a POST with `Idempotency-Key`; TTL 24 h) |
  * | Slug claim (author) | SLUG#<slug>        | SLUG                        | GSI1: AUTHOR#<user uuid> / <created_at>#<template uuid>  (an author's templates: marking an author verified walks them) |
  * | Installer         | TPL#<uuid>           | INSTALLER#<workspace uuid>  | –  (written with the install marker: who installed a template, for the lifecycle notices) |
  * | Daily stats       | TPL#<uuid>           | STATS#<yyyy>#<sortable version>#<shard 0–7> | –  (per template, UTC year and version, in 8 shards so concurrent writers seldom meet; `<i|c|r|s><day of year, 3 digits>` = installs, contracts, reviews, rating sum; ADD in the writes that count) |
  * | Version notice    | TPL#<uuid>           | NOTICE#<notice uuid>#<page, 6 digits> | –  (one page of installers told of a deprecation or yank; its INSERT reaches the relay, which writes the next; TTL 7 days) |
+ * | Version change limiter | TPL#<uuid>      | LIMIT#VERSIONS              | –  (version changes in the current window; docs/limits.md) |
+ * | Visibility limiter | TPL#<uuid>          | LIMIT#VISIBILITY            | –  (visibility changes in the current window; docs/limits.md) |
+ * | Notice gate       | TPL#<uuid>           | NOTICEGATE                  | –  (notices started in the current window, their ids, and the window a flush is due for; docs/limits.md) |
+ * | Notice due        | TPL#<uuid>           | NOTICEDUE#<kind>#<version>  | –  (a notice that waits for the window's end; a later one of the same kind and version replaces it) |
  * | Notice receipt    | WS#<workspace uuid>  | NOTICE#<notice uuid>        | –  (written with the workspace's events of one notice: a page run twice tells nobody twice; TTL 30 days) |
  * | Template-event agents | WS#<workspace uuid> | EVENTAGENTS              | –  (the workspace's agents that receive template events; PUT …/installed/agents) |
  * | Report            | REPORT#TPL#<uuid> or REPORT#REV#<uuid>#<reviewer uuid> | BY#<reporter uuid> | GSI1 while open: REPORTS#OPEN / <created_at>#<report uuid> |
  * | Report limiter    | USER#<uuid>          | LIMIT#REPORT                | –  (reports filed in the current window; docs/marketplace.md) |
  * | Destination       | AGENT#<agt_…>        | DEST#<dst_…>                | –  (an agent's SQS queue or EventBridge bus, lib/destinations; the agent item's `destination_count` is its cap) |
  * | Destination verification request | AGENT#<agt_…> | DESTVERIFY#<dst_…>#<ms> | –  (written by a registration or a verify call that wants a new code; its INSERT reaches the relay, which queues the message; TTL 1 day) |
+ * | Destination registration limiter | USER#<uuid> | LIMIT#DESTINATION | –  (destinations registered in the current window; docs/limits.md) |
  * | Moderation action | MODACTION#<uuid>     | MODACTION                   | GSI1: MODLOG / <created_at>#<action uuid>  (the operators' audit trail, newest first; one partition: operator actions are few) |
  * | Portal link       | PORTAL#<pl_…>        | LINK                        | –  (an agent's portal token: its SHA-256, agent, owner, expiry; `revoked_at` once revoked; TTL a day after expiry) |
  *
@@ -77,9 +85,12 @@ export const ENTITY = {
   agentCount: 'agentCount',
   verifyLimit: 'verifyLimit',
   replayLimit: 'replayLimit',
+  handshakeLimit: 'handshakeLimit',
   streamLease: 'streamLease',
   pushConnections: 'pushConnections',
   pushConnection: 'pushConnection',
+  pushMessageLimit: 'pushMessageLimit',
+  pushKeyLimit: 'pushKeyLimit',
   idempotency: 'idempotency',
   installer: 'installer',
   templateStats: 'templateStats',
@@ -88,10 +99,15 @@ export const ENTITY = {
   eventAgents: 'eventAgents',
   report: 'report',
   reportLimit: 'reportLimit',
+  versionChangeLimit: 'versionChangeLimit',
+  visibilityLimit: 'visibilityLimit',
+  noticeGate: 'noticeGate',
+  noticeDue: 'noticeDue',
   moderationAction: 'moderationAction',
   portalLink: 'portalLink',
   destination: 'destination',
   destinationVerifyRequest: 'destinationVerifyRequest',
+  destinationRegistrationLimit: 'destinationRegistrationLimit',
 } as const;
 
 /** The three orders of search postings (the list sorts of the API). */
@@ -171,6 +187,8 @@ export const keys = {
   streamLease: (agentId: string, slot: number): Key => ({ PK: `AGENT#${agentId}`, SK: `STREAM#${slot}` }),
   pushConnections: (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'PUSH' }),
   pushConnection: (connectionId: string): Key => ({ PK: `PUSHCONN#${connectionId}`, SK: 'PUSHCONN' }),
+  pushMessageLimit: (connectionId: string): Key => ({ PK: `PUSHCONN#${connectionId}`, SK: 'LIMIT#MESSAGES' }),
+  pushKeyLimit: (keyHash: string): Key => ({ PK: `APIKEY#${keyHash}`, SK: 'LIMIT#PUSH' }),
   idempotency: (userId: string, keyHash: string): Key => ({
     PK: `IDEMPOTENCY#${userId}#${keyHash}`,
     SK: 'IDEMPOTENCY',
@@ -265,6 +283,8 @@ export const portalLinkKey = (linkId: string): Key => ({ PK: `PORTAL#${linkId}`,
 
 export const replayLimitKey = (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'LIMIT#REPLAY' });
 
+export const handshakeLimitKey = (userId: string): Key => ({ PK: `USER#${userId}`, SK: 'LIMIT#HANDSHAKE' });
+
 export const replayPageKey = (agentId: string, jobId: string, page: number): Key => ({
   PK: `AGENT#${agentId}`,
   SK: `REPLAY#${jobId}#${String(page).padStart(6, '0')}`,
@@ -282,6 +302,7 @@ export const destinationKeys = {
     PK: `AGENT#${agentId}`,
     SK: `DESTVERIFY#${destinationId}#${atMs}`,
   }),
+  registrationLimit: (userId: string): Key => ({ PK: `USER#${userId}`, SK: 'LIMIT#DESTINATION' }),
 } as const;
 
 /** Keys of the marketplace's lifecycle, stats and moderation rooms (lib/marketplace/{lifecycle,stats,moderation}). */
@@ -310,6 +331,14 @@ export const lifecycleKeys = {
     PK: `WS#${workspaceId}`,
     SK: `NOTICE#${noticeId}`,
   }),
+  versionChangeLimit: (templateId: string): Key => ({ PK: `TPL#${templateId}`, SK: 'LIMIT#VERSIONS' }),
+  visibilityLimit: (templateId: string): Key => ({ PK: `TPL#${templateId}`, SK: 'LIMIT#VISIBILITY' }),
+  noticeGate: (templateId: string): Key => ({ PK: `TPL#${templateId}`, SK: 'NOTICEGATE' }),
+  noticeDue: (templateId: string, type: string, version: string): Key => ({
+    PK: `TPL#${templateId}`,
+    SK: `NOTICEDUE#${type}#${version}`,
+  }),
+  noticeDuePrefix: 'NOTICEDUE#',
   eventAgents: (workspaceId: string): Key => ({ PK: `WS#${workspaceId}`, SK: 'EVENTAGENTS' }),
   report: (target: string, reporterId: string): Key => ({ PK: `REPORT#${target}`, SK: `BY#${reporterId}` }),
   reportTargetPk: (target: string): string => `REPORT#${target}`,

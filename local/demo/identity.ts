@@ -7,19 +7,22 @@
  * (the seed never runs against AWS), and `npm run invoke -- authorizer` and the samples can name it.
  */
 
+import { usageIdentifierFor } from '../../lib/accounts/api-keys.ts';
 import type { Caller } from '../../lib/core/caller.ts';
 import { deliveryIdFor } from '../../lib/events/delivery/record.ts';
 import { eventIdAt } from '../../lib/events/feed/position.ts';
 
+export const DEMO_API_KEY = 'mk_demo-key-of-the-local-runtime-only-never-valid-in-aws';
+
+/** The demo key's caller, as the authorizer makes it (`usageKey` included: a portal link it makes lives while the key does). */
 export const DEMO_CALLER: Caller = {
   userId: '3f9c2a4e-8b1d-4c6f-9e2a-7d5b1c0a9e11',
   workspaceId: '8d2e6f1a-4b3c-4d5e-8f9a-0b1c2d3e4f50',
   name: 'Demo Publisher',
   verified: true,
   operator: true,
+  usageKey: usageIdentifierFor(DEMO_API_KEY),
 };
-
-export const DEMO_API_KEY = 'mk_demo-key-of-the-local-runtime-only-never-valid-in-aws';
 
 /**
  * A second demo account, as fixed and public as the first: the author of the community template, and

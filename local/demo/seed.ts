@@ -202,6 +202,7 @@ async function seedPortalLink(): Promise<void> {
     workspace_id: DEMO_CALLER.workspaceId,
     created_at: new Date(now).toISOString(),
     link_expires_at: new Date(now + PORTAL_LINK_MAX_SECONDS * 1000).toISOString(),
+    usage_key: DEMO_CALLER.usageKey!,
   });
 }
 
@@ -246,7 +247,6 @@ async function demoDestinations(demo: Caller): Promise<void> {
       updated_at: now.toISOString(),
     },
     DESTINATIONS.maxPerAgent,
-    false,
   );
   if (inserted !== 'created') throw new Error(`seeding the demo destination failed: ${inserted}`);
 }

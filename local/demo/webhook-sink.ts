@@ -13,9 +13,15 @@ const MAX_BODY = 256 * 1024;
 export async function startDemoWebhookSink(): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer(async (req, res) => {
     let body = '';
-    for await (const chunk of req) {
-      body += String(chunk);
-      if (body.length > MAX_BODY) return void res.writeHead(413).end();
+    try {
+      for await (const chunk of req) {
+        body += String(chunk);
+        if (body.length > MAX_BODY) return void res.writeHead(413).end();
+      }
+    } catch {
+      // The client went away mid-body (the request is 'aborted'): nobody to answer, and the
+      // rejection of this async listener must not end the process.
+      return;
     }
     let parsed: { type?: unknown; challenge?: unknown } = {};
     try {

@@ -132,7 +132,15 @@ export async function startDynamoDbLocal(options: {
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
   child.stderr?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
-  const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
+  // A spawn that fails (no such file after the probe, EAGAIN) is an 'error', not an exit: unheard, it ends the process.
+  let spawnError: Error | undefined;
+  const exited = new Promise<number | null>((res) => {
+    child.once('exit', (code) => res(code));
+    child.on('error', (err) => {
+      spawnError = err;
+      res(null);
+    });
+  });
   // Even if this process dies without a clean stop (an uncaught error), Java must not outlive it.
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
@@ -146,7 +154,11 @@ export async function startDynamoDbLocal(options: {
   void exited.then((code) => (early = code));
   while (!ready) {
     if (early !== undefined) {
-      throw new StartupError(`DynamoDB Local exited (code ${early}) before it was ready:\n${output.trim()}`);
+      throw new StartupError(
+        spawnError
+          ? `DynamoDB Local could not be started (java: ${spawnError.message}).`
+          : `DynamoDB Local exited (code ${early}) before it was ready:\n${output.trim()}`,
+      );
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

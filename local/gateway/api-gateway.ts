@@ -3,10 +3,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Writable } from 'node:stream';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { AppError, rateLimited } from '../../lib/core/errors.ts';
-import { ROUTE_TIMEOUTS } from '../../lib/core/settings.ts';
+import { KEYLESS_ROUTE_LIMITS, ROUTE_TIMEOUTS } from '../../lib/core/settings.ts';
 import { resourceMatches } from '../../lib/http/authorizer-policy.ts';
 import { corsHeaders, preflightHeaders } from '../../lib/http/cors.ts';
-import { errorBody, errorHeaders, statusOf } from '../../lib/http/errors.ts';
+import { errorBody, errorHeaders, statusOf, THROTTLED_MESSAGE } from '../../lib/http/errors.ts';
 import { log } from '../../lib/observability/log.ts';
 import { routes as defaultRoutes, type Route, workers } from '../../lib/routes.ts';
 import { lambdaContext } from '../lambda/context.ts';
@@ -21,6 +21,7 @@ import {
 import { createKeyThrottle, type KeyLimits, type KeyThrottle } from './key-throttle.ts';
 import { allValues, invokeRoute, lastValues, proxyEvent } from './proxy-event.ts';
 import { attachPushGateway } from './push-gateway.ts';
+import { requestUrl } from './request-url.ts';
 import { createRouter } from './router.ts';
 import { isWebPath, serveWebAsset } from './web-assets.ts';
 
@@ -154,10 +155,16 @@ function keyLimited(throttle: KeyThrottle, usageKey: string): AppError | undefin
   if (verdict.ok) return undefined;
   return verdict.reason === 'quota'
     ? rateLimited("This API key has used today's request quota; it resets at 00:00 UTC.", verdict.retryAfterSeconds)
-    : rateLimited(
-        'Too many requests for this API key. Retry after the Retry-After seconds.',
-        verdict.retryAfterSeconds,
-      );
+    : rateLimited(THROTTLED_MESSAGE, verdict.retryAfterSeconds);
+}
+
+/**
+ * A keyless route's method throttle (infra/keyless-throttles.ts): one bucket per route for all its
+ * callers together, as API Gateway's; the same THROTTLED answer.
+ */
+function routeLimited(throttle: KeyThrottle, route: Route): AppError | undefined {
+  const verdict = throttle.take(route.name);
+  return verdict.ok ? undefined : rateLimited(THROTTLED_MESSAGE, verdict.retryAfterSeconds);
 }
 
 async function runStreaming(
@@ -212,6 +219,14 @@ export interface Exchange {
 export interface LocalApiOptions {
   /** Per-key limits (the usage plan's); default API_KEY_LIMITS. */
   keyLimits?: KeyLimits;
+  /** Per keyless route, all callers together (the stage's method throttles); default KEYLESS_ROUTE_LIMITS. */
+  keylessLimits?: KeyLimits;
+  /**
+   * Whether the stage's usage plan holds an API key of this usage identifier. API Gateway refuses a
+   * request whose authorizer named one it does not hold (INVALID_API_KEY, 401) before any handler.
+   * Absent: every identifier, as the local runtime registers its keys in no plan.
+   */
+  usagePlanHolds?: (usageKey: string) => boolean;
   /** The throttle's clock; tests inject one. */
   now?: () => number;
   onExchange?: (exchange: Exchange) => void;
@@ -251,10 +266,9 @@ function observe(
       Object.entries(res.getHeaders()).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : String(v)]),
     );
     const headers = { ...set, ...written };
-    const url = new URL(req.url ?? '/', 'http://localhost');
     onExchange({
       method: req.method ?? 'GET',
-      path: url.pathname,
+      path: requestUrl(req)?.pathname ?? req.url ?? '/',
       route: routeOf(),
       status: res.statusCode,
       headers,
@@ -274,9 +288,18 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes, options:
   installAwsLambdaGlobal();
   const match = createRouter(table);
   const throttle = createKeyThrottle(options.keyLimits, options.now);
+  const keylessThrottle = createKeyThrottle(
+    options.keylessLimits ?? { ...KEYLESS_ROUTE_LIMITS, dailyQuota: Number.MAX_SAFE_INTEGER },
+    options.now,
+  );
   const running = new Set<Promise<void>>();
   const server = createServer((req, res) => {
-    const handled = handle(req, res);
+    // `handle` answers every failure itself; should anything escape it, it is logged here, since a
+    // rejection nobody hears ends the process (and with it every other client's runtime).
+    const handled = handle(req, res).catch((err: unknown) => {
+      log.error('local gateway: a request failed outside its handler', { error: String(err) });
+      res.destroy();
+    });
     running.add(handled);
     void handled.finally(() => running.delete(handled));
   });
@@ -287,7 +310,11 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes, options:
     let matched: Route | undefined;
     if (options.onExchange) observe(req, res, options.onExchange, () => matched);
     try {
-      const url = new URL(req.url ?? '/', 'http://localhost');
+      const url = requestUrl(req);
+      if (!url) {
+        await readBody(req);
+        return sendError(req, res, new AppError('not_found', 'No route for this request target.'), requestId);
+      }
       if (isWebPath(url.pathname)) {
         await readBody(req);
         return serveWebAsset(req, res, url.pathname);
@@ -327,9 +354,19 @@ export function createLocalApi(table: readonly Route[] = defaultRoutes, options:
             new AppError('unauthorized', 'A valid API key is required (Authorization: Bearer <API_KEY>).'),
             requestId,
           );
+        if (options.usagePlanHolds && !options.usagePlanHolds(authorized.usageKey))
+          return sendError(
+            req,
+            res,
+            new AppError('unauthorized', 'This API key is not enabled for this API.'),
+            requestId,
+          );
         const limited = keyLimited(throttle, authorized.usageKey);
         if (limited) return sendError(req, res, limited, requestId);
         authorizer = authorized.context;
+      } else {
+        const limited = routeLimited(keylessThrottle, route);
+        if (limited) return sendError(req, res, limited, requestId);
       }
       const event = toProxyEvent(req, url, route, pathParameters, body, requestId, authorizer);
       if (route.streaming) return await runStreaming(await loadStreamingHandler(route), event, route, res, requestId);
@@ -356,10 +393,18 @@ export const localApiUrl = (host: string, port: number): string =>
   `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
 
 export async function listen(server: Server, port: number, host = '127.0.0.1'): Promise<LocalApi> {
+  let refused: ((err: Error) => void) | undefined;
   await new Promise<void>((resolve, reject) => {
+    refused = reject;
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
+  server.off('error', refused!);
+  // Once listening, a server's 'error' is a connection it could not accept (EMFILE under a flood of
+  // them): said, and the server goes on; unheard, it would end the process.
+  server.on('error', (err: NodeJS.ErrnoException) =>
+    log.error('local gateway: the server failed to accept a connection', { code: err.code, error: err.message }),
+  );
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   return {

@@ -1,6 +1,6 @@
 /**
  * The local stand-in for IAM: a middleware on the DynamoDB and SQS clients, and a watch on the calls made
- * without a client (@connections, lib/aws/signed-request.ts), that refuses, inside a
+ * without a client (lib/aws/signed-request.ts), that refuses, inside a
  * grant scope, any action the scope's grant does not list. The local runtime and the tests run
  * each handler in a scope made from its row of the route table (local/lambda/grants.ts). Installed on
  * every client by importing this module (lib/aws/client-hooks.ts); Lambda never imports it, and
@@ -43,6 +43,12 @@ export function actionsOfCall(service: AwsService, operation: string, input: unk
   // PostToConnection, DeleteConnection and GetConnection are all one IAM action.
   if (service === 'execute-api') return ['execute-api:ManageConnections'];
   if (service === 'sqs') return [`sqs:${operation.replace(SQS_BATCH, '$1')}`];
+  // A session with tags needs sts:TagSession beside sts:AssumeRole.
+  if (service === 'sts')
+    return [
+      `sts:${operation}`,
+      ...((input as { Tags?: unknown[] } | undefined)?.Tags?.length ? ['sts:TagSession'] : []),
+    ];
   const items = (input as { TransactItems?: Array<Record<string, unknown>> } | undefined)?.TransactItems ?? [];
   if (operation === 'TransactWriteItems')
     return items.flatMap((item) => Object.keys(item).map((kind) => `dynamodb:${TRANSACT_WRITE_ACTIONS[kind] ?? kind}`));
@@ -75,5 +81,5 @@ function guardClient(client: AwsClient, service: AwsService): void {
 }
 
 decorateAwsClients(guardClient);
-// The calls made without an SDK client (lib/aws/signed-request.ts: @connections).
+// The calls made without an SDK client (lib/aws/signed-request.ts: @connections, KMS, STS, SQS's JSON calls).
 watchAwsCalls(refuseOutsideGrant);

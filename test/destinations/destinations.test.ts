@@ -1,10 +1,15 @@
-import { DeleteQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DeleteQueueCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../client/index.ts';
 import { type LocalEventBridge, startLocalEventBridge } from '../../fixtures/eventbridge-endpoint.ts';
 import { endpointOverride } from '../../lib/aws-endpoint.ts';
+import { DESTINATION_REGISTRATION_LIMITS, DESTINATIONS, MAX_CLOCK_SKEW_MS } from '../../lib/core/settings.ts';
+import { readDestination } from '../../lib/destinations/store.ts';
 import { deliverDestinationBatch } from '../../lib/events/delivery/destination-batch.ts';
 import { verifyDestination } from '../../lib/events/destinations.ts';
+import { db, tableName } from '../../lib/store/client.ts';
+import { destinationKeys } from '../../lib/store/keys.ts';
 import type { EventPipeline } from '../../local/emulators/event-pipeline.ts';
 import { runAsWorker } from '../../local/lambda/grants.ts';
 import {
@@ -66,6 +71,17 @@ describe('an SQS destination', () => {
       Action: 'sqs:SendMessage',
       Resource: queue.arn,
       Condition: { StringEquals: { 'aws:PrincipalTag/marketplace-account': owner.userId } },
+    });
+    // For a queue under the customer's own KMS key: the same role and tag, only through SQS in the queue's region.
+    expect(created.body.key_policy_statement).toMatchObject({
+      Principal: policy.Statement[0].Principal,
+      Action: ['kms:GenerateDataKey', 'kms:Decrypt'],
+      Condition: {
+        StringEquals: {
+          'aws:PrincipalTag/marketplace-account': owner.userId,
+          'kms:ViaService': `sqs.${queue.arn.split(':')[3]}.amazonaws.com`,
+        },
+      },
     });
     const secret = created.body.signing_secret as string;
     const destinationId = created.body.id as string;
@@ -200,6 +216,23 @@ describe('an SQS destination', () => {
         expect(res.status, arn).toBe(400);
         expect(res.body.error.details[0].path).toBe('arn');
       }
+      // A region that does not exist, and partitions the sender role can never reach: a 400 saying so.
+      for (const [arn, message] of [
+        ['arn:aws:sqs:us-fake-9:111122223333:q', '"us-fake-9" is not an AWS region'],
+        ['arn:aws-cn:sqs:cn-north-1:111122223333:q', 'The partition "aws-cn" cannot be reached'],
+        [
+          'arn:aws-us-gov:events:us-gov-west-1:111122223333:event-bus/b',
+          'The partition "aws-us-gov" cannot be reached',
+        ],
+      ] as const) {
+        const res = await register(owner, agentId, arn);
+        expect(res.status, arn).toBe(400);
+        expect(res.body.error).toMatchObject({
+          code: 'validation_error',
+          details: [{ path: 'arn', message: expect.stringContaining(message) }],
+        });
+      }
+      expect((await invoke('listDestinations', { caller: owner, params: { id: agentId } })).body.data).toEqual([]);
     } finally {
       delete process.env['SERVICE_ACCOUNT_ID'];
     }
@@ -255,6 +288,42 @@ describe('auto-disable', () => {
   });
 });
 
+describe("a deleted agent's destination", () => {
+  it('sends nothing more once its agent is deleted: a message queued before the deletion is abandoned', async () => {
+    const agentId = await createAgent(owner);
+    const queue = await customerQueue('deleted-agent');
+    const created = await register(owner, agentId, queue.arn);
+    const destinationId = created.body.id as string;
+    const { code } = JSON.parse((await nextMessage(queue.url)).body);
+    const params = { id: agentId, destination_id: destinationId };
+    expect((await invoke('verifyDestination', { caller: owner, params, body: { code } })).body.status).toBe('ENABLED');
+    const contractId = await createContract(owner, agentId, templateId);
+    expect((await invoke('fundContract', { caller: owner, params: { id: contractId } })).status).toBe(200);
+    await nextMessage(queue.url);
+    const sent = await waitFor(async () => {
+      const res = await invoke('listDeliveries', { caller: owner, params: { id: agentId } });
+      return res.body.data.find((d: { status: string }) => d.status === 'succeeded');
+    }, 'the delivery');
+
+    expect((await invoke('deleteAgent', { caller: owner, params: { id: agentId } })).status).toBe(204);
+    // A forced resend that was on the destinations' queue when the agent went: the worker does not send it.
+    const message = {
+      agent_id: agentId,
+      destination_id: destinationId,
+      delivery_id: sent.id,
+      event_id: sent.event_id,
+      manual: true,
+      force: true,
+    };
+    const keep = await runAsWorker('deliverToDestinations', () =>
+      deliverDestinationBatch([{ messageId: 'm-1', receiptHandle: 'r-1', body: JSON.stringify(message) }]),
+    );
+    expect(keep).toEqual([]);
+    const { Messages } = await customer.send(new ReceiveMessageCommand({ QueueUrl: queue.url, WaitTimeSeconds: 1 }));
+    expect(Messages ?? []).toEqual([]);
+  });
+});
+
 describe('an EventBridge destination', () => {
   it('gets the verification message and events on the bus, signed in the detail; another account naming the same bus is refused by its policy', async () => {
     const busArn = 'arn:aws:events:us-east-1:210987654321:event-bus/orders';
@@ -270,11 +339,17 @@ describe('an EventBridge destination', () => {
       return res.body.verification.last_error ?? undefined;
     }, 'the first verification message refused');
     expect(refused).toContain('ResourceNotFoundException');
-    // The bus owner applies the policy the service gave them, and asks for a new message.
+    // The bus owner applies the policy the service gave them, and asks for a new message: not within
+    // the minute of the first (refused) one, then (a clock a minute and the skew bound on).
     bus.addBus(busArn, created.body.policy);
-    const resend = await invoke('verifyDestination', { caller: owner, params, body: { code: 'none-yet' } });
-    expect(resend.body.error.code).toBe('verification_code_expired');
-    expect(resend.body.error.message).toContain('A new verification message is on its way');
+    const tooSoon = await invoke('verifyDestination', { caller: owner, params, body: { code: 'none-yet' } });
+    expect(tooSoon.status).toBe(429);
+    expect(tooSoon.body.error.message).toContain('could not be sent');
+    const minuteOn = Date.now() + DESTINATIONS.verificationIntervalMs + MAX_CLOCK_SKEW_MS;
+    await expect(verifyDestination(owner, agentId, destinationId, 'none-yet', minuteOn)).rejects.toMatchObject({
+      code: 'verification_code_expired',
+      message: expect.stringContaining('A new verification message is on its way'),
+    });
     const verification = await waitFor(() => bus.entries.get(busArn)?.[0], 'the verification message on the bus');
     expect(verification).toMatchObject({ Source: 'template-marketplace', DetailType: 'service.destination.verify' });
     const detail = JSON.parse(verification.Detail);
@@ -303,13 +378,15 @@ describe('an EventBridge destination', () => {
     expect(pending.status).toBe('PENDING_VERIFICATION');
     expect(pending.verification.last_error).toContain('AccessDeniedException');
     expect(bus.refused.slice(refusedBefore).join('\n')).toContain(`session tag ${intruder.userId}`);
-    // Without the code (it never reached any bus) the intruder cannot enable it.
+    // Without the code (it never reached any bus) the intruder cannot enable it, nor have the next
+    // message sent within the minute.
     const guess = await invoke('verifyDestination', {
       caller: intruder,
       params: { id: intruderAgent, destination_id: theirs.body.id },
       body: { code: code },
     });
-    expect(guess.body.error.code).toBe('verification_code_expired');
+    expect(guess.status).toBe(429);
+    expect(guess.body.error.code).toBe('rate_limited');
     expect(bus.entries.get(busArn)).toHaveLength(1);
 
     // The owner's own events still arrive, signed in the detail.
@@ -321,4 +398,166 @@ describe('an EventBridge destination', () => {
     const event = await verifyWebhook({ rawBody: eventDetail.body, headers: eventDetail.headers, secret });
     expect(event).toMatchObject({ type: 'contract.funded', data: { contract_id: contractId } });
   });
+});
+
+describe('verification messages', () => {
+  /** The asks stored for a destination: each is one request item, and the worker sends once per ask. */
+  const asksOf = async (agentId: string, destinationId: string): Promise<number[]> => {
+    const { Items = [] } = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: {
+          ':pk': destinationKeys.agentPk(agentId),
+          ':prefix': `DESTVERIFY#${destinationId}#`,
+        },
+        ConsistentRead: true,
+      }),
+    );
+    return Items.map((item) => item['requested_at'] as number).sort();
+  };
+  const sendsTo = (busArn: string) => bus.refused.filter((line) => line.includes(busArn)).length;
+
+  it('go at most one a minute per destination whatever became of the last, under 20 concurrent calls and skewed clocks; the worker sends once per ask', async () => {
+    // A bus that does not exist: every message is refused, so the last outcome is always a failure.
+    const busArn = `arn:aws:events:us-east-1:210987654321:event-bus/limited-${Date.now()}`;
+    const agentId = await createAgent(owner);
+    const created = await register(owner, agentId, busArn);
+    expect(created.status).toBe(201);
+    const destinationId = created.body.id as string;
+    const params = { id: agentId, destination_id: destinationId };
+    await waitFor(async () => {
+      const res = await invoke('getDestination', { caller: owner, params });
+      return res.body.verification.last_error ?? undefined;
+    }, 'the first verification message refused');
+    const [registered] = await asksOf(agentId, destinationId);
+    expect(registered).toBeTypeOf('number');
+
+    // 20 calls at once within the minute of the first (failed) message: 20 × 429, no message.
+    const soon = await Promise.all(
+      Array.from({ length: 20 }, () => invoke('verifyDestination', { caller: owner, params, body: { code: 'x' } })),
+    );
+    for (const res of soon) {
+      expect(res.status).toBe(429);
+      expect(res.body.error.code).toBe('rate_limited');
+      expect(res.body.error.message).toContain('could not be sent');
+      const wait = Number(res.headers['retry-after']);
+      expect(wait).toBeGreaterThanOrEqual(1);
+      expect(wait).toBeLessThanOrEqual((DESTINATIONS.verificationIntervalMs + MAX_CLOCK_SKEW_MS) / 1000);
+    }
+    expect(await asksOf(agentId, destinationId)).toEqual([registered]);
+
+    // Later, 20 instances at once: exactly one asks, 19 are told to wait. (Two days later: the pipeline
+    // stores each message's code before the bus refuses it, and a code 24 h old has expired, so every
+    // call below asks whatever the pipeline is doing meanwhile.)
+    const next = registered! + 2 * 24 * 3600_000;
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 20 }, () => verifyDestination(owner, agentId, destinationId, 'x', next)),
+    );
+    const codes = outcomes.map((o) => (o.status === 'rejected' ? (o.reason as { code: string }).code : 'ok'));
+    expect(codes.filter((c) => c === 'verification_code_expired')).toHaveLength(1);
+    expect(codes.filter((c) => c === 'rate_limited')).toHaveLength(19);
+    const waited = outcomes.flatMap((o) =>
+      o.status === 'rejected' && (o.reason as { code: string }).code === 'rate_limited'
+        ? [(o.reason as { retryAfterSeconds: number }).retryAfterSeconds]
+        : [],
+    );
+    expect(new Set(waited)).toEqual(new Set([(DESTINATIONS.verificationIntervalMs + MAX_CLOCK_SKEW_MS) / 1000]));
+    expect(await asksOf(agentId, destinationId)).toEqual([registered, next]);
+
+    // Skewed clocks: an instance whose clock reads up to the skew bound ahead of the one that asked
+    // still sees the minute as running (1 ms short of it and the bound: refused, 1 s to wait); at
+    // the minute and the bound, it asks.
+    const justShort = next + DESTINATIONS.verificationIntervalMs + MAX_CLOCK_SKEW_MS - 1;
+    await expect(verifyDestination(owner, agentId, destinationId, 'x', justShort)).rejects.toMatchObject({
+      code: 'rate_limited',
+      retryAfterSeconds: 1,
+    });
+    const third = justShort + 1;
+    await expect(verifyDestination(owner, agentId, destinationId, 'x', third)).rejects.toMatchObject({
+      code: 'verification_code_expired',
+    });
+    // An ask stamped by a clock far beyond the bound (an hour ahead) blocks nobody for an hour.
+    const broken = third + 3_600_000;
+    await expect(verifyDestination(owner, agentId, destinationId, 'x', broken)).rejects.toMatchObject({
+      code: 'verification_code_expired',
+    });
+    const fourth = third + DESTINATIONS.verificationIntervalMs + MAX_CLOCK_SKEW_MS;
+    await expect(verifyDestination(owner, agentId, destinationId, 'x', fourth)).rejects.toMatchObject({
+      code: 'verification_code_expired',
+    });
+    expect(await asksOf(agentId, destinationId)).toEqual([registered, next, third, fourth, broken]);
+
+    // The pipeline makes at most one message per ask, and none for an ask a later one replaced
+    // before the worker reached it: the latest ask's message is sent.
+    const latest = await waitFor(async () => {
+      const d = await readDestination(agentId, destinationId);
+      return d?.verification_sent_for === fourth && d.code_hash === undefined ? d : undefined;
+    }, "the latest ask's message sent and refused by the bus");
+    expect(latest.verification_error).toContain('ResourceNotFoundException');
+    const sent = sendsTo(busArn);
+    expect(sent).toBeGreaterThanOrEqual(2); // the first and the latest ask's
+    expect(sent).toBeLessThanOrEqual(5); // one per ask at most
+
+    // The queue hands the latest ask's message out again, and an older ask's arrives late: nothing more is sent.
+    const again = (requestedAt: number, n: number) => ({
+      messageId: `dup-${n}`,
+      receiptHandle: `r-${n}`,
+      body: JSON.stringify({
+        agent_id: agentId,
+        destination_id: destinationId,
+        verify: true,
+        requested_at: requestedAt,
+      }),
+    });
+    const unread = await runAsWorker('deliverToDestinations', () =>
+      deliverDestinationBatch([again(fourth, 1), again(fourth, 2), again(next, 3), again(registered!, 4)]),
+    );
+    expect(unread).toEqual([]);
+    expect(sendsTo(busArn)).toBe(sent);
+  });
+});
+
+describe('registrations', () => {
+  it(`are ${DESTINATION_REGISTRATION_LIMITS.perWindow} per account per window, so a create-and-delete loop cannot send a verification message per two requests; a refused or capped request takes none`, async () => {
+    const user = await createTestUser();
+    const agentId = await createAgent(user);
+    const arn = (n: number) => `arn:aws:events:us-east-1:210987654321:event-bus/loop-${n}`;
+    // Refused before the window: a bad ARN (400) and another account's agent (404).
+    expect((await register(user, agentId, 'arn:aws:sqs:us-fake-9:111122223333:q')).status).toBe(400);
+    expect((await register(await createTestUser(), agentId, arn(0))).status).toBe(404);
+    const made: string[] = [];
+    for (let i = 0; i < DESTINATIONS.maxPerAgent; i++) {
+      const res = await register(user, agentId, arn(i));
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      made.push(res.body.id);
+    }
+    // At the per-agent cap: 409 before the window is touched.
+    expect((await register(user, agentId, arn(99))).body.error.code).toBe('limit_exceeded');
+    let n = DESTINATIONS.maxPerAgent;
+    while (n < DESTINATION_REGISTRATION_LIMITS.perWindow) {
+      const gone = made.shift()!;
+      expect(
+        (await invoke('deleteDestination', { caller: user, params: { id: agentId, destination_id: gone } })).status,
+      ).toBe(204);
+      const res = await register(user, agentId, arn(n++));
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      made.push(res.body.id);
+    }
+    const gone = made.shift()!;
+    expect(
+      (await invoke('deleteDestination', { caller: user, params: { id: agentId, destination_id: gone } })).status,
+    ).toBe(204);
+    const refused = await register(user, agentId, arn(n));
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.message).toContain(
+      `${DESTINATION_REGISTRATION_LIMITS.perWindow} destinations per 60 minutes`,
+    );
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(
+      DESTINATION_REGISTRATION_LIMITS.windowMs / 1000 - 120,
+    );
+    // Another account is not held back.
+    const other = await createTestUser();
+    expect((await register(other, await createAgent(other), arn(0))).status).toBe(201);
+  }, 60_000);
 });

@@ -62,7 +62,7 @@ function recorder() {
 }
 
 async function connect(agentId: string, connectionId: string, cursor: string | undefined): Promise<void> {
-  const claimed = await claimSlot(agentId, 0, { connectionId, keyHash: 'hash', cursor }, Date.now());
+  const claimed = await claimSlot(agentId, 0, { connectionId, keyHash: alice.usageKey!, cursor }, Date.now());
   expect(claimed).toBe(true);
 }
 

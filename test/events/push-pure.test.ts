@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { pushUrlOf } from '../../client/http/push-socket.ts';
 import type { AgentRecord } from '../../lib/agents/model.ts';
+import { PUSH } from '../../lib/core/settings.ts';
 import { afterPosition, eventIdAt } from '../../lib/events/feed/position.ts';
 import { readFilled } from '../../lib/events/feed/reader.ts';
+import { connectionVerdict } from '../../lib/events/push/message-limit.ts';
 import { PUSH_FILTER_PATTERN } from '../../lib/events/push/push-batch.ts';
 import { matchesFilter } from '../../lib/events/stream-filter.ts';
 import { handshakeKey } from '../../lib/http/socket-route.ts';
@@ -98,5 +101,33 @@ describe('push channel, pure parts', () => {
       expect(readFilled(agent(5), at(4), [event(3), event(4)])).toEqual({ events: [], cursor: at(4), drained: false });
       expect(readFilled(agent(4), at(4), [event(4)])).toEqual({ events: [], cursor: at(4), drained: true });
     });
+  });
+
+  it("judges a connection's messages: perConnection pass, then refusals with the wait, the last of them closes, then nothing", () => {
+    const { perConnection, closeAfterRefused } = PUSH.messageLimits;
+    const kinds = Array.from(
+      { length: perConnection + closeAfterRefused + 3 },
+      (_, i) => connectionVerdict(i + 1, 4_500).kind,
+    );
+    expect(kinds).toEqual([
+      ...Array(perConnection).fill('ok'),
+      ...Array(closeAfterRefused - 1).fill('refused'),
+      'close',
+      'dropped',
+      'dropped',
+      'dropped',
+    ]);
+    const refused = connectionVerdict(perConnection + 1, 4_500);
+    expect(refused.kind === 'refused' && refused.error).toMatchObject({ code: 'rate_limited', retryAfterSeconds: 5 });
+  });
+
+  it('docs/events.md and docs/limits.md state the message limits the code enforces', () => {
+    const { perConnection, perKey, windowMs, closeAfterRefused } = PUSH.messageLimits;
+    const read = (file: string) => readFileSync(new URL(`../../docs/${file}`, import.meta.url), 'utf8');
+    for (const doc of [read('events.md'), read('limits.md')]) {
+      expect(doc).toContain(`${perConnection} messages per ${windowMs / 1000} s`);
+      expect(doc).toContain(`${perKey.toLocaleString('en-US')} messages per ${windowMs / 1000} s`);
+      expect(doc).toContain(`${closeAfterRefused}th refused message`);
+    }
   });
 });

@@ -5,6 +5,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Ed25519PublicJwk, verifyWebhook } from '../../client/index.ts';
+import { JWKS_MAX_AGE_SECONDS } from '../../lib/core/settings.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { keys } from '../../lib/store/keys.ts';
 import { forgetDataKeys, unseal } from '../../lib/webhooks/data-key.ts';
@@ -160,6 +161,47 @@ describe('v1a signatures', () => {
     const flipped = Buffer.from(stored.sealed.ct, 'base64');
     flipped[0]! ^= 1;
     await expect(unseal({ ...stored.sealed, ct: flipped.toString('base64') })).rejects.toThrow();
+  });
+
+  it('the JWKS is cacheable: public max-age and an ETag; If-None-Match answers 304 until the keys change; a 404 is not kept', async () => {
+    const agentId = await createAgent(owner);
+    const missing = await invoke('getWebhookJwks', { params: { id: agentId } });
+    expect(missing.status).toBe(404);
+    expect(missing.headers['cache-control']).toBe('no-store');
+    expect(missing.headers['etag']).toBeUndefined();
+
+    await rotateKey(agentId);
+    const first = await invoke('getWebhookJwks', { params: { id: agentId } });
+    expect(first.status).toBe(200);
+    expect(first.headers['cache-control']).toBe(`public, max-age=${JWKS_MAX_AGE_SECONDS}`);
+    const etag = first.headers['etag']!;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    // The same keys, the same tag (whichever instance answers: it is the answer's hash).
+    expect((await invoke('getWebhookJwks', { params: { id: agentId } })).headers['etag']).toBe(etag);
+
+    for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const again = await invoke('getWebhookJwks', {
+        params: { id: agentId },
+        headers: { 'If-None-Match': ifNoneMatch },
+      });
+      expect(again.status, ifNoneMatch).toBe(304);
+      expect(again.raw.body, ifNoneMatch).toBe('');
+      expect(again.headers['content-type']).toBeUndefined();
+      expect(again.headers).toMatchObject({ etag, 'cache-control': `public, max-age=${JWKS_MAX_AGE_SECONDS}` });
+    }
+    const otherTag = await invoke('getWebhookJwks', {
+      params: { id: agentId },
+      headers: { 'If-None-Match': '"other"' },
+    });
+    expect(otherTag.status).toBe(200);
+    expect(otherTag.body).toEqual(first.body);
+
+    // A rotation changes the set, so the old tag no longer matches: 200 with the new set and tag.
+    await rotateKey(agentId, { expire_previous_in_seconds: 3600 });
+    const rotated = await invoke('getWebhookJwks', { params: { id: agentId }, headers: { 'If-None-Match': etag } });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.keys).toHaveLength(2);
+    expect(rotated.headers['etag']).not.toBe(etag);
   });
 
   it('owner only: another account gets 404; an agent without keys has no JWKS; bodies are strict', async () => {

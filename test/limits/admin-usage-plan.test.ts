@@ -7,6 +7,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findCallerByApiKey, hashApiKey } from '../../lib/accounts/api-keys.ts';
 import { db, tableName } from '../../lib/store/client.ts';
+import { type FakeCloudFormation, fakeCloudFormation } from '../support/fake-cloudformation.ts';
 
 /**
  * `admin create-key` against a deployed stage: it registers the key with the usage plan before
@@ -61,9 +62,9 @@ async function fakeApiGateway(options: { usagePlanExists: boolean }) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
 }
 
-function adminInAws(apiGatewayUrl: string, env: Record<string, string> = {}, name = 'Dana') {
+function adminInAws(apiGatewayUrl: string, env: Record<string, string> = {}, name = 'Dana', more: string[] = []) {
   const { DYNAMODB_ENDPOINT, ...rest } = process.env;
-  return run(process.execPath, [join(root, 'scripts/admin.ts'), 'create-key', '--name', name], {
+  return run(process.execPath, [join(root, 'scripts/admin.ts'), 'create-key', '--name', name, ...more], {
     cwd: root,
     env: {
       ...rest,
@@ -134,6 +135,64 @@ describe('admin create-key for a deployed stage', () => {
     );
     expect(failed?.code).toBe(1);
     expect(failed?.stderr).toContain('USAGE_PLAN_ID');
+    expect(gateway.requests).toEqual([]);
+  });
+});
+
+describe("admin create-key --stage: the settings from the stage's stack outputs", () => {
+  // CloudFormation too is a stand-in on 127.0.0.1 (test/support/fake-cloudformation.ts), reached
+  // through the SDK's standard AWS_ENDPOINT_URL_CLOUDFORMATION: the command gets AWS credentials,
+  // a region and the stage's name, and neither TABLE_NAME nor USAGE_PLAN_ID.
+  let cloudFormation: FakeCloudFormation | undefined;
+  afterEach(async () => {
+    await cloudFormation?.close();
+    cloudFormation = undefined;
+  });
+  const stacksOf = (stage: string): Record<string, Record<string, string>> => ({
+    [`TemplateMarketplace-${stage}`]: {
+      TableName: tableName(),
+      DeliveryQueueUrl: 'https://sqs.us-east-1.amazonaws.com/123456789012/delivery',
+      DeliveryDlqUrl: 'https://sqs.us-east-1.amazonaws.com/123456789012/delivery-dlq',
+    },
+    [`TemplateMarketplace-${stage}-Api`]: { UsagePlanId: 'plan42' },
+  });
+
+  it('reads TableName and UsagePlanId by DescribeStacks, then issues the key as with the variables', async () => {
+    const gateway = await fakeApiGateway({ usagePlanExists: true });
+    cloudFormation = await fakeCloudFormation(stacksOf('dev'));
+    const env = { TABLE_NAME: '', USAGE_PLAN_ID: '', AWS_ENDPOINT_URL_CLOUDFORMATION: cloudFormation.url };
+    const { stdout } = await adminInAws(gateway.url, env, 'Platform team', ['--operator', '--stage', 'dev']);
+    const issued = JSON.parse(stdout) as { api_key: string; user_id: string };
+
+    expect(cloudFormation.requests.map((r) => `${r.form['Action']} ${r.form['StackName']}`).sort()).toEqual([
+      'DescribeStacks TemplateMarketplace-dev',
+      'DescribeStacks TemplateMarketplace-dev-Api',
+    ]);
+    expect(cloudFormation.requests[0]!.authorization).toContain('/us-east-1/cloudformation/aws4_request');
+    expect(gateway.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /apikeys',
+      'POST /usageplans/plan42/keys',
+    ]);
+    expect(await findCallerByApiKey(issued.api_key)).toMatchObject({
+      userId: issued.user_id,
+      name: 'Platform team',
+      operator: true,
+    });
+  });
+
+  it("exits 1 with CloudFormation's reason for a stage that is not deployed, having made nothing", async () => {
+    const gateway = await fakeApiGateway({ usagePlanExists: true });
+    cloudFormation = await fakeCloudFormation(stacksOf('dev'));
+    const env = { TABLE_NAME: '', USAGE_PLAN_ID: '', AWS_ENDPOINT_URL_CLOUDFORMATION: cloudFormation.url };
+    const failed = await adminInAws(gateway.url, env, 'Nobody', ['--stage', 'staging']).then(
+      () => undefined,
+      (err: { code: number; stdout: string; stderr: string }) => err,
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stdout).toBe('');
+    expect(failed?.stderr).toContain(
+      '--stage staging: CloudFormation DescribeStacks answered 400 ValidationError: Stack with id TemplateMarketplace-staging',
+    );
     expect(gateway.requests).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY_LIMITS } from '../../lib/core/settings.ts';
+import { API_KEY_LIMITS, KEYLESS_ROUTE_LIMITS } from '../../lib/core/settings.ts';
+import { THROTTLED_MESSAGE } from '../../lib/http/errors.ts';
 import { createLocalApi, type LocalApi, listen } from '../../local/gateway/api-gateway.ts';
 import { createKeyThrottle } from '../../local/gateway/key-throttle.ts';
 import { createTestUser, type TestUser } from '../support/lambda.ts';
@@ -77,13 +78,30 @@ describe('key throttle in the local API Gateway', () => {
     expect(next.filter((r) => r.status === 429)).toHaveLength(API_KEY_LIMITS.ratePerSecond);
   });
 
-  it('limits each key on its own, and never routes without a key', async () => {
+  it('limits each key on its own', async () => {
     expect((await get(alice)).status).toBe(429);
     expect((await get(bob)).status).toBe(200);
-    const health = await Promise.all(
-      Array.from({ length: API_KEY_LIMITS.burst * 2 }, () => fetch(`${gateway.url}/health`)),
-    );
-    expect(health.every((r) => r.status === 200)).toBe(true);
+  });
+
+  it(`gives each route without a key one bucket for all its callers (the stage's method throttle: ${KEYLESS_ROUTE_LIMITS.burst}, then ${KEYLESS_ROUTE_LIMITS.ratePerSecond} per second), apart from the keys' and from the other keyless routes`, async () => {
+    // The JWKS of an agent without keys (a 404 is a served request too), 300 anonymous requests at once.
+    const jwks = `${gateway.url}/api/v1/webhook-keys/agt_01KAKQ8A1B2C3D4E5F6G7H8J9K`;
+    const crowd = await Promise.all(Array.from({ length: 300 }, () => fetch(jwks)));
+    expect(crowd.filter((r) => r.status === 404)).toHaveLength(KEYLESS_ROUTE_LIMITS.burst);
+    const limited = crowd.filter((r) => r.status !== 404);
+    expect(limited).toHaveLength(300 - KEYLESS_ROUTE_LIMITS.burst);
+    for (const res of limited) {
+      expect(res.status).toBe(429);
+      expect(res.headers.get('retry-after')).toBe('1');
+      expect(await res.json()).toEqual({ error: { code: 'rate_limited', message: THROTTLED_MESSAGE } });
+    }
+    // Another keyless route, and a key's routes, are not held back by that crowd.
+    expect((await fetch(`${gateway.url}/health`)).status).toBe(200);
+    expect((await get(bob)).status).toBe(200);
+    t += 1000;
+    const next = await Promise.all(Array.from({ length: KEYLESS_ROUTE_LIMITS.ratePerSecond * 2 }, () => fetch(jwks)));
+    expect(next.filter((r) => r.status === 404)).toHaveLength(KEYLESS_ROUTE_LIMITS.ratePerSecond);
+    expect(next.filter((r) => r.status === 429)).toHaveLength(KEYLESS_ROUTE_LIMITS.ratePerSecond);
   });
 });
 

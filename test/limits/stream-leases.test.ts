@@ -166,4 +166,30 @@ describe(`SSE streams per agent (cap ${MAX_STREAMS_PER_AGENT})`, () => {
     );
     await Promise.all([...leases, intruder].map((l) => l.release()));
   });
+
+  it('ends a stream at its lifetime and lets its slot lapse, even when the function runs on after its client left and never releases', async () => {
+    const agentId = newId('agt');
+    let clock = Date.now();
+    const now = () => clock;
+    const leases = await Promise.all(
+      Array.from({ length: MAX_STREAMS_PER_AGENT }, () =>
+        acquireStreamLease(agentId, { now, renewMs: 20, lifetimeMs: STREAM_LEASE.lifetimeMs }),
+      ),
+    );
+    // The client left; Lambda does not say so: the sink never reports itself closed.
+    const sinks = leases.map((l) => l.guard({ write: () => undefined, closed: () => false }));
+    clock += STREAM_LEASE.lifetimeMs - 1000;
+    await new Promise((r) => setTimeout(r, 200)); // still renewed, still open
+    expect(sinks.some((s) => s.closed())).toBe(false);
+    await expect(acquireStreamLease(agentId, { now })).rejects.toMatchObject({ code: 'rate_limited' });
+
+    clock += 1000; // its lifetime is up: the stream is told to end, and renewals stop
+    expect(sinks.every((s) => s.closed())).toBe(true);
+    await new Promise((r) => setTimeout(r, 200));
+    // Nobody released (the function is still running): the slots lapse one lease after the last renewal.
+    clock += STREAM_LEASE.leaseMs + 1000;
+    const next = await acquireStreamLease(agentId, { now });
+    await next.release();
+    await Promise.all(leases.map((l) => l.release()));
+  }, 60_000);
 });

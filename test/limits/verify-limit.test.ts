@@ -1,11 +1,15 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { AppError } from '../../lib/core/errors.ts';
 import { newId } from '../../lib/core/ids.ts';
-import { MAX_CLOCK_SKEW_MS, VERIFY_LIMITS } from '../../lib/core/settings.ts';
+import { ACCOUNT_HANDSHAKE_LIMITS, MAX_CLOCK_SKEW_MS, VERIFY_LIMITS } from '../../lib/core/settings.ts';
+import { takeAccountHandshakeSlot } from '../../lib/limits/account-handshake-limit.ts';
 import { startHandshake } from '../../lib/limits/verify-limit.ts';
+import { db, tableName } from '../../lib/store/client.ts';
+import { keys } from '../../lib/store/keys.ts';
 import { useDevelopmentModeSwitch } from '../agents/env.ts';
 import { echoChallenge, type Respond, startReceiver } from '../net/receiver.ts';
-import { createTestUser, invoke } from '../support/lambda.ts';
+import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 
 /**
  * POST …/webhook/verify is one outbound POST per call: per agent, one handshake in flight and
@@ -13,10 +17,10 @@ import { createTestUser, invoke } from '../support/lambda.ts';
  */
 const setDevelopmentMode = useDevelopmentModeSwitch();
 
-async function agentWithReceiver(respond: Respond) {
+async function agentWithReceiver(respond: Respond, ownerOf?: TestUser) {
   setDevelopmentMode(true);
   const receiver = await startReceiver(respond);
-  const owner = await createTestUser();
+  const owner = ownerOf ?? (await createTestUser());
   const { body: agent } = await invoke('createAgent', { caller: owner, body: { name: 'bot' } });
   const configured = await invoke('configureWebhook', {
     caller: owner,
@@ -24,7 +28,11 @@ async function agentWithReceiver(respond: Respond) {
     body: { webhook_url: receiver.url, events: ['contract.funded'] },
   });
   expect(configured.status).toBe(200);
-  return { receiver, verify: () => invoke('verifyWebhook', { caller: owner, params: { id: agent.id } }) };
+  return {
+    receiver,
+    agentId: agent.id as string,
+    verify: () => invoke('verifyWebhook', { caller: owner, params: { id: agent.id } }),
+  };
 }
 
 const slowEcho =
@@ -99,6 +107,29 @@ describe('verify limit through the handler', () => {
     for (let i = 0; i < VERIFY_LIMITS.perWindow; i++) await first.verify();
     expect((await first.verify()).status).toBe(429);
     expect((await second.verify()).status).toBe(200);
+  });
+});
+
+describe('verify limit per account', () => {
+  it(`allows ${ACCOUNT_HANDSHAKE_LIMITS.perWindow} handshakes per window over all of an account's agents (a new agent is no way around it); a refusal frees the agent's lease and sends nothing`, async () => {
+    const owner = await createTestUser();
+    const first = await agentWithReceiver(echoChallenge, owner);
+    // The account's other handshakes of the hour, through the same limiter the route takes.
+    for (let i = 0; i < ACCOUNT_HANDSHAKE_LIMITS.perWindow - 1; i++) await takeAccountHandshakeSlot(owner.userId);
+    expect((await first.verify()).status).toBe(200);
+    const fresh = await agentWithReceiver(echoChallenge, owner);
+    const refused = await fresh.verify();
+    expectRateLimited(refused, ACCOUNT_HANDSHAKE_LIMITS.windowMs / 1000);
+    expect(refused.body.error.message).toContain('over all its agents');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(ACCOUNT_HANDSHAKE_LIMITS.windowMs / 1000 - 120);
+    expect(fresh.receiver.requests).toHaveLength(0);
+    // The agent's lease was given back: nothing of it stays held.
+    const { Item } = await db().send(
+      new GetCommand({ TableName: tableName(), Key: keys.verifyLimit(fresh.agentId), ConsistentRead: true }),
+    );
+    expect(Item?.['lease_until']).toBeUndefined();
+    // Another account is not held back.
+    expect((await (await agentWithReceiver(echoChallenge)).verify()).status).toBe(200);
   });
 });
 

@@ -5,12 +5,14 @@ import { promisify } from 'node:util';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDelivery } from '../../lib/events/delivery/store.ts';
+import { socketRoutes } from '../../lib/routes.ts';
 import { tableName } from '../../lib/store/client.ts';
 import { DEMO_CALLER, DEMO_DELIVERY } from '../../local/demo/identity.ts';
 import { routesInSampleOrder, sampleEvent } from '../../local/demo/sample-event.ts';
 import { seedDemoData } from '../../local/demo/seed.ts';
 import { startDemoWebhookSink } from '../../local/demo/webhook-sink.ts';
 import { startEventPipeline } from '../../local/emulators/event-pipeline.ts';
+import { createLocalApi, type LocalApi, listen } from '../../local/gateway/api-gateway.ts';
 import { invokeFunction } from '../../local/invoke.ts';
 import type { LocalResponseStream, StreamMetadata } from '../../local/lambda/streaming.ts';
 import { freePort } from '../../local/ports.ts';
@@ -49,9 +51,14 @@ beforeAll(async () => {
     dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!,
   });
   stops.push(pipeline.stop);
+  // The API, for the push channel's @connections: npm start's own port.
+  const api: LocalApi = await listen(createLocalApi(), 0);
+  stops.push(api.close);
+  process.env['PUSH_CONNECTIONS_ENDPOINT'] = api.url;
   const withdraw = publishRuntime(process.env['DYNAMODB_ENDPOINT']!, {
     sqs_endpoint: pipeline.sqsEndpoint,
     queue_url: pipeline.queueUrl,
+    connections_endpoint: api.url,
   });
   stops.push(async () => withdraw());
   // The delivery the retryDelivery sample names is made by the relay from the seeded events.
@@ -76,6 +83,13 @@ describe("every function's sample runs against a fresh local runtime", () => {
 
   it.each(sampled.filter((r) => r.streaming).map((r) => r.name))('%s opens its stream (200)', async (name) => {
     expect((await streamHead(name)).statusCode).toBe(200);
+  });
+
+  // $connect takes a slot of the demo agent for the sample's connection id, $disconnect frees it; the
+  // sync then names a connection that holds none: its error frame gets 410 (gone), as in AWS, and it answers 200.
+  it.each(socketRoutes.map((r) => r.name).sort())('%s (push channel) answers 200', async (name) => {
+    const result = (await invokeFunction(name, sample(name))) as { statusCode: number; body?: string };
+    expect(result.statusCode, result.body).toBe(200);
   });
 
   it('authorizer: the demo key is allowed, as the demo user', async () => {
@@ -111,6 +125,11 @@ describe('npm run invoke', () => {
   it('-- retryDelivery finds the delivery queue of the running runtime', async () => {
     const { stdout } = await run(['retryDelivery'], {});
     expect(JSON.parse(stdout)).toMatchObject({ statusCode: 202 });
+  }, 60_000);
+
+  it("-- pushSync posts to the running runtime's @connections (found, not set) and answers 200", async () => {
+    const { stdout } = await run(['pushSync'], { PUSH_CONNECTIONS_ENDPOINT: '' });
+    expect(JSON.parse(stdout)).toMatchObject({ statusCode: 200 });
   }, 60_000);
 
   it('without a running store says so in one sentence and exits 1', async () => {

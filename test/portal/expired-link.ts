@@ -1,3 +1,4 @@
+import { hashApiKey } from '../../lib/accounts/api-keys.ts';
 import { putPortalLink } from '../../lib/portal/store.ts';
 import { newPortalToken } from '../../lib/portal/token.ts';
 import type { TestUser } from '../support/lambda.ts';
@@ -14,6 +15,7 @@ export async function expiredPortalToken(owner: TestUser, agentId: string): Prom
     workspace_id: owner.workspaceId,
     created_at: new Date(twoHoursAgo).toISOString(),
     link_expires_at: new Date(twoHoursAgo + 3_600_000).toISOString(),
+    usage_key: hashApiKey(owner.apiKey),
   });
   return link.token;
 }

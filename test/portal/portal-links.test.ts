@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../lib/accounts/api-keys.ts';
 import { getPortalLink } from '../../lib/portal/store.ts';
@@ -47,6 +48,36 @@ describe('portal links', () => {
     expect((await call(link.token, 'GET', `/agents/${agentId}/deliveries`)).status).toBe(200);
     // No webhook yet: the route's own answer, so the token reached it.
     expect((await call(link.token, 'GET', `/agents/${agentId}/webhook/secret`)).status).toBe(409);
+  });
+
+  it('points the link at PORTAL_URL only: a hostile Host or X-Forwarded-* header does not reach it', async () => {
+    const { owner, agentId } = await ownerWithAgent();
+    const configured = process.env['PORTAL_URL'];
+    expect(configured).toBe(`${api.url}/portal/`);
+    // fetch keeps Host to itself; node:http sends the header as written, as any client may.
+    const answer = await new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const req = request(`${api.url}/api/v1/agents/${agentId}/portal-links`, {
+        method: 'POST',
+        headers: {
+          host: 'attacker.example',
+          'x-forwarded-host': 'attacker.example',
+          'x-forwarded-proto': 'https',
+          authorization: `Bearer ${owner.apiKey}`,
+        },
+      });
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }),
+        );
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(answer.status).toBe(201);
+    expect(answer.body.url.startsWith(`${configured}#agent=`)).toBe(true);
+    expect(answer.body.url).not.toContain('attacker');
   });
 
   it("refuses the token on every route that is not one of that agent's portal routes", async () => {
@@ -104,7 +135,10 @@ describe('portal links', () => {
   it('refuses, in the handler too, a token whose authorizer answer outlived its expiry or names another agent', async () => {
     const { owner, agentId } = await ownerWithAgent();
     const other = await ownerWithAgent();
-    const portalCaller = (expiresAt: string, id: string) => ({ ...owner, portal: { agentId: id, expiresAt } });
+    const portalCaller = (expiresAt: string, id: string) => ({
+      ...owner,
+      portal: { agentId: id, linkId: 'pl_0000000000000000', expiresAt },
+    });
     const later = new Date(Date.now() + 600_000).toISOString();
     const past = new Date(Date.now() - 1_000).toISOString();
     // As API Gateway would pass a cached answer: the handler checks the expiry itself.

@@ -31,6 +31,8 @@ export function useLocalApi(options: Omit<LocalApiOptions, 'onExchange'> = {}): 
   };
   beforeAll(async () => {
     api = await listen(createLocalApi(undefined, { ...options, onExchange: check }), 0);
+    // As `npm start` does: portal links point at this API's own page (the file's environment is put back after it).
+    process.env['PORTAL_URL'] ??= `${api.url}/portal/`;
   });
   afterEach(async () => {
     // Answers finish on 'close', a moment after the client has read them.

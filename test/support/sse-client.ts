@@ -42,6 +42,8 @@ export async function openSse(url: string, headers: Record<string, string>) {
   return {
     res,
     frames,
+    /** Resolves when the server ends the stream (or close() aborts it). */
+    ended: reading,
     close: async () => {
       controller.abort();
       await reading;

@@ -6,6 +6,7 @@
  * history; the send is lib/destinations/send.ts, and the health that disables a destination whose
  * attempts have all failed for WEBHOOK_AUTO_DISABLE_AFTER_SECONDS is kept on the destination item.
  */
+import { liveAgent } from '../../agents/store.ts';
 import { setting } from '../../core/environment.ts';
 import { atPinnedVersion } from '../../core/event-versions.ts';
 import { nowIso } from '../../core/time.ts';
@@ -47,12 +48,19 @@ export async function deliverDestinationBatch(
       ? await readDestinationsAndDeliveries(
           valid.flatMap((m) => [
             destinationKeys.destination(m.agent_id, m.destination_id),
+            keys.agent(m.agent_id),
             ...('delivery_id' in m ? [keys.delivery(m.agent_id, m.delivery_id)] : []),
           ]),
         )
       : new Map<string, Record<string, unknown>>();
+  // A deleted agent's destinations are no destinations: what was queued before the deletion is not
+  // sent (abandoned, as for a disabled destination), as a deleted agent's webhook gets nothing more.
   const destinationOf = (m: DestinationMessage) =>
-    found.get(keyString(destinationKeys.destination(m.agent_id, m.destination_id))) as DestinationRecord | undefined;
+    liveAgent(found.get(keyString(keys.agent(m.agent_id))))
+      ? (found.get(keyString(destinationKeys.destination(m.agent_id, m.destination_id))) as
+          | DestinationRecord
+          | undefined)
+      : undefined;
   const health = new Map<string, { destination: DestinationRecord; ok: boolean; failed: boolean }>();
 
   const keep = await Promise.all(
@@ -65,7 +73,7 @@ export async function deliverDestinationBatch(
       try {
         const destination = destinationOf(message);
         if (!('delivery_id' in message)) {
-          if (destination) await sendVerification(destination, clock());
+          if (destination) await sendVerification(destination, message.requested_at, clock());
           return false;
         }
         const item = found.get(keyString(keys.delivery(message.agent_id, message.delivery_id)));
@@ -118,7 +126,7 @@ async function attempt(
   if (!accepts(destination, delivery.event_type)) {
     await abandonDelivery(
       delivery,
-      'destination not enabled or not subscribed to this event type when the attempt was due',
+      'agent deleted, or destination not enabled or not subscribed to this event type, when the attempt was due',
     );
     return done;
   }

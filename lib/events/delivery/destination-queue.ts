@@ -9,8 +9,11 @@ import { ID_PATTERN } from '../../core/ids.ts';
 import { postpone, queueUrlSetting, sqs } from './queue.ts';
 
 export type DestinationMessage =
-  /** Send a new verification code (lib/destinations/verification.ts). */
-  | { agent_id: string; destination_id: string; verify: true }
+  /**
+   * Send a new verification code (lib/destinations/verification.ts) for the ask `requested_at`
+   * (lib/destinations/store.ts); a message queued before asks were stamped has none, and is dropped.
+   */
+  | { agent_id: string; destination_id: string; verify: true; requested_at?: number }
   /** An attempt of a delivery record, as the webhook queue's messages (`manual`/`force`: a manual retry). */
   | { agent_id: string; destination_id: string; delivery_id: string; event_id: string; manual?: true; force?: true };
 
@@ -35,11 +38,20 @@ export function parseDestinationMessage(body: string): DestinationMessage | unde
       ['destination_id', ID_PATTERN.dst],
     ];
     const keys = Object.keys(value).sort().join(',');
-    if (keys === 'agent_id,destination_id,verify' && value['verify'] === true && ids(value, base))
+    const requestedAt = value['requested_at'];
+    if (
+      (keys === 'agent_id,destination_id,verify' ||
+        (keys === 'agent_id,destination_id,requested_at,verify' &&
+          Number.isSafeInteger(requestedAt) &&
+          (requestedAt as number) >= 0)) &&
+      value['verify'] === true &&
+      ids(value, base)
+    )
       return {
         agent_id: value['agent_id'],
         destination_id: value['destination_id'],
         verify: true,
+        ...(requestedAt === undefined ? {} : { requested_at: requestedAt }),
       } as DestinationMessage;
     const flagsValid =
       [value['manual'], value['force']].every((v) => v === undefined || v === true) &&

@@ -96,8 +96,9 @@ export async function enqueueDeliveries(
  * Parks a received message until its next attempt is due (the retry schedule lives in visibility);
  * `queueUrl`: the destinations' queue. One signed JSON call, not the SDK client: it is the webhook
  * worker's only SQS call, and the client would be 24 KB of that bundle (lib/aws/json-protocol.ts).
- * It is not retried: a message it fails to park stays in the batch's failures, comes back after the
- * queue's visibility timeout, finds its attempt not yet due and is parked again, without a POST.
+ * The transport retries it as the SDK would; a message it still fails to park stays in the batch's
+ * failures, comes back after the queue's visibility timeout, finds its attempt not yet due and is
+ * parked again, without a POST.
  */
 export async function postpone(receiptHandle: string, seconds: number, queueUrl = deliveryQueueUrl()): Promise<void> {
   await callJsonApi(

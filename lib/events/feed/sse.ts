@@ -39,6 +39,12 @@ export interface SseOptions {
    * survives a reconnect (EventSource sends it back as Last-Event-ID) instead of being mapped again.
    */
   announceStart?: boolean;
+  /**
+   * Asked every `accessCheckMs` while the stream runs: false (the key or portal link revoked, the
+   * agent deleted) ends the stream; the client's reconnect then meets the authorizer's 401.
+   */
+  accessStands?: () => Promise<boolean>;
+  accessCheckMs?: number;
 }
 
 export function sseFrame(event: ServiceEvent): string {
@@ -79,6 +85,9 @@ export function streamStart(
   return query.after === undefined ? undefined : { kind: 'after', eventId: query.after, from: 'after' };
 }
 
+/** A stream's access is read again at the heartbeat's pace: a revocation reaches a running stream within 10 s. */
+export const SSE_ACCESS_CHECK_MS = 10_000;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The wait before the next look at the table: short after an event, doubling while quiet (docs/cost.md, the SSE cost model). */
@@ -97,6 +106,8 @@ export async function streamEvents(
   options: SseOptions,
 ): Promise<void> {
   const { remainingMs, pollMs = 1000, heartbeatMs = 10_000, reserveMs = 5000, pageSize = 100 } = options;
+  const { accessStands, accessCheckMs = SSE_ACCESS_CHECK_MS } = options;
+  let accessCheckedAt = Date.now();
   const minPollMs = Math.min(options.minPollMs ?? 250, pollMs);
   let waitMs = pollMs;
   let cursor = after;
@@ -109,6 +120,13 @@ export async function streamEvents(
   write(`retry: 1000\n: connected\n\n`);
   if (options.announceStart && cursor !== undefined) write(`id: ${cursor}\n\n`);
   while (!sink.closed() && remainingMs() > reserveMs) {
+    if (accessStands && Date.now() - accessCheckedAt >= accessCheckMs) {
+      accessCheckedAt = Date.now();
+      if (!(await accessStands())) {
+        write(': access ended\n\n');
+        return;
+      }
+    }
     const read = await readFeed(agentId, cursor, pageSize);
     if (sink.closed()) break;
     for (const event of read.events) write(sseFrame(event));

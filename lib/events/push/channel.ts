@@ -6,22 +6,19 @@
  *
  * Each call is one signed request (lib/aws/signed-request.ts), as the SDK client would send it
  * (`POST <endpoint>/@connections/<id>`, the frame as the body), without the client's work per call:
- * one post per frame and connection is the channel's most frequent call. What the client added is
- * here: a throttled (429) or failed (5xx, no answer) call is tried again, three times in all, as
- * the SDK's standard retries do; any other answer is an error naming the API's own error type.
+ * one post per frame and connection is the channel's most frequent call. The transport tries a
+ * throttled (429) or failed (5xx, no answer) call again as the SDK's standard retries do; any
+ * other answer is an error naming the API's own error type.
  */
 
 import type { Credentials } from '../../aws/signed-request.ts';
 import { signedRequest } from '../../aws/signed-request.ts';
 import { setting } from '../../core/environment.ts';
-import { backoff } from '../../store/backoff.ts';
 
 /** Sends one frame; 'gone' when the connection no longer exists. */
 export type PostFrame = (connectionId: string, frame: string) => Promise<'sent' | 'gone'>;
 /** Closes a connection from the service's side (its $disconnect follows); a connection already gone is fine. */
 export type CloseConnection = (connectionId: string) => Promise<void>;
-
-const ATTEMPTS = 3;
 
 /** The local stand-in checks no signature; the emulators' dummy credentials keep the signer from looking for real ones. */
 let local: { accessKeyId: string; credentials: Credentials } | undefined;
@@ -41,33 +38,17 @@ async function callConnection(
 ): Promise<number> {
   const endpoint = setting('PUSH_CONNECTIONS_ENDPOINT');
   if (!endpoint) throw new Error('PUSH_CONNECTIONS_ENDPOINT is not set');
-  const url = new URL(`${endpoint.replace(/\/$/, '')}/@connections/${encodeURIComponent(connectionId)}`);
-  for (let attempt = 1; ; attempt++) {
-    let status: number;
-    let text = '';
-    try {
-      ({ status, body: text } = await signedRequest({
-        service: 'execute-api',
-        operation,
-        region: setting('AWS_REGION') ?? 'us-east-1',
-        method: operation === 'PostToConnection' ? 'POST' : 'DELETE',
-        url,
-        ...(body === undefined ? {} : { body, headers: { 'content-type': 'application/octet-stream' } }),
-        credentials: localCredentials(),
-      }));
-    } catch (err) {
-      // No answer (a kept-alive connection closed under us, a timeout): tried again like a 5xx.
-      if (attempt >= ATTEMPTS || (err as Error).name === 'AccessDeniedException') throw err;
-      await backoff(attempt, 1000);
-      continue;
-    }
-    if ((status === 429 || status >= 500) && attempt < ATTEMPTS) {
-      await backoff(attempt, 1000);
-      continue;
-    }
-    if ((status >= 200 && status < 300) || status === 410) return status;
-    throw new Error(`@connections ${operation}: ${status} ${errorTypeOf(text)}`);
-  }
+  const { status, body: text } = await signedRequest({
+    service: 'execute-api',
+    operation,
+    region: setting('AWS_REGION') ?? 'us-east-1',
+    method: operation === 'PostToConnection' ? 'POST' : 'DELETE',
+    url: new URL(`${endpoint.replace(/\/$/, '')}/@connections/${encodeURIComponent(connectionId)}`),
+    ...(body === undefined ? {} : { body, headers: { 'content-type': 'application/octet-stream' } }),
+    credentials: localCredentials(),
+  });
+  if ((status >= 200 && status < 300) || status === 410) return status;
+  throw new Error(`@connections ${operation}: ${status} ${errorTypeOf(text)}`);
 }
 
 /** API Gateway's error type from its answer's body (`{"message": …}`), for the error's message. */

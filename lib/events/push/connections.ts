@@ -7,14 +7,16 @@
 
 import { findCallerByKeyHash } from '../../accounts/api-keys.ts';
 import { ownAgent } from '../../agents/agents.ts';
+import { listAgentsOf } from '../../agents/store.ts';
 import type { Caller } from '../../core/caller.ts';
 import { AppError, rateLimited } from '../../core/errors.ts';
 import { PUSH } from '../../core/settings.ts';
 import { shuffled } from '../../core/shuffled.ts';
 import { checkFeedCursor } from '../feed/position.ts';
 import type { CloseConnection, PostFrame } from './channel.ts';
+import { takeKeyMessage } from './message-limit.ts';
 import { sendBacklog } from './send.ts';
-import { claimSlot, readConnection, readSlot, releaseSlot } from './store.ts';
+import { claimSlot, listSlots, readConnection, readSlot, releaseSlot } from './store.ts';
 
 export interface OpenRequest {
   agentId: string;
@@ -30,7 +32,11 @@ export async function openConnection(caller: Caller, request: OpenRequest, nowMs
   checkFeedCursor(agent, request.after, 'after');
   for (const slot of shuffled(PUSH.connectionsPerAgent)) {
     const connection = { connectionId: request.connectionId, keyHash: request.keyHash, cursor: request.after };
-    if (await claimSlot(agent.id, slot, connection, nowMs)) return;
+    const claimed = await claimSlot(agent.id, slot, connection, nowMs);
+    // The claim commits only while the key stands: a revocation between the handshake's key check and
+    // here either sees this slot (closeConnectionsOfKey runs after the key is marked) or refuses it.
+    if (claimed === 'key_revoked') throw new AppError('unauthorized', 'A valid API key is required.');
+    if (claimed) return;
   }
   throw rateLimited(
     `An agent may have at most ${PUSH.connectionsPerAgent} push connections open at once; close one, or try again later.`,
@@ -49,7 +55,8 @@ export async function closeConnection(connectionId: string): Promise<void> {
  * must still stand and its owner still own the agent (a revoked key, a deleted agent: an error frame,
  * and the service closes the connection), so a connection outlives its access by at most one sync
  * interval, as API Gateway's authorizer cache lets a REST call do. False when the connection holds
- * no slot (it was cleaned up: reconnect).
+ * no slot (it was cleaned up: reconnect). Throws `rate_limited` when the key's connections together
+ * are over their message rate (PUSH.messageLimits.perKey).
  */
 export async function syncConnection(
   connectionId: string,
@@ -59,6 +66,8 @@ export async function syncConnection(
   const held = await readConnection(connectionId);
   const slot = held && (await readSlot(held.agent_id, held.slot));
   if (!slot || slot.connection_id !== connectionId) return false;
+  // Over the key's rate: the rate_limited error frame, the connection kept (message-limit.ts).
+  await takeKeyMessage(slot.key_hash, () => nowMs);
   const caller = await findCallerByKeyHash(slot.key_hash);
   try {
     if (!caller) throw new AppError('unauthorized', 'The API key of this connection is no longer valid.');
@@ -72,4 +81,36 @@ export async function syncConnection(
   }
   await sendBacklog(slot, channel.post, nowMs);
   return true;
+}
+
+/**
+ * Ends the push connections a key opened, once the key is revoked (revoke-key): each slot it holds
+ * is freed first, so the push worker sends it nothing more and its sync finds no slot, then the
+ * connection is closed from the service's side. The key's connections are on its owner's agents (a
+ * connection is opened by the agent's owner only); a deleted agent's end at their next sync. How
+ * many were ended, and how many of those the close did not reach (freed all the same: they get no frame).
+ */
+export async function closeConnectionsOfKey(
+  ownerId: string,
+  keyHash: string,
+  close: CloseConnection,
+): Promise<{ closed: number; unclosed: number }> {
+  const ended = { closed: 0, unclosed: 0 };
+  let after: string | undefined;
+  do {
+    const page = await listAgentsOf(ownerId, 100, after);
+    for (const agent of page.agents) {
+      for (const slot of await listSlots(agent.id)) {
+        if (slot.key_hash !== keyHash) continue;
+        await releaseSlot(slot.agent_id, slot.slot, slot.connection_id);
+        const reached = await close(slot.connection_id).then(
+          () => true,
+          () => false,
+        );
+        ended[reached ? 'closed' : 'unclosed'] += 1;
+      }
+    }
+    after = page.nextAfterId ?? undefined;
+  } while (after);
+  return ended;
 }

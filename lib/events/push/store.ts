@@ -7,6 +7,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { AgentRecord } from '../../agents/model.ts';
 import { liveAgent } from '../../agents/store.ts';
+import { rateLimited } from '../../core/errors.ts';
 import { FUTURE_TOLERANCE_MS, PUSH } from '../../core/settings.ts';
 import { batchGet, keyString } from '../../store/batch.ts';
 import { db, tableName } from '../../store/client.ts';
@@ -34,14 +35,16 @@ const expiresAt = (heldUntil: number) => Math.ceil(heldUntil / 1000) + 3600;
 
 /**
  * Takes `slot` for the connection: free, or held by a connection that cannot be open any more (or
- * by a clock beyond the skew bound). The lookup item commits with it. False: the slot is held.
+ * by a clock beyond the skew bound). The lookup item commits with it, and only while the key that
+ * opens it stands (not revoked: a revocation ends the connections it finds, and refuses the claims
+ * it does not). False: the slot is held; 'key_revoked': the key was revoked meanwhile.
  */
 export async function claimSlot(
   agentId: string,
   slot: number,
   connection: { connectionId: string; keyHash: string; cursor: string | undefined },
   nowMs: number,
-): Promise<boolean> {
+): Promise<boolean | 'key_revoked'> {
   const { connectionId, keyHash, cursor } = connection;
   const heldUntil = nowMs + PUSH.maxConnectionMs + FUTURE_TOLERANCE_MS;
   const result = await transactWrite([
@@ -80,8 +83,16 @@ export async function claimSlot(
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
+    {
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: keys.apiKey(keyHash),
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(revokedAt)',
+      },
+    },
   ]);
-  return result.ok;
+  if (result.ok) return true;
+  return result.reasons[2] === 'ConditionalCheckFailed' ? 'key_revoked' : false;
 }
 
 /** The agent and slot a connection holds, or undefined (never connected, or closed). */
@@ -187,4 +198,44 @@ export async function releaseSlot(agentId: string, slot: number, connectionId: s
     ExpressionAttributeValues: { ':connection': connectionId },
   });
   await conditionalDelete({ Key: keys.pushConnection(connectionId) });
+}
+
+/**
+ * Counts one message in the connection's window (PUSH.messageLimits.windowMs), refused
+ * messages too, so the count says how long refusals have gone on: the current window's count plus
+ * one, or a new window at `nowMs` (none yet, the last one over, or written by a clock beyond the
+ * skew bound). One conditional write in the common case; `msLeft` is when the window ends.
+ */
+export async function countMessage(connectionId: string, nowMs: number): Promise<{ count: number; msLeft: number }> {
+  const { windowMs } = PUSH.messageLimits;
+  const key = keys.pushMessageLimit(connectionId);
+  const common = {
+    ':floor': nowMs - windowMs,
+    ':ceiling': nowMs + FUTURE_TOLERANCE_MS,
+    ':one': 1,
+    ':entity': ENTITY.pushMessageLimit,
+    ':expires': Math.ceil((nowMs + windowMs) / 1000) + 3600,
+  };
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const counted = await conditionalUpdate({
+      Key: key,
+      UpdateExpression: 'SET entity = :entity, expires_at = :expires ADD window_count :one',
+      ConditionExpression: 'window_start > :floor AND window_start <= :ceiling',
+      ExpressionAttributeValues: common,
+      ReturnValues: 'ALL_NEW',
+    });
+    if (counted.ok) {
+      const item = counted.attributes!;
+      return { count: item['window_count'] as number, msLeft: (item['window_start'] as number) + windowMs - nowMs };
+    }
+    const opened = await conditionalUpdate({
+      Key: key,
+      UpdateExpression: 'SET entity = :entity, expires_at = :expires, window_start = :now, window_count = :one',
+      ConditionExpression: 'attribute_not_exists(window_start) OR window_start <= :floor OR window_start > :ceiling',
+      ExpressionAttributeValues: { ...common, ':now': nowMs },
+    });
+    if (opened.ok) return { count: 1, msLeft: windowMs };
+    // Another instance opened the window between our two writes: count in it.
+  }
+  throw rateLimited('Too many messages at once on this connection; send again in a moment.', 1);
 }

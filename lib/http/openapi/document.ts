@@ -499,6 +499,16 @@ export async function buildOpenApiDocument(table: readonly DocumentedRoute[] = d
           schema: { type: 'string' },
         },
         Location: { description: 'The URL path of the created resource.', required: true, schema: { type: 'string' } },
+        ETag: {
+          description: 'The entity tag of the answer: send it as `If-None-Match` to get 304 while it is unchanged.',
+          required: true,
+          schema: { type: 'string' },
+        },
+        'Cache-Control': {
+          description: 'How long clients and shared caches may keep the answer (`public, max-age=<seconds>`).',
+          required: true,
+          schema: { type: 'string' },
+        },
         IdempotencyReplayed: {
           description: '`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`.',
           schema: { type: 'string', const: 'true' },

@@ -3,13 +3,16 @@
  * page gets the event on the agents it chose (event-agents.ts), through the outbox like every
  * event, so it reaches their feeds, streams and subscribed webhooks. The workspace's receipt of the
  * notice commits with its events: a page run again (the stream retries a failed batch) tells no
- * workspace twice. Then the next page is written, if there are more installers.
+ * workspace twice. Then the next page is written, if there are more installers. A notice's first
+ * page passes the notice gate first (notice-gate.ts): past the template's notices per window it
+ * waits for the window's end instead of telling anyone now.
  */
 import { expiresAt } from '../../core/event-retention.ts';
 import { commitWithEvents } from '../../events/feed/outbox.ts';
 import { tableName } from '../../store/client.ts';
 import { ENTITY, lifecycleKeys } from '../../store/keys.ts';
 import { readEventAgents } from './event-agents.ts';
+import { admitNotice } from './notice-gate.ts';
 import type { NoticePage } from './notice-page.ts';
 import { installersPage, putNextNoticePage } from './store.ts';
 
@@ -18,6 +21,7 @@ export const NOTICE_PAGE_SIZE = 25;
 const PARALLEL = 5;
 
 export async function runNoticePage(page: NoticePage): Promise<void> {
+  if (page.page === 0 && !(await admitNotice(page))) return;
   const res = await installersPage(page.template_id, page.after, NOTICE_PAGE_SIZE);
   const workspaces = res.items.map((i) => i['workspace_id'] as string);
   const queue = [...workspaces];

@@ -1,6 +1,13 @@
-/** DynamoDB reads of the lifecycle room: one version item, and the newest version not yanked. */
+/**
+ * DynamoDB calls of the lifecycle room: one version item, the newest version not yanked, the
+ * workspaces' chosen agents, the installers, and the notice gate (notice-gate.ts): the gate item
+ * (`lifecycleKeys.noticeGate`: the window, the ids it admitted, `due_seq` and `flush_for`) and
+ * the waiting notices (`lifecycleKeys.noticeDue`, one per kind and version).
+ */
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { expiresAt } from '../../core/event-retention.ts';
 import { db, tableName } from '../../store/client.ts';
+import { conditionalDelete, conditionalUpdate } from '../../store/conditional.ts';
 import { ENTITY, keys, lifecycleKeys } from '../../store/keys.ts';
 import { type TransactResult, transactWrite } from '../../store/transact.ts';
 import type { TemplateSchema } from '../templates/template-schema.ts';
@@ -98,3 +105,118 @@ export async function installersPage(templateId: string, after: string | undefin
 
 /** The notice's next page, unless it was written already (a page run again). */
 export const putNextNoticePage = (page: NoticePage): Promise<TransactResult> => transactWrite([putNoticePage(page)]);
+
+/** A notice that waits for the end of window `waits_for` (ms). */
+export interface DueNotice {
+  page: NoticePage;
+  waits_for: number;
+}
+
+const dueKey = (page: NoticePage) => lifecycleKeys.noticeDue(page.template_id, page.type, page.data.version);
+
+export async function readGate(templateId: string): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: lifecycleKeys.noticeGate(templateId), ConsistentRead: true }),
+  );
+  return Item;
+}
+
+/**
+ * The notice waits (replacing an older one of its kind and version: the latest state wins) and the
+ * gate's `due_seq` moves in the same transaction, so a flush that read the gate before this sees
+ * its condition fail and looks again.
+ */
+export const putDueNotice = (due: DueNotice): Promise<TransactResult> =>
+  transactWrite([
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...dueKey(due.page),
+          entity: ENTITY.noticeDue,
+          page: due.page,
+          created_at: due.page.created_at,
+          waits_for: due.waits_for,
+          expires_at: expiresAt(due.page.created_at),
+        },
+        // Stream records of one template arrive in order; this keeps an older one from replacing a newer one anyway.
+        ConditionExpression: 'attribute_not_exists(PK) OR created_at <= :created',
+        ExpressionAttributeValues: { ':created': due.page.created_at },
+      },
+    },
+    {
+      Update: {
+        TableName: tableName(),
+        Key: lifecycleKeys.noticeGate(due.page.template_id),
+        UpdateExpression: 'SET entity = :entity ADD due_seq :one',
+        ExpressionAttributeValues: { ':entity': ENTITY.noticeGate, ':one': 1 },
+      },
+    },
+  ]);
+
+/** A notice that started supersedes the waiting one of its kind and version, if that is older. */
+export const dropSupersededDue = (page: NoticePage) =>
+  conditionalDelete({
+    Key: dueKey(page),
+    ConditionExpression: 'created_at <= :created',
+    ExpressionAttributeValues: { ':created': page.created_at },
+  });
+
+/** Records that a flush for the window starting `windowStart` is on its way. */
+export const markFlushArmed = (templateId: string, windowStart: number) =>
+  conditionalUpdate({
+    Key: lifecycleKeys.noticeGate(templateId),
+    UpdateExpression: 'SET flush_for = :start, entity = :entity',
+    ExpressionAttributeValues: { ':start': windowStart, ':entity': ENTITY.noticeGate },
+  });
+
+/**
+ * The flush of window `windowStart` is done, unless another notice came to wait since it read
+ * `due_seq` (then it looks again) or a later window's flush was armed meanwhile (which is then
+ * that flush's to clear).
+ */
+export const clearFlush = (templateId: string, windowStart: number, dueSeq: number) =>
+  conditionalUpdate({
+    Key: lifecycleKeys.noticeGate(templateId),
+    UpdateExpression: 'REMOVE flush_for',
+    ConditionExpression: 'flush_for = :start AND (due_seq = :seq OR (attribute_not_exists(due_seq) AND :seq = :zero))',
+    ExpressionAttributeValues: { ':start': windowStart, ':seq': dueSeq, ':zero': 0 },
+  });
+
+export async function dueNotices(templateId: string): Promise<DueNotice[]> {
+  const items: DueNotice[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const res = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :due)',
+        ExpressionAttributeValues: { ':pk': keys.template(templateId).PK, ':due': lifecycleKeys.noticeDuePrefix },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of res.Items ?? [])
+      items.push({ page: item['page'] as NoticePage, waits_for: item['waits_for'] as number });
+    startKey = res.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+/**
+ * The waiting notice starts as `page` (its latest state, a new notice id) and stops waiting, in one
+ * transaction conditional on it being the one read: a newer one that came meanwhile stays.
+ * `page` undefined: the change was taken back (nothing to tell), the notice only stops waiting.
+ */
+export const startDueNotice = (due: DueNotice, page: NoticePage | undefined): Promise<TransactResult> =>
+  transactWrite([
+    {
+      Delete: {
+        TableName: tableName(),
+        Key: dueKey(due.page),
+        ConditionExpression: 'created_at = :created',
+        ExpressionAttributeValues: { ':created': due.page.created_at },
+      },
+    },
+    ...(page ? [putNoticePage(page)] : []),
+  ]);

@@ -7,12 +7,15 @@
  * The version item, the template (current version, schema, list partitions, all on the condition
  * of the revision and version read) and the category counter change in one transaction, with the
  * first page of the notice to the installers (notice-page.ts), so no change goes untold and no
- * notice tells of a change that did not happen.
+ * notice tells of a change that did not happen. A template takes VERSION_CHANGE_LIMITS changes per
+ * window (429 beyond), and the relay starts at most VERSION_NOTICES of its notices per window
+ * (notice-gate.ts): one request cannot make the service tell every installer without bound.
  */
 import type { Caller } from '../../core/caller.ts';
 import { notFound } from '../../core/errors.ts';
 import { newUuid } from '../../core/ids.ts';
 import { nowIso } from '../../core/time.ts';
+import { takeVersionChangeSlot } from '../../limits/template-change-limits.ts';
 import { tableName } from '../../store/client.ts';
 import { keys, listPartitions } from '../../store/keys.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
@@ -36,10 +39,16 @@ export async function changeVersion(
   input: VersionChangeInput,
   caller: Caller,
 ): Promise<VersionChanged> {
+  let counted = false;
   return optimistic(async () => {
     const template = await authoredTemplate(idOrSlug, caller);
     const before = await readVersion(template.id, version);
     if (!before) throw notFound('Version');
+    // Once per request, once it is known to name a version of the caller's (a 404 or 403 takes no slot).
+    if (!counted) {
+      await takeVersionChangeSlot(template.id);
+      counted = true;
+    }
     const now = nowIso();
     const after = changedVersion(before, input, now);
     const yanked = after.yanked_at !== undefined;

@@ -2,9 +2,12 @@
  * PATCH /templates/:id (author only). The template's list partitions and the category counters
  * change in one transaction, conditional on the revision read, so lists and counts stay exact
  * even when a feature toggle or another PATCH races this one (the loser reads again and redoes).
+ * A change of visibility moves the template's whole search index, so a template takes
+ * VISIBILITY_CHANGE_LIMITS of them per window (429 beyond); other fields are not limited here.
  */
 import type { Caller } from '../../core/caller.ts';
 import { nowIso } from '../../core/time.ts';
+import { takeVisibilityChangeSlot } from '../../limits/template-change-limits.ts';
 import { listPartitions } from '../../store/keys.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
@@ -16,8 +19,13 @@ import { type TemplateItem, toTemplate } from './template-item.ts';
 import { newestVersions } from './versions.ts';
 
 export async function updateTemplate(idOrSlug: string, input: UpdateInput, caller: Caller) {
+  let counted = false;
   return optimistic(async () => {
     const before = await authoredTemplate(idOrSlug, caller);
+    if (!counted && input.visibility !== undefined && input.visibility !== before.visibility) {
+      await takeVisibilityChangeSlot(before.id);
+      counted = true;
+    }
     const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<
       Pick<TemplateItem, keyof UpdateInput>
     >;
