@@ -49,6 +49,7 @@ export function actionsOfCall(service: AwsService, operation: string, input: unk
       `sts:${operation}`,
       ...((input as { Tags?: unknown[] } | undefined)?.Tags?.length ? ['sts:TagSession'] : []),
     ];
+  if (service !== 'dynamodb') return [`${service}:${operation}`];
   const items = (input as { TransactItems?: Array<Record<string, unknown>> } | undefined)?.TransactItems ?? [];
   if (operation === 'TransactWriteItems')
     return items.flatMap((item) => Object.keys(item).map((kind) => `dynamodb:${TRANSACT_WRITE_ACTIONS[kind] ?? kind}`));

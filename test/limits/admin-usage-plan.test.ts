@@ -154,7 +154,10 @@ describe("admin create-key --stage: the settings from the stage's stack outputs"
       DeliveryQueueUrl: 'https://sqs.us-east-1.amazonaws.com/123456789012/delivery',
       DeliveryDlqUrl: 'https://sqs.us-east-1.amazonaws.com/123456789012/delivery-dlq',
     },
-    [`TemplateMarketplace-${stage}-Api`]: { UsagePlanId: 'plan42' },
+    [`TemplateMarketplace-${stage}-Api`]: {
+      UsagePlanId: 'plan42',
+      PushConnectionsEndpoint: `https://push.execute-api.us-east-1.amazonaws.com/${stage}`,
+    },
   });
 
   it('reads TableName and UsagePlanId by DescribeStacks, then issues the key as with the variables', async () => {

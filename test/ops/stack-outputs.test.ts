@@ -40,6 +40,7 @@ const devStacks = {
   },
   'TemplateMarketplace-dev-Api': {
     UsagePlanId: 'ab12cd',
+    PushConnectionsEndpoint: 'https://y.execute-api.eu-west-1.amazonaws.com/dev',
     ApiUrl: 'https://x.execute-api.eu-west-1.amazonaws.com/dev/',
   },
 };
@@ -94,6 +95,7 @@ describe('reading a stage from CloudFormation (a stand-in on 127.0.0.1)', () => 
     expect(await stageVariables('dev', { region: 'eu-west-1', credentials, endpoint: fake.url })).toEqual({
       TABLE_NAME: 'TemplateMarketplace-dev-Table1A2B3C',
       USAGE_PLAN_ID: 'ab12cd',
+      PUSH_CONNECTIONS_ENDPOINT: 'https://y.execute-api.eu-west-1.amazonaws.com/dev',
       DELIVERY_DLQ_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/delivery-dlq',
       DELIVERY_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/delivery',
     });
