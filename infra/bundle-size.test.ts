@@ -6,10 +6,13 @@ import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { CreateQueueCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routeDocs } from '../lib/route-docs.ts';
+import { routes } from '../lib/routes.ts';
 import { tableName } from '../lib/store/client.ts';
 import { startLocalSqs } from '../local/emulators/sqs.ts';
 import { mapStackTrace, readSourceMap } from '../scripts/map-stack-trace.ts';
 import {
+  AUTHORIZER_OVER_FLOOR_BYTES,
   allFunctions,
   BUNDLE_INPUTS,
   BUNDLE_OVER_FLOOR_BYTES,
@@ -41,6 +44,16 @@ describe('function bundles (as cdk synth builds them: every function in one esbu
       .map(([name, b]) => `${name}: floor + ${kb(b.bytes - floorBytes)}`);
     expect(over).toEqual([]);
     expect(bundles.size).toBe(allFunctions().length);
+  });
+
+  it(`the authorizer's weighs at most the floor + ${AUTHORIZER_OVER_FLOOR_BYTES / 1024} KB, with the route table's rows and none of their words`, () => {
+    const authorizer = bundles.get('authorizer')!;
+    expect(authorizer.bytes - floorBytes).toBeLessThanOrEqual(AUTHORIZER_OVER_FLOOR_BYTES);
+    const code = readFileSync(authorizer.file, 'utf8');
+    // The rows it scopes a portal link's policy to are there; no route's words are.
+    for (const route of routes.filter((r) => r.portal)) expect(code, route.name).toContain(`"${route.name}"`);
+    for (const [name, doc] of Object.entries(routeDocs)) expect(code, name).not.toContain(doc.summary);
+    expect(authorizer.inputs.some((p) => p.endsWith('lib/route-docs.ts'))).toBe(false);
   });
 
   it('are built only from what their asset hash covers (BUNDLE_INPUTS and installed packages), so synth may reuse one', () => {

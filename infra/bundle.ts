@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import { Code, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { type BuildOptions, build, buildSync } from 'esbuild';
+import { type BuildOptions, build, buildSync, version as esbuildVersion, type Metafile } from 'esbuild';
 import { routes, socketRoutes, workers } from '../lib/routes.ts';
 import { OPENAPI_HANDLER, writeOpenApiDocument } from '../local/openapi-document.ts';
+import { assetHashes, type HashSettings, importClosure, lockedPackages } from './asset-hash.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -39,6 +41,27 @@ export const handler = async () => db.send(new GetCommand({ TableName: 't', Key:
 export const BUNDLE_OVER_FLOOR_BYTES = 80 * 1024;
 
 /**
+ * The authorizer's own budget over the floor (bytes), tighter: it runs before every cold request of
+ * every keyed route. It bundles the route table for the portal rows (lib/http/authorizer-policy.ts),
+ * and the table no longer carries the routes' words and examples (lib/route-docs.ts): floor +
+ * 40,203 bytes with them, floor + 19,526 without (2026-12-03). 22 KB keeps about 15 % headroom.
+ */
+export const AUTHORIZER_OVER_FLOOR_BYTES = 22 * 1024;
+
+/** Module replacements inside the bundles only: parts of the SDK no function runs (each file says why). */
+const ALIAS_TARGETS: Readonly<Record<string, string>> = {
+  '@aws-sdk/credential-provider-node': 'lib/aws/env-credentials.ts',
+  '@smithy/core/event-streams': 'lib/aws/no-event-streams.ts',
+  'mnemonist/lru-cache': 'lib/aws/small-lru.ts',
+  '@aws/lambda-invoke-store': 'lib/aws/no-invoke-store.ts',
+  '@smithy/core/checksum': 'lib/aws/node-checksums.ts',
+  '@aws-sdk/signature-v4-multi-region': 'lib/aws/single-region-signer.ts',
+};
+
+const aliasFrom = (base: string): Record<string, string> =>
+  Object.fromEntries(Object.entries(ALIAS_TARGETS).map(([name, file]) => [name, resolve(base, file)]));
+
+/**
  * The esbuild settings every function is bundled with: `cdk synth` (functionCode below), the
  * bundle-size test and `npm run bench -- coldstart` all build with them, so what they measure is what ships.
  */
@@ -60,18 +83,14 @@ export const BUNDLING = {
   mainFields: ['module', 'main'],
   banner: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
   /** Module replacements inside the bundles only: parts of the SDK no function runs (each file says why). */
-  alias: {
-    '@aws-sdk/credential-provider-node': resolve(root, 'lib/aws/env-credentials.ts'),
-    '@smithy/core/event-streams': resolve(root, 'lib/aws/no-event-streams.ts'),
-    'mnemonist/lru-cache': resolve(root, 'lib/aws/small-lru.ts'),
-    '@aws/lambda-invoke-store': resolve(root, 'lib/aws/no-invoke-store.ts'),
-    '@smithy/core/checksum': resolve(root, 'lib/aws/node-checksums.ts'),
-    '@aws-sdk/signature-v4-multi-region': resolve(root, 'lib/aws/single-region-signer.ts'),
-  } as Record<string, string>,
+  alias: aliasFrom(root),
 };
 
-/** BUNDLING as esbuild options: an ES module `index.mjs` (handler `index.handler`) and its source map. */
-const esbuildOptions: BuildOptions = {
+/**
+ * BUNDLING as esbuild options for a checkout at `base` (this one, or the scratch copy of the asset
+ * hash test): an ES module `index.mjs` (handler `index.handler`), paths in the metafile relative to `base`.
+ */
+const esbuildOptionsFor = (base: string): BuildOptions => ({
   bundle: true,
   platform: 'node',
   target: BUNDLING.target,
@@ -82,9 +101,12 @@ const esbuildOptions: BuildOptions = {
   mainFields: BUNDLING.mainFields,
   external: BUNDLING.externalModules,
   banner: { js: BUNDLING.banner },
-  alias: BUNDLING.alias,
+  alias: aliasFrom(base),
+  absWorkingDir: base,
   logLevel: 'error',
-};
+});
+
+const esbuildOptions = esbuildOptionsFor(root);
 
 /**
  * Source maps as a bundle may carry them: `linked` = a .map file beside the bundle and a
@@ -120,8 +142,8 @@ async function bundle(
     outfile: file,
     metafile: true,
   });
-  // The metafile names inputs relative to the working directory.
-  const inputs = Object.keys(result.metafile.inputs).map((input) => resolve(input));
+  // The metafile names inputs relative to absWorkingDir.
+  const inputs = Object.keys(result.metafile.inputs).map((input) => resolve(root, input));
   return { file, bytes: statSync(file).size, mapFile: `${file}.map`, inputs };
 }
 
@@ -144,61 +166,128 @@ export const bundleFloor = (outDir: string, maps: SourceMaps = DEPLOYED_SOURCE_M
   bundle({ contents: FLOOR_SOURCE }, outDir, maps);
 
 /**
- * The OpenAPI document, a build artifact (local/openapi-document.ts) that the CDK app writes before
- * it bundles (infra/app.ts): hashed when there, skipped by a synth that bundles nothing before it
- * exists (the infra tests on a fresh clone). A synth that bundles without it fails in esbuild, so no
- * bundle is ever built without it under a hash that left it out.
- */
-const OPENAPI_DOCUMENT = 'generated/openapi.json';
-
-/**
- * Everything a function bundle is built from: the source folders its entry can import from, the
- * documents two functions serve, the lockfile (every package version, esbuild's included) and this file (the settings above).
- * infra/bundle-size.test.ts fails if a bundle takes a file from outside them.
+ * Every file a function bundle may be built from: the source folders its entry can import from,
+ * the documents functions serve as data (the OpenAPI document is a build artifact the CDK app
+ * writes before it bundles: infra/app.ts), the lockfile, the compiler options esbuild reads and the
+ * bundling code. A hash of their contents keys the cache of asset hashes (assetHashCache below):
+ * the same sources give the same metafile. infra/bundle-size.test.ts fails if a bundle imports a
+ * file outside them or node_modules.
  */
 export const BUNDLE_INPUTS = [
   'lib',
   'functions',
-  // Served as they are by the openApiDocument and listEventTypes functions.
-  OPENAPI_DOCUMENT,
+  'generated/openapi.json',
   'generated/event-types.json',
   // What the outbox checks every event against (lib/events/feed/event-check.ts).
   'generated/event-data-schemas.json',
+  'package.json',
   'package-lock.json',
-  // esbuild reads compiler options from it.
   'tsconfig.json',
   'infra/bundle.ts',
+  'infra/asset-hash.ts',
 ] as const;
 
-let inputsHash: string | undefined;
-
-/** A hash of BUNDLE_INPUTS' contents (paths and bytes), computed once per process: a few hundred small files. */
-function bundleInputsHash(): string {
-  if (inputsHash) return inputsHash;
-  const hash = createHash('sha256');
+/** A hash of BUNDLE_INPUTS' contents (paths and bytes) and the entries: a few hundred small files. */
+function sourcesFingerprint(entries: readonly string[]): string {
+  const hash = createHash('sha256').update(`${esbuildVersion}\0${entries.join('\0')}`);
   const add = (path: string): void => {
+    if (!existsSync(path)) return;
     if (statSync(path).isDirectory()) {
       for (const name of readdirSync(path).sort()) add(join(path, name));
     } else {
-      hash
-        .update(`${relative(root, path)}\0`)
-        .update(readFileSync(path))
-        .update('\0');
+      hash.update(`\0${relative(root, path)}\0`).update(readFileSync(path));
     }
   };
-  for (const input of BUNDLE_INPUTS)
-    if (input !== OPENAPI_DOCUMENT || existsSync(resolve(root, input))) add(resolve(root, input));
-  inputsHash = hash.digest('hex');
-  return inputsHash;
+  for (const input of BUNDLE_INPUTS) add(resolve(root, input));
+  return hash.digest('hex');
 }
 
 /**
- * A function's asset hash, from its entry and the contents of what it is built from, known before
- * bundling. A change to any input changes every function's hash: it can rebuild too much, never
- * reuse a stale bundle.
+ * The settings a function's asset hash covers besides its inputs: esbuild's version and every
+ * option, with the alias targets named from the root so that every checkout hashes alike.
  */
-export const bundleAssetHash = (entry: string): string =>
-  createHash('sha256').update(bundleInputsHash()).update(`\0${entry}`).digest('hex');
+export const hashSettings = (base: string): HashSettings => ({
+  root: base,
+  esbuild: {
+    version: esbuildVersion,
+    options: { ...esbuildOptionsFor(base), alias: ALIAS_TARGETS, absWorkingDir: '.' },
+  },
+  locked: lockedPackages(base),
+});
+
+/** Each entry's bundle (`index.mjs`) and its asset hash, from one esbuild run in memory (oneRun). */
+export interface FunctionsBuild {
+  hashes: Map<string, string>;
+  /** Each entry's files (`index.mjs`, and its map when BUNDLING ships one), by name. */
+  bundles: Map<string, Array<{ name: string; contents: Uint8Array }>>;
+  metafile: Metafile;
+}
+
+/** Builds `entries` of the checkout at `base` in one run without writing, and hashes each from the metafile. */
+export function buildFunctions(entries: readonly string[], base = root): FunctionsBuild {
+  const dirOf = new Map(entries.map((entry, i) => [entry, `f${i}`]));
+  const outdir = join(base, '.bundles');
+  const { metafile, outputFiles } = buildSync({
+    ...oneRun(base, outdir, new Map([...dirOf].map(([entry, dir]) => [dir, entry]))),
+    metafile: true,
+    write: false,
+  });
+  const bundles = new Map(
+    [...dirOf].map(([entry, dir]) => [
+      entry,
+      outputFiles
+        .filter((f) => dirname(f.path) === join(outdir, dir))
+        .map((f) => ({ name: relative(join(outdir, dir), f.path), contents: f.contents })),
+    ]),
+  );
+  for (const [entry, files] of bundles)
+    if (!files.some((f) => f.name === 'index.mjs')) throw new Error(`esbuild made no bundle of ${entry}`);
+  return { hashes: assetHashes(metafile, entries, hashSettings(base)), bundles, metafile };
+}
+
+/**
+ * Asset hashes already computed for these very sources (sourcesFingerprint), by any process: the
+ * infra tests synthesize in many processes and `npm run synth` twice per CI run, and each would
+ * otherwise parse every function's imports again (seconds) for the same answer.
+ */
+const assetHashCache = (fingerprint: string): string =>
+  join(tmpdir(), 'template-marketplace-asset-hashes', `${fingerprint}.json`);
+
+let thisBuild: FunctionsBuild | undefined;
+let hashes: Map<string, string> | undefined;
+
+/** Every function's entry and `extra` (an entry synth was asked for that is not in the route table). */
+const entriesWith = (extra: string): string[] => [...new Set([...allFunctions().map((f) => f.entry), extra])].sort();
+
+/** This process's one build of every function, made when first needed (a hash not cached, or a bundle). */
+function functionsBuild(entries: readonly string[]): FunctionsBuild {
+  if (!thisBuild || entries.some((e) => !thisBuild!.bundles.has(e))) thisBuild = buildFunctions(entries);
+  return thisBuild;
+}
+
+/** A function's asset hash (infra/asset-hash.ts), from the cache when these sources were hashed before. */
+export function bundleAssetHash(entry: string): string {
+  const known = hashes?.get(entry);
+  if (known) return known;
+  const entries = entriesWith(entry);
+  const cache = assetHashCache(sourcesFingerprint(entries));
+  if (existsSync(cache)) {
+    hashes = new Map(Object.entries(JSON.parse(readFileSync(cache, 'utf8')) as Record<string, string>));
+  } else {
+    hashes = functionsBuild(entries).hashes;
+    mkdirSync(dirname(cache), { recursive: true });
+    // One small file per state of the sources: those a day old are of sources long since edited.
+    for (const name of readdirSync(dirname(cache))) {
+      const old = join(dirname(cache), name);
+      if (Date.now() - statSync(old).mtimeMs > 86_400_000) rmSync(old, { force: true });
+    }
+    // Written whole, then renamed: a process reading it beside this one never sees half of it.
+    const partial = `${cache}.${process.pid}`;
+    writeFileSync(partial, JSON.stringify(Object.fromEntries(hashes)));
+    renameSync(partial, cache);
+  }
+  return hashes.get(entry)!;
+}
 
 /**
  * One esbuild run that bundles each entry to `<outdir>/<dir>/index.mjs`: the modules the functions
@@ -206,9 +295,10 @@ export const bundleAssetHash = (entry: string): string =>
  * than a run per function). Each entry is still bundled on its own (no code splitting), byte for
  * byte what a run of that entry alone makes (infra/bundle-size.test.ts compares one).
  */
-const oneRun = (outdir: string, dirs: ReadonlyMap<string, string>): BuildOptions => ({
-  ...esbuildOptions,
-  entryPoints: Object.fromEntries([...dirs].map(([dir, entry]) => [`${dir}/index`, resolve(root, entry)])),
+const oneRun = (base: string, outdir: string, dirs: ReadonlyMap<string, string>): BuildOptions => ({
+  ...esbuildOptionsFor(base),
+  // Named from the root, as the metafile names them.
+  entryPoints: Object.fromEntries([...dirs].map(([dir, entry]) => [`${dir}/index`, entry])),
   outdir,
   outExtension: { '.js': '.mjs' },
 });
@@ -220,45 +310,24 @@ const oneRun = (outdir: string, dirs: ReadonlyMap<string, string>): BuildOptions
 export async function bundleAllFunctions(outDir: string): Promise<Map<string, Bundled>> {
   await writeOpenApiDocument();
   const dirs = new Map(allFunctions().map((f) => [f.name, f.entry]));
-  const { metafile } = await build({ ...oneRun(outDir, dirs), metafile: true });
+  const { metafile } = await build({ ...oneRun(root, outDir, dirs), metafile: true });
   const bundles = new Map<string, Bundled>();
-  for (const [path, output] of Object.entries(metafile.outputs)) {
-    const file = resolve(path);
+  for (const path of Object.keys(metafile.outputs)) {
+    const file = resolve(root, path);
     const name = relative(outDir, dirname(file));
     if (!dirs.has(name) || !file.endsWith('index.mjs')) continue;
-    // The metafile names inputs relative to the working directory.
-    const inputs = Object.keys(output.inputs).map((input) => resolve(input));
+    // Every module it imports, a tree-shaken one too (what its asset hash covers), from the root.
+    const inputs = importClosure(metafile, dirs.get(name)!).map((input) => resolve(root, input));
     bundles.set(name, { file, bytes: statSync(file).size, mapFile: `${file}.map`, inputs });
   }
   return bundles;
 }
 
-/** Where this process's one esbuild run of every function left each bundle, by entry. */
-let built: Map<string, string> | undefined;
-
 /**
- * Bundles every function in one esbuild run (oneRun), beside CDK's `outputDir` so each bundle can
- * be moved into place with its source map's relative paths unchanged. Whatever this synth does not
- * claim is removed when the process exits.
- */
-function buildAll(outputDir: string, entry: string): Map<string, string> {
-  if (built) return built;
-  const base = dirname(outputDir);
-  const entries = [...new Set([...allFunctions().map((f) => f.entry), entry])];
-  const dirOf = new Map(entries.map((e, i) => [e, join(base, `.bundle-${process.pid}-${i}`)]));
-  buildSync(oneRun(base, new Map(entries.map((e) => [relative(base, dirOf.get(e)!), e]))));
-  process.once('exit', () => {
-    for (const dir of dirOf.values()) rmSync(dir, { recursive: true, force: true });
-  });
-  built = dirOf;
-  return built;
-}
-
-/**
- * A function's code for CDK: the bundle of `entry`, under a hash of its inputs (bundleAssetHash).
- * CDK bundles only when `cdk.out/asset.<hash>` is missing, so a second synth of the same sources (the
- * dev stage after prod in CI, or any stage after a change outside lib/ and functions/) bundles nothing;
- * the first bundles every function at once (buildAll).
+ * A function's code for CDK: the bundle of `entry`, under the hash of its own inputs
+ * (bundleAssetHash). CDK bundles only when `cdk.out/asset.<hash>` is missing, so a synth after a
+ * change writes the bundles of the functions it touched and reuses every other; the first bundle a
+ * synth needs builds every function at once (functionsBuild), in memory.
  */
 export function functionCode(entry: string): Code {
   return Code.fromAsset(root, {
@@ -269,10 +338,8 @@ export function functionCode(entry: string): Code {
       image: DockerImage.fromRegistry(Runtime.NODEJS_24_X.bundlingImage.image),
       local: {
         tryBundle(outputDir: string): boolean {
-          const dir = buildAll(outputDir, entry).get(entry)!;
-          for (const file of ['index.mjs', 'index.mjs.map'])
-            if (existsSync(join(dir, file))) renameSync(join(dir, file), join(outputDir, file));
-          rmSync(dir, { recursive: true, force: true });
+          for (const file of functionsBuild(entriesWith(entry)).bundles.get(entry)!)
+            writeFileSync(join(outputDir, file.name), file.contents);
           return true;
         },
       },

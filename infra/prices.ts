@@ -26,4 +26,11 @@ export const PRICES = {
   /** X-Ray: per trace recorded, and per trace retrieved or scanned. */
   xrayTraceRecorded: 5 / 1e6,
   xrayTraceRetrieved: 0.5 / 1e6,
+  /** CloudWatch: per standard-resolution alarm metric a month (an alarm on metric math pays each metric it reads), per dashboard a month. */
+  alarmMetricMonth: 0.1,
+  dashboardMonth: 3,
+  /** KMS: per customer managed key a month (its requests are per use). */
+  kmsKeyMonth: 1,
+  /** S3 Standard: per GB-month stored. */
+  s3GbMonth: 0.023,
 } as const;

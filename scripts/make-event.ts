@@ -4,11 +4,11 @@
  * for another case: `npm run --silent make-event -- getTemplate '{"pathParameters":{"id":"sample-uptime-check"}}' > /tmp/event.json`,
  * then `npm run invoke -- getTemplate /tmp/event.json`.
  */
-import { routes } from '../lib/routes.ts';
+import { documentedRoutes } from '../lib/route-docs.ts';
 import { routeSampleEvent, type SampleOverrides } from '../local/demo/sample-event.ts';
 
 const [name, overrides = '{}'] = process.argv.slice(2);
-const route = routes.find((r) => r.name === name);
+const route = documentedRoutes.find((r) => r.name === name);
 if (!route) {
   process.stderr.write(`usage: npm run --silent make-event -- <route> ['{"pathParameters":…,"query":…,"body":…}']\n`);
   process.exit(1);

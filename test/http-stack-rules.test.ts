@@ -18,7 +18,6 @@ const route: Route = {
   handler: '',
   auth: true,
   access: 'none',
-  doc: { tag: 'Health', summary: 'Echo (test only)', answers: { 200: { description: 'OK' } } },
 };
 const echo = httpRoute(
   {

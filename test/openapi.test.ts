@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { STAGES } from '../infra/stage-config.ts';
 import { serializeDocument } from '../lib/http/openapi/document.ts';
+import { documented, routeDocs } from '../lib/route-docs.ts';
 import { routes } from '../lib/routes.ts';
 import { currentOpenApiDocument, OPENAPI_PATH } from '../local/openapi-document.ts';
 import { routeNamed } from './support/lambda.ts';
@@ -19,8 +20,12 @@ describe('the OpenAPI document', () => {
 
   it('has every route of the table with its method, and documents each exactly once', async () => {
     const doc = JSON.parse(written);
-    // Each route's words live on its row (lib/routes.ts), so none can be missing or name no route.
+    // Each route's words live beside its row (lib/route-docs.ts, by name): none missing, none naming no route.
     expect(new Set(routes.map((r) => r.name)).size).toBe(routes.length);
+    expect(Object.keys(routeDocs).sort()).toEqual(routes.map((r) => r.name).sort());
+    expect(() => documented([{ ...routes[0]!, name: 'noSuchRoute' }])).toThrow(
+      'noSuchRoute has no entry in lib/route-docs.ts',
+    );
     for (const route of routes) {
       const operation = doc.paths[route.path]?.[route.method.toLowerCase()];
       expect(operation?.operationId, `${route.method} ${route.path}`).toBe(route.name);

@@ -12,6 +12,8 @@ import { join } from 'node:path';
  */
 export const UNIT_FILES = [
   'infra/alarms.test.ts',
+  'infra/asset-hash.test.ts',
+  'infra/deployment-facts.test.ts',
   'infra/flags.test.ts',
   'infra/growth.test.ts',
   'infra/observability.test.ts',

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { type Route, routes } from '../../lib/routes.ts';
+import { type DocumentedRoute, documentedRoutes } from '../../lib/route-docs.ts';
 import { type ProxyEventInit, proxyEvent } from '../gateway/proxy-event.ts';
 import { repoRoot } from '../lambda/handlers.ts';
 import { DEMO_CALLER } from './identity.ts';
@@ -27,7 +27,7 @@ const filledPath = (path: string, params: Readonly<Record<string, string>>): str
   });
 
 /** The REST proxy event of a route's example request (with `overrides` on top). */
-export function routeSampleEvent(route: Route, overrides: SampleOverrides = {}): APIGatewayProxyEvent {
+export function routeSampleEvent(route: DocumentedRoute, overrides: SampleOverrides = {}): APIGatewayProxyEvent {
   const example = route.doc.example ?? {};
   const pathParameters = overrides.pathParameters ?? (example.params ? { ...example.params } : null);
   const json = overrides.body ?? example.body;
@@ -52,7 +52,7 @@ export function routeSampleEvent(route: Route, overrides: SampleOverrides = {}):
 export const sampleFile = (name: string): string => join(repoRoot, 'events', `${name}.json`);
 
 /** The sample event of a function: a route's from its row, another's from events/<name>.json. */
-export function sampleEvent(name: string, table: readonly Route[] = routes): unknown {
+export function sampleEvent(name: string, table: readonly DocumentedRoute[] = documentedRoutes): unknown {
   const route = table.find((r) => r.name === name);
   return route ? routeSampleEvent(route) : JSON.parse(readFileSync(sampleFile(name), 'utf8'));
 }
@@ -61,5 +61,5 @@ export function sampleEvent(name: string, table: readonly Route[] = routes): unk
  * The routes in the order the samples test and the cost bench run their samples (by name): every
  * sample leaves what the ones after it name (each deletes or moves only a demo object of its own).
  */
-export const routesInSampleOrder = (table: readonly Route[] = routes): Route[] =>
+export const routesInSampleOrder = (table: readonly DocumentedRoute[] = documentedRoutes): DocumentedRoute[] =>
   [...table].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));

@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.1 document, built from the route table (paths, methods, keys), the handlers' zod
- * specs (parameters and bodies), lib/http/openapi/schemas.ts (answers) and each row's `doc`
+ * specs (parameters and bodies), lib/http/openapi/schemas.ts (answers) and each row's `doc` (lib/route-docs.ts)
  * (summary, description, success statuses with their answer schema's name, route-specific errors).
  * local/openapi-document.ts writes it to generated/openapi.json (a build artifact, not committed),
  * which GET /openapi.json serves; the client's types and docs/operations.md are made from it too.
@@ -15,7 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { ErrorCode } from '../../core/errors.ts';
 import { InvariantError } from '../../core/errors.ts';
-import { type Route, type RouteDoc, routes } from '../../routes.ts';
+import { type DocumentedRoute, documentedRoutes, type RouteDoc } from '../../route-docs.ts';
 import { QUERY_INTEGERS } from '../../zod.ts';
 import { ERROR_STATUS } from '../errors.ts';
 import type { RouteSpecOf } from '../middleware.ts';
@@ -33,7 +33,7 @@ const COMMON_ERRORS: {
   status: number;
   name: string;
   codes: readonly ErrorCode[] | readonly string[];
-  applies: (r: Route, s: RouteSpecOf) => boolean;
+  applies: (r: DocumentedRoute, s: RouteSpecOf) => boolean;
   description: string;
 }[] = [
   {
@@ -160,7 +160,7 @@ const parameterValue = (schema: Json, text: string): unknown =>
  * Read as `npm start` reads it (the document's first server), in development mode: the webhook
  * example is the local runtime's http://localhost receiver.
  */
-function checkExample(route: Route, spec: RouteSpecOf): void {
+function checkExample(route: DocumentedRoute, spec: RouteSpecOf): void {
   const mode = process.env['DEVELOPMENT_MODE'];
   process.env['DEVELOPMENT_MODE'] = 'true';
   try {
@@ -171,7 +171,7 @@ function checkExample(route: Route, spec: RouteSpecOf): void {
   }
 }
 
-function checkExampleParts(route: Route, spec: RouteSpecOf): void {
+function checkExampleParts(route: DocumentedRoute, spec: RouteSpecOf): void {
   const example = route.doc.example ?? {};
   const parts: Array<[string, z.core.$ZodType | undefined, unknown]> = [
     ['params', spec.params, example.params],
@@ -195,7 +195,7 @@ const TAGS: Record<RouteDoc['tag'], string> = {
   Contracts: 'Contracts made from a template; each move emits an event to the party agents.',
 };
 
-async function specOf(route: Route): Promise<RouteSpecOf> {
+async function specOf(route: DocumentedRoute): Promise<RouteSpecOf> {
   const mod = (await import(pathToFileURL(resolve(root, route.handler)).href)) as {
     handler: { routeSpec?: RouteSpecOf };
   };
@@ -220,7 +220,7 @@ const SSE_BODY = {
   'x-sse-data': ref('FeedEvent'),
 };
 
-function operationOf(route: Route, spec: RouteSpecOf): Json {
+function operationOf(route: DocumentedRoute, spec: RouteSpecOf): Json {
   const { doc } = route;
   const responses: Record<string, unknown> = {};
   for (const [status, success] of Object.entries(doc.answers)) {
@@ -299,7 +299,7 @@ const componentNames = (): Set<string> =>
     }),
   );
 
-function componentNamed(name: string, route: Route): string {
+function componentNamed(name: string, route: DocumentedRoute): string {
   if (!componentNames().has(name))
     throw new InvariantError(
       `${route.name}: answer schema ${name} is not a named component of lib/http/openapi/schemas.ts`,
@@ -418,7 +418,7 @@ export const serializeDocument = (document: unknown): string => `${JSON.stringif
  * Imports every handler to read its request shapes: the caller provides Lambda's `awslambda`
  * global first (local/lambda/streaming.ts), which the streaming handler is made with.
  */
-export async function buildOpenApiDocument(table: readonly Route[] = routes): Promise<Json> {
+export async function buildOpenApiDocument(table: readonly DocumentedRoute[] = documentedRoutes): Promise<Json> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of table) {
     paths[route.path] ??= {};
