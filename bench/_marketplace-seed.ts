@@ -20,7 +20,8 @@ import {
 import { versionItem } from '../lib/marketplace/templates/versions.ts';
 import { bucketAttribute, installsInWindow, utcDay, windowDays } from '../lib/marketplace/trending/trend.ts';
 import { batchWrite, type WriteRequest } from '../lib/store/batch.ts';
-import { ENTITY, keys, listPartitions } from '../lib/store/keys.ts';
+import * as keys from '../lib/store/key-builders.ts';
+import { ENTITY, listPartitions } from '../lib/store/keys.ts';
 
 /**
  * Templates are written about a theme, the way real catalogs cluster: the theme's two words make

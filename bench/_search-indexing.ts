@@ -20,7 +20,7 @@ import { readTemplate } from '../lib/marketplace/templates/store.ts';
 import type { CapacityMeter } from '../lib/store/capacity-meter.ts';
 import { db, tableName } from '../lib/store/client.ts';
 import { streamArn } from '../lib/store/create-table.ts';
-import { keys } from '../lib/store/keys.ts';
+import * as keys from '../lib/store/key-builders.ts';
 import { startStreamPoller } from '../local/emulators/stream-poller.ts';
 
 type Call = (

@@ -38,7 +38,7 @@ import { dnsResolver } from '../lib/net/resolver.ts';
 import { workers } from '../lib/routes.ts';
 import { batchWrite } from '../lib/store/batch.ts';
 import { db, tableName } from '../lib/store/client.ts';
-import { keys } from '../lib/store/keys.ts';
+import * as keys from '../lib/store/key-builders.ts';
 import { startEventPipeline } from '../local/emulators/event-pipeline.ts';
 import { createDeliveryQueues, startLocalSqs } from '../local/emulators/sqs.ts';
 import { createLocalApi, listen } from '../local/gateway/api-gateway.ts';

@@ -11,7 +11,7 @@ import { MAX_STREAMS_PER_AGENT } from '../lib/core/settings.ts';
 import { acquireStreamLease } from '../lib/limits/stream-leases.ts';
 import { startHandshake } from '../lib/limits/verify-limit.ts';
 import { db, tableName } from '../lib/store/client.ts';
-import { keys } from '../lib/store/keys.ts';
+import * as keys from '../lib/store/key-builders.ts';
 import { createKeyThrottle } from '../local/gateway/key-throttle.ts';
 import { percentile } from './_api.ts';
 import { withBenchStore } from './_store.ts';

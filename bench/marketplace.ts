@@ -15,7 +15,7 @@ import { routes } from '../lib/routes.ts';
 import { type CapacityMeter, meterCapacity } from '../lib/store/capacity-meter.ts';
 import { db } from '../lib/store/client.ts';
 import { ensureTable } from '../lib/store/create-table.ts';
-import { keys } from '../lib/store/keys.ts';
+import * as keys from '../lib/store/key-builders.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../local/emulators/dynamodb-local.ts';
 import { invokeRoute, proxyEvent } from '../local/gateway/proxy-event.ts';
 import { freePort } from '../local/ports.ts';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { handler as authorize } from '../functions/authorizer.ts';
 import { findCallerByApiKey, hashApiKey } from '../lib/accounts/api-keys.ts';
 import { db, tableName } from '../lib/store/client.ts';
-import { keys } from '../lib/store/keys.ts';
+import * as keys from '../lib/store/key-builders.ts';
 import { runAdmin } from '../scripts/admin-command.ts';
 
 const root = join(import.meta.dirname, '..');

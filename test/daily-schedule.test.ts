@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { newTemplateItem } from '../lib/marketplace/templates/template-item.ts';
 import { bucketAttribute, utcDay } from '../lib/marketplace/trending/trend.ts';
 import { db, tableName } from '../lib/store/client.ts';
-import { keys, listPartitions, templateLists } from '../lib/store/keys.ts';
+import * as keys from '../lib/store/key-builders.ts';
+import { listPartitions, templateLists } from '../lib/store/keys.ts';
 import { startDailySchedule, untilNextUtc } from '../local/emulators/daily-schedule.ts';
 
 describe('local daily schedule', () => {

@@ -6,7 +6,7 @@ import { idempotencyKeyHash } from '../lib/http/idempotency.ts';
 import { claimKey } from '../lib/idempotency/store.ts';
 import { withCallDeadline } from '../lib/store/call-deadline.ts';
 import { db, tableName } from '../lib/store/client.ts';
-import { keys } from '../lib/store/keys.ts';
+import * as keys from '../lib/store/key-builders.ts';
 import { createAgent, createContract, feedOf, publishTemplate, SIMPLE_SCHEMA } from './events/support.ts';
 import { createTestUser, invoke, type TestUser } from './support/lambda.ts';
 

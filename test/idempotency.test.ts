@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { idempotencyKeyHash, requestFingerprint } from '../lib/http/idempotency.ts';
 import { claimKey, readKey } from '../lib/idempotency/store.ts';
 import { db, tableName } from '../lib/store/client.ts';
-import { keys } from '../lib/store/keys.ts';
+import * as keys from '../lib/store/key-builders.ts';
 import { createAgent, publishTemplate, SIMPLE_SCHEMA } from './events/support.ts';
 import { createTestUser, invoke, type TestUser } from './support/lambda.ts';
 

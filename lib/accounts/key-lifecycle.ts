@@ -1,5 +1,5 @@
 import { nowIso } from '../core/time.ts';
-import { keys } from '../store/keys.ts';
+import * as keys from '../store/key-builders.ts';
 import {
   keyHashOf,
   keyItemById,

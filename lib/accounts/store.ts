@@ -6,7 +6,8 @@ import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import type { Caller } from '../core/caller.ts';
 import { db, tableName } from '../store/client.ts';
-import { ENTITY, type Key, keys } from '../store/keys.ts';
+import * as keys from '../store/key-builders.ts';
+import { ENTITY, type Key } from '../store/keys.ts';
 import { INDEXES } from '../store/table.ts';
 
 /** A key or user item as the document client returns it. */

@@ -31,6 +31,8 @@ export interface FailedAttempt {
   message: string;
   /** A Node network error's code (`ECONNRESET`). */
   code?: string | undefined;
+  /** What the error says caused it (classified too, as the SDK does). */
+  cause?: unknown;
   $metadata: { httpStatusCode?: number | undefined; clockSkewCorrected?: boolean | undefined };
 }
 

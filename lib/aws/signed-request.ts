@@ -2,8 +2,9 @@
  * The one transport of the AWS calls made without an SDK client: the push channel's @connections
  * posts (lib/events/push/channel.ts), KMS's and SQS's JSON-protocol calls (json-protocol.ts) and
  * STS AssumeRole (lib/destinations/session.ts). Each call is signed with the SDK's own SigV4 signer
- * (`@smithy/signature-v4`, in every bundle for DynamoDB) and sent with Node's http(s) over a
- * keep-alive connection per origin, with the manners of an SDK client:
+ * (`@smithy/signature-v4`, in every bundle for DynamoDB) and sent with fetch, or, for the push
+ * channel's frequent posts, Node's http(s) over a keep-alive connection per origin (http-send.ts),
+ * with the manners of an SDK client:
  *
  * - the SDK's standard retries (retry-policy.ts): throttling, 5xx and network failures are tried
  *   again with jittered backoff, within a per-process retry budget;
@@ -18,8 +19,6 @@
  * post against 0.38–0.49 ms for this, 2,000 posts to a bare server on 127.0.0.1); for KMS, STS and
  * SQS's ChangeMessageVisibility, their bytes in bundles with a budget (docs/cost.md, "Bundle budget").
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { fromEnv } from '@aws-sdk/credential-provider-env';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { currentCallDeadline } from '../core/call-deadline-scope.ts';
@@ -53,7 +52,15 @@ export interface SignedRequest {
   timeoutMs?: number;
   /** Epoch ms: no attempt starts, and no backoff waits, past it. */
   deadline?: number;
+  /** How the signed request travels: fetch unless given (the push channel's kept-alive http, http-send.ts). */
+  send?: Send;
 }
+
+/** Sends one signed request and reads its answer whole; throws only when no answer came. */
+export type Send = (
+  url: URL,
+  init: { method: string; headers: Record<string, string>; body: string | undefined; timeoutMs: number },
+) => Promise<Omit<SignedAnswer, 'attempts'>>;
 
 export interface SignedAnswer {
   /** The last attempt's status: a success, or the error no retry fixed (each protocol reads its own). */
@@ -76,11 +83,6 @@ const budget = new RetryBudget();
 const signersOf = new WeakMap<Credentials, Map<string, SignatureV4>>();
 /** The environment's credentials are read at each signing (fromEnv): one provider for every signer. */
 const environment: Credentials = fromEnv();
-/** Kept-alive connections, at most 50 per origin at once (the SDK client's default). */
-const agents = {
-  http: new HttpAgent({ keepAlive: true, maxSockets: 50 }),
-  https: new HttpsAgent({ keepAlive: true, maxSockets: 50 }),
-};
 
 /** The signer of these credentials (Lambda's environment's unless given), service and region. */
 export function signerFor(service: string, region: string, credentials: Credentials = environment): SignatureV4 {
@@ -129,7 +131,7 @@ export async function signedRequest(request: SignedRequest): Promise<SignedAnswe
       };
     } catch (err) {
       const error = err as NodeJS.ErrnoException;
-      failure = { name: error.name, message: error.message, code: error.code, $metadata: {} };
+      failure = { name: error.name, message: error.message, code: error.code, cause: error.cause, $metadata: {} };
     }
     const kind = retryKindOf(failure);
     const wait =
@@ -152,7 +154,7 @@ export async function signedRequest(request: SignedRequest): Promise<SignedAnswe
 
 /** One attempt: signed now (by AWS's clock), sent, read whole. */
 async function sendOnce(request: SignedRequest, timeoutMs: number): Promise<Omit<SignedAnswer, 'attempts'>> {
-  const { service, operation, region, method, url, headers = {}, body, credentials } = request;
+  const { service, region, method, url, headers = {}, body, credentials } = request;
   const signed = await signerFor(service, region, credentials).sign(
     {
       method,
@@ -169,39 +171,24 @@ async function sendOnce(request: SignedRequest, timeoutMs: number): Promise<Omit
     },
     { signingDate: skewCorrectedNow() },
   );
-  const secure = url.protocol === 'https:';
-  return new Promise((resolve, reject) => {
-    const req = (secure ? httpsRequest : httpRequest)(
-      url,
-      { method, headers: signed.headers, agent: secure ? agents.https : agents.http, timeout: timeoutMs },
-      (res: IncomingMessage) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: Buffer.concat(chunks).toString('utf8'),
-            headers: Object.fromEntries(
-              Object.entries(res.headers).map(([name, value]) => [
-                name,
-                Array.isArray(value) ? value.join(', ') : value,
-              ]),
-            ),
-          }),
-        );
-        res.on('error', reject);
-      },
-    );
-    // Named as the SDK names a timed-out call, which its classification retries.
-    req.on('timeout', () =>
-      req.destroy(
-        Object.assign(new Error(`${service} ${operation}: no answer within ${timeoutMs} ms`), { name: 'TimeoutError' }),
-      ),
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+  return (request.send ?? fetchSend)(url, { method, headers: signed.headers, body, timeoutMs });
 }
+
+/**
+ * The rare calls' sender: Node's fetch, which no bundle pays bytes for. A dropped connection is
+ * named as Node's http names it (ECONNRESET), which the SDK's classification retries; undici calls
+ * it its own way.
+ */
+const fetchSend: Send = async (url, { method, headers, body, timeoutMs }) => {
+  try {
+    const res = await fetch(url, { method, headers, body: body ?? null, signal: AbortSignal.timeout(timeoutMs) });
+    return { status: res.status, body: await res.text(), headers: Object.fromEntries(res.headers) };
+  } catch (err) {
+    const code = (err as { cause?: { code?: string } }).cause?.code;
+    if ((err as Error).name === 'TimeoutError' || code === undefined) throw err;
+    throw Object.assign(new Error((err as Error).message), { code: code.startsWith('UND_ERR') ? 'ECONNRESET' : code });
+  }
+};
 
 /**
  * The error code of an error answer, wherever its protocol puts it: API Gateway's and the JSON

@@ -9,7 +9,8 @@ import { InvariantError } from '../core/errors.ts';
 import { DESTINATIONS, FUTURE_TOLERANCE_MS, MAX_CLOCK_SKEW_MS } from '../core/settings.ts';
 import { db, tableName } from '../store/client.ts';
 import { conditionalUpdate } from '../store/conditional.ts';
-import { destinationKeys, ENTITY, keys, withoutKeys } from '../store/keys.ts';
+import * as keys from '../store/key-builders.ts';
+import { destinationKeys, ENTITY, withoutKeys } from '../store/keys.ts';
 import { transactWrite } from '../store/transact.ts';
 import type { DestinationRecord } from './model.ts';
 

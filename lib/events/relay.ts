@@ -16,7 +16,8 @@
 import type { AgentRecord } from '../agents/model.ts';
 import { errorFields, log } from '../observability/log.ts';
 import { keyString } from '../store/batch.ts';
-import { ENTITY, keys } from '../store/keys.ts';
+import * as keys from '../store/key-builders.ts';
+import { ENTITY } from '../store/keys.ts';
 import { itemOfImage, sequenceOf, type TableChange } from '../store/table-change.ts';
 import { enqueueForDestination } from './delivery/destination-queue.ts';
 import { type DeliveryMessage, enqueueDeliveries, enqueueDelivery } from './delivery/queue.ts';

@@ -7,7 +7,7 @@
 import { ownAgent } from '../agents/agents.ts';
 import type { Caller } from '../core/caller.ts';
 import { tableName } from '../store/client.ts';
-import { keys } from '../store/keys.ts';
+import * as keys from '../store/key-builders.ts';
 import { hasDestinations, TEST_EVENT_TYPE } from './feed/agent-gate.ts';
 import { commitWithEvents } from './feed/outbox.ts';
 import { notEnabled } from './service.ts';

@@ -9,7 +9,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../store/client.ts';
-import { ENTITY, keys } from '../store/keys.ts';
+import * as keys from '../store/key-builders.ts';
+import { ENTITY } from '../store/keys.ts';
 import { TTL_ATTRIBUTE } from '../store/table.ts';
 import type { TransactItem } from '../store/transact.ts';
 

@@ -5,7 +5,8 @@
  */
 import { FUTURE_TOLERANCE_MS, STREAM_LEASE, VERIFY_LIMITS } from '../core/settings.ts';
 import { type ConditionalResult, conditionalDelete, conditionalUpdate } from '../store/conditional.ts';
-import { ENTITY, type Key, keys } from '../store/keys.ts';
+import * as keys from '../store/key-builders.ts';
+import { ENTITY, type Key } from '../store/keys.ts';
 
 /** A window of `perWindow` actions over `windowMs` on the item at `key`. */
 export interface WindowItem {

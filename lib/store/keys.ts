@@ -113,87 +113,14 @@ export const ENTITY = {
 /** The three orders of search postings (the list sorts of the API). */
 export type SearchOrder = 'recent' | 'popular' | 'rating';
 const POSTING_PREFIX: Record<SearchOrder, string> = { recent: 'TOKEN#', popular: 'TOKPOP#', rating: 'TOKRATE#' };
-const searchPostingPk = (order: SearchOrder, list: string): string => `${POSTING_PREFIX[order]}${list}`;
+export const searchPostingPk = (order: SearchOrder, list: string): string => `${POSTING_PREFIX[order]}${list}`;
 
 export interface Key {
   PK: string;
   SK: string;
 }
 
-export const keys = {
-  apiKey: (hash: string): Key => ({ PK: `APIKEY#${hash}`, SK: 'APIKEY' }),
-  /** Every key in one index partition: only the admin commands read it (list, revoke by key id). */
-  apiKeysIndexPk: 'APIKEYS',
-  /** GSI1 entry of an API key: every key, by key id. */
-  apiKeysIndex: (keyId: string) => ({ GSI1PK: 'APIKEYS', GSI1SK: keyId }),
-  user: (userId: string): Key => ({ PK: `USER#${userId}`, SK: 'PROFILE' }),
-
-  template: (templateId: string): Key => ({ PK: `TPL#${templateId}`, SK: 'META' }),
-  slug: (slug: string): Key => ({ PK: `SLUG#${slug}`, SK: 'SLUG' }),
-  version: (templateId: string, sortableVersion: string): Key => ({
-    PK: `TPL#${templateId}`,
-    SK: `VER#${sortableVersion}`,
-  }),
-  versionPrefix: 'VER#',
-  review: (templateId: string, userId: string): Key => ({ PK: `TPL#${templateId}`, SK: `REVIEW#${userId}` }),
-  reviewsIndexPk: (templateId: string): string => `TPLREV#${templateId}`,
-  /** GSI1 partition of a template's hidden reviews (same sort key), which operators still see in the list. */
-  hiddenReviewsIndexPk: (templateId: string): string => `TPLREVHID#${templateId}`,
-  /** GSI1 entry of a review: the template's reviews, newest first. */
-  reviewsIndex: (templateId: string, createdAt: string, reviewId: string) => ({
-    GSI1PK: `TPLREV#${templateId}`,
-    GSI1SK: `${createdAt}#${reviewId}`,
-  }),
-  install: (workspaceId: string, templateId: string): Key => ({ PK: `WS#${workspaceId}`, SK: `INSTALL#${templateId}` }),
-  installsIndexPk: (workspaceId: string): string => `WSINST#${workspaceId}`,
-  /** GSI1 entry of an install marker: the workspace's installs, newest first. */
-  installsIndex: (workspaceId: string, installedAt: string, templateId: string) => ({
-    GSI1PK: `WSINST#${workspaceId}`,
-    GSI1SK: `${installedAt}#${templateId}`,
-  }),
-  categoryCount: (category: string): Key => ({ PK: `CATEGORY#${category}`, SK: 'COUNT' }),
-  searchPosting: (order: SearchOrder, list: string, sortKey: string): Key => ({
-    PK: searchPostingPk(order, list),
-    SK: sortKey,
-  }),
-  searchPostingPk: (order: SearchOrder, list: string): string => searchPostingPk(order, list),
-  searchCount: (list: string): Key => ({ PK: `TOKCOUNT#${list}`, SK: 'COUNT' }),
-  searchState: (templateId: string): Key => ({ PK: `TPL#${templateId}`, SK: 'SEARCH' }),
-  searchPair: (prefix: string, cut: string, templateId: string): Key => ({
-    PK: `TOKPAIR#${prefix}`,
-    SK: `${cut}#${templateId}`,
-  }),
-  searchPairPk: (prefix: string): string => `TOKPAIR#${prefix}`,
-  searchWide: (prefix: string, templateId: string): Key => ({ PK: `TOKWIDE#${prefix}`, SK: templateId }),
-  searchWidePk: (prefix: string): string => `TOKWIDE#${prefix}`,
-  searchIndexFormat: { PK: 'SEARCHINDEX', SK: 'FORMAT' } as Key,
-
-  agent: (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'META' }),
-  agentsIndexPk: (userId: string): string => `OWNER#${userId}`,
-  agentsIndexSk: (agentId: string): string => `AGENT#${agentId}`,
-  /** GSI1 entry of an agent: its owner's agents, newest first. */
-  agentsIndex: (userId: string, agentId: string) => ({ GSI1PK: `OWNER#${userId}`, GSI1SK: `AGENT#${agentId}` }),
-  contract: (contractId: string): Key => ({ PK: `CONTRACT#${contractId}`, SK: 'META' }),
-  event: (agentId: string, eventId: string): Key => ({ PK: `AGENT#${agentId}`, SK: `EVT#${eventId}` }),
-  eventPrefix: 'EVT#',
-  delivery: (agentId: string, deliveryId: string): Key => ({ PK: `AGENT#${agentId}`, SK: `DLV#${deliveryId}` }),
-  deliveryPrefix: 'DLV#',
-  /** A delivery record's place in the DeliveriesByStatus index (table.ts): written with its status, in the same write. */
-  deliveryStatusPlacement: (agentId: string, status: string): { dlvStatus: string } => ({
-    dlvStatus: `AGENT#${agentId}#${status}`,
-  }),
-  agentCount: (userId: string): Key => ({ PK: `USER#${userId}`, SK: 'AGENTS' }),
-  verifyLimit: (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'LIMIT#VERIFY' }),
-  streamLease: (agentId: string, slot: number): Key => ({ PK: `AGENT#${agentId}`, SK: `STREAM#${slot}` }),
-  pushConnections: (agentId: string): Key => ({ PK: `AGENT#${agentId}`, SK: 'PUSH' }),
-  pushConnection: (connectionId: string): Key => ({ PK: `PUSHCONN#${connectionId}`, SK: 'PUSHCONN' }),
-  pushMessageLimit: (connectionId: string): Key => ({ PK: `PUSHCONN#${connectionId}`, SK: 'LIMIT#MESSAGES' }),
-  pushKeyLimit: (keyHash: string): Key => ({ PK: `APIKEY#${keyHash}`, SK: 'LIMIT#PUSH' }),
-  idempotency: (userId: string, keyHash: string): Key => ({
-    PK: `IDEMPOTENCY#${userId}#${keyHash}`,
-    SK: 'IDEMPOTENCY',
-  }),
-} as const;
+// The builders of each item's keys: lib/store/key-builders.ts (one export each, so bundles keep only theirs).
 
 /** The partitions of the public template lists (table.ts INDEXES). */
 export const templateLists = {

@@ -17,7 +17,7 @@ import { getPortalLink, putPortalLink } from '../../lib/portal/store.ts';
 import { newPortalToken, PORTAL_LINK_MAX_SECONDS } from '../../lib/portal/token.ts';
 import { routes } from '../../lib/routes.ts';
 import { db, tableName } from '../../lib/store/client.ts';
-import { keys } from '../../lib/store/keys.ts';
+import * as keys from '../../lib/store/key-builders.ts';
 import { newWebhookSecret } from '../../lib/webhooks/secret.ts';
 import { invokeRoute, proxyEvent } from '../gateway/proxy-event.ts';
 import {

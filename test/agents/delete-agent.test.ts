@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_AGENTS_PER_ACCOUNT } from '../../lib/core/settings.ts';
 import { db, tableName } from '../../lib/store/client.ts';
-import { keys } from '../../lib/store/keys.ts';
+import * as keys from '../../lib/store/key-builders.ts';
 import {
   configureWebhook,
   createAgent,

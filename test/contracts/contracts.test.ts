@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '../../lib/store/client.ts';
-import { keys } from '../../lib/store/keys.ts';
+import * as keys from '../../lib/store/key-builders.ts';
 import { createAgent, createContract, feedOf, publishTemplate, SIMPLE_SCHEMA } from '../events/support.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DELIVERY } from '../../lib/core/settings.ts';
 import { retryAfterSeconds } from '../../lib/events/delivery/retry-after.ts';
 import { db, tableName } from '../../lib/store/client.ts';
-import { keys } from '../../lib/store/keys.ts';
+import * as keys from '../../lib/store/key-builders.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { deliveryIdOf, useDeliveryQueue } from './queue-harness.ts';
 import { createAgent, enableWebhook, feedOf, startWebhookReceiver, type WebhookReceiver } from './support.ts';

@@ -6,7 +6,7 @@ import { decorateAwsClients } from '../../lib/aws/client-hooks.ts';
 import { pushBatch } from '../../lib/events/push/push-batch.ts';
 import { claimSlot, listSlots } from '../../lib/events/push/store.ts';
 import { db, tableName } from '../../lib/store/client.ts';
-import { keys } from '../../lib/store/keys.ts';
+import * as keys from '../../lib/store/key-builders.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { createAgent, createContract, feedOf, publishTemplate, SIMPLE_SCHEMA } from './support.ts';
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { type DeliverOptions, deliverBatch } from '../../lib/events/delivery/deliver-batch.ts';
 import { relayBatch } from '../../lib/events/relay.ts';
 import { db, tableName } from '../../lib/store/client.ts';
-import { keys } from '../../lib/store/keys.ts';
+import * as keys from '../../lib/store/key-builders.ts';
 import { createDeliveryQueues, type DeliveryQueues, type LocalSqs, startLocalSqs } from '../../local/emulators/sqs.ts';
 import { toSqsRecord } from '../../local/emulators/sqs-poller.ts';
 

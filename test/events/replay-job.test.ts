@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPLAY_LIMITS } from '../../lib/core/settings.ts';
 import { workers } from '../../lib/routes.ts';
 import { db, tableName } from '../../lib/store/client.ts';
-import { keys } from '../../lib/store/keys.ts';
+import * as keys from '../../lib/store/key-builders.ts';
 import { createDeliveryQueues, type LocalSqs, startLocalSqs } from '../../local/emulators/sqs.ts';
 import { loadHandler } from '../../local/lambda/handlers.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';

@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DELIVERY } from '../../lib/core/settings.ts';
 import { db, tableName } from '../../lib/store/client.ts';
-import { keys } from '../../lib/store/keys.ts';
+import * as keys from '../../lib/store/key-builders.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { useDeliveryQueue } from './queue-harness.ts';
 import { createAgent, enableWebhook, feedOf, startWebhookReceiver } from './support.ts';

@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../client/index.ts';
 import { db, tableName } from '../../lib/store/client.ts';
-import { keys } from '../../lib/store/keys.ts';
+import * as keys from '../../lib/store/key-builders.ts';
 import { signingSecrets } from '../../lib/webhooks/rotation.ts';
 import { newWebhookSecret } from '../../lib/webhooks/secret.ts';
 import type { EventPipeline } from '../../local/emulators/event-pipeline.ts';

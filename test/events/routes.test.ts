@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureDelivery } from '../../lib/events/delivery/store.ts';
 import { EVENT_RETENTION_DAYS } from '../../lib/events/feed/event.ts';
 import { db, tableName } from '../../lib/store/client.ts';
-import { keys } from '../../lib/store/keys.ts';
+import * as keys from '../../lib/store/key-builders.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { createAgent, createContract, feedOf, publishTemplate, SIMPLE_SCHEMA } from './support.ts';
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Ed25519PublicJwk, verifyWebhook } from '../../client/index.ts';
 import { JWKS_MAX_AGE_SECONDS } from '../../lib/core/settings.ts';
 import { db, tableName } from '../../lib/store/client.ts';
-import { keys } from '../../lib/store/keys.ts';
+import * as keys from '../../lib/store/key-builders.ts';
 import { forgetDataKeys, unseal } from '../../lib/webhooks/data-key.ts';
 import { privateKeyFromDer } from '../../lib/webhooks/ed25519.ts';
 import type { StoredSigningKey } from '../../lib/webhooks/signing-keys.ts';

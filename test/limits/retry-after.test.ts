@@ -6,7 +6,7 @@ import { AppError, rateLimited } from '../../lib/core/errors.ts';
 import { httpRoute } from '../../lib/http/middleware.ts';
 import { ok } from '../../lib/http/responses.ts';
 import { db } from '../../lib/store/client.ts';
-import { keys } from '../../lib/store/keys.ts';
+import * as keys from '../../lib/store/key-builders.ts';
 import { transactWrite } from '../../lib/store/transact.ts';
 import { proxyEvent } from '../../local/gateway/proxy-event.ts';
 import { lambdaContext } from '../../local/lambda/context.ts';

@@ -7,7 +7,7 @@ import { newId } from '../../lib/core/ids.ts';
 import { MAX_CLOCK_SKEW_MS, MAX_STREAMS_PER_AGENT, STREAM_LEASE } from '../../lib/core/settings.ts';
 import { acquireStreamLease, type StreamLease } from '../../lib/limits/stream-leases.ts';
 import { db, tableName } from '../../lib/store/client.ts';
-import { keys } from '../../lib/store/keys.ts';
+import * as keys from '../../lib/store/key-builders.ts';
 import { createAgent } from '../events/support.ts';
 import { createTestUser, type TestUser } from '../support/lambda.ts';
 import { useLocalApi } from '../support/local-api.ts';

@@ -6,7 +6,7 @@ import { ACCOUNT_HANDSHAKE_LIMITS, MAX_CLOCK_SKEW_MS, VERIFY_LIMITS } from '../.
 import { takeAccountHandshakeSlot } from '../../lib/limits/account-handshake-limit.ts';
 import { startHandshake } from '../../lib/limits/verify-limit.ts';
 import { db, tableName } from '../../lib/store/client.ts';
-import { keys } from '../../lib/store/keys.ts';
+import * as keys from '../../lib/store/key-builders.ts';
 import { useDevelopmentModeSwitch } from '../agents/env.ts';
 import { echoChallenge, type Respond, startReceiver } from '../net/receiver.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';

@@ -7,7 +7,8 @@ import { newTemplateItem, type TemplateItem } from '../../lib/marketplace/templa
 import { batchWrite } from '../../lib/store/batch.ts';
 import { type CapacityMeter, meterCapacity } from '../../lib/store/capacity-meter.ts';
 import { db, tableName } from '../../lib/store/client.ts';
-import { ENTITY, keys } from '../../lib/store/keys.ts';
+import * as keys from '../../lib/store/key-builders.ts';
+import { ENTITY } from '../../lib/store/keys.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { indexItemsOn } from '../support/search-index.ts';
 import { publish } from './helpers.ts';

@@ -11,7 +11,7 @@ import { readCounts } from '../../lib/marketplace/search/store.ts';
 import type { TemplateItem } from '../../lib/marketplace/templates/template-item.ts';
 import { batchWrite } from '../../lib/store/batch.ts';
 import { db, tableName } from '../../lib/store/client.ts';
-import { keys } from '../../lib/store/keys.ts';
+import * as keys from '../../lib/store/key-builders.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { indexItemsOf, indexSearch, streamRecordsSinceLastCall, wantedIndexItems } from '../support/search-index.ts';
 import { publish } from './helpers.ts';

@@ -9,7 +9,8 @@ import { mayMeet, PAIR_CUTS_MAX, pairItems } from '../../lib/marketplace/search/
 import { newTemplateItem, type TemplateItem } from '../../lib/marketplace/templates/template-item.ts';
 import { type CapacityMeter, meterCapacity } from '../../lib/store/capacity-meter.ts';
 import { db, tableName } from '../../lib/store/client.ts';
-import { ENTITY, keys } from '../../lib/store/keys.ts';
+import * as keys from '../../lib/store/key-builders.ts';
+import { ENTITY } from '../../lib/store/keys.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { indexItemsOf, indexSearch, seedIndexed, wantedIndexItems } from '../support/search-index.ts';
 import { publish } from './helpers.ts';

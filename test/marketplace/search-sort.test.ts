@@ -8,7 +8,7 @@ import {
   type TemplateItem,
 } from '../../lib/marketplace/templates/template-item.ts';
 import { db, tableName } from '../../lib/store/client.ts';
-import { keys } from '../../lib/store/keys.ts';
+import * as keys from '../../lib/store/key-builders.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { indexSearch, seedIndexed } from '../support/search-index.ts';
 import { detailPaths, expectError, publish } from './helpers.ts';

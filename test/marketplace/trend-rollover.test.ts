@@ -11,7 +11,8 @@ import { trendingTemplates } from '../../lib/marketplace/trending/trending.ts';
 import { batchWrite } from '../../lib/store/batch.ts';
 import { type CapacityMeter, meterCapacity } from '../../lib/store/capacity-meter.ts';
 import { db, tableName } from '../../lib/store/client.ts';
-import { keys, listPartitions, templateLists } from '../../lib/store/keys.ts';
+import * as keys from '../../lib/store/key-builders.ts';
+import { listPartitions, templateLists } from '../../lib/store/keys.ts';
 import { createTestUser, type TestUser } from '../support/lambda.ts';
 
 const NOW = Date.UTC(2026, 10, 22, 0, 10); // 2026-11-22 00:10 UTC: the window is 11-16 … 11-22

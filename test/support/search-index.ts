@@ -16,7 +16,7 @@ import type { TemplateItem } from '../../lib/marketplace/templates/template-item
 import { batchWrite } from '../../lib/store/batch.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { streamArn } from '../../lib/store/create-table.ts';
-import { keys } from '../../lib/store/keys.ts';
+import * as keys from '../../lib/store/key-builders.ts';
 import { transactWrite } from '../../lib/store/transact.ts';
 import { toLambdaRecord } from '../../local/emulators/stream-poller.ts';
 

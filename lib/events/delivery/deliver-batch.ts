@@ -11,7 +11,7 @@ import { type OutboundResult, postJson } from '../../net/outbound.ts';
 import { errorFields, log } from '../../observability/log.ts';
 import { failureKindOf, recordDeliveryAttempt } from '../../observability/metrics.ts';
 import { keyString } from '../../store/batch.ts';
-import { keys } from '../../store/keys.ts';
+import * as keys from '../../store/key-builders.ts';
 import { signingSecrets } from '../../webhooks/rotation.ts';
 import { ed25519SigningKeys } from '../../webhooks/signing-keys.ts';
 import { acceptsDelivery } from '../feed/agent-gate.ts';

@@ -5,7 +5,8 @@
  * and its attempt history. Attempts: attempt-outcome.ts; reads and writes: store.ts.
  */
 import { nowIso } from '../../core/time.ts';
-import { ENTITY, keys, withoutKeys } from '../../store/keys.ts';
+import * as keys from '../../store/key-builders.ts';
+import { ENTITY, withoutKeys } from '../../store/keys.ts';
 import { INDEXES } from '../../store/table.ts';
 import { type DeliveryStatus, expiresAt, type ServiceEvent } from '../feed/event.ts';
 import type { DeliveryAnswer, DeliveryDetailAnswer } from './answer.ts';

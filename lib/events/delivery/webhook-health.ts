@@ -13,7 +13,7 @@ import type { AgentRecord } from '../../agents/model.ts';
 import { setting } from '../../core/environment.ts';
 import { log } from '../../observability/log.ts';
 import { tableName } from '../../store/client.ts';
-import { keys } from '../../store/keys.ts';
+import * as keys from '../../store/key-builders.ts';
 import { announceSafely, announceWebhookDisabled } from '../feed/operational.ts';
 import { commitWithEvents } from '../feed/outbox.ts';
 import { clearFailing, markFailing } from './store.ts';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AgentRecord } from '../../agents/model.ts';
 import { validationError } from '../../core/errors.ts';
 import { idAt, sortablePrefix, sortValueOf } from '../../core/ids.ts';
-import { keys } from '../../store/keys.ts';
+import * as keys from '../../store/key-builders.ts';
 
 /**
  * Feed positions (docs/events.md, "The feed position"). Every event of an agent's feed sits in

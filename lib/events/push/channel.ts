@@ -11,6 +11,7 @@
  * other answer is an error naming the API's own error type.
  */
 
+import { httpSend } from '../../aws/http-send.ts';
 import type { Credentials } from '../../aws/signed-request.ts';
 import { signedRequest } from '../../aws/signed-request.ts';
 import { setting } from '../../core/environment.ts';
@@ -46,6 +47,7 @@ async function callConnection(
     url: new URL(`${endpoint.replace(/\/$/, '')}/@connections/${encodeURIComponent(connectionId)}`),
     ...(body === undefined ? {} : { body, headers: { 'content-type': 'application/octet-stream' } }),
     credentials: localCredentials(),
+    send: httpSend,
   });
   if ((status >= 200 && status < 300) || status === 410) return status;
   throw new Error(`@connections ${operation}: ${status} ${errorTypeOf(text)}`);

@@ -14,7 +14,8 @@
 import { type AppError, rateLimited } from '../../core/errors.ts';
 import { PUSH } from '../../core/settings.ts';
 import { takeWindowSlot } from '../../limits/window-limit.ts';
-import { ENTITY, keys } from '../../store/keys.ts';
+import * as keys from '../../store/key-builders.ts';
+import { ENTITY } from '../../store/keys.ts';
 import { countMessage } from './store.ts';
 
 /**

@@ -12,7 +12,8 @@ import { FUTURE_TOLERANCE_MS, PUSH } from '../../core/settings.ts';
 import { batchGet, keyString } from '../../store/batch.ts';
 import { db, tableName } from '../../store/client.ts';
 import { conditionalDelete, conditionalUpdate } from '../../store/conditional.ts';
-import { ENTITY, keys } from '../../store/keys.ts';
+import * as keys from '../../store/key-builders.ts';
+import { ENTITY } from '../../store/keys.ts';
 import { transactWrite } from '../../store/transact.ts';
 
 export interface PushSlot {

@@ -5,7 +5,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../store/client.ts';
-import { ENTITY, keys, replayPageKey } from '../../store/keys.ts';
+import * as keys from '../../store/key-builders.ts';
+import { ENTITY, replayPageKey } from '../../store/keys.ts';
 
 const PAGE_TTL_SECONDS = 7 * 24 * 3600;
 

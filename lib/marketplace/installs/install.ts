@@ -1,6 +1,7 @@
 import type { Caller } from '../../core/caller.ts';
 import { InvariantError } from '../../core/errors.ts';
-import { ENTITY, keys, lifecycleKeys } from '../../store/keys.ts';
+import * as keys from '../../store/key-builders.ts';
+import { ENTITY, lifecycleKeys } from '../../store/keys.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
 import { refuseYanked } from '../lifecycle/yanked.ts';

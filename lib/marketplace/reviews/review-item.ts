@@ -1,5 +1,6 @@
 import type { Caller } from '../../core/caller.ts';
-import { ENTITY, keys } from '../../store/keys.ts';
+import * as keys from '../../store/key-builders.ts';
+import { ENTITY } from '../../store/keys.ts';
 import type { ReviewInput } from '../request-schemas.ts';
 import type { Review } from './answer.ts';
 

@@ -3,7 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../store/client.ts';
 import { cursorPage, type PageRequest } from '../../store/cursor-page.ts';
 import { readIndexPage } from '../../store/index-page.ts';
-import { keys } from '../../store/keys.ts';
+import * as keys from '../../store/key-builders.ts';
 import { INDEXES } from '../../store/table.ts';
 import { type TransactItem, type TransactResult, transactWrite } from '../../store/transact.ts';
 

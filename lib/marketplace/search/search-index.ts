@@ -19,7 +19,8 @@
 import { InvariantError } from '../../core/errors.ts';
 import type { WriteRequest } from '../../store/batch.ts';
 import { tableName } from '../../store/client.ts';
-import { ENTITY, isListed, type Key, keys, type SearchOrder } from '../../store/keys.ts';
+import * as keys from '../../store/key-builders.ts';
+import { ENTITY, isListed, type Key, type SearchOrder } from '../../store/keys.ts';
 import type { TransactItem } from '../../store/transact.ts';
 import type { TemplateItem } from '../templates/template-item.ts';
 import { bucketLabel, popularityBucket } from './popularity-bucket.ts';

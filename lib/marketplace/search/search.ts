@@ -1,6 +1,7 @@
 import { validationError } from '../../core/errors.ts';
 import { decodeCursor, encodeCursor, type KeyTypes, type StartKey } from '../../store/cursor.ts';
-import { isListed, keys, type SearchOrder } from '../../store/keys.ts';
+import * as keys from '../../store/key-builders.ts';
+import { isListed, type SearchOrder } from '../../store/keys.ts';
 import { MAX_SEARCH_OFFSET } from '../request-schemas.ts';
 import type { Category } from '../templates/categories.ts';
 import { type TemplateItem, toSummary } from '../templates/template-item.ts';

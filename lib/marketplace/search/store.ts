@@ -8,7 +8,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGet, batchWrite, keyString, type WriteRequest } from '../../store/batch.ts';
 import { db, tableName } from '../../store/client.ts';
-import { ENTITY, type Key, keys } from '../../store/keys.ts';
+import * as keys from '../../store/key-builders.ts';
+import { ENTITY, type Key } from '../../store/keys.ts';
 import { type TransactItem, type TransactResult, transactWrite } from '../../store/transact.ts';
 
 export interface PostingPage {

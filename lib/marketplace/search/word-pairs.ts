@@ -18,7 +18,9 @@
  * (PAIRS_FORMAT, recorded by `npm run admin -- reindex-search`): right after a deploy that adds them,
  * templates indexed before have none, and "never together" would hide them.
  */
-import { ENTITY, type Key, keys } from '../../store/keys.ts';
+
+import * as keys from '../../store/key-builders.ts';
+import { ENTITY, type Key } from '../../store/keys.ts';
 import { MAX_PREFIX, mayMatch } from './search-text.ts';
 import { hasItem, readIndexFormat, readPostingPage } from './store.ts';
 

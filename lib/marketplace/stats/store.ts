@@ -1,5 +1,7 @@
 /** The stats items of one template for the UTC years from `fromYear` to `toYear` (every version): one Query. */
-import { keys, lifecycleKeys } from '../../store/keys.ts';
+
+import * as keys from '../../store/key-builders.ts';
+import { lifecycleKeys } from '../../store/keys.ts';
 import { queryAll } from '../../store/query-all.ts';
 
 export const readStatsItems = (templateId: string, fromYear: string, toYear: string) =>

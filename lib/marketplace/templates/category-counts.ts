@@ -4,7 +4,8 @@
  * is their sum: 7 small reads, whatever the catalog size (`readCategoryCounts`, store.ts).
  */
 import { tableName } from '../../store/client.ts';
-import { ENTITY, isListed, keys } from '../../store/keys.ts';
+import * as keys from '../../store/key-builders.ts';
+import { ENTITY, isListed } from '../../store/keys.ts';
 import type { TransactItem } from '../../store/transact.ts';
 import type { Category } from './categories.ts';
 

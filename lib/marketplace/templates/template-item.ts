@@ -6,7 +6,8 @@
  * keeps private and unlisted templates out of every list.
  */
 import type { Caller } from '../../core/caller.ts';
-import { ENTITY, keys, listPartitions, type TemplateListAttributes } from '../../store/keys.ts';
+import * as keys from '../../store/key-builders.ts';
+import { ENTITY, listPartitions, type TemplateListAttributes } from '../../store/keys.ts';
 import type { PublishInput } from '../request-schemas.ts';
 import type { Author, Template, TemplateSummary, VersionEntry } from './answer.ts';
 import type { Category, Visibility } from './categories.ts';

@@ -1,4 +1,5 @@
-import { ENTITY, keys } from '../../store/keys.ts';
+import * as keys from '../../store/key-builders.ts';
+import { ENTITY } from '../../store/keys.ts';
 import { newestVersionEntries } from './store.ts';
 import type { VersionEntry } from './template-item.ts';
 import type { TemplateSchema } from './template-schema.ts';

@@ -7,7 +7,7 @@ import { sortablePrefix } from '../../../lib/core/ids.ts';
 import { afterPosition, eventIdAt, GAP_GRACE_MS, positionOf } from '../../../lib/events/feed/position.ts';
 import { MAX_STORE_CALLS_PER_READ, readFeed } from '../../../lib/events/feed/reader.ts';
 import { db, tableName } from '../../../lib/store/client.ts';
-import { keys } from '../../../lib/store/keys.ts';
+import * as keys from '../../../lib/store/key-builders.ts';
 import { createTestUser, invoke, type TestUser } from '../../support/lambda.ts';
 import { useLocalApi } from '../../support/local-api.ts';
 import { openSse } from '../../support/sse-client.ts';

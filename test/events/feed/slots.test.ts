@@ -7,7 +7,7 @@ import { readFeed } from '../../../lib/events/feed/reader.ts';
 import { fillGap, takeTicket } from '../../../lib/events/feed/store.ts';
 import { withCallDeadline } from '../../../lib/store/call-deadline.ts';
 import { db, tableName } from '../../../lib/store/client.ts';
-import { keys } from '../../../lib/store/keys.ts';
+import * as keys from '../../../lib/store/key-builders.ts';
 import { createTestUser, invoke, type TestUser } from '../../support/lambda.ts';
 import { createAgent, createContract, publishTemplate, SIMPLE_SCHEMA } from '../support.ts';
 
