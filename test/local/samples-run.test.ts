@@ -4,17 +4,12 @@ import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readDelivery } from '../../lib/events/delivery/store.ts';
-import { tableName } from '../../lib/store/client.ts';
-import { DEMO_CALLER, DEMO_DELIVERY } from '../../local/demo/identity.ts';
+import { DEMO_CALLER } from '../../local/demo/identity.ts';
 import { routesInSampleOrder, sampleEvent } from '../../local/demo/sample-event.ts';
-import { seedDemoData } from '../../local/demo/seed.ts';
-import { startDemoWebhookSink } from '../../local/demo/webhook-sink.ts';
-import { startEventPipeline } from '../../local/emulators/event-pipeline.ts';
 import { invokeFunction } from '../../local/invoke.ts';
 import type { LocalResponseStream, StreamMetadata } from '../../local/lambda/streaming.ts';
 import { freePort } from '../../local/ports.ts';
-import { publishRuntime } from '../../local/runtime-file.ts';
+import { startDemoRuntime } from '../support/demo-runtime.ts';
 
 const root = join(import.meta.dirname, '../..');
 const sample = sampleEvent;
@@ -34,37 +29,14 @@ async function streamHead(name: string): Promise<StreamMetadata> {
   return head!;
 }
 
-// A store of its own, fresh as `npm start`'s first run: what `npm start` does comes first, in its
-// order: the demo sink, the seed, then the event pipeline (which delivers the seeded events).
-let stops: Array<() => Promise<void>> = [];
+// A store of its own, fresh as `npm start`'s first run (test/support/demo-runtime.ts).
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  process.env['DEVELOPMENT_MODE'] = 'true';
-  const sink = await startDemoWebhookSink();
-  stops.push(sink.close);
-  await seedDemoData({ webhookSink: sink.url });
-  // A second start on the same data finds everything and makes nothing twice.
-  await seedDemoData({ webhookSink: sink.url });
-  const pipeline = await startEventPipeline({
-    tableName: tableName(),
-    dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!,
-  });
-  stops.push(pipeline.stop);
-  const withdraw = publishRuntime(process.env['DYNAMODB_ENDPOINT']!, {
-    sqs_endpoint: pipeline.sqsEndpoint,
-    queue_url: pipeline.queueUrl,
-  });
-  stops.push(async () => withdraw());
-  // The delivery the retryDelivery sample names is made by the relay from the seeded events.
-  const deadline = Date.now() + 90_000;
-  while ((await readDelivery(DEMO_DELIVERY.agentId, DEMO_DELIVERY.deliveryId))?.status !== 'succeeded') {
-    if (Date.now() > deadline) throw new Error('the demo delivery did not succeed within 90 s');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  stop = await startDemoRuntime();
 }, 180_000);
 
 afterAll(async () => {
-  for (const stop of stops.reverse()) await stop();
-  stops = [];
+  await stop?.();
 });
 
 describe("every function's sample runs against a fresh local runtime", () => {
