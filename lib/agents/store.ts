@@ -11,6 +11,7 @@ import { InvariantError } from '../core/errors.ts';
 import { db, tableName } from '../store/client.ts';
 import { conditionalUpdate } from '../store/conditional.ts';
 import { ENTITY, keys } from '../store/keys.ts';
+import { optimistic, RETRY } from '../store/optimistic.ts';
 import { INDEXES } from '../store/table.ts';
 import { alongLost, alongRefused, type TransactItem, transactWrite } from '../store/transact.ts';
 import { type AgentRecord, isAgentId } from './model.ts';
@@ -180,8 +181,34 @@ interface Change {
   bumpVersion: boolean;
 }
 
-/** One conditional update of the caller's agent: the new item, or the current one when the condition failed. */
-export async function updateOwnedAgent(agentId: string, ownerId: string, change: Change): Promise<WriteResult> {
+/**
+ * One conditional update of the caller's agent: the new item, or the current one when the condition failed.
+ * `along` (the request's `Idempotency-Key` answer, made from the new item): the update and those
+ * items commit in one transaction. A transaction returns no item, so the new item is the one read
+ * with the change applied here, and the update holds only while the item is still the one read
+ * (its `updated_at`, which every change of what the answer shows sets, and `last_verified_at`,
+ * which a re-verification sets alone); another writer in between makes it read and try again.
+ */
+export async function updateOwnedAgent(
+  agentId: string,
+  ownerId: string,
+  change: Change,
+  along?: (agent: AgentRecord) => TransactItem[],
+): Promise<WriteResult> {
+  const update = agentUpdate(agentId, ownerId, change);
+  if (along) return updateAlong(agentId, ownerId, change, update, along);
+  try {
+    const { Attributes } = await db().send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
+    return Attributes as AgentRecord;
+  } catch (err) {
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    // Only to choose the error (404 vs 409); the write itself was decided by the condition.
+    return { failed: true, current: await getAgent(agentId) };
+  }
+}
+
+/** The UpdateItem of a change: ownership and the change's own condition, the sets, the version bump. */
+function agentUpdate(agentId: string, ownerId: string, change: Change) {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':owner': ownerId, ...change.values };
   const sets = Object.entries(change.set).map(([field, value], i) => {
@@ -200,22 +227,71 @@ export async function updateOwnedAgent(agentId: string, ownerId: string, change:
     return `#f${i} = :v${i}`;
   });
   if (change.bumpVersion) values[':one'] = 1;
-  try {
-    const { Attributes } = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.agent(agentId),
-        UpdateExpression: `SET ${sets.join(', ')}${change.bumpVersion ? ' ADD config_version :one' : ''}`,
-        ConditionExpression: `attribute_exists(PK) AND owner_id = :owner AND attribute_not_exists(deleted_at)${change.condition ? ` AND (${change.condition})` : ''}`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return Attributes as AgentRecord;
-  } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-    // Only to choose the error (404 vs 409); the write itself was decided by the condition.
-    return { failed: true, current: await getAgent(agentId) };
+  return {
+    TableName: tableName(),
+    Key: keys.agent(agentId),
+    UpdateExpression: `SET ${sets.join(', ')}${change.bumpVersion ? ' ADD config_version :one' : ''}`,
+    ConditionExpression: `attribute_exists(PK) AND owner_id = :owner AND attribute_not_exists(deleted_at)${change.condition ? ` AND (${change.condition})` : ''}`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}
+
+/** The agent as `change` leaves it, as DynamoDB would apply the update to `agent`. */
+function applied(agent: AgentRecord, change: Change): AgentRecord {
+  const next: Record<string, unknown> = { ...agent };
+  const before = agent as unknown as Record<string, unknown>;
+  for (const [field, value] of Object.entries(change.set)) {
+    if (value instanceof CopyOf) next[field] = before[value.attribute] ?? value.orElse?.value;
+    else if (value instanceof IfAbsent) next[field] = before[field] ?? value.value;
+    else next[field] = value;
   }
+  if (change.bumpVersion) next['config_version'] = (agent.config_version ?? 0) + 1;
+  return next as unknown as AgentRecord;
+}
+
+/** Is `name` still what was read: equal, or absent as it was (a stored null is a NULL). */
+function unchanged(name: string, value: unknown, values: Record<string, unknown>, placeholder: string): string {
+  if (value === undefined) return `attribute_not_exists(${name})`;
+  if (value === null) {
+    values[placeholder] = 'NULL';
+    return `attribute_type(${name}, ${placeholder})`;
+  }
+  values[placeholder] = value;
+  return `${name} = ${placeholder}`;
+}
+
+async function updateAlong(
+  agentId: string,
+  ownerId: string,
+  change: Change,
+  update: ReturnType<typeof agentUpdate>,
+  along: (agent: AgentRecord) => TransactItem[],
+): Promise<WriteResult> {
+  return optimistic(async () => {
+    const current = await getAgent(agentId);
+    if (!current || current.owner_id !== ownerId) return { failed: true, current };
+    const next = applied(current, change);
+    const values = { ...update.ExpressionAttributeValues };
+    const sameAsRead = [
+      unchanged('updated_at', current.updated_at, values, ':readUpdatedAt'),
+      unchanged('last_verified_at', current.last_verified_at, values, ':readVerifiedAt'),
+    ].join(' AND ');
+    const items = along(next);
+    const result = await transactWrite([
+      {
+        Update: {
+          ...update,
+          ConditionExpression: `${update.ConditionExpression} AND ${sameAsRead}`,
+          ExpressionAttributeValues: values,
+        },
+      },
+      ...items,
+    ]);
+    if (result.ok) return next;
+    if (alongRefused(result.reasons, items.length)) throw alongLost();
+    const now = await getAgent(agentId);
+    const moved = now?.updated_at !== current.updated_at || now?.last_verified_at !== current.last_verified_at;
+    return moved && now?.owner_id === ownerId ? RETRY : { failed: true, current: now };
+  });
 }

@@ -1,3 +1,4 @@
+import type { CommitAlong } from '../store/transact.ts';
 /** The event and delivery routes, for the owner of the agent only (404 for everyone else). */
 
 import { ownAgent } from '../agents/agents.ts';
@@ -86,9 +87,13 @@ export async function retryAgentDelivery(
  * DELETE …/webhook: the webhook DISABLED (lib/agents), then, if it was not already, the
  * `agent.webhook.disabled` operational event with reason `manual` to every agent of the account.
  */
-export async function disableWebhookAndAnnounce(caller: Caller, agentId: string): Promise<AgentView> {
+export async function disableWebhookAndAnnounce(
+  caller: Caller,
+  agentId: string,
+  along?: CommitAlong<AgentView>,
+): Promise<AgentView> {
   const before = await ownAgent(caller, agentId);
-  const view = await disableWebhook(caller, agentId);
+  const view = await disableWebhook(caller, agentId, along);
   if (before.webhook_status !== 'DISABLED')
     await announceSafely('agent.webhook.disabled', before, () =>
       announceWebhookDisabled(before, 'manual', 'The owner disabled the webhook (DELETE …/webhook).'),
