@@ -16,7 +16,7 @@ import { nowIso } from '../../core/time.ts';
 import { tableName } from '../../store/client.ts';
 import { keys, listPartitions } from '../../store/keys.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
-import type { TransactItem } from '../../store/transact.ts';
+import { alongLost, alongRefused, type CommitAlong, type TransactItem } from '../../store/transact.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
 import { categoryCountChanges } from '../templates/category-counts.ts';
 import { authoredTemplate } from '../templates/find-template.ts';
@@ -35,6 +35,7 @@ export async function changeVersion(
   version: string,
   input: VersionChangeInput,
   caller: Caller,
+  along?: CommitAlong<VersionChanged>,
 ): Promise<VersionChanged> {
   return optimistic(async () => {
     const template = await authoredTemplate(idOrSlug, caller);
@@ -75,13 +76,17 @@ export async function changeVersion(
       },
     );
     const notices = noticesOf(template, before, after, input, current?.version ?? null, now);
+    const answer: VersionChanged = { ...versionEntryOf({ ...after }), current_version: current?.version ?? null };
+    const alongItems = along?.(answer) ?? [];
     const result = await commitTemplateUpdate(template.id, templateUpdate, [
       versionUpdate(template.id, after),
       ...categoryCountChanges(template, templateAfter),
       ...notices.map(putNoticePage),
+      ...alongItems,
     ]);
-    if (!result.ok) return RETRY;
-    return { ...versionEntryOf({ ...after }), current_version: current?.version ?? null };
+    if (result.ok) return answer;
+    if (alongRefused(result.reasons, alongItems.length)) throw alongLost();
+    return RETRY;
   });
 }
 
