@@ -1,8 +1,8 @@
 /** DynamoDB reads of the lifecycle room: one version item, and the newest version not yanked. */
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../store/client.ts';
 import { ENTITY, keys, lifecycleKeys } from '../../store/keys.ts';
-import { type TransactResult, transactWrite } from '../../store/transact.ts';
+import { type TransactItem, type TransactResult, transactWrite, writeWithAlong } from '../../store/transact.ts';
 import type { TemplateSchema } from '../templates/template-schema.ts';
 import { sortableVersion } from '../templates/version.ts';
 import { type NoticePage, putNoticePage } from './notice-page.ts';
@@ -67,17 +67,24 @@ export async function readEventAgentsItem(workspaceId: string): Promise<Record<s
   return Item;
 }
 
-export async function putEventAgents(workspaceId: string, chosen: { agent_ids: string[]; updated_at: string | null }) {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...lifecycleKeys.eventAgents(workspaceId),
-        entity: ENTITY.eventAgents,
-        workspace_id: workspaceId,
-        ...chosen,
+export async function putEventAgents(
+  workspaceId: string,
+  chosen: { agent_ids: string[]; updated_at: string | null },
+  along: TransactItem[] = [],
+) {
+  await writeWithAlong(
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...lifecycleKeys.eventAgents(workspaceId),
+          entity: ENTITY.eventAgents,
+          workspace_id: workspaceId,
+          ...chosen,
+        },
       },
-    }),
+    },
+    along,
   );
 }
 

@@ -1,17 +1,11 @@
-/**
- * DynamoDB access of the moderation room: reports, the audit trail, an author's templates and a
- * review's hiding (a review item is read through reviews/store.ts, a template changed through
- * templates/store.ts).
- */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../store/client.ts';
 import { conditionalUpdate } from '../../store/conditional.ts';
 import { cursorPage, type PageRequest } from '../../store/cursor-page.ts';
 import { keys, lifecycleKeys } from '../../store/keys.ts';
 import { queryAll } from '../../store/query-all.ts';
 import { INDEXES } from '../../store/table.ts';
-import { type TransactItem, type TransactResult, transactWrite } from '../../store/transact.ts';
+import { type TransactItem, type TransactResult, transactWrite, writeWithAlong } from '../../store/transact.ts';
 import type { BuiltUpdate } from '../../store/update-expression.ts';
 import { actionItem, type ModerationAction } from './action-item.ts';
 
@@ -46,23 +40,19 @@ export async function closeReport(report: Record<string, unknown>, resolution: s
 }
 
 /** Files a report, unless the reporter has an open one of the item (false); a closed one gives way. */
-export async function putReport(item: Record<string, unknown>): Promise<boolean> {
-  try {
-    await db().send(
-      new PutCommand({
+export const putReport = (item: Record<string, unknown>, along: TransactItem[] = []): Promise<boolean> =>
+  writeWithAlong(
+    {
+      Put: {
         TableName: tableName(),
         Item: item,
         ConditionExpression: 'attribute_not_exists(PK) OR #status = :closed',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':closed': 'closed' },
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return false;
-    throw err;
-  }
-}
+      },
+    },
+    along,
+  );
 
 /** One page of the open reports, newest first. */
 export const openReportsPage = (query: PageRequest) =>
