@@ -7,6 +7,6 @@ import { createPortalLinkBody } from '../../lib/portal/schemas.ts';
 
 export const handler = httpRoute(
   { params: agentIdParams, body: createPortalLinkBody },
-  async ({ caller, params, body, headers }) =>
-    created(await createPortalLink(caller, params.id, body, portalPageUrl(headers))),
+  async ({ caller, params, body, headers, sealAnswer }) =>
+    created(await createPortalLink(caller, params.id, body, portalPageUrl(headers), Date.now(), sealAnswer(created))),
 );
