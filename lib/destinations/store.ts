@@ -9,7 +9,7 @@ import { InvariantError } from '../core/errors.ts';
 import { db, tableName } from '../store/client.ts';
 import { conditionalUpdate } from '../store/conditional.ts';
 import { destinationKeys, ENTITY, keys, withoutKeys } from '../store/keys.ts';
-import { transactWrite } from '../store/transact.ts';
+import { alongLost, alongRefused, type TransactItem, transactWrite, writeWithAlong } from '../store/transact.ts';
 import type { DestinationRecord } from './model.ts';
 
 const fromItem = (item: Record<string, unknown>): DestinationRecord =>
@@ -43,6 +43,8 @@ export async function insertDestination(
   maxPerAgent: number,
   /** false only for the local demo seed, whose destination carries a code already (local/demo/seed.ts). */
   withVerificationRequest = true,
+  /** Items committed with it (the request's Idempotency-Key answer). */
+  along: TransactItem[] = [],
 ): Promise<'created' | 'no_agent' | 'at_cap'> {
   const result = await transactWrite([
     {
@@ -65,8 +67,10 @@ export async function insertDestination(
     ...(withVerificationRequest
       ? [{ Put: { TableName: tableName(), Item: verifyRequestItem(record.agent_id, record.id, Date.now()) } }]
       : []),
+    ...along,
   ]);
   if (result.ok) return 'created';
+  if (alongRefused(result.reasons, along.length)) throw alongLost();
   if (result.reasons[0] !== 'ConditionalCheckFailed')
     throw new InvariantError(`destination insert cancelled: ${result.reasons.join(', ')}`);
   return 'at_cap'; // the caller tells a missing agent from one at its cap by the agent it read
@@ -97,7 +101,12 @@ export async function listDestinationsOf(agentId: string): Promise<DestinationRe
 }
 
 /** The destination gone and −1 on the count; false when it was not there (or not the owner's). */
-export async function deleteDestinationItem(agentId: string, destinationId: string, ownerId: string): Promise<boolean> {
+export async function deleteDestinationItem(
+  agentId: string,
+  destinationId: string,
+  ownerId: string,
+  along: TransactItem[] = [],
+): Promise<boolean> {
   const result = await transactWrite([
     {
       Delete: {
@@ -116,8 +125,10 @@ export async function deleteDestinationItem(agentId: string, destinationId: stri
         ExpressionAttributeValues: { ':zero': 0, ':minus': -1 },
       },
     },
+    ...along,
   ]);
   if (result.ok) return true;
+  if (alongRefused(result.reasons, along.length)) throw alongLost();
   if (result.reasons[0] === 'ConditionalCheckFailed') return false;
   throw new InvariantError(`destination delete cancelled: ${result.reasons.join(', ')}`);
 }
@@ -138,6 +149,12 @@ export async function updateDestination(
     /** Names the condition uses (`#…`). */
     names?: Record<string, string>;
   },
+  /**
+   * Items committed with it (the request's Idempotency-Key answer), made from the new item: then
+   * the update is one transaction with them, which returns no item, so the new item is `before`
+   * (the destination as read) with the update applied here.
+   */
+  sealed?: { before: DestinationRecord; along: (record: DestinationRecord) => TransactItem[] },
 ): Promise<{ ok: true; record: DestinationRecord } | { ok: false; current: DestinationRecord | undefined }> {
   const names: Record<string, string> = { ...update.names };
   const values: Record<string, unknown> = { ...update.values };
@@ -155,7 +172,7 @@ export async function updateDestination(
     names[`#r${i}`] = field;
     return `#r${i}`;
   });
-  const result = await conditionalUpdate({
+  const write = {
     Key: destinationKeys.destination(agentId, destinationId),
     ConditionExpression: `attribute_exists(PK) AND (${update.condition})`,
     UpdateExpression: [
@@ -167,8 +184,25 @@ export async function updateDestination(
       .join(' '),
     ExpressionAttributeNames: names,
     ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
-    ReturnValues: 'ALL_NEW',
-  });
+  };
+  if (sealed) {
+    const record = appliedTo(sealed.before, update);
+    if (await writeWithAlong({ Update: { TableName: tableName(), ...write } }, sealed.along(record)))
+      return { ok: true, record };
+    return { ok: false, current: await readDestination(agentId, destinationId) };
+  }
+  const result = await conditionalUpdate({ ...write, ReturnValues: 'ALL_NEW' });
   if (result.ok) return { ok: true, record: fromItem(result.attributes!) };
   return { ok: false, current: result.current ? fromItem(result.current) : undefined };
+}
+
+/** The destination as an update leaves it, as DynamoDB would apply the update to `before`. */
+function appliedTo(
+  before: DestinationRecord,
+  update: { set: Record<string, unknown>; remove?: string[]; add?: Record<string, number> },
+): DestinationRecord {
+  const next: Record<string, unknown> = { ...before, ...update.set };
+  for (const [field, value] of Object.entries(update.add ?? {})) next[field] = Number(next[field] ?? 0) + value;
+  for (const field of update.remove ?? []) delete next[field];
+  return next as unknown as DestinationRecord;
 }
