@@ -13,7 +13,7 @@ import { conditionalUpdate } from '../store/conditional.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 import { optimistic, RETRY } from '../store/optimistic.ts';
 import { INDEXES } from '../store/table.ts';
-import { alongLost, alongRefused, type TransactItem, transactWrite } from '../store/transact.ts';
+import { alongLost, alongRefused, type TransactItem, transactWrite, writeWithAlong } from '../store/transact.ts';
 import { type AgentRecord, isAgentId } from './model.ts';
 
 type Failed = { failed: true; current: AgentRecord | undefined };
@@ -92,6 +92,8 @@ export async function deleteOwnedAgent(
   ownerId: string,
   now: string,
   expiresAtSeconds: number,
+  /** Items committed with the delete (the request's Idempotency-Key answer). */
+  along: TransactItem[] = [],
 ): Promise<boolean> {
   if (!isAgentId(agentId)) return false;
   const markDeleted = {
@@ -121,12 +123,15 @@ export async function deleteOwnedAgent(
         ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
       },
     },
+    ...along,
   ]);
   if (result.ok) return true;
+  if (alongRefused(result.reasons, along.length)) throw alongLost();
   const [agent, counter] = result.reasons;
   if (agent === 'ConditionalCheckFailed') return false;
   if (counter !== 'ConditionalCheckFailed')
     throw new InvariantError(`agent delete cancelled: ${result.reasons.join(', ')}`);
+  if (along.length > 0) return writeWithAlong({ Update: { TableName: tableName(), ...markDeleted } }, along);
   return (await conditionalUpdate(markDeleted)).ok;
 }
 

@@ -14,6 +14,7 @@ import { type LimiterOptions, startHandshake } from '../limits/verify-limit.ts';
 import { type OutboundOptions, postJson } from '../net/outbound.ts';
 import { log } from '../observability/log.ts';
 import { recordVerification } from '../observability/metrics.ts';
+import type { CommitAlong } from '../store/transact.ts';
 import { buildChallengeRequest, judgeChallengeReply, newChallengeToken } from '../webhooks/handshake.ts';
 import { signingSecrets } from '../webhooks/rotation.ts';
 import { ed25519SigningKeys } from '../webhooks/signing-keys.ts';
@@ -27,6 +28,7 @@ export async function verifyWebhook(
   agentId: string,
   outbound: OutboundOptions = {},
   limiter: LimiterOptions = {},
+  along?: CommitAlong<AgentView>,
 ): Promise<AgentView> {
   const agent = await ownAgent(caller, agentId);
   if (agent.webhook_status === 'DISABLED' || !agent.webhook_url || !agent.webhook_secret) throw notConfigured();
@@ -54,12 +56,17 @@ export async function verifyWebhook(
   if (!verdict.ok) throw new AppError(verdict.code, verdict.message);
 
   const now = nowIso();
-  const result = await updateOwnedAgent(agent.id, caller.userId, {
-    set: { webhook_status: 'ENABLED', last_verified_at: now, updated_at: now },
-    condition: 'config_version = :verified',
-    values: { ':verified': agent.config_version },
-    bumpVersion: false,
-  });
+  const result = await updateOwnedAgent(
+    agent.id,
+    caller.userId,
+    {
+      set: { webhook_status: 'ENABLED', last_verified_at: now, updated_at: now },
+      condition: 'config_version = :verified',
+      values: { ':verified': agent.config_version },
+      bumpVersion: false,
+    },
+    along && ((next) => along(toAgentView(next))),
+  );
   if (isFailed(result)) {
     if (result.current?.owner_id !== caller.userId) throw notFound('Agent');
     throw new AppError(

@@ -21,6 +21,7 @@ import { AppError, notFound, validationError } from '../../core/errors.ts';
 import { idAt } from '../../core/ids.ts';
 import { readDestination } from '../../destinations/store.ts';
 import { takeReplaySlot } from '../../limits/replay-limit.ts';
+import type { CommitAlong } from '../../store/transact.ts';
 import { acceptsDelivery, readAgent } from '../feed/agent-gate.ts';
 import type { ServiceEvent } from '../feed/event.ts';
 import { eventFromItem } from '../feed/outbox.ts';
@@ -38,6 +39,7 @@ export async function startReplay(
   agentId: string,
   input: ReplayInput,
   now = new Date(),
+  along?: CommitAlong<{ replayed: number }>,
 ): Promise<{ replayed: number }> {
   const agent = await ownAgent(caller, agentId);
   const destination = input.destination_id ? await readDestination(agentId, input.destination_id) : undefined;
@@ -77,17 +79,20 @@ export async function startReplay(
   if (end === undefined) return { replayed: 0 }; // every retained event is from `until` on
   const replayed = await countEvents(agent.id, after, end, types);
   if (replayed === 0) return { replayed };
-  await putPage({
-    agent_id: agent.id,
-    job_id: randomUUID(),
-    page: 0,
-    ...(after ? { after } : {}),
-    end,
-    types,
-    replayed,
-    requested_at: now.toISOString(),
-    ...(destination ? { destination_id: destination.id } : {}),
-  });
+  await putPage(
+    {
+      agent_id: agent.id,
+      job_id: randomUUID(),
+      page: 0,
+      ...(after ? { after } : {}),
+      end,
+      types,
+      replayed,
+      requested_at: now.toISOString(),
+      ...(destination ? { destination_id: destination.id } : {}),
+    },
+    along?.({ replayed }),
+  );
   return { replayed };
 }
 
