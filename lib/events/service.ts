@@ -1,4 +1,4 @@
-import type { CommitAlong } from '../store/transact.ts';
+import { type CommitAlong, commitAlongAlone } from '../store/transact.ts';
 /** The event and delivery routes, for the owner of the agent only (404 for everyone else). */
 
 import { ownAgent } from '../agents/agents.ts';
@@ -53,6 +53,7 @@ export async function retryAgentDelivery(
   agentId: string,
   deliveryId: string,
   force: boolean,
+  along?: CommitAlong<DeliveryView>,
 ): Promise<DeliveryView> {
   const agent = await ownAgent(caller, agentId);
   let record = await readDelivery(agentId, deliveryId);
@@ -80,7 +81,10 @@ export async function retryAgentDelivery(
   };
   if (destinationId !== undefined) await enqueueForDestination({ ...message, destination_id: destinationId });
   else await enqueueDelivery(message);
-  return toView(record);
+  const view = toView(record);
+  // After the message is sent: an answer committed before would claim an attempt that may never be made.
+  await commitAlongAlone(along?.(view));
+  return view;
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   type Claim,
   claimKey,
   completeKey,
+  amendmentItem,
   completionItem,
   readKey,
   releaseKey,
@@ -70,7 +71,7 @@ export function checkIdempotencyKey(key: string): void {
 /** Runs `run` once per key; `run` answers errors itself, so what it returns is the answer to keep. */
 export async function idempotent(
   req: IdempotentRequest,
-  run: (seal: SealAnswer) => Promise<APIGatewayProxyResult>,
+  run: (seal: SealAnswer, amend: SealAnswer) => Promise<APIGatewayProxyResult>,
 ): Promise<APIGatewayProxyResult> {
   checkIdempotencyKey(req.key);
   const started = Date.now();
@@ -132,16 +133,18 @@ function storedAnswer(result: APIGatewayProxyResult): StoredAnswer {
 async function runAndKeep(
   claim: Claim,
   req: IdempotentRequest,
-  run: (seal: SealAnswer) => Promise<APIGatewayProxyResult>,
+  run: (seal: SealAnswer, amend: SealAnswer) => Promise<APIGatewayProxyResult>,
 ): Promise<APIGatewayProxyResult> {
   let sealed = false;
   const seal: SealAnswer = (answer) => {
     sealed = true;
     return completionItem(claim, storedAnswer(answer));
   };
+  // Only after a seal: it amends the answer the seal stored.
+  const amend: SealAnswer = (answer) => amendmentItem(claim, storedAnswer(answer));
   let result: APIGatewayProxyResult;
   try {
-    result = await run(seal);
+    result = await run(seal, amend);
   } catch (err) {
     // Not reached from the HTTP stack, whose `run` answers every error itself.
     await releaseKey(claim);

@@ -44,6 +44,11 @@ export interface HttpRequest<B, Q, P> {
    * its result (undefined without a key). Pass it to the service as its `along`.
    */
   sealAnswer: <T>(answer: (result: T) => HttpResult) => CommitAlong<T> | undefined;
+  /**
+   * For a route whose answer a later transaction of the same request changes (after sealAnswer's
+   * committed): the items that replace the stored answer in that transaction.
+   */
+  amendAnswer: <T>(answer: (result: T) => HttpResult) => CommitAlong<T> | undefined;
 }
 
 /**
@@ -218,10 +223,12 @@ export function httpRoute<
       // function's end less a margin for the answer itself: a store that never answers must not hold
       // the request past its timeout (the SDK's own calls have no time limit).
       const stackDeadline = remainingMs === undefined ? undefined : now + remainingMs - ANSWER_MARGIN_MS;
-      const run = (seal?: SealAnswer) =>
+      const run = (seal?: SealAnswer, amend?: SealAnswer) =>
         withCallDeadline(callDeadline, async () => {
           const sealAnswer = <T>(answer: (result: T) => HttpResult): CommitAlong<T> | undefined =>
             seal && ((result: T) => [seal(respond(answer(result)))]);
+          const amendAnswer = <T>(answer: (result: T) => HttpResult): CommitAlong<T> | undefined =>
+            amend && ((result: T) => [amend(respond(answer(result)))]);
           return respond(
             await fn({
               body: body as Out<B>,
@@ -231,6 +238,7 @@ export function httpRoute<
               headers,
               requestId,
               sealAnswer,
+              amendAnswer,
             }),
           );
         });
@@ -250,7 +258,7 @@ export function httpRoute<
             freshHeaders: corsHeaders(headers['origin']),
             claimDeadline: callDeadline,
           },
-          (seal) => run(seal).catch((err: unknown) => errorResponse(err, event)),
+          (seal, amend) => run(seal, amend).catch((err: unknown) => errorResponse(err, event)),
         ),
       );
     });

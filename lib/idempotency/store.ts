@@ -116,6 +116,22 @@ export const completionItem = (claim: Claim, answer: StoredAnswer): TransactItem
   Update: completion(claim, answer),
 });
 
+/**
+ * A later change of the same request amends the answer its first transaction stored (a route
+ * whose answer grows with a second step, as moderation's closed reports): only this claim's
+ * completed answer, in that change's own transaction.
+ */
+export const amendmentItem = (claim: Claim, answer: StoredAnswer): TransactItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: keys.idempotency(claim.userId, claim.keyHash),
+    UpdateExpression: 'SET answer = :answer',
+    ConditionExpression: '#token = :token AND #state = :completed',
+    ExpressionAttributeNames: { '#token': 'token', '#state': 'state' },
+    ExpressionAttributeValues: { ':token': claim.token, ':completed': 'completed', ':answer': JSON.stringify(answer) },
+  },
+});
+
 /** Stores the answer; false when the claim no longer runs (taken over, or completed by its own transaction). */
 export async function completeKey(claim: Claim, answer: StoredAnswer): Promise<boolean> {
   try {

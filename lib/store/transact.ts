@@ -90,3 +90,14 @@ export async function writeWithAlong(write: TransactItem, along: TransactItem[] 
     throw err;
   }
 }
+
+/**
+ * The items along alone, for an answer whose change is not a write of this table (a queue message
+ * sent) or is none (nothing to replay): the answer still commits before it is given, so a retry
+ * after a lost reply gets it rather than acting again.
+ */
+export async function commitAlongAlone(along: TransactItem[] = []): Promise<void> {
+  if (along.length === 0) return;
+  const result = await transactWrite(along);
+  if (!result.ok) throw alongLost();
+}

@@ -21,7 +21,7 @@ import { AppError, notFound, validationError } from '../../core/errors.ts';
 import { idAt } from '../../core/ids.ts';
 import { readDestination } from '../../destinations/store.ts';
 import { takeReplaySlot } from '../../limits/replay-limit.ts';
-import type { CommitAlong } from '../../store/transact.ts';
+import { type CommitAlong, commitAlongAlone } from '../../store/transact.ts';
 import { acceptsDelivery, readAgent } from '../feed/agent-gate.ts';
 import type { ServiceEvent } from '../feed/event.ts';
 import { eventFromItem } from '../feed/outbox.ts';
@@ -76,9 +76,11 @@ export async function startReplay(
   await takeReplaySlot(agent.id);
   const after = await startCursor(agent, { kind: 'time', at: since });
   const end = await startCursor(agent, { kind: 'time', at: until });
-  if (end === undefined) return { replayed: 0 }; // every retained event is from `until` on
-  const replayed = await countEvents(agent.id, after, end, types);
-  if (replayed === 0) return { replayed };
+  const replayed = end === undefined ? 0 : await countEvents(agent.id, after, end, types); // undefined: every retained event is from `until` on
+  if (end === undefined || replayed === 0) {
+    await commitAlongAlone(along?.({ replayed }));
+    return { replayed };
+  }
   await putPage(
     {
       agent_id: agent.id,

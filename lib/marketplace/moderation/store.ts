@@ -1,4 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { InvariantError } from '../../core/errors.ts';
 import { db, tableName } from '../../store/client.ts';
 import { conditionalUpdate } from '../../store/conditional.ts';
 import { cursorPage, type PageRequest } from '../../store/cursor-page.ts';
@@ -67,19 +68,25 @@ export const putActionItem = (action: ModerationAction): TransactItem => ({
   Put: { TableName: tableName(), Item: actionItem(action) },
 });
 
-/** An action that changes nothing else: its audit item alone. */
-export async function recordAction(action: ModerationAction): Promise<void> {
-  await transactWrite([putActionItem(action)]);
+/** An action that changes nothing else: its audit item alone, with `along` (the request's Idempotency-Key answer). */
+export async function recordAction(action: ModerationAction, along: TransactItem[] = []): Promise<void> {
+  if (!(await writeWithAlong(putActionItem(action), along))) throw new InvariantError('audit item not written');
 }
 
-/** How many reports the action closed (they are closed after it is recorded). */
-export async function setReportsClosed(actionId: string, closed: number): Promise<void> {
-  await conditionalUpdate({
-    Key: lifecycleKeys.moderationAction(actionId),
-    UpdateExpression: 'SET reports_closed = :n',
-    ConditionExpression: 'attribute_exists(PK)',
-    ExpressionAttributeValues: { ':n': closed },
-  });
+/** How many reports the action closed (they are closed after it is recorded), with `along` (the answer amended). */
+export async function setReportsClosed(actionId: string, closed: number, along: TransactItem[] = []): Promise<void> {
+  await writeWithAlong(
+    {
+      Update: {
+        TableName: tableName(),
+        Key: lifecycleKeys.moderationAction(actionId),
+        UpdateExpression: 'SET reports_closed = :n',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':n': closed },
+      },
+    },
+    along,
+  );
 }
 
 /** The ids of every template the author published (their slug claims' author index). */
@@ -104,6 +111,7 @@ export const commitReviewModeration = (
   rating: number,
   sign: -1 | 1,
   action: ModerationAction,
+  along: TransactItem[] = [],
 ): Promise<TransactResult> =>
   transactWrite([
     { Update: { TableName: tableName(), Key: keys.review(templateId, reviewerId), ...update } },
@@ -117,4 +125,5 @@ export const commitReviewModeration = (
       },
     },
     putActionItem(action),
+    ...along,
   ]);
