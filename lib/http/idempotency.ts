@@ -11,10 +11,10 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { AppError, validationError } from '../core/errors.ts';
 import { FUTURE_TOLERANCE_MS } from '../core/settings.ts';
 import {
+  amendmentItem,
   type Claim,
   claimKey,
   completeKey,
-  amendmentItem,
   completionItem,
   readKey,
   releaseKey,

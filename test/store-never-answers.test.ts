@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server, type Socket } from 'node:net';
+import { Writable } from 'node:stream';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { takesIdempotencyKey } from '../lib/http/idempotent-methods.ts';
+import { type Route, routes } from '../lib/routes.ts';
+import { routeSampleEvent } from '../local/demo/sample-event.ts';
+import { lambdaContext } from '../local/lambda/context.ts';
+import { runAsRoute } from '../local/lambda/grants.ts';
+import { loadHandler } from '../local/lambda/handlers.ts';
+import type { LocalResponseStream, StreamMetadata } from '../local/lambda/streaming.ts';
+import { installAwsLambdaGlobal, loadStreamingHandler } from '../local/lambda/streaming.ts';
+
+/**
+ * A store that accepts the connection and never answers (DynamoDB paused mid-request): every route
+ * of the table still answers before its function's timeout, because every store call a request
+ * makes, the route's and the stack's own (the `Idempotency-Key`'s claim and answer), is bounded
+ * by the time the function has left (lib/store/call-deadline.ts). In AWS a request held past the
+ * timeout is cut off with no answer; locally it was held until the HTTP server gave up (300 s).
+ *
+ * The store here is a TCP server on 127.0.0.1 that keeps every connection open and says nothing.
+ * Each route runs its own `doc.example` with a short function timeout, all at once, with a key
+ * where the route takes one.
+ */
+const TIMEOUT_SECONDS = 4;
+
+let silent: Server;
+const sockets = new Set<Socket>();
+const saved = process.env['DYNAMODB_ENDPOINT'];
+
+beforeAll(async () => {
+  silent = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const { port } = silent.address() as { port: number };
+  process.env['DYNAMODB_ENDPOINT'] = `http://127.0.0.1:${port}`;
+  installAwsLambdaGlobal();
+});
+
+afterAll(async () => {
+  process.env['DYNAMODB_ENDPOINT'] = saved;
+  for (const socket of sockets) socket.destroy();
+  await new Promise((resolve) => silent.close(resolve));
+});
+
+const eventOf = (route: Route): APIGatewayProxyEvent =>
+  routeSampleEvent(route, takesIdempotencyKey(route.method) ? { headers: { 'Idempotency-Key': randomUUID() } } : {});
+
+type Answered = { status: number; leftMs: number };
+
+async function answerOf(route: Route): Promise<Answered> {
+  const context = lambdaContext(route.name, TIMEOUT_SECONDS);
+  if (!route.streaming) {
+    const handler =
+      await loadHandler<(event: APIGatewayProxyEvent, context: unknown) => Promise<APIGatewayProxyResult>>(
+        route.handler,
+      );
+    const result = await runAsRoute(route, () => handler(eventOf(route), context));
+    return { status: result.statusCode, leftMs: context.getRemainingTimeInMillis() };
+  }
+  // A stream answers with its head: the head must be out by the deadline (then the client goes away).
+  const handler = await loadStreamingHandler(route);
+  let head: (StreamMetadata & { leftMs: number }) | undefined;
+  const stream: LocalResponseStream = new Writable({
+    write: (_chunk, _e, cb) => {
+      stream.destroy();
+      cb();
+    },
+  });
+  stream.setMetadata = (metadata) => {
+    head = { ...metadata, leftMs: context.getRemainingTimeInMillis() };
+  };
+  await runAsRoute(route, () => handler(eventOf(route), stream, context));
+  return { status: head?.statusCode ?? 0, leftMs: head?.leftMs ?? context.getRemainingTimeInMillis() };
+}
+
+describe('a store that never answers', () => {
+  it('every route answers before its function times out: 5xx where it needed the store', async () => {
+    const pending = new Set(routes.map((r) => r.name));
+    setTimeout(() => console.log('STILL PENDING', [...pending]), 8000);
+    const answers = await Promise.all(routes.map(async (route) => { const a = await answerOf(route).catch((e) => { console.log('THREW', route.name, e); return { status: -1, leftMs: 0 }; }); pending.delete(route.name); return [route.name, a] as const; }));
+    console.log('ANSWERS', JSON.stringify(answers));
+    const late = answers.filter(([, a]) => a.leftMs <= 0).map(([name]) => name);
+    expect(late, 'routes that held the request to their timeout').toEqual([]);
+    const needsStore = new Set(routes.filter((r) => r.access !== 'none').map((r) => r.name));
+    const wrong = answers.filter(([name, a]) => (needsStore.has(name) ? a.status < 500 : a.status !== 200));
+    expect(wrong).toEqual([]);
+  }, 30_000);
+});
