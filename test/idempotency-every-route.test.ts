@@ -86,7 +86,12 @@ describe('every route that changes something, its commit reply lost', () => {
         body: retry.body,
         location: retry.headers?.['location'],
         replayed: retry.headers?.['idempotency-replayed'],
-      }).toEqual({ status: first.statusCode, body: first.body, location: first.headers?.['location'], replayed: 'true' });
+      }).toEqual({
+        status: first.statusCode,
+        body: first.body,
+        location: first.headers?.['location'],
+        replayed: 'true',
+      });
     },
   );
 });
