@@ -1,4 +1,4 @@
-import { type CommitAlong, commitAlongAlone } from '../store/transact.ts';
+import type { CommitAlong } from '../store/transact.ts';
 /** The event and delivery routes, for the owner of the agent only (404 for everyone else). */
 
 import { ownAgent } from '../agents/agents.ts';
@@ -10,7 +10,13 @@ import { readDestination } from '../destinations/store.ts';
 import { enqueueForDestination } from './delivery/destination-queue.ts';
 import { enqueueDelivery } from './delivery/queue.ts';
 import { type DeliveryDetail, type DeliveryStatus, type DeliveryView, toDetail, toView } from './delivery/record.ts';
-import { type DeliveryPage, listDeliveries, readDelivery, reopenFailed } from './delivery/store.ts';
+import {
+  commitManualRetryAnswer,
+  type DeliveryPage,
+  listDeliveries,
+  readDelivery,
+  reopenFailed,
+} from './delivery/store.ts';
 import { announceSafely, announceWebhookDisabled } from './feed/operational.ts';
 import { type EventPage, listEvents } from './feed/reader.ts';
 
@@ -83,7 +89,7 @@ export async function retryAgentDelivery(
   else await enqueueDelivery(message);
   const view = toView(record);
   // After the message is sent: an answer committed before would claim an attempt that may never be made.
-  await commitAlongAlone(along?.(view));
+  await commitManualRetryAnswer(along?.(view));
   return view;
 }
 

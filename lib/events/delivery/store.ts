@@ -14,6 +14,7 @@ import { db, tableName } from '../../store/client.ts';
 import { type ConditionalResult, conditionalUpdate } from '../../store/conditional.ts';
 import { type Key, keys } from '../../store/keys.ts';
 import { INDEXES } from '../../store/table.ts';
+import { commitAlongAlone, type TransactItem } from '../../store/transact.ts';
 import type { ServiceEvent } from '../feed/event.ts';
 import { type AttemptEntry, attemptLogKey, MAX_ATTEMPT_LOG } from './attempt-history.ts';
 import {
@@ -397,3 +398,6 @@ export const recordReverifyFailure = (agentId: string, configVersion: number, de
       ...(demote ? { ':pending': 'PENDING_VERIFICATION', ':at': at } : {}),
     },
   });
+
+/** A manual retry's answer, committed alone once its message is sent (events/service.ts). */
+export const commitManualRetryAnswer = (along: TransactItem[] | undefined): Promise<void> => commitAlongAlone(along);

@@ -21,14 +21,14 @@ import { AppError, notFound, validationError } from '../../core/errors.ts';
 import { idAt } from '../../core/ids.ts';
 import { readDestination } from '../../destinations/store.ts';
 import { takeReplaySlot } from '../../limits/replay-limit.ts';
-import { type CommitAlong, commitAlongAlone } from '../../store/transact.ts';
+import type { CommitAlong } from '../../store/transact.ts';
 import { acceptsDelivery, readAgent } from '../feed/agent-gate.ts';
 import type { ServiceEvent } from '../feed/event.ts';
 import { eventFromItem } from '../feed/outbox.ts';
 import { positionOf } from '../feed/position.ts';
 import { startCursor } from '../feed/start-point.ts';
 import type { ReplayInput } from './request-schema.ts';
-import { countEvents, eventsIn, putPage, type ReplayPage } from './store.ts';
+import { commitEmptyReplayAnswer, countEvents, eventsIn, putPage, type ReplayPage } from './store.ts';
 
 /** Slots one page reads (REPLAY_PAGE_ITEMS only makes tests cross pages with a few events). */
 const pageItems = (): number => setting('REPLAY_PAGE_ITEMS');
@@ -78,7 +78,7 @@ export async function startReplay(
   const end = await startCursor(agent, { kind: 'time', at: until });
   const replayed = end === undefined ? 0 : await countEvents(agent.id, after, end, types); // undefined: every retained event is from `until` on
   if (end === undefined || replayed === 0) {
-    await commitAlongAlone(along?.({ replayed }));
+    await commitEmptyReplayAnswer(along?.({ replayed }));
     return { replayed };
   }
   await putPage(

@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../store/client.ts';
 import { ENTITY, keys, replayPageKey } from '../../store/keys.ts';
-import { type TransactItem, writeWithAlong } from '../../store/transact.ts';
+import { commitAlongAlone, type TransactItem, writeWithAlong } from '../../store/transact.ts';
 
 const PAGE_TTL_SECONDS = 7 * 24 * 3600;
 
@@ -101,3 +101,6 @@ export async function putPage(page: ReplayPage, along: TransactItem[] = []): Pro
     along,
   );
 }
+
+/** The answer of a replay that has nothing to send (no page is written), committed alone. */
+export const commitEmptyReplayAnswer = (along: TransactItem[] | undefined): Promise<void> => commitAlongAlone(along);
