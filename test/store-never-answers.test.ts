@@ -4,10 +4,10 @@ import { Writable } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { takesIdempotencyKey } from '../lib/http/idempotent-methods.ts';
-import { type Route, routes } from '../lib/routes.ts';
-import { routeSampleEvent } from '../local/demo/sample-event.ts';
+import { type Route, routes, socketRoutes, workers } from '../lib/routes.ts';
+import { routeSampleEvent, sampleEvent } from '../local/demo/sample-event.ts';
 import { lambdaContext } from '../local/lambda/context.ts';
-import { runAsRoute } from '../local/lambda/grants.ts';
+import { runAsRoute, runAsSocketRoute, runAsWorker } from '../local/lambda/grants.ts';
 import { loadHandler } from '../local/lambda/handlers.ts';
 import type { LocalResponseStream, StreamMetadata } from '../local/lambda/streaming.ts';
 import { installAwsLambdaGlobal, loadStreamingHandler } from '../local/lambda/streaming.ts';
@@ -77,6 +77,16 @@ async function answerOf(route: Route): Promise<Answered> {
   return { status: head?.statusCode ?? 0, leftMs: head?.leftMs ?? context.getRemainingTimeInMillis() };
 }
 
+/** A WebSocket route's or the authorizer's answer (their events are events/<name>.json): whether it came in time, and if it failed. */
+async function otherAnswerOf(name: string, run: (fn: () => Promise<unknown>) => Promise<unknown>, handlerPath: string) {
+  const context = lambdaContext(name, TIMEOUT_SECONDS);
+  const handler = await loadHandler<(event: unknown, context: unknown) => Promise<unknown>>(handlerPath);
+  const result = await run(() => handler(sampleEvent(name), context)).catch((err: unknown) => ({
+    thrown: String(err),
+  }));
+  return { result, leftMs: context.getRemainingTimeInMillis() };
+}
+
 describe('a store that never answers', () => {
   it('every route answers before its function times out: 5xx where it needed the store', async () => {
     // A route still holding its request a while after its timeout is named, not waited for.
@@ -90,5 +100,21 @@ describe('a store that never answers', () => {
     const needsStore = new Set(routes.filter((r) => r.access !== 'none').map((r) => r.name));
     const wrong = answers.filter(([name, a]) => (needsStore.has(name) ? a.status < 500 : a.status !== 200));
     expect(wrong).toEqual([]);
+  }, 30_000);
+
+  it('the push channel routes and the authorizer answer before their timeout too: an error, not a hold', async () => {
+    const others = [
+      ...socketRoutes.map(
+        (route) => () => otherAnswerOf(route.name, (fn) => runAsSocketRoute(route, fn), route.handler),
+      ),
+      () => otherAnswerOf('authorizer', (fn) => runAsWorker('authorizer', fn), workers.authorizer),
+    ];
+    const answers = await Promise.all(others.map((answer) => answer()));
+    expect(answers.filter((a) => a.leftMs <= 0)).toEqual([]);
+    // The authorizer throws (API Gateway answers 500 for it); a push route answers 500 in its error format.
+    for (const { result } of answers)
+      expect(result).toSatisfy(
+        (r: { thrown?: string; statusCode?: number }) => r.thrown !== undefined || (r.statusCode ?? 0) >= 500,
+      );
   }, 30_000);
 });
