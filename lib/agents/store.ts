@@ -13,7 +13,8 @@ import { conditionalUpdate } from '../store/conditional.ts';
 import { ENTITY, keys } from '../store/keys.ts';
 import { optimistic, RETRY } from '../store/optimistic.ts';
 import { INDEXES } from '../store/table.ts';
-import { alongLost, alongRefused, type TransactItem, transactWrite, writeWithAlong } from '../store/transact.ts';
+import { alongLost, alongRefused, type TransactItem, transactWrite } from '../store/transact.ts';
+import { writeWithAlong } from '../store/write-along.ts';
 import { type AgentRecord, isAgentId } from './model.ts';
 
 type Failed = { failed: true; current: AgentRecord | undefined };

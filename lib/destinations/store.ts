@@ -9,7 +9,8 @@ import { InvariantError } from '../core/errors.ts';
 import { db, tableName } from '../store/client.ts';
 import { conditionalUpdate } from '../store/conditional.ts';
 import { destinationKeys, ENTITY, keys, withoutKeys } from '../store/keys.ts';
-import { alongLost, alongRefused, type TransactItem, transactWrite, writeWithAlong } from '../store/transact.ts';
+import { alongLost, alongRefused, type TransactItem, transactWrite } from '../store/transact.ts';
+import { writeWithAlong } from '../store/write-along.ts';
 import type { DestinationRecord } from './model.ts';
 
 const fromItem = (item: Record<string, unknown>): DestinationRecord =>

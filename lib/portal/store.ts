@@ -4,7 +4,8 @@ import { InvariantError } from '../core/errors.ts';
 import { db, tableName } from '../store/client.ts';
 import { ENTITY, portalLinkKey } from '../store/keys.ts';
 import { TTL_ATTRIBUTE } from '../store/table.ts';
-import { type TransactItem, writeWithAlong } from '../store/transact.ts';
+import type { TransactItem } from '../store/transact.ts';
+import { writeWithAlong } from '../store/write-along.ts';
 
 export interface PortalLinkRecord {
   link_id: string;

@@ -1,12 +1,6 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import {
-  DeleteCommand,
-  PutCommand,
-  TransactWriteCommand,
-  type TransactWriteCommandInput,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
-import { AppError, InvariantError, rateLimited } from '../core/errors.ts';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { AppError, rateLimited } from '../core/errors.ts';
 import { backoff, stillContended } from './backoff.ts';
 import { db } from './client.ts';
 
@@ -64,40 +58,4 @@ export async function transactWrite(items: TransactItem[]): Promise<TransactResu
       await backoff(attempt);
     }
   }
-}
-
-/**
- * A change that is one write (a Put, Update or Delete), with the items a CommitAlong made for it:
- * without any, the plain call it always was; with them, one transaction, so the change commits
- * only with them. false when the write's own condition failed (nothing written).
- */
-export async function writeWithAlong(write: TransactItem, along: TransactItem[] = []): Promise<boolean> {
-  if (along.length > 0) {
-    const result = await transactWrite([write, ...along]);
-    if (result.ok) return true;
-    if (alongRefused(result.reasons, along.length)) throw alongLost();
-    if (result.reasons[0] === 'ConditionalCheckFailed') return false;
-    throw new InvariantError(`write cancelled: ${result.reasons.join(', ')}`);
-  }
-  try {
-    if (write.Put) await db().send(new PutCommand(write.Put));
-    else if (write.Update) await db().send(new UpdateCommand(write.Update));
-    else if (write.Delete) await db().send(new DeleteCommand(write.Delete));
-    else throw new InvariantError('writeWithAlong takes a Put, an Update or a Delete');
-    return true;
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return false;
-    throw err;
-  }
-}
-
-/**
- * The items along alone, for an answer whose change is not a write of this table (a queue message
- * sent) or is none (nothing to replay): the answer still commits before it is given, so a retry
- * after a lost reply gets it rather than acting again.
- */
-export async function commitAlongAlone(along: TransactItem[] = []): Promise<void> {
-  if (along.length === 0) return;
-  const result = await transactWrite(along);
-  if (!result.ok) throw alongLost();
 }

@@ -14,7 +14,8 @@ import { db, tableName } from '../../store/client.ts';
 import { type ConditionalResult, conditionalUpdate } from '../../store/conditional.ts';
 import { type Key, keys } from '../../store/keys.ts';
 import { INDEXES } from '../../store/table.ts';
-import { commitAlongAlone, type TransactItem } from '../../store/transact.ts';
+import type { TransactItem } from '../../store/transact.ts';
+import { commitAlongAlone } from '../../store/write-along.ts';
 import type { ServiceEvent } from '../feed/event.ts';
 import { type AttemptEntry, attemptLogKey, MAX_ATTEMPT_LOG } from './attempt-history.ts';
 import {

@@ -1,7 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../store/client.ts';
 import { ENTITY, keys, replayPageKey } from '../../store/keys.ts';
-import { commitAlongAlone, type TransactItem, writeWithAlong } from '../../store/transact.ts';
+import type { TransactItem } from '../../store/transact.ts';
+import { commitAlongAlone, writeWithAlong } from '../../store/write-along.ts';
 
 const PAGE_TTL_SECONDS = 7 * 24 * 3600;
 

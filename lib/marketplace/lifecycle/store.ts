@@ -2,7 +2,8 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../store/client.ts';
 import { ENTITY, keys, lifecycleKeys } from '../../store/keys.ts';
-import { type TransactItem, type TransactResult, transactWrite, writeWithAlong } from '../../store/transact.ts';
+import { type TransactItem, type TransactResult, transactWrite } from '../../store/transact.ts';
+import { writeWithAlong } from '../../store/write-along.ts';
 import type { TemplateSchema } from '../templates/template-schema.ts';
 import { sortableVersion } from '../templates/version.ts';
 import { type NoticePage, putNoticePage } from './notice-page.ts';

@@ -6,8 +6,9 @@ import { cursorPage, type PageRequest } from '../../store/cursor-page.ts';
 import { keys, lifecycleKeys } from '../../store/keys.ts';
 import { queryAll } from '../../store/query-all.ts';
 import { INDEXES } from '../../store/table.ts';
-import { type TransactItem, type TransactResult, transactWrite, writeWithAlong } from '../../store/transact.ts';
+import { type TransactItem, type TransactResult, transactWrite } from '../../store/transact.ts';
 import type { BuiltUpdate } from '../../store/update-expression.ts';
+import { writeWithAlong } from '../../store/write-along.ts';
 import { actionItem, type ModerationAction } from './action-item.ts';
 
 export async function readReport(target: string, reporterId: string): Promise<Record<string, unknown> | undefined> {
