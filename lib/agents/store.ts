@@ -201,8 +201,12 @@ export async function updateOwnedAgent(
   change: Change,
   along?: (agent: AgentRecord) => TransactItem[],
 ): Promise<WriteResult> {
+  return along ? updateAlong(agentId, ownerId, change, along) : updateOwnedAgentAlone(agentId, ownerId, change);
+}
+
+/** updateOwnedAgent without items along (what the handshake needs alone: its bundle does not carry the rest). */
+export async function updateOwnedAgentAlone(agentId: string, ownerId: string, change: Change): Promise<WriteResult> {
   const update = agentUpdate(agentId, ownerId, change);
-  if (along) return updateAlong(agentId, ownerId, change, update, along);
   try {
     const { Attributes } = await db().send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
     return Attributes as AgentRecord;
@@ -214,7 +218,7 @@ export async function updateOwnedAgent(
 }
 
 /** The UpdateItem of a change: ownership and the change's own condition, the sets, the version bump. */
-function agentUpdate(agentId: string, ownerId: string, change: Change) {
+export function agentUpdate(agentId: string, ownerId: string, change: Change) {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':owner': ownerId, ...change.values };
   const sets = Object.entries(change.set).map(([field, value], i) => {
@@ -271,33 +275,46 @@ async function updateAlong(
   agentId: string,
   ownerId: string,
   change: Change,
-  update: ReturnType<typeof agentUpdate>,
   along: (agent: AgentRecord) => TransactItem[],
 ): Promise<WriteResult> {
+  const update = agentUpdate(agentId, ownerId, change);
   return optimistic(async () => {
     const current = await getAgent(agentId);
     if (!current || current.owner_id !== ownerId) return { failed: true, current };
-    const next = applied(current, change);
     const values = { ...update.ExpressionAttributeValues };
     const sameAsRead = [
       unchanged('updated_at', current.updated_at, values, ':readUpdatedAt'),
       unchanged('last_verified_at', current.last_verified_at, values, ':readVerifiedAt'),
     ].join(' AND ');
-    const items = along(next);
-    const result = await transactWrite([
+    const result = await updateReadAgent(
+      applied(current, change),
       {
-        Update: {
-          ...update,
-          ConditionExpression: `${update.ConditionExpression} AND ${sameAsRead}`,
-          ExpressionAttributeValues: values,
-        },
+        ...update,
+        ConditionExpression: `${update.ConditionExpression} AND ${sameAsRead}`,
+        ExpressionAttributeValues: values,
       },
-      ...items,
-    ]);
-    if (result.ok) return next;
-    if (alongRefused(result.reasons, items.length)) throw alongLost();
-    const now = await getAgent(agentId);
+      along,
+    );
+    if (!isFailed(result)) return result;
+    const now = result.current;
     const moved = now?.updated_at !== current.updated_at || now?.last_verified_at !== current.last_verified_at;
-    return moved && now?.owner_id === ownerId ? RETRY : { failed: true, current: now };
+    return moved && now?.owner_id === ownerId ? RETRY : result;
   });
+}
+
+/**
+ * An agent's update in one transaction with `along`, made from `next` (the agent as read with the
+ * update applied), on the update's own conditions: for a change whose condition already pins what
+ * its answer shows (the handshake's `config_version`), no read again is needed.
+ */
+export async function updateReadAgent(
+  next: AgentRecord,
+  update: ReturnType<typeof agentUpdate>,
+  along: (agent: AgentRecord) => TransactItem[],
+): Promise<WriteResult> {
+  const items = along(next);
+  const result = await transactWrite([{ Update: update }, ...items]);
+  if (result.ok) return next;
+  if (alongRefused(result.reasons, items.length)) throw alongLost();
+  return { failed: true, current: await getAgent(next.id) };
 }

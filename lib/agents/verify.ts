@@ -19,8 +19,9 @@ import { buildChallengeRequest, judgeChallengeReply, newChallengeToken } from '.
 import { signingSecrets } from '../webhooks/rotation.ts';
 import { ed25519SigningKeys } from '../webhooks/signing-keys.ts';
 import { ownAgent } from './agents.ts';
+import type { AgentRecord } from './model.ts';
 import { type AgentView, toAgentView } from './model.ts';
-import { isFailed, updateOwnedAgent } from './store.ts';
+import { agentUpdate, isFailed, updateOwnedAgentAlone, updateReadAgent } from './store.ts';
 import { notConfigured } from './webhook-config.ts';
 
 export async function verifyWebhook(
@@ -56,17 +57,20 @@ export async function verifyWebhook(
   if (!verdict.ok) throw new AppError(verdict.code, verdict.message);
 
   const now = nowIso();
-  const result = await updateOwnedAgent(
-    agent.id,
-    caller.userId,
-    {
-      set: { webhook_status: 'ENABLED', last_verified_at: now, updated_at: now },
-      condition: 'config_version = :verified',
-      values: { ':verified': agent.config_version },
-      bumpVersion: false,
-    },
-    along && ((next) => along(toAgentView(next))),
-  );
+  const enable = {
+    set: { webhook_status: 'ENABLED', last_verified_at: now, updated_at: now },
+    condition: 'config_version = :verified',
+    values: { ':verified': agent.config_version },
+    bumpVersion: false,
+  };
+  // The condition pins the configuration checked, and with it what the answer shows: it is the agent as read, enabled.
+  const result = along
+    ? await updateReadAgent(
+        { ...agent, ...enable.set } as AgentRecord,
+        agentUpdate(agent.id, caller.userId, enable),
+        (next) => along(toAgentView(next)),
+      )
+    : await updateOwnedAgentAlone(agent.id, caller.userId, enable);
   if (isFailed(result)) {
     if (result.current?.owner_id !== caller.userId) throw notFound('Agent');
     throw new AppError(

@@ -134,6 +134,16 @@ export async function deleteDestinationItem(
   throw new InvariantError(`destination delete cancelled: ${result.reasons.join(', ')}`);
 }
 
+interface DestinationUpdate {
+  set: Record<string, unknown>;
+  remove?: string[];
+  add?: Record<string, number>;
+  condition: string;
+  values?: Record<string, unknown>;
+  /** Names the condition uses (`#…`). */
+  names?: Record<string, string>;
+}
+
 /**
  * One conditional update of a destination: the new item, or the item as it was when the condition
  * failed (undefined when there is none).
@@ -141,22 +151,35 @@ export async function deleteDestinationItem(
 export async function updateDestination(
   agentId: string,
   destinationId: string,
-  update: {
-    set: Record<string, unknown>;
-    remove?: string[];
-    add?: Record<string, number>;
-    condition: string;
-    values?: Record<string, unknown>;
-    /** Names the condition uses (`#…`). */
-    names?: Record<string, string>;
-  },
-  /**
-   * Items committed with it (the request's Idempotency-Key answer), made from the new item: then
-   * the update is one transaction with them, which returns no item, so the new item is `before`
-   * (the destination as read) with the update applied here.
-   */
-  sealed?: { before: DestinationRecord; along: (record: DestinationRecord) => TransactItem[] },
+  update: DestinationUpdate,
 ): Promise<{ ok: true; record: DestinationRecord } | { ok: false; current: DestinationRecord | undefined }> {
+  const result = await conditionalUpdate({
+    ...destinationUpdate(agentId, destinationId, update),
+    ReturnValues: 'ALL_NEW',
+  });
+  if (result.ok) return { ok: true, record: fromItem(result.attributes!) };
+  return { ok: false, current: result.current ? fromItem(result.current) : undefined };
+}
+
+/**
+ * updateDestination with items committed with it (the request's Idempotency-Key answer), made
+ * from the new item: one transaction, which returns no item, so the new item is `before` (the
+ * destination as read) with the update applied here. A function of its own: the workers that
+ * update destinations do not carry the transaction.
+ */
+export async function updateDestinationAlong(
+  before: DestinationRecord,
+  update: DestinationUpdate,
+  along: (record: DestinationRecord) => TransactItem[],
+): Promise<{ ok: true; record: DestinationRecord } | { ok: false; current: DestinationRecord | undefined }> {
+  const record = appliedTo(before, update);
+  const write = destinationUpdate(before.agent_id, before.id, update);
+  if (await writeWithAlong({ Update: { TableName: tableName(), ...write } }, along(record)))
+    return { ok: true, record };
+  return { ok: false, current: await readDestination(before.agent_id, before.id) };
+}
+
+function destinationUpdate(agentId: string, destinationId: string, update: DestinationUpdate) {
   const names: Record<string, string> = { ...update.names };
   const values: Record<string, unknown> = { ...update.values };
   const sets = Object.entries(update.set).map(([field, value], i) => {
@@ -173,7 +196,7 @@ export async function updateDestination(
     names[`#r${i}`] = field;
     return `#r${i}`;
   });
-  const write = {
+  return {
     Key: destinationKeys.destination(agentId, destinationId),
     ConditionExpression: `attribute_exists(PK) AND (${update.condition})`,
     UpdateExpression: [
@@ -186,15 +209,6 @@ export async function updateDestination(
     ExpressionAttributeNames: names,
     ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
   };
-  if (sealed) {
-    const record = appliedTo(sealed.before, update);
-    if (await writeWithAlong({ Update: { TableName: tableName(), ...write } }, sealed.along(record)))
-      return { ok: true, record };
-    return { ok: false, current: await readDestination(agentId, destinationId) };
-  }
-  const result = await conditionalUpdate({ ...write, ReturnValues: 'ALL_NEW' });
-  if (result.ok) return { ok: true, record: fromItem(result.attributes!) };
-  return { ok: false, current: result.current ? fromItem(result.current) : undefined };
 }
 
 /** The destination as an update leaves it, as DynamoDB would apply the update to `before`. */

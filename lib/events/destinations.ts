@@ -23,6 +23,7 @@ import {
   readDestination,
   requestVerification,
   updateDestination,
+  updateDestinationAlong,
 } from '../destinations/store.ts';
 import { codeHash, codeMatches } from '../destinations/verification-code.ts';
 import type { CommitAlong } from '../store/transact.ts';
@@ -169,18 +170,16 @@ export async function verifyDestination(
         : 'That is not the code of the latest verification message, and it was the last try: the next call sends a new code.',
     );
   }
-  const enabled = await updateDestination(
-    agentId,
-    destinationId,
-    {
-      set: { status: 'ENABLED', status_reason: null, verified_at: new Date(nowMs).toISOString(), updated_at: nowIso() },
-      remove: ['code_hash', 'code_expires_at', 'wrong_codes', 'failing_since'],
-      condition:
-        'code_hash = :hash AND code_expires_at > :now AND (attribute_not_exists(wrong_codes) OR wrong_codes < :max)',
-      values: { ':hash': codeHash(code), ':now': nowMs, ':max': DESTINATIONS.maxWrongCodes },
-    },
-    along && { before: destination, along: (record) => along(toDestinationView(record)) },
-  );
+  const enabling = {
+    set: { status: 'ENABLED', status_reason: null, verified_at: new Date(nowMs).toISOString(), updated_at: nowIso() },
+    remove: ['code_hash', 'code_expires_at', 'wrong_codes', 'failing_since'],
+    condition:
+      'code_hash = :hash AND code_expires_at > :now AND (attribute_not_exists(wrong_codes) OR wrong_codes < :max)',
+    values: { ':hash': codeHash(code), ':now': nowMs, ':max': DESTINATIONS.maxWrongCodes },
+  };
+  const enabled = along
+    ? await updateDestinationAlong(destination, enabling, (record) => along(toDestinationView(record)))
+    : await updateDestination(agentId, destinationId, enabling);
   if (!enabled.ok) {
     if (enabled.current?.status === 'ENABLED') return toDestinationView(enabled.current);
     if (!enabled.current) throw notFound('Destination');

@@ -225,10 +225,12 @@ export function httpRoute<
       const stackDeadline = remainingMs === undefined ? undefined : now + remainingMs - ANSWER_MARGIN_MS;
       const run = (seal?: SealAnswer, amend?: SealAnswer) =>
         withCallDeadline(callDeadline, async () => {
-          const sealAnswer = <T>(answer: (result: T) => HttpResult): CommitAlong<T> | undefined =>
-            seal && ((result: T) => [seal(respond(answer(result)))]);
-          const amendAnswer = <T>(answer: (result: T) => HttpResult): CommitAlong<T> | undefined =>
-            amend && ((result: T) => [amend(respond(answer(result)))]);
+          const alongOf =
+            (store?: SealAnswer) =>
+            <T>(answer: (result: T) => HttpResult): CommitAlong<T> | undefined =>
+              store && ((result: T) => [store(respond(answer(result)))]);
+          const sealAnswer = alongOf(seal);
+          const amendAnswer = alongOf(amend);
           return respond(
             await fn({
               body: body as Out<B>,

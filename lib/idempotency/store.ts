@@ -94,17 +94,22 @@ export async function readKey(
  * Only the claim's owner, and only while the claim runs: an answer that a transaction already
  * stored (completionItem) is never overwritten or released by what the request answers after it.
  */
-const stillOwned = (claim: Claim, values: Record<string, unknown> = {}) => ({
+const stillOwned = (claim: Claim, values: Record<string, unknown> = {}, state = 'in_progress') => ({
   ConditionExpression: '#token = :token AND #state = :inProgress',
   ExpressionAttributeNames: { '#token': 'token', '#state': 'state' },
-  ExpressionAttributeValues: { ':token': claim.token, ':inProgress': 'in_progress', ...values },
+  ExpressionAttributeValues: { ':token': claim.token, ':inProgress': state, ...values },
 });
 
-const completion = (claim: Claim, answer: StoredAnswer) => ({
+/** The answer stored while the claim runs; `amend`: replacing the one its own completion stored. */
+const completion = (claim: Claim, answer: StoredAnswer, amend = false) => ({
   TableName: tableName(),
   Key: keys.idempotency(claim.userId, claim.keyHash),
   UpdateExpression: 'SET #state = :completed, answer = :answer REMOVE locked_until',
-  ...stillOwned(claim, { ':completed': 'completed', ':answer': JSON.stringify(answer) }),
+  ...stillOwned(
+    claim,
+    { ':completed': 'completed', ':answer': JSON.stringify(answer) },
+    amend ? 'completed' : undefined,
+  ),
 });
 
 /**
@@ -122,14 +127,7 @@ export const completionItem = (claim: Claim, answer: StoredAnswer): TransactItem
  * completed answer, in that change's own transaction.
  */
 export const amendmentItem = (claim: Claim, answer: StoredAnswer): TransactItem => ({
-  Update: {
-    TableName: tableName(),
-    Key: keys.idempotency(claim.userId, claim.keyHash),
-    UpdateExpression: 'SET answer = :answer',
-    ConditionExpression: '#token = :token AND #state = :completed',
-    ExpressionAttributeNames: { '#token': 'token', '#state': 'state' },
-    ExpressionAttributeValues: { ':token': claim.token, ':completed': 'completed', ':answer': JSON.stringify(answer) },
-  },
+  Update: completion(claim, answer, true),
 });
 
 /** Stores the answer; false when the claim no longer runs (taken over, or completed by its own transaction). */
