@@ -11,10 +11,19 @@ import { bearerToken, findCallerByApiKey } from '../lib/accounts/api-keys.ts';
 import { allowedResources } from '../lib/http/authorizer-policy.ts';
 import { callerToContext } from '../lib/http/caller.ts';
 import { observed } from '../lib/observability/lambda.ts';
+import type { InvocationContext } from '../lib/observability/log.ts';
 import { findCallerByPortalToken } from '../lib/portal/portal-caller.ts';
-import { PORTAL_TOKEN_PREFIX } from '../lib/portal/token.ts';
+import { hashPortalToken, PORTAL_TOKEN_PREFIX } from '../lib/portal/token.ts';
+import { deadlineOf, withCallDeadline } from '../lib/store/call-deadline.ts';
 
-export const handler = observed(async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+/** Time kept back from the lookup's store calls: a store that does not answer is a 500 from the gateway before the timeout. */
+const ANSWER_RESERVE_MS = 500;
+
+export const handler = observed((event: APIGatewayTokenAuthorizerEvent, context?: InvocationContext) =>
+  withCallDeadline(deadlineOf(context, ANSWER_RESERVE_MS), () => authorize(event)),
+);
+
+async function authorize(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   const token = bearerToken(event.authorizationToken);
   const portal = token?.startsWith(PORTAL_TOKEN_PREFIX) === true;
   const caller = !token ? undefined : portal ? await findCallerByPortalToken(token) : await findCallerByApiKey(token);
@@ -32,4 +41,4 @@ export const handler = observed(async (event: APIGatewayTokenAuthorizerEvent): P
     context: callerToContext({ ...caller, usageKey }),
     usageIdentifierKey: usageKey,
   };
-});
+}

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { STAGES } from '../infra/stage-config.ts';
+import { takesIdempotencyKey } from '../lib/http/idempotent-methods.ts';
 import { serializeDocument } from '../lib/http/openapi/document.ts';
 import { documented, routeDocs } from '../lib/route-docs.ts';
 import { routes } from '../lib/routes.ts';
@@ -32,8 +33,12 @@ describe('the OpenAPI document', () => {
       expect(operation.security, route.name).toEqual(route.auth ? [{ apiKey: [] }] : []);
       // 429 with Retry-After is a possible answer of every route.
       expect(operation.responses['429'], route.name).toEqual({ $ref: '#/components/responses/TooManyRequests' });
-      if (route.method === 'POST')
+      if (takesIdempotencyKey(route.method))
         expect(operation.parameters, route.name).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
+      else
+        expect(operation.parameters ?? [], route.name).not.toContainEqual({
+          $ref: '#/components/parameters/IdempotencyKey',
+        });
     }
   });
 

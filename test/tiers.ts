@@ -98,6 +98,7 @@ export const LONGEST_FILES = [
   'test/events/delivery.test.ts',
   'infra/bundle-size.test.ts',
   'test/local/samples-run.test.ts',
+  'test/idempotency-every-route.test.ts',
   'test/agents/verify.test.ts',
   'test/marketplace/search-sort.test.ts',
   'test/events/push-flood.test.ts',

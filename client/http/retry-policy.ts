@@ -1,10 +1,10 @@
 /**
  * When a failed request is sent again, and after how long.
  *
- * Only requests that are safe to repeat are retried: GET, PUT and DELETE, and every POST, which
- * the transport sends with an `Idempotency-Key` (the service replays the first answer to a
- * repeated key instead of acting twice). PATCH may have taken effect before the failure showed
- * and carries no key, so it is never retried automatically.
+ * Only requests that are safe to repeat are retried: GET, PUT and DELETE, and what the transport
+ * sends with an `Idempotency-Key` (every method but GET: the service replays the first answer to
+ * a repeated key instead of acting twice). A PATCH without a key may have taken effect before the
+ * failure showed, so by itself it is not repeatable.
  */
 import { ApiError } from '../errors.ts';
 

@@ -93,15 +93,14 @@ export class Transport {
     read: (response: Response) => Promise<R>,
     options = { deadlineCoversBody: true },
   ): Promise<R> {
-    // Every POST carries an Idempotency-Key, the same on each attempt, so the service answers a
-    // repeat with the first answer instead of acting twice: POSTs are retried like GETs.
-    if (
-      spec.method === 'POST' &&
-      !Object.keys(spec.headers ?? {}).some((h) => h.toLowerCase() === IDEMPOTENCY_HEADER)
-    ) {
+    // Every request that changes something (every method but GET) carries an Idempotency-Key, the
+    // same on each attempt, so the service answers a repeat with the first answer instead of
+    // acting twice: they are all retried like GETs, PATCH too.
+    const keyed = spec.method !== 'GET';
+    if (keyed && !Object.keys(spec.headers ?? {}).some((h) => h.toLowerCase() === IDEMPOTENCY_HEADER)) {
       spec = { ...spec, headers: { ...spec.headers, [IDEMPOTENCY_HEADER]: crypto.randomUUID() } };
     }
-    const repeatable = isRepeatable(spec.method, spec.method === 'POST');
+    const repeatable = isRepeatable(spec.method, keyed);
     for (let attempt = 0; ; attempt++) {
       const retriesLeft = repeatable && attempt < this.config.maxRetries;
       const deadline = attemptDeadline(this.config.timeoutMs, spec.signal);

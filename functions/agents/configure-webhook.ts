@@ -5,5 +5,5 @@ import { ok } from '../../lib/http/responses.ts';
 
 export const handler = httpRoute(
   { params: agentIdParams, body: configureWebhookBody },
-  async ({ caller, params, body }) => ok(await configureWebhook(caller, params.id, body)),
+  async ({ caller, params, body, sealAnswer }) => ok(await configureWebhook(caller, params.id, body, sealAnswer(ok))),
 );

@@ -1,4 +1,5 @@
 import { BASE_PATHS } from '../../lib/core/settings.ts';
+import type { CreatedDestinationAnswer } from '../../lib/destinations/answer.ts';
 import { createDestinationBody } from '../../lib/destinations/schemas.ts';
 import { createDestination } from '../../lib/events/destinations.ts';
 import { agentParams } from '../../lib/events/schemas.ts';
@@ -7,8 +8,9 @@ import { created } from '../../lib/http/responses.ts';
 
 export const handler = httpRoute(
   { params: agentParams, body: createDestinationBody },
-  async ({ caller, params, body }) => {
-    const destination = await createDestination(caller, params.id, body);
-    return created(destination, `${BASE_PATHS.agents}/agents/${params.id}/destinations/${destination.id}`);
+  async ({ caller, params, body, sealAnswer }) => {
+    const answer = (destination: CreatedDestinationAnswer) =>
+      created(destination, `${BASE_PATHS.agents}/agents/${params.id}/destinations/${destination.id}`);
+    return answer(await createDestination(caller, params.id, body, sealAnswer(answer)));
   },
 );

@@ -7,5 +7,6 @@ import { createPortalLinkBody } from '../../lib/portal/schemas.ts';
 
 export const handler = httpRoute(
   { params: agentIdParams, body: createPortalLinkBody },
-  async ({ caller, params, body }) => created(await createPortalLink(caller, params.id, body, portalPageUrl())),
+  async ({ caller, params, body, sealAnswer }) =>
+    created(await createPortalLink(caller, params.id, body, portalPageUrl(), Date.now(), sealAnswer(created))),
 );

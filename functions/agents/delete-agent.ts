@@ -3,7 +3,7 @@ import { agentIdParams } from '../../lib/agents/schemas.ts';
 import { httpRoute } from '../../lib/http/middleware.ts';
 import { noContent } from '../../lib/http/responses.ts';
 
-export const handler = httpRoute({ params: agentIdParams }, async ({ caller, params }) => {
-  await deleteAgent(caller, params.id);
+export const handler = httpRoute({ params: agentIdParams }, async ({ caller, params, sealAnswer }) => {
+  await deleteAgent(caller, params.id, sealAnswer(noContent));
   return noContent();
 });

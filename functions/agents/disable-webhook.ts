@@ -3,6 +3,6 @@ import { disableWebhookAndAnnounce } from '../../lib/events/service.ts';
 import { httpRoute } from '../../lib/http/middleware.ts';
 import { ok } from '../../lib/http/responses.ts';
 
-export const handler = httpRoute({ params: agentIdParams }, async ({ caller, params }) =>
-  ok(await disableWebhookAndAnnounce(caller, params.id)),
+export const handler = httpRoute({ params: agentIdParams }, async ({ caller, params, sealAnswer }) =>
+  ok(await disableWebhookAndAnnounce(caller, params.id, sealAnswer(ok))),
 );

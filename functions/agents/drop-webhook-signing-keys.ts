@@ -3,6 +3,6 @@ import { dropSigningKeys } from '../../lib/agents/signing-keys.ts';
 import { httpRoute } from '../../lib/http/middleware.ts';
 import { ok } from '../../lib/http/responses.ts';
 
-export const handler = httpRoute({ params: agentIdParams }, async ({ caller, params }) =>
-  ok(await dropSigningKeys(caller, params.id)),
+export const handler = httpRoute({ params: agentIdParams }, async ({ caller, params, sealAnswer }) =>
+  ok(await dropSigningKeys(caller, params.id, sealAnswer(ok))),
 );

@@ -5,5 +5,6 @@ import { ok } from '../../lib/http/responses.ts';
 
 export const handler = httpRoute(
   { params: destinationParams, body: verifyDestinationBody },
-  async ({ caller, params, body }) => ok(await verifyDestination(caller, params.id, params.destination_id, body.code)),
+  async ({ caller, params, body, sealAnswer }) =>
+    ok(await verifyDestination(caller, params.id, params.destination_id, body.code, Date.now(), sealAnswer(ok))),
 );

@@ -5,6 +5,8 @@ import { httpRoute } from '../../lib/http/middleware.ts';
 import { accepted } from '../../lib/http/responses.ts';
 
 /** POST /api/v1/agents/:id/events/replay: 202 {replayed}; the relay sends them page by page. */
-export const handler = httpRoute({ params: agentParams, body: replayBody }, async ({ caller, params, body }) =>
-  accepted(await startReplay(caller, params.id, body)),
+export const handler = httpRoute(
+  { params: agentParams, body: replayBody },
+  async ({ caller, params, body, sealAnswer }) =>
+    accepted(await startReplay(caller, params.id, body, new Date(), sealAnswer(accepted))),
 );

@@ -4,6 +4,8 @@ import { versionChangeBody, versionParams } from '../../lib/marketplace/lifecycl
 import { changeVersion } from '../../lib/marketplace/lifecycle/version-change.ts';
 
 /** PATCH /templates/:id/versions/:version: author only; deprecate or yank a version (or take either back). */
-export const handler = httpRoute({ params: versionParams, body: versionChangeBody }, async ({ params, body, caller }) =>
-  ok(await changeVersion(params.id, params.version, body, caller)),
+export const handler = httpRoute(
+  { params: versionParams, body: versionChangeBody },
+  async ({ params, body, caller, sealAnswer }) =>
+    ok(await changeVersion(params.id, params.version, body, caller, sealAnswer(ok))),
 );

@@ -4,7 +4,7 @@ import { templateIdParams } from '../../lib/marketplace/request-schemas.ts';
 import { setFeatured } from '../../lib/marketplace/templates/feature.ts';
 
 /** PUT /templates/:id/featured: operators only, 204, idempotent. */
-export const handler = httpRoute({ params: templateIdParams }, async ({ params, caller }) => {
-  await setFeatured(params.id, true, caller);
+export const handler = httpRoute({ params: templateIdParams }, async ({ params, caller, sealAnswer }) => {
+  await setFeatured(params.id, true, caller, sealAnswer(noContent));
   return noContent();
 });

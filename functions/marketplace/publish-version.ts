@@ -4,6 +4,8 @@ import { templateIdParams, versionBody } from '../../lib/marketplace/request-sch
 import { publishVersion } from '../../lib/marketplace/templates/publish-version.ts';
 
 /** POST /templates/:id/versions: author only; a greater version with its schema. */
-export const handler = httpRoute({ params: templateIdParams, body: versionBody }, async ({ params, body, caller }) =>
-  created(await publishVersion(params.id, body, caller)),
+export const handler = httpRoute(
+  { params: templateIdParams, body: versionBody },
+  async ({ params, body, caller, sealAnswer }) =>
+    created(await publishVersion(params.id, body, caller, sealAnswer(created))),
 );

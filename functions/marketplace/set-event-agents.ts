@@ -4,6 +4,6 @@ import { setEventAgents } from '../../lib/marketplace/lifecycle/event-agents.ts'
 import { eventAgentsBody } from '../../lib/marketplace/lifecycle/schemas.ts';
 
 /** PUT /installed/agents: replaces the list of the workspace's agents that receive template events. */
-export const handler = httpRoute({ body: eventAgentsBody }, async ({ body, caller }) =>
-  ok(await setEventAgents(caller, body)),
+export const handler = httpRoute({ body: eventAgentsBody }, async ({ body, caller, sealAnswer }) =>
+  ok(await setEventAgents(caller, body, sealAnswer(ok))),
 );

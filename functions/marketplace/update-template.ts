@@ -4,6 +4,7 @@ import { templateIdParams, updateBody } from '../../lib/marketplace/request-sche
 import { updateTemplate } from '../../lib/marketplace/templates/update.ts';
 
 /** PATCH /templates/:id: author only; name, description, category, visibility. */
-export const handler = httpRoute({ params: templateIdParams, body: updateBody }, async ({ params, body, caller }) =>
-  ok(await updateTemplate(params.id, body, caller)),
+export const handler = httpRoute(
+  { params: templateIdParams, body: updateBody },
+  async ({ params, body, caller, sealAnswer }) => ok(await updateTemplate(params.id, body, caller, sealAnswer(ok))),
 );

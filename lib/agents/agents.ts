@@ -63,7 +63,7 @@ export const getAgentView = async (caller: Caller, agentId: string): Promise<Age
   toAgentView(await ownAgent(caller, agentId));
 
 /** Gone for good: 404 afterwards on every route; its feed items expire with their TTL (docs/api.md). */
-export async function deleteAgent(caller: Caller, agentId: string): Promise<void> {
+export async function deleteAgent(caller: Caller, agentId: string, along?: CommitAlong<void>): Promise<void> {
   const now = nowIso();
-  if (!(await deleteOwnedAgent(agentId, caller.userId, now, expiresAt(now)))) throw notFound('Agent');
+  if (!(await deleteOwnedAgent(agentId, caller.userId, now, expiresAt(now), along?.()))) throw notFound('Agent');
 }

@@ -6,11 +6,12 @@
 import type { Caller } from '../core/caller.ts';
 import { notFound } from '../core/errors.ts';
 import { nowIso } from '../core/time.ts';
+import type { CommitAlong } from '../store/transact.ts';
 import { type PublicJwk, publicJwk } from '../webhooks/ed25519.ts';
 import { DEFAULT_OVERLAP_SECONDS, overlapEnd } from '../webhooks/rotation.ts';
 import { liveSigningKeys, newStoredSigningKey, type PublishedKey, publishedKeys } from '../webhooks/signing-keys.ts';
 import { ownAgent } from './agents.ts';
-import { isAgentId } from './model.ts';
+import { type AgentRecord, isAgentId } from './model.ts';
 import type { RotateSecretInput } from './schemas.ts';
 import { CopyOf, getAgent, isFailed, updateOwnedAgent } from './store.ts';
 
@@ -33,34 +34,56 @@ export async function rotateSigningKey(
   caller: Caller,
   agentId: string,
   input: RotateSecretInput = {},
+  along?: CommitAlong<PublicKeys>,
 ): Promise<PublicKeys> {
   if (!isAgentId(agentId)) throw notFound('Agent');
   const now = nowIso();
   const key = await newStoredSigningKey(agentId, now);
   const expiresAt = overlapEnd(input.expire_previous_in_seconds ?? DEFAULT_OVERLAP_SECONDS);
-  const result = await updateOwnedAgent(agentId, caller.userId, {
-    set: {
-      signing_key: key,
-      // The first key has no previous one (`if_not_exists(signing_key, null)`).
-      previous_signing_key: expiresAt === null ? null : new CopyOf('signing_key', { value: null }),
-      previous_signing_key_expires_at: expiresAt,
-      updated_at: now,
+  const answer = (agent: AgentRecord): PublicKeys => ({ v1a: true, keys: publishedKeys(agent) });
+  const result = await updateOwnedAgent(
+    agentId,
+    caller.userId,
+    {
+      set: {
+        signing_key: key,
+        // The first key has no previous one (`if_not_exists(signing_key, null)`).
+        previous_signing_key: expiresAt === null ? null : new CopyOf('signing_key', { value: null }),
+        previous_signing_key_expires_at: expiresAt,
+        updated_at: now,
+      },
+      bumpVersion: false,
     },
-    bumpVersion: false,
-  });
+    along && ((next) => along(answer(next))),
+  );
   if (isFailed(result)) throw notFound('Agent');
-  return { v1a: true, keys: publishedKeys(result) };
+  return answer(result);
 }
 
 /** `v1a` off: both key pairs dropped at once (deliveries carry `v1` only from the next request on). */
-export async function dropSigningKeys(caller: Caller, agentId: string): Promise<PublicKeys> {
+export async function dropSigningKeys(
+  caller: Caller,
+  agentId: string,
+  along?: CommitAlong<PublicKeys>,
+): Promise<PublicKeys> {
   if (!isAgentId(agentId)) throw notFound('Agent');
-  const result = await updateOwnedAgent(agentId, caller.userId, {
-    set: { signing_key: null, previous_signing_key: null, previous_signing_key_expires_at: null, updated_at: nowIso() },
-    bumpVersion: false,
-  });
+  const answer: PublicKeys = { v1a: false, keys: [] };
+  const result = await updateOwnedAgent(
+    agentId,
+    caller.userId,
+    {
+      set: {
+        signing_key: null,
+        previous_signing_key: null,
+        previous_signing_key_expires_at: null,
+        updated_at: nowIso(),
+      },
+      bumpVersion: false,
+    },
+    along && (() => along(answer)),
+  );
   if (isFailed(result)) throw notFound('Agent');
-  return { v1a: false, keys: [] };
+  return answer;
 }
 
 /**

@@ -12,8 +12,10 @@ import { db, tableName } from '../store/client.ts';
 import { conditionalUpdate } from '../store/conditional.ts';
 import * as keys from '../store/key-builders.ts';
 import { ENTITY } from '../store/keys.ts';
+import { optimistic, RETRY } from '../store/optimistic.ts';
 import { INDEXES } from '../store/table.ts';
 import { alongLost, alongRefused, type TransactItem, transactWrite } from '../store/transact.ts';
+import { writeWithAlong } from '../store/write-along.ts';
 import { type AgentRecord, isAgentId } from './model.ts';
 
 type Failed = { failed: true; current: AgentRecord | undefined };
@@ -92,6 +94,8 @@ export async function deleteOwnedAgent(
   ownerId: string,
   now: string,
   expiresAtSeconds: number,
+  /** Items committed with the delete (the request's Idempotency-Key answer). */
+  along: TransactItem[] = [],
 ): Promise<boolean> {
   if (!isAgentId(agentId)) return false;
   const markDeleted = {
@@ -121,12 +125,15 @@ export async function deleteOwnedAgent(
         ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
       },
     },
+    ...along,
   ]);
   if (result.ok) return true;
+  if (alongRefused(result.reasons, along.length)) throw alongLost();
   const [agent, counter] = result.reasons;
   if (agent === 'ConditionalCheckFailed') return false;
   if (counter !== 'ConditionalCheckFailed')
     throw new InvariantError(`agent delete cancelled: ${result.reasons.join(', ')}`);
+  if (along.length > 0) return writeWithAlong({ Update: { TableName: tableName(), ...markDeleted } }, along);
   return (await conditionalUpdate(markDeleted)).ok;
 }
 
@@ -181,8 +188,38 @@ interface Change {
   bumpVersion: boolean;
 }
 
-/** One conditional update of the caller's agent: the new item, or the current one when the condition failed. */
-export async function updateOwnedAgent(agentId: string, ownerId: string, change: Change): Promise<WriteResult> {
+/**
+ * One conditional update of the caller's agent: the new item, or the current one when the condition failed.
+ * `along` (the request's `Idempotency-Key` answer, made from the new item): the update and those
+ * items commit in one transaction. A transaction returns no item, so the new item is the one read
+ * with the change applied here, and the update holds only while the item is still the one read
+ * (its `updated_at`, which every change of what the answer shows sets, and `last_verified_at`,
+ * which a re-verification sets alone); another writer in between makes it read and try again.
+ */
+export async function updateOwnedAgent(
+  agentId: string,
+  ownerId: string,
+  change: Change,
+  along?: (agent: AgentRecord) => TransactItem[],
+): Promise<WriteResult> {
+  return along ? updateAlong(agentId, ownerId, change, along) : updateOwnedAgentAlone(agentId, ownerId, change);
+}
+
+/** updateOwnedAgent without items along (what the handshake needs alone: its bundle does not carry the rest). */
+export async function updateOwnedAgentAlone(agentId: string, ownerId: string, change: Change): Promise<WriteResult> {
+  const update = agentUpdate(agentId, ownerId, change);
+  try {
+    const { Attributes } = await db().send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
+    return Attributes as AgentRecord;
+  } catch (err) {
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    // Only to choose the error (404 vs 409); the write itself was decided by the condition.
+    return { failed: true, current: await getAgent(agentId) };
+  }
+}
+
+/** The UpdateItem of a change: ownership and the change's own condition, the sets, the version bump. */
+export function agentUpdate(agentId: string, ownerId: string, change: Change) {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':owner': ownerId, ...change.values };
   const sets = Object.entries(change.set).map(([field, value], i) => {
@@ -201,22 +238,84 @@ export async function updateOwnedAgent(agentId: string, ownerId: string, change:
     return `#f${i} = :v${i}`;
   });
   if (change.bumpVersion) values[':one'] = 1;
-  try {
-    const { Attributes } = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.agent(agentId),
-        UpdateExpression: `SET ${sets.join(', ')}${change.bumpVersion ? ' ADD config_version :one' : ''}`,
-        ConditionExpression: `attribute_exists(PK) AND owner_id = :owner AND attribute_not_exists(deleted_at)${change.condition ? ` AND (${change.condition})` : ''}`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return Attributes as AgentRecord;
-  } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-    // Only to choose the error (404 vs 409); the write itself was decided by the condition.
-    return { failed: true, current: await getAgent(agentId) };
+  return {
+    TableName: tableName(),
+    Key: keys.agent(agentId),
+    UpdateExpression: `SET ${sets.join(', ')}${change.bumpVersion ? ' ADD config_version :one' : ''}`,
+    ConditionExpression: `attribute_exists(PK) AND owner_id = :owner AND attribute_not_exists(deleted_at)${change.condition ? ` AND (${change.condition})` : ''}`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}
+
+/** The agent as `change` leaves it, as DynamoDB would apply the update to `agent`. */
+function applied(agent: AgentRecord, change: Change): AgentRecord {
+  const next: Record<string, unknown> = { ...agent };
+  const before = agent as unknown as Record<string, unknown>;
+  for (const [field, value] of Object.entries(change.set)) {
+    if (value instanceof CopyOf) next[field] = before[value.attribute] ?? value.orElse?.value;
+    else if (value instanceof IfAbsent) next[field] = before[field] ?? value.value;
+    else next[field] = value;
   }
+  if (change.bumpVersion) next['config_version'] = (agent.config_version ?? 0) + 1;
+  return next as unknown as AgentRecord;
+}
+
+/** Is `name` still what was read: equal, or absent as it was (a stored null is a NULL). */
+function unchanged(name: string, value: unknown, values: Record<string, unknown>, placeholder: string): string {
+  if (value === undefined) return `attribute_not_exists(${name})`;
+  if (value === null) {
+    values[placeholder] = 'NULL';
+    return `attribute_type(${name}, ${placeholder})`;
+  }
+  values[placeholder] = value;
+  return `${name} = ${placeholder}`;
+}
+
+async function updateAlong(
+  agentId: string,
+  ownerId: string,
+  change: Change,
+  along: (agent: AgentRecord) => TransactItem[],
+): Promise<WriteResult> {
+  const update = agentUpdate(agentId, ownerId, change);
+  return optimistic(async () => {
+    const current = await getAgent(agentId);
+    if (!current || current.owner_id !== ownerId) return { failed: true, current };
+    const values = { ...update.ExpressionAttributeValues };
+    const sameAsRead = [
+      unchanged('updated_at', current.updated_at, values, ':readUpdatedAt'),
+      unchanged('last_verified_at', current.last_verified_at, values, ':readVerifiedAt'),
+    ].join(' AND ');
+    const result = await updateReadAgent(
+      applied(current, change),
+      {
+        ...update,
+        ConditionExpression: `${update.ConditionExpression} AND ${sameAsRead}`,
+        ExpressionAttributeValues: values,
+      },
+      along,
+    );
+    if (!isFailed(result)) return result;
+    const now = result.current;
+    const moved = now?.updated_at !== current.updated_at || now?.last_verified_at !== current.last_verified_at;
+    return moved && now?.owner_id === ownerId ? RETRY : result;
+  });
+}
+
+/**
+ * An agent's update in one transaction with `along`, made from `next` (the agent as read with the
+ * update applied), on the update's own conditions: for a change whose condition already pins what
+ * its answer shows (the handshake's `config_version`), no read again is needed.
+ */
+export async function updateReadAgent(
+  next: AgentRecord,
+  update: ReturnType<typeof agentUpdate>,
+  along: (agent: AgentRecord) => TransactItem[],
+): Promise<WriteResult> {
+  const items = along(next);
+  const result = await transactWrite([{ Update: update }, ...items]);
+  if (result.ok) return next;
+  if (alongRefused(result.reasons, items.length)) throw alongLost();
+  return { failed: true, current: await getAgent(next.id) };
 }

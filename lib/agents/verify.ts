@@ -15,12 +15,14 @@ import { type LimiterOptions, startHandshake } from '../limits/verify-limit.ts';
 import { type OutboundOptions, postJson } from '../net/outbound.ts';
 import { log } from '../observability/log.ts';
 import { recordVerification } from '../observability/metrics.ts';
+import type { CommitAlong } from '../store/transact.ts';
 import { buildChallengeRequest, judgeChallengeReply, newChallengeToken } from '../webhooks/handshake.ts';
 import { signingSecrets } from '../webhooks/rotation.ts';
 import { ed25519SigningKeys } from '../webhooks/signing-keys.ts';
 import { ownAgent } from './agents.ts';
+import type { AgentRecord } from './model.ts';
 import { type AgentView, toAgentView } from './model.ts';
-import { isFailed, updateOwnedAgent } from './store.ts';
+import { agentUpdate, isFailed, updateOwnedAgentAlone, updateReadAgent } from './store.ts';
 import { notConfigured } from './webhook-config.ts';
 
 export async function verifyWebhook(
@@ -28,6 +30,7 @@ export async function verifyWebhook(
   agentId: string,
   outbound: OutboundOptions = {},
   limiter: LimiterOptions = {},
+  along?: CommitAlong<AgentView>,
 ): Promise<AgentView> {
   const agent = await ownAgent(caller, agentId);
   if (agent.webhook_status === 'DISABLED' || !agent.webhook_url || !agent.webhook_secret) throw notConfigured();
@@ -60,12 +63,20 @@ export async function verifyWebhook(
   if (!verdict.ok) throw new AppError(verdict.code, verdict.message);
 
   const now = nowIso();
-  const result = await updateOwnedAgent(agent.id, caller.userId, {
+  const enable = {
     set: { webhook_status: 'ENABLED', last_verified_at: now, updated_at: now },
     condition: 'config_version = :verified',
     values: { ':verified': agent.config_version },
     bumpVersion: false,
-  });
+  };
+  // The condition pins the configuration checked, and with it what the answer shows: it is the agent as read, enabled.
+  const result = along
+    ? await updateReadAgent(
+        { ...agent, ...enable.set } as AgentRecord,
+        agentUpdate(agent.id, caller.userId, enable),
+        (next) => along(toAgentView(next)),
+      )
+    : await updateOwnedAgentAlone(agent.id, caller.userId, enable);
   if (isFailed(result)) {
     if (result.current?.owner_id !== caller.userId) throw notFound('Agent');
     throw new AppError(

@@ -1,6 +1,7 @@
 import type { Caller } from '../core/caller.ts';
 import { AppError, notFound } from '../core/errors.ts';
 import { nowIso } from '../core/time.ts';
+import type { CommitAlong } from '../store/transact.ts';
 import { DEFAULT_OVERLAP_SECONDS, overlapEnd } from '../webhooks/rotation.ts';
 import { newWebhookSecret } from '../webhooks/secret.ts';
 import { ownAgent } from './agents.ts';
@@ -19,39 +20,59 @@ export async function configureWebhook(
   caller: Caller,
   agentId: string,
   input: ConfigureWebhookInput,
-): Promise<AgentView & { webhook_secret?: string }> {
+  along?: CommitAlong<ConfiguredWebhook>,
+): Promise<ConfiguredWebhook> {
   const candidate = newWebhookSecret();
-  const agent = owned(
-    await update(caller, agentId, {
-      set: {
-        webhook_url: input.webhook_url,
-        events: input.events,
-        ...(input.schema_versions ? { schema_versions: input.schema_versions } : {}),
-        webhook_status: 'PENDING_VERIFICATION',
-        webhook_secret: new IfAbsent(candidate),
-        updated_at: nowIso(),
-      },
-      bumpVersion: true,
-    }),
-  );
   // The candidate is random: if it is what is stored now, this call made the first configuration.
-  const first = agent.webhook_secret === candidate;
-  return { ...toAgentView(agent), ...(first ? { webhook_secret: candidate } : {}) };
+  const answer = (agent: AgentRecord): ConfiguredWebhook => ({
+    ...toAgentView(agent),
+    ...(agent.webhook_secret === candidate ? { webhook_secret: candidate } : {}),
+  });
+  const agent = owned(
+    await update(
+      caller,
+      agentId,
+      {
+        set: {
+          webhook_url: input.webhook_url,
+          events: input.events,
+          ...(input.schema_versions ? { schema_versions: input.schema_versions } : {}),
+          webhook_status: 'PENDING_VERIFICATION',
+          webhook_secret: new IfAbsent(candidate),
+          updated_at: nowIso(),
+        },
+        bumpVersion: true,
+      },
+      along && ((next) => along(answer(next))),
+    ),
+  );
+  return answer(agent);
 }
 
+type ConfiguredWebhook = AgentView & { webhook_secret?: string };
+
 /** DISABLED, URL and events cleared; the secret is kept so a later configuration signs with the same one. */
-export async function disableWebhook(caller: Caller, agentId: string): Promise<AgentView> {
+export async function disableWebhook(
+  caller: Caller,
+  agentId: string,
+  along?: CommitAlong<AgentView>,
+): Promise<AgentView> {
   const agent = owned(
-    await update(caller, agentId, {
-      set: {
-        webhook_status: 'DISABLED',
-        webhook_disabled_reason: 'manual',
-        webhook_url: null,
-        events: [],
-        updated_at: nowIso(),
+    await update(
+      caller,
+      agentId,
+      {
+        set: {
+          webhook_status: 'DISABLED',
+          webhook_disabled_reason: 'manual',
+          webhook_url: null,
+          events: [],
+          updated_at: nowIso(),
+        },
+        bumpVersion: true,
       },
-      bumpVersion: true,
-    }),
+      along && ((next) => along(toAgentView(next))),
+    ),
   );
   return toAgentView(agent);
 }
@@ -71,19 +92,25 @@ export async function rotateWebhookSecret(
   caller: Caller,
   agentId: string,
   input: RotateSecretInput = {},
+  along?: CommitAlong<{ webhook_secret: string }>,
 ): Promise<{ webhook_secret: string }> {
   const secret = newWebhookSecret();
   const expiresAt = overlapEnd(input.expire_previous_in_seconds ?? DEFAULT_OVERLAP_SECONDS);
-  const result = await update(caller, agentId, {
-    set: {
-      webhook_secret: secret,
-      previous_webhook_secret: expiresAt === null ? null : new CopyOf('webhook_secret'),
-      previous_secret_expires_at: expiresAt,
-      updated_at: nowIso(),
+  const result = await update(
+    caller,
+    agentId,
+    {
+      set: {
+        webhook_secret: secret,
+        previous_webhook_secret: expiresAt === null ? null : new CopyOf('webhook_secret'),
+        previous_secret_expires_at: expiresAt,
+        updated_at: nowIso(),
+      },
+      condition: 'attribute_exists(webhook_secret)',
+      bumpVersion: true,
     },
-    condition: 'attribute_exists(webhook_secret)',
-    bumpVersion: true,
-  });
+    along && (() => along({ webhook_secret: secret })),
+  );
   if (isFailed(result)) throw result.current?.owner_id === caller.userId ? notConfigured() : notFound('Agent');
   return { webhook_secret: secret };
 }
@@ -91,9 +118,14 @@ export async function rotateWebhookSecret(
 export const notConfigured = () =>
   new AppError('webhook_not_configured', 'This agent has no webhook yet: configure one with PATCH …/webhook first.');
 
-function update(caller: Caller, agentId: string, change: Parameters<typeof updateOwnedAgent>[2]): Promise<WriteResult> {
+function update(
+  caller: Caller,
+  agentId: string,
+  change: Parameters<typeof updateOwnedAgent>[2],
+  along?: Parameters<typeof updateOwnedAgent>[3],
+): Promise<WriteResult> {
   if (!isAgentId(agentId)) return Promise.resolve({ failed: true, current: undefined });
-  return updateOwnedAgent(agentId, caller.userId, change);
+  return updateOwnedAgent(agentId, caller.userId, change, along);
 }
 
 /** Writes whose only condition is ownership: a failure means missing or not the caller's. */

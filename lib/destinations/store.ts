@@ -11,7 +11,8 @@ import { db, tableName } from '../store/client.ts';
 import { conditionalUpdate } from '../store/conditional.ts';
 import * as keys from '../store/key-builders.ts';
 import { destinationKeys, ENTITY, withoutKeys } from '../store/keys.ts';
-import { transactWrite } from '../store/transact.ts';
+import { alongLost, alongRefused, type TransactItem, transactWrite } from '../store/transact.ts';
+import { writeWithAlong } from '../store/write-along.ts';
 import type { DestinationRecord } from './model.ts';
 
 const fromItem = (item: Record<string, unknown>): DestinationRecord =>
@@ -88,6 +89,8 @@ export const nextVerificationAskAt = (requestedAt: number): number =>
 export async function insertDestination(
   record: DestinationRecord,
   maxPerAgent: number,
+  /** Items committed with it (the request's Idempotency-Key answer). */
+  along: TransactItem[] = [],
 ): Promise<'created' | 'no_agent' | 'at_cap'> {
   const result = await transactWrite([
     {
@@ -117,8 +120,10 @@ export async function insertDestination(
           },
         ]
       : []),
+    ...along,
   ]);
   if (result.ok) return 'created';
+  if (alongRefused(result.reasons, along.length)) throw alongLost();
   if (result.reasons[0] !== 'ConditionalCheckFailed')
     throw new InvariantError(`destination insert cancelled: ${result.reasons.join(', ')}`);
   return 'at_cap'; // the caller tells a missing agent from one at its cap by the agent it read
@@ -149,7 +154,12 @@ export async function listDestinationsOf(agentId: string): Promise<DestinationRe
 }
 
 /** The destination gone and −1 on the count; false when it was not there (or not the owner's). */
-export async function deleteDestinationItem(agentId: string, destinationId: string, ownerId: string): Promise<boolean> {
+export async function deleteDestinationItem(
+  agentId: string,
+  destinationId: string,
+  ownerId: string,
+  along: TransactItem[] = [],
+): Promise<boolean> {
   const result = await transactWrite([
     {
       Delete: {
@@ -168,10 +178,22 @@ export async function deleteDestinationItem(agentId: string, destinationId: stri
         ExpressionAttributeValues: { ':zero': 0, ':minus': -1 },
       },
     },
+    ...along,
   ]);
   if (result.ok) return true;
+  if (alongRefused(result.reasons, along.length)) throw alongLost();
   if (result.reasons[0] === 'ConditionalCheckFailed') return false;
   throw new InvariantError(`destination delete cancelled: ${result.reasons.join(', ')}`);
+}
+
+interface DestinationUpdate {
+  set: Record<string, unknown>;
+  remove?: string[];
+  add?: Record<string, number>;
+  condition: string;
+  values?: Record<string, unknown>;
+  /** Names the condition uses (`#…`). */
+  names?: Record<string, string>;
 }
 
 /**
@@ -181,16 +203,35 @@ export async function deleteDestinationItem(agentId: string, destinationId: stri
 export async function updateDestination(
   agentId: string,
   destinationId: string,
-  update: {
-    set: Record<string, unknown>;
-    remove?: string[];
-    add?: Record<string, number>;
-    condition: string;
-    values?: Record<string, unknown>;
-    /** Names the condition uses (`#…`). */
-    names?: Record<string, string>;
-  },
+  update: DestinationUpdate,
 ): Promise<{ ok: true; record: DestinationRecord } | { ok: false; current: DestinationRecord | undefined }> {
+  const result = await conditionalUpdate({
+    ...destinationUpdate(agentId, destinationId, update),
+    ReturnValues: 'ALL_NEW',
+  });
+  if (result.ok) return { ok: true, record: fromItem(result.attributes!) };
+  return { ok: false, current: result.current ? fromItem(result.current) : undefined };
+}
+
+/**
+ * updateDestination with items committed with it (the request's Idempotency-Key answer), made
+ * from the new item: one transaction, which returns no item, so the new item is `before` (the
+ * destination as read) with the update applied here. A function of its own: the workers that
+ * update destinations do not carry the transaction.
+ */
+export async function updateDestinationAlong(
+  before: DestinationRecord,
+  update: DestinationUpdate,
+  along: (record: DestinationRecord) => TransactItem[],
+): Promise<{ ok: true; record: DestinationRecord } | { ok: false; current: DestinationRecord | undefined }> {
+  const record = appliedTo(before, update);
+  const write = destinationUpdate(before.agent_id, before.id, update);
+  if (await writeWithAlong({ Update: { TableName: tableName(), ...write } }, along(record)))
+    return { ok: true, record };
+  return { ok: false, current: await readDestination(before.agent_id, before.id) };
+}
+
+function destinationUpdate(agentId: string, destinationId: string, update: DestinationUpdate) {
   const names: Record<string, string> = { ...update.names };
   const values: Record<string, unknown> = { ...update.values };
   const sets = Object.entries(update.set).map(([field, value], i) => {
@@ -207,7 +248,7 @@ export async function updateDestination(
     names[`#r${i}`] = field;
     return `#r${i}`;
   });
-  const result = await conditionalUpdate({
+  return {
     Key: destinationKeys.destination(agentId, destinationId),
     ConditionExpression: `attribute_exists(PK) AND (${update.condition})`,
     UpdateExpression: [
@@ -219,8 +260,16 @@ export async function updateDestination(
       .join(' '),
     ExpressionAttributeNames: names,
     ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
-    ReturnValues: 'ALL_NEW',
-  });
-  if (result.ok) return { ok: true, record: fromItem(result.attributes!) };
-  return { ok: false, current: result.current ? fromItem(result.current) : undefined };
+  };
+}
+
+/** The destination as an update leaves it, as DynamoDB would apply the update to `before`. */
+function appliedTo(
+  before: DestinationRecord,
+  update: { set: Record<string, unknown>; remove?: string[]; add?: Record<string, number> },
+): DestinationRecord {
+  const next: Record<string, unknown> = { ...before, ...update.set };
+  for (const [field, value] of Object.entries(update.add ?? {})) next[field] = Number(next[field] ?? 0) + value;
+  for (const field of update.remove ?? []) delete next[field];
+  return next as unknown as DestinationRecord;
 }

@@ -24,10 +24,12 @@ import {
   nextVerificationAskAt,
   readDestination,
   updateDestination,
+  updateDestinationAlong,
 } from '../destinations/store.ts';
 import { codeHash, codeMatches } from '../destinations/verification-code.ts';
 import { takeWindowSlot } from '../limits/window-limit.ts';
 import { destinationKeys, ENTITY } from '../store/keys.ts';
+import type { CommitAlong } from '../store/transact.ts';
 import { newWebhookSecret } from '../webhooks/secret.ts';
 
 export function toDestinationView(d: DestinationRecord): DestinationAnswer {
@@ -56,6 +58,7 @@ export async function createDestination(
   caller: Caller,
   agentId: string,
   input: CreateDestinationInput,
+  along?: CommitAlong<CreatedDestinationAnswer>,
 ): Promise<CreatedDestinationAnswer> {
   const agent = await ownAgent(caller, agentId);
   const arn = parseDestinationArn(input.arn, setting('SERVICE_ACCOUNT_ID'));
@@ -88,12 +91,13 @@ export async function createDestination(
     created_at: now,
     updated_at: now,
   };
-  const inserted = await insertDestination(record, DESTINATIONS.maxPerAgent);
+  const answer: CreatedDestinationAnswer = { ...toDestinationView(record), signing_secret: record.signing_secret };
+  const inserted = await insertDestination(record, DESTINATIONS.maxPerAgent, along?.(answer));
   if (inserted !== 'created') {
     await ownAgent(caller, agentId); // deleted meanwhile: 404
     throw atCap();
   }
-  return { ...toDestinationView(record), signing_secret: record.signing_secret };
+  return answer;
 }
 
 const atCap = () =>
@@ -118,9 +122,14 @@ export const getDestination = async (caller: Caller, agentId: string, destinatio
   toDestinationView(await ownDestination(caller, agentId, destinationId));
 
 /** Gone at once: its pending deliveries are abandoned when they come due (the worker finds no destination). */
-export async function deleteDestination(caller: Caller, agentId: string, destinationId: string): Promise<void> {
+export async function deleteDestination(
+  caller: Caller,
+  agentId: string,
+  destinationId: string,
+  along?: CommitAlong<void>,
+): Promise<void> {
   await ownAgent(caller, agentId);
-  if (!(await deleteDestinationItem(agentId, destinationId, caller.userId))) throw notFound('Destination');
+  if (!(await deleteDestinationItem(agentId, destinationId, caller.userId, along?.()))) throw notFound('Destination');
 }
 
 /**
@@ -136,6 +145,7 @@ export async function verifyDestination(
   destinationId: string,
   code: string,
   nowMs = Date.now(),
+  along?: CommitAlong<DestinationAnswer>,
 ): Promise<DestinationAnswer> {
   const destination = await ownDestination(caller, agentId, destinationId);
   if (destination.status === 'ENABLED')
@@ -167,13 +177,16 @@ export async function verifyDestination(
         : 'That is not the code of the latest verification message, and it was the last try: the next call sends a new code.',
     );
   }
-  const enabled = await updateDestination(agentId, destinationId, {
+  const enabling = {
     set: { status: 'ENABLED', status_reason: null, verified_at: new Date(nowMs).toISOString(), updated_at: nowIso() },
     remove: ['code_hash', 'code_expires_at', 'wrong_codes', 'failing_since'],
     condition:
       'code_hash = :hash AND code_expires_at > :now AND (attribute_not_exists(wrong_codes) OR wrong_codes < :max)',
     values: { ':hash': codeHash(code), ':now': nowMs, ':max': DESTINATIONS.maxWrongCodes },
-  });
+  };
+  const enabled = along
+    ? await updateDestinationAlong(destination, enabling, (record) => along(toDestinationView(record)))
+    : await updateDestination(agentId, destinationId, enabling);
   if (!enabled.ok) {
     if (enabled.current?.status === 'ENABLED') return toDestinationView(enabled.current);
     if (!enabled.current) throw notFound('Destination');

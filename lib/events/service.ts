@@ -1,3 +1,4 @@
+import type { CommitAlong } from '../store/transact.ts';
 /** The event and delivery routes, for the owner of the agent only (404 for everyone else). */
 
 import { ownAgent } from '../agents/agents.ts';
@@ -9,7 +10,13 @@ import { readDestination } from '../destinations/store.ts';
 import { enqueueForDestination } from './delivery/destination-queue.ts';
 import { enqueueDelivery } from './delivery/queue.ts';
 import { type DeliveryDetail, type DeliveryStatus, type DeliveryView, toDetail, toView } from './delivery/record.ts';
-import { type DeliveryPage, listDeliveries, readDelivery, reopenFailed } from './delivery/store.ts';
+import {
+  commitManualRetryAnswer,
+  type DeliveryPage,
+  listDeliveries,
+  readDelivery,
+  reopenFailed,
+} from './delivery/store.ts';
 import { announceSafely, announceWebhookDisabled } from './feed/operational.ts';
 import { type EventPage, listEvents } from './feed/reader.ts';
 
@@ -52,6 +59,7 @@ export async function retryAgentDelivery(
   agentId: string,
   deliveryId: string,
   force: boolean,
+  along?: CommitAlong<DeliveryView>,
 ): Promise<DeliveryView> {
   const agent = await ownAgent(caller, agentId);
   let record = await readDelivery(agentId, deliveryId);
@@ -79,16 +87,23 @@ export async function retryAgentDelivery(
   };
   if (destinationId !== undefined) await enqueueForDestination({ ...message, destination_id: destinationId });
   else await enqueueDelivery(message);
-  return toView(record);
+  const view = toView(record);
+  // After the message is sent: an answer committed before would claim an attempt that may never be made.
+  await commitManualRetryAnswer(along?.(view));
+  return view;
 }
 
 /**
  * DELETE …/webhook: the webhook DISABLED (lib/agents), then, if it was not already, the
  * `agent.webhook.disabled` operational event with reason `manual` to every agent of the account.
  */
-export async function disableWebhookAndAnnounce(caller: Caller, agentId: string): Promise<AgentView> {
+export async function disableWebhookAndAnnounce(
+  caller: Caller,
+  agentId: string,
+  along?: CommitAlong<AgentView>,
+): Promise<AgentView> {
   const before = await ownAgent(caller, agentId);
-  const view = await disableWebhook(caller, agentId);
+  const view = await disableWebhook(caller, agentId, along);
   if (before.webhook_status !== 'DISABLED')
     await announceSafely('agent.webhook.disabled', before, () =>
       announceWebhookDisabled(before, 'manual', 'The owner disabled the webhook (DELETE …/webhook).'),

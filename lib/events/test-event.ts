@@ -8,11 +8,16 @@ import { ownAgent } from '../agents/agents.ts';
 import type { Caller } from '../core/caller.ts';
 import { tableName } from '../store/client.ts';
 import * as keys from '../store/key-builders.ts';
+import type { CommitAlong } from '../store/transact.ts';
 import { hasDestinations, TEST_EVENT_TYPE } from './feed/agent-gate.ts';
 import { commitWithEvents } from './feed/outbox.ts';
 import { notEnabled } from './service.ts';
 
-export async function sendTestEvent(caller: Caller, agentId: string): Promise<{ event_id: string }> {
+export async function sendTestEvent(
+  caller: Caller,
+  agentId: string,
+  along?: CommitAlong<{ event_id: string }>,
+): Promise<{ event_id: string }> {
   const agent = await ownAgent(caller, agentId);
   // An agent with AWS destinations gets it on each ENABLED one (destination-relay.ts), webhook or not.
   if (agent.webhook_status !== 'ENABLED' && !hasDestinations(agent)) throw notEnabled('sending a test event');
@@ -26,6 +31,7 @@ export async function sendTestEvent(caller: Caller, agentId: string): Promise<{ 
       },
     }),
     { agentIds: [agentId], type: TEST_EVENT_TYPE, data: {} },
+    along && ((_now, events) => along({ event_id: events[0]!.id })),
   );
   if (!result.committed) throw notEnabled('sending a test event');
   return { event_id: result.events[0]!.id };

@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` on POST (docs/api.md "Idempotency"): the first answer to a caller's key is
+ * `Idempotency-Key` on every method that changes something (docs/api.md "Idempotency"): the first answer to a caller's key is
  * stored and replayed for the same method, path and body; another request under the same key is
  * 422 `idempotency_key_reused`; a twin that arrives while the first still runs waits for its answer.
  * Answers worth retrying (5xx, 429) are not kept, so a retry runs again; but a route that commits
@@ -11,6 +11,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { AppError, validationError } from '../core/errors.ts';
 import { FUTURE_TOLERANCE_MS } from '../core/settings.ts';
 import {
+  amendmentItem,
   type Claim,
   claimKey,
   completeKey,
@@ -19,9 +20,11 @@ import {
   releaseKey,
   type StoredAnswer,
 } from '../idempotency/store.ts';
+import { withCallDeadline } from '../store/call-deadline.ts';
 import type { TransactItem } from '../store/transact.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
+export { takesIdempotencyKey } from './idempotent-methods.ts';
 export const REPLAYED_HEADER = 'idempotency-replayed';
 /** Printable ASCII, like Stripe's and the IETF draft's keys; UUIDs fit comfortably. */
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -40,6 +43,11 @@ export interface IdempotentRequest {
   remainingMs: number;
   /** Headers every answer gets fresh (CORS for this request's origin). */
   freshHeaders: Record<string, string>;
+  /**
+   * Epoch ms by which the claim (and a twin's wait) must be settled: the route's own deadline, so
+   * a store that does not answer cannot take the time kept for what the stack does after the route.
+   */
+  claimDeadline?: number;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -63,7 +71,7 @@ export function checkIdempotencyKey(key: string): void {
 /** Runs `run` once per key; `run` answers errors itself, so what it returns is the answer to keep. */
 export async function idempotent(
   req: IdempotentRequest,
-  run: (seal: SealAnswer) => Promise<APIGatewayProxyResult>,
+  run: (seal: SealAnswer, amend: SealAnswer) => Promise<APIGatewayProxyResult>,
 ): Promise<APIGatewayProxyResult> {
   checkIdempotencyKey(req.key);
   const started = Date.now();
@@ -77,9 +85,10 @@ export async function idempotent(
     token: randomUUID(),
   };
   const waitUntil = started + Math.min(TWIN_WAIT_MS, Math.max(0, req.remainingMs - 1_000));
+  const bounded = <T>(call: () => Promise<T>) => withCallDeadline(req.claimDeadline, call);
   for (;;) {
-    if (await claimKey(claim)) return await runAndKeep(claim, req, run);
-    const record = await readKey(claim.userId, claim.keyHash);
+    if (await bounded(() => claimKey(claim))) return await runAndKeep(claim, req, run);
+    const record = await bounded(() => readKey(claim.userId, claim.keyHash));
     // No record: released or expired between the claim and the read; claim again after the pause
     // (twins that keep releasing must not make this loop spin without one).
     if (record && record.fingerprint !== claim.fingerprint) {
@@ -124,16 +133,18 @@ function storedAnswer(result: APIGatewayProxyResult): StoredAnswer {
 async function runAndKeep(
   claim: Claim,
   req: IdempotentRequest,
-  run: (seal: SealAnswer) => Promise<APIGatewayProxyResult>,
+  run: (seal: SealAnswer, amend: SealAnswer) => Promise<APIGatewayProxyResult>,
 ): Promise<APIGatewayProxyResult> {
   let sealed = false;
   const seal: SealAnswer = (answer) => {
     sealed = true;
     return completionItem(claim, storedAnswer(answer));
   };
+  // Only after a seal: it amends the answer the seal stored.
+  const amend: SealAnswer = (answer) => amendmentItem(claim, storedAnswer(answer));
   let result: APIGatewayProxyResult;
   try {
-    result = await run(seal);
+    result = await run(seal, amend);
   } catch (err) {
     // Not reached from the HTTP stack, whose `run` answers every error itself.
     await releaseKey(claim);

@@ -12,7 +12,7 @@ import type * as z from '../zod.ts';
 import { callerFromEvent } from './caller.ts';
 import { corsHeaders } from './cors.ts';
 import { errorBody, errorHeaders, statusOf } from './errors.ts';
-import { IDEMPOTENCY_HEADER, idempotent, type SealAnswer } from './idempotency.ts';
+import { IDEMPOTENCY_HEADER, idempotent, type SealAnswer, takesIdempotencyKey } from './idempotency.ts';
 import { inInvocationOf, observability } from './invocation.ts';
 import { publicPathPrefix } from './public-path.ts';
 import type { HttpResult } from './responses.ts';
@@ -44,6 +44,11 @@ export interface HttpRequest<B, Q, P> {
    * its result (undefined without a key). Pass it to the service as its `along`.
    */
   sealAnswer: <T>(answer: (result: T) => HttpResult) => CommitAlong<T> | undefined;
+  /**
+   * For a route whose answer a later transaction of the same request changes (after sealAnswer's
+   * committed): the items that replace the stored answer in that transaction.
+   */
+  amendAnswer: <T>(answer: (result: T) => HttpResult) => CommitAlong<T> | undefined;
 }
 
 /**
@@ -52,6 +57,8 @@ export interface HttpRequest<B, Q, P> {
  * (lib/store/call-deadline.ts), so a request never dies in the middle of finding out whether it committed.
  */
 export const ANSWER_RESERVE_MS = 1_500;
+/** Time kept back from the stack's own store calls, for the answer to leave before the function's timeout. */
+const ANSWER_MARGIN_MS = 250;
 
 export type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -184,7 +191,7 @@ const KEYLESS_CALLER: Caller = Object.freeze({
 /**
  * The shared HTTP stack of every route: caller from the authorizer, strict zod parsing of params,
  * query and body, the error format, `x-request-id` and CORS on every response, and
- * `Idempotency-Key` on every POST (every POST of the route table creates or moves something).
+ * `Idempotency-Key` on every POST, PUT, PATCH and DELETE (each creates, moves or removes something).
  */
 export function httpRoute<
   B extends z.ZodMiniType | undefined = undefined,
@@ -210,11 +217,20 @@ export function httpRoute<
       const body = spec.body ? parseOrThrow(spec.body, rawBody, 'request body') : undefined;
       const respond = (result: HttpResult) => toResponse(result, requestId, headers['origin'], publicPathPrefix(event));
       const remainingMs = context?.getRemainingTimeInMillis?.();
-      const callDeadline = remainingMs === undefined ? undefined : Date.now() + remainingMs - ANSWER_RESERVE_MS;
-      const run = (seal?: SealAnswer) =>
+      const now = Date.now();
+      const callDeadline = remainingMs === undefined ? undefined : now + remainingMs - ANSWER_RESERVE_MS;
+      // The stack's own calls after the route (the key's answer or release) are bounded too, by the
+      // function's end less a margin for the answer itself: a store that never answers must not hold
+      // the request past its timeout (the SDK's own calls have no time limit).
+      const stackDeadline = remainingMs === undefined ? undefined : now + remainingMs - ANSWER_MARGIN_MS;
+      const run = (seal?: SealAnswer, amend?: SealAnswer) =>
         withCallDeadline(callDeadline, async () => {
-          const sealAnswer = <T>(answer: (result: T) => HttpResult): CommitAlong<T> | undefined =>
-            seal && ((result: T) => [seal(respond(answer(result)))]);
+          const alongOf =
+            (store?: SealAnswer) =>
+            <T>(answer: (result: T) => HttpResult): CommitAlong<T> | undefined =>
+              store && ((result: T) => [store(respond(answer(result)))]);
+          const sealAnswer = alongOf(seal);
+          const amendAnswer = alongOf(amend);
           return respond(
             await fn({
               body: body as Out<B>,
@@ -224,24 +240,28 @@ export function httpRoute<
               headers,
               requestId,
               sealAnswer,
+              amendAnswer,
             }),
           );
         });
       const key = headers[IDEMPOTENCY_HEADER];
-      if (event.httpMethod !== 'POST' || key === undefined) return await run();
-      return await idempotent(
-        {
-          userId: caller.userId,
-          key,
-          method: event.httpMethod,
-          // The route and its ids rather than `event.path`, which a custom domain's base path would change.
-          path: `${event.resource} ${JSON.stringify(Object.entries(event.pathParameters ?? {}).sort())}`,
-          rawBody: event.body ?? '',
-          requestId,
-          remainingMs: remainingMs ?? 10_000,
-          freshHeaders: corsHeaders(headers['origin']),
-        },
-        (seal) => run(seal).catch((err: unknown) => errorResponse(err, event)),
+      if (!takesIdempotencyKey(event.httpMethod) || key === undefined) return await run();
+      return await withCallDeadline(stackDeadline, () =>
+        idempotent(
+          {
+            userId: caller.userId,
+            key,
+            method: event.httpMethod,
+            // The route and its ids rather than `event.path`, which a custom domain's base path would change.
+            path: `${event.resource} ${JSON.stringify(Object.entries(event.pathParameters ?? {}).sort())}`,
+            rawBody: event.body ?? '',
+            requestId,
+            remainingMs: remainingMs ?? 10_000,
+            freshHeaders: corsHeaders(headers['origin']),
+            claimDeadline: callDeadline,
+          },
+          (seal, amend) => run(seal, amend).catch((err: unknown) => errorResponse(err, event)),
+        ),
       );
     });
   return withRouteSpec(inInvocationOf(handler) as unknown as HttpHandler, spec);

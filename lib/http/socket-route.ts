@@ -14,10 +14,11 @@ import { inInvocation } from '../observability/lambda.ts';
 import type { InvocationContext } from '../observability/log.ts';
 import { errorFields, log } from '../observability/log.ts';
 import { flushMetrics } from '../observability/metrics.ts';
+import { deadlineOf, withCallDeadline } from '../store/call-deadline.ts';
 import { throttlingAsRateLimited } from '../store/throttling.ts';
 import type * as z from '../zod.ts';
 import { errorBody, errorHeaders, statusOf } from './errors.ts';
-import { lowerCaseHeaders } from './middleware.ts';
+import { ANSWER_RESERVE_MS, lowerCaseHeaders } from './middleware.ts';
 import { parseQuery } from './validation.ts';
 
 /** What API Gateway hands a WebSocket route's function (the fields this service reads). */
@@ -69,7 +70,8 @@ function run(fn: (event: SocketEvent, requestId: string) => Promise<SocketResult
     const requestId = event.requestContext.requestId || randomUUID();
     return inInvocation(context, requestId, async () => {
       try {
-        return await fn(event, requestId);
+        // Bounded as an HTTP route's calls are: a store that does not answer gets the route an answer in time.
+        return await withCallDeadline(deadlineOf(context, ANSWER_RESERVE_MS), () => fn(event, requestId));
       } catch (thrown) {
         return failure(thrown, requestId);
       } finally {

@@ -10,15 +10,17 @@ import type { Writable } from 'node:stream';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { Caller } from '../core/caller.ts';
 import { AppError } from '../core/errors.ts';
+import { ROUTE_TIMEOUTS } from '../core/settings.ts';
 import { inInvocation } from '../observability/lambda.ts';
 import { errorFields, log } from '../observability/log.ts';
 import { flushMetrics, recordRateLimited } from '../observability/metrics.ts';
+import { withCallDeadline } from '../store/call-deadline.ts';
 import { throttlingAsRateLimited } from '../store/throttling.ts';
 import type * as z from '../zod.ts';
 import { callerFromEvent } from './caller.ts';
 import { corsHeaders } from './cors.ts';
 import { errorBody, errorHeaders, statusOf } from './errors.ts';
-import { lowerCaseHeaders, originOf, parsePathOrNotFound, withRouteSpec } from './middleware.ts';
+import { ANSWER_RESERVE_MS, lowerCaseHeaders, originOf, parsePathOrNotFound, withRouteSpec } from './middleware.ts';
 import { parseQuery } from './validation.ts';
 
 type ResponseStream = Writable;
@@ -58,18 +60,29 @@ export function sseRoute<
   const handler = awslambda.streamifyResponse((event, stream, context) => {
     const requestId = event.requestContext?.requestId || randomUUID();
     return inInvocation(context, requestId, async () => {
+      // Store calls are bounded as a route's are (lib/store/call-deadline.ts): the head by a route's
+      // own time, as a request that is answered at once; the stream by the function's.
+      const remainingMs = context?.getRemainingTimeInMillis?.();
+      const started = Date.now();
+      const streamDeadline = remainingMs === undefined ? undefined : started + remainingMs - ANSWER_RESERVE_MS;
+      const headDeadline =
+        streamDeadline === undefined
+          ? undefined
+          : Math.min(streamDeadline, started + ROUTE_TIMEOUTS.defaultTimeoutSeconds * 1000 - ANSWER_RESERVE_MS);
       let run: (out: SseWriter) => Promise<void>;
       try {
         const caller = callerFromEvent(event);
         const params = spec.params ? parsePathOrNotFound(spec.params, event.pathParameters ?? {}) : undefined;
         const query = parseQuery(spec.query, event.queryStringParameters);
-        run = await prepare({
-          caller,
-          params: params as Out<P>,
-          query: query as Out<Q>,
-          headers: lowerCaseHeaders(event.headers),
-          context,
-        });
+        run = await withCallDeadline(headDeadline, () =>
+          prepare({
+            caller,
+            params: params as Out<P>,
+            query: query as Out<Q>,
+            headers: lowerCaseHeaders(event.headers),
+            context,
+          }),
+        );
       } catch (thrown) {
         const err = throttlingAsRateLimited(thrown) ?? thrown;
         const appError =
@@ -106,11 +119,13 @@ export function sseRoute<
       out.on('close', () => (gone = true));
       out.on('error', () => (gone = true));
       try {
-        await run({
-          write: (chunk) => void (gone || out.write(chunk)),
-          closed: () => gone || out.destroyed,
-          drained: () => (gone ? Promise.resolve() : whenDrained(out)),
-        });
+        await withCallDeadline(streamDeadline, () =>
+          run({
+            write: (chunk) => void (gone || out.write(chunk)),
+            closed: () => gone || out.destroyed,
+            drained: () => (gone ? Promise.resolve() : whenDrained(out)),
+          }),
+        );
       } catch (err) {
         // Headers are out: the only honest signal left is ending the stream; the client resumes with Last-Event-ID.
         log.error('stream failed', { requestId, ...errorFields(err) });

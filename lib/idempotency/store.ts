@@ -95,17 +95,22 @@ export async function readKey(
  * Only the claim's owner, and only while the claim runs: an answer that a transaction already
  * stored (completionItem) is never overwritten or released by what the request answers after it.
  */
-const stillOwned = (claim: Claim, values: Record<string, unknown> = {}) => ({
+const stillOwned = (claim: Claim, values: Record<string, unknown> = {}, state = 'in_progress') => ({
   ConditionExpression: '#token = :token AND #state = :inProgress',
   ExpressionAttributeNames: { '#token': 'token', '#state': 'state' },
-  ExpressionAttributeValues: { ':token': claim.token, ':inProgress': 'in_progress', ...values },
+  ExpressionAttributeValues: { ':token': claim.token, ':inProgress': state, ...values },
 });
 
-const completion = (claim: Claim, answer: StoredAnswer) => ({
+/** The answer stored while the claim runs; `amend`: replacing the one its own completion stored. */
+const completion = (claim: Claim, answer: StoredAnswer, amend = false) => ({
   TableName: tableName(),
   Key: keys.idempotency(claim.userId, claim.keyHash),
   UpdateExpression: 'SET #state = :completed, answer = :answer REMOVE locked_until',
-  ...stillOwned(claim, { ':completed': 'completed', ':answer': JSON.stringify(answer) }),
+  ...stillOwned(
+    claim,
+    { ':completed': 'completed', ':answer': JSON.stringify(answer) },
+    amend ? 'completed' : undefined,
+  ),
 });
 
 /**
@@ -115,6 +120,15 @@ const completion = (claim: Claim, answer: StoredAnswer) => ({
  */
 export const completionItem = (claim: Claim, answer: StoredAnswer): TransactItem => ({
   Update: completion(claim, answer),
+});
+
+/**
+ * A later change of the same request amends the answer its first transaction stored (a route
+ * whose answer grows with a second step, as moderation's closed reports): only this claim's
+ * completed answer, in that change's own transaction.
+ */
+export const amendmentItem = (claim: Claim, answer: StoredAnswer): TransactItem => ({
+  Update: completion(claim, answer, true),
 });
 
 /** Stores the answer; false when the claim no longer runs (taken over, or completed by its own transaction). */

@@ -34,6 +34,8 @@ export interface InvocationContext {
   awsRequestId: string;
   functionName: string;
   memoryLimitInMB: string;
+  /** Lambda's: the function's time left (lib/store/call-deadline.ts bounds store calls by it). */
+  getRemainingTimeInMillis?: () => number;
 }
 
 /** Runs `fn` with the invocation's fields on every line it (and what it awaits) writes. */

@@ -7,6 +7,7 @@
 import { ownAgent } from '../agents/agents.ts';
 import type { Caller } from '../core/caller.ts';
 import { AppError, notFound } from '../core/errors.ts';
+import type { CommitAlong } from '../store/transact.ts';
 import type { PortalLinkAnswer } from './answer.ts';
 import type { CreatePortalLinkInput } from './schemas.ts';
 import { putPortalLink, revokeOwnedPortalLink } from './store.ts';
@@ -22,6 +23,7 @@ export async function createPortalLink(
   input: CreatePortalLinkInput,
   portalUrl: string,
   now = Date.now(),
+  along?: CommitAlong<PortalLinkAnswer>,
 ): Promise<PortalLinkAnswer> {
   // A link cannot mint links: its life would outlast the hour.
   if (caller.portal) throw notFound('Agent');
@@ -31,18 +33,8 @@ export async function createPortalLink(
   const { linkId, token, hash } = newPortalToken();
   const createdAt = new Date(now).toISOString();
   const expiresAt = new Date(now + (input?.expires_in_seconds ?? PORTAL_LINK_MAX_SECONDS) * 1000).toISOString();
-  await putPortalLink({
-    link_id: linkId,
-    token_hash: hash,
-    agent_id: agentId,
-    owner_id: caller.userId,
-    workspace_id: caller.workspaceId,
-    created_at: createdAt,
-    link_expires_at: expiresAt,
-    usage_key: caller.usageKey,
-  });
   const fragment = new URLSearchParams({ agent: agentId, token }).toString();
-  return {
+  const answer: PortalLinkAnswer = {
     id: linkId,
     agent_id: agentId,
     url: `${portalUrl}#${fragment}`,
@@ -50,11 +42,30 @@ export async function createPortalLink(
     created_at: createdAt,
     expires_at: expiresAt,
   };
+  await putPortalLink(
+    {
+      link_id: linkId,
+      token_hash: hash,
+      agent_id: agentId,
+      owner_id: caller.userId,
+      workspace_id: caller.workspaceId,
+      created_at: createdAt,
+      link_expires_at: expiresAt,
+      usage_key: caller.usageKey,
+    },
+    along?.(answer),
+  );
+  return answer;
 }
 
 /** Idempotent; another owner's link, another agent's or an unknown one is the same 404. */
-export async function revokePortalLink(caller: Caller, agentId: string, linkId: string): Promise<void> {
+export async function revokePortalLink(
+  caller: Caller,
+  agentId: string,
+  linkId: string,
+  along?: CommitAlong<void>,
+): Promise<void> {
   if (caller.portal) throw notFound('Portal link');
-  if (!(await revokeOwnedPortalLink(linkId, agentId, caller.userId, new Date().toISOString())))
+  if (!(await revokeOwnedPortalLink(linkId, agentId, caller.userId, new Date().toISOString(), along?.())))
     throw notFound('Portal link');
 }

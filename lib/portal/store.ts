@@ -1,9 +1,11 @@
 /** The portal links' DynamoDB calls (keys.ts: `PORTAL#<pl_…>` / `LINK`). */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { InvariantError } from '../core/errors.ts';
 import { db, tableName } from '../store/client.ts';
-import { conditionalUpdate } from '../store/conditional.ts';
 import { ENTITY, portalLinkKey } from '../store/keys.ts';
 import { TTL_ATTRIBUTE } from '../store/table.ts';
+import type { TransactItem } from '../store/transact.ts';
+import { writeWithAlong } from '../store/write-along.ts';
 
 export interface PortalLinkRecord {
   link_id: string;
@@ -25,19 +27,20 @@ export interface PortalLinkRecord {
 /** A day past its expiry the item goes (DynamoDB TTL); until then a revoked or expired link is kept to refuse it by name. */
 const TTL_GRACE_SECONDS = 86_400;
 
-export async function putPortalLink(link: PortalLinkRecord): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...portalLinkKey(link.link_id),
-        entity: ENTITY.portalLink,
-        ...link,
-        [TTL_ATTRIBUTE]: Math.floor(Date.parse(link.link_expires_at) / 1000) + TTL_GRACE_SECONDS,
-      },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
+/** `along`: items committed with the link (the request's Idempotency-Key answer). */
+export async function putPortalLink(link: PortalLinkRecord, along: TransactItem[] = []): Promise<void> {
+  const put = {
+    TableName: tableName(),
+    Item: {
+      ...portalLinkKey(link.link_id),
+      entity: ENTITY.portalLink,
+      ...link,
+      [TTL_ATTRIBUTE]: Math.floor(Date.parse(link.link_expires_at) / 1000) + TTL_GRACE_SECONDS,
+    },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  };
+  // The id is fresh and random: a failed condition is no answer a caller could act on.
+  if (!(await writeWithAlong({ Put: put }, along))) throw new InvariantError('portal link id taken');
 }
 
 /** Strongly consistent: a link revoked a moment ago is refused by the next request. */
@@ -54,12 +57,18 @@ export async function revokeOwnedPortalLink(
   agentId: string,
   ownerId: string,
   now: string,
+  along: TransactItem[] = [],
 ): Promise<boolean> {
-  const result = await conditionalUpdate({
-    Key: portalLinkKey(linkId),
-    UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :now)',
-    ConditionExpression: 'attribute_exists(PK) AND agent_id = :agent AND owner_id = :owner',
-    ExpressionAttributeValues: { ':now': now, ':agent': agentId, ':owner': ownerId },
-  });
-  return result.ok;
+  return writeWithAlong(
+    {
+      Update: {
+        TableName: tableName(),
+        Key: portalLinkKey(linkId),
+        UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :now)',
+        ConditionExpression: 'attribute_exists(PK) AND agent_id = :agent AND owner_id = :owner',
+        ExpressionAttributeValues: { ':now': now, ':agent': agentId, ':owner': ownerId },
+      },
+    },
+    along,
+  );
 }

@@ -18,6 +18,18 @@ export function withCallDeadline<T>(deadlineMs: number | undefined, fn: () => Pr
 }
 
 /**
+ * The deadline of an invocation's store calls: the function's time left (its Lambda context) less
+ * `reserveMs` for the answer; undefined without a context (a script, a test calling a function).
+ */
+export function deadlineOf(
+  context: { getRemainingTimeInMillis?: () => number } | undefined,
+  reserveMs: number,
+): number | undefined {
+  const left = context?.getRemainingTimeInMillis?.();
+  return left === undefined ? undefined : Date.now() + left - reserveMs;
+}
+
+/**
  * Runs `fn` with `graceMs` more than the deadline it runs under, counted from now if that deadline
  * has passed: for the writes a cut-off route still owes, paid from the reserve kept behind its
  * deadline (ANSWER_RESERVE_MS). The feed writer's gap markers are one: a commit the deadline

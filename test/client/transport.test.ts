@@ -105,7 +105,7 @@ describe('client transport against a scripted HTTP server', async () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('sends every POST with an Idempotency-Key and retries it with the same key; never retries a PATCH', async () => {
+  it('sends every POST and PATCH with an Idempotency-Key and retries it with the same key', async () => {
     server.answer((_req, res, attempt) =>
       attempt === 1
         ? json(res, 503, serviceError('internal_error'), { 'retry-after': '0' })
@@ -115,12 +115,16 @@ describe('client transport against a scripted HTTP server', async () => {
     const [first, second] = server.requests;
     expect(first!.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
     expect(second!.headers['idempotency-key']).toBe(first!.headers['idempotency-key']);
-    server.answer((_req, res) => json(res, 503, serviceError('internal_error'), { 'retry-after': '0' }));
-    await expect(
-      client.agents.configureWebhook('agt_x', { webhook_url: 'https://e.example', events: ['contract.funded'] }),
-    ).rejects.toMatchObject({ status: 503 });
-    expect(server.requests.map((r) => r.method)).toEqual(['PATCH']);
-    expect(server.requests[0]!.headers['idempotency-key']).toBeUndefined();
+    server.answer((_req, res, attempt) =>
+      attempt === 1
+        ? json(res, 503, serviceError('internal_error'), { 'retry-after': '0' })
+        : json(res, 200, { id: 'agt_x' }),
+    );
+    await client.agents.configureWebhook('agt_x', { webhook_url: 'https://e.example', events: ['contract.funded'] });
+    const [patch, again] = server.requests;
+    expect([patch!.method, again!.method]).toEqual(['PATCH', 'PATCH']);
+    expect(patch!.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(again!.headers['idempotency-key']).toBe(patch!.headers['idempotency-key']);
   });
 
   it('uses a new key for each call, and retries while a twin with the same key is still running (409 idempotency_key_in_use)', async () => {
@@ -167,7 +171,7 @@ describe('client transport against a scripted HTTP server', async () => {
     expect(err).toBeInstanceOf(ConnectionError);
     expect((err as ConnectionError).timedOut).toBe(true);
     expect(server.requests).toHaveLength(2);
-    // A POST is repeatable too now (its Idempotency-Key makes a repeat harmless); a PATCH is not.
+    // A POST and a PATCH are repeatable too (their Idempotency-Key makes a repeat harmless).
     server.answer(() => undefined);
     await expect(quick.agents.rotateWebhookSecret('agt_x')).rejects.toMatchObject({ timedOut: true });
     expect(server.requests).toHaveLength(2);
@@ -175,7 +179,7 @@ describe('client transport against a scripted HTTP server', async () => {
     await expect(
       quick.agents.configureWebhook('agt_x', { webhook_url: 'https://e.example', events: ['contract.funded'] }),
     ).rejects.toMatchObject({ timedOut: true });
-    expect(server.requests).toHaveLength(1);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('reports a refused connection as ConnectionError, not timed out', async () => {

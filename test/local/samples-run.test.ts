@@ -16,7 +16,7 @@ import { createLocalApi, type LocalApi, listen } from '../../local/gateway/api-g
 import { invokeFunction } from '../../local/invoke.ts';
 import type { LocalResponseStream, StreamMetadata } from '../../local/lambda/streaming.ts';
 import { freePort } from '../../local/ports.ts';
-import { publishRuntime } from '../../local/runtime-file.ts';
+import { startDemoRuntime } from '../support/demo-runtime.ts';
 
 const root = join(import.meta.dirname, '../..');
 const sample = sampleEvent;
@@ -36,42 +36,14 @@ async function streamHead(name: string): Promise<StreamMetadata> {
   return head!;
 }
 
-// A store of its own, fresh as `npm start`'s first run: what `npm start` does comes first, in its
-// order: the demo sink, the seed, then the event pipeline (which delivers the seeded events).
-let stops: Array<() => Promise<void>> = [];
+// A store of its own, fresh as `npm start`'s first run (test/support/demo-runtime.ts).
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  process.env['DEVELOPMENT_MODE'] = 'true';
-  const sink = await startDemoWebhookSink();
-  stops.push(sink.close);
-  await seedDemoData({ webhookSink: sink.url });
-  // A second start on the same data finds everything and makes nothing twice.
-  await seedDemoData({ webhookSink: sink.url });
-  const pipeline = await startEventPipeline({
-    tableName: tableName(),
-    dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!,
-  });
-  stops.push(pipeline.stop);
-  // The API, for the push channel's @connections: npm start's own port.
-  const api: LocalApi = await listen(createLocalApi(), 0);
-  stops.push(api.close);
-  process.env['PUSH_CONNECTIONS_ENDPOINT'] = api.url;
-  const withdraw = publishRuntime(process.env['DYNAMODB_ENDPOINT']!, {
-    sqs_endpoint: pipeline.sqsEndpoint,
-    queue_url: pipeline.queueUrl,
-    connections_endpoint: api.url,
-  });
-  stops.push(async () => withdraw());
-  // The delivery the retryDelivery sample names is made by the relay from the seeded events.
-  const deadline = Date.now() + 90_000;
-  while ((await readDelivery(DEMO_DELIVERY.agentId, DEMO_DELIVERY.deliveryId))?.status !== 'succeeded') {
-    if (Date.now() > deadline) throw new Error('the demo delivery did not succeed within 90 s');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  stop = await startDemoRuntime();
 }, 180_000);
 
 afterAll(async () => {
-  for (const stop of stops.reverse()) await stop();
-  stops = [];
+  await stop?.();
 });
 
 describe("every function's sample runs against a fresh local runtime", () => {

@@ -15,6 +15,8 @@ import { type ConditionalResult, conditionalUpdate } from '../../store/condition
 import * as keys from '../../store/key-builders.ts';
 import type { Key } from '../../store/keys.ts';
 import { INDEXES } from '../../store/table.ts';
+import type { TransactItem } from '../../store/transact.ts';
+import { commitAlongAlone } from '../../store/write-along.ts';
 import type { ServiceEvent } from '../feed/event.ts';
 import { type AttemptEntry, attemptLogKey, MAX_ATTEMPT_LOG } from './attempt-history.ts';
 import {
@@ -398,3 +400,6 @@ export const recordReverifyFailure = (agentId: string, configVersion: number, de
       ...(demote ? { ':pending': 'PENDING_VERIFICATION', ':at': at } : {}),
     },
   });
+
+/** A manual retry's answer, committed alone once its message is sent (events/service.ts). */
+export const commitManualRetryAnswer = (along: TransactItem[] | undefined): Promise<void> => commitAlongAlone(along);

@@ -35,13 +35,13 @@ const MAX_ATTEMPTS = 3;
 
 /**
  * `change(now)` is the state change, with the time its events carry; its own condition (of its
- * first item, when it is several) decides whether it may happen. `along(now)`: items that commit
- * with it (store/transact.ts, CommitAlong), last in the transaction.
+ * first item, when it is several) decides whether it may happen. `along(now, events)`: items that
+ * commit with it (store/transact.ts, CommitAlong), last in the transaction.
  */
 export async function commitWithEvents(
   change: (now: string) => TransactItem | TransactItem[],
   events: EventsToAppend,
-  along?: (now: string) => TransactItem[],
+  along?: (now: string, events: ServiceEvent[]) => TransactItem[],
 ): Promise<{ committed: true; events: ServiceEvent[] } | { committed: false }> {
   // Checked before a slot is taken: an off-schema event fails its producer, and nothing is written.
   assertEventData(events.type, events.data);
@@ -68,7 +68,11 @@ export async function commitWithEvents(
       withDeadlineGrace(GAP_FILL_GRACE_MS, () =>
         Promise.all(rows.map((row) => fillGap(row.event.agent_id, row.position))),
       );
-    const alongItems = along?.(now) ?? [];
+    const alongItems =
+      along?.(
+        now,
+        rows.map((row) => row.event),
+      ) ?? [];
     let result: TransactResult;
     try {
       result = await commitEventRows([change(now)].flat(), rows, alongItems);

@@ -21,13 +21,14 @@ import { AppError, notFound, validationError } from '../../core/errors.ts';
 import { idAt } from '../../core/ids.ts';
 import { readDestination } from '../../destinations/store.ts';
 import { takeReplaySlot } from '../../limits/replay-limit.ts';
+import type { CommitAlong } from '../../store/transact.ts';
 import { acceptsDelivery, readAgent } from '../feed/agent-gate.ts';
 import type { ServiceEvent } from '../feed/event.ts';
 import { eventFromItem } from '../feed/outbox.ts';
 import { positionOf } from '../feed/position.ts';
 import { startCursor } from '../feed/start-point.ts';
 import type { ReplayInput } from './request-schema.ts';
-import { countEvents, eventsIn, putPage, type ReplayPage } from './store.ts';
+import { commitEmptyReplayAnswer, countEvents, eventsIn, putPage, type ReplayPage } from './store.ts';
 
 /** Slots one page reads (REPLAY_PAGE_ITEMS only makes tests cross pages with a few events). */
 const pageItems = (): number => setting('REPLAY_PAGE_ITEMS');
@@ -38,6 +39,7 @@ export async function startReplay(
   agentId: string,
   input: ReplayInput,
   now = new Date(),
+  along?: CommitAlong<{ replayed: number }>,
 ): Promise<{ replayed: number }> {
   const agent = await ownAgent(caller, agentId);
   const destination = input.destination_id ? await readDestination(agentId, input.destination_id) : undefined;
@@ -74,20 +76,25 @@ export async function startReplay(
   await takeReplaySlot(agent.id);
   const after = await startCursor(agent, { kind: 'time', at: since });
   const end = await startCursor(agent, { kind: 'time', at: until });
-  if (end === undefined) return { replayed: 0 }; // every retained event is from `until` on
-  const replayed = await countEvents(agent.id, after, end, types);
-  if (replayed === 0) return { replayed };
-  await putPage({
-    agent_id: agent.id,
-    job_id: randomUUID(),
-    page: 0,
-    ...(after ? { after } : {}),
-    end,
-    types,
-    replayed,
-    requested_at: now.toISOString(),
-    ...(destination ? { destination_id: destination.id } : {}),
-  });
+  const replayed = end === undefined ? 0 : await countEvents(agent.id, after, end, types); // undefined: every retained event is from `until` on
+  if (end === undefined || replayed === 0) {
+    await commitEmptyReplayAnswer(along?.({ replayed }));
+    return { replayed };
+  }
+  await putPage(
+    {
+      agent_id: agent.id,
+      job_id: randomUUID(),
+      page: 0,
+      ...(after ? { after } : {}),
+      end,
+      types,
+      replayed,
+      requested_at: now.toISOString(),
+      ...(destination ? { destination_id: destination.id } : {}),
+    },
+    along?.({ replayed }),
+  );
   return { replayed };
 }
 

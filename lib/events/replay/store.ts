@@ -1,12 +1,9 @@
-/**
- * The replay room's DynamoDB calls: the window's events counted and read a page at a time, and
- * the job's page items (each written once; the stream carries it to the relay).
- */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../store/client.ts';
 import * as keys from '../../store/key-builders.ts';
 import { ENTITY, replayPageKey } from '../../store/keys.ts';
+import type { TransactItem } from '../../store/transact.ts';
+import { commitAlongAlone, writeWithAlong } from '../../store/write-along.ts';
 
 const PAGE_TTL_SECONDS = 7 * 24 * 3600;
 
@@ -82,11 +79,16 @@ export async function eventsIn(
   return { items, last: lastKey === undefined ? undefined : lastKey.slice(keys.eventPrefix.length) };
 }
 
-/** Writes a job's page item once (a conditional put); its INSERT reaches the relay through the stream. */
-export async function putPage(page: ReplayPage): Promise<void> {
-  try {
-    await db().send(
-      new PutCommand({
+/**
+ * Writes a job's page item once (a conditional put); its INSERT reaches the relay through the stream.
+ * `along`: items committed with it (the request's Idempotency-Key answer, with a job's first page).
+ */
+export async function putPage(page: ReplayPage, along: TransactItem[] = []): Promise<void> {
+  // A page handled twice (the stream may hand a record over again) writes its successor once:
+  // a failed condition is that, and nothing to answer.
+  await writeWithAlong(
+    {
+      Put: {
         TableName: tableName(),
         Item: {
           ...replayPageKey(page.agent_id, page.job_id, page.page),
@@ -96,10 +98,11 @@ export async function putPage(page: ReplayPage): Promise<void> {
           expires_at: Math.floor(Date.now() / 1000) + PAGE_TTL_SECONDS,
         },
         ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
-  } catch (err) {
-    // A page handled twice (the stream may hand a record over again) writes its successor once.
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-  }
+      },
+    },
+    along,
+  );
 }
+
+/** The answer of a replay that has nothing to send (no page is written), committed alone. */
+export const commitEmptyReplayAnswer = (along: TransactItem[] | undefined): Promise<void> => commitAlongAlone(along);

@@ -18,6 +18,7 @@ import { InvariantError } from '../../core/errors.ts';
 import { type DocumentedRoute, documentedRoutes, type RouteDoc } from '../../route-docs.ts';
 import { QUERY_INTEGERS } from '../../zod.ts';
 import { ERROR_STATUS } from '../errors.ts';
+import { takesIdempotencyKey } from '../idempotent-methods.ts';
 import type { RouteSpecOf } from '../middleware.ts';
 import * as S from './schemas.ts';
 import { componentRegistry, contractEvents } from './schemas.ts';
@@ -226,7 +227,8 @@ function operationOf(route: DocumentedRoute, spec: RouteSpecOf): Json {
   for (const [status, success] of Object.entries(doc.answers)) {
     const headers: Record<string, unknown> = { 'x-request-id': { $ref: '#/components/headers/RequestId' } };
     for (const h of success.headers ?? []) headers[h] = { $ref: `#/components/headers/${h}` };
-    if (route.method === 'POST') headers['Idempotency-Replayed'] = { $ref: '#/components/headers/IdempotencyReplayed' };
+    if (takesIdempotencyKey(route.method))
+      headers['Idempotency-Replayed'] = { $ref: '#/components/headers/IdempotencyReplayed' };
     const media = route.streaming ? 'text/event-stream' : 'application/json';
     const schema =
       route.name === 'openApiDocument'
@@ -248,7 +250,7 @@ function operationOf(route: DocumentedRoute, spec: RouteSpecOf): Json {
   }
   const specific = [
     ...(doc.errors ?? []),
-    ...(route.method === 'POST' ? (['idempotency_key_in_use', 'idempotency_key_reused'] as const) : []),
+    ...(takesIdempotencyKey(route.method) ? (['idempotency_key_in_use', 'idempotency_key_reused'] as const) : []),
   ];
   for (const status of [...new Set(specific.map((c) => ERROR_STATUS[c]!))].sort()) {
     const codes = specific.filter((c) => ERROR_STATUS[c] === status);
@@ -258,7 +260,7 @@ function operationOf(route: DocumentedRoute, spec: RouteSpecOf): Json {
   const parameters = [
     ...parametersOf(spec.params, 'path', doc.example?.params),
     ...parametersOf(spec.query, 'query', doc.example?.query),
-    ...(route.method === 'POST' ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+    ...(takesIdempotencyKey(route.method) ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
     ...(route.streaming ? [{ $ref: '#/components/parameters/LastEventId' }] : []),
   ];
   return {
@@ -431,7 +433,7 @@ export async function buildOpenApiDocument(table: readonly DocumentedRoute[] = d
       version: packageVersion(),
       description:
         'Templates (browse, publish, install, review), agents with signed webhooks, and contracts whose life produces events. ' +
-        'Errors are `{"error": {"code", "message", "details"?}}`. Every POST takes an optional `Idempotency-Key`. ' +
+        'Errors are `{"error": {"code", "message", "details"?}}`. Every POST, PUT, PATCH and DELETE takes an optional `Idempotency-Key`. ' +
         'See docs/api.md for the contract in words.',
       license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
     },

@@ -3,6 +3,7 @@ import { InvariantError } from '../../core/errors.ts';
 import * as keys from '../../store/key-builders.ts';
 import { ENTITY, lifecycleKeys } from '../../store/keys.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
+import { alongLost, alongRefused, type CommitAlong } from '../../store/transact.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
 import { refuseYanked } from '../lifecycle/yanked.ts';
 import { countStats } from '../stats/count.ts';
@@ -13,6 +14,8 @@ import type { Installation } from './answer.ts';
 import { commitInstall, readInstallMarker } from './store.ts';
 
 export type { Installation };
+/** `created`: this install was the workspace's first (201), not one that found it installed (200). */
+export type Installed = { created: boolean; installation: Installation };
 
 /**
  * Installs into the caller's workspace. The marker's "does not exist" condition and the counters
@@ -23,19 +26,24 @@ export async function installTemplate(
   idOrSlug: string,
   caller: Caller,
   now = Date.now(),
-): Promise<{ created: boolean; installation: Installation }> {
+  along?: CommitAlong<Installed>,
+): Promise<Installed> {
   return optimistic(async (attempt) => {
     const template = await visibleTemplate(idOrSlug, caller, attempt > 1);
     refuseYanked(template);
     const marker = installMarker(template, caller.workspaceId, new Date(now).toISOString());
+    const installed: Installed = { created: true, installation: toInstallation(marker) };
+    const alongItems = along?.(installed) ?? [];
     const result = await commitInstall(
       marker,
       template.id,
       counterUpdate(template, utcDay(now)),
       installerItem(template.id, caller, marker.installed_at),
       countStats(template.id, template.version, now, { installs: 1 }),
+      alongItems,
     );
-    if (result.ok) return { created: true, installation: toInstallation(marker) };
+    if (result.ok) return installed;
+    if (alongRefused(result.reasons, alongItems.length)) throw alongLost();
     if (result.reasons[0] === 'ConditionalCheckFailed')
       return { created: false, installation: await existingInstallation(caller.workspaceId, template.id) };
     // The template changed under us (first install of a new day, or a visibility change): read it again.

@@ -29,12 +29,14 @@ export const commitInstall = (
   counters: BuiltUpdate,
   installer: Record<string, unknown>,
   stats: TransactItem,
+  along: TransactItem[] = [],
 ): Promise<TransactResult> =>
   transactWrite([
     { Put: { TableName: tableName(), Item: marker, ConditionExpression: 'attribute_not_exists(PK)' } },
     { Update: { TableName: tableName(), Key: keys.template(templateId), ...counters } },
     { Put: { TableName: tableName(), Item: installer } },
     stats,
+    ...along,
   ]);
 
 /** One page of the workspace's installs, most recent first. */

@@ -7,6 +7,7 @@
 import { ownAgent } from '../../agents/agents.ts';
 import type { Caller } from '../../core/caller.ts';
 import { nowIso } from '../../core/time.ts';
+import type { CommitAlong } from '../../store/transact.ts';
 import type { EventAgents } from './answer.ts';
 import type { EventAgentsInput } from './schemas.ts';
 import { putEventAgents, readEventAgentsItem } from './store.ts';
@@ -24,9 +25,13 @@ export async function readEventAgents(workspaceId: string): Promise<EventAgents>
 export const getEventAgents = (caller: Caller): Promise<EventAgents> => readEventAgents(caller.workspaceId);
 
 /** Each agent must be the caller's (404 otherwise, as for any agent route). The whole list is replaced. */
-export async function setEventAgents(caller: Caller, input: EventAgentsInput): Promise<EventAgents> {
+export async function setEventAgents(
+  caller: Caller,
+  input: EventAgentsInput,
+  along?: CommitAlong<EventAgents>,
+): Promise<EventAgents> {
   await Promise.all(input.agent_ids.map((id) => ownAgent(caller, id)));
   const chosen: EventAgents = { agent_ids: input.agent_ids, updated_at: nowIso() };
-  await putEventAgents(caller.workspaceId, chosen);
+  await putEventAgents(caller.workspaceId, chosen, along?.(chosen));
   return chosen;
 }

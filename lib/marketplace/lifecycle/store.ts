@@ -10,7 +10,8 @@ import { db, tableName } from '../../store/client.ts';
 import { conditionalDelete, conditionalUpdate } from '../../store/conditional.ts';
 import * as keys from '../../store/key-builders.ts';
 import { ENTITY, lifecycleKeys } from '../../store/keys.ts';
-import { type TransactResult, transactWrite } from '../../store/transact.ts';
+import { type TransactItem, type TransactResult, transactWrite } from '../../store/transact.ts';
+import { writeWithAlong } from '../../store/write-along.ts';
 import type { TemplateSchema } from '../templates/template-schema.ts';
 import { sortableVersion } from '../templates/version.ts';
 import { type NoticePage, putNoticePage } from './notice-page.ts';
@@ -75,17 +76,24 @@ export async function readEventAgentsItem(workspaceId: string): Promise<Record<s
   return Item;
 }
 
-export async function putEventAgents(workspaceId: string, chosen: { agent_ids: string[]; updated_at: string | null }) {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...lifecycleKeys.eventAgents(workspaceId),
-        entity: ENTITY.eventAgents,
-        workspace_id: workspaceId,
-        ...chosen,
+export async function putEventAgents(
+  workspaceId: string,
+  chosen: { agent_ids: string[]; updated_at: string | null },
+  along: TransactItem[] = [],
+) {
+  await writeWithAlong(
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...lifecycleKeys.eventAgents(workspaceId),
+          entity: ENTITY.eventAgents,
+          workspace_id: workspaceId,
+          ...chosen,
+        },
       },
-    }),
+    },
+    along,
   );
 }
 

@@ -20,7 +20,7 @@ import { tableName } from '../../store/client.ts';
 import * as keys from '../../store/key-builders.ts';
 import { listPartitions } from '../../store/keys.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
-import type { TransactItem } from '../../store/transact.ts';
+import { alongLost, alongRefused, type CommitAlong, type TransactItem } from '../../store/transact.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
 import { categoryCountChanges } from '../templates/category-counts.ts';
 import { authoredTemplate } from '../templates/find-template.ts';
@@ -39,6 +39,7 @@ export async function changeVersion(
   version: string,
   input: VersionChangeInput,
   caller: Caller,
+  along?: CommitAlong<VersionChanged>,
 ): Promise<VersionChanged> {
   let counted = false;
   return optimistic(async () => {
@@ -85,13 +86,17 @@ export async function changeVersion(
       },
     );
     const notices = noticesOf(template, before, after, input, current?.version ?? null, now);
+    const answer: VersionChanged = { ...versionEntryOf({ ...after }), current_version: current?.version ?? null };
+    const alongItems = along?.(answer) ?? [];
     const result = await commitTemplateUpdate(template.id, templateUpdate, [
       versionUpdate(template.id, after),
       ...categoryCountChanges(template, templateAfter),
       ...notices.map(putNoticePage),
+      ...alongItems,
     ]);
-    if (!result.ok) return RETRY;
-    return { ...versionEntryOf({ ...after }), current_version: current?.version ?? null };
+    if (result.ok) return answer;
+    if (alongRefused(result.reasons, alongItems.length)) throw alongLost();
+    return RETRY;
   });
 }
 

@@ -17,6 +17,7 @@ import * as keys from '../../store/key-builders.ts';
 import { lifecycleKeys, listPartitions } from '../../store/keys.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
 import { INDEXES } from '../../store/table.ts';
+import { alongLost, alongRefused, type CommitAlong } from '../../store/transact.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
 import { refreshRatingKey } from '../reviews/rating.ts';
 import { readReview } from '../reviews/store.ts';
@@ -36,7 +37,16 @@ import {
   templateIdsOfAuthor,
 } from './store.ts';
 
-export async function moderate(caller: Caller, input: ModerationInput): Promise<ModerationAction> {
+/**
+ * `along`: the request's Idempotency-Key answer, committed with the action; `amend`: that answer
+ * replaced, with the count of the reports the action closed after it.
+ */
+export async function moderate(
+  caller: Caller,
+  input: ModerationInput,
+  along?: CommitAlong<ModerationAction>,
+  amend?: CommitAlong<ModerationAction>,
+): Promise<ModerationAction> {
   requireOperator(caller);
   const base = (): ModerationAction => ({
     id: newUuid(),
@@ -52,15 +62,15 @@ export async function moderate(caller: Caller, input: ModerationInput): Promise<
   });
   let action: ModerationAction;
   if (input.action === 'verify_author' || input.action === 'unverify_author') {
-    action = await setAuthorVerified(input.author_id!, input.action === 'verify_author', base());
+    action = await setAuthorVerified(input.author_id!, input.action === 'verify_author', base(), along);
   } else if (input.action === 'dismiss') {
     await existingItem(input.template_id!, input.reviewer_id);
     action = base();
-    await recordAction(action);
+    await recordAction(action, along?.(action));
   } else if (input.reviewer_id !== undefined) {
-    action = await setReviewHidden(input.template_id!, input.reviewer_id, input.action === 'hide', base);
+    action = await setReviewHidden(input.template_id!, input.reviewer_id, input.action === 'hide', base, along);
   } else {
-    action = await setTemplateHidden(input.template_id!, input.action === 'hide', base);
+    action = await setTemplateHidden(input.template_id!, input.action === 'hide', base, along);
   }
   if (input.action === 'hide' || input.action === 'dismiss') {
     const closed = await closeOpenReports(
@@ -68,8 +78,8 @@ export async function moderate(caller: Caller, input: ModerationInput): Promise<
       input.action,
     );
     if (closed > 0) {
-      await setReportsClosed(action.id, closed);
       action = { ...action, reports_closed: closed };
+      await setReportsClosed(action.id, closed, amend?.(action));
     }
   }
   return action;
@@ -85,13 +95,14 @@ async function setTemplateHidden(
   templateId: string,
   hidden: boolean,
   base: () => ModerationAction,
+  along?: CommitAlong<ModerationAction>,
 ): Promise<ModerationAction> {
   return optimistic(async () => {
     const before = await readTemplate(templateId, true);
     if (!before) throw notFound('Template');
     const action = base();
     if ((before.hidden === true) === hidden) {
-      await recordAction(action);
+      await recordAction(action, along?.(action));
       return action;
     }
     const after: TemplateItem = { ...before, hidden, rev: before.rev + 1 };
@@ -106,11 +117,15 @@ async function setTemplateHidden(
       { condition: '#rev = :rev', names: { '#rev': 'rev' }, values: { ':rev': before.rev } },
     );
     const changed = { ...action, changed: true };
+    const alongItems = along?.(changed) ?? [];
     const result = await commitTemplateUpdate(templateId, update, [
       ...categoryCountChanges(before, after),
       putActionItem(changed),
+      ...alongItems,
     ]);
-    return result.ok ? changed : RETRY;
+    if (result.ok) return changed;
+    if (alongRefused(result.reasons, alongItems.length)) throw alongLost();
+    return RETRY;
   });
 }
 
@@ -125,6 +140,7 @@ async function setReviewHidden(
   reviewerId: string,
   hidden: boolean,
   base: () => ModerationAction,
+  along?: CommitAlong<ModerationAction>,
 ): Promise<ModerationAction> {
   const review = await readReview(templateId, reviewerId);
   if (!review) throw notFound('Review');
@@ -150,10 +166,20 @@ async function setReviewHidden(
         },
         { condition: 'attribute_exists(#hidden)', names: { '#hidden': 'hidden' } },
       );
-  const result = await commitReviewModeration(templateId, reviewerId, reviewUpdate, rating, hidden ? -1 : 1, changed);
+  const alongItems = along?.(changed) ?? [];
+  const result = await commitReviewModeration(
+    templateId,
+    reviewerId,
+    reviewUpdate,
+    rating,
+    hidden ? -1 : 1,
+    changed,
+    alongItems,
+  );
   if (!result.ok) {
+    if (alongRefused(result.reasons, alongItems.length)) throw alongLost();
     // Already in that state: nothing changed, and the action is recorded all the same.
-    await recordAction(action);
+    await recordAction(action, along?.(action));
     return action;
   }
   await refreshRatingKey(templateId);
@@ -161,7 +187,12 @@ async function setReviewHidden(
 }
 
 /** The flag on the author's keys (what they publish next) and on each template they published. */
-async function setAuthorVerified(authorId: string, verified: boolean, action: ModerationAction) {
+async function setAuthorVerified(
+  authorId: string,
+  verified: boolean,
+  action: ModerationAction,
+  along?: CommitAlong<ModerationAction>,
+) {
   if (!(await setUserVerified(authorId, verified))) throw notFound('Author');
   const templateIds = await templateIdsOfAuthor(authorId);
   await Promise.all(
@@ -175,7 +206,7 @@ async function setAuthorVerified(authorId: string, verified: boolean, action: Mo
     ),
   );
   const changed = { ...action, changed: true };
-  await recordAction(changed);
+  await recordAction(changed, along?.(changed));
   return changed;
 }
 

@@ -11,6 +11,7 @@ import { REPORT_LIMITS } from '../../core/settings.ts';
 import { nowIso } from '../../core/time.ts';
 import { takeWindowSlot } from '../../limits/window-limit.ts';
 import { ENTITY, lifecycleKeys } from '../../store/keys.ts';
+import type { CommitAlong } from '../../store/transact.ts';
 import type { PageQuery } from '../request-schemas.ts';
 import { readReview } from '../reviews/store.ts';
 import { visibleTemplate } from '../templates/find-template.ts';
@@ -21,7 +22,7 @@ import { openReportsPage, putReport, readReport } from './store.ts';
 
 const reportExists = () => new AppError('report_exists', 'You already have an open report of this item.');
 
-export async function createReport(caller: Caller, input: ReportInput): Promise<Report> {
+export async function createReport(caller: Caller, input: ReportInput, along?: CommitAlong<Report>): Promise<Report> {
   const template = await visibleTemplate(input.template_id, caller);
   const target = lifecycleKeys.reportTarget(template.id, input.reviewer_id);
   if (input.reviewer_id !== undefined) {
@@ -46,7 +47,7 @@ export async function createReport(caller: Caller, input: ReportInput): Promise<
     status: 'open',
     created_at: nowIso(),
   };
-  if (!(await putReport(reportItem(report)))) throw reportExists();
+  if (!(await putReport(reportItem(report), along?.(report)))) throw reportExists();
   return report;
 }
 

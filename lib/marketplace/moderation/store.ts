@@ -1,10 +1,5 @@
-/**
- * DynamoDB access of the moderation room: reports, the audit trail, an author's templates and a
- * review's hiding (a review item is read through reviews/store.ts, a template changed through
- * templates/store.ts).
- */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { InvariantError } from '../../core/errors.ts';
 import { db, tableName } from '../../store/client.ts';
 import { conditionalUpdate } from '../../store/conditional.ts';
 import { cursorPage, type PageRequest } from '../../store/cursor-page.ts';
@@ -14,6 +9,7 @@ import { queryAll } from '../../store/query-all.ts';
 import { INDEXES } from '../../store/table.ts';
 import { type TransactItem, type TransactResult, transactWrite } from '../../store/transact.ts';
 import type { BuiltUpdate } from '../../store/update-expression.ts';
+import { writeWithAlong } from '../../store/write-along.ts';
 import { actionItem, type ModerationAction } from './action-item.ts';
 
 export async function readReport(target: string, reporterId: string): Promise<Record<string, unknown> | undefined> {
@@ -47,23 +43,19 @@ export async function closeReport(report: Record<string, unknown>, resolution: s
 }
 
 /** Files a report, unless the reporter has an open one of the item (false); a closed one gives way. */
-export async function putReport(item: Record<string, unknown>): Promise<boolean> {
-  try {
-    await db().send(
-      new PutCommand({
+export const putReport = (item: Record<string, unknown>, along: TransactItem[] = []): Promise<boolean> =>
+  writeWithAlong(
+    {
+      Put: {
         TableName: tableName(),
         Item: item,
         ConditionExpression: 'attribute_not_exists(PK) OR #status = :closed',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':closed': 'closed' },
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return false;
-    throw err;
-  }
-}
+      },
+    },
+    along,
+  );
 
 /** One page of the open reports, newest first. */
 export const openReportsPage = (query: PageRequest) =>
@@ -78,19 +70,25 @@ export const putActionItem = (action: ModerationAction): TransactItem => ({
   Put: { TableName: tableName(), Item: actionItem(action) },
 });
 
-/** An action that changes nothing else: its audit item alone. */
-export async function recordAction(action: ModerationAction): Promise<void> {
-  await transactWrite([putActionItem(action)]);
+/** An action that changes nothing else: its audit item alone, with `along` (the request's Idempotency-Key answer). */
+export async function recordAction(action: ModerationAction, along: TransactItem[] = []): Promise<void> {
+  if (!(await writeWithAlong(putActionItem(action), along))) throw new InvariantError('audit item not written');
 }
 
-/** How many reports the action closed (they are closed after it is recorded). */
-export async function setReportsClosed(actionId: string, closed: number): Promise<void> {
-  await conditionalUpdate({
-    Key: lifecycleKeys.moderationAction(actionId),
-    UpdateExpression: 'SET reports_closed = :n',
-    ConditionExpression: 'attribute_exists(PK)',
-    ExpressionAttributeValues: { ':n': closed },
-  });
+/** How many reports the action closed (they are closed after it is recorded), with `along` (the answer amended). */
+export async function setReportsClosed(actionId: string, closed: number, along: TransactItem[] = []): Promise<void> {
+  await writeWithAlong(
+    {
+      Update: {
+        TableName: tableName(),
+        Key: lifecycleKeys.moderationAction(actionId),
+        UpdateExpression: 'SET reports_closed = :n',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':n': closed },
+      },
+    },
+    along,
+  );
 }
 
 /** The ids of every template the author published (their slug claims' author index). */
@@ -115,6 +113,7 @@ export const commitReviewModeration = (
   rating: number,
   sign: -1 | 1,
   action: ModerationAction,
+  along: TransactItem[] = [],
 ): Promise<TransactResult> =>
   transactWrite([
     { Update: { TableName: tableName(), Key: keys.review(templateId, reviewerId), ...update } },
@@ -128,4 +127,5 @@ export const commitReviewModeration = (
       },
     },
     putActionItem(action),
+    ...along,
   ]);

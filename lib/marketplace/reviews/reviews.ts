@@ -7,6 +7,7 @@ import type { Caller } from '../../core/caller.ts';
 import { AppError, forbidden, InvariantError } from '../../core/errors.ts';
 import { newUuid } from '../../core/ids.ts';
 import { nowIso } from '../../core/time.ts';
+import { alongLost, alongRefused, type CommitAlong } from '../../store/transact.ts';
 import type { PageQuery, ReviewInput } from '../request-schemas.ts';
 import { countStats } from '../stats/count.ts';
 import { isAuthor, visibleTemplate } from '../templates/find-template.ts';
@@ -14,17 +15,26 @@ import { refreshRatingKey } from './rating.ts';
 import { type Review, reviewItem, toReview } from './review-item.ts';
 import { hiddenReviewsPage, insertReview, readReview, reviewsCursorPage, reviewsPage } from './store.ts';
 
-export async function createReview(idOrSlug: string, input: ReviewInput, caller: Caller): Promise<Review> {
+/** `along`: items committed with the review (the request's Idempotency-Key answer). */
+export async function createReview(
+  idOrSlug: string,
+  input: ReviewInput,
+  caller: Caller,
+  along?: CommitAlong<Review>,
+): Promise<Review> {
   const template = await visibleTemplate(idOrSlug, caller);
   if (isAuthor(template, caller)) throw forbidden('You cannot review your own template.');
   const item = reviewItem(template.id, input, caller, newUuid(), nowIso());
+  const alongItems = along?.(toReview(item)) ?? [];
   const result = await insertReview(
     item,
     template.id,
     input.rating,
     countStats(template.id, template.version, item.created_at, { reviews: 1, rating_sum: input.rating }),
+    alongItems,
   );
   if (!result.ok) {
+    if (alongRefused(result.reasons, alongItems.length)) throw alongLost();
     if (result.reasons[0] === 'ConditionalCheckFailed')
       throw new AppError('review_exists', 'You have already reviewed this template.');
     throw new InvariantError(`review transaction cancelled: ${result.reasons.join(',')}`);

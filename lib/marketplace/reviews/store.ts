@@ -23,6 +23,7 @@ export const insertReview = (
   templateId: string,
   rating: number,
   stats: TransactItem,
+  along: TransactItem[] = [],
 ): Promise<TransactResult> =>
   transactWrite([
     { Put: { TableName: tableName(), Item: review, ConditionExpression: 'attribute_not_exists(PK)' } },
@@ -36,6 +37,7 @@ export const insertReview = (
       },
     },
     stats,
+    ...along,
   ]);
 
 /** The newest `limit` visible reviews. */

@@ -8,12 +8,19 @@ import { forbidden } from '../../core/errors.ts';
 import { nowIso } from '../../core/time.ts';
 import { listPartitions } from '../../store/keys.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
+import { alongLost, alongRefused, type CommitAlong } from '../../store/transact.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
 import { visibleTemplate } from './find-template.ts';
-import { updateTemplateIf } from './store.ts';
+import { commitTemplateUpdate, updateTemplateIf } from './store.ts';
 import type { TemplateItem } from './template-item.ts';
 
-export async function setFeatured(idOrSlug: string, featured: boolean, caller: Caller): Promise<void> {
+/** `along`: items committed with the change (the request's Idempotency-Key answer); nothing to commit when the flag is already so. */
+export async function setFeatured(
+  idOrSlug: string,
+  featured: boolean,
+  caller: Caller,
+  along?: CommitAlong<void>,
+): Promise<void> {
   if (!caller.operator) throw forbidden('Only operators may feature templates.');
   await optimistic(async () => {
     const before = await visibleTemplate(idOrSlug, caller, true);
@@ -32,6 +39,11 @@ export async function setFeatured(idOrSlug: string, featured: boolean, caller: C
       },
       { condition: '#rev = :rev', names: { '#rev': 'rev' }, values: { ':rev': before.rev } },
     );
-    return (await updateTemplateIf(before.id, update)) ? undefined : RETRY;
+    if (!along) return (await updateTemplateIf(before.id, update)) ? undefined : RETRY;
+    const alongItems = along();
+    const result = await commitTemplateUpdate(before.id, update, alongItems);
+    if (result.ok) return undefined;
+    if (alongRefused(result.reasons, alongItems.length)) throw alongLost();
+    return RETRY;
   });
 }

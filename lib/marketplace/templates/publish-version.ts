@@ -3,14 +3,15 @@ import { AppError, validationError } from '../../core/errors.ts';
 import { nowIso } from '../../core/time.ts';
 import { listPartitions } from '../../store/keys.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
+import { alongLost, alongRefused, type CommitAlong } from '../../store/transact.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
 import type { VersionInput } from '../request-schemas.ts';
 import { categoryCountChanges } from './category-counts.ts';
 import { authoredTemplate } from './find-template.ts';
 import { insertVersion, versionStored } from './store.ts';
-import { type TemplateItem, toTemplate } from './template-item.ts';
+import { type TemplateItem, toTemplate, versionEntryOf } from './template-item.ts';
 import { compareVersions } from './version.ts';
-import { newestVersions, versionItem } from './versions.ts';
+import { newestVersions, VERSIONS_SHOWN, versionItem } from './versions.ts';
 
 const versionExists = (v: string) => new AppError('version_exists', `Version ${v} already exists.`);
 
@@ -19,7 +20,12 @@ const versionExists = (v: string) => new AppError('version_exists', `Version ${v
  * template's current version ("is still the one read") change together, so two concurrent
  * publishes of versions cannot both become current.
  */
-export async function publishVersion(idOrSlug: string, input: VersionInput, caller: Caller) {
+export async function publishVersion(
+  idOrSlug: string,
+  input: VersionInput,
+  caller: Caller,
+  along?: CommitAlong<ReturnType<typeof toTemplate>>,
+) {
   return optimistic(async () => {
     const template = await authoredTemplate(idOrSlug, caller);
     const order = compareVersions(input.version, template.version);
@@ -34,14 +40,20 @@ export async function publishVersion(idOrSlug: string, input: VersionInput, call
     const updated: TemplateItem = { ...template, version: input.version, schema: input.schema, updated_at: now };
     delete updated.current_deprecation;
     delete updated.all_yanked;
-    const result = await insertVersion(
-      versionItem(template.id, input.version, input.changelog ?? '', input.schema, now),
-      template.id,
-      currentVersionUpdate(template, updated),
-      // A template whose every version was yanked is listed again with a new one.
-      categoryCountChanges(template, updated),
+    const version = versionItem(template.id, input.version, input.changelog ?? '', input.schema, now);
+    // The answer is made before the commit, to commit with it: the new version leads the ones before it.
+    const answer = toTemplate(
+      updated,
+      [versionEntryOf(version), ...(await newestVersions(template.id))].slice(0, VERSIONS_SHOWN),
     );
-    if (result.ok) return toTemplate(updated, await newestVersions(template.id));
+    const alongItems = along?.(answer) ?? [];
+    const result = await insertVersion(version, template.id, currentVersionUpdate(template, updated), [
+      // A template whose every version was yanked is listed again with a new one.
+      ...categoryCountChanges(template, updated),
+      ...alongItems,
+    ]);
+    if (result.ok) return answer;
+    if (alongRefused(result.reasons, alongItems.length)) throw alongLost();
     if (result.reasons[0] === 'ConditionalCheckFailed') throw versionExists(input.version);
     return RETRY;
   });

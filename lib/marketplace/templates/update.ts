@@ -10,6 +10,7 @@ import { nowIso } from '../../core/time.ts';
 import { takeVisibilityChangeSlot } from '../../limits/template-change-limits.ts';
 import { listPartitions } from '../../store/keys.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
+import { alongLost, alongRefused, type CommitAlong } from '../../store/transact.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
 import type { UpdateInput } from '../request-schemas.ts';
 import { categoryCountChanges } from './category-counts.ts';
@@ -18,7 +19,12 @@ import { commitTemplateUpdate } from './store.ts';
 import { type TemplateItem, toTemplate } from './template-item.ts';
 import { newestVersions } from './versions.ts';
 
-export async function updateTemplate(idOrSlug: string, input: UpdateInput, caller: Caller) {
+export async function updateTemplate(
+  idOrSlug: string,
+  input: UpdateInput,
+  caller: Caller,
+  along?: CommitAlong<ReturnType<typeof toTemplate>>,
+) {
   let counted = false;
   return optimistic(async () => {
     const before = await authoredTemplate(idOrSlug, caller);
@@ -39,8 +45,15 @@ export async function updateTemplate(idOrSlug: string, input: UpdateInput, calle
       },
       { condition: '#rev = :rev', names: { '#rev': 'rev' }, values: { ':rev': before.rev } },
     );
-    const result = await commitTemplateUpdate(before.id, update, categoryCountChanges(before, after));
-    if (!result.ok) return RETRY;
-    return toTemplate(after, await newestVersions(after.id));
+    // The answer is made before the commit, to commit with it (an update leaves the versions as they are).
+    const answer = toTemplate(after, await newestVersions(after.id));
+    const alongItems = along?.(answer) ?? [];
+    const result = await commitTemplateUpdate(before.id, update, [
+      ...categoryCountChanges(before, after),
+      ...alongItems,
+    ]);
+    if (result.ok) return answer;
+    if (alongRefused(result.reasons, alongItems.length)) throw alongLost();
+    return RETRY;
   });
 }
