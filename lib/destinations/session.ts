@@ -5,7 +5,7 @@
  *
  * AssumeRole is one signed form POST (lib/aws/signed-request.ts: the SDK's own signer, already in every
  * bundle, with the SDK's retries and clock-skew correction) instead of `@aws-sdk/client-sts`: that client weighs 37 KB minified (its
- * XML protocol stack), which the destination worker's budget of floor + 80 KB cannot carry beside the
+ * XML protocol stack), which the destination worker's budget of floor + 90 KB cannot carry beside the
  * EventBridge and SQS clients (docs/cost.md). Its answer is four fields of a fixed XML document.
  *
  * Locally there is no STS: a session's token is `local-session;<key>=<account>`, which the local
