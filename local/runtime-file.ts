@@ -1,14 +1,16 @@
 /**
  * What a running `npm start` tells the invoke command that the environment cannot: where its
  * delivery queue is (fauxqs listens on a port of its own choosing) and where its API (and with it
- * the push channel's @connections) listens. One small file per DynamoDB
- * endpoint in the temporary folder, written once the pipeline runs and removed at stop; a file
- * whose pid is gone is ignored.
+ * the push channel's @connections) listens. One small file per DynamoDB endpoint and database (the
+ * emulator's access key id picks the database: test files share one DynamoDB Local, each with its
+ * own database, and each its own runtime) in the temporary folder, written once the pipeline runs
+ * and removed at stop; a file whose pid is gone is ignored.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { clientScope } from '../lib/aws-endpoint.ts';
 import { pidAlive } from './data-dir-lock.ts';
 
 export interface RuntimeInfo {
@@ -22,7 +24,7 @@ export interface RuntimeInfo {
 const pathFor = (dynamoEndpoint: string): string =>
   join(
     tmpdir(),
-    `template-marketplace-runtime-${createHash('sha256').update(dynamoEndpoint).digest('hex').slice(0, 16)}.json`,
+    `template-marketplace-runtime-${createHash('sha256').update(clientScope(dynamoEndpoint)).digest('hex').slice(0, 16)}.json`,
   );
 
 function read(path: string): RuntimeInfo | undefined {
