@@ -6,29 +6,33 @@
  *   counters shared with every other template of the same words).
  */
 import { VERSION_CHANGE_LIMITS, VISIBILITY_CHANGE_LIMITS } from '../core/settings.ts';
-import { ENTITY, lifecycleKeys } from '../store/keys.ts';
+import { ENTITY, type Key, lifecycleKeys } from '../store/keys.ts';
 import { takeWindowSlot } from './window-limit.ts';
 
-const minutes = (ms: number) => ms / 60_000;
+/** A per-template window limit: `what` names the change in the 429's words. */
+const templateChangeSlot =
+  (what: string, keyOf: (templateId: string) => Key, entity: string, limits: { perWindow: number; windowMs: number }) =>
+  (templateId: string, now: () => number = Date.now): Promise<void> =>
+    takeWindowSlot(
+      {
+        key: keyOf(templateId),
+        entity,
+        ...limits,
+        refusal: `A template's ${what} may be changed ${limits.perWindow} times per ${limits.windowMs / 60_000} minutes; try again later.`,
+      },
+      now,
+    );
 
-export const takeVersionChangeSlot = (templateId: string, now: () => number = Date.now): Promise<void> =>
-  takeWindowSlot(
-    {
-      key: lifecycleKeys.versionChangeLimit(templateId),
-      entity: ENTITY.versionChangeLimit,
-      ...VERSION_CHANGE_LIMITS,
-      refusal: `A template's versions may be changed ${VERSION_CHANGE_LIMITS.perWindow} times per ${minutes(VERSION_CHANGE_LIMITS.windowMs)} minutes; try again later.`,
-    },
-    now,
-  );
+export const takeVersionChangeSlot = templateChangeSlot(
+  'versions',
+  lifecycleKeys.versionChangeLimit,
+  ENTITY.versionChangeLimit,
+  VERSION_CHANGE_LIMITS,
+);
 
-export const takeVisibilityChangeSlot = (templateId: string, now: () => number = Date.now): Promise<void> =>
-  takeWindowSlot(
-    {
-      key: lifecycleKeys.visibilityLimit(templateId),
-      entity: ENTITY.visibilityLimit,
-      ...VISIBILITY_CHANGE_LIMITS,
-      refusal: `A template's visibility may be changed ${VISIBILITY_CHANGE_LIMITS.perWindow} times per ${minutes(VISIBILITY_CHANGE_LIMITS.windowMs)} minutes; try again later.`,
-    },
-    now,
-  );
+export const takeVisibilityChangeSlot = templateChangeSlot(
+  'visibility',
+  lifecycleKeys.visibilityLimit,
+  ENTITY.visibilityLimit,
+  VISIBILITY_CHANGE_LIMITS,
+);
