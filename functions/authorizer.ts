@@ -13,7 +13,7 @@ import { callerToContext } from '../lib/http/caller.ts';
 import { observed } from '../lib/observability/lambda.ts';
 import type { InvocationContext } from '../lib/observability/log.ts';
 import { findCallerByPortalToken } from '../lib/portal/portal-caller.ts';
-import { hashPortalToken, PORTAL_TOKEN_PREFIX } from '../lib/portal/token.ts';
+import { PORTAL_TOKEN_PREFIX } from '../lib/portal/token.ts';
 import { deadlineOf, withCallDeadline } from '../lib/store/call-deadline.ts';
 
 /** Time kept back from the lookup's store calls: a store that does not answer is a 500 from the gateway before the timeout. */

@@ -4,7 +4,7 @@
  * (`lifecycleKeys.noticeGate`: the window, the ids it admitted, `due_seq` and `flush_for`) and
  * the waiting notices (`lifecycleKeys.noticeDue`, one per kind and version).
  */
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { expiresAt } from '../../core/event-retention.ts';
 import { db, tableName } from '../../store/client.ts';
 import { conditionalDelete, conditionalUpdate } from '../../store/conditional.ts';
