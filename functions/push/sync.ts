@@ -7,7 +7,7 @@
  */
 import { AppError } from '../../lib/core/errors.ts';
 import { closeFromServer, postFrame } from '../../lib/events/push/channel.ts';
-import { syncConnection } from '../../lib/events/push/connections.ts';
+import { syncConnection, takeConnectionKeyMessage } from '../../lib/events/push/connections.ts';
 import { connectionMessageVerdict } from '../../lib/events/push/message-limit.ts';
 import { syncMessage } from '../../lib/events/push/schemas.ts';
 import { errorBody } from '../../lib/http/errors.ts';
@@ -25,8 +25,10 @@ export const handler = socketRoute(async ({ connectionId, body }) => {
   }
   let problem: AppError | undefined;
   try {
+    // The key's rate counts every message of its connections, a malformed one too.
+    const held = await takeConnectionKeyMessage(connectionId);
     parseJsonMessage(syncMessage, body);
-    if (!(await syncConnection(connectionId, { post: postFrame, close: closeFromServer }))) {
+    if (!(await syncConnection(connectionId, { post: postFrame, close: closeFromServer }, Date.now(), held))) {
       problem = new AppError('not_found', 'This connection is closed on our side; connect again with `after`.');
     }
   } catch (err) {

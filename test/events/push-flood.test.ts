@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/core/errors.ts';
 import { PUSH } from '../../lib/core/settings.ts';
 import { takeKeyMessage } from '../../lib/events/push/message-limit.ts';
 import { listSlots } from '../../lib/events/push/store.ts';
+import { db, tableName } from '../../lib/store/client.ts';
+import * as keys from '../../lib/store/key-builders.ts';
 import { invokeFunction } from '../../local/invoke.ts';
 import { createTestUser, type TestUser } from '../support/lambda.ts';
 import { useLocalApi } from '../support/local-api.ts';
@@ -92,5 +95,39 @@ describe('a sync flood on one push connection', () => {
     expect(refused).toMatchObject({ code: 'rate_limited', retryAfterSeconds: windowMs / 1000 });
     now += windowMs;
     await takeKeyMessage(keyHash, clock, 3);
+  });
+
+  it("counts every message of a connection against its key, a malformed one too (else a key's many connections would pass its rate)", async () => {
+    // A key of its own: the others' messages in this file count in alice's key's window.
+    const bob = await createTestUser();
+    const agent = await createAgent(bob);
+    const socket = openSocket(api.url, bob, { agent_id: agent });
+    await socket.opened;
+    const [slot] = await waitFor(async () => {
+      const slots = await listSlots(agent);
+      return slots.length === 1 ? slots : undefined;
+    }, 'the connection');
+    const keyCount = async () =>
+      ((
+        await db().send(
+          new GetCommand({ TableName: tableName(), Key: keys.pushKeyLimit(slot!.key_hash), ConsistentRead: true }),
+        )
+      ).Item?.['window_count'] as number | undefined) ?? 0;
+    // The one sync openSocket sent on open.
+    await waitFor(async () => ((await keyCount()) === 1 ? true : undefined), "the open's sync counted");
+    const malformed = (i: number) => ({
+      requestContext: {
+        routeKey: '$default',
+        eventType: 'MESSAGE',
+        connectionId: slot!.connection_id,
+        requestId: `bad-${i}`,
+      },
+      body: 'not json at all',
+      isBase64Encoded: false,
+    });
+    for (let i = 0; i < 3; i++)
+      expect(await invokeFunction('pushSync', malformed(i))).toMatchObject({ statusCode: 200 });
+    expect(await keyCount()).toBe(1 + 3);
+    await socket.close();
   });
 });

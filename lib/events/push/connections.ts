@@ -16,7 +16,7 @@ import { checkFeedCursor } from '../feed/position.ts';
 import type { CloseConnection, PostFrame } from './channel.ts';
 import { takeKeyMessage } from './message-limit.ts';
 import { sendBacklog } from './send.ts';
-import { claimSlot, listSlots, readConnection, readSlot, releaseSlot } from './store.ts';
+import { claimSlot, type HeldConnection, listSlots, readConnection, readSlot, releaseSlot } from './store.ts';
 
 export interface OpenRequest {
   agentId: string;
@@ -51,23 +51,38 @@ export async function closeConnection(connectionId: string): Promise<void> {
 }
 
 /**
+ * Counts a message against the key that opened its connection (PUSH.messageLimits.perKey), whatever
+ * the message is, before it is read: a malformed one costs an invocation too. Returns the
+ * connection's lookup (undefined: it holds no slot); throws `rate_limited` when the key's
+ * connections together are over their rate.
+ */
+export async function takeConnectionKeyMessage(
+  connectionId: string,
+  nowMs = Date.now(),
+): Promise<HeldConnection | undefined> {
+  const held = await readConnection(connectionId);
+  if (held?.key_hash) await takeKeyMessage(held.key_hash, () => nowMs);
+  return held;
+}
+
+/**
  * A client's sync: everything after its cursor. First the access check of the feed, again: the key
  * must still stand and its owner still own the agent (a revoked key, a deleted agent: an error frame,
  * and the service closes the connection), so a connection outlives its access by at most one sync
- * interval, as API Gateway's authorizer cache lets a REST call do. False when the connection holds
- * no slot (it was cleaned up: reconnect). Throws `rate_limited` when the key's connections together
- * are over their message rate (PUSH.messageLimits.perKey).
+ * interval. False when the connection holds no slot (it was cleaned up: reconnect). `held`: the
+ * lookup takeConnectionKeyMessage read, the message already counted against the key.
  */
 export async function syncConnection(
   connectionId: string,
   channel: { post: PostFrame; close: CloseConnection },
   nowMs = Date.now(),
+  held: HeldConnection | undefined = undefined,
 ): Promise<boolean> {
-  const held = await readConnection(connectionId);
-  const slot = held && (await readSlot(held.agent_id, held.slot));
+  const lookup = held ?? (await readConnection(connectionId));
+  const slot = lookup && (await readSlot(lookup.agent_id, lookup.slot));
   if (!slot || slot.connection_id !== connectionId) return false;
-  // Over the key's rate: the rate_limited error frame, the connection kept (message-limit.ts).
-  await takeKeyMessage(slot.key_hash, () => nowMs);
+  // A lookup from before the key was kept on it: counted here, by the slot's key.
+  if (!lookup.key_hash) await takeKeyMessage(slot.key_hash, () => nowMs);
   const caller = await findCallerByKeyHash(slot.key_hash);
   try {
     if (!caller) throw new AppError('unauthorized', 'The API key of this connection is no longer valid.');

@@ -79,6 +79,8 @@ export async function claimSlot(
           entity: ENTITY.pushConnection,
           agent_id: agentId,
           slot,
+          // Every message of the connection counts against its key's rate, before it is even read.
+          key_hash: keyHash,
           expires_at: expiresAt(heldUntil),
         },
         ConditionExpression: 'attribute_not_exists(PK)',
@@ -96,12 +98,26 @@ export async function claimSlot(
   return result.reasons[2] === 'ConditionalCheckFailed' ? 'key_revoked' : false;
 }
 
+/** What a connection's lookup item holds: its agent, its slot and the key that opened it. */
+export interface HeldConnection {
+  agent_id: string;
+  slot: number;
+  /** Absent on a lookup written before the key was kept there: the slot names it too. */
+  key_hash?: string;
+}
+
 /** The agent and slot a connection holds, or undefined (never connected, or closed). */
-export async function readConnection(connectionId: string): Promise<{ agent_id: string; slot: number } | undefined> {
+export async function readConnection(connectionId: string): Promise<HeldConnection | undefined> {
   const { Item } = await db().send(
     new GetCommand({ TableName: tableName(), Key: keys.pushConnection(connectionId), ConsistentRead: true }),
   );
-  return Item ? { agent_id: Item['agent_id'] as string, slot: Item['slot'] as number } : undefined;
+  if (!Item) return undefined;
+  const keyHash = Item['key_hash'] as string | undefined;
+  return {
+    agent_id: Item['agent_id'] as string,
+    slot: Item['slot'] as number,
+    ...(keyHash ? { key_hash: keyHash } : {}),
+  };
 }
 
 /** Every held slot of the agent (one GetItem: at most PUSH.connectionsPerAgent). */
