@@ -69,8 +69,8 @@ export async function createUserWithKey(
 
 /**
  * The user behind a key, or undefined for an unknown or revoked one. A strongly consistent read:
- * a key revoked a moment ago is refused by the very next call (API Gateway's authorizer cache
- * aside, docs/operations.md, "Revoking a key").
+ * a key revoked a moment ago is refused by the very next call (the authorizer's answers are not
+ * cached: docs/operations.md, "Revoking a key").
  */
 export async function findCallerByApiKey(apiKey: string): Promise<Caller | undefined> {
   if (!apiKey.startsWith(KEY_PREFIX) || apiKey.length > 200) return undefined;

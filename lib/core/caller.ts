@@ -24,6 +24,6 @@ export interface PortalScope {
   agentId: string;
   /** The link (`pl_…`): a long-running answer (the SSE stream) asks again whether it still stands. */
   linkId: string;
-  /** ISO time; the HTTP stack refuses the token after it even when the authorizer's answer is cached. */
+  /** ISO time; the HTTP stack refuses the token after it too, whatever the authorizer answered. */
   expiresAt: string;
 }

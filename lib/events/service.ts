@@ -1,4 +1,3 @@
-import type { CommitAlong } from '../store/transact.ts';
 /** The event and delivery routes, for the owner of the agent only (404 for everyone else). */
 
 import { ownAgent } from '../agents/agents.ts';
@@ -7,6 +6,7 @@ import { disableWebhook } from '../agents/webhook-config.ts';
 import type { Caller } from '../core/caller.ts';
 import { AppError, notFound } from '../core/errors.ts';
 import { readDestination } from '../destinations/store.ts';
+import type { CommitAlong } from '../store/transact.ts';
 import { enqueueForDestination } from './delivery/destination-queue.ts';
 import { enqueueDelivery } from './delivery/queue.ts';
 import { type DeliveryDetail, type DeliveryStatus, type DeliveryView, toDetail, toView } from './delivery/record.ts';

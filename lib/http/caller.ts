@@ -31,8 +31,9 @@ export function callerFromEvent(event: APIGatewayProxyEvent): Caller {
 
 /**
  * A portal token's second fence (the first is the authorizer's policy, which names only that
- * agent's portal routes): API Gateway caches the authorizer's answer for minutes, so the expiry is
- * checked on every request, and a path naming another agent is a 404 as for any stranger's id.
+ * agent's portal routes): the expiry is checked again on every request (the authorizer's answer
+ * is not cached today, and a cache turned on later must not stretch a link's life), and a path
+ * naming another agent is a 404 as for any stranger's id.
  */
 function checkPortalScope(portal: PortalScope, pathId: string | undefined, now = Date.now()): void {
   if (!(Date.parse(portal.expiresAt) > now)) throw new AppError('unauthorized', 'This portal link has expired.');

@@ -1,5 +1,6 @@
 /**
- * The single-table key design: every item's keys are built here and nowhere else.
+ * The single-table key design: every item's keys are built here and in its builders
+ * (lib/store/key-builders.ts, one export each), and nowhere else.
  *
  * | Item              | PK                   | SK                          | Index keys (sparse unless noted)                         |
  * |-------------------|----------------------|-----------------------------|----------------------------------------------------------|
@@ -36,7 +37,7 @@
  * | Push connection   | PUSHCONN#<connection id> | PUSHCONN                | –  (which agent and slot a connection holds: $default and $disconnect name only the connection) |
  * | Push message limiter | PUSHCONN#<connection id> | LIMIT#MESSAGES       | –  (messages the connection sent in the current window, refused ones too; lib/events/push/message-limit.ts) |
  * | Push key limiter  | APIKEY#<sha256 hex>  | LIMIT#PUSH                  | –  (push messages of all the key's connections in the current window) |
- * | Idempotency key   | IDEMPOTENCY#<user uuid>#<sha256 hex of the key> | IDEMPOTENCY | –  (the first answer to a POST with `Idempotency-Key`; TTL 24 h) |
+ * | Idempotency key   | IDEMPOTENCY#<user uuid>#<sha256 hex of the key> | IDEMPOTENCY | –  (the first answer to a POST, PUT, PATCH or DELETE with `Idempotency-Key`; TTL 24 h) |
  * | Slug claim (author) | SLUG#<slug>        | SLUG                        | GSI1: AUTHOR#<user uuid> / <created_at>#<template uuid>  (an author's templates: marking an author verified walks them) |
  * | Installer         | TPL#<uuid>           | INSTALLER#<workspace uuid>  | –  (written with the install marker: who installed a template, for the lifecycle notices) |
  * | Daily stats       | TPL#<uuid>           | STATS#<yyyy>#<sortable version>#<shard 0–7> | –  (per template, UTC year and version, in 8 shards so concurrent writers seldom meet; `<i|c|r|s><day of year, 3 digits>` = installs, contracts, reviews, rating sum; ADD in the writes that count) |
