@@ -18,7 +18,9 @@ export const apiStackOf = (stage: string): string => `${stateStackOf(stage)}-Api
 export const STAGE_OUTPUTS = [
   { name: 'TABLE_NAME', output: 'TableName', stack: stateStackOf },
   { name: 'USAGE_PLAN_ID', output: 'UsagePlanId', stack: apiStackOf },
-  { name: 'PUSH_CONNECTIONS_ENDPOINT', output: 'PushConnectionsEndpoint', stack: apiStackOf },
+  // A stage deployed before revoke-key closed push connections has no such output: revoke-key
+  // refuses without it, every other command goes on.
+  { name: 'PUSH_CONNECTIONS_ENDPOINT', output: 'PushConnectionsEndpoint', stack: apiStackOf, optional: true },
   { name: 'DELIVERY_DLQ_URL', output: 'DeliveryDlqUrl', stack: stateStackOf },
   { name: 'DELIVERY_QUEUE_URL', output: 'DeliveryQueueUrl', stack: stateStackOf },
 ] as const;
@@ -107,6 +109,8 @@ interface WantedOutput<Name extends string> {
   name: Name;
   output: string;
   stack: (stage: string) => string;
+  /** Left unset, not an error, when the stack lacks it. */
+  optional?: boolean;
 }
 
 /**
@@ -122,10 +126,10 @@ export async function stageOutputs<Name extends string>(
   const outputs = new Map(await Promise.all(stacks.map(async (s) => [s, await readStackOutputs(s, aws)] as const)));
   const values = {} as Record<Name, string>;
   const missing: string[] = [];
-  for (const { name, output, stack } of wanted) {
+  for (const { name, output, stack, optional } of wanted) {
     const value = outputs.get(stack(stage))?.[output];
-    if (value === undefined) missing.push(`${output} of ${stack(stage)}`);
-    else values[name] = value;
+    if (value !== undefined) values[name] = value;
+    else if (!optional) missing.push(`${output} of ${stack(stage)}`);
   }
   if (missing.length) throw new Error(`The stage "${stage}" has no output ${missing.join(', ')}: is it deployed?`);
   return values;

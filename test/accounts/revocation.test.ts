@@ -6,6 +6,7 @@ import { listSlots } from '../../lib/events/push/store.ts';
 import { runAdmin } from '../../scripts/admin-command.ts';
 import { openSocket } from '../events/push-support.ts';
 import { createContract, publishTemplate, SIMPLE_SCHEMA, waitFor } from '../events/support.ts';
+import { apiAnswer } from '../support/api-call.ts';
 import { invoke, type TestUser } from '../support/lambda.ts';
 import { useLocalApi } from '../support/local-api.ts';
 import { openSse } from '../support/sse-client.ts';
@@ -51,15 +52,8 @@ const userOf = async (issued: Issued): Promise<TestUser> => ({
   apiKey: issued.api_key,
 });
 
-async function call(token: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${api.url}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const call = (token: string, method: string, path: string, body?: unknown) =>
+  apiAnswer(`${api.url}/api/v1`, token, method, path, body);
 
 async function agentOf(key: string): Promise<string> {
   const created = await call(key, 'POST', '/agents', { name: 'revocation bot' });

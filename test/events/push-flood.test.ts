@@ -24,6 +24,14 @@ import { createAgent, waitFor } from './support.ts';
 const api = useLocalApi();
 let alice: TestUser;
 const { perConnection, closeAfterRefused, perKey, windowMs } = PUSH.messageLimits;
+/** The one connection the agent holds, once its $connect has claimed the slot. */
+const theConnection = async (agent: string) =>
+  (
+    await waitFor(async () => {
+      const slots = await listSlots(agent);
+      return slots.length === 1 ? slots : undefined;
+    }, 'the connection')
+  )[0]!;
 const rateLimitedFrames = (frames: any[]) => frames.filter((f) => f.error?.code === 'rate_limited');
 
 beforeAll(async () => {
@@ -58,15 +66,12 @@ describe('a sync flood on one push connection', () => {
     const agent = await createAgent(alice);
     const socket = openSocket(api.url, alice, { agent_id: agent });
     await socket.opened;
-    const [slot] = await waitFor(async () => {
-      const slots = await listSlots(agent);
-      return slots.length === 1 ? slots : undefined;
-    }, 'the connection');
+    const slot = await theConnection(agent);
     const message = (i: number) => ({
       requestContext: {
         routeKey: '$default',
         eventType: 'MESSAGE',
-        connectionId: slot!.connection_id,
+        connectionId: slot.connection_id,
         requestId: `flood-${i}`,
       },
       body: '{"action":"sync"}',
@@ -103,14 +108,11 @@ describe('a sync flood on one push connection', () => {
     const agent = await createAgent(bob);
     const socket = openSocket(api.url, bob, { agent_id: agent });
     await socket.opened;
-    const [slot] = await waitFor(async () => {
-      const slots = await listSlots(agent);
-      return slots.length === 1 ? slots : undefined;
-    }, 'the connection');
+    const slot = await theConnection(agent);
     const keyCount = async () =>
       ((
         await db().send(
-          new GetCommand({ TableName: tableName(), Key: keys.pushKeyLimit(slot!.key_hash), ConsistentRead: true }),
+          new GetCommand({ TableName: tableName(), Key: keys.pushKeyLimit(slot.key_hash), ConsistentRead: true }),
         )
       ).Item?.['window_count'] as number | undefined) ?? 0;
     // The one sync openSocket sent on open.
@@ -119,7 +121,7 @@ describe('a sync flood on one push connection', () => {
       requestContext: {
         routeKey: '$default',
         eventType: 'MESSAGE',
-        connectionId: slot!.connection_id,
+        connectionId: slot.connection_id,
         requestId: `bad-${i}`,
       },
       body: 'not json at all',

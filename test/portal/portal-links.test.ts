@@ -4,21 +4,15 @@ import { hashApiKey } from '../../lib/accounts/api-keys.ts';
 import { getPortalLink } from '../../lib/portal/store.ts';
 import { hashPortalToken } from '../../lib/portal/token.ts';
 import { routes } from '../../lib/routes.ts';
+import { apiAnswer } from '../support/api-call.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { useLocalApi } from '../support/local-api.ts';
 import { expiredPortalToken } from './expired-link.ts';
 
 const api = useLocalApi();
 
-async function call(token: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${api.url}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const call = (token: string, method: string, path: string, body?: unknown) =>
+  apiAnswer(`${api.url}/api/v1`, token, method, path, body);
 
 async function ownerWithAgent(): Promise<{ owner: TestUser; agentId: string }> {
   const owner = await createTestUser();
