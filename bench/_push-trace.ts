@@ -1,16 +1,17 @@
 /**
  * The push bench's stage trace (bench-only, not product logging): for each event, when its
- * transaction was answered, when GetRecords first returned its stream record to the push poller
- * and when the worker was first handed a batch holding it; for each frame, when its @connections
+ * transaction was answered, when GetRecords first returned its stream record to the relay's poller
+ * and when the push worker was first invoked with a hand-off holding it; for each frame, when its @connections
  * POST was answered and when the client received it. The store calls are seen through the SDK
  * clients' middleware, the @connections posts through the watch on signed requests (both
- * lib/aws/client-hooks.ts), the stream through the local push stream's trace hooks
- * (local/emulators/push-stream.ts).
+ * lib/aws/client-hooks.ts), the stream through the relay poller's hook
+ * (local/emulators/event-pipeline.ts, onRelayRead) and the hand-off through the push worker's
+ * (local/emulators/push-worker.ts).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { _Record as StreamRecord } from '@aws-sdk/client-dynamodb-streams';
-import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { decorateAwsClients, watchAwsCalls } from '../lib/aws/client-hooks.ts';
+import type { PushHandOff } from '../lib/events/push/hand-off.ts';
 import { percentileOf } from './_api.ts';
 
 interface EventTimes {
@@ -86,7 +87,7 @@ export class PushTrace {
     });
   }
 
-  /** The push stream's hooks (local/emulators/push-stream.ts). */
+  /** The hooks: the relay poller's pages (in the bench's process), the push worker's hand-offs (in the push thread). */
   readonly hooks = {
     read: (records: readonly StreamRecord[]) => {
       if (!this.enabled) return;
@@ -97,11 +98,12 @@ export class PushTrace {
         if (id && r.dynamodb?.NewImage?.['entity']?.S === 'event') this.of(id).read ??= at;
       }
     },
-    handed: (event: DynamoDBStreamEvent) => {
+    handed: (handOff: PushHandOff) => {
       if (!this.enabled) return;
       const at = Date.now();
-      for (const r of event.Records) {
-        const id = r.dynamodb?.NewImage?.['id']?.S;
+      // A hand-off past its byte budget carries no images: its events are not stamped here.
+      for (const image of handOff.agents.flatMap((a) => a.images ?? [])) {
+        const id = (image as { id?: { S?: string } }).id?.S;
         if (id) this.of(id).handed ??= at;
       }
     },
@@ -230,8 +232,8 @@ export class PushTrace {
       '| Stage (from the one before) | Samples | p50 ms | p99 ms | Since `created_at` p50 ms | p99 ms |',
       '|---|---|---|---|---|---|',
       row("transaction answered (the move's commit)", stages.committed),
-      row('record first returned by GetRecords to the push poller', stages.read),
-      row('push worker handed a batch holding it', stages.handed),
+      row("record first returned by GetRecords to the relay's poller", stages.read),
+      row('push worker invoked with a hand-off holding it (the relay, its Invoke, the local Lambda)', stages.handed),
       row('@connections POST answered (per frame)', stages.posted),
       row('frame received by the client', stages.received),
     ].join('\n');
@@ -240,7 +242,7 @@ export class PushTrace {
 
 /**
  * The trace inside the push thread (local/emulators/push-thread.ts loads this module there): its
- * hooks see the poller and the worker, its SDK and signed-request watches the thread's own calls.
+ * hooks see the worker's hand-offs, its SDK and signed-request watches the thread's own calls.
  * The bench asks it to start, and to stop, which answers with what it recorded.
  */
 export function threadTrace() {

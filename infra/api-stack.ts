@@ -147,7 +147,13 @@ export class ApiStack extends Stack {
 
     perKeyUsagePlan(this, api, config.name);
 
-    this.push = new PushStack(this, 'Push', { config, table, deliveryQueue, environment });
+    this.push = new PushStack(this, 'Push', {
+      config,
+      table,
+      deliveryQueue,
+      pushFailures: state.pushFailures,
+      environment,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: api.url });
     new CfnOutput(this, 'CatalogUrl', { value: `${web.siteUrl}/catalog/` });

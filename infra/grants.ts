@@ -2,7 +2,14 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { type FunctionGrant, QUEUE_ACTIONS, SIGNING_KEY_ACTIONS, TABLE_ACTIONS } from '../lib/function-grants.ts';
+import {
+  type FunctionGrant,
+  INVOKE_ACTIONS,
+  type InvokeTarget,
+  QUEUE_ACTIONS,
+  SIGNING_KEY_ACTIONS,
+  TABLE_ACTIONS,
+} from '../lib/function-grants.ts';
 import { indexList } from '../lib/store/table.ts';
 
 /**
@@ -15,6 +22,8 @@ export function grantAccess(
   queues: readonly IQueue[],
   grant: FunctionGrant,
   signingKey?: IKey,
+  /** The ARNs of the functions a grant may invoke (`invokes`), by target. */
+  invokable: Partial<Record<InvokeTarget, string>> = {},
 ): void {
   const tableActions = TABLE_ACTIONS[grant.table];
   if (tableActions.length > 0) {
@@ -31,8 +40,23 @@ export function grantAccess(
     if (!signingKey) throw new Error(`a ${grant.signingKey} grant on the signing key needs the key`);
     signingKey.grant(grantee, ...SIGNING_KEY_ACTIONS[grant.signingKey]);
   }
+  if (grant.invokes) {
+    const arn = invokable[grant.invokes];
+    if (!arn) throw new Error(`an invoke grant on ${grant.invokes} needs the function's ARN`);
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({ actions: [...INVOKE_ACTIONS[grant.invokes]], resources: [arn] }),
+    );
+  }
 }
 
 /** The name of a grant class: functions with the same one may share a role (infra/roles.ts). */
 export const grantClassOf = (grant: FunctionGrant): string =>
-  [grant.table, grant.queue, grant.signingKey && `${grant.signingKey}key`, grant.connections].filter(Boolean).join('-');
+  [
+    grant.table,
+    grant.queue,
+    grant.signingKey && `${grant.signingKey}key`,
+    grant.connections,
+    grant.invokes && `invokes${grant.invokes}`,
+  ]
+    .filter(Boolean)
+    .join('-');

@@ -35,6 +35,9 @@ export { BUNDLING } from './bundle.ts';
 /** The destination sender role's name: fixed, so every function knows its ARN without a reference into the workers stack. */
 export const destinationSenderRoleName = (stage: string): string => `template-marketplace-${stage}-destination-sender`;
 
+/** The push worker's name: fixed, so the relay (workers stack) names and may invoke it without a reference into the API stack. */
+export const pushFunctionName = (stage: string): string => `template-marketplace-${stage}-push`;
+
 export function functionEnvironment(config: StageConfig, tableName: string): Record<string, string> {
   return {
     TABLE_NAME: tableName,

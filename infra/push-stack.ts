@@ -1,8 +1,8 @@
 /**
  * The push channel (docs/events.md, "Push") as a nested stack of the API stack: the API Gateway
  * WebSocket API and its stage, a function per row of `socketRoutes` (lib/routes.ts) behind its
- * route, and the push worker on the table's stream, which posts to the connections through the
- * stage's @connections API. Its own nested stack: the REST areas' budgets stay as they were, and the
+ * route, and the push worker, which the relay invokes with each stream batch's new feed slots and
+ * which posts to the connections through the stage's @connections API. Its own nested stack: the REST areas' budgets stay as they were, and the
  * channel's ~30 resources have a 500-resource stack of their own (docs/deployment.md, the stack table).
  */
 
@@ -11,15 +11,14 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { LogGroupLogDestination, WebSocketApi, WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { type IFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { PUSH, STREAM } from '../lib/core/settings.ts';
-import { PUSH_FILTER_PATTERN } from '../lib/events/push/push-batch.ts';
+import { PUSH } from '../lib/core/settings.ts';
 import { socketRouteGrant, socketRoutes, workerGrants, workers } from '../lib/routes.ts';
-import { makeFunction, sharedLogGroup } from './lambda-function.ts';
+import { makeFunction, pushFunctionName, sharedLogGroup } from './lambda-function.ts';
 import { errorLogFilter } from './log-metrics.ts';
 import { nagArnParts } from './nag-arn.ts';
 import { FunctionRoles } from './roles.ts';
@@ -29,6 +28,8 @@ export interface PushStackProps {
   config: StageConfig;
   table: ITable;
   deliveryQueue: IQueue;
+  /** Where a push worker invocation that failed after Lambda's retries is kept (infra/state-stack.ts). */
+  pushFailures: IQueue;
   /** The environment every function gets (infra/api-stack.ts). */
   environment: Record<string, string>;
 }
@@ -79,23 +80,21 @@ export class PushStack extends NestedStack {
     });
     const { partition, region, account } = nagArnParts(this);
     const manageConnections = `arn:${partition}:execute-api:${region}:${account}:<${this.getLogicalId(api.node.defaultChild as CfnElement)}>/${config.name}/*/@connections/*`;
-    Validations.of(this).acknowledge(
-      {
-        id: `AwsSolutions-IAM5[Resource::${manageConnections}]`,
-        reason:
-          "ManageConnections on this stage's @connections, for any connection: connection ids are made by API Gateway at connect time.",
-      },
-      {
-        id: 'Serverless-LambdaEventSourceMappingDestination',
-        reason:
-          'The push worker\'s stream mapping keeps no failed batches: the feed holds every event, and a client\'s sync (at connect and every 5 minutes) sends what a failed push did not (docs/events.md, "Push").',
-      },
-    );
+    Validations.of(this).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${manageConnections}]`,
+      reason:
+        "ManageConnections on this stage's @connections, for any connection: connection ids are made by API Gateway at connect time.",
+    });
     this.url = stage.url;
     this.callbackUrl = stage.callbackUrl;
     const env = { ...props.environment, PUSH_CONNECTIONS_ENDPOINT: stage.callbackUrl };
 
-    const fn = (name: string, entry: string, grant = socketRouteGrant(socketRoutes.find((r) => r.name === name)!)) => {
+    const fn = (
+      name: string,
+      entry: string,
+      grant = socketRouteGrant(socketRoutes.find((r) => r.name === name)!),
+      functionName?: string,
+    ) => {
       // A function that posts gets a role of its own class: ManageConnections on this stage's @connections only.
       const role = roles.forGrant(grant, name === 'push' ? name : undefined);
       if (grant.connections) stage.grantManagementApiAccess(role);
@@ -105,7 +104,7 @@ export class PushStack extends NestedStack {
         env,
         name,
         entry,
-        { role, logGroup },
+        { role, logGroup, ...(functionName ? { functionName } : {}) },
         { timeout: Duration.seconds(PUSH.functionTimeoutSeconds) },
       );
       this.functions.push({ name, fn: made });
@@ -118,20 +117,15 @@ export class PushStack extends NestedStack {
       });
     }
 
-    const push = fn('push', workers.push, workerGrants.push);
-    // No on-failure destination: the feed keeps every event, and a client's sync (at connect and every
-    // PUSH.keepAliveSeconds) sends what a failed push did not.
-    push.addEventSource(
-      new DynamoEventSource(table, {
-        startingPosition: StartingPosition.LATEST,
-        batchSize: STREAM.batchSize,
-        parallelizationFactor: PUSH.streamParallelization,
-        bisectBatchOnError: true,
-        retryAttempts: STREAM.retryAttempts,
-        reportBatchItemFailures: true,
-        filters: [{ pattern: JSON.stringify(PUSH_FILTER_PATTERN) }],
-      }),
-    );
-    table.grantStreamRead(push);
+    // Invoked asynchronously by the relay with each stream batch's new feed slots (lib/events/push/hand-off.ts):
+    // no stream mapping of its own, so the table's stream keeps two readers. Its name is fixed, so the relay
+    // (workers stack) may invoke it by name without a reference into this stack.
+    const push = fn('push', workers.push, workerGrants.push, pushFunctionName(config.name));
+    // A run that still fails after Lambda's retries is kept (which agents, and their slots) with an alarm;
+    // a client's sync (at connect and every PUSH.keepAliveSeconds) has sent its events meanwhile.
+    push.configureAsyncInvoke({
+      retryAttempts: PUSH.handOffRetryAttempts,
+      onFailure: new SqsDestination(props.pushFailures),
+    });
   }
 }

@@ -73,6 +73,7 @@ describe('queues', () => {
       'DeliveryQueue',
       'DestinationDeadLetters',
       'DestinationQueue',
+      'PushFailures',
       'RelayFailures',
       'ScheduleDeadLetters',
       'SearchIndexFailures',

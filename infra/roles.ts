@@ -12,7 +12,7 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { FunctionGrant } from '../lib/function-grants.ts';
+import type { FunctionGrant, InvokeTarget } from '../lib/function-grants.ts';
 import { grantAccess, grantClassOf } from './grants.ts';
 
 export class FunctionRoles extends Construct {
@@ -22,12 +22,22 @@ export class FunctionRoles extends Construct {
   private readonly table: ITable;
   private readonly queues: readonly IQueue[];
   private readonly signingKey: IKey | undefined;
+  private readonly invokable: Partial<Record<InvokeTarget, string>>;
 
-  constructor(scope: Construct, id: string, table: ITable, queues: readonly IQueue[], signingKey?: IKey) {
+  /** `invokable`: the ARNs of the functions a row's `invokes` names (the push worker's, by its fixed name). */
+  constructor(
+    scope: Construct,
+    id: string,
+    table: ITable,
+    queues: readonly IQueue[],
+    signingKey?: IKey,
+    invokable: Partial<Record<InvokeTarget, string>> = {},
+  ) {
     super(scope, id);
     this.table = table;
     this.queues = queues;
     this.signingKey = signingKey;
+    this.invokable = invokable;
   }
 
   /** Log groups the roles may write to (each function's group must be one of them). */
@@ -49,7 +59,7 @@ export class FunctionRoles extends Construct {
       description: `${Stack.of(this).stackName}: ${own ? `the ${own} function` : `functions with grant class ${key}`}`,
     });
     if (this.logGroups.length > 0) role.addToPrincipalPolicy(logStatement(this.logGroups));
-    grantAccess(role, this.table, this.queues, grant, this.signingKey);
+    grantAccess(role, this.table, this.queues, grant, this.signingKey, this.invokable);
     this.roles.set(key, role);
     return role;
   }

@@ -2,14 +2,13 @@ import { Stack } from 'aws-cdk-lib';
 import type { CfnMethod } from 'aws-cdk-lib/aws-apigateway';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PUSH } from '../lib/core/settings.ts';
-import { PUSH_FILTER_PATTERN } from '../lib/events/push/push-batch.ts';
-import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
+import { RELAY_STREAM_FILTERS } from '../lib/events/stream-filter.ts';
 import { actionsOf } from '../lib/function-grants.ts';
 import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search/search-indexer.ts';
 import { routeGrant, routes, socketRouteGrant, socketRoutes, workerGrants, workers } from '../lib/routes.ts';
 import { indexList } from '../lib/store/table.ts';
 import { routeFunctionName } from './api-invoke.ts';
-import { functionIdOf } from './lambda-function.ts';
+import { functionIdOf, pushFunctionName } from './lambda-function.ts';
 import { actionsIn, type Synthesized, statementsOf, synthApp } from './test-synth.ts';
 
 let synth: Synthesized;
@@ -85,9 +84,11 @@ describe('infra stacks', () => {
     for (const route of routes) expect(routeFunctionName('dev', route.name).startsWith(pattern), route.name).toBe(true);
     for (const fn of ofType('AWS::Lambda::Function')) {
       const name = fn.Properties['FunctionName'] as string | undefined;
-      // Workers and the authorizer keep generated names, which never start with the route prefix.
+      // Workers and the authorizer keep generated names, which never start with the route prefix; the
+      // push worker is named so the relay can invoke it, outside the prefix, so the API's role cannot.
       if (name === undefined) continue;
-      expect(name.startsWith(pattern), fn.id).toBe(true);
+      expect(name.startsWith(pattern) || name === pushFunctionName('dev'), fn.id).toBe(true);
+      if (name === pushFunctionName('dev')) expect(name.startsWith(pattern)).toBe(false);
     }
     const integrations = ofType('AWS::ApiGateway::Method').filter(
       (m) => m.Properties['Integration']?.['Type'] === 'AWS_PROXY',
@@ -133,7 +134,15 @@ describe('infra stacks', () => {
       // Sessions of the destination sender role (lib/destinations/session.ts): the grant's `destinations`.
       const sender = actionsOn((r) => r.includes('DestinationSenderRole')).filter((a) => a.startsWith('sts:'));
       const connections = actionsOn((r) => r.includes('/@connections/')).filter((a) => a.startsWith('execute-api:'));
-      expect(new Set([...table, ...queue, ...signingKey, ...sender, ...connections]), name).toEqual(
+      // The relay's hand-off: the push worker by its fixed name, and no other function.
+      const invokes = actionsOn((r) => r.includes(`:function:${pushFunctionName('dev')}"`)).filter((a) =>
+        a.startsWith('lambda:'),
+      );
+      expect(
+        actionsOn(() => true).filter((a) => a.startsWith('lambda:')),
+        name,
+      ).toEqual(invokes);
+      expect(new Set([...table, ...queue, ...signingKey, ...sender, ...connections, ...invokes]), name).toEqual(
         new Set(actionsOf(grant)),
       );
       // Only the functions whose row names the key get any KMS action.
@@ -264,13 +273,13 @@ describe('infra stacks', () => {
     );
   });
 
-  it('feeds the relay only new event rows and the delivery function from SQS with partial batch failures', () => {
+  it('feeds the relay only new event rows, gap markers and its request rows, and the delivery function from SQS with partial batch failures', () => {
     const mappings = ofType('AWS::Lambda::EventSourceMapping').map((m) => m.Properties);
     expect(
       mappings.some(
         (m) =>
           JSON.stringify(m['FilterCriteria']) ===
-          JSON.stringify({ Filters: [{ Pattern: JSON.stringify(RELAY_FILTER_PATTERN) }] }),
+          JSON.stringify({ Filters: RELAY_STREAM_FILTERS.map((p) => ({ Pattern: JSON.stringify(p) })) }),
       ),
     ).toBe(true);
     expect(
@@ -284,18 +293,27 @@ describe('infra stacks', () => {
     expect(ofType('AWS::SQS::Queue').some((q) => q.Properties['RedrivePolicy']?.['maxReceiveCount'] === 20)).toBe(true);
   });
 
-  it('serves the push channel: a WebSocket route per socket route, and the push worker on new feed slots with partial batch failures, several agents at once', () => {
+  it('serves the push channel: a WebSocket route per socket route, and the push worker invoked by the relay, its failed runs kept', () => {
     const routeKeys = ofType('AWS::ApiGatewayV2::Route').map((r) => r.Properties['RouteKey']);
     expect(routeKeys.sort()).toEqual(socketRoutes.map((r) => r.routeKey).sort());
-    const mapping = ofType('AWS::Lambda::EventSourceMapping').find(
-      (m) =>
-        JSON.stringify(m.Properties['FilterCriteria']) ===
-        JSON.stringify({ Filters: [{ Pattern: JSON.stringify(PUSH_FILTER_PATTERN) }] }),
+    const push = serviceFunctions().find((f) => f.id.startsWith(functionIdOf('push')))!;
+    // Named, so the relay names it (PUSH_FUNCTION_NAME) without a reference into the API stack.
+    expect(push.Properties['FunctionName']).toBe(pushFunctionName('dev'));
+    const relay = serviceFunctions().find((f) => f.id.startsWith(functionIdOf('relay')))!;
+    expect(JSON.stringify(relay.Properties['Environment'])).toContain(
+      `"PUSH_FUNCTION_NAME":"${pushFunctionName('dev')}"`,
     );
-    expect(JSON.stringify(mapping?.Properties['FunctionName'])).toContain(functionIdOf('push'));
-    expect(mapping!.Properties['FunctionResponseTypes']).toEqual(['ReportBatchItemFailures']);
-    // The local poller runs the same factor (local/emulators/push-stream.ts).
-    expect(mapping!.Properties['ParallelizationFactor']).toBe(PUSH.streamParallelization);
+    // No stream mapping of its own: the stream's readers are the relay and the search indexer (infra/streams.test.ts).
+    expect(
+      ofType('AWS::Lambda::EventSourceMapping').filter((m) =>
+        JSON.stringify(m.Properties['FunctionName']).includes(functionIdOf('push')),
+      ),
+    ).toEqual([]);
+    const [config] = ofType('AWS::Lambda::EventInvokeConfig').filter((c) =>
+      JSON.stringify(c.Properties['FunctionName']).includes(functionIdOf('push')),
+    );
+    expect(config!.Properties['MaximumRetryAttempts']).toBe(PUSH.handOffRetryAttempts);
+    expect(JSON.stringify(config!.Properties['DestinationConfig'])).toContain('PushFailures');
   });
 
   it('feeds the search indexer only template items, with partial batch failures kept in a queue', () => {
@@ -317,7 +335,9 @@ describe('infra stacks', () => {
     expect(rule.Properties['ScheduleExpression']).toBe('cron(5 0 * * ? *)');
     expect(rule.Properties['Targets'][0]['Arn']['Fn::GetAtt'][0]).toMatch(/^TrendRolloverFunction/);
     // A run that fails after Lambda's retries is kept in a queue, not dropped.
-    const invokeConfigs = ofType('AWS::Lambda::EventInvokeConfig');
+    const invokeConfigs = ofType('AWS::Lambda::EventInvokeConfig').filter(
+      (c) => !JSON.stringify(c.Properties['FunctionName']).includes(functionIdOf('push')),
+    );
     expect(invokeConfigs).toHaveLength(1);
     const invokeConfig = invokeConfigs[0]!;
     expect(invokeConfig.Properties['FunctionName']['Ref']).toMatch(/^TrendRolloverFunction/);

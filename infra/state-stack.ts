@@ -42,6 +42,8 @@ export class StateStack extends Stack {
   readonly destinationDeadLetters: Queue;
   readonly relayFailures: Queue;
   readonly searchIndexFailures: Queue;
+  /** Push worker invocations (the relay's hand-offs) that failed after Lambda's retries (infra/push-stack.ts). */
+  readonly pushFailures: Queue;
   readonly rolloverFailures: Queue;
   readonly scheduleDeadLetters: Queue;
   readonly alarmTopic: Topic;
@@ -112,6 +114,10 @@ export class StateStack extends Stack {
     this.searchIndexFailures = failureQueue(
       'SearchIndexFailures',
       'Stream batches the search indexer could not process; `npm run admin -- reindex-search` after the fix.',
+    );
+    this.pushFailures = failureQueue(
+      'PushFailures',
+      "Push worker invocations (the relay's hand-offs) that failed after Lambda's retries; clients' syncs sent their events.",
     );
     this.rolloverFailures = failureQueue(
       'TrendRolloverFailures',

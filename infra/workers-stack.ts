@@ -1,10 +1,10 @@
 /**
  * The workers stack (stateless): the functions no route invokes (outbox relay and search indexer
- * on the table's stream, delivery on the delivery queue, the daily trend rollover) with their event
+ * on the table's stream, its two readers, delivery on the delivery queue, the daily trend rollover) with their event
  * sources and schedule. Each has a role of its own: its event source or failure destination adds
  * permissions no other function should get.
  */
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
@@ -16,7 +16,7 @@ import { type IQueue, Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { DELIVERY, DESTINATIONS, STREAM, TREND_ROLLOVER } from '../lib/core/settings.ts';
 import { DESTINATION_KEY_ACTIONS, DESTINATION_KEY_VIA_SERVICES } from '../lib/destinations/policy.ts';
-import { RELAY_FILTER_PATTERN } from '../lib/events/stream-filter.ts';
+import { RELAY_STREAM_FILTERS } from '../lib/events/stream-filter.ts';
 import { DESTINATION_ACTIONS } from '../lib/function-grants.ts';
 import { SEARCH_INDEX_FILTER_PATTERN } from '../lib/marketplace/search/search-indexer.ts';
 import { TREND_ROLLOVER_UTC, workerGrants, workers } from '../lib/routes.ts';
@@ -25,6 +25,7 @@ import {
   type FunctionOptions,
   functionEnvironment,
   makeFunction,
+  pushFunctionName,
   sharedLogGroup,
 } from './lambda-function.ts';
 import { errorLogFilter } from './log-metrics.ts';
@@ -50,7 +51,17 @@ export class WorkersStack extends Stack {
     const { config, state } = props;
     const { table, deliveryQueue, destinationQueue } = state;
     const environment = functionEnvironment(config, table.tableName);
-    const roles = new FunctionRoles(this, 'Roles', table, [deliveryQueue, destinationQueue], state.signingKey);
+    // The push worker by its fixed name: it lives in the API stack's push nested stack, and a reference
+    // would tie the two stateless stacks together (infra/stacks.ts).
+    const pushArn = this.formatArn({
+      service: 'lambda',
+      resource: 'function',
+      resourceName: pushFunctionName(config.name),
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    const roles = new FunctionRoles(this, 'Roles', table, [deliveryQueue, destinationQueue], state.signingKey, {
+      push: pushArn,
+    });
     const logGroup = sharedLogGroup(this, 'WorkerLogs', config);
     roles.allowLogsTo(logGroup);
     errorLogFilter(this, 'Workers', logGroup, config.name);
@@ -69,15 +80,21 @@ export class WorkersStack extends Stack {
     };
     const queueEnv = { DELIVERY_QUEUE_URL: deliveryQueue.queueUrl, DESTINATION_QUEUE_URL: destinationQueue.queueUrl };
 
-    // Outbox relay: only new event rows, filtered by Lambda before the function is even invoked.
-    const relay = fn('relay', { reservedConcurrency: config.reservedConcurrency.relay, env: queueEnv });
-    // The same pattern the local stream poller applies (lib/events/stream-filter.ts).
-    streamConsumer(table, relay, state.relayFailures, RELAY_FILTER_PATTERN);
+    // Outbox relay: new event rows, gap markers and the relay's own request rows, filtered by Lambda
+    // before the function is even invoked. It hands the new feed slots to the push worker (an
+    // asynchronous invoke by the worker's fixed name: lib/events/push/hand-off.ts), so the stream
+    // has two readers, this and the search indexer.
+    const relay = fn('relay', {
+      reservedConcurrency: config.reservedConcurrency.relay,
+      env: { ...queueEnv, PUSH_FUNCTION_NAME: pushFunctionName(config.name) },
+    });
+    // The same patterns the local stream poller applies (lib/events/stream-filter.ts).
+    streamConsumer(table, relay, state.relayFailures, RELAY_STREAM_FILTERS);
 
     // Search index: template changes → postings and prefix counters (the stream's second consumer).
     const searchIndexer = fn('searchIndexer', { timeout: Duration.seconds(STREAM.workerTimeoutSeconds) });
     // The same pattern the local stream poller applies (lib/marketplace/search/search-indexer.ts).
-    streamConsumer(table, searchIndexer, state.searchIndexFailures, SEARCH_INDEX_FILTER_PATTERN);
+    streamConsumer(table, searchIndexer, state.searchIndexFailures, [SEARCH_INDEX_FILTER_PATTERN]);
 
     const deliver = fn('deliver', {
       timeout: DELIVERY_TIMEOUT,
@@ -135,7 +152,7 @@ export class WorkersStack extends Stack {
  * A consumer of the table's stream: records filtered by Lambda before the function runs, per-record
  * failures reported and retried (bisecting a failing batch), and what still fails kept in a queue.
  */
-function streamConsumer(table: ITable, fn: IFunction, failures: IQueue, pattern: unknown): void {
+function streamConsumer(table: ITable, fn: IFunction, failures: IQueue, patterns: readonly unknown[]): void {
   fn.addEventSource(
     new DynamoEventSource(table, {
       startingPosition: StartingPosition.TRIM_HORIZON,
@@ -144,7 +161,8 @@ function streamConsumer(table: ITable, fn: IFunction, failures: IQueue, pattern:
       retryAttempts: STREAM.retryAttempts,
       reportBatchItemFailures: true,
       onFailure: new SqsDlq(failures),
-      filters: [{ pattern: JSON.stringify(pattern) }],
+      // Several filters: Lambda passes a record that matches any of them.
+      filters: patterns.map((pattern) => ({ pattern: JSON.stringify(pattern) })),
     }),
   );
   table.grantStreamRead(fn);

@@ -47,6 +47,13 @@ export type SigningKeyUse = keyof typeof SIGNING_KEY_ACTIONS;
 export const CONNECTION_ACTIONS = { manage: ['execute-api:ManageConnections'] } as const;
 
 export type ConnectionUse = keyof typeof CONNECTION_ACTIONS;
+/**
+ * Invoking another function asynchronously: the relay hands each batch's feed slots to the push
+ * worker (lib/events/push/hand-off.ts), so the table's stream has two readers, not three.
+ */
+export const INVOKE_ACTIONS = { push: ['lambda:InvokeFunction'] } as const;
+
+export type InvokeTarget = keyof typeof INVOKE_ACTIONS;
 /** Sessions of the destination sender role, tagged with the account they send for (lib/destinations/session.ts). */
 export const DESTINATION_ACTIONS = ['sts:AssumeRole', 'sts:TagSession'] as const;
 
@@ -58,6 +65,8 @@ export interface FunctionGrant {
   connections?: ConnectionUse;
   /** Sends to customers' AWS destinations through the sender role. */
   destinations?: true;
+  /** Invokes that function (its name only: infra grants lambda:InvokeFunction on its ARN). */
+  invokes?: InvokeTarget;
 }
 
 /** Every action a grant allows. */
@@ -68,5 +77,6 @@ export function actionsOf(grant: FunctionGrant): string[] {
     ...(grant.signingKey ? SIGNING_KEY_ACTIONS[grant.signingKey] : []),
     ...(grant.connections ? CONNECTION_ACTIONS[grant.connections] : []),
     ...(grant.destinations ? DESTINATION_ACTIONS : []),
+    ...(grant.invokes ? INVOKE_ACTIONS[grant.invokes] : []),
   ];
 }

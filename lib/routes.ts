@@ -568,7 +568,8 @@ export const workers = {
 /** The workers' grants, as `access`/`sendsToQueue` are the routes'. */
 export const workerGrants: Record<keyof typeof workers, FunctionGrant> = {
   authorizer: { table: 'read' },
-  relay: { table: 'readwrite', queue: 'send' },
+  // Hands each batch's new feed slots to the push worker (lib/events/push/hand-off.ts).
+  relay: { table: 'readwrite', queue: 'send', invokes: 'push' },
   searchIndexer: { table: 'readwrite' },
   deliver: { table: 'readwrite', queue: 'consume', signingKey: 'open' },
   deliverToDestinations: { table: 'readwrite', queue: 'consume', destinations: true },

@@ -126,12 +126,7 @@ async function main(): Promise<void> {
   // The push worker, in a thread of its own (as its Lambda has its own CPU), posts to the API's own
   // @connections stand-in. Started now, the thread loads its modules (seconds on a busy machine)
   // while this one goes on; nothing can be connected to push to before the API listens.
-  const pushStarting = startPushThread({
-    tableName: config.tableName,
-    dynamoEndpoint,
-    connectionsEndpoint: localApiUrl(config.host, config.port),
-    dataDir: inMemory ? undefined : config.dataDir,
-  });
+  const pushStarting = startPushThread({ connectionsEndpoint: localApiUrl(config.host, config.port) });
   // Its failure is reported where it is awaited; until then it must not end the process as unhandled.
   pushStarting.catch(() => {});
   // What an operator runs after a deploy that changes the search index's format (docs/operations.md, "Reindex search").
@@ -140,13 +135,21 @@ async function main(): Promise<void> {
   if (sink) stops.push(sink.close);
   const demo = await seedDemoData({ webhookSink: sink?.url });
 
+  // The relay hands new feed slots to the push worker: it needs the worker's Invoke endpoint (set
+  // when the thread is ready), so the thread is ready first. It is stopped after the relay (below).
+  const push = await pushStarting;
+  let pushStopped: Promise<void> | undefined;
+  const stopPush = () => (pushStopped ??= push.stop());
+  stops.push(stopPush);
   const pipeline = await startEventPipeline({
     tableName: config.tableName,
     dynamoEndpoint,
     dataDir: inMemory ? undefined : config.dataDir,
     host: config.host,
   });
-  stops.push(pipeline.stop);
+  let pipelineStopped: Promise<void> | undefined;
+  const stopPipeline = () => (pipelineStopped ??= pipeline.stop());
+  stops.push(stopPipeline);
   process.env['DELIVERY_QUEUE_URL'] = pipeline.queueUrl;
   const withdraw = publishRuntime(dynamoEndpoint, {
     sqs_endpoint: pipeline.sqsEndpoint,
@@ -170,9 +173,12 @@ async function main(): Promise<void> {
   process.env['PORTAL_URL'] ??= `${base}/portal/`;
   const api = await listen(createLocalApi(), config.port, config.host);
   stops.push(api.close);
-  // Stopped before the API closes (last started, first stopped), so no batch posts to a closed API.
-  const push = await pushStarting;
-  stops.push(push.stop);
+  // Stopped before the API closes (last registered, first stopped), so no batch posts to a closed API,
+  // and after the relay, so no hand-off goes to a stopped worker.
+  stops.push(async () => {
+    await stopPipeline();
+    await stopPush();
+  });
   const portal = await createPortalLink(DEMO_CALLER, DEMO_IDS.buyerAgent, {}, portalPageUrl());
   process.stdout.write(
     [

@@ -21,6 +21,7 @@ export const UNIT_FILES = [
   'infra/queues.test.ts',
   'infra/stack.test.ts',
   'infra/stages.test.ts',
+  'infra/streams.test.ts',
   'infra/tracing.test.ts',
   'infra/usage-plans.test.ts',
   'test/agents/kms.test.ts',

@@ -9,8 +9,9 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 
 /** The IAM service prefix of each call's actions (`execute-api`: the push channel's @connections). */
 /**
- * `cloudformation`, `lambda`, `ssm`: the operator scripts' reads (scripts/stack-outputs.ts,
- * scripts/preflight.ts), never a function's.
+ * `cloudformation`, `ssm`: the operator scripts' reads (scripts/stack-outputs.ts,
+ * scripts/preflight.ts), never a function's; `lambda`: those scripts' reads, and the relay's
+ * hand-off to the push worker (lib/events/push/hand-off.ts).
  */
 export type AwsService = 'dynamodb' | 'sqs' | 'execute-api' | 'kms' | 'sts' | 'cloudformation' | 'lambda' | 'ssm';
 export type AwsClient = DynamoDBClient | SQSClient;

@@ -91,6 +91,16 @@ export const ENVIRONMENT = {
     scope: 'service',
     doc: "The push channel's @connections endpoint (`https://<api id>.execute-api.<region>.amazonaws.com/<stage>`; locally the runtime's own URL). Set by infra on the functions that push; `admin revoke-key` against a deployed stage needs it (stack output `PushConnectionsEndpoint`) to close the key's connections.",
   },
+  PUSH_FUNCTION_NAME: {
+    kind: 'text',
+    scope: 'service',
+    doc: "The push worker's function name. Set by infra on the relay, which hands it each batch's new feed slots by an asynchronous invoke (`lib/events/push/hand-off.ts`); the local runtime sets it when its push worker starts. Unset: the relay hands nothing over (a runtime without the push channel).",
+  },
+  LAMBDA_ENDPOINT: {
+    kind: 'url',
+    scope: 'service',
+    doc: "Where the relay's invoke of the push worker goes instead of `https://lambda.<region>.amazonaws.com` (the local runtime's Invoke stand-in, `local/emulators/async-invoke.ts`); unset in AWS.",
+  },
   DESTINATION_QUEUE_URL: {
     kind: 'text',
     scope: 'service',

@@ -12,6 +12,8 @@ export const ENVIRONMENT_KINDS: Readonly<Record<SettingName, Kind>> = {
   SQS_ENDPOINT: 'url',
   WEBHOOK_SIGNING_KMS_KEY_ID: 'text',
   PUSH_CONNECTIONS_ENDPOINT: 'url',
+  PUSH_FUNCTION_NAME: 'text',
+  LAMBDA_ENDPOINT: 'url',
   DESTINATION_QUEUE_URL: 'text',
   DESTINATION_SENDER_ROLE_ARN: 'text',
   STS_ENDPOINT: 'url',

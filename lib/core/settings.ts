@@ -57,7 +57,12 @@ export const DELIVERY = {
   reverifyFailuresToDemote: 3,
 } as const;
 
-/** The table's stream, read by the relay and the search indexer. */
+/**
+ * The table's stream: two readers, the relay and the search indexer (DynamoDB advises at most two
+ * per shard). The push worker is no third: the relay hands it the new feed slots of each batch
+ * (lib/events/push/hand-off.ts; docs/events.md, "Push"). Every mapping keeps what still fails after
+ * `retryAttempts` in a failure queue, with an alarm (infra/streams.test.ts holds both).
+ */
 export const STREAM = {
   batchSize: 100,
   /** A batch that keeps failing is skipped (and logged) after this many attempts. */
@@ -160,11 +165,14 @@ export const PUSH = {
   /** Agents one push worker batch serves at once: up to 10 connections each, so about 100 posts in flight. */
   agentsAtOnce: 10,
   /**
-   * The push worker's stream mapping's ParallelizationFactor (Lambda's most, 10): batches of one
-   * shard in the worker at once, one agent's records always in one of them, in order. At 1 an
-   * agent's events wait behind every other agent's posts of the batch before (docs/events.md, "Push").
+   * The relay's hand-off to the push worker (lib/events/push/hand-off.ts): an asynchronous invoke
+   * whose payload stays under `handOffMaxBytes` (Lambda's limit for an asynchronous invoke was
+   * 256 KB, 1 MB since 2025: under both). Past it the slots' images are left out and the worker
+   * reads the feed for them. A failed invocation is tried `handOffRetryAttempts` more times by Lambda,
+   * then kept in the push failure queue (infra/push-stack.ts).
    */
-  streamParallelization: 10,
+  handOffMaxBytes: 256 * 1024,
+  handOffRetryAttempts: 2,
   /** The subprotocol the channel speaks; a client offers it (and its key as `key.<API key>`). */
   protocol: 'events.v1',
   /** Where the local runtime serves the channel (a deployed stage has its own WebSocket API URL). */

@@ -1,3 +1,5 @@
+import { ENTITY } from '../store/keys.ts';
+
 /**
  * Which stream records reach the relay: new event rows (the outbox) whose agent's webhook was
  * ENABLED and subscribed when the event happened (`deliver`, see outbox.ts), replay pages and version notice pages; nothing else. The CDK event
@@ -17,6 +19,20 @@ export const RELAY_FILTER_PATTERN = {
   },
 } as const;
 
+/**
+ * New feed slots (an event, whatever its agent's webhook, or a gap marker that lets a reader pass an
+ * abandoned slot): what the relay hands the push worker (lib/events/push/hand-off.ts). The relay's
+ * event source carries both patterns (Lambda passes a record matching either), so the table's stream
+ * has two readers, the relay and the search indexer, not a third for the push (docs/events.md, "Push").
+ */
+export const PUSH_FILTER_PATTERN = {
+  eventName: ['INSERT'],
+  dynamodb: { NewImage: { entity: { S: [ENTITY.event, ENTITY.feedGap] } } },
+} as const;
+
+/** The relay's event source filters, in the order the CDK event source lists them. */
+export const RELAY_STREAM_FILTERS = [RELAY_FILTER_PATTERN, PUSH_FILTER_PATTERN] as const;
+
 type Pattern = { readonly [key: string]: Pattern | readonly (string | number | boolean)[] };
 
 /** The subset of Lambda's event filtering the pattern above uses: nested keys, lists of exact values. */
@@ -27,3 +43,7 @@ export function matchesFilter(record: unknown, pattern: Pattern = RELAY_FILTER_P
     return matchesFilter(value, expected as Pattern);
   });
 }
+
+/** Lambda's rule for several filters on one event source: a record passes if any matches. */
+export const matchesAnyFilter = (record: unknown, patterns: readonly Pattern[] = RELAY_STREAM_FILTERS): boolean =>
+  patterns.some((pattern) => matchesFilter(record, pattern));

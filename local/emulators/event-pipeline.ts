@@ -1,7 +1,9 @@
 /**
  * The local outbox pipeline: table stream → relay → SQS (fauxqs) → delivery, and table stream →
- * search indexer, with the very
- * handlers Lambda runs (functions/workers/*) behind event-source pollers. With a data folder the
+ * search indexer: the stream's two readers, as deployed. The relay hands new feed slots to the push
+ * worker by an asynchronous invoke, when one runs (LAMBDA_ENDPOINT and PUSH_FUNCTION_NAME, set by
+ * local/emulators/push-worker.ts or push-thread.ts; without them it hands nothing over). The very
+ * handlers Lambda runs (functions/workers/*) run behind event-source pollers. With a data folder the
  * queue (fauxqs persistence) and the stream position (a checkpoint file) survive a restart, so an
  * event committed while the process was down is still delivered.
  *
@@ -10,9 +12,10 @@
  */
 
 import { join } from 'node:path';
+import type { _Record as StreamRecord } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { DELIVERY, STREAM } from '../../lib/core/settings.ts';
-import { matchesFilter } from '../../lib/events/stream-filter.ts';
+import { matchesAnyFilter, matchesFilter, RELAY_STREAM_FILTERS } from '../../lib/events/stream-filter.ts';
 import { SEARCH_INDEX_FILTER_PATTERN } from '../../lib/marketplace/search/search-indexer.ts';
 import { workers } from '../../lib/routes.ts';
 import { streamArn } from '../../lib/store/create-table.ts';
@@ -37,6 +40,8 @@ export interface EventPipelineOptions {
   maxReceiveCount?: number;
   /** Concurrent delivery batches. */
   concurrency?: number;
+  /** Hears each page the relay's poller read from the stream (a bench's trace). */
+  onRelayRead?: (records: readonly StreamRecord[]) => void;
 }
 
 export interface EventPipeline {
@@ -77,6 +82,9 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
     endpoint: options.dynamoEndpoint,
     streamArn: await streamArn(options.tableName),
     handler: (event) => runAsWorker('relay', () => relay(event, lambdaContext('relay', STREAM.workerTimeoutSeconds))),
+    // The relay's event source filters, as in infra/workers-stack.ts.
+    filter: (record) => matchesAnyFilter(record, RELAY_STREAM_FILTERS),
+    ...(options.onRelayRead ? { onRead: options.onRelayRead } : {}),
     ...(dataDir ? { checkpointFile: join(dataDir, `stream-checkpoint-${options.tableName}.json`) } : {}),
   });
   // The second consumer of the stream, beside the relay: template changes → search index.

@@ -27,7 +27,7 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import { withoutSdkLogger } from '../../lib/aws/no-sdk-logger.ts';
 import { endpointOverride } from '../../lib/aws-endpoint.ts';
 import { STREAM } from '../../lib/core/settings.ts';
-import { matchesFilter } from '../../lib/events/stream-filter.ts';
+import { matchesAnyFilter } from '../../lib/events/stream-filter.ts';
 import { log } from '../../lib/observability/log.ts';
 
 export interface StreamPollerOptions {
@@ -53,7 +53,7 @@ const DESCRIBE_EVERY_MS = 5000;
  * A stream that has been quiet for QUICK_AFTER_RECORDS_MS is polled at Lambda's base rate for a
  * stream event source, four times a second; until then every 100 ms, so the records of a burst, or
  * of a test's next step, wait little. Polling every 100 ms around the clock cost an idle `npm start`
- * (three stream readers: relay, search, push) about 17 % of a core, 60 % of it these polls: 5.2 s of
+ * (then three stream readers: relay, search, push; two since the relay hands off to the push) about 17 % of a core, 60 % of it these polls: 5.2 s of
  * CPU in 30 s, node and DynamoDB Local together; resting at four a second, 3.1–3.4 s. Rest came after
  * 2 s at first: six pipeline test files then took 2–3 % longer (a step after a pause waited for the
  * slower poll); after 10 s a test's pipeline seldom rests, and a runtime left idle does.
@@ -151,7 +151,7 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
     batchSize = STREAM.batchSize,
     idleMs = 100,
     retryAttempts = STREAM.retryAttempts,
-    filter = (r) => matchesFilter(r),
+    filter = (r) => matchesAnyFilter(r),
     parallelization = 1,
   } = options;
   const client = withoutSdkLogger(new DynamoDBStreamsClient(endpointOverride(options.endpoint)));

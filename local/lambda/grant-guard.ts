@@ -42,6 +42,8 @@ const SQS_BATCH = /^(SendMessage|DeleteMessage|ChangeMessageVisibility)Batch$/;
 export function actionsOfCall(service: AwsService, operation: string, input: unknown): string[] {
   // PostToConnection, DeleteConnection and GetConnection are all one IAM action.
   if (service === 'execute-api') return ['execute-api:ManageConnections'];
+  // Lambda's Invoke API is authorised as lambda:InvokeFunction.
+  if (service === 'lambda' && operation === 'Invoke') return ['lambda:InvokeFunction'];
   if (service === 'sqs') return [`sqs:${operation.replace(SQS_BATCH, '$1')}`];
   // A session with tags needs sts:TagSession beside sts:AssumeRole.
   if (service === 'sts')

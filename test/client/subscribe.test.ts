@@ -1,24 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, type FeedEvent, MarketplaceClient } from '../../client/index.ts';
 import { listSlots } from '../../lib/events/push/store.ts';
-import { startPushStream } from '../../local/emulators/push-stream.ts';
+import { type EventPipeline, startEventPipeline } from '../../local/emulators/event-pipeline.ts';
+import { type PushWorker, startPushWorker } from '../../local/emulators/push-worker.ts';
 import { useLocalApi } from '../support/local-api.ts';
 import { clientForNewUser } from './support/local-client.ts';
 import { templateInput } from './support/template-input.ts';
 
 /** `events.subscribe` against the local runtime's push channel: the global WebSocket, no dependency. */
 const api = useLocalApi();
-let stream: { stop(): Promise<void> };
+let worker: PushWorker | undefined;
+let pipeline: EventPipeline | undefined;
 
+// The push worker in-process, and the relay that hands it new feed slots (the stream's reader).
 beforeAll(async () => {
-  stream = await startPushStream({
+  worker = await startPushWorker({ connectionsEndpoint: api.url });
+  pipeline = await startEventPipeline({
     tableName: process.env['TABLE_NAME']!,
     dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!,
-    connectionsEndpoint: api.url,
   });
 });
 afterAll(async () => {
-  await stream?.stop();
+  await pipeline?.stop();
+  await worker?.stop();
 });
 
 /** What API Gateway does when it ends a connection (its 2-hour limit, a deploy): DELETE @connections/<id>. */

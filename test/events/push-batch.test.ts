@@ -3,7 +3,9 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decorateAwsClients } from '../../lib/aws/client-hooks.ts';
-import { pushBatch } from '../../lib/events/push/push-batch.ts';
+import { PUSH } from '../../lib/core/settings.ts';
+import { handOffOf } from '../../lib/events/push/hand-off.ts';
+import { pushHandOff } from '../../lib/events/push/push-batch.ts';
 import { claimSlot, listSlots } from '../../lib/events/push/store.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import * as keys from '../../lib/store/key-builders.ts';
@@ -11,10 +13,10 @@ import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { createAgent, createContract, feedOf, publishTemplate, SIMPLE_SCHEMA } from './support.ts';
 
 /**
- * The push worker's batch against DynamoDB Local, with the records handed in by the test: the records
- * stand in for the feed's read when they continue a connection's cursor, and the feed is read
- * whenever they do not, so no slot between the cursor and a record is ever passed. The posts go to a
- * recorder (the channel's own end-to-end tests are push.test.ts).
+ * The push worker's invocation against DynamoDB Local, with the relay's hand-off of records made by
+ * the test: the records' images stand in for the feed's read when they continue a connection's
+ * cursor, and the feed is read whenever they do not, so no slot between the cursor and a record is
+ * ever passed. The posts go to a recorder (the channel's own end-to-end tests are push.test.ts).
  */
 let alice: TestUser;
 let templateId: string;
@@ -51,6 +53,12 @@ async function recordOf(agentId: string, eventId: string, sequence: number) {
     dynamodb: { NewImage: marshall(Item!), SequenceNumber: String(sequence).padStart(21, '0') },
   };
 }
+
+type Record_ = Awaited<ReturnType<typeof recordOf>>;
+
+/** What the relay hands over for these records, and the worker's run of it. */
+const pushBatch = (records: Record_[], post: ReturnType<typeof recorder>['post']) =>
+  pushHandOff(handOffOf(records)!.handOff, post);
 
 function recorder() {
   const posted: { connection: string; id: string }[] = [];
@@ -109,5 +117,38 @@ describe('push batch: the records as the first read', () => {
     expect(await pushBatch([await recordOf(agentId, events[1]!, 1)], post)).toEqual([]);
     expect(posted).toEqual([]);
     expect(queries - before).toBe(0);
+  });
+});
+
+describe("the relay's hand-off", () => {
+  it('names each agent once with its slots in stream order, and leaves out what is not a new feed slot', async () => {
+    const { agentId, events } = await agentWithEvents(2);
+    const records = [await recordOf(agentId, events[0]!, 1), await recordOf(agentId, events[1]!, 2)];
+    const modified = { ...records[0]!, eventName: 'MODIFY' };
+    const made = handOffOf([modified, ...records]);
+    expect(made!.first).toBe(records[0]);
+    expect(made!.handOff.agents).toEqual([{ agent_id: agentId, images: records.map((r) => r.dynamodb.NewImage) }]);
+    expect(handOffOf([modified])).toBeUndefined();
+  });
+
+  it(`past ${PUSH.handOffMaxBytes / 1024} KB carries the agent ids alone, and the worker reads the feed for them`, async () => {
+    const { agentId, events } = await agentWithEvents(2);
+    await connect(agentId, `c-${agentId}`, undefined);
+    const record = await recordOf(agentId, events[1]!, 1);
+    // The same slot's image, padded past the budget (as a batch of many large events would be).
+    const padded = {
+      ...record,
+      dynamodb: {
+        ...record.dynamodb,
+        NewImage: { ...record.dynamodb.NewImage, pad: { S: 'x'.repeat(PUSH.handOffMaxBytes) } },
+      },
+    };
+    const made = handOffOf([padded])!;
+    expect(made.handOff).toEqual({ agents: [{ agent_id: agentId }] });
+    const { posted, post } = recorder();
+    const before = queries;
+    expect(await pushHandOff(made.handOff, post)).toEqual([]);
+    expect(posted.map((p) => p.id)).toEqual(events);
+    expect(queries - before).toBeGreaterThan(0);
   });
 });

@@ -6,8 +6,12 @@ import { PUSH } from '../../lib/core/settings.ts';
 import { afterPosition, eventIdAt } from '../../lib/events/feed/position.ts';
 import { readFilled } from '../../lib/events/feed/reader.ts';
 import { connectionVerdict } from '../../lib/events/push/message-limit.ts';
-import { PUSH_FILTER_PATTERN } from '../../lib/events/push/push-batch.ts';
-import { matchesFilter } from '../../lib/events/stream-filter.ts';
+import {
+  matchesAnyFilter,
+  matchesFilter,
+  PUSH_FILTER_PATTERN,
+  RELAY_STREAM_FILTERS,
+} from '../../lib/events/stream-filter.ts';
 import { handshakeKey } from '../../lib/http/socket-route.ts';
 import { ENTITY } from '../../lib/store/keys.ts';
 
@@ -32,7 +36,7 @@ describe('push channel, pure parts', () => {
     );
   });
 
-  it('wakes the push worker for new feed slots only: event rows and gap markers, not their changes or other items', () => {
+  it('hands the push worker new feed slots only: event rows and gap markers, not their changes or other items; the relay reads both kinds', () => {
     const record = (eventName: string, entity: string) => ({
       eventName,
       dynamodb: { NewImage: { entity: { S: entity }, agent_id: { S: 'agt_X' } } },
@@ -42,6 +46,12 @@ describe('push channel, pure parts', () => {
     expect(matchesFilter(record('MODIFY', 'event'), PUSH_FILTER_PATTERN)).toBe(false);
     expect(matchesFilter(record('INSERT', 'pushConnections'), PUSH_FILTER_PATTERN)).toBe(false);
     expect(matchesFilter(record('INSERT', 'delivery'), PUSH_FILTER_PATTERN)).toBe(false);
+    // The relay's event source carries both patterns: an event whose webhook was off (no `deliver`) still
+    // reaches it, for the push; a delivery record reaches neither.
+    expect(matchesAnyFilter(record('INSERT', 'event'), RELAY_STREAM_FILTERS)).toBe(true);
+    expect(matchesAnyFilter(record('INSERT', 'feedGap'), RELAY_STREAM_FILTERS)).toBe(true);
+    expect(matchesAnyFilter(record('INSERT', 'delivery'), RELAY_STREAM_FILTERS)).toBe(false);
+    expect(matchesAnyFilter(record('MODIFY', 'event'), RELAY_STREAM_FILTERS)).toBe(false);
   });
 
   describe('the stream records as the first read of a push (readFilled)', () => {

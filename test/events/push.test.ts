@@ -3,20 +3,31 @@ import { hashApiKey } from '../../lib/accounts/api-keys.ts';
 import { PUSH } from '../../lib/core/settings.ts';
 import { openConnection } from '../../lib/events/push/connections.ts';
 import { listSlots } from '../../lib/events/push/store.ts';
+import type { EventPipeline } from '../../local/emulators/event-pipeline.ts';
 import { type PushThread, startPushThread } from '../../local/emulators/push-thread.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { useLocalApi } from '../support/local-api.ts';
 import { handshake, openSocket, pushUrl, type TestSocket } from './push-support.ts';
-import { createAgent, createContract, feedOf, publishTemplate, SIMPLE_SCHEMA, waitFor } from './support.ts';
+import {
+  createAgent,
+  createContract,
+  feedOf,
+  publishTemplate,
+  SIMPLE_SCHEMA,
+  startFilePipeline,
+  waitFor,
+} from './support.ts';
 
 /**
  * The push channel end to end on the local runtime: the WebSocket stand-in on the local API's port
- * runs $connect/$default/$disconnect, the table's stream runs the push worker, which posts to the
- * stand-in's @connections API. Guarantees as the feed's (docs/events.md, "Push"). The stream poller
- * and the worker run in a worker thread, as `npm start` runs them (local/emulators/push-thread.ts).
+ * runs $connect/$default/$disconnect, the relay on the table's stream hands new feed slots to the
+ * push worker (an asynchronous invoke), which posts to the stand-in's @connections API. Guarantees
+ * as the feed's (docs/events.md, "Push"). The worker runs in a worker thread, as `npm start` runs it
+ * (local/emulators/push-thread.ts).
  */
 const api = useLocalApi();
 let starting: Promise<PushThread> | undefined;
+let pipeline: EventPipeline | undefined;
 let alice: TestUser;
 let mallory: TestUser;
 let agentId: string;
@@ -28,19 +39,18 @@ const fund = async (agent = agentId) =>
 
 // The thread loads its modules (a second or two) while this one makes the callers, agents and events.
 beforeAll(async () => {
-  starting = startPushThread({
-    tableName: process.env['TABLE_NAME']!,
-    dynamoEndpoint: process.env['DYNAMODB_ENDPOINT']!,
-    connectionsEndpoint: api.url,
-  });
+  starting = startPushThread({ connectionsEndpoint: api.url });
   [alice, mallory] = await Promise.all([createTestUser(), createTestUser()]);
   [agentId, otherAgentId] = await Promise.all([createAgent(alice), createAgent(alice)]);
   templateId = await publishTemplate(alice, SIMPLE_SCHEMA);
   for (let i = 0; i < 3; i++) await fund();
+  // The relay hands off to the worker's Invoke endpoint, known once the thread is ready.
   await starting;
+  pipeline = await startFilePipeline();
 });
 
 afterAll(async () => {
+  await pipeline?.stop();
   await (await starting)?.stop();
 });
 

@@ -11,8 +11,8 @@
  * other answer is an error naming the API's own error type.
  */
 
+import { emulatorCredentials } from '../../aws/emulator-credentials.ts';
 import { httpSend } from '../../aws/http-send.ts';
-import type { Credentials } from '../../aws/signed-request.ts';
 import { signedRequest } from '../../aws/signed-request.ts';
 import { setting } from '../../core/environment.ts';
 
@@ -20,17 +20,6 @@ import { setting } from '../../core/environment.ts';
 export type PostFrame = (connectionId: string, frame: string) => Promise<'sent' | 'gone'>;
 /** Closes a connection from the service's side (its $disconnect follows); a connection already gone is fine. */
 export type CloseConnection = (connectionId: string) => Promise<void>;
-
-/** The local stand-in checks no signature; the emulators' dummy credentials keep the signer from looking for real ones. */
-let local: { accessKeyId: string; credentials: Credentials } | undefined;
-function localCredentials(): Credentials | undefined {
-  if (setting('DYNAMODB_ENDPOINT') === undefined) return undefined;
-  const accessKeyId = setting('EMULATOR_ACCESS_KEY_ID') ?? 'local';
-  // One provider while the key id stands, so the signer made for it is reused (signed-request.ts).
-  if (local?.accessKeyId !== accessKeyId)
-    local = { accessKeyId, credentials: async () => ({ accessKeyId, secretAccessKey: 'local' }) };
-  return local.credentials;
-}
 
 async function callConnection(
   operation: 'PostToConnection' | 'DeleteConnection',
@@ -46,7 +35,7 @@ async function callConnection(
     method: operation === 'PostToConnection' ? 'POST' : 'DELETE',
     url: new URL(`${endpoint.replace(/\/$/, '')}/@connections/${encodeURIComponent(connectionId)}`),
     ...(body === undefined ? {} : { body, headers: { 'content-type': 'application/octet-stream' } }),
-    credentials: localCredentials(),
+    credentials: emulatorCredentials(),
     send: httpSend,
   });
   if ((status >= 200 && status < 300) || status === 410) return status;
