@@ -11,7 +11,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { _Record as StreamRecord } from '@aws-sdk/client-dynamodb-streams';
 import { decorateAwsClients, watchAwsCalls } from '../lib/aws/client-hooks.ts';
-import type { PushHandOff } from '../lib/events/push/hand-off.ts';
+import type { PushHandOff } from '../lib/events/push/slots.ts';
 import { percentileOf } from './_api.ts';
 
 interface EventTimes {

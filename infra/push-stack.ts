@@ -117,7 +117,7 @@ export class PushStack extends NestedStack {
       });
     }
 
-    // Invoked asynchronously by the relay with each stream batch's new feed slots (lib/events/push/hand-off.ts):
+    // Invoked asynchronously by the relay with each stream batch's new feed slots (lib/events/push-hand-off.ts):
     // no stream mapping of its own, so the table's stream keeps two readers. Its name is fixed, so the relay
     // (workers stack) may invoke it by name without a reference into this stack.
     const push = fn('push', workers.push, workerGrants.push, pushFunctionName(config.name));

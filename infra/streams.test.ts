@@ -4,7 +4,7 @@
  * throttled GetRecords, delaying every reader), and every reader with a failure path, so a batch
  * that keeps failing is kept in a queue (whose alarm infra/queues.test.ts holds) instead of being
  * dropped. The push worker is no third reader: the relay hands it new feed slots
- * (lib/events/push/hand-off.ts), and its own failure path is its asynchronous invoke config's.
+ * (lib/events/push-hand-off.ts), and its own failure path is its asynchronous invoke config's.
  */
 import { Duration } from 'aws-cdk-lib';
 import { StartingPosition } from 'aws-cdk-lib/aws-lambda';

@@ -82,7 +82,7 @@ export class WorkersStack extends Stack {
 
     // Outbox relay: new event rows, gap markers and the relay's own request rows, filtered by Lambda
     // before the function is even invoked. It hands the new feed slots to the push worker (an
-    // asynchronous invoke by the worker's fixed name: lib/events/push/hand-off.ts), so the stream
+    // asynchronous invoke by the worker's fixed name: lib/events/push-hand-off.ts), so the stream
     // has two readers, this and the search indexer.
     const relay = fn('relay', {
       reservedConcurrency: config.reservedConcurrency.relay,

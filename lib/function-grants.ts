@@ -49,7 +49,7 @@ export const CONNECTION_ACTIONS = { manage: ['execute-api:ManageConnections'] } 
 export type ConnectionUse = keyof typeof CONNECTION_ACTIONS;
 /**
  * Invoking another function asynchronously: the relay hands each batch's feed slots to the push
- * worker (lib/events/push/hand-off.ts), so the table's stream has two readers, not three.
+ * worker (lib/events/push-hand-off.ts), so the table's stream has two readers, not three.
  */
 export const INVOKE_ACTIONS = { push: ['lambda:InvokeFunction'] } as const;
 

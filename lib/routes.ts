@@ -568,7 +568,7 @@ export const workers = {
 /** The workers' grants, as `access`/`sendsToQueue` are the routes'. */
 export const workerGrants: Record<keyof typeof workers, FunctionGrant> = {
   authorizer: { table: 'read' },
-  // Hands each batch's new feed slots to the push worker (lib/events/push/hand-off.ts).
+  // Hands each batch's new feed slots to the push worker (lib/events/push-hand-off.ts).
   relay: { table: 'readwrite', queue: 'send', invokes: 'push' },
   searchIndexer: { table: 'readwrite' },
   deliver: { table: 'readwrite', queue: 'consume', signingKey: 'open' },

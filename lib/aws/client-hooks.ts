@@ -11,7 +11,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 /**
  * `cloudformation`, `ssm`: the operator scripts' reads (scripts/stack-outputs.ts,
  * scripts/preflight.ts), never a function's; `lambda`: those scripts' reads, and the relay's
- * hand-off to the push worker (lib/events/push/hand-off.ts).
+ * hand-off to the push worker (lib/events/push-hand-off.ts).
  */
 export type AwsService = 'dynamodb' | 'sqs' | 'execute-api' | 'kms' | 'sts' | 'cloudformation' | 'lambda' | 'ssm';
 export type AwsClient = DynamoDBClient | SQSClient;

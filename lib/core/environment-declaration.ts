@@ -94,7 +94,7 @@ export const ENVIRONMENT = {
   PUSH_FUNCTION_NAME: {
     kind: 'text',
     scope: 'service',
-    doc: "The push worker's function name. Set by infra on the relay, which hands it each batch's new feed slots by an asynchronous invoke (`lib/events/push/hand-off.ts`); the local runtime sets it when its push worker starts. Unset: the relay hands nothing over (a runtime without the push channel).",
+    doc: "The push worker's function name. Set by infra on the relay, which hands it each batch's new feed slots by an asynchronous invoke (`lib/events/push-hand-off.ts`); the local runtime sets it when its push worker starts. Unset: the relay hands nothing over (a runtime without the push channel).",
   },
   LAMBDA_ENDPOINT: {
     kind: 'url',

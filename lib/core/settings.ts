@@ -60,7 +60,7 @@ export const DELIVERY = {
 /**
  * The table's stream: two readers, the relay and the search indexer (DynamoDB advises at most two
  * per shard). The push worker is no third: the relay hands it the new feed slots of each batch
- * (lib/events/push/hand-off.ts; docs/events.md, "Push"). Every mapping keeps what still fails after
+ * (lib/events/push-hand-off.ts; docs/events.md, "Push"). Every mapping keeps what still fails after
  * `retryAttempts` in a failure queue, with an alarm (infra/streams.test.ts holds both).
  */
 export const STREAM = {
@@ -165,7 +165,7 @@ export const PUSH = {
   /** Agents one push worker batch serves at once: up to 10 connections each, so about 100 posts in flight. */
   agentsAtOnce: 10,
   /**
-   * The relay's hand-off to the push worker (lib/events/push/hand-off.ts): an asynchronous invoke
+   * The relay's hand-off to the push worker (lib/events/push-hand-off.ts): an asynchronous invoke
    * whose payload stays under `handOffMaxBytes` (Lambda's limit for an asynchronous invoke was
    * 256 KB, 1 MB since 2025: under both). Past it the slots' images are left out and the worker
    * reads the feed for them. A failed invocation is tried `handOffRetryAttempts` more times by Lambda,

@@ -1,4 +1,6 @@
-import { ENTITY } from '../store/keys.ts';
+import { PUSH_FILTER_PATTERN } from './push/slots.ts';
+
+export { PUSH_FILTER_PATTERN };
 
 /**
  * Which stream records reach the relay: new event rows (the outbox) whose agent's webhook was
@@ -20,17 +22,10 @@ export const RELAY_FILTER_PATTERN = {
 } as const;
 
 /**
- * New feed slots (an event, whatever its agent's webhook, or a gap marker that lets a reader pass an
- * abandoned slot): what the relay hands the push worker (lib/events/push/hand-off.ts). The relay's
- * event source carries both patterns (Lambda passes a record matching either), so the table's stream
- * has two readers, the relay and the search indexer, not a third for the push (docs/events.md, "Push").
+ * The relay's event source filters, in the order the CDK event source lists them: its own rows, and
+ * the new feed slots it hands the push worker (lib/events/push-hand-off.ts). Lambda passes a record
+ * that matches either, so the table's stream has two readers, the relay and the search indexer.
  */
-export const PUSH_FILTER_PATTERN = {
-  eventName: ['INSERT'],
-  dynamodb: { NewImage: { entity: { S: [ENTITY.event, ENTITY.feedGap] } } },
-} as const;
-
-/** The relay's event source filters, in the order the CDK event source lists them. */
 export const RELAY_STREAM_FILTERS = [RELAY_FILTER_PATTERN, PUSH_FILTER_PATTERN] as const;
 
 type Pattern = { readonly [key: string]: Pattern | readonly (string | number | boolean)[] };

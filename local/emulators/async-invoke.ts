@@ -1,6 +1,6 @@
 /**
  * Lambda's Invoke API for asynchronous invocations (`X-Amz-Invocation-Type: Event`), locally: the
- * relay's hand-off to the push worker (lib/events/push/hand-off.ts) is the same signed request it
+ * relay's hand-off to the push worker (lib/events/push-hand-off.ts) is the same signed request it
  * sends to Lambda, answered as Lambda answers it: 202 once the event is queued, then the function
  * runs; a run that throws is run again `retryAttempts` times, and one that still fails goes to the
  * on-failure destination (here: logged and kept in `failures`, as the push failure queue keeps it).

@@ -1,6 +1,6 @@
 /**
  * The push worker, locally: functions/workers/push.ts inside its grant, behind the local Invoke API
- * (async-invoke.ts) that the relay's hand-off calls (lib/events/push/hand-off.ts), with the retries
+ * (async-invoke.ts) that the relay's hand-off calls (lib/events/push-hand-off.ts), with the retries
  * and the failure path of its deployed asynchronous invoke config (infra/push-stack.ts). No stream
  * poller of its own: as in AWS, the table's stream has two readers, the relay and the search
  * indexer (local/emulators/event-pipeline.ts). The worker posts to PUSH_CONNECTIONS_ENDPOINT: the
@@ -10,7 +10,7 @@
  * parent sets them for its own, local/emulators/push-thread.ts).
  */
 import { PUSH } from '../../lib/core/settings.ts';
-import type { PushHandOff } from '../../lib/events/push/hand-off.ts';
+import type { PushHandOff } from '../../lib/events/push/slots.ts';
 import { workers } from '../../lib/routes.ts';
 import { lambdaContext } from '../lambda/context.ts';
 import { runAsWorker } from '../lambda/grants.ts';

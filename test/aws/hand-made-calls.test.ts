@@ -1,11 +1,14 @@
 import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
+import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decrypt, generateDataKey, KmsError } from '../../lib/aws/kms.ts';
+import { errorCodeOf } from '../../lib/aws/signed-request.ts';
 import { DESTINATIONS } from '../../lib/core/settings.ts';
 import { sessionFor } from '../../lib/destinations/session.ts';
 import { postpone } from '../../lib/events/delivery/queue.ts';
+import { handOffOf, handOffToPush } from '../../lib/events/push-hand-off.ts';
 import {
   type Reply,
   type ScriptedEndpoint,
@@ -232,5 +235,64 @@ describe('STS (query protocol): AssumeRole with a session tag', () => {
     const ours = await sessionFor('0b6f9f0e-2d64-4bd4-9c55-4f8f1b1d3e2a').catch((err: Error) => err);
     expect((reference as Error).name).toBe('AccessDenied');
     expect((ours as Error).message).toMatch(/STS AssumeRole answered 403: AccessDenied/);
+  });
+});
+
+describe("Lambda (REST-JSON): the relay's asynchronous Invoke of the push worker", () => {
+  const FUNCTION = 'template-marketplace-prod-push';
+  // A stream INSERT of a feed slot, as Lambda hands it to the relay.
+  const record = {
+    eventName: 'INSERT',
+    dynamodb: {
+      SequenceNumber: '000000000000000000042',
+      NewImage: {
+        PK: { S: 'AGENT#agt_01' },
+        SK: { S: 'EVT#evt_01' },
+        entity: { S: 'event' },
+        id: { S: 'evt_01' },
+        agent_id: { S: 'agt_01' },
+        type: { S: 'contract.funded' },
+      },
+    },
+  };
+
+  it('the SDK request, byte for byte, and its 202 read as taken', async () => {
+    const lambda = await answeringAlways({ status: 202, headers: { 'x-amzn-requestid': 'a1b2' }, body: '' });
+    const sdk = new LambdaClient(sdkOptions(lambda.url));
+    const reference = await sdk.send(
+      new InvokeCommand({
+        FunctionName: FUNCTION,
+        InvocationType: 'Event',
+        Payload: Buffer.from(JSON.stringify(handOffOf([record])!.handOff)),
+      }),
+    );
+    sdk.destroy();
+    asInLambda({ LAMBDA_ENDPOINT: lambda.url, PUSH_FUNCTION_NAME: FUNCTION });
+    expect(await handOffToPush([record])).toEqual([]);
+    expect(reference.StatusCode).toBe(202);
+    expectSameRequest(lambda.seen[0]!, lambda.seen[1]!, ['content-type', 'x-amz-invocation-type']);
+  });
+
+  it('an error answer: the same error code, and the batch reported from its earliest slot', async () => {
+    const notFound = {
+      status: 404,
+      headers: { 'content-type': 'application/json', 'x-amzn-errortype': 'ResourceNotFoundException' },
+      body: JSON.stringify({
+        Type: 'User',
+        message: `Function not found: arn:aws:lambda:eu-west-1:111122223333:function:${FUNCTION}`,
+      }),
+    };
+    const lambda = await answeringAlways(notFound);
+    const sdk = new LambdaClient(sdkOptions(lambda.url));
+    const reference = await sdk
+      .send(new InvokeCommand({ FunctionName: FUNCTION, InvocationType: 'Event', Payload: Buffer.from('{}') }))
+      .catch((err: Error) => err);
+    sdk.destroy();
+    asInLambda({ LAMBDA_ENDPOINT: lambda.url, PUSH_FUNCTION_NAME: FUNCTION });
+    expect(await handOffToPush([record])).toEqual([record.dynamodb.SequenceNumber]);
+    expect((reference as Error).name).toBe('ResourceNotFoundException');
+    expect(errorCodeOf(notFound)).toBe((reference as Error).name);
+    // A client error is final: one attempt each (the SDK's, then ours).
+    expect(lambda.seen).toHaveLength(2);
   });
 });

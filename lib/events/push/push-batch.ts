@@ -1,5 +1,5 @@
 /**
- * The push worker's invocation (the relay's hand-off, hand-off.ts): every agent with new feed slots
+ * The push worker's invocation (the relay's hand-off, lib/events/push-hand-off.ts): every agent with new feed slots
  * has its connections sent what they have not been sent yet. One push per agent, whatever its number
  * of slots: the push sends the feed from each connection's cursor; the slots' images only spare it
  * the read of the feed when they continue the cursor (send.ts). The agents' connections and
@@ -13,8 +13,8 @@ import { PUSH } from '../../core/settings.ts';
 import { errorFields, log } from '../../observability/log.ts';
 import { itemOfImage } from '../../store/table-change.ts';
 import type { PostFrame } from './channel.ts';
-import type { PushHandOff } from './hand-off.ts';
 import { pushToAgent } from './send.ts';
+import type { PushHandOff } from './slots.ts';
 import { type PushTarget, readPushTargets } from './store.ts';
 
 /** The agents whose push failed. */

@@ -16,18 +16,14 @@
  * (feed/reader.ts, readFilled). Past it only the ids travel, and the worker reads the feed from each
  * connection's cursor, which sends the same events.
  */
-import { emulatorCredentials } from '../../aws/emulator-credentials.ts';
-import { errorCodeOf, signedRequest } from '../../aws/signed-request.ts';
-import { setting } from '../../core/environment.ts';
-import { PUSH } from '../../core/settings.ts';
-import { errorFields, log } from '../../observability/log.ts';
-import { itemOfImage, sequenceOf, type TableChange } from '../../store/table-change.ts';
-import { matchesFilter, PUSH_FILTER_PATTERN } from '../stream-filter.ts';
-
-/** What the push worker is invoked with: each agent with new slots, and their stream images when they fit. */
-export interface PushHandOff {
-  agents: Array<{ agent_id: string; images?: unknown[] }>;
-}
+import { emulatorCredentials } from '../aws/emulator-credentials.ts';
+import { errorCodeOf, signedRequest } from '../aws/signed-request.ts';
+import { setting } from '../core/environment.ts';
+import { PUSH } from '../core/settings.ts';
+import { errorFields, log } from '../observability/log.ts';
+import { itemOfImage, sequenceOf, type TableChange } from '../store/table-change.ts';
+import { PUSH_FILTER_PATTERN, type PushHandOff } from './push/slots.ts';
+import { matchesFilter } from './stream-filter.ts';
 
 /** The hand-off of these records and the earliest of them, or undefined when none is a new feed slot. */
 export function handOffOf(records: readonly TableChange[]): { handOff: PushHandOff; first: TableChange } | undefined {
