@@ -2,11 +2,13 @@
  * `npm run bench -- push`: the push channel at the issue's scale on one machine. 1,000 WebSocket
  * connections across 100 agents (10 each, the per-agent cap), opened through the real handshake
  * of the local stand-in ($connect with the key as a subprotocol, then a sync, as the client does),
- * while 10, then 20, then 30 contracts move at once through the REST routes (fund → verification
- * → release, each with a buyer and a seller agent: 6 events per contract): the lighter loads are
- * the baseline the issue's load is read against, in the same run (PUSH_BENCH_CONTRACTS, a
- * comma-separated list, changes them; the last is traced stage by stage). The push worker runs on DynamoDB
- * Local's stream and posts through the stand-in's @connections API, as in `npm start`; the
+ * while contracts move through the REST routes (fund → verification → release, each with a buyer
+ * and a seller agent: 6 events per contract): first one at a time (PUSH_BENCH_ONE_AT_A_TIME
+ * contracts in turn: the latency row, p50 ≤ 300 ms and p99 ≤ 1 s asked), then 10, 20 and 30 at once:
+ * the lighter loads are the baseline the issue's load is read against, in the same run
+ * (PUSH_BENCH_CONTRACTS, a comma-separated list, changes them; the last is traced stage by stage).
+ * The relay reads DynamoDB Local's stream and hands new feed slots to the push worker (an
+ * asynchronous invoke, in its thread), which posts through the stand-in's @connections API, as in `npm start`; the
  * clients run in a process of their own (bench/_push-clients.ts: in AWS they never share the
  * service's CPU). Each frame's way is traced stage by stage (bench/_push-trace.ts).
  *

@@ -171,6 +171,10 @@ export async function bundleFunction(
 export const bundleFloor = (outDir: string, maps: SourceMaps = DEPLOYED_SOURCE_MAPS): Promise<Bundled> =>
   bundle({ contents: FLOOR_SOURCE }, outDir, maps);
 
+/** The floor plus `source` (a module importing from the repository root), bundled like the functions: what that code adds to one. */
+export const bundleOverFloor = (source: string, outDir: string): Promise<Bundled> =>
+  bundle({ contents: `${FLOOR_SOURCE}\n${source}` }, outDir, 'none');
+
 /**
  * Every file a function bundle may be built from: the source folders its entry can import from,
  * the documents functions serve as data (the OpenAPI document is a build artifact the CDK app

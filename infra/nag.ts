@@ -66,7 +66,7 @@ function api(stack: Stack, stage: string): Accepted {
     {
       id: 'Serverless-LambdaDLQ',
       reason:
-        "A DLQ only serves asynchronous invocations; API Gateway invokes the routes and the authorizer synchronously, and the push worker, which the relay invokes asynchronously, has an SQS on-failure destination instead (PushFailures, with an alarm: infra/push-stack.ts).",
+        'A DLQ only serves asynchronous invocations; API Gateway invokes the routes and the authorizer synchronously, and the push worker, which the relay invokes asynchronously, has an SQS on-failure destination instead (PushFailures, with an alarm: infra/push-stack.ts).',
     },
   ];
 }

@@ -14,3 +14,9 @@ export class EventStreamSerde {
   }
 }
 export const eventStreamSerdeProvider = unavailable;
+/**
+ * What a client whose API has event-stream operations (Lambda's InvokeWithResponseStream) resolves
+ * when it is made: its config, unchanged, since no such operation is called. No function bundles
+ * such a client; the hand-made calls' bench does, to weigh it with the functions' trims.
+ */
+export const resolveEventStreamSerdeConfig = <T>(config: T): T => config;
