@@ -142,13 +142,14 @@ describe('npm start, the first hour', () => {
     (SEARCH_DELAY.firstStartWaitSeconds + 60) * 1000,
   );
 
-  it('listens on loopback only: the API, DynamoDB Local, the SQS emulator and the demo webhook sink', () => {
+  it("listens on loopback only: the API, DynamoDB Local, the SQS emulator, the demo webhook sink and the push worker's Invoke API", () => {
     const sockets = listeningSockets(groupPids(app.child.pid!));
     const ports = sockets.map((s) => s.port);
     expect(ports).toContain(port);
     expect(ports).toContain(dynamoPort);
-    // API, DynamoDB Local, fauxqs, the demo sink: nothing else, and nothing on another interface.
-    expect(new Set(ports).size, JSON.stringify(sockets)).toBe(4);
+    // API, DynamoDB Local, fauxqs, the demo sink, the local Lambda Invoke API the relay hands the push
+    // worker its work through (local/emulators/async-invoke.ts): nothing else, and nothing on another interface.
+    expect(new Set(ports).size, JSON.stringify(sockets)).toBe(5);
     expect(
       sockets.filter((s) => !isLoopback(s.address)),
       JSON.stringify(sockets),
