@@ -68,6 +68,11 @@ describe("every function's sample runs against a fresh local runtime", () => {
     expect(await invokeFunction(name, sample(name))).toMatchObject({ batchItemFailures: [] });
   });
 
+  it("push takes its hand-off (the relay's asynchronous invoke: an agent with its new feed slots)", async () => {
+    // Lambda's asynchronous invocation has no answer to give: the worker resolves, or throws to be retried.
+    await expect(invokeFunction('push', sample('push'))).resolves.toBeUndefined();
+  });
+
   it('trendRollover runs', async () => {
     expect(await invokeFunction('trendRollover', sample('trendRollover'))).toMatchObject({ moved: expect.any(Number) });
   });
