@@ -89,10 +89,18 @@ export function expectedSlowestSeconds(n: number): number {
 
 /**
  * The `DeliveriesByStatus` index (`?status=`): `full` = every record, its entry moved on every
- * status change (today); `attempted` = an entry from the first attempt on; `failures` = an entry
- * only while an attempt has failed (a success never writes one); `none`.
+ * status change (before issue 40); `attempted` = an entry from the first attempt on; `failures` =
+ * an entry only while an attempt has failed (a success never writes one: as built,
+ * lib/events/delivery/record.ts); `none`.
  */
 export type IndexDesign = 'full' | 'attempted' | 'failures' | 'none';
+
+const INDEX_NAMES: Record<IndexDesign, string> = {
+  full: 'full index',
+  attempted: 'index entry from the first attempt',
+  failures: 'failures-only index',
+  none: 'no status index',
+};
 
 export interface DeliverySizing {
   memoryMb: number;
@@ -263,7 +271,7 @@ export const DEPLOYED_DELIVERY: DeliverySizing = {
   memoryMb: FUNCTION_MEMORY_MB['deliver'] ?? STAGES['prod']!.defaultMemoryMb,
   batchSize: DELIVERY.batchSize,
   concurrent: true,
-  index: 'full',
+  index: 'failures',
 };
 
 // ---- API requests by route ---------------------------------------------------------------------
@@ -453,21 +461,17 @@ export function costTables(): string {
       { memoryMb: 512, batchSize: 10, concurrent: true, index: 'full' },
     ],
     ['512 MB, POSTs one after another', { memoryMb: 512, batchSize: 10, concurrent: false, index: 'full' }],
+    ['Before issue 40: 128 MB, batch 10, POSTs at once, full index', { ...DEPLOYED_DELIVERY, index: 'full' }],
     [
-      `**Deployed: ${DEPLOYED_DELIVERY.memoryMb} MB, batch ${DEPLOYED_DELIVERY.batchSize}, POSTs at once, full index**`,
+      `**Deployed: ${DEPLOYED_DELIVERY.memoryMb} MB, batch ${DEPLOYED_DELIVERY.batchSize}, POSTs at once, ${INDEX_NAMES[DEPLOYED_DELIVERY.index]}**`,
       DEPLOYED_DELIVERY,
     ],
     ['256 MB', { ...DEPLOYED_DELIVERY, memoryMb: 256 }],
     ['128 MB, batch 25 (a batching window)', { ...DEPLOYED_DELIVERY, memoryMb: 128, batchSize: 25 }],
-    [
-      `${DEPLOYED_DELIVERY.memoryMb} MB, index entry from the first attempt`,
-      { ...DEPLOYED_DELIVERY, index: 'attempted' },
-    ],
-    [
-      `${DEPLOYED_DELIVERY.memoryMb} MB, index entries for failed attempts only`,
-      { ...DEPLOYED_DELIVERY, index: 'failures' },
-    ],
-    [`${DEPLOYED_DELIVERY.memoryMb} MB, no status index`, { ...DEPLOYED_DELIVERY, index: 'none' }],
+    ...(['attempted', 'none'] as const).map((index): [string, DeliverySizing] => [
+      `${DEPLOYED_DELIVERY.memoryMb} MB, ${INDEX_NAMES[index]}`,
+      { ...DEPLOYED_DELIVERY, index },
+    ]),
   ];
   const slowest = [1, 10].map((n) => `${n}: ${round(expectedSlowestSeconds(n), 3)} s`).join(', ');
   const measured = measuredRoutes();

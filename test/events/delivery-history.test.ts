@@ -247,6 +247,64 @@ describe('GET …/deliveries?status=', () => {
   });
 });
 
+describe('the DeliveriesByStatus index holds failures only', () => {
+  const indexEntry = async (agentId: string, deliveryId: string) => {
+    const { Item } = await db().send(
+      new GetCommand({ TableName: tableName(), Key: keys.delivery(agentId, deliveryId), ConsistentRead: true }),
+    );
+    expect(Item, deliveryId).toBeDefined();
+    return Item!['dlvStatus'] as string | undefined;
+  };
+
+  it('writes no entry for a first-time success, places one at a failed attempt and removes it at the success after', async () => {
+    const { agentId, receiver } = await enabledAgent();
+    const { eventId: okEvent } = await fundedEvent(agentId);
+    const ok = deliveryIdOf(okEvent);
+    // Relayed, not yet attempted: pending, and not in the index (the newest-first list shows it).
+    expect(await indexEntry(agentId, ok)).toBeUndefined();
+    await deliverVisible();
+    expect(await indexEntry(agentId, ok)).toBeUndefined();
+
+    receiver.answer = () => 500;
+    const { eventId: retriedEvent } = await fundedEvent(agentId);
+    const retried = deliveryIdOf(retriedEvent);
+    await deliverVisible();
+    expect(await indexEntry(agentId, retried)).toBe(`AGENT#${agentId}#pending`);
+    expect((await list(agentId, { status: 'pending' })).body.data.map((d: { id: string }) => d.id)).toEqual([retried]);
+
+    receiver.answer = () => 200;
+    await sendScheduledCopy(agentId, retried, retriedEvent);
+    await deliverVisible({ now: () => Date.now() + 2 * 3600_000 });
+    expect((await getDelivery(agentId, retried)).body).toMatchObject({ status: 'succeeded', attempt_count: 2 });
+    expect(await indexEntry(agentId, retried)).toBeUndefined();
+    expect((await list(agentId, { status: 'pending' })).body.data).toEqual([]);
+    expect((await list(agentId, { status: 'succeeded' })).body.data.map((d: { id: string }) => d.id)).toEqual([
+      retried,
+      ok,
+    ]);
+  });
+
+  it('pages ?status=succeeded through a list of other statuses, ending a page short with a cursor when it must', async () => {
+    const { agentId, receiver } = await enabledAgent();
+    receiver.answer = () => 500;
+    const failing: string[] = [];
+    const { eventId: first } = await fundedEvent(agentId);
+    receiver.answer = () => 200;
+    await deliverVisible();
+    receiver.answer = () => 500;
+    for (let i = 0; i < 12; i++) failing.push(deliveryIdOf((await fundedEvent(agentId)).eventId));
+    await deliverVisible();
+    const succeeded = deliveryIdOf(first);
+    // 12 pending records newer than the one success: a page of 1 reads 3 a time, 4 reads at most.
+    const page = await list(agentId, { status: 'succeeded', limit: '1' });
+    expect(page.body.data).toEqual([]);
+    expect(page.body.next_cursor).toBe(failing[3]);
+    const rest = await list(agentId, { status: 'succeeded', limit: '1', cursor: page.body.next_cursor });
+    expect(rest.body.data.map((d: { id: string }) => d.id)).toEqual([succeeded]);
+    expect(rest.body.next_cursor).toBeNull();
+  });
+});
+
 describe('POST …/webhook/test', () => {
   it('202 {event_id}: a signed service.webhook.test event with data {}, whatever the subscription; in the feed and the deliveries', async () => {
     const { agentId, receiver, secret } = await enabledAgent(['contract.released']);
