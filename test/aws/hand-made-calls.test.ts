@@ -1,11 +1,12 @@
+import { createHash } from 'node:crypto';
 import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
-import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decrypt, generateDataKey, KmsError } from '../../lib/aws/kms.ts';
 import { DESTINATIONS } from '../../lib/core/settings.ts';
 import { sessionFor } from '../../lib/destinations/session.ts';
-import { postpone } from '../../lib/events/delivery/queue.ts';
+import { sendLater } from '../../lib/events/delivery/queue.ts';
 import {
   type Reply,
   type ScriptedEndpoint,
@@ -117,22 +118,31 @@ describe('KMS (JSON protocol 1.1)', () => {
   });
 });
 
-describe('SQS (JSON protocol 1.0): ChangeMessageVisibility', () => {
+describe('SQS (JSON protocol 1.0): SendMessage with a delay and a message group', () => {
   const QUEUE_URL = 'https://sqs.eu-west-1.amazonaws.com/111122223333/deliveries';
+  const MESSAGE = { agent_id: 'agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BC', delivery_id: 'dlv_0000000001FHNDNP00AKF8NB3J' };
+  const sdkRequest = () =>
+    new SendMessageCommand({
+      QueueUrl: QUEUE_URL,
+      MessageBody: JSON.stringify(MESSAGE),
+      DelaySeconds: 60,
+      MessageGroupId: MESSAGE.agent_id,
+    });
 
-  it('the SDK request, byte for byte; an empty success and an error answer read alike', async () => {
+  it('the SDK request, byte for byte; a success and an error answer read alike', async () => {
     const sqs = await answeringAlways({
       status: 200,
       headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': 'c3d4' },
-      body: '',
+      body: JSON.stringify({
+        MessageId: '5fea7756-0ea4-451a-a703-a558b933e274',
+        MD5OfMessageBody: createHash('md5').update(JSON.stringify(MESSAGE)).digest('hex'),
+      }),
     });
     const sdk = new SQSClient(sdkOptions(sqs.url));
-    await sdk.send(
-      new ChangeMessageVisibilityCommand({ QueueUrl: QUEUE_URL, ReceiptHandle: 'AQEB+r/h==', VisibilityTimeout: 60 }),
-    );
+    await sdk.send(sdkRequest());
     sdk.destroy();
     asInLambda({ SQS_ENDPOINT: sqs.url });
-    await postpone('AQEB+r/h==', 60, QUEUE_URL);
+    await sendLater(MESSAGE, 60, Date.now(), QUEUE_URL);
     expectSameRequest(sqs.seen[0]!, sqs.seen[1]!, JSON_HEADERS);
     await sqs.close();
 
@@ -140,22 +150,18 @@ describe('SQS (JSON protocol 1.0): ChangeMessageVisibility', () => {
       status: 400,
       headers: {
         'content-type': 'application/x-amz-json-1.0',
-        'x-amzn-query-error': 'ReceiptHandleIsInvalid;Sender',
+        'x-amzn-query-error': 'AWS.SimpleQueueService.NonExistentQueue;Sender',
       },
       body: JSON.stringify({
-        __type: 'com.amazonaws.sqs#ReceiptHandleIsInvalid',
-        message: 'The input receipt handle "AQEB+r/h==" is not a valid receipt handle.',
+        __type: 'com.amazonaws.sqs#QueueDoesNotExist',
+        message: 'The specified queue does not exist.',
       }),
     });
     const sdkAgain = new SQSClient(sdkOptions(invalid.url));
-    const reference = await sdkAgain
-      .send(
-        new ChangeMessageVisibilityCommand({ QueueUrl: QUEUE_URL, ReceiptHandle: 'AQEB+r/h==', VisibilityTimeout: 60 }),
-      )
-      .catch((err: Error) => err);
+    const reference = await sdkAgain.send(sdkRequest()).catch((err: Error) => err);
     sdkAgain.destroy();
     process.env['SQS_ENDPOINT'] = invalid.url;
-    const ours = await postpone('AQEB+r/h==', 60, QUEUE_URL).catch((err: Error) => err);
+    const ours = await sendLater(MESSAGE, 60, Date.now(), QUEUE_URL).catch((err: Error) => err);
     expect((ours as InstanceType<typeof KmsError>).type).toBe((reference as Error).name);
   });
 });

@@ -28,7 +28,7 @@ import {
 process.env['DELIVERY_RETRY_DELAYS_SECONDS'] = '0,3600,3600';
 const DAY = 24 * 3600 * 1000;
 
-const { relay, deliverVisible, sendScheduledCopy, receiveVisible, recordOf } = useDeliveryQueue();
+const { relay, deliverVisible, sendScheduledCopy, receiveVisible, recordOf, delayed } = useDeliveryQueue();
 let owner: TestUser;
 let templateId: string;
 
@@ -74,7 +74,8 @@ describe('attempt history and manual retries', () => {
     const deliveryId = deliveryIdOf(eventId);
 
     const first = await deliverVisible();
-    expect(first.left).toHaveLength(1); // parked for an hour: the schedule's next attempt
+    // Done with, and its next attempt sent as a copy delayed for the hour: nothing waits in flight.
+    expect(first).toMatchObject({ left: [], later: 1 });
     const afterFirst = await getDelivery(agentId, deliveryId);
     expect(afterFirst.status).toBe(200);
     expect(afterFirst.body).toMatchObject({
@@ -101,33 +102,36 @@ describe('attempt history and manual retries', () => {
     expect(retried.status).toBe(202);
     expect(retried.body).toMatchObject({ id: deliveryId, status: 'pending', attempts: 1 });
     const manual = await deliverVisible();
-    expect(manual).toEqual({ received: 1, left: [] }); // the manual message only, done after its one attempt
+    expect(manual).toEqual({ received: 1, left: [], later: 0 }); // the manual message only, done after its one attempt
     expect(receiver.deliveries).toHaveLength(2);
     const afterManual = (await getDelivery(agentId, deliveryId)).body;
     expect(afterManual).toMatchObject({ status: 'pending', attempt_count: 2, next_attempt_at: due });
 
     // A copy of the scheduled message that shows up early waits for the due time, without a POST.
     await sendScheduledCopy(agentId, deliveryId, eventId);
-    expect((await deliverVisible()).left).toHaveLength(1);
+    expect(await deliverVisible()).toMatchObject({ left: [], later: 1 });
     expect(receiver.deliveries).toHaveLength(2);
 
     // When due: the schedule's second attempt. Still pending, because the manual one did not count.
     await sendScheduledCopy(agentId, deliveryId, eventId);
-    expect((await deliverVisible({ now: () => Date.parse(due) + 1000 })).left).toHaveLength(1);
+    expect(await deliverVisible({ now: () => Date.parse(due) + 1000 })).toMatchObject({ left: [], later: 1 });
     const second = (await getDelivery(agentId, deliveryId)).body;
     expect(second).toMatchObject({ status: 'pending', attempt_count: 3 });
     expect(Date.parse(second.next_attempt_at)).toBeGreaterThan(Date.parse(due));
 
     // The third scheduled attempt is the last: failed after 3 scheduled + 1 manual.
     await sendScheduledCopy(agentId, deliveryId, eventId);
-    expect((await deliverVisible({ now: () => Date.parse(second.next_attempt_at) + 1000 })).left).toEqual([]);
+    expect(await deliverVisible({ now: () => Date.parse(second.next_attempt_at) + 1000 })).toMatchObject({
+      left: [],
+      later: 0,
+    });
     const failed = (await getDelivery(agentId, deliveryId)).body;
     expect(failed).toMatchObject({ status: 'failed', attempt_count: 4, next_attempt_at: null });
     expect(failed.attempts.map((a: { attempt: number }) => a.attempt)).toEqual([1, 2, 3, 4]);
     expect(receiver.deliveries).toHaveLength(4);
   });
 
-  it('one message received twice at once: one POST (the slot is taken before it), and neither receipt deletes the message that carries the schedule', async () => {
+  it('one message received twice at once: one POST (the slot is taken before it); the other receipt keeps the message until the attempt is recorded', async () => {
     const { agentId, receiver } = await enabledAgent();
     receiver.answer = async () => {
       await new Promise((r) => setTimeout(r, 300));
@@ -136,11 +140,14 @@ describe('attempt history and manual retries', () => {
     const { eventId } = await fundedEvent(agentId);
     const [message] = await receiveVisible();
     const record = recordOf(message!);
+    const delayedBefore = await delayed();
     const responses = await Promise.all([deliverBatch([record]), deliverBatch([record])]);
     // The receipt that lost the scheduled slot made no POST.
     expect(receiver.deliveries).toHaveLength(1);
-    // Both receipts leave it in the queue (a batch item failure), parked until the next attempt.
-    expect(responses).toEqual([[record.messageId], [record.messageId]]);
+    // The one that made it sent the next attempt as a delayed copy and is done; the other keeps the
+    // message (a batch item failure) in case its twin's worker dies before recording the attempt.
+    expect(responses.flat()).toEqual([record.messageId]);
+    expect((await delayed()) - delayedBefore).toBe(1);
     const detail = (await getDelivery(agentId, deliveryIdOf(eventId))).body;
     expect(detail).toMatchObject({ status: 'pending', attempt_count: 1 });
     expect(detail.attempts.map((a: { attempt: number }) => a.attempt)).toEqual([1]);
@@ -165,7 +172,7 @@ describe('attempt history and manual retries', () => {
     const forced = await retry(agentId, deliveryId, { force: true });
     expect(forced.status).toBe(202);
     expect(forced.body).toMatchObject({ status: 'succeeded' });
-    expect(await deliverVisible()).toEqual({ received: 1, left: [] });
+    expect(await deliverVisible()).toEqual({ received: 1, left: [], later: 0 });
     expect(receiver.deliveries.map((d) => d.json.id)).toEqual([eventId, eventId]);
     expect((await getDelivery(agentId, deliveryId)).body).toMatchObject({ status: 'succeeded', attempt_count: 2 });
   });

@@ -2,8 +2,9 @@
  * A batch of delivery messages: one BatchGetItem (strongly consistent) for every agent and
  * delivery record the batch names, then per message: re-check the webhook (it may have been
  * disabled or unsubscribed since the relay ran), take the attempt's number (take-attempt.ts),
- * sign, POST, and record the answer under that number (attempt-outcome.ts). The retry schedule is carried by the message itself:
- * a failed attempt leaves it in the queue, invisible until the next attempt is due.
+ * sign, POST, and record the answer under that number (attempt-outcome.ts). The retry schedule is
+ * carried by the record and by a delayed copy of the message (queue.ts, `sendLater`): a failed or
+ * held attempt sends the next one later and lets the received copy go, so nothing waits in flight.
  */
 import type { AgentRecord } from '../../agents/model.ts';
 import { atPinnedVersion } from '../../core/event-versions.ts';
@@ -28,7 +29,13 @@ import {
   PROBE_WINDOW_MS,
 } from './circuit.ts';
 import { deliveryRequest } from './delivery-request.ts';
-import { type DeliveryMessage, parseDeliveryMessage, postpone, type ReceivedMessage } from './queue.ts';
+import {
+  type DeliveryMessage,
+  hopSecondsLeft,
+  parseDeliveryMessage,
+  type ReceivedMessage,
+  sendLater,
+} from './queue.ts';
 import { type DeliveryRecord, deliveryFromItem } from './record.ts';
 import { type Backpressure, backpressureOf } from './retry-after.ts';
 import { type ReverifyRecord, reverify } from './reverify.ts';
@@ -191,7 +198,10 @@ export async function deliverBatch(
 ): Promise<string[]> {
   const clock = options.now ?? Date.now;
   const messages = records.map((record) => parseDeliveryMessage(record.body));
-  const valid = messages.filter((m) => m !== undefined);
+  const startMs = clock();
+  // A copy still hopping toward a far attempt is sent on unread (queue.ts, `sendLater`).
+  const hopping = messages.map((m) => (m ? hopSecondsLeft(m, startMs) : undefined));
+  const valid = messages.filter((m, i) => m !== undefined && hopping[i] === undefined) as DeliveryMessage[];
   const loaded = valid.length > 0 ? await loadBatch(valid) : { agents: new Map(), deliveries: new Map() };
   const health = new Map<string, AgentAttempts>();
   const circuits = new Map<string, CircuitOutcome>();
@@ -211,6 +221,11 @@ export async function deliverBatch(
       const message = messages[i];
       if (!message) return { kind: 'poison' };
       try {
+        const hop = hopping[i];
+        if (hop !== undefined) {
+          await sendLater(message, hop, clock());
+          return { kind: 'done' };
+        }
         const agent = loaded.agents.get(message.agent_id);
         const { outcome, attempted } = await deliverMessage(
           record.messageId,
@@ -235,8 +250,10 @@ export async function deliverBatch(
           if (backpressure.kind === 'gone') gone.add(agent.id);
           circuits.set(agent.id, circuit);
         }
-        if (outcome.kind === 'later') await postpone(record.receiptHandle, outcome.seconds);
-        return outcome;
+        if (outcome.kind !== 'later') return outcome;
+        // Its next attempt is scheduled by a delayed copy; this one is done (deleted).
+        await sendLater(message, outcome.seconds, clock());
+        return { kind: 'done' };
       } catch (err) {
         // Left in the queue: it comes back after the queue's visibility timeout.
         log.error('deliver: message failed', {

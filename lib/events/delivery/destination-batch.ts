@@ -24,8 +24,8 @@ import { eventToSend, notNow, type Outcome, takeAttempt } from './attempt-gate.t
 import type { AttemptEntry } from './attempt-history.ts';
 import { recordOutcome } from './attempt-outcome.ts';
 import { deliveryRequest } from './delivery-request.ts';
-import { type DestinationMessage, parseDestinationMessage, postponeForDestination } from './destination-queue.ts';
-import type { ReceivedMessage } from './queue.ts';
+import { type DestinationMessage, parseDestinationMessage, sendLaterForDestination } from './destination-queue.ts';
+import { hopSecondsLeft, type ReceivedMessage } from './queue.ts';
 import { type DeliveryRecord, deliveryFromItem } from './record.ts';
 import { abandonDelivery, readDestinationsAndDeliveries } from './store.ts';
 
@@ -77,6 +77,11 @@ export async function deliverDestinationBatch(
           if (destination) await sendVerification(destination, message.requested_at, clock());
           return false;
         }
+        const hop = hopSecondsLeft(message, clock());
+        if (hop !== undefined) {
+          await sendLaterForDestination(message, hop, clock());
+          return false;
+        }
         const item = found.get(keyString(keys.delivery(message.agent_id, message.delivery_id)));
         const { outcome, attempted } = await attempt(
           record.messageId,
@@ -91,8 +96,9 @@ export async function deliverDestinationBatch(
           else entry.failed = true;
           health.set(destination.id, entry);
         }
-        if (outcome.kind === 'later') await postponeForDestination(record.receiptHandle, outcome.seconds);
-        return outcome.kind !== 'done';
+        // A later attempt goes as a delayed copy (queue.ts, `sendLater`); this one is done.
+        if (outcome.kind === 'later') await sendLaterForDestination(message, outcome.seconds, clock());
+        return outcome.kind === 'poison' || outcome.kind === 'keep';
       } catch (err) {
         log.error('deliver to destinations: message failed', { messageId: record.messageId, ...errorFields(err) });
         return true;

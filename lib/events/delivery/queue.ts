@@ -18,6 +18,8 @@ export interface DeliveryMessage {
   manual?: true;
   /** With `manual`: sent even though the delivery already succeeded. */
   force?: true;
+  /** A later attempt further off than one delayed send (ms): the message hops again until then (`sendLater`). */
+  not_before?: number;
 }
 
 /** A message as the queue hands it over (an SQS event record or a ReceiveMessage result). */
@@ -49,8 +51,22 @@ export function queueUrlSetting(name: 'DELIVERY_QUEUE_URL' | 'DESTINATION_QUEUE_
 
 export const deliveryQueueUrl = (): string => queueUrlSetting('DELIVERY_QUEUE_URL');
 
+/**
+ * The message group of a delivery message: its agent (one webhook per agent). On a standard queue
+ * this makes it an SQS fair queue: when one agent's messages pile up, SQS hands the other groups'
+ * messages out first, so a dead endpoint's backlog does not delay other tenants (docs/events.md,
+ * "Tenants apart"). Ordering stays the standard queue's (none); no FIFO limits apply.
+ */
+export const messageGroupOf = (message: { agent_id: string }): string => message.agent_id;
+
 export async function enqueueDelivery(message: DeliveryMessage): Promise<void> {
-  await sqs().send(new SendMessageCommand({ QueueUrl: deliveryQueueUrl(), MessageBody: JSON.stringify(message) }));
+  await sqs().send(
+    new SendMessageCommand({
+      QueueUrl: deliveryQueueUrl(),
+      MessageBody: JSON.stringify(message),
+      MessageGroupId: messageGroupOf(message),
+    }),
+  );
 }
 
 /** SendMessageBatch's limit. */
@@ -74,7 +90,11 @@ export async function enqueueDeliveries(
         const { Failed = [] } = await sqs().send(
           new SendMessageBatchCommand({
             QueueUrl: deliveryQueueUrl(),
-            Entries: group.map((index) => ({ Id: String(index), MessageBody: JSON.stringify(messages[index]) })),
+            Entries: group.map((index) => ({
+              Id: String(index),
+              MessageBody: JSON.stringify(messages[index]),
+              MessageGroupId: messageGroupOf(messages[index]!),
+            })),
           }),
         );
         for (const entry of Failed) {
@@ -92,32 +112,65 @@ export async function enqueueDeliveries(
   return { failed, errors };
 }
 
+/** SQS's longest DelaySeconds. */
+export const MAX_SEND_DELAY_SECONDS = 900;
+
 /**
- * Parks a received message until its next attempt is due (the retry schedule lives in visibility);
- * `queueUrl`: the destinations' queue. One signed JSON call, not the SDK client: it is the webhook
- * worker's only SQS call, and the client would be 24 KB of that bundle (lib/aws/json-protocol.ts).
- * The transport retries it as the SDK would; a message it still fails to park stays in the batch's
- * failures, comes back after the queue's visibility timeout, finds its attempt not yet due and is
- * parked again, without a POST.
+ * Schedules a received message's next attempt outside the queue's in-flight count (docs/events.md,
+ * "Retries"): the same message sent again with a delay, after which the caller lets the received
+ * copy be deleted. A wait longer than SQS's 15-minute delay hops: the copy carries `not_before` and
+ * the worker sends it on, unread, until it is due, so no message is ever held invisible for hours
+ * and every receive of a copy is for a real attempt or a hop (each copy starts its receive count at
+ * 0, so a long wait can never send it to the DLQ). `queueUrl`: the destinations' queue.
+ *
+ * One signed JSON call, not the SDK client: the webhook worker's only SQS call, and the client
+ * would be 24 KB of that bundle (lib/aws/json-protocol.ts). If it fails, the received copy is kept
+ * and comes back after the queue's visibility timeout, finds its attempt not yet due and hops again.
  */
-export async function postpone(receiptHandle: string, seconds: number, queueUrl = deliveryQueueUrl()): Promise<void> {
+export async function sendLater<M extends { agent_id: string; not_before?: number }>(
+  message: M,
+  seconds: number,
+  nowMs: number,
+  queueUrl = deliveryQueueUrl(),
+): Promise<void> {
+  const wait = Math.max(0, Math.ceil(seconds));
+  const delay = Math.min(wait, MAX_SEND_DELAY_SECONDS);
+  const { not_before: _previous, ...rest } = message;
+  const body = wait > delay ? { ...rest, not_before: nowMs + wait * 1000 } : rest;
+  // Member order of the SDK's SendMessage request, so the call is the SDK's byte for byte.
   await callJsonApi(
     SQS_API,
-    'ChangeMessageVisibility',
-    { QueueUrl: queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: seconds },
+    'SendMessage',
+    {
+      QueueUrl: queueUrl,
+      MessageBody: JSON.stringify(body),
+      DelaySeconds: delay,
+      MessageGroupId: messageGroupOf(message),
+    },
     emulatorJsonCall(setting('SQS_ENDPOINT')),
   );
 }
+
+/** Seconds until a hopping message's attempt is due, or undefined when it is due (or carries no time). */
+export function hopSecondsLeft(message: { not_before?: number }, nowMs: number): number | undefined {
+  const left = (message.not_before ?? 0) - nowMs;
+  return left > 1000 ? Math.ceil(left / 1000) : undefined;
+}
+
+/** `not_before` of a message: absent, or a time in ms. */
+export const isHopTime = (value: unknown): boolean =>
+  value === undefined || (Number.isSafeInteger(value) && (value as number) > 0);
 
 /** Strict reading of a message body: anything else is a poison message for the DLQ. */
 export function parseDeliveryMessage(body: string): DeliveryMessage | undefined {
   try {
     const value = JSON.parse(body) as Record<string, unknown>;
-    const { agent_id, delivery_id, event_id, manual, force } = value;
+    const { agent_id, delivery_id, event_id, manual, force, not_before } = value;
     const flagsValid =
       [manual, force].every((v) => v === undefined || v === true) && (force === undefined || manual === true);
     if (
       flagsValid &&
+      isHopTime(not_before) &&
       [agent_id, delivery_id, event_id].every((v) => typeof v === 'string' && /^[a-z]{3}_[0-9A-Za-z]{10,60}$/.test(v))
     ) {
       return {
@@ -126,6 +179,7 @@ export function parseDeliveryMessage(body: string): DeliveryMessage | undefined 
         event_id,
         ...(manual ? { manual: true } : {}),
         ...(force ? { force: true } : {}),
+        ...(not_before === undefined ? {} : { not_before }),
       } as DeliveryMessage;
     }
   } catch {
