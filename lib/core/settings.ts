@@ -84,6 +84,11 @@ export const LOCAL_DEFAULTS = {
   dataDir: '.data',
   tableName: 'marketplace',
   region: 'us-east-1',
+  /**
+   * The local SQS emulator's in-flight limit per queue: AWS's 120,000 for a standard queue, scaled
+   * down 100× so a local backlog reaches it (local/emulators/sqs-fair-queue.ts; SQS_IN_FLIGHT_LIMIT).
+   */
+  sqsInFlightLimit: 1200,
 } as const;
 
 // ---- Abuse limits (docs/limits.md): the CDK usage plan, the local per-key throttle, the handlers and
