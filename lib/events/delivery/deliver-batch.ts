@@ -13,6 +13,7 @@ import { errorFields, log } from '../../observability/log.ts';
 import { failureKindOf, recordDeliveryAttempt } from '../../observability/metrics.ts';
 import { keyString } from '../../store/batch.ts';
 import * as keys from '../../store/key-builders.ts';
+import type { Key } from '../../store/keys.ts';
 import { signingSecrets } from '../../webhooks/rotation.ts';
 import { ed25519SigningKeys } from '../../webhooks/signing-keys.ts';
 import { acceptsDelivery } from '../feed/agent-gate.ts';
@@ -36,6 +37,7 @@ import {
   type ReceivedMessage,
   sendLater,
 } from './queue.ts';
+import { RATE_WAIT_SECONDS, RateAllowance, type RateRecord } from './rate-limit.ts';
 import { type DeliveryRecord, deliveryFromItem } from './record.ts';
 import { type Backpressure, backpressureOf } from './retry-after.ts';
 import { type ReverifyRecord, reverify } from './reverify.ts';
@@ -208,12 +210,28 @@ export async function deliverBatch(
   const gone = new Set<string>();
   // One gate per agent and batch: a half-open circuit's probe goes to the first message only.
   const gates = new Map<string, Promise<Gate>>();
-  const gateFor = (agent: AgentRecord & CircuitRecord) => (): Promise<Gate> => {
+  const circuitFor = (agent: AgentRecord & CircuitRecord): Promise<Gate> => {
     const first = gates.get(agent.id);
     if (first) return first.then((g) => (g.kind === 'probe' ? { kind: 'wait', seconds: PROBE_WINDOW_MS / 1000 } : g));
     const gate = circuitGate(agent.id, agent, clock());
     gates.set(agent.id, gate);
     return gate;
+  };
+  // The owner's rate limit (rate-limit.ts): the batch's slots per agent, claimed at once.
+  const rate = new RateAllowance();
+  const wants = new Map<string, { item: Key; record: RateRecord; count: number }>();
+  for (const m of valid) {
+    const agent = loaded.agents.get(m.agent_id) as (AgentRecord & RateRecord) | undefined;
+    if (!agent?.rate_limit || m.manual) continue;
+    const want = wants.get(agent.id) ?? { item: keys.agent(agent.id), record: agent, count: 0 };
+    want.count += 1;
+    wants.set(agent.id, want);
+  }
+  await rate.claim(wants, startMs);
+  const gateFor = (agent: AgentRecord & CircuitRecord) => async (): Promise<Gate> => {
+    const gate = await circuitFor(agent);
+    if (gate.kind === 'wait' || rate.take(agent.id)) return gate;
+    return { kind: 'wait', seconds: RATE_WAIT_SECONDS };
   };
 
   const outcomes = await Promise.all(

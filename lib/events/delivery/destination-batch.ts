@@ -18,7 +18,7 @@ import { sendVerification } from '../../destinations/verification.ts';
 import { errorFields, log } from '../../observability/log.ts';
 import { keyString } from '../../store/batch.ts';
 import * as keys from '../../store/key-builders.ts';
-import { destinationKeys } from '../../store/keys.ts';
+import { destinationKeys, type Key } from '../../store/keys.ts';
 import { TEST_EVENT_TYPE } from '../feed/agent-gate.ts';
 import { eventToSend, notNow, type Outcome, takeAttempt } from './attempt-gate.ts';
 import type { AttemptEntry } from './attempt-history.ts';
@@ -26,6 +26,7 @@ import { recordOutcome } from './attempt-outcome.ts';
 import { deliveryRequest } from './delivery-request.ts';
 import { type DestinationMessage, parseDestinationMessage, sendLaterForDestination } from './destination-queue.ts';
 import { hopSecondsLeft, type ReceivedMessage } from './queue.ts';
+import { RATE_WAIT_SECONDS, RateAllowance, type RateRecord } from './rate-limit.ts';
 import { type DeliveryRecord, deliveryFromItem } from './record.ts';
 import { abandonDelivery, readDestinationsAndDeliveries } from './store.ts';
 
@@ -63,6 +64,21 @@ export async function deliverDestinationBatch(
           | undefined)
       : undefined;
   const health = new Map<string, { destination: DestinationRecord; ok: boolean; failed: boolean }>();
+  // The owner's rate limit (rate-limit.ts): the batch's slots per destination, claimed at once.
+  const rate = new RateAllowance();
+  const wants = new Map<string, { item: Key; record: RateRecord; count: number }>();
+  for (const m of valid) {
+    const destination = 'delivery_id' in m && !m.manual ? destinationOf(m) : undefined;
+    if (!destination?.rate_limit) continue;
+    const want = wants.get(destination.id) ?? {
+      item: destinationKeys.destination(m.agent_id, destination.id),
+      record: destination as RateRecord,
+      count: 0,
+    };
+    want.count += 1;
+    wants.set(destination.id, want);
+  }
+  await rate.claim(wants, clock());
 
   const keep = await Promise.all(
     records.map(async (record, i): Promise<boolean> => {
@@ -89,6 +105,7 @@ export async function deliverDestinationBatch(
           item ? deliveryFromItem(item) : undefined,
           destination,
           clock(),
+          () => message.manual === true || rate.take(message.destination_id),
         );
         if (attempted !== undefined && destination) {
           const entry = health.get(destination.id) ?? { destination, ok: false, failed: false };
@@ -125,6 +142,8 @@ async function attempt(
   delivery: DeliveryRecord | undefined,
   destination: DestinationRecord | undefined,
   nowMs: number,
+  /** The owner's rate limit: whether this message has a slot now. */
+  slot: () => boolean = () => true,
 ): Promise<{ outcome: Outcome; attempted?: boolean }> {
   const done = { outcome: { kind: 'done' } } as const;
   if (!delivery || delivery.destination_id !== message.destination_id) return done;
@@ -146,6 +165,8 @@ async function attempt(
     await abandonDelivery(delivery, `destination ARN no longer valid: ${arn.reason}`);
     return done;
   }
+  // Over the owner's rate: waits its turn, no attempt taken.
+  if (!slot()) return { outcome: { kind: 'later', seconds: RATE_WAIT_SECONDS } };
   const take = await takeAttempt(message, delivery, messageId, nowMs);
   if ('outcome' in take) return take;
   const { body, headers } = deliveryRequest(event, destination.signing_secret);

@@ -400,6 +400,27 @@ export const openCircuit = (agentId: string, until: number, tripped: boolean): P
     ExpressionAttributeValues: { ':until': until, ...(tripped ? { ':zero': 0, ':one': 1 } : {}) },
   });
 
+/** The owner's rate limit (rate-limit.ts): the window moves on, or fills, only if it is still the one read. */
+export const claimRateWindow = (
+  item: Key,
+  seen: { rate_second?: number; rate_used?: number },
+  second: number,
+  used: number,
+): Promise<ConditionalResult> =>
+  conditionalUpdate({
+    Key: item,
+    ConditionExpression:
+      seen.rate_second === undefined
+        ? 'attribute_exists(PK) AND attribute_not_exists(rate_second)'
+        : 'rate_second = :seenSecond AND rate_used = :seenUsed',
+    UpdateExpression: 'SET rate_second = :second, rate_used = :used',
+    ExpressionAttributeValues: {
+      ':second': second,
+      ':used': used,
+      ...(seen.rate_second === undefined ? {} : { ':seenSecond': seen.rate_second, ':seenUsed': seen.rate_used ?? 0 }),
+    },
+  });
+
 /** Re-verification (reverify.ts): only of the ENABLED configuration that was read. */
 const REVERIFY_GUARD = 'webhook_status = :enabled AND config_version = :cv';
 
