@@ -278,8 +278,8 @@ export const copiesForWait = (seconds: number): number => Math.max(1, Math.ceil(
 /**
  * What scheduling the waits between attempts costs (USD): for `waits` (seconds each). Per design:
  * - visibility: one ChangeMessageVisibility per wait (the message stays in flight);
- * - copies: a SendMessage per 15 min of wait, and for each hop beyond the first its share of a
- *   batch's receive and delete, and of a batch's invocation;
+ * - copies: a send per 15 min of wait (SendMessageBatch), and for each hop beyond the first its
+ *   share of a batch's receive and delete, and of a batch's invocation;
  * - dueIndex: the index entry put and removed (2 write units) and an enqueue in a SendMessageBatch
  *   of 10 (the sweep's own cost is by the month: `dueIndexSweepMonth`);
  * - scheduler: a one-time EventBridge Scheduler schedule per wait, and its SendMessage.
@@ -292,7 +292,10 @@ export function retrySchedulingUsd(
   const perBatch = (2 * PRICES.sqsRequest + PRICES.lambdaRequest) / batchSize;
   const perWait: Record<RetryDesign, (wait: number) => number> = {
     visibility: () => PRICES.sqsRequest,
-    copies: (wait) => copiesForWait(wait) * PRICES.sqsRequest + (copiesForWait(wait) - 1) * perBatch,
+    // The first copy counted as a call of its own (a retry is rare in a batch); the hops of a waiting
+    // backlog fill whole batches, so each is a tenth of a SendMessageBatch and of a batch's receive,
+    // delete and invocation.
+    copies: (wait) => PRICES.sqsRequest + (copiesForWait(wait) - 1) * (PRICES.sqsRequest / batchSize + perBatch),
     dueIndex: () => 2 * PRICES.dynamoWriteUnit + PRICES.sqsRequest / 10,
     scheduler: () => PRICES.schedulerInvocation + PRICES.sqsRequest,
   };

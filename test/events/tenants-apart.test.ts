@@ -34,23 +34,25 @@ afterAll(async () => {
   await pipeline?.stop();
 });
 
-const testEvent = async (agentId: string) =>
-  expect((await invoke('sendTestEvent', { caller: owner, params: { id: agentId } })).status).toBe(202);
+const testEvent = async (caller: TestUser, agentId: string) =>
+  expect((await invoke('sendTestEvent', { caller, params: { id: agentId } })).status).toBe(202);
 
 describe('a dead endpoint with a backlog over the in-flight limit', () => {
   it("slows no one else: the healthy endpoint's events are delivered, and in flight stays within the batches at work", async () => {
+    // Two tenants: the dead endpoint's owner is another account (its operational notices are its own).
+    const deadOwner = await createTestUser();
     const dead = await startWebhookReceiver();
-    const deadAgent = await createAgent(owner);
-    await enableWebhook(owner, deadAgent, dead.url, ['contract.funded']);
+    const deadAgent = await createAgent(deadOwner);
+    await enableWebhook(deadOwner, deadAgent, dead.url, ['contract.funded']);
     const healthy = await startWebhookReceiver();
     const healthyAgent = await createAgent(owner);
     await enableWebhook(owner, healthyAgent, healthy.url, ['contract.funded']);
 
     // The dead endpoint's backlog: its test event delivered once, then copies of it as new deliveries.
-    await testEvent(deadAgent);
+    await testEvent(deadOwner, deadAgent);
     await waitFor(() => dead.deliveries.length === 1 || undefined, 'the dead endpoint’s first delivery');
     dead.answer = () => 503;
-    const [sample] = (await feedOf(owner, deadAgent)).filter((e) => e.type === 'service.webhook.test');
+    const [sample] = (await feedOf(deadOwner, deadAgent)).filter((e) => e.type === 'service.webhook.test');
     const records = Array.from({ length: BACKLOG }, () => newDelivery({ ...sample, id: newId('evt') }));
     await createDeliveries(records);
     const sent = await enqueueDeliveries(
@@ -76,8 +78,9 @@ describe('a dead endpoint with a backlog over the in-flight limit', () => {
 
     // The dead endpoint fails its attempts (the circuit opens) while the healthy one's events come.
     await waitFor(() => dead.deliveries.length >= 6 || undefined, 'the dead endpoint’s failed attempts');
-    for (let i = 0; i < 3; i++) await testEvent(healthyAgent);
-    await waitFor(() => healthy.deliveries.length === 3 || undefined, 'the healthy endpoint’s three events');
+    for (let i = 0; i < 3; i++) await testEvent(owner, healthyAgent);
+    const tests = () => healthy.deliveries.filter((d) => d.json.type === 'service.webhook.test').length;
+    await waitFor(() => tests() === 3 || undefined, 'the healthy endpoint’s three events');
     // Every message of the backlog was received at least once, and none stays in flight.
     await waitFor(async () => {
       const { Attributes = {} } = await sqs.send(

@@ -8,7 +8,6 @@ import type {
   SQSEvent,
 } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AwsApiError } from '../../lib/aws/json-protocol.ts';
 import { MAX_SEND_DELAY_SECONDS, sendLater } from '../../lib/events/delivery/queue.ts';
 import { workers } from '../../lib/routes.ts';
 import { db, tableName } from '../../lib/store/client.ts';
@@ -291,37 +290,39 @@ describe('duplicates never make two records, and every post is counted once', ()
   });
 });
 
-describe('sendLater: SendMessage with a delay as one signed JSON call (lib/aws/json-protocol.ts), on fauxqs', () => {
-  it('sends the copy delayed, hopping past 15 minutes with `not_before`; a refused call is an AwsApiError naming SQS’s error', async () => {
+describe('sendLater: SendMessageBatch with delays as signed JSON calls (lib/aws/json-protocol.ts), on fauxqs', () => {
+  it('sends the copies delayed, hopping past 15 minutes with `not_before`; a refused call reports its copies unsent', async () => {
     // A queue of its own, so "nothing visible" holds whatever the tests above left on theirs.
     const { queueUrl } = await createDeliveryQueues(sqs.client, `${tableName()}-later`, {
       visibilityTimeoutSeconds: 30,
       maxReceiveCount: 20,
     });
     const message = { agent_id: 'agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BC', delivery_id: 'dlv_0000000001FHNDNP00AKF8NB3J' };
+    const later = (seconds: number, m: typeof message & { not_before?: number } = message) => ({ message: m, seconds });
     const now = Date.now();
-    await sendLater(message, 0, now, queueUrl);
+    expect(await sendLater([later(0)], now, queueUrl)).toEqual(new Set());
     const [due] = await receiveAll(queueUrl);
     expect(JSON.parse(due!.Body!)).toEqual(message);
     // Two seconds later: not visible at once, then visible, with no `not_before` (one delay covers it).
-    await sendLater(message, 2, now, queueUrl);
+    await sendLater([later(2)], now, queueUrl);
     expect(await receiveAll(queueUrl)).toEqual([]);
     await new Promise((r) => setTimeout(r, 2100));
     expect((await receiveAll(queueUrl)).map((m) => JSON.parse(m.Body!))).toEqual([message]);
-    // An hour: delayed by SQS's longest (nothing visible now), carrying when it is due.
-    await sendLater({ ...message, not_before: 1 }, 3600, now, queueUrl);
+    // An hour, twelve at once (two calls): delayed by SQS's longest (nothing visible now).
+    expect(
+      await sendLater(
+        Array.from({ length: 12 }, () => later(3600, { ...message, not_before: 1 })),
+        now,
+        queueUrl,
+      ),
+    ).toEqual(new Set());
     expect(await receiveAll(queueUrl)).toEqual([]);
     const attributes = await sqs.client.send(
       new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessagesDelayed'] }),
     );
-    expect(attributes.Attributes?.['ApproximateNumberOfMessagesDelayed']).toBe('1');
+    expect(attributes.Attributes?.['ApproximateNumberOfMessagesDelayed']).toBe('12');
     expect(MAX_SEND_DELAY_SECONDS).toBe(900);
 
-    const refused = await sendLater(message, 10, now, `${queueUrl}-nope`).catch((err: unknown) => err);
-    expect(refused).toBeInstanceOf(AwsApiError);
-    expect(refused).toMatchObject({
-      service: 'sqs',
-      type: expect.stringMatching(/QueueDoesNotExist|NonExistentQueue/),
-    });
+    expect(await sendLater([later(10), later(20)], now, `${queueUrl}-nope`)).toEqual(new Set([0, 1]));
   });
 });

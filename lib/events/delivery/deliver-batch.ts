@@ -35,7 +35,7 @@ import {
   hopSecondsLeft,
   parseDeliveryMessage,
   type ReceivedMessage,
-  sendLater,
+  sendLaterAll,
 } from './queue.ts';
 import { RATE_WAIT_SECONDS, RateAllowance, type RateRecord } from './rate-limit.ts';
 import { type DeliveryRecord, deliveryFromItem } from './record.ts';
@@ -240,10 +240,7 @@ export async function deliverBatch(
       if (!message) return { kind: 'poison' };
       try {
         const hop = hopping[i];
-        if (hop !== undefined) {
-          await sendLater(message, hop, clock());
-          return { kind: 'done' };
-        }
+        if (hop !== undefined) return { kind: 'later', seconds: hop };
         const agent = loaded.agents.get(message.agent_id);
         const { outcome, attempted } = await deliverMessage(
           record.messageId,
@@ -268,10 +265,7 @@ export async function deliverBatch(
           if (backpressure.kind === 'gone') gone.add(agent.id);
           circuits.set(agent.id, circuit);
         }
-        if (outcome.kind !== 'later') return outcome;
-        // Its next attempt is scheduled by a delayed copy; this one is done (deleted).
-        await sendLater(message, outcome.seconds, clock());
-        return { kind: 'done' };
+        return outcome;
       } catch (err) {
         // Left in the queue: it comes back after the queue's visibility timeout.
         log.error('deliver: message failed', {
@@ -294,11 +288,14 @@ export async function deliverBatch(
       ),
     ),
   );
+  const unsent = await sendLaterAll(messages, outcomes, clock());
   const failed = records.filter((record, i) => {
+    if (unsent.has(i)) return true;
     const outcome = outcomes[i]!;
     if (outcome !== 'error' && outcome.kind === 'poison')
       log.warn('deliver: unreadable message left for the DLQ', { messageId: record.messageId });
-    return outcome === 'error' || outcome.kind !== 'done';
+    // `later`: its next attempt was sent as a delayed copy, so this one is done (deleted).
+    return outcome === 'error' || (outcome.kind !== 'done' && outcome.kind !== 'later');
   });
   return failed.map((r) => r.messageId);
 }

@@ -25,7 +25,7 @@ import type { AttemptEntry } from './attempt-history.ts';
 import { recordOutcome } from './attempt-outcome.ts';
 import { deliveryRequest } from './delivery-request.ts';
 import { type DestinationMessage, parseDestinationMessage, sendLaterForDestination } from './destination-queue.ts';
-import { hopSecondsLeft, type ReceivedMessage } from './queue.ts';
+import { hopSecondsLeft, type LaterSend, type ReceivedMessage } from './queue.ts';
 import { RATE_WAIT_SECONDS, RateAllowance, type RateRecord } from './rate-limit.ts';
 import { type DeliveryRecord, deliveryFromItem } from './record.ts';
 import { abandonDelivery, readDestinationsAndDeliveries } from './store.ts';
@@ -80,6 +80,7 @@ export async function deliverDestinationBatch(
   }
   await rate.claim(wants, clock());
 
+  const later = new Map<number, LaterSend<Extract<DestinationMessage, { delivery_id: string }>>>();
   const keep = await Promise.all(
     records.map(async (record, i): Promise<boolean> => {
       const message = messages[i];
@@ -95,7 +96,7 @@ export async function deliverDestinationBatch(
         }
         const hop = hopSecondsLeft(message, clock());
         if (hop !== undefined) {
-          await sendLaterForDestination(message, hop, clock());
+          later.set(i, { message, seconds: hop });
           return false;
         }
         const item = found.get(keyString(keys.delivery(message.agent_id, message.delivery_id)));
@@ -113,8 +114,8 @@ export async function deliverDestinationBatch(
           else entry.failed = true;
           health.set(destination.id, entry);
         }
-        // A later attempt goes as a delayed copy (queue.ts, `sendLater`); this one is done.
-        if (outcome.kind === 'later') await sendLaterForDestination(message, outcome.seconds, clock());
+        // A later attempt goes as a delayed copy (queue.ts, `sendLater`, after the batch); this one is done.
+        if (outcome.kind === 'later') later.set(i, { message, seconds: outcome.seconds });
         return outcome.kind === 'poison' || outcome.kind === 'keep';
       } catch (err) {
         log.error('deliver to destinations: message failed', { messageId: record.messageId, ...errorFields(err) });
@@ -132,6 +133,9 @@ export async function deliverDestinationBatch(
       ),
     ),
   );
+  // A copy not sent keeps its received message, which comes back after the visibility timeout.
+  const at = [...later.keys()];
+  for (const j of await sendLaterForDestination([...later.values()], clock())) keep[at[j]!] = true;
   return records.filter((_, i) => keep[i]).map((r) => r.messageId);
 }
 

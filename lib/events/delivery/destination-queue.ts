@@ -6,7 +6,7 @@
  */
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { ID_PATTERN } from '../../core/ids.ts';
-import { isHopTime, messageGroupOf, queueUrlSetting, sendLater, sqs } from './queue.ts';
+import { isHopTime, type LaterSend, messageGroupOf, queueUrlSetting, sendLater, sqs } from './queue.ts';
 
 export type DestinationMessage =
   /**
@@ -38,12 +38,12 @@ export async function enqueueForDestination(message: DestinationMessage): Promis
   );
 }
 
-/** A received attempt's next one, sent later (queue.ts, `sendLater`): nothing waits in flight. */
+/** Received attempts' next ones, sent later (queue.ts, `sendLater`): nothing waits in flight. The indexes not sent. */
 export const sendLaterForDestination = (
-  message: Extract<DestinationMessage, { delivery_id: string }>,
-  seconds: number,
+  sends: readonly LaterSend<Extract<DestinationMessage, { delivery_id: string }>>[],
   nowMs: number,
-): Promise<void> => sendLater(message, seconds, nowMs, destinationQueueUrl());
+): Promise<Set<number>> =>
+  sends.length === 0 ? Promise.resolve(new Set()) : sendLater(sends, nowMs, destinationQueueUrl());
 
 const ids = (value: Record<string, unknown>, names: Array<[string, RegExp]>) =>
   names.every(([name, pattern]) => typeof value[name] === 'string' && pattern.test(value[name] as string));

@@ -9,6 +9,7 @@ import { callJsonApi, SQS_API } from '../../aws/json-protocol.ts';
 import { withoutSdkLogger } from '../../aws/no-sdk-logger.ts';
 import { emulatorJsonCall, endpointOverride } from '../../aws-endpoint.ts';
 import { setting } from '../../core/environment.ts';
+import { errorFields, log } from '../../observability/log.ts';
 
 export interface DeliveryMessage {
   agent_id: string;
@@ -72,6 +73,12 @@ export async function enqueueDelivery(message: DeliveryMessage): Promise<void> {
 /** SendMessageBatch's limit. */
 const SEND_BATCH = 10;
 
+/** The indexes 0 … length − 1 in groups of `size`. */
+const inGroupsOf = (size: number, length: number): number[][] =>
+  Array.from({ length: Math.ceil(length / size) }, (_, g) =>
+    Array.from({ length: Math.min(size, length - g * size) }, (_, j) => g * size + j),
+  );
+
 /**
  * Sends in batches of 10. Returns the indexes (into `messages`) that were not sent, with the
  * reason; a batch call that fails as a whole counts every message of it.
@@ -81,11 +88,8 @@ export async function enqueueDeliveries(
 ): Promise<{ failed: number[]; errors: Map<number, string> }> {
   const failed: number[] = [];
   const errors = new Map<number, string>();
-  const groups: number[][] = [];
-  for (let i = 0; i < messages.length; i += SEND_BATCH)
-    groups.push(Array.from({ length: Math.min(SEND_BATCH, messages.length - i) }, (_, j) => i + j));
   await Promise.all(
-    groups.map(async (group) => {
+    inGroupsOf(SEND_BATCH, messages.length).map(async (group) => {
       try {
         const { Failed = [] } = await sqs().send(
           new SendMessageBatchCommand({
@@ -115,40 +119,88 @@ export async function enqueueDeliveries(
 /** SQS's longest DelaySeconds. */
 export const MAX_SEND_DELAY_SECONDS = 900;
 
+/** A message's next attempt, `seconds` from now. */
+export interface LaterSend<M> {
+  message: M;
+  seconds: number;
+}
+
 /**
- * Schedules a received message's next attempt outside the queue's in-flight count (docs/events.md,
- * "Retries"): the same message sent again with a delay, after which the caller lets the received
- * copy be deleted. A wait longer than SQS's 15-minute delay hops: the copy carries `not_before` and
- * the worker sends it on, unread, until it is due, so no message is ever held invisible for hours
- * and every receive of a copy is for a real attempt or a hop (each copy starts its receive count at
- * 0, so a long wait can never send it to the DLQ). `queueUrl`: the destinations' queue.
+ * Schedules received messages' next attempts outside the queue's in-flight count (docs/events.md,
+ * "Retries"): each message sent again with a delay, in SendMessageBatch calls of 10, after which the
+ * caller lets the received copies be deleted. A wait longer than SQS's 15-minute delay hops: the
+ * copy carries `not_before` and the worker sends it on, unread, until it is due, so no message is
+ * ever held invisible for hours and every receive of a copy is for a real attempt or a hop (each
+ * copy starts its receive count at 0, so a long wait can never send it to the DLQ). `queueUrl`: the
+ * destinations' queue. Answers the indexes (into `sends`) not sent: those received copies are kept
+ * and come back after the queue's visibility timeout, find their attempt not yet due and send again.
  *
- * One signed JSON call, not the SDK client: the webhook worker's only SQS call, and the client
- * would be 24 KB of that bundle (lib/aws/json-protocol.ts). If it fails, the received copy is kept
- * and comes back after the queue's visibility timeout, finds its attempt not yet due and hops again.
+ * Signed JSON calls, not the SDK client: the webhook worker's only SQS call, and the client would be
+ * 24 KB of that bundle (lib/aws/json-protocol.ts).
  */
 export async function sendLater<M extends { agent_id: string; not_before?: number }>(
-  message: M,
-  seconds: number,
+  sends: readonly LaterSend<M>[],
   nowMs: number,
   queueUrl = deliveryQueueUrl(),
-): Promise<void> {
-  const wait = Math.max(0, Math.ceil(seconds));
-  const delay = Math.min(wait, MAX_SEND_DELAY_SECONDS);
-  const { not_before: _previous, ...rest } = message;
-  const body = wait > delay ? { ...rest, not_before: nowMs + wait * 1000 } : rest;
-  // Member order of the SDK's SendMessage request, so the call is the SDK's byte for byte.
-  await callJsonApi(
-    SQS_API,
-    'SendMessage',
-    {
-      QueueUrl: queueUrl,
-      MessageBody: JSON.stringify(body),
-      DelaySeconds: delay,
-      MessageGroupId: messageGroupOf(message),
-    },
-    emulatorJsonCall(setting('SQS_ENDPOINT')),
+): Promise<Set<number>> {
+  const failed = new Set<number>();
+  await Promise.all(
+    inGroupsOf(SEND_BATCH, sends.length).map(async (group) => {
+      // Member order of the SDK's requests, so each call is the SDK's byte for byte.
+      const entries = group.map((index) => {
+        const { message, seconds } = sends[index]!;
+        const wait = Math.max(0, Math.ceil(seconds));
+        const delay = Math.min(wait, MAX_SEND_DELAY_SECONDS);
+        const { not_before: _previous, ...rest } = message;
+        const body = wait > delay ? { ...rest, not_before: nowMs + wait * 1000 } : rest;
+        return {
+          Id: String(index),
+          MessageBody: JSON.stringify(body),
+          DelaySeconds: delay,
+          MessageGroupId: messageGroupOf(message),
+        };
+      });
+      try {
+        const answer = await callJsonApi(
+          SQS_API,
+          'SendMessageBatch',
+          { QueueUrl: queueUrl, Entries: entries },
+          emulatorJsonCall(setting('SQS_ENDPOINT')),
+        );
+        for (const entry of (answer['Failed'] ?? []) as Array<{ Id: string }>) failed.add(Number(entry.Id));
+      } catch (err) {
+        log.error('delivery: delayed copies not sent (their messages stay in the queue)', {
+          copies: group.length,
+          ...errorFields(err),
+        });
+        for (const index of group) failed.add(index);
+      }
+    }),
   );
+  return failed;
+}
+
+/**
+ * A batch's `later` outcomes (attempt-gate.ts) sent as delayed copies, in as few calls as
+ * `sendLater` makes; the indexes (into the batch) whose copy was not sent, to keep in the queue.
+ */
+export async function sendLaterAll<M extends { agent_id: string; not_before?: number }>(
+  messages: readonly (M | undefined)[],
+  outcomes: readonly ({ kind: string; seconds?: number } | 'error')[],
+  nowMs: number,
+  queueUrl = deliveryQueueUrl(),
+): Promise<Set<number>> {
+  const at: number[] = [];
+  const sends: LaterSend<M>[] = [];
+  outcomes.forEach((outcome, i) => {
+    const message = messages[i];
+    if (outcome === 'error' || outcome.kind !== 'later' || !message) return;
+    at.push(i);
+    sends.push({ message, seconds: outcome.seconds ?? 0 });
+  });
+  if (sends.length === 0) return new Set();
+  const unsent = await sendLater(sends, nowMs, queueUrl);
+  return new Set([...unsent].map((j) => at[j]!));
 }
 
 /** Seconds until a hopping message's attempt is due, or undefined when it is due (or carries no time). */
