@@ -18,6 +18,7 @@ import { FUNCTION_MEMORY_MB } from '../infra/sizing.ts';
 import { STAGES } from '../infra/stage-config.ts';
 import { TRACING_FIXED_RATE } from '../infra/tracing-sampling.ts';
 import { DELIVERY, PUSH, ROUTE_TIMEOUTS, STREAM, STREAM_LEASE } from '../lib/core/settings.ts';
+import { MAX_SEND_DELAY_SECONDS } from '../lib/events/delivery/queue.ts';
 import { SSE_ACCESS_CHECK_MS } from '../lib/events/feed/sse.ts';
 import { log, withLogContext } from '../lib/observability/log.ts';
 import { flushMetrics, recordDeliveryAttempt } from '../lib/observability/metrics.ts';
@@ -89,10 +90,18 @@ export function expectedSlowestSeconds(n: number): number {
 
 /**
  * The `DeliveriesByStatus` index (`?status=`): `full` = every record, its entry moved on every
- * status change (today); `attempted` = an entry from the first attempt on; `failures` = an entry
- * only while an attempt has failed (a success never writes one); `none`.
+ * status change (before issue 40); `attempted` = an entry from the first attempt on; `failures` =
+ * an entry only while an attempt has failed (a success never writes one: as built,
+ * lib/events/delivery/record.ts); `none`.
  */
 export type IndexDesign = 'full' | 'attempted' | 'failures' | 'none';
+
+const INDEX_NAMES: Record<IndexDesign, string> = {
+  full: 'full index',
+  attempted: 'index entry from the first attempt',
+  failures: 'failures-only index',
+  none: 'no status index',
+};
 
 export interface DeliverySizing {
   memoryMb: number;
@@ -190,8 +199,9 @@ export function deliveryCost(s: DeliverySizing): { lines: Line[]; total: number;
       ASSUMED.agentsPerStreamBatch / STREAM.batchSize +
       attempts * (1 + ASSUMED.agentsPerDeliveryBatch / s.batchSize)) *
     million;
-  // SQS: the relay's SendMessageBatch (10 a call), Lambda's receive and delete per batch, a
-  // ChangeMessageVisibility per timed-out attempt.
+  // SQS: the relay's SendMessageBatch (10 a call), Lambda's receive and delete per batch, and per
+  // timed-out attempt the delayed copy of its retry (a SendMessage: the first retry waits 30 s, one
+  // delay, no hop; lib/events/delivery/queue.ts).
   const sqs = million / 10 + 2 * batches + (attempts - 1) * million;
 
   // Lambda, delivery: the batch read, the slowest POST (all at once) or every POST in turn, its
@@ -258,12 +268,88 @@ export function deliveryCost(s: DeliverySizing): { lines: Line[]; total: number;
   return { lines, total: lines.reduce((t, l) => t + l.usd, 0), batchSeconds };
 }
 
+// ---- Retry scheduling designs (docs/events.md, "Retries outside the in-flight count") ----------
+
+export type RetryDesign = 'visibility' | 'copies' | 'dueIndex' | 'scheduler';
+
+/** Sends a wait takes as delayed copies: one per 15 min of SQS delay, at least one. */
+export const copiesForWait = (seconds: number): number => Math.max(1, Math.ceil(seconds / MAX_SEND_DELAY_SECONDS));
+
+/**
+ * What scheduling the waits between attempts costs (USD): for `waits` (seconds each). Per design:
+ * - visibility: one ChangeMessageVisibility per wait (the message stays in flight);
+ * - copies: a send per 15 min of wait (SendMessageBatch), and for each hop beyond the first its
+ *   share of a batch's receive and delete, and of a batch's invocation;
+ * - dueIndex: the index entry put and removed (2 write units) and an enqueue in a SendMessageBatch
+ *   of 10 (the sweep's own cost is by the month: `dueIndexSweepMonth`);
+ * - scheduler: a one-time EventBridge Scheduler schedule per wait, and its SendMessage.
+ */
+export function retrySchedulingUsd(
+  design: RetryDesign,
+  waits: readonly number[],
+  batchSize = DELIVERY.batchSize,
+): number {
+  const perBatch = (2 * PRICES.sqsRequest + PRICES.lambdaRequest) / batchSize;
+  const perWait: Record<RetryDesign, (wait: number) => number> = {
+    visibility: () => PRICES.sqsRequest,
+    // The first copy counted as a call of its own (a retry is rare in a batch); the hops of a waiting
+    // backlog fill whole batches, so each is a tenth of a SendMessageBatch and of a batch's receive,
+    // delete and invocation.
+    copies: (wait) => PRICES.sqsRequest + (copiesForWait(wait) - 1) * (PRICES.sqsRequest / batchSize + perBatch),
+    dueIndex: () => 2 * PRICES.dynamoWriteUnit + PRICES.sqsRequest / 10,
+    scheduler: () => PRICES.schedulerInvocation + PRICES.sqsRequest,
+  };
+  return waits.reduce((total, wait) => total + perWait[design](wait), 0);
+}
+
+/** The due-time index's sweep, a month whatever the traffic: one 128 MB invocation a minute of about 50 ms and one Query. */
+export const dueIndexSweepMonth = (): number => {
+  const runs = 30 * 24 * 60;
+  return runs * (PRICES.lambdaRequest + 0.05 * (128 / MIB_PER_GB) * PRICES.lambdaArmGbSecond + PRICES.dynamoReadUnit);
+};
+
+const RETRY_DESIGNS: Array<[RetryDesign, string, string, string]> = [
+  ['visibility', 'Parked in visibility (before)', 'exact', 'every waiting retry'],
+  ['copies', '**Delayed copies, hops past 15 min (built)**', 'exact', 'none'],
+  ['dueIndex', 'Due-time index swept every minute', 'up to 60 s late', 'none'],
+  ['scheduler', 'EventBridge Scheduler, a schedule per retry', 'up to about a minute late', 'none'],
+];
+
+/** The comparison table: per million deliveries with the latency mix, and per million that run a whole schedule against a dead endpoint. */
+function retryDesignTable(): string {
+  const delays = DELIVERY.retryDelaysSeconds.slice(1);
+  const retriesPerDelivery = 1 / (1 - ASSUMED.latency.timeoutShare) - 1;
+  const hops = delays.reduce((n, w) => n + copiesForWait(w), 0);
+  return [
+    `#### Retry scheduling compared (per million deliveries; a whole schedule: ${delays.length} waits, ${hops} delayed copies)`,
+    '',
+    table(
+      [
+        'Design',
+        'Retry goes',
+        'In flight while waiting',
+        'Latency mix',
+        'Whole schedule (dead endpoint)',
+        'A month, fixed',
+      ],
+      RETRY_DESIGNS.map(([design, name, late, inFlight]) => [
+        name,
+        late,
+        inFlight,
+        usd(retriesPerDelivery * retrySchedulingUsd(design, [delays[0]!]) * 1e6),
+        usd(retrySchedulingUsd(design, delays) * 1e6),
+        usd(design === 'dueIndex' ? dueIndexSweepMonth() : 0),
+      ]),
+    ),
+  ].join('\n');
+}
+
 /** The delivery function as deployed: infra/sizing.ts and lib/core/settings.ts. */
 export const DEPLOYED_DELIVERY: DeliverySizing = {
   memoryMb: FUNCTION_MEMORY_MB['deliver'] ?? STAGES['prod']!.defaultMemoryMb,
   batchSize: DELIVERY.batchSize,
   concurrent: true,
-  index: 'full',
+  index: 'failures',
 };
 
 // ---- API requests by route ---------------------------------------------------------------------
@@ -453,21 +539,17 @@ export function costTables(): string {
       { memoryMb: 512, batchSize: 10, concurrent: true, index: 'full' },
     ],
     ['512 MB, POSTs one after another', { memoryMb: 512, batchSize: 10, concurrent: false, index: 'full' }],
+    ['Before issue 40: 128 MB, batch 10, POSTs at once, full index', { ...DEPLOYED_DELIVERY, index: 'full' }],
     [
-      `**Deployed: ${DEPLOYED_DELIVERY.memoryMb} MB, batch ${DEPLOYED_DELIVERY.batchSize}, POSTs at once, full index**`,
+      `**Deployed: ${DEPLOYED_DELIVERY.memoryMb} MB, batch ${DEPLOYED_DELIVERY.batchSize}, POSTs at once, ${INDEX_NAMES[DEPLOYED_DELIVERY.index]}**`,
       DEPLOYED_DELIVERY,
     ],
     ['256 MB', { ...DEPLOYED_DELIVERY, memoryMb: 256 }],
     ['128 MB, batch 25 (a batching window)', { ...DEPLOYED_DELIVERY, memoryMb: 128, batchSize: 25 }],
-    [
-      `${DEPLOYED_DELIVERY.memoryMb} MB, index entry from the first attempt`,
-      { ...DEPLOYED_DELIVERY, index: 'attempted' },
-    ],
-    [
-      `${DEPLOYED_DELIVERY.memoryMb} MB, index entries for failed attempts only`,
-      { ...DEPLOYED_DELIVERY, index: 'failures' },
-    ],
-    [`${DEPLOYED_DELIVERY.memoryMb} MB, no status index`, { ...DEPLOYED_DELIVERY, index: 'none' }],
+    ...(['attempted', 'none'] as const).map((index): [string, DeliverySizing] => [
+      `${DEPLOYED_DELIVERY.memoryMb} MB, ${INDEX_NAMES[index]}`,
+      { ...DEPLOYED_DELIVERY, index },
+    ]),
   ];
   const slowest = [1, 10].map((n) => `${n}: ${round(expectedSlowestSeconds(n), 3)} s`).join(', ');
   const measured = measuredRoutes();
@@ -504,6 +586,8 @@ export function costTables(): string {
         return [name, round(c.batchSeconds, 3), usd(lambda), usd(c.lines[0]!.usd), `**${usd(c.total)}**`];
       }),
     ),
+    '',
+    retryDesignTable(),
     '',
     '#### Per million API requests, by route (first API Gateway tier)',
     '',

@@ -54,13 +54,13 @@ const BATCH = 10;
 /** Concurrent batches, like the event source's concurrent invocations. */
 const CONCURRENT_BATCHES = 4;
 
-interface Receiver {
+export interface Receiver {
   url: string;
   onEvent: (body: string) => void;
   close(): Promise<void>;
 }
 
-async function startReceiver(): Promise<Receiver> {
+export async function startReceiver(): Promise<Receiver> {
   const receiver: Receiver = { url: '', onEvent: () => undefined, close: async () => undefined };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -158,7 +158,7 @@ function countCalls<Input extends object, Output extends object>(
 }
 
 /** An enabled agent for the receiver. */
-async function benchAgent(receiverUrl: string): Promise<string> {
+export async function benchAgent(receiverUrl: string): Promise<string> {
   const agentId = `agt_BENCH${String(Date.now()).padStart(21, '0')}`;
   await db().send(
     new PutCommand({
@@ -184,7 +184,7 @@ async function benchAgent(receiverUrl: string): Promise<string> {
   return agentId;
 }
 
-const eventsOf = (agentId: string, count: number, from = 1): ServiceEvent[] =>
+export const eventsOf = (agentId: string, count: number, from = 1): ServiceEvent[] =>
   Array.from({ length: count }, (_, i) => ({
     id: eventIdAt(agentId, from + i),
     type: 'contract.funded',

@@ -18,6 +18,8 @@ export const PRICES = {
   /** DynamoDB on demand, per write and per read request unit. */
   dynamoWriteUnit: 0.625 / 1e6,
   dynamoReadUnit: 0.125 / 1e6,
+  /** EventBridge Scheduler, per invocation of a schedule (docs/events.md compares it for retries). */
+  schedulerInvocation: 1 / 1e6,
   /** SQS standard queue, per request (a batch of up to 10 messages is one). */
   sqsRequest: 0.4 / 1e6,
   /** CloudWatch Logs: per GB ingested (standard class, Lambda's first tier) and per GB-month stored (compressed about 6×). */

@@ -17,10 +17,15 @@ export const TABLE_ACTIONS = {
 
 export type TableAccess = keyof typeof TABLE_ACTIONS;
 
-/** The same lists as CDK's `grantSendMessages` / `grantConsumeMessages` (the queues use SQS-managed keys: no KMS grant). */
+/**
+ * The same lists as CDK's `grantSendMessages` / `grantConsumeMessages` (the queues use SQS-managed
+ * keys: no KMS grant), and a consumer also sends: its messages' later attempts go back to the queue
+ * as delayed copies (lib/events/delivery/queue.ts, `sendLater`).
+ */
 export const QUEUE_ACTIONS = {
   send: ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'],
   consume: [
+    'sqs:SendMessage',
     'sqs:ReceiveMessage',
     'sqs:ChangeMessageVisibility',
     'sqs:GetQueueUrl',

@@ -423,6 +423,8 @@ export const routeDocs: Readonly<Record<string, RouteDoc>> = {
   listDeliveries: {
     tag: 'Events and deliveries',
     summary: "The agent's webhook deliveries, newest first",
+    description:
+      '`?status=failed` (schedule spent) and `?status=pending` (waiting for a retry after a failed attempt) read an index of failures only; `?status=succeeded` filters the newest-first list, so a page may be short or empty with a `next_cursor`: follow it until it is null.',
     answers: { 200: { description: 'OK', schema: 'DeliveryPage' } },
     example: { params: { id: 'agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BC' } },
   },

@@ -36,6 +36,9 @@ const reader: Rule = (name) => (raw) => {
 };
 
 /** Per kind, the sentence that refuses a raw value (undefined: it is fine). */
+const atLeastOne: Rule = (name) => (raw) =>
+  /^[1-9]\d*$/.test(raw) ? undefined : `${name} must be a whole number, at least 1, not "${raw}".`;
+
 const RULES: Record<Kind, Rule> = {
   text: anything,
   host: anything,
@@ -54,8 +57,8 @@ const RULES: Record<Kind, Rule> = {
   retryDelays: reader,
   autoDisableSeconds: reader,
   noticeWindowSeconds: reader,
-  replayPageItems: (name) => (raw) =>
-    /^[1-9]\d*$/.test(raw) ? undefined : `${name} must be a whole number, at least 1, not "${raw}".`,
+  replayPageItems: atLeastOne,
+  inFlightLimit: atLeastOne,
 };
 
 const NAMES = Object.keys(ENVIRONMENT) as SettingName[];

@@ -31,7 +31,7 @@ describe('docs/cost.md', () => {
       memoryMb: FUNCTION_MEMORY_MB['deliver'],
       batchSize: DELIVERY.batchSize,
       concurrent: true,
-      index: 'full',
+      index: 'failures',
     });
   });
 });

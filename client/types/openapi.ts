@@ -309,6 +309,8 @@ export type Agent = {
   /** When the webhook's last handshake succeeded (POST …/webhook/verify or the periodic re-verification); null before the first. */
   last_verified_at: string | null;
   schema_versions: SchemaVersions;
+  /** The most deliveries a second the owner allows; the excess waits its turn (never dropped, never a failed attempt). Null: no limit. */
+  rate_limit: number | null;
   created_at: string;
 };
 
@@ -323,6 +325,8 @@ export type ConfiguredAgent = {
   /** When the webhook's last handshake succeeded (POST …/webhook/verify or the periodic re-verification); null before the first. */
   last_verified_at: string | null;
   schema_versions: SchemaVersions;
+  /** The most deliveries a second the owner allows; the excess waits its turn (never dropped, never a failed attempt). Null: no limit. */
+  rate_limit: number | null;
   created_at: string;
   /** Only in the answer to the first configuration. */
   webhook_secret?: string;
@@ -541,6 +545,8 @@ export type Destination = {
   arn: string;
   events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
   schema_versions: SchemaVersions;
+  /** The most deliveries a second the owner allows; the excess waits its turn (never dropped, never a failed attempt). Null: no limit. */
+  rate_limit: number | null;
   status: "PENDING_VERIFICATION" | "ENABLED" | "DISABLED";
   /** Why it is DISABLED; null otherwise. */
   status_reason: string | null;
@@ -567,6 +573,8 @@ export type CreatedDestination = {
   arn: string;
   events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
   schema_versions: SchemaVersions;
+  /** The most deliveries a second the owner allows; the excess waits its turn (never dropped, never a failed attempt). Null: no limit. */
+  rate_limit: number | null;
   status: "PENDING_VERIFICATION" | "ENABLED" | "DISABLED";
   /** Why it is DISABLED; null otherwise. */
   status_reason: string | null;
@@ -930,6 +938,7 @@ export type ConfigureWebhookBody = {
     "agent.webhook.failing"?: number;
     "agent.webhook.unverified"?: number;
   };
+  rate_limit?: number | null;
 };
 
 /** The body of POST /api/v1/agents/{id}/webhook/secret/rotate. */
@@ -991,6 +1000,7 @@ export type CreateDestinationBody = {
     "agent.webhook.failing"?: number;
     "agent.webhook.unverified"?: number;
   };
+  rate_limit?: number | null;
 };
 
 /** The body of POST /api/v1/agents/{id}/destinations/{destination_id}/verify. */

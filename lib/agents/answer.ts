@@ -4,7 +4,7 @@
  * types only: no function bundles this module).
  */
 import { z } from 'zod';
-import { cursorPageOf, schemaVersionsAnswer, timestamp } from '../core/answer-fields.ts';
+import { cursorPageOf, rateLimitAnswer, schemaVersionsAnswer, timestamp } from '../core/answer-fields.ts';
 import { EVENT_TYPES } from '../core/event-types.ts';
 import { ID_PATTERN } from '../core/ids.ts';
 
@@ -28,6 +28,7 @@ const agentShape = {
       "When the webhook's last handshake succeeded (POST …/webhook/verify or the periodic re-verification); null before the first.",
     ),
   schema_versions: schemaVersionsAnswer,
+  rate_limit: rateLimitAnswer,
   created_at: timestamp,
 };
 export const agentAnswer = z.strictObject(agentShape);

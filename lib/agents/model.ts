@@ -28,6 +28,8 @@ export interface AgentRecord extends SigningKeyFields {
   last_verified_at?: string | null;
   /** The schema version the webhook's deliveries are shaped to, per kind (lib/core/event-versions.ts); absent: none pinned. */
   schema_versions?: SchemaPins;
+  /** Deliveries a second the owner allows (lib/agents/rate-limit.ts); absent or null: no limit. */
+  rate_limit?: number | null;
   /** +1 on every PATCH / DELETE / rotate: a handshake may only enable the configuration it checked. */
   config_version: number;
   /**
@@ -56,6 +58,7 @@ export function toAgentView(agent: AgentRecord): AgentView {
     webhook_disabled_reason: agent.webhook_status === 'DISABLED' ? (agent.webhook_disabled_reason ?? null) : null,
     last_verified_at: agent.last_verified_at ?? null,
     schema_versions: agent.schema_versions ?? {},
+    rate_limit: agent.rate_limit ?? null,
     created_at: agent.created_at,
   };
 }

@@ -5,6 +5,7 @@ import { ID_PATTERN } from '../core/ids.ts';
 import { checkWebhookUrl, developmentMode } from '../net/url-policy.ts';
 import { MAX_OVERLAP_SECONDS } from '../webhooks/rotation.ts';
 import * as z from '../zod.ts';
+import { rateLimitField } from './rate-limit.ts';
 import { schemaVersionPins } from './schema-pins.ts';
 
 export const agentIdParams = z.strictObject({ id: z.string().check(z.regex(ID_PATTERN.agt)) });
@@ -37,6 +38,8 @@ export const configureWebhookBody = z.strictObject({
   ),
   /** Absent: the pins stay as they are; `{}` removes them. */
   schema_versions: z.optional(schemaVersionPins),
+  /** Absent: the limit stays as it is; null removes it. */
+  rate_limit: rateLimitField,
 });
 export type ConfigureWebhookInput = z.output<typeof configureWebhookBody>;
 

@@ -37,6 +37,7 @@ export async function configureWebhook(
           webhook_url: input.webhook_url,
           events: input.events,
           ...(input.schema_versions ? { schema_versions: input.schema_versions } : {}),
+          ...(input.rate_limit === undefined ? {} : { rate_limit: input.rate_limit }),
           webhook_status: 'PENDING_VERIFICATION',
           webhook_secret: new IfAbsent(candidate),
           updated_at: nowIso(),

@@ -7,6 +7,15 @@
 import { z } from 'zod';
 import { type AnyEventType, allEventTypes } from './event-types.ts';
 
+/** `rate_limit` of a webhook or a destination (lib/agents/rate-limit.ts). */
+export const rateLimitAnswer = z
+  .number()
+  .int()
+  .nullable()
+  .describe(
+    'The most deliveries a second the owner allows; the excess waits its turn (never dropped, never a failed attempt). Null: no limit.',
+  );
+
 export const timestamp = z.iso.datetime();
 export const count = z.int().min(0);
 export const uuid = z.uuid();

@@ -23,6 +23,7 @@ export type Kind =
   | 'retryDelays'
   | 'autoDisableSeconds'
   | 'replayPageItems'
+  | 'inFlightLimit'
   | 'noticeWindowSeconds';
 
 /** Where a variable is read: everywhere, only by the local runtime and commands, or set by Lambda or infra. */
@@ -137,6 +138,12 @@ export const ENVIRONMENT = {
     scope: 'service',
     default: '`432000` (5 days)',
     doc: "Optional: how long a webhook's attempts must all have failed before it is disabled (`lib/events/delivery/webhook-health.ts`).",
+  },
+  SQS_IN_FLIGHT_LIMIT: {
+    kind: 'inFlightLimit',
+    scope: 'local',
+    default: '`1200` (AWS: 120,000 a standard queue)',
+    doc: "Local runtime: the SQS emulator's in-flight messages per queue; a receive past it fails with `OverLimit`, as in AWS (local/emulators/sqs-fair-queue.ts).",
   },
   REPLAY_PAGE_ITEMS: {
     kind: 'replayPageItems',

@@ -21,6 +21,7 @@ export const ENVIRONMENT_KINDS: Readonly<Record<SettingName, Kind>> = {
   EVENTBRIDGE_ENDPOINT: 'url',
   DELIVERY_RETRY_DELAYS_SECONDS: 'retryDelays',
   WEBHOOK_AUTO_DISABLE_AFTER_SECONDS: 'autoDisableSeconds',
+  SQS_IN_FLIGHT_LIMIT: 'inFlightLimit',
   REPLAY_PAGE_ITEMS: 'replayPageItems',
   NOTICE_WINDOW_SECONDS: 'noticeWindowSeconds',
   DEVELOPMENT_MODE: 'flag',

@@ -36,12 +36,8 @@ const KINDS = {
   retryDelays: { read: (raw: string | undefined) => retryDelays(raw) },
   autoDisableSeconds: { read: (raw: string | undefined) => wholeSecondsAtLeastOne(raw) },
   noticeWindowSeconds: { read: (raw: string | undefined) => noticeWindowSeconds(raw) },
-  replayPageItems: {
-    read: (raw: string | undefined) => {
-      const n = Number(raw ?? 100);
-      return Number.isInteger(n) && n > 0 ? n : 100;
-    },
-  },
+  replayPageItems: { read: (raw: string | undefined) => positiveInteger(raw, 100) },
+  inFlightLimit: { read: (raw: string | undefined) => positiveInteger(raw, LOCAL_DEFAULTS.sqsInFlightLimit) },
 } as const satisfies Record<Kind, { read: (raw: string | undefined) => unknown }>;
 
 export type { SettingName } from './environment-declaration.ts';
@@ -52,6 +48,11 @@ type ValueOf<N extends SettingName> = ReturnType<(typeof KINDS)[(typeof ENVIRONM
 export function setting<N extends SettingName>(name: N, env: Env = process.env): ValueOf<N> {
   const kind: Kind = ENVIRONMENT_KINDS[name];
   return KINDS[kind].read(env[name] || undefined) as ValueOf<N>;
+}
+
+function positiveInteger(raw: string | undefined, fallback: number): number {
+  const n = Number(raw ?? fallback);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
 function port(raw: string | undefined, fallback: number): number {

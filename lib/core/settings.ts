@@ -33,11 +33,11 @@ export const DELIVERY = {
   batchSize: 10,
   /**
    * Entry i is the wait before attempt i + 1, so entry 0 (always 0) is the first attempt:
-   * Svix-like, 9 attempts over about 37.6 h, first retry after 30 s. Each wait must fit one SQS
-   * visibility timeout, because the worker parks a failed message by changing its visibility.
+   * Svix-like, 9 attempts over about 37.6 h, first retry after 30 s. Each wait is a delayed copy of
+   * the message, hopping every 15 min past SQS's longest delay (lib/events/delivery/queue.ts).
    */
   retryDelaysSeconds: [0, 30, 300, 1800, 7200, 18000, 36000, 36000, 36000] as readonly number[],
-  /** SQS's maximum visibility timeout. */
+  /** The longest wait between two attempts (a bound on DELIVERY_RETRY_DELAYS_SECONDS). */
   maxDelaySeconds: 12 * 3600,
   /**
    * The per-endpoint circuit (lib/events/delivery/circuit.ts): this many failed attempts in a row,
@@ -89,6 +89,11 @@ export const LOCAL_DEFAULTS = {
   dataDir: '.data',
   tableName: 'marketplace',
   region: 'us-east-1',
+  /**
+   * The local SQS emulator's in-flight limit per queue: AWS's 120,000 for a standard queue, scaled
+   * down 100× so a local backlog reaches it (local/emulators/sqs-fair-queue.ts; SQS_IN_FLIGHT_LIMIT).
+   */
+  sqsInFlightLimit: 1200,
 } as const;
 
 // ---- Abuse limits (docs/limits.md): the CDK usage plan, the local per-key throttle, the handlers and

@@ -4,7 +4,7 @@
  * types only, so no function bundles this module).
  */
 import { z } from 'zod';
-import { schemaVersionsAnswer } from '../core/answer-fields.ts';
+import { rateLimitAnswer, schemaVersionsAnswer } from '../core/answer-fields.ts';
 import { EVENT_TYPES } from '../core/event-types.ts';
 import { ID_PATTERN } from '../core/ids.ts';
 
@@ -17,6 +17,7 @@ const destinationShape = {
   arn: z.string(),
   events: z.array(z.enum(EVENT_TYPES)),
   schema_versions: schemaVersionsAnswer,
+  rate_limit: rateLimitAnswer,
   status: z.enum(['PENDING_VERIFICATION', 'ENABLED', 'DISABLED']),
   status_reason: z.string().nullable().describe('Why it is DISABLED; null otherwise.'),
   verification: z.strictObject({

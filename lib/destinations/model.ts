@@ -20,6 +20,8 @@ export interface DestinationRecord {
   events: EventType[];
   /** The schema version its deliveries are shaped to, per kind (lib/core/event-versions.ts); absent: none pinned. */
   schema_versions?: SchemaPins;
+  /** Deliveries a second the owner allows (lib/agents/rate-limit.ts); absent or null: no limit. */
+  rate_limit?: number | null;
   status: DestinationStatus;
   /** Why it is DISABLED (auto-disable), else null. */
   status_reason: string | null;

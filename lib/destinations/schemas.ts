@@ -1,5 +1,6 @@
 /** Request shapes of the destination routes (docs/api.md). Strict: unknown fields are a 400. */
 
+import { rateLimitField } from '../agents/rate-limit.ts';
 import { schemaVersionPins } from '../agents/schema-pins.ts';
 import { EVENT_TYPES } from '../core/event-types.ts';
 import { ID_PATTERN } from '../core/ids.ts';
@@ -18,6 +19,7 @@ export const createDestinationBody = z.strictObject({
     z.refine((events) => new Set(events).size === events.length, 'List each event kind once.'),
   ),
   schema_versions: z.optional(schemaVersionPins),
+  rate_limit: rateLimitField,
 });
 export type CreateDestinationInput = z.output<typeof createDestinationBody>;
 

@@ -40,6 +40,7 @@ export function toDestinationView(d: DestinationRecord): DestinationAnswer {
     arn: d.arn,
     events: d.events,
     schema_versions: d.schema_versions ?? {},
+    rate_limit: d.rate_limit ?? null,
     status: d.status,
     status_reason: d.status_reason,
     verification: {
@@ -81,6 +82,7 @@ export async function createDestination(
     arn: arn.value.arn,
     events: input.events,
     ...(input.schema_versions ? { schema_versions: input.schema_versions } : {}),
+    ...(input.rate_limit ? { rate_limit: input.rate_limit } : {}),
     status: 'PENDING_VERIFICATION',
     status_reason: null,
     signing_secret: newWebhookSecret(),

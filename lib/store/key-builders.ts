@@ -72,7 +72,11 @@ export const delivery = (agentId: string, deliveryId: string): Key => ({
   SK: `DLV#${deliveryId}`,
 });
 export const deliveryPrefix = 'DLV#';
-/** A delivery record's place in the DeliveriesByStatus index (table.ts): written with its status, in the same write. */
+/**
+ * A delivery record's place in the DeliveriesByStatus index (table.ts), failures only: `failed`, or
+ * `pending` after a failed attempt (waiting for its retry). Written with the status in the same
+ * write, and removed by the write that records a success (lib/events/delivery/record.ts).
+ */
 export const deliveryStatusPlacement = (agentId: string, status: string): { dlvStatus: string } => ({
   dlvStatus: `AGENT#${agentId}#${status}`,
 });

@@ -26,7 +26,7 @@
  * | Event (outbox)    | AGENT#<agt_…>        | EVT#<evt_…>                 | –  (ids sort by feed position: the polling feed is one Query) |
  * | Feed gap          | AGENT#<agt_…>        | EVT#<evt_…>                 | –  (fills a feed slot whose writer gave up; entity feedGap) |
  * | Delivery          | AGENT#<agt_…>        | DLV#<dlv_…>                 | –  (newest first = Query backwards; dlv id = evt id's suffix, or for a replay one at the same position) |
- *   (index DeliveriesByStatus, KEYS_ONLY: `dlvStatus` = AGENT#<agt_…>#<status> / SK: one agent's deliveries of one status, newest first)
+ *   (index DeliveriesByStatus, KEYS_ONLY, failures only: `dlvStatus` = AGENT#<agt_…>#failed or #pending (retrying after a failed attempt) / SK: newest first; a success removes it)
  * | Replay page       | AGENT#<agt_…>        | REPLAY#<job uuid>#<page, 6 digits> | –  (one page of a replay job; its INSERT reaches the relay, which writes the next; TTL 7 days) |
  * | Agent counter     | USER#<uuid>          | AGENTS                      | –  (`count`, +1 in the same transaction as each agent; the per-account cap) |
  * | Verify limiter    | AGENT#<agt_…>        | LIMIT#VERIFY                | –  (the handshake lease and the per-minute window; docs/webhooks.md) |

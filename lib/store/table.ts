@@ -61,9 +61,10 @@ export const INDEXES = {
     sortKeyType: 'N',
   },
   /**
-   * An agent's deliveries of one status (`?status=` on the deliveries list): `dlvStatus` is set with
-   * the status in the same write. KEYS_ONLY, so recording an attempt (which changes other
-   * attributes) writes the index only when the status changes.
+   * An agent's failing deliveries (`?status=failed` and `?status=pending` on the deliveries list):
+   * `dlvStatus` is set by the write that records a failed attempt and removed by the one that
+   * records a success, so a delivery that succeeds at once writes no entry (docs/cost.md). KEYS_ONLY,
+   * so recording an attempt (which changes other attributes) writes the index only when its entry moves.
    */
   deliveriesByStatus: { name: 'DeliveriesByStatus', partitionKey: 'dlvStatus', sortKey: 'SK', projection: 'KEYS_ONLY' },
 } as const satisfies Record<string, IndexDefinition>;

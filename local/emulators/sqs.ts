@@ -1,6 +1,6 @@
 /**
  * The local SQS: fauxqs in this process (the SQS JSON protocol, visibility, receive counts and
- * redrive to a DLQ all behave), or an SQS-compatible endpoint given from outside. The delivery
+ * redrive to a DLQ all behave; fair queues and the in-flight limit added, sqs-fair-queue.ts), or an SQS-compatible endpoint given from outside. The delivery
  * queue and its DLQ are created through the SQS API, with the settings infra/state-stack.ts gives them.
  */
 
@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { type FauxqsServer, startFauxqs } from 'fauxqs';
 import { endpointOverride } from '../../lib/aws-endpoint.ts';
+import { installFairQueueAndInFlightLimit } from './sqs-fair-queue.ts';
 
 export interface LocalSqs {
   endpoint: string;
@@ -51,6 +52,8 @@ export async function startLocalSqs(options: {
   let endpoint = options.endpoint;
   if (!endpoint) {
     if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+    // What AWS's standard queues do and fauxqs does not: fair queues and the in-flight limit.
+    await installFairQueueAndInFlightLimit();
     server = await listeningOnlyOn(options.host ?? '127.0.0.1', () =>
       startFauxqs({
         port: 0,

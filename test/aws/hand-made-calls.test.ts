@@ -1,13 +1,14 @@
+import { createHash } from 'node:crypto';
 import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
-import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decrypt, generateDataKey, KmsError } from '../../lib/aws/kms.ts';
 import { errorCodeOf } from '../../lib/aws/signed-request.ts';
 import { DESTINATIONS } from '../../lib/core/settings.ts';
 import { sessionFor } from '../../lib/destinations/session.ts';
-import { postpone } from '../../lib/events/delivery/queue.ts';
+import { sendLater } from '../../lib/events/delivery/queue.ts';
 import { handOffOf, handOffToPush } from '../../lib/events/push-hand-off.ts';
 import {
   type Reply,
@@ -120,46 +121,47 @@ describe('KMS (JSON protocol 1.1)', () => {
   });
 });
 
-describe('SQS (JSON protocol 1.0): ChangeMessageVisibility', () => {
+describe('SQS (JSON protocol 1.0): SendMessageBatch with delays and message groups', () => {
   const QUEUE_URL = 'https://sqs.eu-west-1.amazonaws.com/111122223333/deliveries';
+  const MESSAGES = [
+    { agent_id: 'agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BC', delivery_id: 'dlv_0000000001FHNDNP00AKF8NB3J' },
+    { agent_id: 'agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BD', delivery_id: 'dlv_0000000001FHNDNP00AKF8NB3K' },
+  ];
+  const sdkRequest = () =>
+    new SendMessageBatchCommand({
+      QueueUrl: QUEUE_URL,
+      Entries: MESSAGES.map((m, i) => ({
+        Id: String(i),
+        MessageBody: JSON.stringify(m),
+        DelaySeconds: 60,
+        MessageGroupId: m.agent_id,
+      })),
+    });
+  const md5 = (m: unknown) => createHash('md5').update(JSON.stringify(m)).digest('hex');
 
-  it('the SDK request, byte for byte; an empty success and an error answer read alike', async () => {
+  it('the SDK request, byte for byte; an answer with a failed entry read alike', async () => {
     const sqs = await answeringAlways({
       status: 200,
       headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': 'c3d4' },
-      body: '',
-    });
-    const sdk = new SQSClient(sdkOptions(sqs.url));
-    await sdk.send(
-      new ChangeMessageVisibilityCommand({ QueueUrl: QUEUE_URL, ReceiptHandle: 'AQEB+r/h==', VisibilityTimeout: 60 }),
-    );
-    sdk.destroy();
-    asInLambda({ SQS_ENDPOINT: sqs.url });
-    await postpone('AQEB+r/h==', 60, QUEUE_URL);
-    expectSameRequest(sqs.seen[0]!, sqs.seen[1]!, JSON_HEADERS);
-    await sqs.close();
-
-    const invalid = await answeringAlways({
-      status: 400,
-      headers: {
-        'content-type': 'application/x-amz-json-1.0',
-        'x-amzn-query-error': 'ReceiptHandleIsInvalid;Sender',
-      },
       body: JSON.stringify({
-        __type: 'com.amazonaws.sqs#ReceiptHandleIsInvalid',
-        message: 'The input receipt handle "AQEB+r/h==" is not a valid receipt handle.',
+        Successful: [
+          { Id: '0', MessageId: '5fea7756-0ea4-451a-a703-a558b933e274', MD5OfMessageBody: md5(MESSAGES[0]) },
+        ],
+        Failed: [{ Id: '1', SenderFault: false, Code: 'InternalError', Message: 'try again' }],
       }),
     });
-    const sdkAgain = new SQSClient(sdkOptions(invalid.url));
-    const reference = await sdkAgain
-      .send(
-        new ChangeMessageVisibilityCommand({ QueueUrl: QUEUE_URL, ReceiptHandle: 'AQEB+r/h==', VisibilityTimeout: 60 }),
-      )
-      .catch((err: Error) => err);
-    sdkAgain.destroy();
-    process.env['SQS_ENDPOINT'] = invalid.url;
-    const ours = await postpone('AQEB+r/h==', 60, QUEUE_URL).catch((err: Error) => err);
-    expect((ours as InstanceType<typeof KmsError>).type).toBe((reference as Error).name);
+    const sdk = new SQSClient(sdkOptions(sqs.url));
+    const reference = await sdk.send(sdkRequest());
+    sdk.destroy();
+    asInLambda({ SQS_ENDPOINT: sqs.url });
+    const unsent = await sendLater(
+      MESSAGES.map((message) => ({ message, seconds: 60 })),
+      Date.now(),
+      QUEUE_URL,
+    );
+    expectSameRequest(sqs.seen[0]!, sqs.seen[1]!, JSON_HEADERS);
+    expect([...unsent].map(String)).toEqual((reference.Failed ?? []).map((f) => f.Id));
+    await sqs.close();
   });
 });
 

@@ -248,6 +248,50 @@ describe('an SQS destination', () => {
   });
 });
 
+describe("an SQS destination's rate_limit", () => {
+  it('is shown, and caps what is sent to it: at most one attempt a second, the rest waiting their turn, every one sent once', async () => {
+    const agentId = await createAgent(owner);
+    const queue = await customerQueue('throttled');
+    const created = await invoke('createDestination', {
+      caller: owner,
+      params: { id: agentId },
+      body: { arn: queue.arn, events: ['contract.funded'], rate_limit: 1 },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.rate_limit).toBe(1);
+    const destinationId = created.body.id as string;
+    const { code } = JSON.parse((await nextMessage(queue.url)).body);
+    const verified = await invoke('verifyDestination', {
+      caller: owner,
+      params: { id: agentId, destination_id: destinationId },
+      body: { code },
+    });
+    expect(verified.body).toMatchObject({ status: 'ENABLED', rate_limit: 1 });
+    for (let i = 0; i < 3; i++)
+      expect((await invoke('sendTestEvent', { caller: owner, params: { id: agentId } })).status).toBe(202);
+    const ids = new Set<string>();
+    for (let i = 0; i < 3; i++) ids.add(JSON.parse((await nextMessage(queue.url)).body).id);
+    expect(ids.size).toBe(3);
+    const mine = (await invoke('listDeliveries', { caller: owner, params: { id: agentId } })).body.data.filter(
+      (d: { destination_id: string | null }) => d.destination_id === destinationId,
+    );
+    expect(mine.map((d: { status: string; attempts: number }) => [d.status, d.attempts])).toEqual([
+      ['succeeded', 1],
+      ['succeeded', 1],
+      ['succeeded', 1],
+    ]);
+    // Three attempts at one a second take three one-second windows: the first and the last are more
+    // than a second apart (sent at once, they would start within milliseconds of each other).
+    const started = await Promise.all(
+      mine.map(async (d: { id: string }) => {
+        const detail = await invoke('getDelivery', { caller: owner, params: { id: agentId, delivery_id: d.id } });
+        return Date.parse(detail.body.attempts[0].started_at);
+      }),
+    );
+    expect(Math.max(...started) - Math.min(...started)).toBeGreaterThan(1000);
+  });
+});
+
 describe('auto-disable', () => {
   it('disables a destination whose attempts have all failed for the auto-disable wait (a moved clock), and says why', async () => {
     const agentId = await createAgent(owner);

@@ -108,7 +108,7 @@ describe('Retry-After', () => {
     const second = await testEvent(agentId);
     await queue.sendScheduledCopy(agentId, deliveryIdOf(first), first);
     const paused = await queue.deliverVisible({ now: () => t0 + 60_000 });
-    expect(paused.left).toHaveLength(paused.received);
+    expect(paused).toMatchObject({ left: [], later: paused.received });
     expect(receiver.deliveries).toHaveLength(1);
 
     // After it, one probe goes through; a 2xx closes the circuit and the rest follow.
@@ -172,12 +172,12 @@ describe('the per-endpoint circuit', () => {
     const resend = () => Promise.all(events.map((e) => queue.sendScheduledCopy(agentId, deliveryIdOf(e), e)));
     await resend();
     const parked = await queue.deliverVisible({ now: () => t0 + 61_000 - DELIVERY.circuitCooldownSeconds * 1000 });
-    expect(parked.left).toHaveLength(parked.received);
+    expect(parked).toMatchObject({ left: [], later: parked.received });
     expect(receiver.deliveries).toHaveLength(DELIVERY.circuitFailuresToOpen);
 
     // Half-open: of five due messages one probe POSTs; it fails, so the circuit opens for twice as long.
     const t1 = t0 + 61_000;
-    await queue.deliverVisible({ now: () => t1 }); // the parked copies are invisible in real time: send new ones
+    await queue.deliverVisible({ now: () => t1 }); // the delayed copies are invisible in real time: send new ones
     await resend();
     await queue.deliverVisible({ now: () => t1 });
     expect(receiver.deliveries).toHaveLength(DELIVERY.circuitFailuresToOpen + 1);

@@ -28,7 +28,7 @@ import {
 process.env['DELIVERY_RETRY_DELAYS_SECONDS'] = '0,3600,3600';
 const DAY = 24 * 3600 * 1000;
 
-const { relay, deliverVisible, sendScheduledCopy, receiveVisible, recordOf } = useDeliveryQueue();
+const { relay, deliverVisible, sendScheduledCopy, receiveVisible, recordOf, delayed } = useDeliveryQueue();
 let owner: TestUser;
 let templateId: string;
 
@@ -74,7 +74,8 @@ describe('attempt history and manual retries', () => {
     const deliveryId = deliveryIdOf(eventId);
 
     const first = await deliverVisible();
-    expect(first.left).toHaveLength(1); // parked for an hour: the schedule's next attempt
+    // Done with, and its next attempt sent as a copy delayed for the hour: nothing waits in flight.
+    expect(first).toMatchObject({ left: [], later: 1 });
     const afterFirst = await getDelivery(agentId, deliveryId);
     expect(afterFirst.status).toBe(200);
     expect(afterFirst.body).toMatchObject({
@@ -101,33 +102,36 @@ describe('attempt history and manual retries', () => {
     expect(retried.status).toBe(202);
     expect(retried.body).toMatchObject({ id: deliveryId, status: 'pending', attempts: 1 });
     const manual = await deliverVisible();
-    expect(manual).toEqual({ received: 1, left: [] }); // the manual message only, done after its one attempt
+    expect(manual).toEqual({ received: 1, left: [], later: 0 }); // the manual message only, done after its one attempt
     expect(receiver.deliveries).toHaveLength(2);
     const afterManual = (await getDelivery(agentId, deliveryId)).body;
     expect(afterManual).toMatchObject({ status: 'pending', attempt_count: 2, next_attempt_at: due });
 
     // A copy of the scheduled message that shows up early waits for the due time, without a POST.
     await sendScheduledCopy(agentId, deliveryId, eventId);
-    expect((await deliverVisible()).left).toHaveLength(1);
+    expect(await deliverVisible()).toMatchObject({ left: [], later: 1 });
     expect(receiver.deliveries).toHaveLength(2);
 
     // When due: the schedule's second attempt. Still pending, because the manual one did not count.
     await sendScheduledCopy(agentId, deliveryId, eventId);
-    expect((await deliverVisible({ now: () => Date.parse(due) + 1000 })).left).toHaveLength(1);
+    expect(await deliverVisible({ now: () => Date.parse(due) + 1000 })).toMatchObject({ left: [], later: 1 });
     const second = (await getDelivery(agentId, deliveryId)).body;
     expect(second).toMatchObject({ status: 'pending', attempt_count: 3 });
     expect(Date.parse(second.next_attempt_at)).toBeGreaterThan(Date.parse(due));
 
     // The third scheduled attempt is the last: failed after 3 scheduled + 1 manual.
     await sendScheduledCopy(agentId, deliveryId, eventId);
-    expect((await deliverVisible({ now: () => Date.parse(second.next_attempt_at) + 1000 })).left).toEqual([]);
+    expect(await deliverVisible({ now: () => Date.parse(second.next_attempt_at) + 1000 })).toMatchObject({
+      left: [],
+      later: 0,
+    });
     const failed = (await getDelivery(agentId, deliveryId)).body;
     expect(failed).toMatchObject({ status: 'failed', attempt_count: 4, next_attempt_at: null });
     expect(failed.attempts.map((a: { attempt: number }) => a.attempt)).toEqual([1, 2, 3, 4]);
     expect(receiver.deliveries).toHaveLength(4);
   });
 
-  it('one message received twice at once: one POST (the slot is taken before it), and neither receipt deletes the message that carries the schedule', async () => {
+  it('one message received twice at once: one POST (the slot is taken before it); the other receipt keeps the message until the attempt is recorded', async () => {
     const { agentId, receiver } = await enabledAgent();
     receiver.answer = async () => {
       await new Promise((r) => setTimeout(r, 300));
@@ -136,11 +140,17 @@ describe('attempt history and manual retries', () => {
     const { eventId } = await fundedEvent(agentId);
     const [message] = await receiveVisible();
     const record = recordOf(message!);
+    const delayedBefore = await delayed();
     const responses = await Promise.all([deliverBatch([record]), deliverBatch([record])]);
     // The receipt that lost the scheduled slot made no POST.
     expect(receiver.deliveries).toHaveLength(1);
-    // Both receipts leave it in the queue (a batch item failure), parked until the next attempt.
-    expect(responses).toEqual([[record.messageId], [record.messageId]]);
+    // The one that made it sent the next attempt as a delayed copy and is done. The other either lost
+    // the take to it (then it keeps the message, a batch item failure, in case its twin's worker dies
+    // before recording the attempt) or read the record with the attempt already in flight (then it
+    // sends itself on to when that attempt's time is up, another delayed copy): never neither.
+    const kept = responses.flat();
+    expect(kept.every((id) => id === record.messageId)).toBe(true);
+    expect(kept.length + ((await delayed()) - delayedBefore - 1)).toBe(1);
     const detail = (await getDelivery(agentId, deliveryIdOf(eventId))).body;
     expect(detail).toMatchObject({ status: 'pending', attempt_count: 1 });
     expect(detail.attempts.map((a: { attempt: number }) => a.attempt)).toEqual([1]);
@@ -165,7 +175,7 @@ describe('attempt history and manual retries', () => {
     const forced = await retry(agentId, deliveryId, { force: true });
     expect(forced.status).toBe(202);
     expect(forced.body).toMatchObject({ status: 'succeeded' });
-    expect(await deliverVisible()).toEqual({ received: 1, left: [] });
+    expect(await deliverVisible()).toEqual({ received: 1, left: [], later: 0 });
     expect(receiver.deliveries.map((d) => d.json.id)).toEqual([eventId, eventId]);
     expect((await getDelivery(agentId, deliveryId)).body).toMatchObject({ status: 'succeeded', attempt_count: 2 });
   });
@@ -244,6 +254,64 @@ describe('GET …/deliveries?status=', () => {
       expect(res.status, status).toBe(400);
       expect(res.body.error.code).toBe('validation_error');
     }
+  });
+});
+
+describe('the DeliveriesByStatus index holds failures only', () => {
+  const indexEntry = async (agentId: string, deliveryId: string) => {
+    const { Item } = await db().send(
+      new GetCommand({ TableName: tableName(), Key: keys.delivery(agentId, deliveryId), ConsistentRead: true }),
+    );
+    expect(Item, deliveryId).toBeDefined();
+    return Item!['dlvStatus'] as string | undefined;
+  };
+
+  it('writes no entry for a first-time success, places one at a failed attempt and removes it at the success after', async () => {
+    const { agentId, receiver } = await enabledAgent();
+    const { eventId: okEvent } = await fundedEvent(agentId);
+    const ok = deliveryIdOf(okEvent);
+    // Relayed, not yet attempted: pending, and not in the index (the newest-first list shows it).
+    expect(await indexEntry(agentId, ok)).toBeUndefined();
+    await deliverVisible();
+    expect(await indexEntry(agentId, ok)).toBeUndefined();
+
+    receiver.answer = () => 500;
+    const { eventId: retriedEvent } = await fundedEvent(agentId);
+    const retried = deliveryIdOf(retriedEvent);
+    await deliverVisible();
+    expect(await indexEntry(agentId, retried)).toBe(`AGENT#${agentId}#pending`);
+    expect((await list(agentId, { status: 'pending' })).body.data.map((d: { id: string }) => d.id)).toEqual([retried]);
+
+    receiver.answer = () => 200;
+    await sendScheduledCopy(agentId, retried, retriedEvent);
+    await deliverVisible({ now: () => Date.now() + 2 * 3600_000 });
+    expect((await getDelivery(agentId, retried)).body).toMatchObject({ status: 'succeeded', attempt_count: 2 });
+    expect(await indexEntry(agentId, retried)).toBeUndefined();
+    expect((await list(agentId, { status: 'pending' })).body.data).toEqual([]);
+    expect((await list(agentId, { status: 'succeeded' })).body.data.map((d: { id: string }) => d.id)).toEqual([
+      retried,
+      ok,
+    ]);
+  });
+
+  it('pages ?status=succeeded through a list of other statuses, ending a page short with a cursor when it must', async () => {
+    const { agentId, receiver } = await enabledAgent();
+    receiver.answer = () => 500;
+    const failing: string[] = [];
+    const { eventId: first } = await fundedEvent(agentId);
+    receiver.answer = () => 200;
+    await deliverVisible();
+    receiver.answer = () => 500;
+    for (let i = 0; i < 12; i++) failing.push(deliveryIdOf((await fundedEvent(agentId)).eventId));
+    await deliverVisible();
+    const succeeded = deliveryIdOf(first);
+    // 12 pending records newer than the one success: a page of 1 reads 3 a time, 4 reads at most.
+    const page = await list(agentId, { status: 'succeeded', limit: '1' });
+    expect(page.body.data).toEqual([]);
+    expect(page.body.next_cursor).toBe(failing[3]);
+    const rest = await list(agentId, { status: 'succeeded', limit: '1', cursor: page.body.next_cursor });
+    expect(rest.body.data.map((d: { id: string }) => d.id)).toEqual([succeeded]);
+    expect(rest.body.next_cursor).toBeNull();
   });
 });
 

@@ -1,5 +1,10 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { type Message, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import {
+  GetQueueAttributesCommand,
+  type Message,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+} from '@aws-sdk/client-sqs';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord, SQSRecord } from 'aws-lambda';
@@ -13,15 +18,18 @@ import { toSqsRecord } from '../../local/emulators/sqs-poller.ts';
 
 /**
  * The relay and the delivery worker driven by hand on a real fauxqs queue and DynamoDB Local, for
- * tests that move the worker's clock instead of waiting: a parked message is not seen again in
- * real time, so a test sends the delivery's message again (`sendScheduledCopy`) when it moves on.
- * Call `useDeliveryQueue()` at the top level of a test file.
+ * tests that move the worker's clock instead of waiting: a message's next attempt is a delayed copy
+ * (lib/events/delivery/queue.ts, `sendLater`), not seen again in real time, so a test sends the
+ * delivery's message again (`sendScheduledCopy`) when it moves on. `later` counts the delayed copies
+ * a batch sent. Call `useDeliveryQueue()` at the top level of a test file.
  */
 export interface DeliveryQueue {
   /** The relay run on an event's stream record, as the table's stream would. */
   relay(agentId: string, eventId: string): Promise<void>;
-  /** Every visible message through the delivery worker in one batch; the ids it left in the queue. */
-  deliverVisible(options?: DeliverOptions): Promise<{ received: number; left: string[] }>;
+  /** Every visible message through the delivery worker in one batch; the ids it left in the queue, and the delayed copies it sent. */
+  deliverVisible(options?: DeliverOptions): Promise<{ received: number; left: string[]; later: number }>;
+  /** Messages sent with a delay that are not yet visible (the delayed copies of later attempts). */
+  delayed(): Promise<number>;
   /** Another copy of a delivery's scheduled message, as SQS or the relay may make one. */
   sendScheduledCopy(agentId: string, deliveryId: string, eventId: string): Promise<void>;
   /** Every visible message, received (not delivered). */
@@ -77,19 +85,31 @@ export function useDeliveryQueue(): DeliveryQueue {
     }
   }
 
+  async function delayed(): Promise<number> {
+    const { Attributes = {} } = await sqs.client.send(
+      new GetQueueAttributesCommand({
+        QueueUrl: queues.queueUrl,
+        AttributeNames: ['ApproximateNumberOfMessagesDelayed'],
+      }),
+    );
+    return Number(Attributes['ApproximateNumberOfMessagesDelayed'] ?? 0);
+  }
+
   return {
     receiveVisible,
+    delayed,
     recordOf: (message) => toSqsRecord(message, queues.queueArn),
     async relay(agentId, eventId) {
       expect(await relayBatch([await streamRecordOf(agentId, eventId)])).toEqual([]);
     },
     async deliverVisible(options = {}) {
       const messages = await receiveVisible();
+      const before = await delayed();
       const left = await deliverBatch(
         messages.map((m) => toSqsRecord(m, queues.queueArn)),
         options,
       );
-      return { received: messages.length, left };
+      return { received: messages.length, left, later: (await delayed()) - before };
     },
     async sendScheduledCopy(agentId, deliveryId, eventId) {
       await sqs.client.send(

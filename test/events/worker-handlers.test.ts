@@ -1,4 +1,4 @@
-import { type Message, PurgeQueueCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, type Message, PurgeQueueCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type {
   DynamoDBBatchResponse,
@@ -8,8 +8,7 @@ import type {
   SQSEvent,
 } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AwsApiError } from '../../lib/aws/json-protocol.ts';
-import { postpone } from '../../lib/events/delivery/queue.ts';
+import { MAX_SEND_DELAY_SECONDS, sendLater } from '../../lib/events/delivery/queue.ts';
 import { workers } from '../../lib/routes.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { createDeliveryQueues, type DeliveryQueues, type LocalSqs, startLocalSqs } from '../../local/emulators/sqs.ts';
@@ -166,7 +165,18 @@ describe('duplicates never make two records, and every post is counted once', ()
     await relay({ Records: [record] });
     const messages = await receiveAll();
     const response = await deliver({ Records: messages.map((m) => toSqsRecord(m, queues.queueArn)) });
-    expect(response.batchItemFailures).toEqual([{ itemIdentifier: messages[0]!.MessageId }]);
+    // Done with this copy: the next attempt is a delayed copy, not this one held in flight.
+    expect(response.batchItemFailures).toEqual([]);
+    const { Attributes = {} } = await sqs.client.send(
+      new GetQueueAttributesCommand({
+        QueueUrl: queues.queueUrl,
+        AttributeNames: ['ApproximateNumberOfMessagesDelayed', 'ApproximateNumberOfMessagesNotVisible'],
+      }),
+    );
+    expect(Attributes).toMatchObject({
+      ApproximateNumberOfMessagesDelayed: '1',
+      ApproximateNumberOfMessagesNotVisible: '1',
+    });
     expect(receiver.deliveries).toHaveLength(1);
     expect(elsewhere.deliveries).toHaveLength(0);
     const [pending] = await deliveriesOf(owner, agentId);
@@ -280,31 +290,39 @@ describe('duplicates never make two records, and every post is counted once', ()
   });
 });
 
-describe('postpone: ChangeMessageVisibility as one signed JSON call (lib/aws/json-protocol.ts), on fauxqs', () => {
-  it('changes the received message’s visibility; a refused call is an AwsApiError naming SQS’s error', async () => {
-    // A queue of its own, so "nothing visible" holds whatever the tests above left in flight on theirs
-    // (some postponed by the delivery handler for a few seconds; the purge after each test clears them too).
-    const { queueUrl } = await createDeliveryQueues(sqs.client, `${tableName()}-postpone`, {
+describe('sendLater: SendMessageBatch with delays as signed JSON calls (lib/aws/json-protocol.ts), on fauxqs', () => {
+  it('sends the copies delayed, hopping past 15 minutes with `not_before`; a refused call reports its copies unsent', async () => {
+    // A queue of its own, so "nothing visible" holds whatever the tests above left on theirs.
+    const { queueUrl } = await createDeliveryQueues(sqs.client, `${tableName()}-later`, {
       visibilityTimeoutSeconds: 30,
       maxReceiveCount: 20,
     });
-    await sqs.client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: 'park me' }));
-    const [received] = await receiveAll(queueUrl);
-    expect(received?.Body).toBe('park me');
-    // Received: hidden for the queue's 30 s. Parked for 0 s instead, it is visible again at once.
+    const message = { agent_id: 'agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BC', delivery_id: 'dlv_0000000001FHNDNP00AKF8NB3J' };
+    const later = (seconds: number, m: typeof message & { not_before?: number } = message) => ({ message: m, seconds });
+    const now = Date.now();
+    expect(await sendLater([later(0)], now, queueUrl)).toEqual(new Set());
+    const [due] = await receiveAll(queueUrl);
+    expect(JSON.parse(due!.Body!)).toEqual(message);
+    // Two seconds later: not visible at once, then visible, with no `not_before` (one delay covers it).
+    await sendLater([later(2)], now, queueUrl);
     expect(await receiveAll(queueUrl)).toEqual([]);
-    await postpone(received!.ReceiptHandle!, 0, queueUrl);
-    const again = await receiveAll(queueUrl);
-    expect(again.map((m) => m.MessageId)).toEqual([received!.MessageId]);
-    await postpone(again[0]!.ReceiptHandle!, 600, queueUrl);
+    await new Promise((r) => setTimeout(r, 2100));
+    expect((await receiveAll(queueUrl)).map((m) => JSON.parse(m.Body!))).toEqual([message]);
+    // An hour, twelve at once (two calls): delayed by SQS's longest (nothing visible now).
+    expect(
+      await sendLater(
+        Array.from({ length: 12 }, () => later(3600, { ...message, not_before: 1 })),
+        now,
+        queueUrl,
+      ),
+    ).toEqual(new Set());
     expect(await receiveAll(queueUrl)).toEqual([]);
+    const attributes = await sqs.client.send(
+      new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessagesDelayed'] }),
+    );
+    expect(attributes.Attributes?.['ApproximateNumberOfMessagesDelayed']).toBe('12');
+    expect(MAX_SEND_DELAY_SECONDS).toBe(900);
 
-    // Both are SQS's documented answers for a handle it does not hold (fauxqs gives the first).
-    const refused = await postpone('not-a-receipt-handle', 10, queueUrl).catch((err: unknown) => err);
-    expect(refused).toBeInstanceOf(AwsApiError);
-    expect(refused).toMatchObject({
-      service: 'sqs',
-      type: expect.stringMatching(/^(MessageNotInflight|ReceiptHandleIsInvalid)$/),
-    });
+    expect(await sendLater([later(10), later(20)], now, `${queueUrl}-nope`)).toEqual(new Set([0, 1]));
   });
 });

@@ -124,6 +124,7 @@ describe('the portal page', () => {
     console.info(`portal: ${usableMs} ms from opening the link to a usable page`);
     expect(page.url(), 'the token leaves the address bar').toBe(`${api.url}/portal/`);
     expect(await page.textContent('#webhook-status')).toContain('ENABLED');
+    expect(await page.textContent('#webhook-rate-limit')).toBe('Rate limit: none');
 
     // Keyboard only: Tab reaches "Send test event", Enter presses it; the endpoint refuses it for now.
     receiver.answer = () => 500;

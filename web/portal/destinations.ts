@@ -11,6 +11,7 @@ import type { CreateDestinationInput, CreatedDestination, Destination } from '..
 import { announce, badge, byId, h, show, when } from '../shared/dom.ts';
 import { act } from './actions.ts';
 import { kindChoices } from './kind-choices.ts';
+import { rateLimitText } from './rate-limit.ts';
 
 type DestinationEvent = CreateDestinationInput['events'][number];
 
@@ -87,6 +88,7 @@ export function destinationsSection(
       h('h3', {}, `${KIND_NAMES[d.kind]} `, h('span', { class: 'destination-status' }, badge(d.status))),
       h('p', { class: 'arn' }, 'ARN: ', h('code', {}, d.arn)),
       h('p', {}, `Event kinds: ${d.events.join(', ')}`),
+      h('p', { class: 'destination-rate-limit' }, rateLimitText(d.rate_limit)),
       h('p', { class: 'destination-state' }, stateOf(d)),
       policyBlock(d),
       d.status === 'ENABLED' ? null : verifyForm(d),

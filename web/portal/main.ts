@@ -19,6 +19,7 @@ import { badge, byId, h, show, when } from '../shared/dom.ts';
 import { act, refused } from './actions.ts';
 import { destinationsSection } from './destinations.ts';
 import { kindChoices } from './kind-choices.ts';
+import { rateLimitText } from './rate-limit.ts';
 import { exampleOf } from './schema-example.ts';
 
 type Kind = EventTypeList['data'][number];
@@ -90,6 +91,7 @@ async function renderWebhook(): Promise<void> {
     byId('webhook-body'),
     h('p', {}, 'Status: ', h('span', { id: 'webhook-status' }, badge(agent.webhook_status))),
     h('p', {}, 'Endpoint: ', h('code', {}, agent.webhook_url ?? 'none')),
+    h('p', { id: 'webhook-rate-limit' }, rateLimitText(agent.rate_limit)),
     h(
       'div',
       { class: 'row' },

@@ -3,14 +3,18 @@
  * destinations (destination-batch.ts) alike: whether it may make an attempt now, the event to send,
  * and the attempt's number (take-attempt.ts). Each step answers either "go on" or the message's outcome.
  */
-import { DELIVERY } from '../../core/settings.ts';
 import type { ServiceEvent } from '../feed/event.ts';
 import { readEvent } from '../feed/reader.ts';
 import { type DeliveryRecord, scheduledMade } from './record.ts';
 import { abandonDelivery } from './store.ts';
 import { type TakenAttempt, takeExtraAttempt, takeScheduledAttempt } from './take-attempt.ts';
 
-export type Outcome = { kind: 'done' } | { kind: 'later'; seconds: number } | { kind: 'poison' };
+/**
+ * What becomes of a received message: `done` (deleted), `later` (its next attempt sent as a delayed
+ * copy, queue.ts `sendLater`, then deleted), `keep` (left in flight until the queue's visibility
+ * timeout brings it back), `poison` (left for the DLQ).
+ */
+export type Outcome = { kind: 'done' } | { kind: 'later'; seconds: number } | { kind: 'keep' } | { kind: 'poison' };
 
 const DONE: Outcome = { kind: 'done' };
 
@@ -52,9 +56,10 @@ export async function takeAttempt(
     ? await takeExtraAttempt(delivery, messageId, message.force === true)
     : await takeScheduledAttempt(delivery, messageId, nowMs);
   if (take.kind === 'none') return { outcome: DONE };
-  // The same message under its other receipt is making this attempt; that receipt parks or deletes it.
-  // Parked here for as long as a worker may run, it then finds the attempt recorded (and waits for the next) or settled.
-  if (take.kind === 'taken_by_same_message')
-    return { outcome: { kind: 'later', seconds: DELIVERY.visibilityTimeoutSeconds } };
+  // The same message under its other receipt is making this attempt; that receipt schedules the next
+  // one or ends it. Kept (not deleted, no copy sent), so a worker dying mid-attempt under the other
+  // receipt loses nothing: the message comes back after the visibility timeout and finds the attempt
+  // recorded (and sends its next one later) or settled.
+  if (take.kind === 'taken_by_same_message') return { outcome: { kind: 'keep' } };
   return { taken: take.attempt };
 }

@@ -2,8 +2,9 @@
  * A batch of delivery messages: one BatchGetItem (strongly consistent) for every agent and
  * delivery record the batch names, then per message: re-check the webhook (it may have been
  * disabled or unsubscribed since the relay ran), take the attempt's number (take-attempt.ts),
- * sign, POST, and record the answer under that number (attempt-outcome.ts). The retry schedule is carried by the message itself:
- * a failed attempt leaves it in the queue, invisible until the next attempt is due.
+ * sign, POST, and record the answer under that number (attempt-outcome.ts). The retry schedule is
+ * carried by the record and by a delayed copy of the message (queue.ts, `sendLater`): a failed or
+ * held attempt sends the next one later and lets the received copy go, so nothing waits in flight.
  */
 import type { AgentRecord } from '../../agents/model.ts';
 import { atPinnedVersion } from '../../core/event-versions.ts';
@@ -12,6 +13,7 @@ import { errorFields, log } from '../../observability/log.ts';
 import { failureKindOf, recordDeliveryAttempt } from '../../observability/metrics.ts';
 import { keyString } from '../../store/batch.ts';
 import * as keys from '../../store/key-builders.ts';
+import type { Key } from '../../store/keys.ts';
 import { signingSecrets } from '../../webhooks/rotation.ts';
 import { ed25519SigningKeys } from '../../webhooks/signing-keys.ts';
 import { acceptsDelivery } from '../feed/agent-gate.ts';
@@ -28,7 +30,14 @@ import {
   PROBE_WINDOW_MS,
 } from './circuit.ts';
 import { deliveryRequest } from './delivery-request.ts';
-import { type DeliveryMessage, parseDeliveryMessage, postpone, type ReceivedMessage } from './queue.ts';
+import {
+  type DeliveryMessage,
+  hopSecondsLeft,
+  parseDeliveryMessage,
+  type ReceivedMessage,
+  sendLaterAll,
+} from './queue.ts';
+import { RATE_WAIT_SECONDS, RateAllowance, type RateRecord } from './rate-limit.ts';
 import { type DeliveryRecord, deliveryFromItem } from './record.ts';
 import { type Backpressure, backpressureOf } from './retry-after.ts';
 import { type ReverifyRecord, reverify } from './reverify.ts';
@@ -191,19 +200,38 @@ export async function deliverBatch(
 ): Promise<string[]> {
   const clock = options.now ?? Date.now;
   const messages = records.map((record) => parseDeliveryMessage(record.body));
-  const valid = messages.filter((m) => m !== undefined);
+  const startMs = clock();
+  // A copy still hopping toward a far attempt is sent on unread (queue.ts, `sendLater`).
+  const hopping = messages.map((m) => (m ? hopSecondsLeft(m, startMs) : undefined));
+  const valid = messages.filter((m, i) => m !== undefined && hopping[i] === undefined) as DeliveryMessage[];
   const loaded = valid.length > 0 ? await loadBatch(valid) : { agents: new Map(), deliveries: new Map() };
   const health = new Map<string, AgentAttempts>();
   const circuits = new Map<string, CircuitOutcome>();
   const gone = new Set<string>();
   // One gate per agent and batch: a half-open circuit's probe goes to the first message only.
   const gates = new Map<string, Promise<Gate>>();
-  const gateFor = (agent: AgentRecord & CircuitRecord) => (): Promise<Gate> => {
+  const circuitFor = (agent: AgentRecord & CircuitRecord): Promise<Gate> => {
     const first = gates.get(agent.id);
     if (first) return first.then((g) => (g.kind === 'probe' ? { kind: 'wait', seconds: PROBE_WINDOW_MS / 1000 } : g));
     const gate = circuitGate(agent.id, agent, clock());
     gates.set(agent.id, gate);
     return gate;
+  };
+  // The owner's rate limit (rate-limit.ts): the batch's slots per agent, claimed at once.
+  const rate = new RateAllowance();
+  const wants = new Map<string, { item: Key; record: RateRecord; count: number }>();
+  for (const m of valid) {
+    const agent = loaded.agents.get(m.agent_id) as (AgentRecord & RateRecord) | undefined;
+    if (!agent?.rate_limit || m.manual) continue;
+    const want = wants.get(agent.id) ?? { item: keys.agent(agent.id), record: agent, count: 0 };
+    want.count += 1;
+    wants.set(agent.id, want);
+  }
+  await rate.claim(wants, startMs);
+  const gateFor = (agent: AgentRecord & CircuitRecord) => async (): Promise<Gate> => {
+    const gate = await circuitFor(agent);
+    if (gate.kind === 'wait' || rate.take(agent.id)) return gate;
+    return { kind: 'wait', seconds: RATE_WAIT_SECONDS };
   };
 
   const outcomes = await Promise.all(
@@ -211,6 +239,8 @@ export async function deliverBatch(
       const message = messages[i];
       if (!message) return { kind: 'poison' };
       try {
+        const hop = hopping[i];
+        if (hop !== undefined) return { kind: 'later', seconds: hop };
         const agent = loaded.agents.get(message.agent_id);
         const { outcome, attempted } = await deliverMessage(
           record.messageId,
@@ -235,7 +265,6 @@ export async function deliverBatch(
           if (backpressure.kind === 'gone') gone.add(agent.id);
           circuits.set(agent.id, circuit);
         }
-        if (outcome.kind === 'later') await postpone(record.receiptHandle, outcome.seconds);
         return outcome;
       } catch (err) {
         // Left in the queue: it comes back after the queue's visibility timeout.
@@ -259,11 +288,14 @@ export async function deliverBatch(
       ),
     ),
   );
+  const unsent = await sendLaterAll(messages, outcomes, clock());
   const failed = records.filter((record, i) => {
+    if (unsent.has(i)) return true;
     const outcome = outcomes[i]!;
     if (outcome !== 'error' && outcome.kind === 'poison')
       log.warn('deliver: unreadable message left for the DLQ', { messageId: record.messageId });
-    return outcome === 'error' || outcome.kind !== 'done';
+    // `later`: its next attempt was sent as a delayed copy, so this one is done (deleted).
+    return outcome === 'error' || (outcome.kind !== 'done' && outcome.kind !== 'later');
   });
   return failed.map((r) => r.messageId);
 }

@@ -18,14 +18,15 @@ import { sendVerification } from '../../destinations/verification.ts';
 import { errorFields, log } from '../../observability/log.ts';
 import { keyString } from '../../store/batch.ts';
 import * as keys from '../../store/key-builders.ts';
-import { destinationKeys } from '../../store/keys.ts';
+import { destinationKeys, type Key } from '../../store/keys.ts';
 import { TEST_EVENT_TYPE } from '../feed/agent-gate.ts';
 import { eventToSend, notNow, type Outcome, takeAttempt } from './attempt-gate.ts';
 import type { AttemptEntry } from './attempt-history.ts';
 import { recordOutcome } from './attempt-outcome.ts';
 import { deliveryRequest } from './delivery-request.ts';
-import { type DestinationMessage, parseDestinationMessage, postponeForDestination } from './destination-queue.ts';
-import type { ReceivedMessage } from './queue.ts';
+import { type DestinationMessage, parseDestinationMessage, sendLaterForDestination } from './destination-queue.ts';
+import { hopSecondsLeft, type LaterSend, type ReceivedMessage } from './queue.ts';
+import { RATE_WAIT_SECONDS, RateAllowance, type RateRecord } from './rate-limit.ts';
 import { type DeliveryRecord, deliveryFromItem } from './record.ts';
 import { abandonDelivery, readDestinationsAndDeliveries } from './store.ts';
 
@@ -63,7 +64,23 @@ export async function deliverDestinationBatch(
           | undefined)
       : undefined;
   const health = new Map<string, { destination: DestinationRecord; ok: boolean; failed: boolean }>();
+  // The owner's rate limit (rate-limit.ts): the batch's slots per destination, claimed at once.
+  const rate = new RateAllowance();
+  const wants = new Map<string, { item: Key; record: RateRecord; count: number }>();
+  for (const m of valid) {
+    const destination = 'delivery_id' in m && !m.manual ? destinationOf(m) : undefined;
+    if (!destination?.rate_limit) continue;
+    const want = wants.get(destination.id) ?? {
+      item: destinationKeys.destination(m.agent_id, destination.id),
+      record: destination as RateRecord,
+      count: 0,
+    };
+    want.count += 1;
+    wants.set(destination.id, want);
+  }
+  await rate.claim(wants, clock());
 
+  const later = new Map<number, LaterSend<Extract<DestinationMessage, { delivery_id: string }>>>();
   const keep = await Promise.all(
     records.map(async (record, i): Promise<boolean> => {
       const message = messages[i];
@@ -77,6 +94,11 @@ export async function deliverDestinationBatch(
           if (destination) await sendVerification(destination, message.requested_at, clock());
           return false;
         }
+        const hop = hopSecondsLeft(message, clock());
+        if (hop !== undefined) {
+          later.set(i, { message, seconds: hop });
+          return false;
+        }
         const item = found.get(keyString(keys.delivery(message.agent_id, message.delivery_id)));
         const { outcome, attempted } = await attempt(
           record.messageId,
@@ -84,6 +106,7 @@ export async function deliverDestinationBatch(
           item ? deliveryFromItem(item) : undefined,
           destination,
           clock(),
+          () => message.manual === true || rate.take(message.destination_id),
         );
         if (attempted !== undefined && destination) {
           const entry = health.get(destination.id) ?? { destination, ok: false, failed: false };
@@ -91,8 +114,9 @@ export async function deliverDestinationBatch(
           else entry.failed = true;
           health.set(destination.id, entry);
         }
-        if (outcome.kind === 'later') await postponeForDestination(record.receiptHandle, outcome.seconds);
-        return outcome.kind !== 'done';
+        // A later attempt goes as a delayed copy (queue.ts, `sendLater`, after the batch); this one is done.
+        if (outcome.kind === 'later') later.set(i, { message, seconds: outcome.seconds });
+        return outcome.kind === 'poison' || outcome.kind === 'keep';
       } catch (err) {
         log.error('deliver to destinations: message failed', { messageId: record.messageId, ...errorFields(err) });
         return true;
@@ -109,6 +133,9 @@ export async function deliverDestinationBatch(
       ),
     ),
   );
+  // A copy not sent keeps its received message, which comes back after the visibility timeout.
+  const at = [...later.keys()];
+  for (const j of await sendLaterForDestination([...later.values()], clock())) keep[at[j]!] = true;
   return records.filter((_, i) => keep[i]).map((r) => r.messageId);
 }
 
@@ -119,6 +146,8 @@ async function attempt(
   delivery: DeliveryRecord | undefined,
   destination: DestinationRecord | undefined,
   nowMs: number,
+  /** The owner's rate limit: whether this message has a slot now. */
+  slot: () => boolean = () => true,
 ): Promise<{ outcome: Outcome; attempted?: boolean }> {
   const done = { outcome: { kind: 'done' } } as const;
   if (!delivery || delivery.destination_id !== message.destination_id) return done;
@@ -140,6 +169,8 @@ async function attempt(
     await abandonDelivery(delivery, `destination ARN no longer valid: ${arn.reason}`);
     return done;
   }
+  // Over the owner's rate: waits its turn, no attempt taken.
+  if (!slot()) return { outcome: { kind: 'later', seconds: RATE_WAIT_SECONDS } };
   const take = await takeAttempt(message, delivery, messageId, nowMs);
   if ('outcome' in take) return take;
   const { body, headers } = deliveryRequest(event, destination.signing_secret);

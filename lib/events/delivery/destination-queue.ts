@@ -6,7 +6,7 @@
  */
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { ID_PATTERN } from '../../core/ids.ts';
-import { postpone, queueUrlSetting, sqs } from './queue.ts';
+import { isHopTime, type LaterSend, messageGroupOf, queueUrlSetting, sendLater, sqs } from './queue.ts';
 
 export type DestinationMessage =
   /**
@@ -15,16 +15,35 @@ export type DestinationMessage =
    */
   | { agent_id: string; destination_id: string; verify: true; requested_at?: number }
   /** An attempt of a delivery record, as the webhook queue's messages (`manual`/`force`: a manual retry). */
-  | { agent_id: string; destination_id: string; delivery_id: string; event_id: string; manual?: true; force?: true };
+  | {
+      agent_id: string;
+      destination_id: string;
+      delivery_id: string;
+      event_id: string;
+      manual?: true;
+      force?: true;
+      /** A later attempt further off than one delayed send (queue.ts, `sendLater`). */
+      not_before?: number;
+    };
 
 export const destinationQueueUrl = (): string => queueUrlSetting('DESTINATION_QUEUE_URL');
 
 export async function enqueueForDestination(message: DestinationMessage): Promise<void> {
-  await sqs().send(new SendMessageCommand({ QueueUrl: destinationQueueUrl(), MessageBody: JSON.stringify(message) }));
+  await sqs().send(
+    new SendMessageCommand({
+      QueueUrl: destinationQueueUrl(),
+      MessageBody: JSON.stringify(message),
+      MessageGroupId: messageGroupOf(message),
+    }),
+  );
 }
 
-export const postponeForDestination = (receiptHandle: string, seconds: number): Promise<void> =>
-  postpone(receiptHandle, seconds, destinationQueueUrl());
+/** Received attempts' next ones, sent later (queue.ts, `sendLater`): nothing waits in flight. The indexes not sent. */
+export const sendLaterForDestination = (
+  sends: readonly LaterSend<Extract<DestinationMessage, { delivery_id: string }>>[],
+  nowMs: number,
+): Promise<Set<number>> =>
+  sends.length === 0 ? Promise.resolve(new Set()) : sendLater(sends, nowMs, destinationQueueUrl());
 
 const ids = (value: Record<string, unknown>, names: Array<[string, RegExp]>) =>
   names.every(([name, pattern]) => typeof value[name] === 'string' && pattern.test(value[name] as string));
@@ -56,9 +75,10 @@ export function parseDestinationMessage(body: string): DestinationMessage | unde
     const flagsValid =
       [value['manual'], value['force']].every((v) => v === undefined || v === true) &&
       (value['force'] === undefined || value['manual'] === true);
-    const known = new Set(['agent_id', 'destination_id', 'delivery_id', 'event_id', 'manual', 'force']);
+    const known = new Set(['agent_id', 'destination_id', 'delivery_id', 'event_id', 'manual', 'force', 'not_before']);
     if (
       flagsValid &&
+      isHopTime(value['not_before']) &&
       Object.keys(value).every((k) => known.has(k)) &&
       ids(value, [...base, ['delivery_id', ID_PATTERN.dlv], ['event_id', ID_PATTERN.evt]])
     )

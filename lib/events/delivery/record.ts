@@ -52,11 +52,25 @@ export const deliveryIdFor = (eventId: string): string => `dlv_${eventId.slice('
 
 const key = (agentId: string, deliveryId: string) => keys.delivery(agentId, deliveryId);
 
-/** The index attribute that goes with a status (name and value); every write of `status` writes it too. */
-export function statusPlacement(agentId: string, status: DeliveryStatus): { name: string; value: string } {
+/**
+ * The statuses the DeliveriesByStatus index holds: it keeps failures only (docs/api.md,
+ * "?status="). `failed`, and `pending` once an attempt has failed (a record waiting for its retry);
+ * a success removes the entry, so a delivery that succeeds at once never writes one. Records made
+ * before this (with a `succeeded` entry, or a `pending` one before any attempt) stay readable: no
+ * list reads the `succeeded` partition any more, and the others filter on the record's status.
+ */
+export type IndexedStatus = Exclude<DeliveryStatus, 'succeeded'>;
+
+export const isIndexedStatus = (status: DeliveryStatus): status is IndexedStatus => status !== 'succeeded';
+
+/** The index attribute of a failing status (name and value); written in the write that sets the status. */
+export function statusPlacement(agentId: string, status: IndexedStatus): { name: string; value: string } {
   const [[name, value]] = Object.entries(keys.deliveryStatusPlacement(agentId, status)) as [[string, string]];
   return { name, value };
 }
+
+/** The index attribute's name, for the write that removes it. */
+export const statusIndexAttribute = INDEXES.deliveriesByStatus.partitionKey;
 
 /** Scheduled attempts made so far (the rest were manual or duplicates). */
 export const scheduledMade = (record: Pick<DeliveryRecord, 'attempts' | 'extra_attempts'>): number =>
@@ -85,7 +99,7 @@ export function toDetail(record: DeliveryRecord): DeliveryDetail {
 }
 
 export const deliveryFromItem = (item: Record<string, unknown>): DeliveryRecord => {
-  const { [INDEXES.deliveriesByStatus.partitionKey]: _index, expires_at: _ttl, ...rest } = withoutKeys(item);
+  const { [statusIndexAttribute]: _index, expires_at: _ttl, ...rest } = withoutKeys(item);
   return rest as unknown as DeliveryRecord;
 };
 
@@ -116,13 +130,14 @@ export function newDelivery(
   };
 }
 
-/** The stored item of a new record, with its index attribute and expiry. */
+/** The stored item of a new record, with its expiry (and an index entry only if it starts failed: none does today). */
 export function deliveryItem(record: DeliveryRecord): Record<string, unknown> {
+  const failing = record.status === 'failed' || (record.status === 'pending' && record.attempts > 0);
   return {
     ...key(record.agent_id, record.id),
     entity: ENTITY.delivery,
     ...record,
-    ...keys.deliveryStatusPlacement(record.agent_id, record.status),
+    ...(failing ? keys.deliveryStatusPlacement(record.agent_id, record.status) : {}),
     expires_at: expiresAt(record.event?.created_at ?? record.created_at),
   };
 }

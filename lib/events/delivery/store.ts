@@ -26,7 +26,10 @@ import {
   deliveryFromItem,
   deliveryIdFor,
   deliveryItem,
+  type IndexedStatus,
+  isIndexedStatus,
   newDelivery,
+  statusIndexAttribute,
   statusPlacement,
   toView,
 } from './record.ts';
@@ -84,8 +87,9 @@ export interface DeliveryPage {
 
 /**
  * Newest first (delivery ids follow event ids, which sort by the agent's feed position); `cursor`
- * is the last id seen. With `status`, the DeliveriesByStatus index gives the keys and one
- * BatchGetItem the records: O(limit) items either way.
+ * is the last id seen. `failed` and `pending` (retrying) come from the DeliveriesByStatus index,
+ * which holds failures only: its keys and one BatchGetItem give the records. `succeeded`, nearly
+ * every record, filters the newest-first list. O(limit) items either way (docs/api.md).
  */
 export async function listDeliveries(
   agentId: string,
@@ -93,10 +97,18 @@ export async function listDeliveries(
   limit: number,
   status?: DeliveryStatus,
 ): Promise<DeliveryPage> {
-  return status ? listByStatus(agentId, status, cursor, limit) : listNewestFirst(agentId, cursor, limit);
+  return status && isIndexedStatus(status)
+    ? listByStatus(agentId, status, cursor, limit)
+    : listNewestFirst(agentId, cursor, limit, status);
 }
 
-async function listNewestFirst(agentId: string, cursor: string | undefined, limit: number): Promise<DeliveryPage> {
+/**
+ * Pages of the newest-first list read for one filtered page: a page that finds fewer than `limit`
+ * successes in this many reads ends short, with a cursor (a well-formed page, as any cursor page may be).
+ */
+const FILTERED_READS = 4;
+
+async function newestPage(agentId: string, cursor: string | undefined, size: number): Promise<DeliveryRecord[]> {
   const prefix = keys.deliveryPrefix;
   const { Items = [] } = await db().send(
     new QueryCommand({
@@ -108,19 +120,42 @@ async function listNewestFirst(agentId: string, cursor: string | undefined, limi
         ':hi': cursor ? `${prefix}${cursor}` : `${prefix}\uffff`,
       },
       ScanIndexForward: false,
-      // BETWEEN includes the cursor itself; one more than the page tells whether another page exists.
-      Limit: limit + 2,
+      Limit: size,
       ConsistentRead: true,
     }),
   );
-  const records = Items.map(deliveryFromItem).filter((r) => r.id !== cursor);
-  const page = records.slice(0, limit);
-  return { data: page.map(toView), next_cursor: records.length > limit ? (page.at(-1)?.id ?? null) : null };
+  return Items.map(deliveryFromItem);
+}
+
+async function listNewestFirst(
+  agentId: string,
+  cursor: string | undefined,
+  limit: number,
+  only?: DeliveryStatus,
+): Promise<DeliveryPage> {
+  const found: DeliveryRecord[] = [];
+  let after = cursor;
+  let exhausted = false;
+  for (let reads = 0; found.length <= limit && !exhausted && reads < FILTERED_READS; reads++) {
+    // BETWEEN includes the cursor itself; one more than the page tells whether another page exists.
+    const size = limit + 2;
+    const page = await newestPage(agentId, after, size);
+    exhausted = page.length < size;
+    for (const record of page) {
+      if (record.id === after) continue;
+      after = record.id;
+      if (!only || record.status === only) found.push(record);
+      if (found.length > limit) break;
+    }
+  }
+  const data = found.slice(0, limit);
+  const next_cursor = found.length > limit ? (data.at(-1)?.id ?? null) : exhausted ? null : (after ?? null);
+  return { data: data.map(toView), next_cursor };
 }
 
 async function listByStatus(
   agentId: string,
-  status: DeliveryStatus,
+  status: IndexedStatus,
   cursor: string | undefined,
   limit: number,
 ): Promise<DeliveryPage> {
@@ -250,6 +285,9 @@ export interface OutcomeWrite {
 export function writeOutcome(seen: DeliveryRecord, write: OutcomeWrite): Promise<ConditionalResult> {
   const { number, entry, state, guardStatus, withEntry } = write;
   const dropOldest = number > MAX_ATTEMPT_LOG;
+  // Failures only in the status index: a failing status places the entry, a success removes it.
+  const placement = state && isIndexedStatus(state.status) ? statusPlacement(seen.agent_id, state.status) : undefined;
+  const removes = [...(state && !placement ? ['#index'] : []), ...(dropOldest ? ['#log.#oldest'] : [])];
   const conditions = [
     'attribute_exists(PK)',
     ...(guardStatus ? ['#status <> :succeeded'] : []),
@@ -260,12 +298,13 @@ export function writeOutcome(seen: DeliveryRecord, write: OutcomeWrite): Promise
     ConditionExpression: conditions.join(' AND '),
     UpdateExpression:
       `SET last_status_code = :code, last_error = :error, updated_at = :now` +
-      (state ? ', #status = :status, #index = :index, next_attempt_at = :next' : '') +
+      (state ? ', #status = :status, next_attempt_at = :next' : '') +
+      (placement ? ', #index = :index' : '') +
       (withEntry ? ', #log.#entry = :entry' : '') +
-      (dropOldest ? ' REMOVE #log.#oldest' : ''),
+      (removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''),
     ExpressionAttributeNames: {
       ...(state || guardStatus ? { '#status': 'status' } : {}),
-      ...(state ? { '#index': statusPlacement(seen.agent_id, state.status).name } : {}),
+      ...(state ? { '#index': statusIndexAttribute } : {}),
       ...(withEntry || dropOldest ? { '#log': 'attempt_log' } : {}),
       ...(withEntry ? { '#entry': attemptLogKey(number) } : {}),
       ...(dropOldest ? { '#oldest': attemptLogKey(number - MAX_ATTEMPT_LOG) } : {}),
@@ -274,13 +313,8 @@ export function writeOutcome(seen: DeliveryRecord, write: OutcomeWrite): Promise
       ':code': entry.status_code,
       ':error': write.lastError,
       ':now': nowIso(),
-      ...(state
-        ? {
-            ':status': state.status,
-            ':index': statusPlacement(seen.agent_id, state.status).value,
-            ':next': state.next_attempt_at,
-          }
-        : {}),
+      ...(state ? { ':status': state.status, ':next': state.next_attempt_at } : {}),
+      ...(placement ? { ':index': placement.value } : {}),
       ...(guardStatus ? { ':succeeded': 'succeeded' } : {}),
       ...(withEntry ? { ':entry': entry, ':pastWindow': number + MAX_ATTEMPT_LOG } : {}),
     },
@@ -364,6 +398,27 @@ export const openCircuit = (agentId: string, until: number, tripped: boolean): P
       ? 'SET circuit_open_until = :until, circuit_failures = :zero ADD circuit_openings :one'
       : 'SET circuit_open_until = :until',
     ExpressionAttributeValues: { ':until': until, ...(tripped ? { ':zero': 0, ':one': 1 } : {}) },
+  });
+
+/** The owner's rate limit (rate-limit.ts): the window moves on, or fills, only if it is still the one read. */
+export const claimRateWindow = (
+  item: Key,
+  seen: { rate_second?: number; rate_used?: number },
+  second: number,
+  used: number,
+): Promise<ConditionalResult> =>
+  conditionalUpdate({
+    Key: item,
+    ConditionExpression:
+      seen.rate_second === undefined
+        ? 'attribute_exists(PK) AND attribute_not_exists(rate_second)'
+        : 'rate_second = :seenSecond AND rate_used = :seenUsed',
+    UpdateExpression: 'SET rate_second = :second, rate_used = :used',
+    ExpressionAttributeValues: {
+      ':second': second,
+      ':used': used,
+      ...(seen.rate_second === undefined ? {} : { ':seenSecond': seen.rate_second, ':seenUsed': seen.rate_used ?? 0 }),
+    },
   });
 
 /** Re-verification (reverify.ts): only of the ENABLED configuration that was read. */

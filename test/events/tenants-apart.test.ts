@@ -1,0 +1,105 @@
+import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endpointOverride } from '../../lib/aws-endpoint.ts';
+import { newId } from '../../lib/core/ids.ts';
+import { enqueueDeliveries } from '../../lib/events/delivery/queue.ts';
+import { newDelivery } from '../../lib/events/delivery/record.ts';
+import { createDeliveries } from '../../lib/events/delivery/store.ts';
+import type { EventPipeline } from '../../local/emulators/event-pipeline.ts';
+import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
+import { createAgent, enableWebhook, feedOf, startFilePipeline, startWebhookReceiver, waitFor } from './support.ts';
+
+/**
+ * Tenants apart (docs/events.md): one endpoint down with a backlog larger than the queue's in-flight
+ * limit does not stop another's deliveries. The local SQS enforces the limit as AWS does (scaled
+ * down here to 40: local/emulators/sqs-fair-queue.ts) and hands out messages as a fair queue does.
+ * Before issue 40 the dead endpoint's failed and circuit-held attempts were parked in flight (30 s
+ * and more): run against that design, they fill the limit, every receive past it fails with
+ * OverLimit (for every tenant), and the backlog never leaves the queue: this test fails.
+ */
+const IN_FLIGHT_LIMIT = 40;
+const BACKLOG = 3 * IN_FLIGHT_LIMIT;
+process.env['SQS_IN_FLIGHT_LIMIT'] = String(IN_FLIGHT_LIMIT);
+delete process.env['DELIVERY_RETRY_DELAYS_SECONDS'];
+
+let pipeline: EventPipeline;
+let owner: TestUser;
+
+beforeAll(async () => {
+  pipeline = await startFilePipeline({ visibilityTimeoutSeconds: 25, maxReceiveCount: 20 });
+  owner = await createTestUser();
+});
+
+afterAll(async () => {
+  await pipeline?.stop();
+});
+
+const testEvent = async (caller: TestUser, agentId: string) =>
+  expect((await invoke('sendTestEvent', { caller, params: { id: agentId } })).status).toBe(202);
+
+describe('a dead endpoint with a backlog over the in-flight limit', () => {
+  it("slows no one else: the healthy endpoint's events are delivered, and in flight stays within the batches at work", async () => {
+    // Two tenants: the dead endpoint's owner is another account (its operational notices are its own).
+    const deadOwner = await createTestUser();
+    const dead = await startWebhookReceiver();
+    const deadAgent = await createAgent(deadOwner);
+    await enableWebhook(deadOwner, deadAgent, dead.url, ['contract.funded']);
+    const healthy = await startWebhookReceiver();
+    const healthyAgent = await createAgent(owner);
+    await enableWebhook(owner, healthyAgent, healthy.url, ['contract.funded']);
+
+    // The dead endpoint's backlog: its test event delivered once, then copies of it as new deliveries.
+    await testEvent(deadOwner, deadAgent);
+    await waitFor(() => dead.deliveries.length === 1 || undefined, 'the dead endpoint’s first delivery');
+    dead.answer = () => 503;
+    const [sample] = (await feedOf(deadOwner, deadAgent)).filter((e) => e.type === 'service.webhook.test');
+    const records = Array.from({ length: BACKLOG }, () => newDelivery({ ...sample, id: newId('evt') }));
+    await createDeliveries(records);
+    const sent = await enqueueDeliveries(
+      records.map((r) => ({ agent_id: r.agent_id, delivery_id: r.id, event_id: r.event_id })),
+    );
+    expect(sent.failed).toEqual([]);
+
+    const sqs = new SQSClient(endpointOverride(pipeline.sqsEndpoint));
+    let maxInFlight = 0;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const { Attributes = {} } = await sqs.send(
+          new GetQueueAttributesCommand({
+            QueueUrl: pipeline.queueUrl,
+            AttributeNames: ['ApproximateNumberOfMessagesNotVisible'],
+          }),
+        );
+        maxInFlight = Math.max(maxInFlight, Number(Attributes['ApproximateNumberOfMessagesNotVisible']));
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+
+    // The dead endpoint fails its attempts (the circuit opens) while the healthy one's events come.
+    await waitFor(() => dead.deliveries.length >= 6 || undefined, 'the dead endpoint’s failed attempts');
+    for (let i = 0; i < 3; i++) await testEvent(owner, healthyAgent);
+    const tests = () => healthy.deliveries.filter((d) => d.json.type === 'service.webhook.test').length;
+    await waitFor(() => tests() === 3 || undefined, 'the healthy endpoint’s three events');
+    // Every message of the backlog was received at least once, and none stays in flight.
+    await waitFor(async () => {
+      const { Attributes = {} } = await sqs.send(
+        new GetQueueAttributesCommand({
+          QueueUrl: pipeline.queueUrl,
+          AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesDelayed'],
+        }),
+      );
+      return (
+        (Number(Attributes['ApproximateNumberOfMessages']) === 0 &&
+          Number(Attributes['ApproximateNumberOfMessagesDelayed']) >= BACKLOG) ||
+        undefined
+      );
+    }, 'the backlog waiting as delayed copies');
+    sampling = false;
+    await sampler;
+    sqs.destroy();
+    // At most the batches at work (the local event source's two pollers of 10): no message waits in flight.
+    expect(maxInFlight).toBeLessThanOrEqual(20);
+    expect(maxInFlight).toBeGreaterThan(0);
+  }, 60_000);
+});
