@@ -2,7 +2,9 @@
 
 import { EVENT_TYPES } from '../core/event-types.ts';
 import { ID_PATTERN } from '../core/ids.ts';
+import { filterSchema } from '../filters/grammar.ts';
 import { checkWebhookUrl, developmentMode } from '../net/url-policy.ts';
+import { customHeadersSchema } from '../webhooks/custom-headers.ts';
 import { MAX_OVERLAP_SECONDS } from '../webhooks/rotation.ts';
 import * as z from '../zod.ts';
 import { schemaVersionPins } from './schema-pins.ts';
@@ -37,6 +39,10 @@ export const configureWebhookBody = z.strictObject({
   ),
   /** Absent: the pins stay as they are; `{}` removes them. */
   schema_versions: z.optional(schemaVersionPins),
+  /** Absent: the filter stays as it is; null removes it. */
+  filter: z.optional(z.nullable(filterSchema)),
+  /** Absent: the headers stay as they are; `[]` removes them. */
+  headers: z.optional(customHeadersSchema),
 });
 export type ConfigureWebhookInput = z.output<typeof configureWebhookBody>;
 

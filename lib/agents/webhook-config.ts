@@ -2,6 +2,7 @@ import type { Caller } from '../core/caller.ts';
 import { AppError, notFound } from '../core/errors.ts';
 import { nowIso } from '../core/time.ts';
 import type { CommitAlong } from '../store/transact.ts';
+import { sealHeaders } from '../webhooks/custom-headers.ts';
 import { DEFAULT_OVERLAP_SECONDS, overlapEnd } from '../webhooks/rotation.ts';
 import { newWebhookSecret } from '../webhooks/secret.ts';
 import { ownAgent } from './agents.ts';
@@ -23,6 +24,7 @@ export async function configureWebhook(
   along?: CommitAlong<ConfiguredWebhook>,
 ): Promise<ConfiguredWebhook> {
   const candidate = newWebhookSecret();
+  const headers = input.headers === undefined ? undefined : await sealHeaders(input.headers);
   // The candidate is random: if it is what is stored now, this call made the first configuration.
   const answer = (agent: AgentRecord): ConfiguredWebhook => ({
     ...toAgentView(agent),
@@ -37,6 +39,8 @@ export async function configureWebhook(
           webhook_url: input.webhook_url,
           events: input.events,
           ...(input.schema_versions ? { schema_versions: input.schema_versions } : {}),
+          ...(input.filter !== undefined ? { filter: input.filter } : {}),
+          ...(headers !== undefined ? { webhook_headers: headers } : {}),
           webhook_status: 'PENDING_VERIFICATION',
           webhook_secret: new IfAbsent(candidate),
           updated_at: nowIso(),

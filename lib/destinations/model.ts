@@ -3,9 +3,11 @@
  * queue or EventBridge bus, delivered to with the service's sender role (docs/webhooks.md, "AWS
  * destinations"). Only a hash of the verification code is kept.
  */
+
 import type { EventType } from '../core/event-types.ts';
 import type { SchemaPins } from '../core/event-versions.ts';
 import { ID_PATTERN } from '../core/ids.ts';
+import type { Filter } from '../filters/grammar.ts';
 import type { DestinationKind } from './arn.ts';
 
 export type DestinationStatus = 'PENDING_VERIFICATION' | 'ENABLED' | 'DISABLED';
@@ -20,6 +22,8 @@ export interface DestinationRecord {
   events: EventType[];
   /** The schema version its deliveries are shaped to, per kind (lib/core/event-versions.ts); absent: none pinned. */
   schema_versions?: SchemaPins;
+  /** Its content filter (lib/filters), judged by the relay at its pins; absent or null: every subscribed event. */
+  filter?: Filter | null;
   status: DestinationStatus;
   /** Why it is DISABLED (auto-disable), else null. */
   status_reason: string | null;

@@ -3,6 +3,7 @@
 import { schemaVersionPins } from '../agents/schema-pins.ts';
 import { EVENT_TYPES } from '../core/event-types.ts';
 import { ID_PATTERN } from '../core/ids.ts';
+import { filterSchema } from '../filters/grammar.ts';
 import * as z from '../zod.ts';
 
 export const destinationParams = z.strictObject({
@@ -18,6 +19,8 @@ export const createDestinationBody = z.strictObject({
     z.refine((events) => new Set(events).size === events.length, 'List each event kind once.'),
   ),
   schema_versions: z.optional(schemaVersionPins),
+  /** Its content filter (docs/webhooks.md, "Filters"); absent or null: every subscribed event. */
+  filter: z.optional(z.nullable(filterSchema)),
 });
 export type CreateDestinationInput = z.output<typeof createDestinationBody>;
 

@@ -27,10 +27,12 @@ import {
   updateDestinationAlong,
 } from '../destinations/store.ts';
 import { codeHash, codeMatches } from '../destinations/verification-code.ts';
+import { neverMatches } from '../filters/never-matches.ts';
 import { takeWindowSlot } from '../limits/window-limit.ts';
 import { destinationKeys, ENTITY } from '../store/keys.ts';
 import type { CommitAlong } from '../store/transact.ts';
 import { newWebhookSecret } from '../webhooks/secret.ts';
+import { noteFilterChanged } from './feed/operational.ts';
 
 export function toDestinationView(d: DestinationRecord): DestinationAnswer {
   return {
@@ -40,6 +42,8 @@ export function toDestinationView(d: DestinationRecord): DestinationAnswer {
     arn: d.arn,
     events: d.events,
     schema_versions: d.schema_versions ?? {},
+    filter: d.filter ?? null,
+    filter_never_matches: d.filter ? neverMatches(d.filter, d.events) === 'never' : false,
     status: d.status,
     status_reason: d.status_reason,
     verification: {
@@ -81,6 +85,7 @@ export async function createDestination(
     arn: arn.value.arn,
     events: input.events,
     ...(input.schema_versions ? { schema_versions: input.schema_versions } : {}),
+    ...(input.filter ? { filter: input.filter } : {}),
     status: 'PENDING_VERIFICATION',
     status_reason: null,
     signing_secret: newWebhookSecret(),
@@ -97,6 +102,12 @@ export async function createDestination(
     await ownAgent(caller, agentId); // deleted meanwhile: 404
     throw atCap();
   }
+  if (record.filter)
+    await noteFilterChanged(agent, {
+      destinationId: record.id,
+      filter: record.filter,
+      neverMatches: answer.filter_never_matches,
+    });
   return answer;
 }
 

@@ -84,20 +84,21 @@ const ordered = z.union(
 );
 
 // Recursive through getters; the type is declared above, so the schema is annotated with it.
-const combinator = z.strictObject({
+export const combinator = z.strictObject({
   op: z.enum(['and', 'or']),
   get clauses(): z.ZodMiniArray<z.ZodMiniType<Filter>> {
     return z.array(filterNode).check(z.minLength(1, 'At least one clause.'));
   },
 });
-const negation = z.strictObject({
+export const negation = z.strictObject({
   op: z.literal('not'),
   get clause(): z.ZodMiniType<Filter> {
     return filterNode;
   },
 });
 
-const filterNode: z.ZodMiniType<Filter> = z.discriminatedUnion('op', [
+/** The grammar's node, unbounded (its recursion); `filterSchema` is what routes parse with. */
+export const filterNode: z.ZodMiniType<Filter> = z.discriminatedUnion('op', [
   combinator,
   negation,
   z.strictObject({ op: z.enum(['eq', 'ne']), path, value: scalar }),

@@ -102,7 +102,23 @@ export function jsonSchemaOf(schema: z.core.$ZodType, io: 'input' | 'output'): J
       Object.assign(jsonSchema, { type: 'integer', ...range });
     },
   }) as Json;
-  return rest;
+  return componentRefs(rest);
+}
+
+/**
+ * A recursive schema (the filter grammar) comes out of zod with its named parts in `$defs`; in an
+ * OpenAPI document `#/$defs/…` would point at the document's root, so each becomes a `$ref` to the
+ * component of that name (schemas.ts names them). An unnamed one is a mistake of ours, said at build time.
+ */
+function componentRefs(schema: Json): Json {
+  const { $defs, ...rest } = schema as Json & { $defs?: Record<string, Json> };
+  if (!$defs) return schema;
+  for (const name of Object.keys($defs))
+    if (!componentRegistry.has(S.recursiveComponents.get(name) as z.core.$ZodType))
+      throw new InvariantError(
+        `jsonSchemaOf: ${name} is a $defs entry that is no named component (lib/http/openapi/schemas.ts)`,
+      );
+  return JSON.parse(JSON.stringify(rest).replaceAll('"#/$defs/', `"${SCHEMAS}`)) as Json;
 }
 
 function componentSchemas(): Record<string, Json> {
