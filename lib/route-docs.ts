@@ -388,6 +388,29 @@ export const routeDocs: Readonly<Record<string, RouteDoc>> = {
     errors: ['webhook_not_configured'],
     example: { params: { id: 'agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BC' } },
   },
+  testFilter: {
+    tag: 'Agents and webhooks',
+    summary: 'Test a content filter against an event, and see which clause failed',
+    description:
+      "Evaluates `filter` (absent: the subscription's own) against `event` as given, the agent's event `event_id`, or else its newest event, as the webhook (or the destination `destination_id`) would receive it: `data` at its pinned schema versions. Answers whether it matched, the clause that decided a non-match (where it stands in the filter, and why), and whether no event of the subscribed kinds can ever pass it. Changes nothing.",
+    answers: { 200: { description: 'The verdict.', schema: 'FilterTest' } },
+    example: {
+      params: { id: 'agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BC' },
+      body: {
+        filter: {
+          op: 'and',
+          clauses: [
+            { op: 'eq', path: 'type', value: 'contract.funded' },
+            { op: 'gte', path: 'data.amount_cents', value: 10000 },
+          ],
+        },
+        event: {
+          type: 'contract.funded',
+          data: { contract_id: 'ctr_01KAKQ8A1B2C3D4E5F6G7H8J9K', status: 'FUNDED', amount_cents: 2500 },
+        },
+      },
+    },
+  },
   listEventTypes: {
     tag: 'Events and deliveries',
     summary:

@@ -123,6 +123,9 @@ describe('holding answers to the document', () => {
     webhook_disabled_reason: null,
     last_verified_at: null,
     schema_versions: {},
+    filter: null,
+    filter_never_matches: false,
+    headers: [],
     created_at: '2026-01-01T00:00:00.000Z',
   };
   const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => ({

@@ -10,6 +10,8 @@ import type {
   CreatedDestination,
   CreatePortalLinkInput,
   Destination,
+  FilterTest,
+  FilterTestInput,
   ListAgentsParams,
   PortalLink,
   RotateSecretInput,
@@ -133,6 +135,19 @@ export class Agents {
     return this.http.body<TestEventAccepted>({
       method: 'POST',
       path: a(path`/agents/${id}/webhook/test`),
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Tests a content filter (or the subscription's own) against an event as the webhook or a
+   * destination would receive it; says which clause failed. Changes nothing.
+   */
+  async testFilter(id: string, input: FilterTestInput = {}, options: CallOptions = {}): Promise<FilterTest> {
+    return this.http.body<FilterTest>({
+      method: 'POST',
+      path: a(path`/agents/${id}/filters/test`),
+      body: input,
       signal: options.signal,
     });
   }

@@ -27,6 +27,21 @@ export type FilterNot = {
   clause: Filter;
 };
 
+export type FilterTest = {
+  matched: boolean;
+  /** The agent's event the filter was tested against (by id, or its newest); null for an event given in the request. */
+  event_id: string | null;
+  /** The clause that decided a non-match; null when it matched. */
+  failed: {
+    /** Where the clause stands in the filter, dotted from its root (`` for the root). */
+    at: string;
+    clause: Filter;
+    reason: string;
+  } | null;
+  /** True when no event of the subscribed kinds can pass the filter (allowed, but flagged). */
+  never_matches: boolean;
+};
+
 export type Error = {
   error: {
     code: "validation_error" | "invalid_json" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "slug_taken" | "review_exists" | "version_exists" | "template_yanked" | "report_exists" | "invalid_transition" | "webhook_not_configured" | "limit_exceeded" | "payload_too_large" | "unsupported_media_type" | "verification_timeout" | "challenge_mismatch" | "verification_code_mismatch" | "verification_code_expired" | "endpoint_error" | "url_validation_error" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "internal_error" | "bad_request";
@@ -1026,6 +1041,18 @@ export type RotateWebhookSecretBody = {
 /** The body of POST /api/v1/agents/{id}/webhook/public-keys/rotate. */
 export type RotateWebhookSigningKeyBody = {
   expire_previous_in_seconds?: number;
+};
+
+/** The body of POST /api/v1/agents/{id}/filters/test. */
+export type TestFilterBody = {
+  filter?: Filter;
+  destination_id?: string;
+  event_id?: string;
+  event?: {
+    type: "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "service.webhook.test" | "service.webhook.disabled" | "agent.webhook.disabled" | "agent.webhook.failing" | "agent.webhook.unverified" | "agent.filter.changed";
+    data: Record<string, unknown>;
+    schema_version?: number;
+  };
 };
 
 /** The query of GET /api/v1/agents/{id}/events. */

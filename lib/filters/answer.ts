@@ -18,7 +18,12 @@ export const customHeaderAnswer = z.strictObject({
 
 export const filterTestAnswer = z.strictObject({
   matched: z.boolean(),
-  event_id: z.string().describe('The event the filter was tested against (given, or the newest of the feed).'),
+  event_id: z
+    .string()
+    .nullable()
+    .describe(
+      "The agent's event the filter was tested against (by id, or its newest); null for an event given in the request.",
+    ),
   failed: z
     .strictObject({
       at: z.string().describe('Where the clause stands in the filter, dotted from its root (`` for the root).'),

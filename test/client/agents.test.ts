@@ -18,6 +18,9 @@ describe('client: agents and webhook configuration against the local API', () =>
       webhook_disabled_reason: null,
       last_verified_at: null,
       schema_versions: {},
+      filter: null,
+      filter_never_matches: false,
+      headers: [],
       created_at: iso,
     });
     expect(await client.agents.get(created.id)).toEqual(created);

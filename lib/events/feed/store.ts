@@ -209,3 +209,8 @@ export function commitEventRows(
   }));
   return transactWrite([...change, ...puts, ...along]);
 }
+
+/** A route that writes nothing else commits its `Idempotency-Key` answer alone (POST …/filters/test). */
+export async function commitAnswerAlone(along: TransactItem[]): Promise<void> {
+  if (along.length > 0) await transactWrite(along);
+}

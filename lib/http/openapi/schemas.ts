@@ -51,6 +51,7 @@ import {
   webhookDisabledEventAnswer,
 } from '../../events/feed/answer.ts';
 import { replayAcceptedAnswer } from '../../events/replay/answer.ts';
+import { filterTestAnswer } from '../../filters/answer.ts';
 import { combinator, filterNode, negation } from '../../filters/grammar.ts';
 import { templateDetailsAnswer } from '../../marketplace/answer.ts';
 import { installationAnswer, installedPageAnswer } from '../../marketplace/installs/answer.ts';
@@ -107,6 +108,7 @@ named(
 );
 named('FilterAndOr', combinator, 'Every clause (`and`) or any clause (`or`) matches.');
 named('FilterNot', negation, 'The clause does not match.');
+export const FilterTest = named('FilterTest', filterTestAnswer, 'Whether a filter passed an event, and why not.');
 
 /** Every code the service answers with (lib/core/errors.ts), plus the gateway's own `bad_request`. */
 export const ErrorCodes = [...ERROR_CODES, 'bad_request'] as const;
