@@ -241,7 +241,11 @@ function operationOf(route: DocumentedRoute, spec: RouteSpecOf): Json {
   const { doc } = route;
   const responses: Record<string, unknown> = {};
   for (const [status, success] of Object.entries(doc.answers)) {
-    const headers: Record<string, unknown> = { 'x-request-id': { $ref: '#/components/headers/RequestId' } };
+    const headers: Record<string, unknown> = {
+      'x-request-id': { $ref: '#/components/headers/RequestId' },
+      traceresponse: { $ref: '#/components/headers/TraceResponse' },
+      'x-service-trace': { $ref: '#/components/headers/ServiceTrace' },
+    };
     for (const h of success.headers ?? []) headers[h] = { $ref: `#/components/headers/${h}` };
     if (takesIdempotencyKey(route.method))
       headers['Idempotency-Replayed'] = { $ref: '#/components/headers/IdempotencyReplayed' };
@@ -515,6 +519,18 @@ export async function buildOpenApiDocument(table: readonly DocumentedRoute[] = d
           description: 'The request id, also in the service logs.',
           required: true,
           schema: { type: 'string' },
+        },
+        TraceResponse: {
+          description:
+            'The W3C trace the request\'s events carry (docs/webhooks.md, "Trace context"): the request\'s own `traceparent` when it sent a valid one, else one the service started. Every delivery of those events sends a `traceparent` of this trace id.',
+          required: false,
+          schema: { type: 'string', pattern: '^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$' },
+        },
+        ServiceTrace: {
+          description:
+            "`continued`: the trace is the request's own `traceparent`; `started`: the request had none (or an invalid one) and the service started one.",
+          required: false,
+          schema: { type: 'string', enum: ['continued', 'started'] },
         },
         Location: { description: 'The URL path of the created resource.', required: true, schema: { type: 'string' } },
         ETag: {
