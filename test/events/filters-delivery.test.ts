@@ -49,12 +49,21 @@ async function startReceiver(): Promise<{ url: string; requests: Request[] }> {
   return { url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hooks`, requests };
 }
 
+type Middleware = (
+  next: (a: unknown) => unknown,
+  context: { commandName?: string },
+) => (args: { input: any }) => unknown;
+interface Stack {
+  add(middleware: Middleware, options: { step: string; name: string }): void;
+  remove(name: string): void;
+}
+
 /** Commands (and the items or entries each carries) sent through the store's and the queue's clients while `run` runs. */
 async function counted(run: () => Promise<void>): Promise<{ store: string[]; written: number; queued: number }> {
   const seen = { store: [] as string[], written: 0, queued: 0 };
   const name = `count-${Math.random()}`;
-  const dbStack = db().middlewareStack as unknown as { add: Function; remove: (n: string) => void };
-  const sqsStack = sqs().middlewareStack as unknown as { add: Function; remove: (n: string) => void };
+  const dbStack = db().middlewareStack as unknown as Stack;
+  const sqsStack = sqs().middlewareStack as unknown as Stack;
   dbStack.add(
     (next: (a: unknown) => unknown, context: { commandName?: string }) => async (args: { input: any }) => {
       seen.store.push(context.commandName ?? '?');
