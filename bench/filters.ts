@@ -11,7 +11,8 @@ import { STAGES } from '../infra/stage-config.ts';
 import type { AgentRecord } from '../lib/agents/model.ts';
 import type { ServiceEvent } from '../lib/events/feed/event.ts';
 import { passesWebhookFilter } from '../lib/events/feed/subscription-filter.ts';
-import { FILTER_LIMITS, type Filter, filterCost, filterSchema } from '../lib/filters/grammar.ts';
+import { FILTER_LIMITS, type Filter, filterCost } from '../lib/filters/filter.ts';
+import { filterSchema } from '../lib/filters/grammar.ts';
 import { signatureHeaders } from '../lib/webhooks/signature.ts';
 import { DEPLOYED_DELIVERY, deliveryCost } from './_cost-model.ts';
 

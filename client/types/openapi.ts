@@ -1025,7 +1025,6 @@ export type ConfigureWebhookBody = {
     "agent.webhook.unverified"?: number;
     "agent.filter.changed"?: number;
   };
-  filter?: Filter | null;
   headers?: Array<{
     name: string;
     value: string;
@@ -1041,6 +1040,16 @@ export type RotateWebhookSecretBody = {
 /** The body of POST /api/v1/agents/{id}/webhook/public-keys/rotate. */
 export type RotateWebhookSigningKeyBody = {
   expire_previous_in_seconds?: number;
+};
+
+/** The body of PUT /api/v1/agents/{id}/webhook/filter. */
+export type SetWebhookFilterBody = {
+  filter: Filter | null;
+};
+
+/** The body of PUT /api/v1/agents/{id}/destinations/{destination_id}/filter. */
+export type SetDestinationFilterBody = {
+  filter: Filter | null;
 };
 
 /** The body of POST /api/v1/agents/{id}/filters/test. */

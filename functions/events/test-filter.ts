@@ -1,5 +1,6 @@
 import { testFilter } from '../../lib/events/filter-test.ts';
-import { agentParams, filterTestBody } from '../../lib/events/schemas.ts';
+import { filterTestBody } from '../../lib/events/filter-test-body.ts';
+import { agentParams } from '../../lib/events/schemas.ts';
 import { httpRoute } from '../../lib/http/middleware.ts';
 import { ok } from '../../lib/http/responses.ts';
 

@@ -1,7 +1,7 @@
 import type { EventType } from '../core/event-types.ts';
 import type { SchemaPins } from '../core/event-versions.ts';
 import { ID_PATTERN } from '../core/ids.ts';
-import type { Filter } from '../filters/grammar.ts';
+import type { Filter } from '../filters/filter.ts';
 import { neverMatches } from '../filters/never-matches.ts';
 import { headerViews, type StoredHeader } from '../webhooks/custom-headers.ts';
 import type { SigningKeyFields } from '../webhooks/signing-keys.ts';

@@ -2,12 +2,11 @@ import type { Caller } from '../core/caller.ts';
 import { AppError, notFound } from '../core/errors.ts';
 import { nowIso } from '../core/time.ts';
 import type { CommitAlong } from '../store/transact.ts';
-import { sealHeaders } from '../webhooks/custom-headers.ts';
 import { DEFAULT_OVERLAP_SECONDS, overlapEnd } from '../webhooks/rotation.ts';
 import { newWebhookSecret } from '../webhooks/secret.ts';
 import { ownAgent } from './agents.ts';
 import { type AgentRecord, type AgentView, isAgentId, toAgentView } from './model.ts';
-import type { ConfigureWebhookInput, RotateSecretInput } from './schemas.ts';
+import type { RotateSecretInput } from './schemas.ts';
 import { CopyOf, IfAbsent, isFailed, updateOwnedAgent, type WriteResult } from './store.ts';
 
 /**
@@ -15,45 +14,6 @@ import { CopyOf, IfAbsent, isFailed, updateOwnedAgent, type WriteResult } from '
  * state to PENDING_VERIFICATION, DELETE to DISABLED. Each change bumps `config_version`, which
  * is what lets a running handshake notice that the configuration it checked is gone.
  */
-
-/** The first configuration also returns the secret (docs/api.md); later ones never do. */
-export async function configureWebhook(
-  caller: Caller,
-  agentId: string,
-  input: ConfigureWebhookInput,
-  along?: CommitAlong<ConfiguredWebhook>,
-): Promise<ConfiguredWebhook> {
-  const candidate = newWebhookSecret();
-  const headers = input.headers === undefined ? undefined : await sealHeaders(input.headers);
-  // The candidate is random: if it is what is stored now, this call made the first configuration.
-  const answer = (agent: AgentRecord): ConfiguredWebhook => ({
-    ...toAgentView(agent),
-    ...(agent.webhook_secret === candidate ? { webhook_secret: candidate } : {}),
-  });
-  const agent = owned(
-    await update(
-      caller,
-      agentId,
-      {
-        set: {
-          webhook_url: input.webhook_url,
-          events: input.events,
-          ...(input.schema_versions ? { schema_versions: input.schema_versions } : {}),
-          ...(input.filter !== undefined ? { filter: input.filter } : {}),
-          ...(headers !== undefined ? { webhook_headers: headers } : {}),
-          webhook_status: 'PENDING_VERIFICATION',
-          webhook_secret: new IfAbsent(candidate),
-          updated_at: nowIso(),
-        },
-        bumpVersion: true,
-      },
-      along && ((next) => along(answer(next))),
-    ),
-  );
-  return answer(agent);
-}
-
-type ConfiguredWebhook = AgentView & { webhook_secret?: string };
 
 /** DISABLED, URL and events cleared; the secret is kept so a later configuration signs with the same one. */
 export async function disableWebhook(
@@ -122,7 +82,7 @@ export async function rotateWebhookSecret(
 export const notConfigured = () =>
   new AppError('webhook_not_configured', 'This agent has no webhook yet: configure one with PATCH …/webhook first.');
 
-function update(
+export function update(
   caller: Caller,
   agentId: string,
   change: Parameters<typeof updateOwnedAgent>[2],
@@ -133,7 +93,7 @@ function update(
 }
 
 /** Writes whose only condition is ownership: a failure means missing or not the caller's. */
-function owned(result: WriteResult): AgentRecord {
+export function owned(result: WriteResult): AgentRecord {
   if (isFailed(result)) throw notFound('Agent');
   return result;
 }

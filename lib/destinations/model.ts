@@ -7,7 +7,7 @@
 import type { EventType } from '../core/event-types.ts';
 import type { SchemaPins } from '../core/event-versions.ts';
 import { ID_PATTERN } from '../core/ids.ts';
-import type { Filter } from '../filters/grammar.ts';
+import type { Filter } from '../filters/filter.ts';
 import type { DestinationKind } from './arn.ts';
 
 export type DestinationStatus = 'PENDING_VERIFICATION' | 'ENABLED' | 'DISABLED';
@@ -24,6 +24,9 @@ export interface DestinationRecord {
   schema_versions?: SchemaPins;
   /** Its content filter (lib/filters), judged by the relay at its pins; absent or null: every subscribed event. */
   filter?: Filter | null;
+  /** The filter before the last change and when it changed (ISO): events made before `filter_since` are judged by `previous_filter`. */
+  previous_filter?: Filter | null;
+  filter_since?: string;
   status: DestinationStatus;
   /** Why it is DISABLED (auto-disable), else null. */
   status_reason: string | null;

@@ -26,7 +26,11 @@ export const destinationAccepts = (d: DestinationRecord, type: string): boolean 
 
 /** Subscribed, and its filter (at its pins) passes the event: only then a record and a message. */
 const destinationTakes = (d: DestinationRecord, event: ServiceEvent): boolean =>
-  destinationAccepts(d, event.type) && passesFilter(d.filter, event, d.schema_versions);
+  destinationAccepts(d, event.type) && passesFilter(filterWhenMade(d, event), event, d.schema_versions);
+
+/** The filter the destination had when the event was made: a change applies to events made after it. */
+const filterWhenMade = (d: DestinationRecord, event: ServiceEvent) =>
+  d.filter_since !== undefined && event.created_at < d.filter_since ? d.previous_filter : d.filter;
 
 /** Returns the indexes (into `events`) whose deliveries could not all be made; the stream retries those. */
 export async function relayToDestinations(

@@ -12,14 +12,14 @@ import { nowIso } from '../core/time.ts';
 import { readDestination } from '../destinations/store.ts';
 import type { FilterTestAnswer } from '../filters/answer.ts';
 import { explain } from '../filters/evaluate.ts';
-import type { Filter } from '../filters/grammar.ts';
+import type { Filter } from '../filters/filter.ts';
 import { neverMatches } from '../filters/never-matches.ts';
 import type { CommitAlong } from '../store/transact.ts';
 import type { ServiceEvent } from './feed/event.ts';
 import { eventIdAt } from './feed/position.ts';
 import { readEvent } from './feed/reader.ts';
 import { commitAnswerAlone } from './feed/store.ts';
-import type { FilterTestInput } from './schemas.ts';
+import type { FilterTestInput } from './filter-test-body.ts';
 
 /** How far back from the newest slot the newest event is looked for (gap markers are skipped). */
 const NEWEST_LOOKBACK = 10;

@@ -10,8 +10,8 @@
  * - `exists`: the field is present (`null` counts as present).
  * - `and` of every clause, `or` of any, `not` of one.
  */
-import type { Comparison, Filter, Scalar } from './grammar.ts';
-import { ISO_DATE_TIME } from './grammar.ts';
+import type { Comparison, Filter, Scalar } from './filter.ts';
+import { ISO_DATE_TIME } from './filter.ts';
 
 const MISSING = Symbol('missing');
 type Found = unknown | typeof MISSING;

@@ -13,41 +13,9 @@
  * offending path.
  */
 import * as z from '../zod.ts';
-
-export const FILTER_LIMITS = {
-  /** Nesting of and/or/not: a clause inside `maxDepth` of them is the deepest. */
-  maxDepth: 5,
-  /** Every node, combinators and comparisons alike. */
-  maxClauses: 50,
-  maxInValues: 50,
-  maxPathSegments: 8,
-  maxPathLength: 200,
-  maxStringLength: 256,
-  /** The filter as JSON. */
-  maxBytes: 4096,
-  /** Work units of one evaluation at worst: a comparison costs its path's segments, an `in` adds its values. */
-  maxCost: 400,
-} as const;
-
-export type Scalar = string | number | boolean | null;
-
-export type Filter =
-  | { op: 'and' | 'or'; clauses: Filter[] }
-  | { op: 'not'; clause: Filter }
-  | { op: 'eq' | 'ne'; path: string; value: Scalar }
-  | { op: 'in'; path: string; values: Scalar[] }
-  | { op: 'gt' | 'gte' | 'lt' | 'lte'; path: string; value: number | string }
-  | { op: 'exists'; path: string };
-
-export type Comparison = Exclude<Filter, { op: 'and' | 'or' | 'not' }>;
-
-/** The envelope fields a path may start with (lib/events/feed/event.ts); `data` goes on into the kind's fields. */
-export const ENVELOPE_FIELDS = ['id', 'type', 'created_at', 'agent_id', 'schema_version', 'data'] as const;
+import { ENVELOPE_FIELDS, FILTER_LIMITS, type Filter, filterCost, ISO_DATE_TIME, nodesOf } from './filter.ts';
 
 const SEGMENT = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** ISO 8601 date-time with a zone, as every date of the service's events is written. */
-export const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 const path = z.string().check(
   z.maxLength(FILTER_LIMITS.maxPathLength, `At most ${FILTER_LIMITS.maxPathLength} characters.`),
@@ -116,34 +84,6 @@ export const filterNode: z.ZodMiniType<Filter> = z.discriminatedUnion('op', [
   z.strictObject({ op: z.literal('exists'), path }),
 ]) as z.ZodMiniType<Filter>;
 
-/** Each node with its path from the filter's root (for refusals and for the test route's answer). */
-export function* nodesOf(
-  filter: Filter,
-  at: (string | number)[] = [],
-): Generator<[Filter, (string | number)[], number]> {
-  const walk = function* (
-    node: Filter,
-    where: (string | number)[],
-    depth: number,
-  ): Generator<[Filter, (string | number)[], number]> {
-    yield [node, where, depth];
-    if (node.op === 'and' || node.op === 'or')
-      for (let i = 0; i < node.clauses.length; i++) yield* walk(node.clauses[i]!, [...where, 'clauses', i], depth + 1);
-    else if (node.op === 'not') yield* walk(node.clause, [...where, 'clause'], depth + 1);
-  };
-  yield* walk(filter, at, 0);
-}
-
-/** What one evaluation can cost at worst (FILTER_LIMITS.maxCost). */
-export function filterCost(filter: Filter): number {
-  let cost = 0;
-  for (const [node] of nodesOf(filter)) {
-    if ('path' in node) cost += node.path.split('.').length + (node.op === 'in' ? node.values.length : 0);
-    else cost += 1;
-  }
-  return cost;
-}
-
 /** The bounds the structure alone cannot say, each refusal at the node that passes it. */
 function checkBounds(filter: Filter, ctx: z.core.$RefinementCtx<Filter>): void {
   let clauses = 0;
@@ -181,3 +121,7 @@ function checkBounds(filter: Filter, ctx: z.core.$RefinementCtx<Filter>): void {
 }
 
 export const filterSchema = filterNode.check(z.superRefine(checkBounds));
+
+/** PUT …/webhook/filter and PUT …/destinations/{destination_id}/filter: the filter now, or null for none. */
+export const filterChangeBody = z.strictObject({ filter: z.nullable(filterSchema) });
+export type FilterChangeInput = z.output<typeof filterChangeBody>;

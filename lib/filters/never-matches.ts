@@ -8,7 +8,7 @@
  * can only miss a contradiction, never invent one. Past MAX_COMBINATIONS it says nothing.
  */
 import { matches } from './evaluate.ts';
-import { type Filter, nodesOf, type Scalar } from './grammar.ts';
+import { type Filter, nodesOf, type Scalar } from './filter.ts';
 
 const MAX_COMBINATIONS = 20_000;
 const ABSENT = Symbol('absent');

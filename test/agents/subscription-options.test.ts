@@ -2,6 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../../lib/store/client.ts';
 import * as keys from '../../lib/store/key-builders.ts';
+import { destinationKeys } from '../../lib/store/keys.ts';
 import { CUSTOM_HEADERS } from '../../lib/webhooks/custom-headers.ts';
 import { publishTemplate, SIMPLE_SCHEMA } from '../events/support.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
@@ -26,10 +27,14 @@ const configure = (caller: TestUser, id: string, extra: Record<string, unknown>)
 
 const BIG_ONLY = { op: 'gte', path: 'data.amount_cents', value: 10_000 };
 
+const setFilter = (caller: TestUser, id: string, filter: unknown) =>
+  invoke('setWebhookFilter', { caller, params: { id }, body: { filter } });
+
 describe('filters on a webhook', () => {
   it('stores and shows a filter, flags one that can never match, and records each change in the feed', async () => {
     const { owner, id } = await newAgent();
-    const set = await configure(owner, id, { filter: BIG_ONLY });
+    await configure(owner, id, {});
+    const set = await setFilter(owner, id, BIG_ONLY);
     expect(set.status).toBe(200);
     expect(set.body).toMatchObject({ filter: BIG_ONLY, filter_never_matches: false });
 
@@ -37,19 +42,20 @@ describe('filters on a webhook', () => {
       op: 'and',
       clauses: [BIG_ONLY, { op: 'lt', path: 'data.amount_cents', value: 5_000 }],
     };
-    const flagged = await configure(owner, id, { filter: impossible });
+    const flagged = await setFilter(owner, id, impossible);
     expect(flagged.status).toBe(200);
     expect(flagged.body).toMatchObject({ filter: impossible, filter_never_matches: true });
     // A kind the webhook does not subscribe to can never pass either.
-    const otherKind = await configure(owner, id, { filter: { op: 'eq', path: 'type', value: 'contract.released' } });
+    const otherKind = await setFilter(owner, id, { op: 'eq', path: 'type', value: 'contract.released' });
     expect(otherKind.body.filter_never_matches).toBe(true);
 
-    // Absent keeps it; null removes it.
+    // A new configuration keeps it (the filter is not what the handshake checks), and takes no filter itself; null removes it.
     expect((await configure(owner, id, {})).body.filter).toEqual(otherKind.body.filter);
-    expect((await configure(owner, id, { filter: null })).body).toMatchObject({
-      filter: null,
-      filter_never_matches: false,
-    });
+    expect((await configure(owner, id, { filter: null })).status).toBe(400);
+    expect((await setFilter(owner, id, null)).body).toMatchObject({ filter: null, filter_never_matches: false });
+    expect((await setFilter(owner, id, undefined)).status).toBe(400);
+    const stranger = await createTestUser();
+    expect((await setFilter(stranger, id, BIG_ONLY)).status).toBe(404);
 
     const feed = await invoke('listAgentEvents', { caller: owner, params: { id }, query: { limit: '100' } });
     const changes = feed.body.data.filter((e: { type: string }) => e.type === 'agent.filter.changed');
@@ -88,10 +94,57 @@ describe('filters on a webhook', () => {
     ],
   ])('refuses %s with a 400 that names the path', async (_what, filter, path) => {
     const { owner, id } = await newAgent();
-    const res = await configure(owner, id, { filter });
+    const res = await setFilter(owner, id, filter);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('validation_error');
     expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
+  });
+});
+
+describe('filters on an AWS destination', () => {
+  it('takes one at registration, changes it with PUT (keeping the one it replaces for older events), and records the change', async () => {
+    const { owner, id } = await newAgent();
+    const created = await invoke('createDestination', {
+      caller: owner,
+      params: { id },
+      body: { arn: 'arn:aws:sqs:us-east-1:123456789012:orders', events: ['contract.funded'], filter: BIG_ONLY },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ filter: BIG_ONLY, filter_never_matches: false });
+    const params = { id, destination_id: created.body.id };
+    const never = { op: 'eq', path: 'type', value: 'contract.refunded' };
+    const changed = await invoke('setDestinationFilter', { caller: owner, params, body: { filter: never } });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ filter: never, filter_never_matches: true });
+    const { Item } = await db().send(
+      new GetCommand({ TableName: tableName(), Key: destinationKeys.destination(id, created.body.id) }),
+    );
+    expect(Item).toMatchObject({ filter: never, previous_filter: BIG_ONLY, filter_since: expect.any(String) });
+    const feed = await invoke('listAgentEvents', { caller: owner, params: { id }, query: { limit: '100' } });
+    expect(
+      feed.body.data.filter((e: { type: string }) => e.type === 'agent.filter.changed').map((e: any) => e.data),
+    ).toEqual([
+      expect.objectContaining({
+        subscription: 'destination',
+        destination_id: created.body.id,
+        filter: never,
+        never_matches: true,
+      }),
+    ]);
+    const stranger = await createTestUser();
+    expect((await invoke('setDestinationFilter', { caller: stranger, params, body: { filter: null } })).status).toBe(
+      404,
+    );
+    const test = await invoke('testFilter', {
+      caller: owner,
+      params: { id },
+      body: { destination_id: created.body.id, event: { type: 'contract.funded', data: { amount_cents: 1 } } },
+    });
+    expect(test.body).toMatchObject({
+      matched: false,
+      never_matches: true,
+      failed: { reason: 'type is "contract.funded", not "contract.refunded".' },
+    });
   });
 });
 
@@ -141,7 +194,7 @@ describe('custom headers', () => {
 describe('POST …/filters/test', () => {
   it("says whether the filter passed, which clause failed, at the webhook's pins, for a given, named or newest event", async () => {
     const { owner, id } = await newAgent();
-    await configure(owner, id, { filter: BIG_ONLY });
+    await setFilter(owner, id, BIG_ONLY);
     const test = (body: unknown) => invoke('testFilter', { caller: owner, params: { id }, body });
     const small = { type: 'contract.funded', data: { contract_id: 'ctr_x', status: 'FUNDED', amount_cents: 2_500 } };
 

@@ -107,7 +107,12 @@ async function fundedEvents(agentId: string, amounts: number[], trace?: TraceCon
   return ids;
 }
 
-async function enabledAgent(owner: TestUser, url: string, extra: Record<string, unknown>): Promise<string> {
+async function enabledAgent(
+  owner: TestUser,
+  url: string,
+  extra: Record<string, unknown>,
+  filter?: unknown,
+): Promise<string> {
   const agentId = await createAgent(owner);
   const configured = await invoke('configureWebhook', {
     caller: owner,
@@ -117,6 +122,10 @@ async function enabledAgent(owner: TestUser, url: string, extra: Record<string, 
   expect(configured.status, JSON.stringify(configured.body)).toBe(200);
   const verified = await invoke('verifyWebhook', { caller: owner, params: { id: agentId } });
   expect(verified.body.webhook_status).toBe('ENABLED');
+  if (filter)
+    expect(
+      (await invoke('setWebhookFilter', { caller: owner, params: { id: agentId }, body: { filter } })).status,
+    ).toBe(200);
   return agentId;
 }
 
@@ -126,7 +135,7 @@ describe('filters at fan-out', () => {
   it('a refused event costs no delivery record, no queue message and no POST; a passed one is delivered as before', async () => {
     const owner = await createTestUser();
     const receiver = await startReceiver();
-    const filtered = await enabledAgent(owner, receiver.url, { filter: BIG_ONLY });
+    const filtered = await enabledAgent(owner, receiver.url, {}, BIG_ONLY);
     const unfiltered = await enabledAgent(owner, receiver.url, {});
     // Ten events each, one of them over the filter's bound: a 10 % match rate.
     const amounts = [20_000, ...Array.from({ length: 9 }, (_, i) => 100 + i)];

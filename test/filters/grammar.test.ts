@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { explain, matches } from '../../lib/filters/evaluate.ts';
-import { FILTER_LIMITS, type Filter, filterSchema } from '../../lib/filters/grammar.ts';
+import { FILTER_LIMITS, type Filter } from '../../lib/filters/filter.ts';
+import { filterSchema } from '../../lib/filters/grammar.ts';
 import { neverMatches } from '../../lib/filters/never-matches.ts';
 import { issuesToDetails } from '../../lib/http/validation.ts';
 

@@ -13,7 +13,7 @@ import type { AgentRecord } from '../../agents/model.ts';
 import { listAgentsOf } from '../../agents/store.ts';
 import type { OperationalEventType } from '../../core/event-types.ts';
 import { MAX_AGENTS_PER_ACCOUNT } from '../../core/settings.ts';
-import type { Filter } from '../../filters/grammar.ts';
+import type { Filter } from '../../filters/filter.ts';
 import { errorFields, log } from '../../observability/log.ts';
 import { commitWithEvents } from './outbox.ts';
 

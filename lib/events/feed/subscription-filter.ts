@@ -6,7 +6,7 @@
 import type { AgentRecord } from '../../agents/model.ts';
 import { atPinnedVersion, type SchemaPins } from '../../core/event-versions.ts';
 import { matches } from '../../filters/evaluate.ts';
-import type { Filter } from '../../filters/grammar.ts';
+import type { Filter } from '../../filters/filter.ts';
 import { filterApplies } from './agent-gate.ts';
 import type { ServiceEvent } from './event.ts';
 
