@@ -27,6 +27,13 @@ export type FilterNot = {
   clause: Filter;
 };
 
+export type CustomHeader = {
+  name: string;
+  /** Null for a secret header: stored sealed and never shown again. */
+  value: string | null;
+  secret: boolean;
+};
+
 export type FilterTest = {
   matched: boolean;
   /** The agent's event the filter was tested against (by id, or its newest); null for an event given in the request. */
@@ -357,12 +364,7 @@ export type Agent = {
   /** True when no event the webhook subscribes to can pass `filter` (allowed, but nothing will be delivered but the test and operational events). */
   filter_never_matches: boolean;
   /** Static headers sent on every request to the webhook: deliveries, the handshake and the test event. */
-  headers: Array<{
-    name: string;
-    /** Null for a secret header: stored sealed and never shown again. */
-    value: string | null;
-    secret: boolean;
-  }>;
+  headers: Array<CustomHeader>;
   created_at: string;
 };
 
@@ -382,12 +384,7 @@ export type ConfiguredAgent = {
   /** True when no event the webhook subscribes to can pass `filter` (allowed, but nothing will be delivered but the test and operational events). */
   filter_never_matches: boolean;
   /** Static headers sent on every request to the webhook: deliveries, the handshake and the test event. */
-  headers: Array<{
-    name: string;
-    /** Null for a secret header: stored sealed and never shown again. */
-    value: string | null;
-    secret: boolean;
-  }>;
+  headers: Array<CustomHeader>;
   created_at: string;
   /** Only in the answer to the first configuration. */
   webhook_secret?: string;

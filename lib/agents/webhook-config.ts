@@ -21,24 +21,31 @@ export async function disableWebhook(
   agentId: string,
   along?: CommitAlong<AgentView>,
 ): Promise<AgentView> {
-  const agent = owned(
-    await update(
-      caller,
-      agentId,
-      {
-        set: {
-          webhook_status: 'DISABLED',
-          webhook_disabled_reason: 'manual',
-          webhook_url: null,
-          events: [],
-          updated_at: nowIso(),
-        },
-        bumpVersion: true,
+  return changeWebhook(
+    caller,
+    agentId,
+    {
+      set: {
+        webhook_status: 'DISABLED',
+        webhook_disabled_reason: 'manual',
+        webhook_url: null,
+        events: [],
+        updated_at: nowIso(),
       },
-      along && ((next) => along(toAgentView(next))),
-    ),
+      bumpVersion: true,
+    },
+    along,
   );
-  return toAgentView(agent);
+}
+
+/** One change of the caller's agent, answered (and sealed along) as the agent. */
+export async function changeWebhook(
+  caller: Caller,
+  agentId: string,
+  change: Parameters<typeof updateOwnedAgent>[2],
+  along?: CommitAlong<AgentView>,
+): Promise<AgentView> {
+  return toAgentView(owned(await update(caller, agentId, change, along && ((next) => along(toAgentView(next))))));
 }
 
 export async function getWebhookSecret(caller: Caller, agentId: string): Promise<{ webhook_secret: string }> {

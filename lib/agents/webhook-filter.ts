@@ -8,8 +8,8 @@ import type { Caller } from '../core/caller.ts';
 import { nowIso } from '../core/time.ts';
 import type { FilterChangeInput } from '../filters/grammar.ts';
 import type { CommitAlong } from '../store/transact.ts';
-import { type AgentView, toAgentView } from './model.ts';
-import { owned, update } from './webhook-config.ts';
+import type { AgentView } from './model.ts';
+import { changeWebhook } from './webhook-config.ts';
 
 export async function setWebhookFilter(
   caller: Caller,
@@ -17,13 +17,10 @@ export async function setWebhookFilter(
   input: FilterChangeInput,
   along?: CommitAlong<AgentView>,
 ): Promise<AgentView> {
-  const agent = owned(
-    await update(
-      caller,
-      agentId,
-      { set: { filter: input.filter, updated_at: nowIso() }, bumpVersion: false },
-      along && ((next) => along(toAgentView(next))),
-    ),
+  return changeWebhook(
+    caller,
+    agentId,
+    { set: { filter: input.filter, updated_at: nowIso() }, bumpVersion: false },
+    along,
   );
-  return toAgentView(agent);
 }

@@ -51,7 +51,7 @@ import {
   webhookDisabledEventAnswer,
 } from '../../events/feed/answer.ts';
 import { replayAcceptedAnswer } from '../../events/replay/answer.ts';
-import { filterTestAnswer } from '../../filters/answer.ts';
+import { customHeaderAnswer, filterTestAnswer } from '../../filters/answer.ts';
 import { combinator, filterNode, negation } from '../../filters/grammar.ts';
 import { templateDetailsAnswer } from '../../marketplace/answer.ts';
 import { installationAnswer, installedPageAnswer } from '../../marketplace/installs/answer.ts';
@@ -108,6 +108,11 @@ named(
 );
 named('FilterAndOr', combinator, 'Every clause (`and`) or any clause (`or`) matches.');
 named('FilterNot', negation, 'The clause does not match.');
+named(
+  'CustomHeader',
+  customHeaderAnswer,
+  'A static header sent on every request to the webhook (docs/webhooks.md, "Custom headers").',
+);
 export const FilterTest = named('FilterTest', filterTestAnswer, 'Whether a filter passed an event, and why not.');
 
 /** Every code the service answers with (lib/core/errors.ts), plus the gateway's own `bad_request`. */
