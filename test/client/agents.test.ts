@@ -100,6 +100,7 @@ describe('client: agents and webhook configuration against the local API', () =>
       ['agent.webhook.disabled', false],
       ['agent.webhook.failing', false],
       ['agent.webhook.unverified', false],
+      ['agent.filter.changed', false],
     ]);
     expect(catalog.data[0]!.schema).toMatchObject({
       type: 'object',
