@@ -205,7 +205,7 @@ describe('infra stacks', () => {
       string
     >;
     expect(answer['method.response.header.Access-Control-Allow-Headers']).toBe(
-      "'Authorization,Content-Type,Idempotency-Key,Last-Event-ID'",
+      "'Authorization,Content-Type,Idempotency-Key,Last-Event-ID,traceparent,tracestate'",
     );
     expect(answer['method.response.header.Access-Control-Allow-Origin']).toBe("'https://app.example.com'");
     // With several origins the mock integration answers the one the request named when it is listed.

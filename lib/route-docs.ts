@@ -388,6 +388,51 @@ export const routeDocs: Readonly<Record<string, RouteDoc>> = {
     errors: ['webhook_not_configured'],
     example: { params: { id: 'agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BC' } },
   },
+  setWebhookFilter: {
+    tag: 'Agents and webhooks',
+    summary: "Set or remove the webhook's content filter (no new handshake)",
+    description:
+      "Only events the filter passes are delivered to the webhook, judged on `data` at its pinned schema versions; the others cost no delivery record, queue message or POST. Applies to events made after the change, which is recorded in the agent's feed as `agent.filter.changed`. `null` removes it. A filter that no subscribed event can pass is allowed, and flagged by `filter_never_matches`. The test event and the operational events are never filtered.",
+    answers: { 200: { description: 'The agent with its filter.', schema: 'Agent' } },
+    example: {
+      params: { id: 'agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BC' },
+      body: { filter: { op: 'gte', path: 'data.amount_cents', value: 10000 } },
+    },
+  },
+  setDestinationFilter: {
+    tag: 'Agents and webhooks',
+    summary: "Set or remove an AWS destination's content filter",
+    description:
+      "As PUT …/webhook/filter, for one of the agent's destinations: judged by the relay, with the filter the destination had when each event was made.",
+    answers: { 200: { description: 'The destination with its filter.', schema: 'Destination' } },
+    example: {
+      params: { id: 'agt_01KAKQ8A1B2C3D4E5F6G7H8J9K', destination_id: 'dst_01KAKQ8F1B2C3D4E5F6G7H8J9K' },
+      body: { filter: { op: 'in', path: 'data.status', values: ['FUNDED', 'RELEASED'] } },
+    },
+  },
+  testFilter: {
+    tag: 'Agents and webhooks',
+    summary: 'Test a content filter against an event, and see which clause failed',
+    description:
+      "Evaluates `filter` (absent: the subscription's own) against `event` as given, the agent's event `event_id`, or else its newest event, as the webhook (or the destination `destination_id`) would receive it: `data` at its pinned schema versions. Answers whether it matched, the clause that decided a non-match (where it stands in the filter, and why), and whether no event of the subscribed kinds can ever pass it. Changes nothing.",
+    answers: { 200: { description: 'The verdict.', schema: 'FilterTest' } },
+    example: {
+      params: { id: 'agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BC' },
+      body: {
+        filter: {
+          op: 'and',
+          clauses: [
+            { op: 'eq', path: 'type', value: 'contract.funded' },
+            { op: 'gte', path: 'data.amount_cents', value: 10000 },
+          ],
+        },
+        event: {
+          type: 'contract.funded',
+          data: { contract_id: 'ctr_01KAKQ8A1B2C3D4E5F6G7H8J9K', status: 'FUNDED', amount_cents: 2500 },
+        },
+      },
+    },
+  },
   listEventTypes: {
     tag: 'Events and deliveries',
     summary:

@@ -362,6 +362,35 @@ export const routes: readonly Route[] = [
     access: 'readwrite',
     portal: true,
   },
+  // The filter alone: no handshake again (PATCH …/webhook moves the webhook to PENDING_VERIFICATION).
+  {
+    name: 'setWebhookFilter',
+    method: 'PUT',
+    path: `${a}/agents/{id}/webhook/filter`,
+    handler: 'functions/agents/set-webhook-filter.ts',
+    auth: true,
+    access: 'readwrite',
+    portal: true,
+  },
+  {
+    name: 'setDestinationFilter',
+    method: 'PUT',
+    path: `${a}/agents/{id}/destinations/{destination_id}/filter`,
+    handler: 'functions/agents/set-destination-filter.ts',
+    auth: true,
+    access: 'readwrite',
+    portal: true,
+  },
+  // Changes nothing; `readwrite` for its Idempotency-Key answer, the one item it writes.
+  {
+    name: 'testFilter',
+    method: 'POST',
+    path: `${a}/agents/{id}/filters/test`,
+    handler: 'functions/events/test-filter.ts',
+    auth: true,
+    access: 'readwrite',
+    portal: true,
+  },
   // The event catalog is the same for every caller (like /openapi.json): public, served from a build-time file.
   {
     name: 'listEventTypes',

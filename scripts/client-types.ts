@@ -24,7 +24,8 @@ function typeOf(schema: Schema, indent: string): string {
   if (schema['$ref']) return String(schema['$ref']).split('/').at(-1)!;
   if ('const' in schema) return JSON.stringify(schema['const']);
   if (schema['enum']) return (schema['enum'] as unknown[]).map((v) => JSON.stringify(v)).join(' | ');
-  if (schema['anyOf']) return (schema['anyOf'] as Schema[]).map((s) => typeOf(s, indent)).join(' | ');
+  const union = (schema['anyOf'] ?? schema['oneOf']) as Schema[] | undefined;
+  if (union) return union.map((s) => typeOf(s, indent)).join(' | ');
   const types = Array.isArray(schema['type'])
     ? (schema['type'] as string[])
     : schema['type']

@@ -26,7 +26,7 @@ describe('CORS through the local gateway (default: any origin)', () => {
       const methods = res.headers.get('access-control-allow-methods')!.split(', ');
       for (const r of routes.filter((r) => r.path === path)) expect(methods, path).toContain(r.method);
       expect(res.headers.get('access-control-allow-headers')).toBe(
-        'Authorization, Content-Type, Idempotency-Key, Last-Event-ID',
+        'Authorization, Content-Type, Idempotency-Key, Last-Event-ID, traceparent, tracestate',
       );
       // No route behind a preflight: it never needs a key.
       expect(res.headers.get('access-control-allow-credentials')).toBeNull();

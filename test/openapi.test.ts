@@ -124,6 +124,9 @@ describe('holding answers to the document', () => {
     last_verified_at: null,
     schema_versions: {},
     rate_limit: null,
+    filter: null,
+    filter_never_matches: false,
+    headers: [],
     created_at: '2026-01-01T00:00:00.000Z',
   };
   const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => ({

@@ -11,6 +11,7 @@ import { join } from 'node:path';
  * A new file is integration unless it is added here.
  */
 export const UNIT_FILES = [
+  'test/filters/grammar.test.ts',
   'infra/alarms.test.ts',
   'infra/asset-hash.test.ts',
   'infra/deployment-facts.test.ts',

@@ -10,6 +10,9 @@ import type {
   CreatedDestination,
   CreatePortalLinkInput,
   Destination,
+  Filter,
+  FilterTest,
+  FilterTestInput,
   ListAgentsParams,
   PortalLink,
   RotateSecretInput,
@@ -133,6 +136,44 @@ export class Agents {
     return this.http.body<TestEventAccepted>({
       method: 'POST',
       path: a(path`/agents/${id}/webhook/test`),
+      signal: options.signal,
+    });
+  }
+
+  /** Sets (or with `null` removes) the webhook's content filter; no new handshake. Applies to events made after it. */
+  async setWebhookFilter(id: string, filter: Filter | null, options: CallOptions = {}): Promise<Agent> {
+    return this.http.body<Agent>({
+      method: 'PUT',
+      path: a(path`/agents/${id}/webhook/filter`),
+      body: { filter },
+      signal: options.signal,
+    });
+  }
+
+  /** Sets (or with `null` removes) an AWS destination's content filter. */
+  async setDestinationFilter(
+    id: string,
+    destinationId: string,
+    filter: Filter | null,
+    options: CallOptions = {},
+  ): Promise<Destination> {
+    return this.http.body<Destination>({
+      method: 'PUT',
+      path: a(path`/agents/${id}/destinations/${destinationId}/filter`),
+      body: { filter },
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Tests a content filter (or the subscription's own) against an event as the webhook or a
+   * destination would receive it; says which clause failed. Changes nothing.
+   */
+  async testFilter(id: string, input: FilterTestInput = {}, options: CallOptions = {}): Promise<FilterTest> {
+    return this.http.body<FilterTest>({
+      method: 'POST',
+      path: a(path`/agents/${id}/filters/test`),
+      body: input,
       signal: options.signal,
     });
   }

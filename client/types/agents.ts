@@ -106,6 +106,15 @@ export type RetryDeliveryInput = OpenApiTypes.RetryDeliveryBody;
 
 export type TestEventAccepted = OpenApiTypes.TestEventAccepted;
 
+/** A subscription's content filter (docs/webhooks.md, "Filters"): `and`/`or`/`not` of comparisons on the event's fields. */
+export type Filter = OpenApiTypes.Filter;
+
+/** POST …/filters/test: a filter (or the subscription's own) and the event to test it on (given, by id, or the newest). */
+export type FilterTestInput = OpenApiTypes.TestFilterBody;
+
+/** Whether the filter passed, the clause that decided a non-match, and whether it can ever match. */
+export type FilterTest = OpenApiTypes.FilterTest;
+
 /** An SQS queue or EventBridge bus of the agent's owner (docs/webhooks.md, "AWS destinations"). */
 export type Destination = OpenApiTypes.Destination;
 /** The answer to adding a destination: with its `signing_secret`, shown only there. */

@@ -1,5 +1,6 @@
-import { agentIdParams, configureWebhookBody } from '../../lib/agents/schemas.ts';
-import { configureWebhook } from '../../lib/agents/webhook-config.ts';
+import { configureWebhook } from '../../lib/agents/configure-webhook.ts';
+import { agentIdParams } from '../../lib/agents/schemas.ts';
+import { configureWebhookBody } from '../../lib/agents/webhook-body.ts';
 import { httpRoute } from '../../lib/http/middleware.ts';
 import { ok } from '../../lib/http/responses.ts';
 

@@ -1,6 +1,6 @@
 import { BASE_PATHS } from '../../lib/core/settings.ts';
 import type { CreatedDestinationAnswer } from '../../lib/destinations/answer.ts';
-import { createDestinationBody } from '../../lib/destinations/schemas.ts';
+import { createDestinationBody } from '../../lib/destinations/create-body.ts';
 import { createDestination } from '../../lib/events/destinations.ts';
 import { agentParams } from '../../lib/events/schemas.ts';
 import { httpRoute } from '../../lib/http/middleware.ts';

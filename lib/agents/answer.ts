@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { cursorPageOf, rateLimitAnswer, schemaVersionsAnswer, timestamp } from '../core/answer-fields.ts';
 import { EVENT_TYPES } from '../core/event-types.ts';
 import { ID_PATTERN } from '../core/ids.ts';
+import { customHeaderAnswer, filterAnswer } from '../filters/answer.ts';
 
 export const agentIdAnswer = z.string().regex(ID_PATTERN.agt);
 export const eventTypeAnswer = z.enum(EVENT_TYPES);
@@ -29,6 +30,15 @@ const agentShape = {
     ),
   schema_versions: schemaVersionsAnswer,
   rate_limit: rateLimitAnswer,
+  filter: filterAnswer,
+  filter_never_matches: z
+    .boolean()
+    .describe(
+      'True when no event the webhook subscribes to can pass `filter` (allowed, but nothing will be delivered but the test and operational events).',
+    ),
+  headers: z
+    .array(customHeaderAnswer)
+    .describe('Static headers sent on every request to the webhook: deliveries, the handshake and the test event.'),
   created_at: timestamp,
 };
 export const agentAnswer = z.strictObject(agentShape);

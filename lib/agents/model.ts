@@ -1,6 +1,9 @@
 import type { EventType } from '../core/event-types.ts';
 import type { SchemaPins } from '../core/event-versions.ts';
 import { ID_PATTERN } from '../core/ids.ts';
+import type { Filter } from '../filters/filter.ts';
+import { neverMatches } from '../filters/never-matches.ts';
+import { headerViews, type StoredHeader } from '../webhooks/custom-headers.ts';
 import type { SigningKeyFields } from '../webhooks/signing-keys.ts';
 import type { AgentView } from './answer.ts';
 
@@ -30,6 +33,10 @@ export interface AgentRecord extends SigningKeyFields {
   schema_versions?: SchemaPins;
   /** Deliveries a second the owner allows (lib/agents/rate-limit.ts); absent or null: no limit. */
   rate_limit?: number | null;
+  /** The webhook's content filter (lib/filters); absent or null: every subscribed event. */
+  filter?: Filter | null;
+  /** Static headers sent on every request to the webhook (lib/webhooks/custom-headers.ts); secret values sealed. */
+  webhook_headers?: StoredHeader[];
   /** +1 on every PATCH / DELETE / rotate: a handshake may only enable the configuration it checked. */
   config_version: number;
   /**
@@ -59,6 +66,11 @@ export function toAgentView(agent: AgentRecord): AgentView {
     last_verified_at: agent.last_verified_at ?? null,
     schema_versions: agent.schema_versions ?? {},
     rate_limit: agent.rate_limit ?? null,
+    filter: agent.filter ?? null,
+    filter_never_matches: agent.filter
+      ? neverMatches(agent.filter, agent.events.length > 0 ? agent.events : undefined) === 'never'
+      : false,
+    headers: headerViews(agent.webhook_headers),
     created_at: agent.created_at,
   };
 }

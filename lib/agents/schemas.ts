@@ -2,11 +2,8 @@
 
 import { EVENT_TYPES } from '../core/event-types.ts';
 import { ID_PATTERN } from '../core/ids.ts';
-import { checkWebhookUrl, developmentMode } from '../net/url-policy.ts';
 import { MAX_OVERLAP_SECONDS } from '../webhooks/rotation.ts';
 import * as z from '../zod.ts';
-import { rateLimitField } from './rate-limit.ts';
-import { schemaVersionPins } from './schema-pins.ts';
 
 export const agentIdParams = z.strictObject({ id: z.string().check(z.regex(ID_PATTERN.agt)) });
 
@@ -20,28 +17,6 @@ export const listAgentsQuery = z.strictObject({
   limit: z._default(z.queryInteger(1, 100), 100),
   cursor: z.optional(z.string().check(z.minLength(1))),
 });
-
-/**
- * The URL is checked as written (no DNS, docs/api.md): the policy lives in lib/net/url-policy.ts and
- * is read at parse time, so DEVELOPMENT_MODE is whatever the runtime says at that moment.
- */
-export const configureWebhookBody = z.strictObject({
-  webhook_url: z.string().check(
-    z.superRefine((url, ctx) => {
-      const check = checkWebhookUrl(url, { developmentMode: developmentMode() });
-      if (!check.ok) ctx.addIssue({ code: 'custom', message: check.reason });
-    }),
-  ),
-  events: z.array(z.enum(EVENT_TYPES)).check(
-    z.minLength(1, 'Subscribe to at least one event kind.'),
-    z.refine((events) => new Set(events).size === events.length, 'List each event kind once.'),
-  ),
-  /** Absent: the pins stay as they are; `{}` removes them. */
-  schema_versions: z.optional(schemaVersionPins),
-  /** Absent: the limit stays as it is; null removes it. */
-  rate_limit: rateLimitField,
-});
-export type ConfigureWebhookInput = z.output<typeof configureWebhookBody>;
 
 /** Optional: no body rotates with the default overlap (lib/webhooks/rotation.ts). */
 export const rotateSecretBody = z.optional(

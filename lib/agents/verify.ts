@@ -16,6 +16,7 @@ import { type OutboundOptions, postJson } from '../net/outbound.ts';
 import { log } from '../observability/log.ts';
 import { recordVerification } from '../observability/metrics.ts';
 import type { CommitAlong } from '../store/transact.ts';
+import { customHeaderValues } from '../webhooks/custom-headers.ts';
 import { buildChallengeRequest, judgeChallengeReply, newChallengeToken } from '../webhooks/handshake.ts';
 import { signingSecrets } from '../webhooks/rotation.ts';
 import { ed25519SigningKeys } from '../webhooks/signing-keys.ts';
@@ -43,6 +44,7 @@ export async function verifyWebhook(
     secret: signingSecrets(agent.webhook_secret, agent),
     token,
     ed25519Keys: await ed25519SigningKeys(agent),
+    customHeaders: await customHeaderValues(agent.webhook_headers),
   });
   const lease = await startHandshake(agent.id, limiter);
   // The account's window after the agent's lease, so a handshake the agent refuses takes none of it.

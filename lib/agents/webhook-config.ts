@@ -6,7 +6,7 @@ import { DEFAULT_OVERLAP_SECONDS, overlapEnd } from '../webhooks/rotation.ts';
 import { newWebhookSecret } from '../webhooks/secret.ts';
 import { ownAgent } from './agents.ts';
 import { type AgentRecord, type AgentView, isAgentId, toAgentView } from './model.ts';
-import type { ConfigureWebhookInput, RotateSecretInput } from './schemas.ts';
+import type { RotateSecretInput } from './schemas.ts';
 import { CopyOf, IfAbsent, isFailed, updateOwnedAgent, type WriteResult } from './store.ts';
 
 /**
@@ -15,67 +15,37 @@ import { CopyOf, IfAbsent, isFailed, updateOwnedAgent, type WriteResult } from '
  * is what lets a running handshake notice that the configuration it checked is gone.
  */
 
-/** The first configuration also returns the secret (docs/api.md); later ones never do. */
-export async function configureWebhook(
-  caller: Caller,
-  agentId: string,
-  input: ConfigureWebhookInput,
-  along?: CommitAlong<ConfiguredWebhook>,
-): Promise<ConfiguredWebhook> {
-  const candidate = newWebhookSecret();
-  // The candidate is random: if it is what is stored now, this call made the first configuration.
-  const answer = (agent: AgentRecord): ConfiguredWebhook => ({
-    ...toAgentView(agent),
-    ...(agent.webhook_secret === candidate ? { webhook_secret: candidate } : {}),
-  });
-  const agent = owned(
-    await update(
-      caller,
-      agentId,
-      {
-        set: {
-          webhook_url: input.webhook_url,
-          events: input.events,
-          ...(input.schema_versions ? { schema_versions: input.schema_versions } : {}),
-          ...(input.rate_limit === undefined ? {} : { rate_limit: input.rate_limit }),
-          webhook_status: 'PENDING_VERIFICATION',
-          webhook_secret: new IfAbsent(candidate),
-          updated_at: nowIso(),
-        },
-        bumpVersion: true,
-      },
-      along && ((next) => along(answer(next))),
-    ),
-  );
-  return answer(agent);
-}
-
-type ConfiguredWebhook = AgentView & { webhook_secret?: string };
-
 /** DISABLED, URL and events cleared; the secret is kept so a later configuration signs with the same one. */
 export async function disableWebhook(
   caller: Caller,
   agentId: string,
   along?: CommitAlong<AgentView>,
 ): Promise<AgentView> {
-  const agent = owned(
-    await update(
-      caller,
-      agentId,
-      {
-        set: {
-          webhook_status: 'DISABLED',
-          webhook_disabled_reason: 'manual',
-          webhook_url: null,
-          events: [],
-          updated_at: nowIso(),
-        },
-        bumpVersion: true,
+  return changeWebhook(
+    caller,
+    agentId,
+    {
+      set: {
+        webhook_status: 'DISABLED',
+        webhook_disabled_reason: 'manual',
+        webhook_url: null,
+        events: [],
+        updated_at: nowIso(),
       },
-      along && ((next) => along(toAgentView(next))),
-    ),
+      bumpVersion: true,
+    },
+    along,
   );
-  return toAgentView(agent);
+}
+
+/** One change of the caller's agent, answered (and sealed along) as the agent. */
+export async function changeWebhook(
+  caller: Caller,
+  agentId: string,
+  change: Parameters<typeof updateOwnedAgent>[2],
+  along?: CommitAlong<AgentView>,
+): Promise<AgentView> {
+  return toAgentView(owned(await update(caller, agentId, change, along && ((next) => along(toAgentView(next))))));
 }
 
 export async function getWebhookSecret(caller: Caller, agentId: string): Promise<{ webhook_secret: string }> {
@@ -119,7 +89,7 @@ export async function rotateWebhookSecret(
 export const notConfigured = () =>
   new AppError('webhook_not_configured', 'This agent has no webhook yet: configure one with PATCH …/webhook first.');
 
-function update(
+export function update(
   caller: Caller,
   agentId: string,
   change: Parameters<typeof updateOwnedAgent>[2],
@@ -130,7 +100,7 @@ function update(
 }
 
 /** Writes whose only condition is ownership: a failure means missing or not the caller's. */
-function owned(result: WriteResult): AgentRecord {
+export function owned(result: WriteResult): AgentRecord {
   if (isFailed(result)) throw notFound('Agent');
   return result;
 }

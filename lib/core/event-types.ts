@@ -22,6 +22,7 @@ export const SERVICE_EVENT_TYPES = [
   'agent.webhook.disabled',
   'agent.webhook.failing',
   'agent.webhook.unverified',
+  'agent.filter.changed',
 ] as const;
 
 /**
@@ -33,6 +34,7 @@ export const OPERATIONAL_EVENT_TYPES = [
   'agent.webhook.disabled',
   'agent.webhook.failing',
   'agent.webhook.unverified',
+  'agent.filter.changed',
 ] as const;
 export type OperationalEventType = (typeof OPERATIONAL_EVENT_TYPES)[number];
 
@@ -63,6 +65,8 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<AnyEventType, string>> = {
     "An agent's webhook of this account keeps failing: its circuit opened after repeated failed attempts (`data.agent_id`, `data.failures`). Sent once per failing streak, to every agent of the account like `agent.webhook.disabled`.",
   'agent.webhook.unverified':
     "An agent's webhook of this account failed its periodic re-verification (every 72 h) several times in a row and is back to PENDING_VERIFICATION (`data.agent_id`, `data.last_verified_at`); verify it again to resume deliveries. Sent to every agent of the account like `agent.webhook.disabled`.",
+  'agent.filter.changed':
+    "The content filter of one of the agent's subscriptions was set, changed or removed (`data.subscription`: `webhook` or `destination` with `data.destination_id`; `data.filter`, null when removed; `data.never_matches`). It applies to events made after this one. Only in that agent's feed, and delivered to its webhook when ENABLED, like the operational events.",
 };
 
 export const isConfigurable = (type: string): type is EventType => (EVENT_TYPES as readonly string[]).includes(type);
@@ -85,4 +89,5 @@ export const EVENT_SCHEMA_VERSIONS: Readonly<Record<AnyEventType, number>> = {
   'agent.webhook.disabled': 1,
   'agent.webhook.failing': 1,
   'agent.webhook.unverified': 1,
+  'agent.filter.changed': 1,
 };

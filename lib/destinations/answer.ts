@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { rateLimitAnswer, schemaVersionsAnswer } from '../core/answer-fields.ts';
 import { EVENT_TYPES } from '../core/event-types.ts';
 import { ID_PATTERN } from '../core/ids.ts';
+import { filterAnswer } from '../filters/answer.ts';
 
 const timestamp = z.iso.datetime();
 
@@ -18,6 +19,10 @@ const destinationShape = {
   events: z.array(z.enum(EVENT_TYPES)),
   schema_versions: schemaVersionsAnswer,
   rate_limit: rateLimitAnswer,
+  filter: filterAnswer,
+  filter_never_matches: z
+    .boolean()
+    .describe('True when no event the destination subscribes to can pass `filter` (allowed, but flagged).'),
   status: z.enum(['PENDING_VERIFICATION', 'ENABLED', 'DISABLED']),
   status_reason: z.string().nullable().describe('Why it is DISABLED; null otherwise.'),
   verification: z.strictObject({

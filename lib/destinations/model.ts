@@ -3,9 +3,11 @@
  * queue or EventBridge bus, delivered to with the service's sender role (docs/webhooks.md, "AWS
  * destinations"). Only a hash of the verification code is kept.
  */
+
 import type { EventType } from '../core/event-types.ts';
 import type { SchemaPins } from '../core/event-versions.ts';
 import { ID_PATTERN } from '../core/ids.ts';
+import type { Filter } from '../filters/filter.ts';
 import type { DestinationKind } from './arn.ts';
 
 export type DestinationStatus = 'PENDING_VERIFICATION' | 'ENABLED' | 'DISABLED';
@@ -22,6 +24,11 @@ export interface DestinationRecord {
   schema_versions?: SchemaPins;
   /** Deliveries a second the owner allows (lib/agents/rate-limit.ts); absent or null: no limit. */
   rate_limit?: number | null;
+  /** Its content filter (lib/filters), judged by the relay at its pins; absent or null: every subscribed event. */
+  filter?: Filter | null;
+  /** The filter before the last change and when it changed (ISO): events made before `filter_since` are judged by `previous_filter`. */
+  previous_filter?: Filter | null;
+  filter_since?: string;
   status: DestinationStatus;
   /** Why it is DISABLED (auto-disable), else null. */
   status_reason: string | null;

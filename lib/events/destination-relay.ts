@@ -15,6 +15,7 @@ import { ensureDelivery } from './delivery/store.ts';
 import { hasDestinations, TEST_EVENT_TYPE } from './feed/agent-gate.ts';
 import type { ServiceEvent } from './feed/event.ts';
 import { positionOf } from './feed/position.ts';
+import { passesFilter } from './feed/subscription-filter.ts';
 
 /** At the event's position, so the delivery list shows it beside the event's webhook delivery. */
 export const destinationDeliveryId = (destinationId: string, eventId: string): string =>
@@ -22,6 +23,14 @@ export const destinationDeliveryId = (destinationId: string, eventId: string): s
 
 export const destinationAccepts = (d: DestinationRecord, type: string): boolean =>
   d.status === 'ENABLED' && (type === TEST_EVENT_TYPE || (d.events as string[]).includes(type));
+
+/** Subscribed, and its filter (at its pins) passes the event: only then a record and a message. */
+const destinationTakes = (d: DestinationRecord, event: ServiceEvent): boolean =>
+  destinationAccepts(d, event.type) && passesFilter(filterWhenMade(d, event), event, d.schema_versions);
+
+/** The filter the destination had when the event was made: a change applies to events made after it. */
+const filterWhenMade = (d: DestinationRecord, event: ServiceEvent) =>
+  d.filter_since !== undefined && event.created_at < d.filter_since ? d.previous_filter : d.filter;
 
 /** Returns the indexes (into `events`) whose deliveries could not all be made; the stream retries those. */
 export async function relayToDestinations(
@@ -36,7 +45,7 @@ export async function relayToDestinations(
       if (!hasDestinations(agent as AgentRecord | undefined)) return;
       try {
         if (!lists.has(event.agent_id)) lists.set(event.agent_id, listDestinationsOf(event.agent_id));
-        const destinations = (await lists.get(event.agent_id)!).filter((d) => destinationAccepts(d, event.type));
+        const destinations = (await lists.get(event.agent_id)!).filter((d) => destinationTakes(d, event));
         for (const destination of destinations)
           await sendToDestinationQueue(event, destination.id, destinationDeliveryId(destination.id, event.id));
       } catch (err) {

@@ -5,6 +5,7 @@
  * verification message (the relay queues it); posting the message's code back makes it ENABLED.
  */
 import { ownAgent } from '../agents/agents.ts';
+import type { AgentRecord } from '../agents/model.ts';
 import type { Caller } from '../core/caller.ts';
 import { setting } from '../core/environment.ts';
 import { AppError, notFound, rateLimited, validationError } from '../core/errors.ts';
@@ -13,9 +14,9 @@ import { DESTINATION_REGISTRATION_LIMITS, DESTINATIONS } from '../core/settings.
 import { nowIso } from '../core/time.ts';
 import type { CreatedDestinationAnswer, DestinationAnswer } from '../destinations/answer.ts';
 import { parseDestinationArn } from '../destinations/arn.ts';
+import type { CreateDestinationInput } from '../destinations/create-body.ts';
 import type { DestinationRecord } from '../destinations/model.ts';
 import { keyPolicyStatement, resourcePolicy } from '../destinations/policy.ts';
-import type { CreateDestinationInput } from '../destinations/schemas.ts';
 import {
   askForVerification,
   deleteDestinationItem,
@@ -27,6 +28,7 @@ import {
   updateDestinationAlong,
 } from '../destinations/store.ts';
 import { codeHash, codeMatches } from '../destinations/verification-code.ts';
+import { neverMatches } from '../filters/never-matches.ts';
 import { takeWindowSlot } from '../limits/window-limit.ts';
 import { destinationKeys, ENTITY } from '../store/keys.ts';
 import type { CommitAlong } from '../store/transact.ts';
@@ -41,6 +43,8 @@ export function toDestinationView(d: DestinationRecord): DestinationAnswer {
     events: d.events,
     schema_versions: d.schema_versions ?? {},
     rate_limit: d.rate_limit ?? null,
+    filter: d.filter ?? null,
+    filter_never_matches: d.filter ? neverMatches(d.filter, d.events) === 'never' : false,
     status: d.status,
     status_reason: d.status_reason,
     verification: {
@@ -83,6 +87,7 @@ export async function createDestination(
     events: input.events,
     ...(input.schema_versions ? { schema_versions: input.schema_versions } : {}),
     ...(input.rate_limit ? { rate_limit: input.rate_limit } : {}),
+    ...(input.filter ? { filter: input.filter } : {}),
     status: 'PENDING_VERIFICATION',
     status_reason: null,
     signing_secret: newWebhookSecret(),
@@ -113,15 +118,20 @@ export async function listDestinations(caller: Caller, agentId: string): Promise
   return { data: (await listDestinationsOf(agentId)).map(toDestinationView) };
 }
 
-async function ownDestination(caller: Caller, agentId: string, destinationId: string): Promise<DestinationRecord> {
-  await ownAgent(caller, agentId);
+/** The caller's agent and its destination (404 for anyone else's, as for a missing one). */
+export async function ownDestination(
+  caller: Caller,
+  agentId: string,
+  destinationId: string,
+): Promise<{ agent: AgentRecord; destination: DestinationRecord }> {
+  const agent = await ownAgent(caller, agentId);
   const destination = await readDestination(agentId, destinationId);
   if (!destination || destination.owner_id !== caller.userId) throw notFound('Destination');
-  return destination;
+  return { agent, destination };
 }
 
 export const getDestination = async (caller: Caller, agentId: string, destinationId: string) =>
-  toDestinationView(await ownDestination(caller, agentId, destinationId));
+  toDestinationView((await ownDestination(caller, agentId, destinationId)).destination);
 
 /** Gone at once: its pending deliveries are abandoned when they come due (the worker finds no destination). */
 export async function deleteDestination(
@@ -149,7 +159,7 @@ export async function verifyDestination(
   nowMs = Date.now(),
   along?: CommitAlong<DestinationAnswer>,
 ): Promise<DestinationAnswer> {
-  const destination = await ownDestination(caller, agentId, destinationId);
+  const { destination } = await ownDestination(caller, agentId, destinationId);
   if (destination.status === 'ENABLED')
     throw new AppError('invalid_transition', 'This destination is already ENABLED.');
   const { code_hash: hash, code_expires_at: expiresAt = 0, wrong_codes: wrong = 0 } = destination;

@@ -14,6 +14,7 @@
  * event, counted as two attempts; receivers dedupe on the event id).
  */
 import type { AgentRecord } from '../agents/model.ts';
+import type { TraceContext } from '../core/trace-context.ts';
 import { errorFields, log } from '../observability/log.ts';
 import { keyString } from '../store/batch.ts';
 import * as keys from '../store/key-builders.ts';
@@ -31,9 +32,23 @@ import { pageFromImage, replayPage } from './replay/replay-job.ts';
 import { matchesFilter } from './stream-filter.ts';
 
 type Row =
-  | { kind: 'event'; event: ServiceEvent }
+  | { kind: 'event'; event: ServiceEvent; image: Record<string, unknown> }
   | { kind: 'replay'; image: Record<string, unknown> }
   | { kind: 'verify'; image: Record<string, unknown> };
+
+/** An event row of the batch: the event, whether the webhook's filter refused it, and the trace that caused it. */
+interface RelayedEvent {
+  i: number;
+  event: ServiceEvent;
+  webhookFiltered: boolean;
+  trace: TraceContext | undefined;
+}
+
+/** The trace an event row carries (feed/store.ts), if it is one. */
+function traceOfItem(image: Record<string, unknown>): TraceContext | undefined {
+  const trace = image['trace'] as TraceContext | undefined;
+  return typeof trace?.traceparent === 'string' ? trace : undefined;
+}
 
 /** One delivery record the batch needs, with the rows (stream records) that name it. */
 interface Planned {
@@ -58,13 +73,24 @@ export async function relayBatch(records: readonly TableChange[]): Promise<strin
       const image = itemOfImage(record.dynamodb?.NewImage)!;
       if (image['entity'] === ENTITY.replayPage) return { kind: 'replay', image };
       if (image['entity'] === ENTITY.destinationVerifyRequest) return { kind: 'verify', image };
-      return { kind: 'event', event: eventFromItem(image) };
+      return { kind: 'event', event: eventFromItem(image), image };
     } catch (err) {
       fail(i, err);
       return undefined;
     }
   });
-  const events = rows.flatMap((row, i) => (row?.kind === 'event' ? [{ i, event: row.event }] : []));
+  const events = rows.flatMap((row, i) =>
+    row?.kind === 'event'
+      ? [
+          {
+            i,
+            event: row.event,
+            webhookFiltered: row.image['webhook_filtered'] === true,
+            trace: traceOfItem(row.image),
+          },
+        ]
+      : [],
+  );
 
   let found: Map<string, Record<string, unknown>>;
   try {
@@ -130,11 +156,13 @@ export async function relayBatch(records: readonly TableChange[]): Promise<strin
  * names twice gets one record and one message.
  */
 function planDeliveries(
-  events: readonly { i: number; event: ServiceEvent }[],
+  events: readonly RelayedEvent[],
   found: Map<string, Record<string, unknown>>,
 ): Map<string, Planned> {
   const planned = new Map<string, Planned>();
-  for (const { i, event } of events) {
+  for (const { i, event, webhookFiltered, trace } of events) {
+    // The webhook's filter refused it when it was made (feed/outbox.ts): no record, no message, no POST.
+    if (webhookFiltered) continue;
     const agent = found.get(keyString(keys.agent(event.agent_id))) as AgentRecord | undefined;
     if (!acceptsDelivery(agent, event.type)) continue;
     const at = keyString(relayDeliveryKey(event));
@@ -148,7 +176,7 @@ function planDeliveries(
       at,
       existing
         ? { record: deliveryFromItem(existing), created: false, rows: [i] }
-        : { record: newDelivery(event), created: true, rows: [i] },
+        : { record: { ...newDelivery(event), ...(trace ? { trace } : {}) }, created: true, rows: [i] },
     );
   }
   return planned;

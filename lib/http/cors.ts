@@ -10,9 +10,23 @@
  * infra/api-stack.ts.
  */
 import { setting } from '../core/environment.ts';
-export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'Last-Event-ID'] as const;
+export const CORS_ALLOWED_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'Idempotency-Key',
+  'Last-Event-ID',
+  'traceparent',
+  'tracestate',
+] as const;
 /** Response headers a browser page may read beyond the CORS-safelisted ones. */
-export const CORS_EXPOSED_HEADERS = ['x-request-id', 'location', 'retry-after', 'idempotency-replayed'] as const;
+export const CORS_EXPOSED_HEADERS = [
+  'x-request-id',
+  'location',
+  'retry-after',
+  'idempotency-replayed',
+  'traceresponse',
+  'x-service-trace',
+] as const;
 export const CORS_MAX_AGE_SECONDS = 600;
 
 /** The configured origins: `['*']` when unset or `*`. */

@@ -3,6 +3,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Caller } from '../core/caller.ts';
 import { AppError } from '../core/errors.ts';
+import { traceOfRequest, traceScope } from '../core/trace-context.ts';
 import { errorFields, log } from '../observability/log.ts';
 import { recordRateLimited } from '../observability/metrics.ts';
 import { withCallDeadline } from '../store/call-deadline.ts';
@@ -215,7 +216,18 @@ export function httpRoute<
       const query = parseQuery(spec.query, event.queryStringParameters);
       const rawBody = readJsonBody(event, headers, spec.body !== undefined);
       const body = spec.body ? parseOrThrow(spec.body, rawBody, 'request body') : undefined;
-      const respond = (result: HttpResult) => toResponse(result, requestId, headers['origin'], publicPathPrefix(event));
+      // The trace the route's events carry (lib/core/trace-context.ts); the answer says which it is.
+      const trace = traceOfRequest(headers);
+      const traced = (result: HttpResult): HttpResult => ({
+        ...result,
+        headers: {
+          traceresponse: trace.traceparent,
+          'x-service-trace': trace.started ? 'started' : 'continued',
+          ...result.headers,
+        },
+      });
+      const respond = (result: HttpResult) =>
+        toResponse(traced(result), requestId, headers['origin'], publicPathPrefix(event));
       const remainingMs = context?.getRemainingTimeInMillis?.();
       const now = Date.now();
       const callDeadline = remainingMs === undefined ? undefined : now + remainingMs - ANSWER_RESERVE_MS;
@@ -224,26 +236,28 @@ export function httpRoute<
       // the request past its timeout (the SDK's own calls have no time limit).
       const stackDeadline = remainingMs === undefined ? undefined : now + remainingMs - ANSWER_MARGIN_MS;
       const run = (seal?: SealAnswer, amend?: SealAnswer) =>
-        withCallDeadline(callDeadline, async () => {
-          const alongOf =
-            (store?: SealAnswer) =>
-            <T>(answer: (result: T) => HttpResult): CommitAlong<T> | undefined =>
-              store && ((result: T) => [store(respond(answer(result)))]);
-          const sealAnswer = alongOf(seal);
-          const amendAnswer = alongOf(amend);
-          return respond(
-            await fn({
-              body: body as Out<B>,
-              query: query as Out<Q>,
-              params: params as Out<P>,
-              caller,
-              headers,
-              requestId,
-              sealAnswer,
-              amendAnswer,
-            }),
-          );
-        });
+        withCallDeadline(callDeadline, () =>
+          traceScope.run(trace, async () => {
+            const alongOf =
+              (store?: SealAnswer) =>
+              <T>(answer: (result: T) => HttpResult): CommitAlong<T> | undefined =>
+                store && ((result: T) => [store(respond(answer(result)))]);
+            const sealAnswer = alongOf(seal);
+            const amendAnswer = alongOf(amend);
+            return respond(
+              await fn({
+                body: body as Out<B>,
+                query: query as Out<Q>,
+                params: params as Out<P>,
+                caller,
+                headers,
+                requestId,
+                sealAnswer,
+                amendAnswer,
+              }),
+            );
+          }),
+        );
       const key = headers[IDEMPOTENCY_HEADER];
       if (!takesIdempotencyKey(event.httpMethod) || key === undefined) return await run();
       return await withCallDeadline(stackDeadline, () =>

@@ -24,6 +24,8 @@ export interface ChallengeInput {
   now?: Date;
   /** The agent's ed25519 keys when `v1a` is on (signing-keys.ts). */
   ed25519Keys?: readonly KeyObject[];
+  /** The endpoint's custom headers, unsealed (custom-headers.ts): sent on the handshake too. */
+  customHeaders?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -37,6 +39,7 @@ export function buildChallengeRequest({
   token,
   now = new Date(),
   ed25519Keys = [],
+  customHeaders = {},
 }: ChallengeInput): OutboundRequest {
   const body = JSON.stringify({
     type: VERIFY_EVENT_TYPE,
@@ -48,6 +51,7 @@ export function buildChallengeRequest({
     url,
     body,
     headers: {
+      ...customHeaders,
       'Content-Type': 'application/json',
       [EVENT_HEADER]: VERIFY_EVENT_TYPE,
       ...signatureHeaders(secret, body, `verify_${randomUUID()}`, now, ed25519Keys),

@@ -16,6 +16,9 @@ describe('POST /api/v1/agents', () => {
       last_verified_at: null,
       schema_versions: {},
       rate_limit: null,
+      filter: null,
+      filter_never_matches: false,
+      headers: [],
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     expect(res.headers['location']).toBe(`/api/v1/agents/${res.body.id}`);

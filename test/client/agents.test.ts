@@ -19,6 +19,9 @@ describe('client: agents and webhook configuration against the local API', () =>
       last_verified_at: null,
       schema_versions: {},
       rate_limit: null,
+      filter: null,
+      filter_never_matches: false,
+      headers: [],
       created_at: iso,
     });
     expect(await client.agents.get(created.id)).toEqual(created);
@@ -98,6 +101,7 @@ describe('client: agents and webhook configuration against the local API', () =>
       ['agent.webhook.disabled', false],
       ['agent.webhook.failing', false],
       ['agent.webhook.unverified', false],
+      ['agent.filter.changed', false],
     ]);
     expect(catalog.data[0]!.schema).toMatchObject({
       type: 'object',

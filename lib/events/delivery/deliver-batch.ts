@@ -14,6 +14,7 @@ import { failureKindOf, recordDeliveryAttempt } from '../../observability/metric
 import { keyString } from '../../store/batch.ts';
 import * as keys from '../../store/key-builders.ts';
 import type { Key } from '../../store/keys.ts';
+import { customHeaderValues } from '../../webhooks/custom-headers.ts';
 import { signingSecrets } from '../../webhooks/rotation.ts';
 import { ed25519SigningKeys } from '../../webhooks/signing-keys.ts';
 import { acceptsDelivery } from '../feed/agent-gate.ts';
@@ -129,7 +130,16 @@ export async function deliverMessage(
   const started = Date.now();
   const answer = await postJson({
     url: agent.webhook_url,
-    ...deliveryRequest(event, signingSecrets(agent.webhook_secret, agent), new Date(), await ed25519SigningKeys(agent)),
+    ...deliveryRequest(
+      event,
+      signingSecrets(agent.webhook_secret, agent),
+      new Date(),
+      await ed25519SigningKeys(agent),
+      {
+        headers: await customHeaderValues(agent.webhook_headers),
+        ...(delivery.trace ? { trace: delivery.trace } : {}),
+      },
+    ),
   });
   const durationMs = Date.now() - started;
   const lastError = lastErrorOf(answer);

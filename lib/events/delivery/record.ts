@@ -5,6 +5,7 @@
  * and its attempt history. Attempts: attempt-outcome.ts; reads and writes: store.ts.
  */
 import { nowIso } from '../../core/time.ts';
+import type { TraceContext } from '../../core/trace-context.ts';
 import * as keys from '../../store/key-builders.ts';
 import { ENTITY, withoutKeys } from '../../store/keys.ts';
 import { INDEXES } from '../../store/table.ts';
@@ -36,6 +37,8 @@ export interface DeliveryRecord {
   updated_at: string;
   /** The event as delivered; absent on records made before it was carried (read from the feed then). */
   event?: ServiceEvent;
+  /** The trace of the request that caused the event (lib/core/trace-context.ts): each attempt's `traceparent` continues it. */
+  trace?: TraceContext;
   /** The SQS message id that recorded the latest attempt (tells a message received twice from a copy). */
   carrier?: string;
   /** Attempt history keyed by attemptLogKey (a map, so one update can add an entry and drop the oldest). */

@@ -15,6 +15,7 @@ import type { AgentRecord } from '../../agents/model.ts';
 import { DELIVERY } from '../../core/settings.ts';
 import { postJson } from '../../net/outbound.ts';
 import { log } from '../../observability/log.ts';
+import { customHeaderValues } from '../../webhooks/custom-headers.ts';
 import { buildChallengeRequest, judgeChallengeReply, newChallengeToken } from '../../webhooks/handshake.ts';
 import { signingSecrets } from '../../webhooks/rotation.ts';
 import { ed25519SigningKeys } from '../../webhooks/signing-keys.ts';
@@ -54,6 +55,7 @@ export async function reverify(agent: AgentRecord & ReverifyRecord, nowMs: numbe
       secret: signingSecrets(agent.webhook_secret!, agent),
       token,
       ed25519Keys: await ed25519SigningKeys(agent),
+      customHeaders: await customHeaderValues(agent.webhook_headers),
     }),
   );
   const verdict = judgeChallengeReply(reply, token);

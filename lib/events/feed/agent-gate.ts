@@ -28,6 +28,9 @@ export function acceptsDelivery(
   );
 }
 
+/** Whether a subscription's filter (lib/filters) judges this kind: not the test event nor the operational events, which the service sends whatever the subscription. */
+export const filterApplies = (type: string): boolean => !UNSUBSCRIBED_KINDS.includes(type);
+
 /** Whether the agent has AWS destinations (lib/destinations keeps the count on the agent item): the relay then looks at each. */
 export const hasDestinations = (agent: AgentRecord | undefined): boolean =>
   ((agent as { destination_count?: number } | undefined)?.destination_count ?? 0) > 0;

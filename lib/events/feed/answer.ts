@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { timestamp } from '../../core/answer-fields.ts';
 import { ID_PATTERN } from '../../core/ids.ts';
 import {
+  agentFilterChangedData,
   agentWebhookDisabledData,
   agentWebhookFailingData,
   agentWebhookUnverifiedData,
@@ -49,6 +50,11 @@ export const agentWebhookUnverifiedEventAnswer = z.strictObject({
   ...eventEnvelope,
   type: z.literal('agent.webhook.unverified'),
   data: agentWebhookUnverifiedData,
+});
+export const agentFilterChangedEventAnswer = z.strictObject({
+  ...eventEnvelope,
+  type: z.literal('agent.filter.changed'),
+  data: agentFilterChangedData,
 });
 export const testEventAcceptedAnswer = z.strictObject({ event_id: z.string().regex(ID_PATTERN.evt) });
 export const eventTypeListAnswer = z.strictObject({

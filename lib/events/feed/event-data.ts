@@ -75,6 +75,17 @@ export const agentWebhookUnverifiedData = z.strictObject({
   message: z.string(),
 });
 
+export const agentFilterChangedData = z.strictObject({
+  ...subjectAgent,
+  subscription: z.enum(['webhook', 'destination']),
+  destination_id: z.nullable(z.string().check(z.regex(ID_PATTERN.dst))),
+  filter: z.nullable(
+    z.record(z.string(), z.unknown()).check(z.describe('The filter now in force (docs/webhooks.md, "Filters").')),
+  ),
+  never_matches: z.boolean().check(z.describe('No event of the subscribed kinds can pass it.')),
+  message: z.string(),
+});
+
 export const EVENT_DATA = {
   'contract.funded': contractData,
   'contract.released': contractData,
@@ -91,4 +102,5 @@ export const EVENT_DATA = {
   'agent.webhook.disabled': agentWebhookDisabledData,
   'agent.webhook.failing': agentWebhookFailingData,
   'agent.webhook.unverified': agentWebhookUnverifiedData,
+  'agent.filter.changed': agentFilterChangedData,
 } satisfies Record<AnyEventType, z.ZodMiniType>;

@@ -13,10 +13,13 @@ import type { AgentRecord } from '../../agents/model.ts';
 import { listAgentsOf } from '../../agents/store.ts';
 import type { OperationalEventType } from '../../core/event-types.ts';
 import { MAX_AGENTS_PER_ACCOUNT } from '../../core/settings.ts';
+import type { Filter } from '../../filters/filter.ts';
 import { errorFields, log } from '../../observability/log.ts';
 import { commitWithEvents } from './outbox.ts';
 
 const OPERATIONAL_CHUNK = 50;
+
+type Subject = Pick<AgentRecord, 'id' | 'name' | 'webhook_url'>;
 
 export type DisabledReason = 'endpoint_gone' | 'consecutive_failures' | 'manual';
 
@@ -53,10 +56,48 @@ export function announceWebhookUnverified(subject: AgentRecord, failures: number
 }
 
 /** For callers that must not fail on the announcement (the change it reports is committed). */
-export async function announceSafely(what: string, subject: AgentRecord, run: () => Promise<void>): Promise<void> {
+export async function announceSafely(
+  what: string,
+  subject: Pick<AgentRecord, 'id'>,
+  run: () => Promise<void>,
+): Promise<void> {
   try {
     await run();
   } catch (err) {
     log.error(`operational event not written: ${what}`, { agentId: subject.id, ...errorFields(err) });
   }
 }
+
+/**
+ * A subscription's filter was set, changed or removed (docs/webhooks.md, "Filters"): recorded in
+ * the agent's own feed only (the change is the owner's own doing, so the other agents need not
+ * hear of it), after the change, like the other operational events.
+ */
+export function announceFilterChanged(
+  subject: Subject,
+  change: { destinationId?: string; filter: Filter | null; neverMatches: boolean },
+): Promise<void> {
+  const where = change.destinationId ? `destination ${change.destinationId}` : 'webhook';
+  return commitWithEvents(() => [], {
+    agentIds: [subject.id],
+    type: 'agent.filter.changed',
+    data: {
+      agent_id: subject.id,
+      agent_name: subject.name,
+      webhook_url: subject.webhook_url,
+      subscription: change.destinationId ? 'destination' : 'webhook',
+      destination_id: change.destinationId ?? null,
+      filter: change.filter,
+      never_matches: change.neverMatches,
+      message: change.filter
+        ? `The ${where}'s filter changed; it applies to events made after this one.${change.neverMatches ? ' No event of its kinds can pass it.' : ''}`
+        : `The ${where}'s filter was removed: every subscribed event is sent again.`,
+    },
+  }).then(() => undefined);
+}
+
+/** The route's side (PATCH …/webhook, the destinations' routes): announced after the committed change, never failing it. */
+export const noteFilterChanged = (
+  subject: Subject,
+  change: Parameters<typeof announceFilterChanged>[1],
+): Promise<void> => announceSafely('agent.filter.changed', subject, () => announceFilterChanged(subject, change));

@@ -13,6 +13,7 @@
 import { InvariantError } from '../../core/errors.ts';
 import { EVENT_SCHEMA_VERSIONS } from '../../core/event-types.ts';
 import { nowIso } from '../../core/time.ts';
+import { currentTrace } from '../../core/trace-context.ts';
 import { withDeadlineGrace } from '../../store/call-deadline.ts';
 import { alongLost, alongRefused, type TransactItem, type TransactResult } from '../../store/transact.ts';
 import { acceptsDelivery, hasDestinations } from './agent-gate.ts';
@@ -20,6 +21,7 @@ import type { FeedEventType, ServiceEvent } from './event.ts';
 import { assertEventData } from './event-check.ts';
 import { eventIdAt } from './position.ts';
 import { commitEventRows, fillGap, takeTicket } from './store.ts';
+import { passesWebhookFilter } from './subscription-filter.ts';
 
 export interface EventsToAppend {
   agentIds: readonly string[];
@@ -50,19 +52,28 @@ export async function commitWithEvents(
     const tickets = (await Promise.all(parties.map((id) => takeTicket(id)))).filter((t) => t !== undefined);
     // Taken after the tickets: a reader judges an empty slot's age by the next event's created_at.
     const now = nowIso();
-    const rows = tickets.map(({ agent, position }) => ({
-      event: {
+    const trace = currentTrace();
+    const rows = tickets.map(({ agent, position }) => {
+      const event: ServiceEvent = {
         id: eventIdAt(agent.id, position),
         type: events.type,
         created_at: now,
         agent_id: agent.id,
         schema_version: EVENT_SCHEMA_VERSIONS[events.type],
         data: events.data,
-      } satisfies ServiceEvent,
-      position,
-      // The relay judges each destination itself (destination-relay.ts); here only whether there may be one.
-      deliver: acceptsDelivery(agent, events.type) || hasDestinations(agent),
-    }));
+      };
+      // The webhook's filter as the agent item is now (the ticket's read): a change applies to events made after it.
+      const subscribed = acceptsDelivery(agent, events.type);
+      const passes = subscribed && passesWebhookFilter(agent, event);
+      return {
+        event,
+        position,
+        // The relay judges each destination itself (destination-relay.ts); here only whether there may be one.
+        deliver: passes || hasDestinations(agent),
+        webhookFiltered: subscribed && !passes,
+        ...(trace ? { trace } : {}),
+      };
+    });
     // Past the route's deadline too: the deadline is what most often cuts the commit.
     const releaseSlots = () =>
       withDeadlineGrace(GAP_FILL_GRACE_MS, () =>

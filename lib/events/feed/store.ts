@@ -2,9 +2,11 @@
  * The feed room's DynamoDB calls: tickets on the agent's counter, gap markers, and the reads of
  * slots (a page, one item, the feed's edges) that the reader and the start points decide on.
  */
+
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AgentRecord } from '../../agents/model.ts';
+import type { TraceContext } from '../../core/trace-context.ts';
 import { db, tableName } from '../../store/client.ts';
 import * as keys from '../../store/key-builders.ts';
 import { ENTITY } from '../../store/keys.ts';
@@ -175,12 +177,21 @@ export async function firstSlotFrom(agentId: string, position: number): Promise<
  * The outbox's transaction (outbox.ts): the state change, one row per event in its taken slot (only
  * if the slot is still empty), and the items that commit along, last.
  */
+/** An event row as the outbox writes it. */
+export interface EventRow {
+  event: ServiceEvent;
+  deliver: boolean;
+  webhookFiltered?: boolean;
+  /** The trace of the request that caused it (lib/core/trace-context.ts). */
+  trace?: TraceContext;
+}
+
 export function commitEventRows(
   change: TransactItem[],
-  rows: readonly { event: ServiceEvent; deliver: boolean }[],
+  rows: readonly EventRow[],
   along: TransactItem[],
 ): Promise<TransactResult> {
-  const puts = rows.map(({ event, deliver }) => ({
+  const puts = rows.map(({ event, deliver, webhookFiltered, trace }) => ({
     Put: {
       TableName: tableName(),
       Item: {
@@ -188,10 +199,18 @@ export function commitEventRows(
         entity: ENTITY.event,
         ...event,
         deliver,
+        // The webhook's filter refused it when it was made (outbox.ts): the relay makes no webhook delivery of it.
+        ...(webhookFiltered ? { webhook_filtered: true } : {}),
+        ...(trace ? { trace } : {}),
         expires_at: expiresAt(event.created_at),
       },
       ConditionExpression: 'attribute_not_exists(PK)',
     },
   }));
   return transactWrite([...change, ...puts, ...along]);
+}
+
+/** A route that writes nothing else commits its `Idempotency-Key` answer alone (POST …/filters/test). */
+export async function commitAnswerAlone(along: TransactItem[]): Promise<void> {
+  if (along.length > 0) await transactWrite(along);
 }

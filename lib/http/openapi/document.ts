@@ -102,7 +102,23 @@ export function jsonSchemaOf(schema: z.core.$ZodType, io: 'input' | 'output'): J
       Object.assign(jsonSchema, { type: 'integer', ...range });
     },
   }) as Json;
-  return rest;
+  return componentRefs(rest);
+}
+
+/**
+ * A recursive schema (the filter grammar) comes out of zod with its named parts in `$defs`; in an
+ * OpenAPI document `#/$defs/…` would point at the document's root, so each becomes a `$ref` to the
+ * component of that name (schemas.ts names them). An unnamed one is a mistake of ours, said at build time.
+ */
+function componentRefs(schema: Json): Json {
+  const { $defs, ...rest } = schema as Json & { $defs?: Record<string, Json> };
+  if (!$defs) return schema;
+  for (const name of Object.keys($defs))
+    if (!componentRegistry.has(S.recursiveComponents.get(name) as z.core.$ZodType))
+      throw new InvariantError(
+        `jsonSchemaOf: ${name} is a $defs entry that is no named component (lib/http/openapi/schemas.ts)`,
+      );
+  return JSON.parse(JSON.stringify(rest).replaceAll('"#/$defs/', `"${SCHEMAS}`)) as Json;
 }
 
 function componentSchemas(): Record<string, Json> {
@@ -225,7 +241,11 @@ function operationOf(route: DocumentedRoute, spec: RouteSpecOf): Json {
   const { doc } = route;
   const responses: Record<string, unknown> = {};
   for (const [status, success] of Object.entries(doc.answers)) {
-    const headers: Record<string, unknown> = { 'x-request-id': { $ref: '#/components/headers/RequestId' } };
+    const headers: Record<string, unknown> = {
+      'x-request-id': { $ref: '#/components/headers/RequestId' },
+      traceresponse: { $ref: '#/components/headers/TraceResponse' },
+      'x-service-trace': { $ref: '#/components/headers/ServiceTrace' },
+    };
     for (const h of success.headers ?? []) headers[h] = { $ref: `#/components/headers/${h}` };
     if (takesIdempotencyKey(route.method))
       headers['Idempotency-Replayed'] = { $ref: '#/components/headers/IdempotencyReplayed' };
@@ -499,6 +519,18 @@ export async function buildOpenApiDocument(table: readonly DocumentedRoute[] = d
           description: 'The request id, also in the service logs.',
           required: true,
           schema: { type: 'string' },
+        },
+        TraceResponse: {
+          description:
+            'The W3C trace the request\'s events carry (docs/webhooks.md, "Trace context"): the request\'s own `traceparent` when it sent a valid one, else one the service started. Every delivery of those events sends a `traceparent` of this trace id.',
+          required: false,
+          schema: { type: 'string', pattern: '^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$' },
+        },
+        ServiceTrace: {
+          description:
+            "`continued`: the trace is the request's own `traceparent`; `started`: the request had none (or an invalid one) and the service started one.",
+          required: false,
+          schema: { type: 'string', enum: ['continued', 'started'] },
         },
         Location: { description: 'The URL path of the created resource.', required: true, schema: { type: 'string' } },
         ETag: {

@@ -41,6 +41,7 @@ import {
   feedEventTypeAnswer,
 } from '../../events/delivery/answer.ts';
 import {
+  agentFilterChangedEventAnswer,
   agentWebhookDisabledEventAnswer,
   agentWebhookFailingEventAnswer,
   agentWebhookUnverifiedEventAnswer,
@@ -50,6 +51,8 @@ import {
   webhookDisabledEventAnswer,
 } from '../../events/feed/answer.ts';
 import { replayAcceptedAnswer } from '../../events/replay/answer.ts';
+import { customHeaderAnswer, filterTestAnswer } from '../../filters/answer.ts';
+import { combinator, filterNode, negation } from '../../filters/grammar.ts';
 import { templateDetailsAnswer } from '../../marketplace/answer.ts';
 import { installationAnswer, installedPageAnswer } from '../../marketplace/installs/answer.ts';
 import {
@@ -87,6 +90,30 @@ const named = <S extends z.core.$ZodType>(id: string, schema: S, description?: s
   componentRegistry.add(schema, { id, ...(description ? { description } : {}) });
   return schema;
 };
+
+/**
+ * Recursive schemas, by their component name: zod names them so in `$defs` (the global registry's
+ * `id`), and the document refers to the component instead (document.ts, componentRefs).
+ */
+export const recursiveComponents = new Map<string, z.core.$ZodType>([
+  ['Filter', filterNode],
+  ['FilterAndOr', combinator],
+  ['FilterNot', negation],
+]);
+for (const [id, schema] of recursiveComponents) z.globalRegistry.add(schema, { id });
+named(
+  'Filter',
+  filterNode,
+  'A content filter (docs/webhooks.md, "Filters"): `and`/`or` of clauses, `not` of one, or a comparison of the event field at `path`.',
+);
+named('FilterAndOr', combinator, 'Every clause (`and`) or any clause (`or`) matches.');
+named('FilterNot', negation, 'The clause does not match.');
+named(
+  'CustomHeader',
+  customHeaderAnswer,
+  'A static header sent on every request to the webhook (docs/webhooks.md, "Custom headers").',
+);
+export const FilterTest = named('FilterTest', filterTestAnswer, 'Whether a filter passed an event, and why not.');
 
 /** Every code the service answers with (lib/core/errors.ts), plus the gateway's own `bad_request`. */
 export const ErrorCodes = [...ERROR_CODES, 'bad_request'] as const;
@@ -209,6 +236,11 @@ const AgentWebhookUnverifiedEvent = named(
   agentWebhookUnverifiedEventAnswer,
   "An agent's webhook of the account failed its periodic re-verification and is PENDING_VERIFICATION again (operational event).",
 );
+const AgentFilterChangedEvent = named(
+  'AgentFilterChangedEvent',
+  agentFilterChangedEventAnswer,
+  "The content filter of one of the agent's subscriptions changed (in that agent's feed only; applies to events made after it).",
+);
 /** The service's own kinds (not configurable): same envelope, their own `data`. */
 export const serviceEvents: Record<ServiceEventType, z.ZodType> = {
   'service.webhook.test': TestEvent,
@@ -216,6 +248,7 @@ export const serviceEvents: Record<ServiceEventType, z.ZodType> = {
   'agent.webhook.disabled': AgentWebhookDisabledEvent,
   'agent.webhook.failing': AgentWebhookFailingEvent,
   'agent.webhook.unverified': AgentWebhookUnverifiedEvent,
+  'agent.filter.changed': AgentFilterChangedEvent,
 };
 export const EventTypeList = named('EventTypeList', eventTypeListAnswer, 'Every event kind the service sends.');
 export const FeedEvent = named(
@@ -227,6 +260,7 @@ export const FeedEvent = named(
     AgentWebhookDisabledEvent,
     AgentWebhookFailingEvent,
     AgentWebhookUnverifiedEvent,
+    AgentFilterChangedEvent,
   ]),
   'An item of the feed and the stream: a contract event or one of the service.* events.',
 );
