@@ -4,6 +4,8 @@
  * the parent.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { sendLogsTo } from '../../lib/observability/log.ts';
+import { logFileWriter } from '../log-file.ts';
 import { startPushStream } from './push-stream.ts';
 import type { FromThread, PushThreadOptions, ToThread } from './push-thread.ts';
 
@@ -17,7 +19,9 @@ const { options } = workerData as { options: PushThreadOptions };
 const say = (message: FromThread) => port.postMessage(message);
 
 try {
-  const { traceModule, ...streamOptions } = options;
+  const { traceModule, logFile, ...streamOptions } = options;
+  // A thread has its own modules, so its own log writer: the same file as the runtime's.
+  if (logFile) sendLogsTo(logFileWriter(logFile).write);
   const trace = traceModule ? ((await import(traceModule)) as { threadTrace(): ThreadTrace }).threadTrace() : undefined;
   const stream = await startPushStream({ ...streamOptions, ...(trace ? { trace: trace.hooks } : {}) });
   port.on('message', (message: ToThread) => {

@@ -19,6 +19,8 @@ export interface PushThreadOptions extends Omit<PushStreamOptions, 'trace'> {
    * the thread, where the poller and the worker run; `ask` talks to it.
    */
   traceModule?: string;
+  /** The runtime's log file (local/log-file.ts): the thread's lines go there too, when given. */
+  logFile?: string;
 }
 
 export interface PushThread {

@@ -111,3 +111,44 @@ for (const document of documents) {
     }
   });
 }
+
+/**
+ * The README's tour once more, in a fresh shell, on the data its first run left (the blocks above
+ * ran it once): it must make its own names and pass again, not stop at a taken slug (nor loop on
+ * an empty id). The tour is the README's `sh` blocks under "A tour".
+ */
+describe('README.md: the tour, run a second time on the same data', () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const lines = readme.split('\n');
+  const from = lines.findIndex((l) => l.startsWith('## A tour')) + 1;
+  const to = lines.findIndex((l, i) => i >= from && l.startsWith('## '));
+  const tour = parseBlocks(readme).filter((b) => b.use === 'sh' && b.line > from && b.line <= to);
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = new Sandbox(
+      root,
+      [
+        [/http:\/\/localhost:3000/g, runtime.url],
+        [/\b8080\b/g, String(await freePort())],
+      ],
+      readerEnv(),
+    );
+  });
+  afterAll(() => sandbox?.close());
+
+  it('has the tour: publish, search, install, receiver, verify, contract, deliveries', () => {
+    expect(tour.length).toBe(8);
+  });
+
+  it(
+    'runs every step again, each as the first run did',
+    async () => {
+      for (const block of tour) {
+        const result = await sandbox.runShell(block.text, BLOCK_TIMEOUT_MS);
+        expect(failure(result), `line ${block.line}\n${result.output}`).toBeUndefined();
+      }
+    },
+    tour.length * BLOCK_TIMEOUT_MS,
+  );
+});
+
