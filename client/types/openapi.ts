@@ -139,6 +139,15 @@ export type TemplateDetails = {
   schema: TemplateSchema;
   versions: Array<TemplateVersion>;
   reviews: Array<Review>;
+  /** The caller and this template. */
+  viewer: {
+    /** The caller's account published it (nobody reviews their own template). */
+    author: boolean;
+    /** It is installed in the caller's workspace. */
+    installed: boolean;
+    /** The caller has reviewed it (one review per user). */
+    reviewed: boolean;
+  };
 };
 
 export type Pagination = {
