@@ -11,8 +11,8 @@
 import { join } from 'node:path';
 import { BASE_PATHS, LOCAL_DEFAULTS, PUSH, SEARCH_DELAY } from '../lib/core/settings.ts';
 import { reindexIfBehind } from '../lib/marketplace/search/reindex.ts';
-import { sendLogsTo } from '../lib/observability/log.ts';
 import { developmentMode } from '../lib/net/url-policy.ts';
+import { sendLogsTo } from '../lib/observability/log.ts';
 import { createPortalLink } from '../lib/portal/links.ts';
 import { portalPageUrl } from '../lib/portal/page-url.ts';
 import { ensureTable } from '../lib/store/create-table.ts';

@@ -31,14 +31,20 @@ interface Review {
 /** Per template: who installs it (reviewer index, or 'second' for the second demo account) and what they say. */
 const ACTIVITY: Record<string, Array<{ by: 0 | 1 | 2 | 'second'; review?: Review }>> = {
   'http-uptime-check': [
-    { by: 'second', review: { rating: 5, title: 'Set up in a minute', comment: 'The `expected_status` default is what I wanted.' } },
+    {
+      by: 'second',
+      review: { rating: 5, title: 'Set up in a minute', comment: 'The `expected_status` default is what I wanted.' },
+    },
     { by: 0, review: { rating: 5, title: 'Does one thing well' } },
     { by: 1, review: { rating: 4, title: 'Good', comment: 'A timeout variable would make it perfect.' } },
     { by: 2 },
   ],
   'code-review-delivered': [
     { by: 0, review: { rating: 4, title: 'Handy for outsourced reviews' } },
-    { by: 2, review: { rating: 3, title: 'Works, needs more checks', comment: 'I would like a minimum of comments too.' } },
+    {
+      by: 2,
+      review: { rating: 3, title: 'Works, needs more checks', comment: 'I would like a minimum of comments too.' },
+    },
   ],
   'artifact-checksum': [{ by: 2, review: { rating: 5, title: 'Exactly what a release needs' } }],
   'dataset-row-count': [

@@ -21,6 +21,7 @@ import { db, tableName } from '../../lib/store/client.ts';
 import * as keys from '../../lib/store/key-builders.ts';
 import { newWebhookSecret } from '../../lib/webhooks/secret.ts';
 import { invokeRoute, proxyEvent } from '../gateway/proxy-event.ts';
+import { seedDemoActivity } from './activity.ts';
 import {
   DEMO_API_KEY,
   DEMO_CALLER,
@@ -29,7 +30,6 @@ import {
   DEMO_SECOND_API_KEY,
   DEMO_WEBHOOK,
 } from './identity.ts';
-import { seedDemoActivity } from './activity.ts';
 import { COMMUNITY_TEMPLATE_SLUG, demoTemplates } from './templates.ts';
 
 /** Calls a route through its real handler, as API Gateway would after the authorizer. */

@@ -45,7 +45,10 @@ describe('@template-marketplace/client as a package', () => {
         sourcesContent?: (string | null)[];
       };
       expect(sourcesContent?.length, map).toBe(sources.length);
-      expect(sourcesContent!.every((c) => typeof c === 'string' && c.length > 0), map).toBe(true);
+      expect(
+        sourcesContent!.every((c) => typeof c === 'string' && c.length > 0),
+        map,
+      ).toBe(true);
     }
 
     const project = join(work, 'project');

@@ -151,4 +151,3 @@ describe('README.md: the tour, run a second time on the same data', () => {
     tour.length * BLOCK_TIMEOUT_MS,
   );
 });
-

@@ -105,7 +105,12 @@ describe('npm start, the first hour', () => {
       const candidates = await Promise.all([portsOf(), portsOf()]);
       const starts = candidates.map((c) =>
         // No LOG_LEVEL: what a new user runs (the console stays quiet, the lines go to a file).
-        start({ PORT: String(c.port), LOCAL_DYNAMODB_PORT: String(c.dynamoPort), DATA_DIR: dataDir, LOG_LEVEL: undefined }),
+        start({
+          PORT: String(c.port),
+          LOCAL_DYNAMODB_PORT: String(c.dynamoPort),
+          DATA_DIR: dataDir,
+          LOG_LEVEL: undefined,
+        }),
       );
       expect(await Promise.race(starts.map((s) => s.exited))).toBe(1);
       const winner = starts[0]!.child.exitCode === null ? 0 : 1;
