@@ -124,6 +124,7 @@ describe('holding answers to the document', () => {
     last_verified_at: null,
     schema_versions: {},
     created_at: '2026-01-01T00:00:00.000Z',
+    webhook_circuit: { state: 'closed', failures: 0, open_until: null },
   };
   const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
     status,

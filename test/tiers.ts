@@ -33,6 +33,7 @@ export const UNIT_FILES = [
   'test/aws/no-sdk-logger.test.ts',
   'test/aws/signed-request.test.ts',
   'test/architecture/layers.test.ts',
+  'test/portal/schema-example.test.ts',
   'test/client/event-stream.test.ts',
   'test/client/retry-policy.test.ts',
   'test/client/transport.test.ts',

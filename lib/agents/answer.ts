@@ -29,6 +29,15 @@ const agentShape = {
     ),
   schema_versions: schemaVersionsAnswer,
   created_at: timestamp,
+  webhook_circuit: z
+    .strictObject({
+      state: z
+        .enum(['closed', 'open', 'probing'])
+        .describe('`open`: no POST until `open_until`; `probing`: one attempt decides; `closed`: delivering.'),
+      failures: z.int().min(0).describe('Delivery attempts failed in a row.'),
+      open_until: timestamp.nullable(),
+    })
+    .describe('The webhook\'s circuit (docs/webhooks.md, "Backpressure"): paused after repeated failures.'),
 };
 export const agentAnswer = z.strictObject(agentShape);
 export const configuredAgentAnswer = z.strictObject({

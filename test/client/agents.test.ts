@@ -19,6 +19,7 @@ describe('client: agents and webhook configuration against the local API', () =>
       last_verified_at: null,
       schema_versions: {},
       created_at: iso,
+      webhook_circuit: { state: 'closed', failures: 0, open_until: null },
     });
     expect(await client.agents.get(created.id)).toEqual(created);
 

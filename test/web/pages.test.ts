@@ -121,7 +121,7 @@ describe('the portal page', () => {
     const link = await call(owner.apiKey, 'POST', `/api/v1/agents/${agentId}/portal-links`);
 
     const opened = Date.now();
-    page = await openPage(link.url);
+    page = await openPage(link.url, { width: 1280, height: 900 });
     await pageReady(page);
     await page.waitForSelector('#verify:enabled');
     const usableMs = Date.now() - opened;
@@ -140,6 +140,11 @@ describe('the portal page', () => {
     const failedRow = page.locator('#delivery-table tr[data-status="failed"]', { hasText: 'service.webhook.test' });
     expect(await failedRow.textContent(), 'status in words, not only colour').toContain('failed');
     expect(await failedRow.textContent()).toContain('HTTP 500');
+    // Health first: the last 24 hours' success rate, the last failure with its reason, the circuit.
+    expect(await page.evaluate("document.querySelector('main section')?.id")).toBe('health');
+    await page.waitForSelector('#health-last-failure >> text=HTTP 500');
+    expect(await page.textContent('#health-rate')).toMatch(/^50 % of 2 finished \(1 succeeded, 1 failed\)/);
+    expect(await page.textContent('#health-circuit')).toMatch(/closed/);
 
     receiver.answer = () => 200;
     await failedRow.locator('button.retry').click();
@@ -150,6 +155,12 @@ describe('the portal page', () => {
     await attempts.waitFor();
     expect(await attempts.textContent()).toMatch(/HTTP 500[\s\S]*HTTP 200/);
     expect(receiver.deliveries.at(-1)?.json.type).toBe('service.webhook.test');
+    // The payload as POSTed, beside the attempts.
+    expect(await page.textContent('pre.payload-json')).toContain('"type": "service.webhook.test"');
+    await page.waitForSelector('#health-rate >> text=100 % of 2 finished');
+    // Each row names its event and contract.
+    const fundedRow = page.locator('#delivery-table tr[data-delivery]', { hasText: 'contract.funded' });
+    expect(await fundedRow.textContent()).toContain(contractId);
 
     // The live feed got the test event over SSE.
     await page.waitForSelector('#feed-list li >> text=service.webhook.test');
@@ -184,16 +195,41 @@ describe('the portal page', () => {
 
     // Rotate with a one-hour overlap: the new secret is shown with the end of the overlap.
     const before = (await call(owner.apiKey, 'GET', `/api/v1/agents/${agentId}/webhook/secret`)).webhook_secret;
+    // Show, then Hide.
+    await page.click('#show-secret');
+    await page.waitForSelector('#show-secret >> text=Hide secret');
+    expect(await page.textContent('#secret-value')).toBe(before);
+    await page.click('#show-secret');
+    await page.waitForSelector('#show-secret >> text=Show secret');
+    expect(await page.textContent('#secret-value')).toBe('••••••••');
+    // Rotation asks first: Cancel changes nothing, Rotate now rotates.
     await page.selectOption('#overlap', '3600');
     await page.click('#rotate-form button[type=submit]');
+    await page.click('#cancel-rotate');
+    expect((await call(owner.apiKey, 'GET', `/api/v1/agents/${agentId}/webhook/secret`)).webhook_secret).toBe(before);
+    await page.click('#rotate-form button[type=submit]');
+    await page.click('#confirm-rotate');
     await page.waitForSelector('#overlap-note >> text=Overlap');
     const after = (await call(owner.apiKey, 'GET', `/api/v1/agents/${agentId}/webhook/secret`)).webhook_secret;
     expect(after).not.toBe(before);
     expect(await page.textContent('#secret-value')).toBe(after);
 
-    // Event kinds with their schema and an example from the catalog.
-    expect(await page.locator('#kind-list li').count()).toBeGreaterThanOrEqual(4);
-    expect(await page.locator('#kind-list pre').first().textContent()).toContain('"type"');
+    // The event kinds on a view of their own: Markdown rendered, examples as the real events read.
+    expect(await page.isVisible('#kind-list')).toBe(false);
+    await page.click('#view-reference');
+    await page.waitForSelector('#kind-list', { state: 'visible' });
+    expect(await page.isVisible('#deliveries')).toBe(false);
+    expect(await page.locator('#kind-list > li').count()).toBeGreaterThanOrEqual(4);
+    expect((await page.locator('#kind-list .markdown').allTextContents()).join('')).not.toContain('`');
+    expect(await page.locator('#kind-list .markdown code').count()).toBeGreaterThan(0);
+    const funded = JSON.parse((await page.textContent('[data-kind="contract.funded"] pre.example'))!);
+    expect(funded).toMatchObject({
+      type: 'contract.funded',
+      schema_version: 1,
+      data: { status: 'FUNDED', amount_cents: 5000 },
+    });
+    await screenshot(page, 'portal-reference-1280');
+    await page.click('#view-overview');
 
     // Replay the last hour: the contract event (a subscribed kind) goes again, as a new delivery.
     const delivered = receiver.deliveries.length;
@@ -204,7 +240,22 @@ describe('the portal page', () => {
       type: 'contract.funded',
       data: { contract_id: contractId },
     });
-    await screenshot(page, 'portal');
+    // The replay's delivery is marked, and the list is newest first.
+    await expect
+      .poll(
+        async () => {
+          await page.click('#refresh');
+          await page.waitForSelector('#delivery-table');
+          return page.locator('#delivery-table tr[data-replay="true"]', { hasText: '↻ replay' }).count();
+        },
+        { timeout: 15_000, interval: 300 },
+      )
+      .toBe(1);
+    const created = await page
+      .locator('#delivery-table tr[data-delivery]')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-created') ?? ''));
+    expect(created).toEqual([...created].sort().reverse());
+    await screenshot(page, 'portal-1280');
     await page.close();
   }, 60_000);
 
@@ -236,8 +287,9 @@ describe('the portal page', () => {
     const page = await openPage(link.url, { width: 375, height: 740 });
     await pageReady(page);
     await page.waitForSelector('#verify');
+    await page.waitForSelector('#delivery-table tr[data-delivery]');
     expect(await fitsWidth(page)).toBe(true);
-    await screenshot(page, 'portal-phone');
+    await screenshot(page, 'portal-375');
     const answer = await fetch(`${api.url}/portal/`);
     expect(answer.headers.get('content-security-policy')).toContain("script-src 'self'");
     await page.addScriptTag({ content: 'window.inlineRan = true' }).catch(() => undefined);
