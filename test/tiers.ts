@@ -35,6 +35,7 @@ export const UNIT_FILES = [
   'test/architecture/layers.test.ts',
   'test/portal/schema-example.test.ts',
   'test/client/event-stream.test.ts',
+  'test/client/push-socket-node.test.ts',
   'test/client/retry-policy.test.ts',
   'test/client/transport.test.ts',
   'test/client/types.test.ts',

@@ -182,6 +182,13 @@ describe('npm start, the first hour', () => {
     const list = await api('/v1/marketplace/templates');
     expect(list.status).toBe(200);
     expect(((await list.json()) as { data: unknown[] }).data.length).toBeGreaterThanOrEqual(5);
+    // Every list of the catalog page shows something on a first start: the demo has installs, reviews and features.
+    type Summary = { slug: string; stats: { installs: number; rating_count: number } };
+    const lists = (await (await api('/v1/marketplace/templates/featured')).json()) as Record<string, Summary[]>;
+    for (const name of ['featured', 'trending', 'new', 'top_rated'])
+      expect(lists[name]?.length, name).toBeGreaterThan(0);
+    expect(lists['top_rated']!.every((t) => t.stats.rating_count > 0)).toBe(true);
+    expect(lists['trending']!.every((t) => t.stats.installs > 0)).toBe(true);
     const published = await api('/v1/marketplace/templates', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -12,7 +12,8 @@ import { h } from './dom.ts';
 type Inline = Node | string;
 
 // Emphasis never spans code, and `_` emphasises only between word boundaries (PENDING_VERIFICATION is a word).
-const INLINE = /`([^`]+)`|\*\*([^*`]+)\*\*|\*([^*\s`][^*`]*)\*|(?<!\w)_([^_\s`][^_`]*)_(?!\w)|\[([^\]]+)\]\(([^)\s]+)\)/g;
+const INLINE =
+  /`([^`]+)`|\*\*([^*`]+)\*\*|\*([^*\s`][^*`]*)\*|(?<!\w)_([^_\s`][^_`]*)_(?!\w)|\[([^\]]+)\]\(([^)\s]+)\)/g;
 
 /** Inline Markdown of one block's text → text and elements. */
 export function inline(text: string): Inline[] {
