@@ -290,6 +290,10 @@ describe('the portal page', () => {
     await page.waitForSelector('#delivery-table tr[data-delivery]');
     expect(await fitsWidth(page)).toBe(true);
     await screenshot(page, 'portal-375');
+    await page.click('#view-reference');
+    await page.waitForSelector('#kind-list', { state: 'visible' });
+    expect(await fitsWidth(page)).toBe(true);
+    await screenshot(page, 'portal-reference-375');
     const answer = await fetch(`${api.url}/portal/`);
     expect(answer.headers.get('content-security-policy')).toContain("script-src 'self'");
     await page.addScriptTag({ content: 'window.inlineRan = true' }).catch(() => undefined);
@@ -429,6 +433,10 @@ describe('the catalog page', () => {
     expect(await page.textContent('#health')).toContain('healthy');
     expect(await page.locator('#operation-table tbody tr').count()).toBeGreaterThan(40);
     await screenshot(page, 'landing-1280');
+    await page.setViewportSize({ width: 375, height: 740 });
+    expect(await fitsWidth(page)).toBe(true);
+    await screenshot(page, 'landing-375');
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.click('#entries a >> text=Catalog');
     await page.waitForSelector('#api-key');
     expect(missing).toEqual([]);
