@@ -12,12 +12,14 @@ import { join } from 'node:path';
 import { BASE_PATHS, LOCAL_DEFAULTS, PUSH, SEARCH_DELAY } from '../lib/core/settings.ts';
 import { reindexIfBehind } from '../lib/marketplace/search/reindex.ts';
 import { developmentMode } from '../lib/net/url-policy.ts';
+import { sendLogsTo } from '../lib/observability/log.ts';
 import { createPortalLink } from '../lib/portal/links.ts';
 import { portalPageUrl } from '../lib/portal/page-url.ts';
 import { ensureTable } from '../lib/store/create-table.ts';
 import { localConfig } from './config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { DEMO_CALLER, DEMO_IDS } from './demo/identity.ts';
+import { indexDemoTemplates } from './demo/search-seed.ts';
 import { seedDemoData } from './demo/seed.ts';
 import { demoTemplates } from './demo/templates.ts';
 import { startDemoWebhookSink } from './demo/webhook-sink.ts';
@@ -26,6 +28,7 @@ import { StartupError, startDynamoDbLocal } from './emulators/dynamodb-local.ts'
 import { startEventPipeline } from './emulators/event-pipeline.ts';
 import { startPushThread } from './emulators/push-thread.ts';
 import { createLocalApi, listen, localApiUrl } from './gateway/api-gateway.ts';
+import { logFilePath, logFileWriter, logsOnConsole } from './log-file.ts';
 import { nodeVersionNotice } from './node-version.ts';
 import { writeOpenApiDocument } from './openapi-document.ts';
 import { portInUse } from './ports.ts';
@@ -94,6 +97,16 @@ async function main(): Promise<void> {
   const config = localConfig();
   const notice = nodeVersionNotice();
   if (notice) process.stderr.write(`${notice}\n`);
+  // Lines go to a file unless LOG_LEVEL asks for them: the console is the banner's (local/log-file.ts).
+  const logFile = logsOnConsole() ? undefined : logFilePath(config.dataDir, config.port);
+  if (logFile) {
+    const file = logFileWriter(logFile);
+    sendLogsTo(file.write);
+    stops.push(async () => {
+      sendLogsTo(undefined);
+      file.close();
+    });
+  }
   process.env['DEVELOPMENT_MODE'] ??= 'true';
   process.env['AWS_REGION'] ??= LOCAL_DEFAULTS.region;
 
@@ -126,14 +139,28 @@ async function main(): Promise<void> {
   // The push worker, in a thread of its own (as its Lambda has its own CPU), posts to the API's own
   // @connections stand-in. Started now, the thread loads its modules (seconds on a busy machine)
   // while this one goes on; nothing can be connected to push to before the API listens.
-  const pushStarting = startPushThread({ connectionsEndpoint: localApiUrl(config.host, config.port) });
+  const pushStarting = startPushThread({
+    connectionsEndpoint: localApiUrl(config.host, config.port),
+    ...(logFile ? { logFile } : {}),
+  });
   // Its failure is reported where it is awaited; until then it must not end the process as unhandled.
   pushStarting.catch(() => {});
   // What an operator runs after a deploy that changes the search index's format (docs/operations.md, "Reindex search").
   await reindexIfBehind();
   const sink = developmentMode() ? await startDemoWebhookSink() : undefined;
   if (sink) stops.push(sink.close);
-  const demo = await seedDemoData({ webhookSink: sink?.url });
+  // The demo templates are indexed for search while the rest of the demo data is made, and before
+  // the stream indexer starts, so search finds them when the banner prints (local/demo/search-seed.ts).
+  let indexing: Promise<boolean> | undefined;
+  const demo = await seedDemoData({
+    webhookSink: sink?.url,
+    onCatalog: () => {
+      indexing = indexDemoTemplates();
+      // Its failure is reported where it is awaited, just below.
+      indexing.catch(() => {});
+    },
+  });
+  const searchReady = await (indexing ?? indexDemoTemplates());
 
   // The relay hands new feed slots to the push worker: it needs the worker's Invoke endpoint (set
   // when the thread is ready), so the thread is ready first. It is stopped after the relay (below).
@@ -190,8 +217,13 @@ async function main(): Promise<void> {
       `  Push          ${base.replace('http', 'ws')}${PUSH.localPath}?agent_id=<agent> (WebSocket; docs/events.md, "Push")`,
       `  Catalog page  ${base}/catalog/#key=${demo.apiKey}`,
       `  Portal page   ${portal.url} (the demo buyer agent; the link lasts until ${portal.expires_at})`,
-      `  Search        indexing the demo templates (a first start: a minute or two; a line below says when they are found); lists work now`,
+      searchReady
+        ? `  Search        ready: every demo template is found; a publish is searchable within ${SEARCH_DELAY.publishToSearchableSeconds} s`
+        : `  Search        indexing the demo templates; a line below says when they are found; lists work now`,
       `  DynamoDB      ${dynamoEndpoint} (table ${config.tableName}${inMemory ? ', in memory' : `, data in ${config.dataDir}`})`,
+      logFile
+        ? `  Logs          ${logFile} (LOG_LEVEL=info npm start prints them here instead)`
+        : `  Logs          here (LOG_LEVEL=${process.env['LOG_LEVEL']})`,
       '',
       `  Demo API key  ${demo.apiKey}`,
       `  Second key    ${demo.secondApiKey} (another account)`,
@@ -203,14 +235,13 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
-  void announceSearchReady(Date.now());
+  if (!searchReady) void announceSearchReady(Date.now());
 }
 
 /**
- * The search index follows the catalog through the table's stream, and on a first start the
- * indexer works through the whole seed (a few hundred writes per template) for a minute or two
- * after the banner: this says when every public demo template is found by search, or that it is
- * still not after SEARCH_DELAY.firstStartWaitSeconds.
+ * Should the demo templates not be found by search at the banner (indexDemoTemplates gave up):
+ * says when the stream indexer has them, or that it still has not after
+ * SEARCH_DELAY.firstStartWaitSeconds.
  */
 async function announceSearchReady(since: number): Promise<void> {
   const slugs = demoTemplates.filter((t) => t.visibility === 'public').map((t) => t.slug);

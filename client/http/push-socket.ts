@@ -6,6 +6,8 @@
  * API Gateway from closing an idle connection (10 minutes) and catches up anything a failed push left.
  */
 
+import { MarketplaceClientError } from '../errors.ts';
+
 export const PUSH_PROTOCOL = 'events.v1';
 /** API Gateway closes a connection idle for 10 minutes; half of that leaves room. */
 export const KEEP_ALIVE_MS = 5 * 60_000;
@@ -20,6 +22,11 @@ export interface PushSocket {
 }
 
 export function openPushSocket(url: string, apiKey: string, keepAliveMs = KEEP_ALIVE_MS): PushSocket {
+  // Node 20 has no global WebSocket (22 has): say so, rather than "WebSocket is not defined".
+  if (typeof WebSocket === 'undefined')
+    throw new MarketplaceClientError(
+      'events.subscribe needs a global WebSocket: Node 22 or later, or a browser (events.stream works on Node 20).',
+    );
   const socket = new WebSocket(url, [PUSH_PROTOCOL, `key.${apiKey}`]);
   const queue: SocketItem[] = [];
   let waiting: ((item: SocketItem) => void) | undefined;

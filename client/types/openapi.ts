@@ -188,6 +188,15 @@ export type TemplateDetails = {
   schema: TemplateSchema;
   versions: Array<TemplateVersion>;
   reviews: Array<Review>;
+  /** The caller and this template. */
+  viewer: {
+    /** The caller's account published it (nobody reviews their own template). */
+    author: boolean;
+    /** It is installed in the caller's workspace. */
+    installed: boolean;
+    /** The caller has reviewed it (one review per user). */
+    reviewed: boolean;
+  };
 };
 
 export type Pagination = {
@@ -366,6 +375,14 @@ export type Agent = {
   /** Static headers sent on every request to the webhook: deliveries, the handshake and the test event. */
   headers: Array<CustomHeader>;
   created_at: string;
+  /** The webhook's circuit (docs/webhooks.md, "Backpressure"): paused after repeated failures. */
+  webhook_circuit: {
+    /** `open`: no POST until `open_until`; `probing`: one attempt decides; `closed`: delivering. */
+    state: "closed" | "open" | "probing";
+    /** Delivery attempts failed in a row. */
+    failures: number;
+    open_until: string | null;
+  };
 };
 
 export type ConfiguredAgent = {
@@ -386,6 +403,14 @@ export type ConfiguredAgent = {
   /** Static headers sent on every request to the webhook: deliveries, the handshake and the test event. */
   headers: Array<CustomHeader>;
   created_at: string;
+  /** The webhook's circuit (docs/webhooks.md, "Backpressure"): paused after repeated failures. */
+  webhook_circuit: {
+    /** `open`: no POST until `open_until`; `probing`: one attempt decides; `closed`: delivering. */
+    state: "closed" | "open" | "probing";
+    /** Delivery attempts failed in a row. */
+    failures: number;
+    open_until: string | null;
+  };
   /** Only in the answer to the first configuration. */
   webhook_secret?: string;
 };
@@ -614,6 +639,10 @@ export type Delivery = {
   last_error: string | null;
   next_attempt_at: string | null;
   created_at: string;
+  /** The contract its event is about; null for a `service.*` event, or a record older than the event's copy on it. */
+  contract_id: string | null;
+  /** Made by a replay (POST …/events/replay): the same event sent again, as a delivery of its own. */
+  replay: boolean;
   attempts: number;
 };
 
@@ -706,10 +735,16 @@ export type DeliveryDetail = {
   last_error: string | null;
   next_attempt_at: string | null;
   created_at: string;
+  /** The contract its event is about; null for a `service.*` event, or a record older than the event's copy on it. */
+  contract_id: string | null;
+  /** Made by a replay (POST …/events/replay): the same event sent again, as a delivery of its own. */
+  replay: boolean;
   /** Every attempt made; the history keeps the newest 50. */
   attempt_count: number;
   /** Oldest first. */
   attempts: Array<DeliveryAttempt>;
+  /** The event as POSTed (the request body); null on a record made before deliveries kept it. */
+  payload: Record<string, unknown> | null;
 };
 
 export type TestEventAccepted = {

@@ -40,6 +40,15 @@ const agentShape = {
     .array(customHeaderAnswer)
     .describe('Static headers sent on every request to the webhook: deliveries, the handshake and the test event.'),
   created_at: timestamp,
+  webhook_circuit: z
+    .strictObject({
+      state: z
+        .enum(['closed', 'open', 'probing'])
+        .describe('`open`: no POST until `open_until`; `probing`: one attempt decides; `closed`: delivering.'),
+      failures: z.int().min(0).describe('Delivery attempts failed in a row.'),
+      open_until: timestamp.nullable(),
+    })
+    .describe('The webhook\'s circuit (docs/webhooks.md, "Backpressure"): paused after repeated failures.'),
 };
 export const agentAnswer = z.strictObject(agentShape);
 export const configuredAgentAnswer = z.strictObject({

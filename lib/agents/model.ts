@@ -72,6 +72,24 @@ export function toAgentView(agent: AgentRecord): AgentView {
       : false,
     headers: headerViews(agent.webhook_headers),
     created_at: agent.created_at,
+    webhook_circuit: circuitView(agent as AgentRecord & CircuitRecord),
+  };
+}
+
+/** The webhook's circuit, kept on the agent item by the delivery workers (lib/events/delivery/circuit.ts). */
+export interface CircuitRecord {
+  circuit_failures?: number;
+  circuit_open_until?: number;
+  circuit_openings?: number;
+}
+
+/** The circuit fields the delivery workers keep on the agent item (lib/events/delivery/circuit.ts), as words. */
+function circuitView(c: CircuitRecord, nowMs = Date.now()): AgentView['webhook_circuit'] {
+  const openUntil = c.circuit_open_until;
+  return {
+    state: openUntil === undefined ? 'closed' : openUntil > nowMs ? 'open' : 'probing',
+    failures: c.circuit_failures ?? 0,
+    open_until: openUntil === undefined ? null : new Date(openUntil).toISOString(),
   };
 }
 

@@ -169,8 +169,9 @@ export const ENVIRONMENT = {
     kind: 'logLevel',
     scope: 'service',
     default: 'info',
-    doc: '`debug`, `info`, `warn` (warnings and errors only), `silent`.',
-    readme: '`debug`, `info`, `warn`, `silent`.',
+    doc: '`debug`, `info`, `warn` (warnings and errors only), `silent`. Under `npm start` the lines go to `runtime.log` in `DATA_DIR` unless `LOG_LEVEL` is given, which prints them on the console.',
+    readme:
+      '`debug`, `info`, `warn`, `silent`. Unset, `npm start` writes its log lines to `runtime.log` in `DATA_DIR` (its console stays quiet); set, it prints them.',
   },
   AWS_REGION: {
     kind: 'text',

@@ -59,7 +59,23 @@ export function withLogContext<T>(
   return invocations.run(fields, fn);
 }
 
-type Level = 'debug' | 'info' | 'warn' | 'error';
+export type Level = 'debug' | 'info' | 'warn' | 'error';
+
+/** Where a finished line goes. */
+export type LogWriter = (level: Level, line: string) => void;
+
+const toConsole: LogWriter = (level, line) =>
+  (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(`${line}\n`);
+let writer: LogWriter = toConsole;
+
+/**
+ * Sends every later line to `next` instead of stdout/stderr (undefined: back to them). Lambda never
+ * calls it (CloudWatch reads stdout); `npm start` does, to keep its console for what needs the
+ * user (local/log-file.ts).
+ */
+export function sendLogsTo(next: LogWriter | undefined): void {
+  writer = next ?? toConsole;
+}
 
 function write(level: Level, msg: string, fields?: Record<string, unknown>): void {
   const threshold = setting('LOG_LEVEL');
@@ -76,7 +92,7 @@ function write(level: Level, msg: string, fields?: Record<string, unknown>): voi
     ...(trace ? { xray_trace_id: trace.split(';')[0]!.replace('Root=', '') } : {}),
     ...(redact(fields) as object),
   });
-  (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(`${line}\n`);
+  writer(level, line);
 }
 
 export const log = {

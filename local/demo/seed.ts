@@ -1,7 +1,8 @@
 /**
  * The demo data of `npm start`, made once through the real handlers (a restart on the same
  * DATA_DIR finds it and leaves it alone): the demo user and key, a second demo user and key, the
- * demo catalog (one template by the second user, so the demo user has one to review), four agents (one for the deleteAgent sample) and their webhooks, and one
+ * demo catalog (one template by the second user, so the demo user has one to review) with installs
+ * and reviews from a few reviewer accounts (./activity.ts), four agents (one for the deleteAgent sample) and their webhooks, and one
  * contract in each state a contract sample starts from. Ids come from local/demo/identity.ts, which the
  * sample events name.
  */
@@ -20,6 +21,7 @@ import { db, tableName } from '../../lib/store/client.ts';
 import * as keys from '../../lib/store/key-builders.ts';
 import { newWebhookSecret } from '../../lib/webhooks/secret.ts';
 import { invokeRoute, proxyEvent } from '../gateway/proxy-event.ts';
+import { seedDemoActivity } from './activity.ts';
 import {
   DEMO_API_KEY,
   DEMO_CALLER,
@@ -107,9 +109,11 @@ async function pointWebhook(
 /**
  * `webhookSink`: the demo webhook endpoint (local/demo/webhook-sink.ts), in development mode only;
  * without it the agents get no webhook (a production-rules start allows no localhost URL).
+ * `onCatalog` is called once the templates, their installs and reviews are made (search indexes them
+ * from there while the agents and contracts are made).
  */
 export async function seedDemoData(
-  options: { webhookSink?: string | undefined } = {},
+  options: { webhookSink?: string | undefined; onCatalog?: () => void } = {},
 ): Promise<{ apiKey: string; secondApiKey: string }> {
   const demo = await demoUser();
   const second = await secondUser();
@@ -125,6 +129,8 @@ export async function seedDemoData(
       pinned,
     );
   }
+  await seedDemoActivity(callRoute, demo, second);
+  options.onCatalog?.();
 
   const agentExists = (id: string) => async () =>
     (await callRoute('getAgent', demo, { params: { id } })).status === 200;

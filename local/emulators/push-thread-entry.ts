@@ -4,6 +4,8 @@
  * the parent.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { sendLogsTo } from '../../lib/observability/log.ts';
+import { logFileWriter } from '../log-file.ts';
 import { FAILURES, type FromThread, type PushThreadOptions, type ToThread } from './push-thread.ts';
 import { startPushWorker } from './push-worker.ts';
 
@@ -17,7 +19,9 @@ const { options } = workerData as { options: PushThreadOptions };
 const say = (message: FromThread) => port.postMessage(message);
 
 try {
-  const { traceModule, ...workerOptions } = options;
+  const { traceModule, logFile, ...workerOptions } = options;
+  // A thread has its own modules, so its own log writer: the same file as the runtime's.
+  if (logFile) sendLogsTo(logFileWriter(logFile).write);
   const trace = traceModule ? ((await import(traceModule)) as { threadTrace(): ThreadTrace }).threadTrace() : undefined;
   const worker = await startPushWorker({ ...workerOptions, ...(trace ? { trace: trace.hooks } : {}) });
   port.on('message', (message: ToThread) => {

@@ -25,6 +25,8 @@ export interface PushThreadOptions extends Omit<PushWorkerOptions, 'trace'> {
    * the thread, where the worker runs; `ask` talks to it.
    */
   traceModule?: string;
+  /** The runtime's log file (local/log-file.ts): the thread's lines go there too, when given. */
+  logFile?: string;
 }
 
 export interface PushThread {

@@ -1,16 +1,18 @@
 /**
  * `npm start` serves the catalog and portal pages itself, as the web stack's S3 bucket and
- * CloudFront do when deployed: `/catalog/` and `/portal/`, with the same Content-Security-Policy,
+ * CloudFront do when deployed: `/catalog/`, `/portal/`, the landing page at `/` and the favicon, with the same Content-Security-Policy,
  * and `/web-config.json` naming no other API (the pages then call their own origin).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { buildWebAssets, WEB_PAGES, type WebAsset, webContentSecurityPolicy } from '../../web/build.ts';
+import { buildWebAssets, ROOT_FILES, WEB_PAGES, type WebAsset, webContentSecurityPolicy } from '../../web/build.ts';
 
 let built: Map<string, WebAsset> | undefined;
 
 /** Whether `path` is one of the pages' (then this module answers it). */
 export const isWebPath = (path: string): boolean =>
-  path === '/web-config.json' || WEB_PAGES.some((page) => path === `/${page}` || path.startsWith(`/${page}/`));
+  path === '/web-config.json' ||
+  (ROOT_FILES as readonly string[]).includes(path) ||
+  WEB_PAGES.some((page) => path === `/${page}` || path.startsWith(`/${page}/`));
 
 export function serveWebAsset(req: IncomingMessage, res: ServerResponse, path: string): void {
   const headers = {

@@ -23,6 +23,7 @@ describe('client: agents and webhook configuration against the local API', () =>
       filter_never_matches: false,
       headers: [],
       created_at: iso,
+      webhook_circuit: { state: 'closed', failures: 0, open_until: null },
     });
     expect(await client.agents.get(created.id)).toEqual(created);
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -12,7 +12,8 @@ import { useLocalApi } from '../support/local-api.ts';
 /**
  * The client as an integrator gets it: `npm pack` in client/, the tarball installed into an empty
  * project, imported by plain `node` (no TypeScript loader) and type-checked by a consumer with
- * `lib: es2022, dom` and no special flags, then run against the local API.
+ * `lib: es2022, dom` and no special flags, then run against the local API. The tarball carries its
+ * README and source maps whose sources are inside them.
  */
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '../..');
@@ -31,6 +32,24 @@ describe('@template-marketplace/client as a package', () => {
     await npm(['pack', '--pack-destination', work], join(root, 'client'));
     const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
     expect(tarball).toMatch(/^template-marketplace-client-\d+\.\d+\.\d+\.tgz$/);
+
+    // What the tarball ships: a README, and source maps that resolve (their sources inlined: the .ts files are not shipped).
+    const listed = (await run('tar', ['-tzf', join(work, tarball!)])).stdout.split('\n').filter(Boolean);
+    expect(listed).toContain('package/README.md');
+    const maps = listed.filter((f) => f.endsWith('.js.map'));
+    expect(maps.length).toBeGreaterThan(10);
+    await run('tar', ['-xzf', join(work, tarball!), '-C', work]);
+    for (const map of maps) {
+      const { sources, sourcesContent } = JSON.parse(readFileSync(join(work, map), 'utf8')) as {
+        sources: string[];
+        sourcesContent?: (string | null)[];
+      };
+      expect(sourcesContent?.length, map).toBe(sources.length);
+      expect(
+        sourcesContent!.every((c) => typeof c === 'string' && c.length > 0),
+        map,
+      ).toBe(true);
+    }
 
     const project = join(work, 'project');
     await run('mkdir', ['-p', project]);

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STAGES } from '../../infra/stage-config.ts';
-import { freePort } from '../../local/ports.ts';
+import { freePort, portInUse } from '../../local/ports.ts';
 import { type Block, parseBlocks } from './blocks.ts';
 import { type StartedRuntime, startRuntime } from './runtime.ts';
 import { failure, readerPath, Sandbox } from './sandbox.ts';
@@ -103,6 +103,15 @@ for (const document of documents) {
           },
           BLOCK_TIMEOUT_MS + 10_000,
         );
+        // A reader runs it again: on the same data it must make its own names, not fail on the first run's.
+        it(
+          `${at}: ts program, run a second time on the same data`,
+          async () => {
+            const result = await sandbox.runProgram(program, `${document.replace(/\W/g, '-')}-again`, BLOCK_TIMEOUT_MS);
+            expect(failure(result), explain(result.output)).toBeUndefined();
+          },
+          BLOCK_TIMEOUT_MS + 10_000,
+        );
       } else if (block.use === 'file') {
         it(`${at}: writes ${block.file}`, () => sandbox.writeFile(block));
       } else if (block.use === 'aws' || block.use === 'outside') {
@@ -111,3 +120,47 @@ for (const document of documents) {
     }
   });
 }
+
+/**
+ * The README's tour once more, in a fresh shell, on the data its first run left (the blocks above
+ * ran it once): it must make its own names and pass again, not stop at a taken slug (nor loop on
+ * an empty id). The tour is the README's `sh` blocks under "A tour".
+ */
+describe('README.md: the tour, run a second time on the same data', () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const lines = readme.split('\n');
+  const from = lines.findIndex((l) => l.startsWith('## A tour')) + 1;
+  const to = lines.findIndex((l, i) => i >= from && l.startsWith('## '));
+  const tour = parseBlocks(readme).filter((b) => b.use === 'sh' && b.line > from && b.line <= to);
+  let sandbox: Sandbox;
+  let receiverPort: number;
+  beforeAll(async () => {
+    receiverPort = await freePort();
+    sandbox = new Sandbox(
+      root,
+      [
+        [/http:\/\/localhost:3000/g, runtime.url],
+        [/\b8080\b/g, String(receiverPort)],
+      ],
+      readerEnv(),
+    );
+  });
+  afterAll(() => sandbox?.close());
+
+  it('has the tour: publish, search, install, receiver, verify, contract, deliveries', () => {
+    expect(tour.length).toBe(8);
+  });
+
+  it(
+    'runs every step again, each as the first run did',
+    async () => {
+      for (const block of tour) {
+        const result = await sandbox.runShell(block.text, BLOCK_TIMEOUT_MS);
+        expect(failure(result), `line ${block.line}\n${result.output}`).toBeUndefined();
+      }
+      // `kill $RECEIVER` stopped the receiver itself (one process), so its port is free again.
+      await expect.poll(() => portInUse(receiverPort), { timeout: 5_000 }).toBe(false);
+    },
+    tour.length * BLOCK_TIMEOUT_MS,
+  );
+});

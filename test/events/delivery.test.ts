@@ -123,6 +123,8 @@ describe('webhook delivery through the local pipeline', () => {
       last_error: null,
       next_attempt_at: null,
       created_at: expect.any(String),
+      contract_id: event.data.contract_id,
+      replay: false,
     });
   });
 

@@ -128,6 +128,8 @@ describe('GET /agents/:id/deliveries and retry', () => {
       next_attempt_at: expect.any(String),
       created_at: expect.any(String),
       destination_id: null, // a webhook delivery (an AWS destination's names it)
+      contract_id: events.at(-1).data.contract_id,
+      replay: false,
     });
     expect(first.body.next_cursor).toBeNull();
   });

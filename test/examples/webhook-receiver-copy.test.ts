@@ -9,6 +9,7 @@ import { freePort } from '../../local/ports.ts';
 import { readerPath } from '../docs/sandbox.ts';
 import { createTestUser } from '../support/lambda.ts';
 import { useLocalApi } from '../support/local-api.ts';
+import { listeningSockets } from '../support/proc-sockets.ts';
 
 /**
  * examples/webhook-receiver as its README says to use it, copied out of the repository: its folder
@@ -80,6 +81,9 @@ describe('examples/webhook-receiver copied elsewhere', () => {
         throw new Error(`the receiver did not start:\n${printed}`);
       await new Promise((r) => setTimeout(r, 100));
     }
+    // Loopback unless HOST says otherwise, and it prints where it listens.
+    expect(printed).toContain(`webhook receiver listening on http://127.0.0.1:${port}`);
+    expect(listeningSockets([receiver.pid!])).toEqual([{ address: '127.0.0.1', port }]);
 
     const verified = await fetch(`${api.url}/api/v1/agents/${agent.id}/webhook/verify`, {
       method: 'POST',

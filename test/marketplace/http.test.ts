@@ -26,7 +26,12 @@ describe('marketplace over HTTP with real API keys', () => {
     for (const path of [location, `/v1/marketplace/templates/${body['slug']}`]) {
       const read = await fetch(`${api.url}${path}`, { headers: auth(user.apiKey) });
       expect(read.status).toBe(200);
-      expect(await read.json()).toEqual({ ...template, reviews: [] });
+      // The reader published it: the page says so (viewer.author), and no review is asked of them.
+      expect(await read.json()).toEqual({
+        ...template,
+        reviews: [],
+        viewer: { author: true, installed: false, reviewed: false },
+      });
     }
     const listed = (await (
       await fetch(`${base()}/templates?sort=recent&limit=5`, { headers: auth(user.apiKey) })

@@ -24,6 +24,26 @@ describe('POST /templates/:id/install', () => {
     expect(await installsOf(user, t.id)).toBe(1);
   });
 
+  it("says on the template's page what the caller has done with it: author, installed, reviewed", async () => {
+    const author = await createTestUser();
+    const user = await createTestUser();
+    const t = await publish(author);
+    const viewer = async (caller: typeof user) =>
+      (await invoke('getTemplate', { caller, params: { id: t.id } })).body.viewer;
+    expect(await viewer(author)).toEqual({ author: true, installed: false, reviewed: false });
+    expect(await viewer(user)).toEqual({ author: false, installed: false, reviewed: false });
+    await invoke('installTemplate', { caller: user, params: { id: t.id } });
+    expect(await viewer(user)).toEqual({ author: false, installed: true, reviewed: false });
+    const reviewed = await invoke('createReview', {
+      caller: user,
+      params: { id: t.id },
+      body: { rating: 4, title: 'Fine' },
+    });
+    expect(reviewed.status).toBe(201);
+    expect(await viewer(user)).toEqual({ author: false, installed: true, reviewed: true });
+    expect(await viewer(author)).toEqual({ author: true, installed: false, reviewed: false });
+  });
+
   it('counts exactly +50 for 50 concurrent installs from 50 workspaces', async () => {
     const author = await createTestUser();
     const t = await publish(author);

@@ -13,7 +13,11 @@ describe('GET /templates/:id', () => {
     for (const id of [t.id, t.slug, t.id.toUpperCase()]) {
       const res = await invoke('getTemplate', { caller: reader, params: { id } });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ ...t, reviews: [] });
+      expect(res.body).toEqual({
+        ...t,
+        reviews: [],
+        viewer: { author: false, installed: false, reviewed: false },
+      });
     }
   });
 

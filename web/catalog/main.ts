@@ -1,14 +1,16 @@
 /**
  * The catalog page: featured, trending, new and top-rated lists, search with the API's sorts and
- * categories with their counts, a template's details with its versions and reviews, and install
- * and review for the signed-in key holder. Every marketplace route needs a key, so the page asks
+ * categories with their counts, and a template's page (./template/: what a chooser decides from,
+ * with install and review in place). Every marketplace route needs a key, so the page asks
  * for one first and keeps it for the tab's session only. The address's fragment holds where the
  * reader is (`#/?search=…`, `#/t/<slug>`), so back, forward and links work.
  */
 import type { MarketplaceClient } from '../../client/marketplace-client.ts';
-import type { CategoryCount, TemplateDetails, TemplateSort, TemplateSummary } from '../../client/types/index.ts';
+import type { CategoryCount, TemplateSort } from '../../client/types/index.ts';
 import { clientFor, fromFragment, problem } from '../shared/api.ts';
-import { announce, byId, h, show, when } from '../shared/dom.ts';
+import { announce, byId, h, show } from '../shared/dom.ts';
+import { cards } from './cards.ts';
+import { templatePage } from './template/index.ts';
 
 const KEY_STORAGE = 'catalog.key';
 const PAGE_SIZE = 12;
@@ -30,13 +32,18 @@ async function start(): Promise<void> {
 
 async function route(): Promise<void> {
   showAccount();
+  // A message belongs to the view it was said on: a new view starts without the last one's.
+  show(byId('status'));
   if (!client) return signIn();
   const hash = window.location.hash;
   busy(true);
   try {
-    if (hash.startsWith('#/t/')) await details(decodeURIComponent(hash.slice(4)));
+    if (hash.startsWith('#/t/')) await templatePage(main, client, decodeURIComponent(hash.slice(4)));
     else await home(new URLSearchParams(hash.split('?')[1] ?? ''));
+    window.scrollTo(0, 0);
   } catch (error) {
+    // The view says it could not be drawn (never the previous view's content, never "Loading…").
+    show(main, h('h2', {}, 'This page could not be loaded'), h('p', {}, h('a', { href: '#/' }, 'Back to the catalog')));
     announce(problem(error), 'error');
   } finally {
     busy(false);
@@ -171,160 +178,16 @@ async function home(params: URLSearchParams): Promise<void> {
     featured
       ? [
           h('h2', {}, 'Featured'),
-          cards(featured.featured, 'featured'),
+          cards(featured.featured, 'featured', 'Nothing featured yet: operators feature templates.'),
           h('h2', {}, 'Trending this week'),
-          cards(featured.trending, 'trending'),
+          cards(featured.trending, 'trending', 'No installs this week yet.'),
           h('h2', {}, 'New'),
           cards(featured.new, 'new'),
           h('h2', {}, 'Top rated'),
-          cards(featured.top_rated, 'top-rated'),
+          cards(featured.top_rated, 'top-rated', 'No reviews yet.'),
         ]
       : null,
   );
-}
-
-function cards(templates: readonly TemplateSummary[], id: string): HTMLElement {
-  if (templates.length === 0) return h('p', { id, class: 'muted' }, 'None yet.');
-  return h(
-    'ul',
-    { id, class: 'cards' },
-    templates.map((t) =>
-      h(
-        'li',
-        {},
-        h('a', { href: `#/t/${encodeURIComponent(t.slug)}` }, t.name),
-        h(
-          'div',
-          { class: 'muted' },
-          `${t.category} · v${t.version} · by ${t.author.name}${t.author.verified ? ' (verified)' : ''}`,
-        ),
-        h('div', {}, t.description),
-        h(
-          'div',
-          { class: 'muted' },
-          `${t.stats.installs} installs · ${stars(t.stats.rating_avg, t.stats.rating_count)}`,
-        ),
-      ),
-    ),
-  );
-}
-
-const stars = (avg: number, count: number): string =>
-  count === 0 ? 'no reviews' : `rated ${avg.toFixed(1)} of 5 (${count} review${count === 1 ? '' : 's'})`;
-
-async function details(idOrSlug: string): Promise<void> {
-  const c = client as MarketplaceClient;
-  const t: TemplateDetails = await c.templates.get(idOrSlug);
-  const rating = h(
-    'select',
-    { id: 'review-rating', name: 'rating' },
-    [5, 4, 3, 2, 1].map((n) => h('option', { value: n }, `${n} of 5`)),
-  );
-  const title = h('input', { id: 'review-title', name: 'title', required: true, maxlength: 100 });
-  const comment = h('textarea', { id: 'review-comment', name: 'comment', rows: 3, maxlength: 2000 });
-  show(
-    main,
-    h('p', {}, h('a', { href: '#/' }, '← All templates')),
-    h('h2', { id: 'template-name' }, t.name),
-    h('p', {}, t.description),
-    h(
-      'p',
-      { class: 'muted' },
-      `${t.category} · v${t.version} · by ${t.author.name}${t.author.verified ? ' (verified)' : ''} · ${t.stats.installs} installs · ${stars(t.stats.rating_avg, t.stats.rating_count)}`,
-    ),
-    t.deprecated ? h('p', { class: 'notice' }, `Deprecated: ${t.deprecated}`) : null,
-    h(
-      'div',
-      { class: 'row' },
-      h(
-        'button',
-        {
-          type: 'button',
-          id: 'install',
-          onclick: async () => {
-            try {
-              const installed = await c.templates.install(t.id);
-              announce(`Installed ${t.name} v${installed.version} in your workspace.`);
-            } catch (error) {
-              announce(problem(error), 'error');
-            }
-          },
-        },
-        'Install',
-      ),
-    ),
-    h('h3', {}, 'Versions'),
-    h(
-      'div',
-      { class: 'scroll' },
-      h(
-        'table',
-        { id: 'versions' },
-        h(
-          'thead',
-          {},
-          h('tr', {}, h('th', {}, 'Version'), h('th', {}, 'Published'), h('th', {}, 'Changes'), h('th', {}, 'State')),
-        ),
-        h(
-          'tbody',
-          {},
-          t.versions.map((v) =>
-            h(
-              'tr',
-              {},
-              h('td', {}, v.version),
-              h('td', {}, when(v.created_at)),
-              h('td', {}, v.changelog || '—'),
-              h(
-                'td',
-                {},
-                v.yanked_at ? 'yanked' : v.deprecated ? `deprecated: ${v.deprecated.message}` : 'current or kept',
-              ),
-            ),
-          ),
-        ),
-      ),
-    ),
-    h('h3', {}, 'Reviews'),
-    t.reviews.length === 0
-      ? h('p', { id: 'reviews', class: 'muted' }, 'No reviews yet.')
-      : h(
-          'ul',
-          { id: 'reviews' },
-          t.reviews.map((r) =>
-            h(
-              'li',
-              {},
-              h('strong', {}, `${r.rating} of 5 — ${r.title}`),
-              ` by ${r.user.name}, ${when(r.created_at)}`,
-              r.comment ? h('div', {}, r.comment) : null,
-            ),
-          ),
-        ),
-    h('h3', {}, 'Write a review'),
-    h(
-      'form',
-      {
-        class: 'row',
-        id: 'review-form',
-        onsubmit: async (event: Event) => {
-          event.preventDefault();
-          try {
-            await c.reviews.create(t.id, { rating: Number(rating.value), title: title.value, comment: comment.value });
-            announce('Thank you: your review is saved.');
-            await details(idOrSlug);
-          } catch (error) {
-            announce(problem(error), 'error');
-          }
-        },
-      },
-      h('label', { for: 'review-rating' }, 'Rating', rating),
-      h('label', { for: 'review-title' }, 'Title', title),
-      h('label', { for: 'review-comment' }, 'Comment', comment),
-      h('button', { type: 'submit' }, 'Post review'),
-    ),
-  );
-  document.title = `${t.name} — Template catalog`;
 }
 
 void start();

@@ -8,7 +8,8 @@
 import { ApiError } from '../../client/errors.ts';
 import type { MarketplaceClient } from '../../client/marketplace-client.ts';
 import type { CreateDestinationInput, CreatedDestination, Destination } from '../../client/types/index.ts';
-import { announce, badge, byId, h, show, when } from '../shared/dom.ts';
+import { copyText } from '../shared/copy.ts';
+import { badge, byId, h, show, when } from '../shared/dom.ts';
 import { act } from './actions.ts';
 import { kindChoices } from './kind-choices.ts';
 import { rateLimitText } from './rate-limit.ts';
@@ -196,19 +197,12 @@ function policyBlock(d: Destination): HTMLElement {
     { open: d.status !== 'ENABLED' },
     h('summary', {}, `Policy to put on the ${RESOURCE[d.kind]}`),
     shown,
-    h('button', { type: 'button', class: 'copy-policy', onclick: () => void copy(shown, text) }, 'Copy policy'),
+    h(
+      'button',
+      { type: 'button', class: 'copy-policy', onclick: () => void copyText(shown, text, 'Policy') },
+      'Copy policy',
+    ),
   );
-}
-
-/** To the clipboard where the page may write it; else the text is selected for the reader's own copy. */
-async function copy(shown: HTMLElement, text: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(text);
-    announce('Policy copied.');
-  } catch {
-    window.getSelection()?.selectAllChildren(shown);
-    announce('Policy selected: copy it with Ctrl+C (⌘C on a Mac).');
-  }
 }
 
 function secretNotice(d: CreatedDestination): HTMLElement {

@@ -6,7 +6,7 @@
 import { ApiError } from '../../client/errors.ts';
 import { MarketplaceClient } from '../../client/marketplace-client.ts';
 
-async function apiBase(): Promise<string> {
+export async function apiBase(): Promise<string> {
   try {
     const answer = await fetch('/web-config.json', { cache: 'no-store' });
     if (answer.ok) {

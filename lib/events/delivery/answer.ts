@@ -32,6 +32,15 @@ const deliveryShape = {
   last_error: z.string().nullable(),
   next_attempt_at: timestamp.nullable(),
   created_at: timestamp,
+  contract_id: z
+    .string()
+    .nullable()
+    .describe(
+      "The contract its event is about; null for a `service.*` event, or a record older than the event's copy on it.",
+    ),
+  replay: z
+    .boolean()
+    .describe('Made by a replay (POST …/events/replay): the same event sent again, as a delivery of its own.'),
 };
 
 export const deliveryAnswer = z.strictObject({ ...deliveryShape, attempts: count });
@@ -49,6 +58,10 @@ export const deliveryDetailAnswer = z.strictObject({
   ...deliveryShape,
   attempt_count: count.describe('Every attempt made; the history keeps the newest 50.'),
   attempts: z.array(deliveryAttemptAnswer).describe('Oldest first.'),
+  payload: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe('The event as POSTed (the request body); null on a record made before deliveries kept it.'),
 });
 
 export const deliveryPageAnswer = z.strictObject({ data: z.array(deliveryAnswer), next_cursor: z.string().nullable() });

@@ -12,17 +12,15 @@
  * single probe attempt; a success closes the circuit (the fields removed), a failure opens it
  * again for twice as long. At most one write per agent per batch, and none while all is well.
  */
+import type { CircuitRecord } from '../../agents/model.ts';
 import { DELIVERY } from '../../core/settings.ts';
 import { claimCircuitProbe, closeCircuit, countCircuitFailures, openCircuit } from './store.ts';
 
 /** How long a probe holds the half-open circuit: about one delivery attempt and its two writes. */
 export const PROBE_WINDOW_MS = DELIVERY.visibilityTimeoutSeconds * 1000;
 
-export interface CircuitRecord {
-  circuit_failures?: number;
-  circuit_open_until?: number;
-  circuit_openings?: number;
-}
+// On the agent item, so declared with it (the agent's answer shows it too).
+export type { CircuitRecord } from '../../agents/model.ts';
 
 export type Gate = { kind: 'pass' } | { kind: 'probe' } | { kind: 'wait'; seconds: number };
 

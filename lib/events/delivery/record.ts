@@ -93,12 +93,25 @@ export function toView(record: DeliveryRecord): DeliveryView {
     last_error,
     next_attempt_at,
     created_at,
+    contract_id: contractOf(record.event),
+    replay: id !== deliveryIdFor(event_id),
   };
+}
+
+/** The contract a contract event is about (its data's `contract_id`); null for any other. */
+function contractOf(event: ServiceEvent | undefined): string | null {
+  const data = event?.data as { contract_id?: unknown } | undefined;
+  return typeof data?.contract_id === 'string' ? data.contract_id : null;
 }
 
 export function toDetail(record: DeliveryRecord): DeliveryDetail {
   const { attempts, ...view } = toView(record);
-  return { ...view, attempt_count: attempts, attempts: attemptList(record.attempt_log) };
+  return {
+    ...view,
+    attempt_count: attempts,
+    attempts: attemptList(record.attempt_log),
+    payload: (record.event as unknown as Record<string, unknown> | undefined) ?? null,
+  };
 }
 
 export const deliveryFromItem = (item: Record<string, unknown>): DeliveryRecord => {
