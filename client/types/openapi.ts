@@ -180,7 +180,10 @@ export type CategoryList = {
 export type Installation = {
   template_id: string;
   workspace_id: string;
+  /** The version the workspace's contracts are made from (unless a contract names one). */
   version: string;
+  /** Which new versions move the install on publish, as npm reads `=`, `~` and `^` ranges of `version`. */
+  policy: "pinned" | "patch" | "minor";
   installed_at: string;
 };
 
@@ -277,12 +280,97 @@ export type ModerationActionPage = {
   next_cursor: string | null;
 };
 
+export type InstallDrift = {
+  version: string;
+  policy: "pinned" | "patch" | "minor";
+  installed_at: string;
+  /** The installed version was yanked since: contracts are still made from it (as a lockfile keeps a yanked crate), upgrades never target it. */
+  version_yanked: boolean;
+  /** The newest version, not yanked, that the policy allows from `version` (null when none is: a pinned version since yanked). */
+  newest_allowed: string | null;
+  /** The template's newest version overall (its current version). */
+  newest: string;
+  /** `version` is older than `newest` (drift). */
+  behind: boolean;
+};
+
+export type InstalledTemplate = {
+  id: string;
+  name: string;
+  slug: string;
+  description: string;
+  category: Category;
+  author: Author;
+  version: string;
+  stats: TemplateStats;
+  visibility: Visibility;
+  /** The current version's deprecation message; null when it is not deprecated. */
+  deprecated: string | null;
+  /** Every version is yanked: no new installs or contracts; seen by its author only. */
+  yanked: boolean;
+  /** Hidden by an operator: seen by its author and operators only. */
+  hidden: boolean;
+  created_at: string;
+  updated_at: string;
+  installation: InstallDrift;
+};
+
 export type InstalledPage = {
-  data: Array<TemplateSummary>;
+  data: Array<InstalledTemplate>;
   next_cursor: string | null;
 };
 
-export type EventType = "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked";
+export type SchemaDiff = {
+  variables: {
+    added: Array<string>;
+    removed: Array<string>;
+    changed: Array<{
+      /** The variable name or check id. */
+      name: string;
+      /** Which of its fields differ. */
+      fields: Array<string>;
+      breaking: boolean;
+    }>;
+  };
+  checks: {
+    added: Array<string>;
+    removed: Array<string>;
+    changed: Array<{
+      /** The variable name or check id. */
+      name: string;
+      /** Which of its fields differ. */
+      fields: Array<string>;
+      breaking: boolean;
+    }>;
+  };
+  /** Computed: a required variable without a default added (or made so), a variable removed or its type changed, an enum value taken away, or a check removed. */
+  breaking: boolean;
+  breaking_reasons: Array<string>;
+};
+
+export type VersionDiff = {
+  template_id: string;
+  from: string;
+  to: string;
+  /** One line: counts per side, and "(breaking)" when it is. */
+  summary: string;
+  /** The changelogs of the versions after `from` up to `to`, newest first (at most 100). */
+  changelog: Array<{
+    version: string;
+    changelog: string;
+  }>;
+  diff: SchemaDiff;
+};
+
+export type Upgraded = {
+  installation: Installation;
+  from_version: string;
+  /** false when the install already was at that version and policy. */
+  changed: boolean;
+  diff: SchemaDiff;
+};
+
+export type EventType = "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "template.version.published";
 
 export type SchemaVersions = {
   "contract.funded"?: number;
@@ -291,6 +379,7 @@ export type SchemaVersions = {
   "contract.verification.completed"?: number;
   "template.version.deprecated"?: number;
   "template.version.yanked"?: number;
+  "template.version.published"?: number;
   "service.webhook.test"?: number;
   "service.webhook.disabled"?: number;
   "agent.webhook.disabled"?: number;
@@ -411,11 +500,33 @@ export type TemplateEvent = {
     message: string;
     current_version: string | null;
   };
+} | {
+  id: string;
+  created_at: string;
+  agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
+  type: "template.version.published";
+  data: {
+    template_id: string;
+    template_name: string;
+    /** The version published. */
+    version: string;
+    /** The current version before it (what the summary compares against). */
+    previous_version: string;
+    /** The computed diff, one line: `variables +a -r ~c, checks +a -r ~c`, and ` (breaking)` when it is. */
+    summary: string;
+    breaking: boolean;
+    upgraded: {
+      from: string;
+      to: string;
+    } | null;
+  };
 };
 
 export type Event = ContractEvent | TemplateEvent;
 
-export type FeedEventType = "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "service.webhook.test" | "service.webhook.disabled" | "agent.webhook.disabled" | "agent.webhook.failing" | "agent.webhook.unverified";
+export type FeedEventType = "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "template.version.published" | "service.webhook.test" | "service.webhook.disabled" | "agent.webhook.disabled" | "agent.webhook.failing" | "agent.webhook.unverified";
 
 export type TestEvent = {
   id: string;
@@ -539,7 +650,7 @@ export type Destination = {
   agent_id: string;
   kind: "sqs" | "eventbridge";
   arn: string;
-  events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
+  events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "template.version.published">;
   schema_versions: SchemaVersions;
   status: "PENDING_VERIFICATION" | "ENABLED" | "DISABLED";
   /** Why it is DISABLED; null otherwise. */
@@ -565,7 +676,7 @@ export type CreatedDestination = {
   agent_id: string;
   kind: "sqs" | "eventbridge";
   arn: string;
-  events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
+  events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "template.version.published">;
   schema_versions: SchemaVersions;
   status: "PENDING_VERIFICATION" | "ENABLED" | "DISABLED";
   /** Why it is DISABLED; null otherwise. */
@@ -765,6 +876,30 @@ export type TemplateVersionYankedEvent = {
   };
 };
 
+export type TemplateVersionPublishedEvent = {
+  id: string;
+  created_at: string;
+  agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
+  type: "template.version.published";
+  data: {
+    template_id: string;
+    template_name: string;
+    /** The version published. */
+    version: string;
+    /** The current version before it (what the summary compares against). */
+    previous_version: string;
+    /** The computed diff, one line: `variables +a -r ~c, checks +a -r ~c`, and ` (breaking)` when it is. */
+    summary: string;
+    breaking: boolean;
+    upgraded: {
+      from: string;
+      to: string;
+    } | null;
+  };
+};
+
 /** The query of GET /v1/marketplace/templates. */
 export type ListTemplatesQuery = {
   limit?: number;
@@ -831,11 +966,29 @@ export type PublishVersionBody = {
   changelog?: string;
 };
 
+/** The body of POST /v1/marketplace/templates/{id}/install. */
+export type InstallTemplateBody = {
+  version?: string;
+  policy?: "pinned" | "patch" | "minor";
+};
+
 /** The query of GET /v1/marketplace/installed. */
 export type ListInstalledQuery = {
   limit?: number;
   offset?: number;
   cursor?: string;
+};
+
+/** The body of POST /v1/marketplace/installed/{template}/upgrade. */
+export type UpgradeInstallBody = {
+  version?: string;
+  policy?: "pinned" | "patch" | "minor";
+};
+
+/** The query of GET /v1/marketplace/templates/{id}/compare. */
+export type CompareVersionsQuery = {
+  from: string;
+  to?: string;
 };
 
 /** The body of POST /v1/marketplace/templates/{id}/reviews. */
@@ -916,7 +1069,7 @@ export type ListAgentsQuery = {
 /** The body of PATCH /api/v1/agents/{id}/webhook. */
 export type ConfigureWebhookBody = {
   webhook_url: string;
-  events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
+  events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "template.version.published">;
   schema_versions?: {
     "contract.funded"?: number;
     "contract.released"?: number;
@@ -924,6 +1077,7 @@ export type ConfigureWebhookBody = {
     "contract.verification.completed"?: number;
     "template.version.deprecated"?: number;
     "template.version.yanked"?: number;
+    "template.version.published"?: number;
     "service.webhook.test"?: number;
     "service.webhook.disabled"?: number;
     "agent.webhook.disabled"?: number;
@@ -958,7 +1112,7 @@ export type StreamAgentEventsQuery = {
 export type ReplayEventsBody = {
   since: string;
   until?: string;
-  types?: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
+  types?: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "template.version.published">;
   destination_id?: string;
 };
 
@@ -977,7 +1131,7 @@ export type RetryDeliveryBody = {
 /** The body of POST /api/v1/agents/{id}/destinations. */
 export type CreateDestinationBody = {
   arn: string;
-  events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
+  events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "template.version.published">;
   schema_versions?: {
     "contract.funded"?: number;
     "contract.released"?: number;
@@ -985,6 +1139,7 @@ export type CreateDestinationBody = {
     "contract.verification.completed"?: number;
     "template.version.deprecated"?: number;
     "template.version.yanked"?: number;
+    "template.version.published"?: number;
     "service.webhook.test"?: number;
     "service.webhook.disabled"?: number;
     "agent.webhook.disabled"?: number;
@@ -1018,6 +1173,7 @@ export type CreateContractBody = {
   amount_cents: number;
   agent_id: string;
   seller_agent_id?: string;
+  template_version?: string;
 };
 
 /** The body of POST /api/v1/contracts/{id}/verification. */

@@ -7,7 +7,7 @@ import {
   policyRange,
   policyRangeText,
   UPDATE_POLICIES,
-} from '../../lib/marketplace/installs/policy.ts';
+} from '../../lib/marketplace/templates/update-policy.ts';
 
 // Small parts, so random versions often share a major or minor and the ranges' edges are hit.
 const part = fc.oneof(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 999_999 }));

@@ -14,6 +14,7 @@ import { ENTITY, lifecycleKeys } from '../../store/keys.ts';
 import { readEventAgents } from './event-agents.ts';
 import { admitNotice } from './notice-gate.ts';
 import type { NoticePage } from './notice-page.ts';
+import { upgradeByPolicy } from './policy-upgrade.ts';
 import { installersPage, putNextNoticePage } from './store.ts';
 
 /** Installers one page tells; a page is one relay invocation's work, so it stays well inside its timeout. */
@@ -38,6 +39,11 @@ export async function runNoticePage(page: NoticePage): Promise<void> {
 }
 
 async function tellWorkspace(workspaceId: string, page: NoticePage): Promise<void> {
+  // A published version moves the install by its policy first, whether or not anyone is told.
+  const upgraded =
+    page.type === 'template.version.published'
+      ? await upgradeByPolicy(workspaceId, page.template_id, page.notice_id)
+      : undefined;
   const chosen = await readEventAgents(workspaceId);
   if (chosen.agent_ids.length === 0) return;
   await commitWithEvents(
@@ -54,6 +60,10 @@ async function tellWorkspace(workspaceId: string, page: NoticePage): Promise<voi
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     }),
-    { agentIds: chosen.agent_ids, type: page.type, data: { ...page.data } },
+    {
+      agentIds: chosen.agent_ids,
+      type: page.type,
+      data: { ...page.data, ...(upgraded === undefined ? {} : { upgraded }) },
+    },
   );
 }

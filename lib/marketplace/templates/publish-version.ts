@@ -3,7 +3,7 @@ import { AppError, validationError } from '../../core/errors.ts';
 import { nowIso } from '../../core/time.ts';
 import { listPartitions } from '../../store/keys.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
-import { alongLost, alongRefused, type CommitAlong } from '../../store/transact.ts';
+import { alongLost, alongRefused, type CommitAlong, type TransactItem } from '../../store/transact.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
 import type { VersionInput } from '../request-schemas.ts';
 import { categoryCountChanges } from './category-counts.ts';
@@ -25,6 +25,8 @@ export async function publishVersion(
   input: VersionInput,
   caller: Caller,
   along?: CommitAlong<ReturnType<typeof toTemplate>>,
+  /** Items that commit with the version, made from the template before it (the installers' notice, lib/marketplace/lifecycle). */
+  withVersion: (before: TemplateItem, after: TemplateItem) => TransactItem[] = () => [],
 ) {
   return optimistic(async () => {
     const template = await authoredTemplate(idOrSlug, caller);
@@ -50,6 +52,7 @@ export async function publishVersion(
     const result = await insertVersion(version, template.id, currentVersionUpdate(template, updated), [
       // A template whose every version was yanked is listed again with a new one.
       ...categoryCountChanges(template, updated),
+      ...withVersion(template, updated),
       ...alongItems,
     ]);
     if (result.ok) return answer;

@@ -54,6 +54,81 @@ export async function updateTemplateIf(
   return (await conditionalUpdate({ ...update, Key: keys.template(templateId) })).ok;
 }
 
+/**
+ * Version items from `first` to `last` (both included), newest first: one Query of their keys'
+ * range, billed by the items read whole (schemas and all) whatever `projection` keeps.
+ */
+export async function versionsBetween(
+  templateId: string,
+  first: string,
+  last: string,
+  options: { limit: number; projection?: string; consistent?: boolean; startKey?: Record<string, unknown> },
+) {
+  const page = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :first AND :last',
+      ExpressionAttributeValues: {
+        ':pk': keys.template(templateId).PK,
+        ':first': keys.version(templateId, sortableVersion(first)).SK,
+        ':last': keys.version(templateId, sortableVersion(last)).SK,
+      },
+      ...(options.projection ? { ProjectionExpression: options.projection } : {}),
+      ScanIndexForward: false,
+      ConsistentRead: options.consistent === true,
+      Limit: options.limit,
+      ExclusiveStartKey: options.startKey,
+    }),
+  );
+  return { items: page.Items ?? [], lastKey: page.LastEvaluatedKey };
+}
+
+/** Neither yanked nor waiting in quarantine: a version installs, upgrades and contracts may take. */
+export const isTakeable = (v: Record<string, unknown>): boolean =>
+  v['yanked_at'] === undefined && v['quarantine'] === undefined;
+
+/** The newest takeable version from `first` to `last`: a few items a page, stopping at the first hit (usually one item). */
+export async function newestTakeableBetween(
+  templateId: string,
+  first: string,
+  last: string,
+): Promise<string | undefined> {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await versionsBetween(templateId, first, last, {
+      limit: 2,
+      projection: 'version, yanked_at, quarantine',
+      ...(startKey ? { startKey } : {}),
+    });
+    const hit = page.items.find(isTakeable);
+    if (hit) return hit['version'] as string;
+    startKey = page.lastKey;
+  } while (startKey);
+  return undefined;
+}
+
+/** The changelogs of the versions after `from` up to `to` (included), newest first, at most `limit`. */
+export async function changelogsBetween(templateId: string, from: string, to: string, limit: number) {
+  const { items } = await versionsBetween(templateId, from, to, {
+    limit: limit + 1,
+    projection: 'version, changelog, quarantine',
+  });
+  return items
+    .filter((v) => v['version'] !== from)
+    .map((v) => ({
+      version: v['version'] as string,
+      changelog: (v['changelog'] as string | undefined) ?? '',
+      quarantined: v['quarantine'] !== undefined,
+    }))
+    .slice(0, limit);
+}
+
+/** Version items by version (one BatchGetItem per 100), in the order asked; undefined where missing. */
+export async function versionItems(wanted: readonly { templateId: string; version: string }[]) {
+  const found = await batchGet(wanted.map((w) => keys.version(w.templateId, sortableVersion(w.version))));
+  return wanted.map((w) => found.get(keyString(keys.version(w.templateId, sortableVersion(w.version)))));
+}
+
 export async function versionStored(templateId: string, version: string): Promise<boolean> {
   const { Item } = await db().send(
     new GetCommand({ TableName: tableName(), Key: keys.version(templateId, sortableVersion(version)) }),

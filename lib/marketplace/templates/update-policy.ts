@@ -7,7 +7,7 @@
  * half-open interval, and the package would add its weight to every bundle that resolves
  * (test/marketplace/install-policy.test.ts holds these lines to `semver` on random versions).
  */
-import { compareVersions } from '../templates/version.ts';
+import { compareVersions } from './version.ts';
 
 /** Tuples, not compareVersions: a range's upper bound may step past the last version a template can have (`0.0.999999` → `0.0.1000000`). */
 type Parts = [number, number, number];
@@ -50,4 +50,17 @@ export function newestAllowed(policy: UpdatePolicy, base: string, versions: Iter
     if (allows(policy, base, v) && (best === undefined || compareVersions(v, best) > 0)) best = v;
   }
   return best;
+}
+
+/** A marker from before policies existed reads as `minor`, npm's default range (`^`). */
+export const policyOf = (marker: Record<string, unknown>): UpdatePolicy =>
+  (UPDATE_POLICIES as readonly unknown[]).includes(marker['policy']) ? (marker['policy'] as UpdatePolicy) : 'minor';
+
+/** The greatest version a template can have inside the range (its version keys' upper end, for one Query). */
+export function lastInRange(range: PolicyRange): string {
+  const [a, b, c] = split(range.below);
+  const top = 999_999;
+  if (c > 0) return `${a}.${b}.${Math.min(c - 1, top)}`;
+  if (b > 0) return `${a}.${Math.min(b - 1, top)}.${top}`;
+  return `${Math.min(a - 1, top)}.${top}.${top}`;
 }
