@@ -62,6 +62,7 @@ export const UNIT_FILES = [
   'test/local/node-version.test.ts',
   'test/local/websocket-frames.test.ts',
   'test/bench/bench-http.test.ts',
+  'test/marketplace/gate-findings.test.ts',
   'test/marketplace/install-policy.test.ts',
   'test/marketplace/pure-functions.test.ts',
   'test/marketplace/schema-diff.test.ts',

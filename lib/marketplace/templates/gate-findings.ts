@@ -7,12 +7,13 @@
  * - `secret`: credential formats (AWS access key ids, GitHub, Slack and Stripe tokens, Slack
  *   webhook URLs, private key blocks, passwords in URLs, `Bearer`/`Basic` values) anywhere, and
  *   high-entropy values under secret-looking names (`token`, `api_key`, `password`, …).
- * - `impersonation`: a name or slug whose skeleton (Unicode confusables folded, separators
+ * - `impersonation`: a slug (or a name, against publishers' names only) whose skeleton (Unicode confusables folded, separators
  *   dropped, digits read as the letters they imitate) equals or is one edit from a verified
  *   publisher's name or one of their slugs, unless it is the publisher's own.
  * - `reference`: a check config that points at what no check should reach: a URL to a loopback,
  *   private, link-local or metadata address, or a `$ref` outside the config.
  */
+import { parseIp } from '../../net/ip.ts';
 import { isForbiddenAddress } from '../../net/url-policy.ts';
 
 export type FindingKind = 'secret' | 'impersonation' | 'reference';
@@ -27,13 +28,17 @@ export interface GateInput {
   name?: string;
   slug?: string;
   description?: string;
-  schema: { variables: { name: string; description?: string; default?: unknown; enum?: string[] }[]; checks: { id: string; description?: string; config: Record<string, unknown> }[] };
+  schema: {
+    variables: { name: string; description?: string; default?: unknown; enum?: string[] }[];
+    checks: { id: string; description?: string; config: Record<string, unknown> }[];
+  };
 }
 
-/** A verified publisher's protected name (their name, or a slug of theirs) as stored: `skeleton` precomputed. */
+/** A verified publisher's protected name (their own name, or a slug of theirs) as stored: `skeleton` precomputed. */
 export interface ProtectedName {
   author_id: string;
   skeleton: string;
+  of: 'publisher' | 'slug';
 }
 
 const CREDENTIAL_FORMATS: [RegExp, string][] = [
@@ -48,7 +53,8 @@ const CREDENTIAL_FORMATS: [RegExp, string][] = [
   [/\bhttps?:\/\/[^\s/:@{}]+:[^\s/@{}]+@/, 'a password in a URL'],
 ];
 
-const SECRET_NAME = /(secret|token|passw(or)?d|passwd|api[_-]?key|apikey|auth|credential|private[_-]?key|access[_-]?key|signing[_-]?key|client[_-]?secret)/i;
+const SECRET_NAME =
+  /(secret|token|passw(or)?d|passwd|api[_-]?key|apikey|auth|credential|private[_-]?key|access[_-]?key|signing[_-]?key|client[_-]?secret)/i;
 const PLACEHOLDER_ONLY = /^\s*\{\{[^{}]*\}\}\s*$/;
 
 /** Shannon entropy in bits per character. */
@@ -79,14 +85,18 @@ function secretIn(value: string, keyName: string | undefined): string | undefine
 }
 
 /** Every string of `value` with its path and the name of the key that holds it. */
-function* strings(value: unknown, path: string, key?: string): Generator<{ path: string; key: string | undefined; text: string }> {
+function* strings(
+  value: unknown,
+  path: string,
+  key?: string,
+): Generator<{ path: string; key: string | undefined; text: string }> {
   if (typeof value === 'string') yield { path, key, text: value };
   else if (Array.isArray(value)) for (const [i, v] of value.entries()) yield* strings(v, `${path}.${i}`, key);
   else if (value !== null && typeof value === 'object') {
-    // `{"name": "Authorization", "value": "…"}`: the header's name is the key that says what the value is.
+    // `{"name": "Authorization", "value": "…"}`, a variable's `default`: the sibling `name` says what the value is.
     const named = (value as Record<string, unknown>)['name'];
     for (const [k, v] of Object.entries(value)) {
-      const keyName = k === 'value' && typeof named === 'string' ? named : k;
+      const keyName = (k === 'value' || k === 'default') && typeof named === 'string' ? named : k;
       yield* strings(v, `${path}.${k}`, keyName);
     }
   }
@@ -103,7 +113,13 @@ function referenceIn(text: string, key: string | undefined): string | undefined 
   }
   if (!['http:', 'https:'].includes(url.protocol)) return undefined;
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal') || isForbiddenAddress(host)) {
+  const literal = parseIp(host) !== null;
+  if (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host.endsWith('.internal') ||
+    (literal && isForbiddenAddress(host))
+  ) {
     return `Points at ${host}, an address no check should reach (loopback, private, link-local or metadata).`;
   }
   return undefined;
@@ -111,10 +127,52 @@ function referenceIn(text: string, key: string | undefined): string | undefined 
 
 /** Confusables folded, as UTS #39's skeleton does for the letters impersonators use, plus digits and separators. */
 const CONFUSABLES: Record<string, string> = {
-  а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x',
-  і: 'i', ї: 'i', ј: 'j', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w', ɡ: 'g', ı: 'i', ℓ: 'l',
-  α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', ω: 'w',
-  '0': 'o', '1': 'l', '3': 'e', '5': 's', '7': 't', '@': 'a', '$': 's', '|': 'l', '!': 'i', i: 'l',
+  а: 'a',
+  в: 'b',
+  е: 'e',
+  ё: 'e',
+  к: 'k',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  і: 'i',
+  ї: 'i',
+  ј: 'j',
+  ѕ: 's',
+  ԁ: 'd',
+  ԛ: 'q',
+  ԝ: 'w',
+  ɡ: 'g',
+  ı: 'i',
+  ℓ: 'l',
+  α: 'a',
+  β: 'b',
+  ε: 'e',
+  η: 'n',
+  ι: 'i',
+  κ: 'k',
+  ν: 'v',
+  ο: 'o',
+  ρ: 'p',
+  τ: 't',
+  υ: 'u',
+  χ: 'x',
+  ω: 'w',
+  '0': 'o',
+  '1': 'l',
+  '3': 'e',
+  '5': 's',
+  '7': 't',
+  '@': 'a',
+  $: 's',
+  '|': 'l',
+  '!': 'i',
+  i: 'l',
 };
 
 export function skeleton(text: string): string {
@@ -145,11 +203,23 @@ export function editDistance(a: string, b: string, max: number): number {
 /** Short names collide by chance: one edit is allowed from 6 characters of skeleton, two from 12. */
 const editsAllowed = (length: number) => (length >= 12 ? 2 : length >= 6 ? 1 : 0);
 
-function impersonates(text: string, authorId: string, protectedNames: readonly ProtectedName[]): boolean {
+/**
+ * A slug is held against verified publishers' names and slugs; a template's name (free words, where
+ * two honest templates often say the same thing: "HTTP uptime check") only against their names.
+ */
+function impersonates(
+  text: string,
+  field: 'name' | 'slug',
+  authorId: string,
+  protectedNames: readonly ProtectedName[],
+): boolean {
   const s = skeleton(text);
   if (s.length < 3) return false;
   return protectedNames.some(
-    (p) => p.author_id !== authorId && editDistance(s, p.skeleton, editsAllowed(p.skeleton.length)) <= editsAllowed(p.skeleton.length),
+    (p) =>
+      p.author_id !== authorId &&
+      (field === 'slug' || p.of === 'publisher') &&
+      editDistance(s, p.skeleton, editsAllowed(p.skeleton.length)) <= editsAllowed(p.skeleton.length),
   );
 }
 
@@ -160,7 +230,9 @@ export function gateFindings(input: GateInput, authorId: string, protectedNames:
     ...(input.description !== undefined ? [{ path: 'description', key: undefined, text: input.description }] : []),
     ...strings(input.schema.variables, 'schema.variables'),
     ...input.schema.checks.flatMap((c, i) => [
-      ...(c.description !== undefined ? [{ path: `schema.checks.${i}.description`, key: undefined, text: c.description }] : []),
+      ...(c.description !== undefined
+        ? [{ path: `schema.checks.${i}.description`, key: undefined, text: c.description }]
+        : []),
       ...strings(c.config, `schema.checks.${i}.config`),
     ]),
   ];
@@ -172,8 +244,12 @@ export function gateFindings(input: GateInput, authorId: string, protectedNames:
   }
   for (const field of ['name', 'slug'] as const) {
     const text = input[field];
-    if (text !== undefined && impersonates(text, authorId, protectedNames)) {
-      findings.push({ kind: 'impersonation', path: field, reason: "Confusable with a verified publisher's name or slug." });
+    if (text !== undefined && impersonates(text, field, authorId, protectedNames)) {
+      findings.push({
+        kind: 'impersonation',
+        path: field,
+        reason: "Confusable with a verified publisher's name or slug.",
+      });
     }
   }
   return findings;
