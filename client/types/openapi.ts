@@ -80,6 +80,18 @@ export type TemplateVersion = {
   } | null;
   /** Set by the author: no new installs or contracts of this version. */
   yanked_at: string | null;
+  /** Held by the publish gate: not current, not installable, seen by its author and operators only (null when it is not). */
+  quarantine: {
+    /** `quarantined` until an operator releases or rejects it. */
+    status: "quarantined" | "rejected";
+    findings: Array<{
+      kind: "secret" | "impersonation" | "reference";
+      /** Where in the published body, as validation details name it. */
+      path: string;
+      reason: string;
+    }>;
+    at: string;
+  } | null;
 };
 
 export type Template = {
@@ -102,6 +114,18 @@ export type Template = {
   updated_at: string;
   schema: TemplateSchema;
   versions: Array<TemplateVersion>;
+  /** The first version was held by the publish gate: the template is hidden (seen by its author and operators only) until an operator releases it. */
+  quarantine: {
+    /** `quarantined` until an operator releases or rejects it. */
+    status: "quarantined" | "rejected";
+    findings: Array<{
+      kind: "secret" | "impersonation" | "reference";
+      /** Where in the published body, as validation details name it. */
+      path: string;
+      reason: string;
+    }>;
+    at: string;
+  } | null;
 };
 
 export type Review = {
@@ -138,6 +162,18 @@ export type TemplateDetails = {
   updated_at: string;
   schema: TemplateSchema;
   versions: Array<TemplateVersion>;
+  /** The first version was held by the publish gate: the template is hidden (seen by its author and operators only) until an operator releases it. */
+  quarantine: {
+    /** `quarantined` until an operator releases or rejects it. */
+    status: "quarantined" | "rejected";
+    findings: Array<{
+      kind: "secret" | "impersonation" | "reference";
+      /** Where in the published body, as validation details name it. */
+      path: string;
+      reason: string;
+    }>;
+    at: string;
+  } | null;
   reviews: Array<Review>;
 };
 
@@ -198,6 +234,18 @@ export type VersionChanged = {
   } | null;
   /** Set by the author: no new installs or contracts of this version. */
   yanked_at: string | null;
+  /** Held by the publish gate: not current, not installable, seen by its author and operators only (null when it is not). */
+  quarantine: {
+    /** `quarantined` until an operator releases or rejects it. */
+    status: "quarantined" | "rejected";
+    findings: Array<{
+      kind: "secret" | "impersonation" | "reference";
+      /** Where in the published body, as validation details name it. */
+      path: string;
+      reason: string;
+    }>;
+    at: string;
+  } | null;
   /** The template's current version after the change (the newest not yanked); null when every version is yanked. */
   current_version: string | null;
 };
@@ -259,7 +307,7 @@ export type ReportPage = {
 
 export type ModerationAction = {
   id: string;
-  action: "hide" | "restore" | "dismiss" | "verify_author" | "unverify_author";
+  action: "hide" | "restore" | "dismiss" | "verify_author" | "unverify_author" | "release" | "reject";
   operator: {
     id: string;
     name: string;
@@ -267,6 +315,8 @@ export type ModerationAction = {
   template_id: string | null;
   reviewer_id: string | null;
   author_id: string | null;
+  /** The version released or rejected (release and reject of a later version). */
+  version: string | null;
   reason: string;
   /** False when the item already was as asked (the action is recorded all the same). */
   changed: boolean;
@@ -1041,10 +1091,11 @@ export type ListReportsQuery = {
 
 /** The body of POST /v1/marketplace/moderation/actions. */
 export type ModerateBody = {
-  action: "hide" | "restore" | "dismiss" | "verify_author" | "unverify_author";
+  action: "hide" | "restore" | "dismiss" | "verify_author" | "unverify_author" | "release" | "reject";
   template_id?: string;
   reviewer_id?: string;
   author_id?: string;
+  version?: string;
   reason: string;
 };
 

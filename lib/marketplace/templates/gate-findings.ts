@@ -27,7 +27,8 @@ export interface Finding {
 export interface GateInput {
   name?: string;
   slug?: string;
-  description?: string;
+  description?: string | undefined;
+  changelog?: string | undefined;
   schema: {
     variables: { name: string; description?: string; default?: unknown; enum?: string[] }[];
     checks: { id: string; description?: string; config: Record<string, unknown> }[];
@@ -228,6 +229,7 @@ export function gateFindings(input: GateInput, authorId: string, protectedNames:
   const texts = [
     ...(input.name !== undefined ? [{ path: 'name', key: undefined, text: input.name }] : []),
     ...(input.description !== undefined ? [{ path: 'description', key: undefined, text: input.description }] : []),
+    ...(input.changelog !== undefined ? [{ path: 'changelog', key: undefined, text: input.changelog }] : []),
     ...strings(input.schema.variables, 'schema.variables'),
     ...input.schema.checks.flatMap((c, i) => [
       ...(c.description !== undefined

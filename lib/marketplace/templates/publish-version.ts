@@ -6,9 +6,11 @@ import { optimistic, RETRY } from '../../store/optimistic.ts';
 import { alongLost, alongRefused, type CommitAlong, type TransactItem } from '../../store/transact.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
 import type { VersionInput } from '../request-schemas.ts';
+import type { Quarantine } from './answer.ts';
 import { categoryCountChanges } from './category-counts.ts';
 import { authoredTemplate } from './find-template.ts';
-import { insertVersion, versionStored } from './store.ts';
+import { gateCheck, quarantineOf } from './gate.ts';
+import { insertHeldVersion, insertVersion, versionStored } from './store.ts';
 import { type TemplateItem, toTemplate, versionEntryOf } from './template-item.ts';
 import { compareVersions } from './version.ts';
 import { newestVersions, VERSIONS_SHOWN, versionItem } from './versions.ts';
@@ -39,6 +41,8 @@ export async function publishVersion(
       ]);
     }
     const now = nowIso();
+    const held = quarantineOf(await gateCheck({ schema: input.schema, changelog: input.changelog }, caller), now);
+    if (held) return holdVersion(template, input, held, now, along);
     const updated: TemplateItem = { ...template, version: input.version, schema: input.schema, updated_at: now };
     delete updated.current_deprecation;
     delete updated.all_yanked;
@@ -46,7 +50,11 @@ export async function publishVersion(
     // The answer is made before the commit, to commit with it: the new version leads the ones before it.
     const answer = toTemplate(
       updated,
-      [versionEntryOf(version), ...(await newestVersions(template.id))].slice(0, VERSIONS_SHOWN),
+      // Without the held entry a fixed republish of this version replaces.
+      [
+        versionEntryOf(version),
+        ...(await newestVersions(template.id)).filter((v) => v.version !== input.version),
+      ].slice(0, VERSIONS_SHOWN),
     );
     const alongItems = along?.(answer) ?? [];
     const result = await insertVersion(version, template.id, currentVersionUpdate(template, updated), [
@@ -86,4 +94,31 @@ function currentVersionUpdate(before: TemplateItem, after: TemplateItem) {
       values: { ':current': before.version, ...(relisted ? { ':rev': before.rev } : {}) },
     },
   );
+}
+
+/** A version the gate holds: stored with its findings, the template unchanged (not current, not announced). */
+async function holdVersion(
+  template: TemplateItem,
+  input: VersionInput,
+  held: Quarantine,
+  now: string,
+  along?: CommitAlong<ReturnType<typeof toTemplate>>,
+) {
+  const version = {
+    ...versionItem(template.id, input.version, input.changelog ?? '', input.schema, now),
+    quarantine: held,
+  };
+  const answer = toTemplate(
+    template,
+    [versionEntryOf(version), ...(await newestVersions(template.id)).filter((v) => v.version !== input.version)].slice(
+      0,
+      VERSIONS_SHOWN,
+    ),
+  );
+  const alongItems = along?.(answer) ?? [];
+  const result = await insertHeldVersion(version, template.id, template.version, alongItems);
+  if (result.ok) return answer;
+  if (alongRefused(result.reasons, alongItems.length)) throw alongLost();
+  if (result.reasons[0] === 'ConditionalCheckFailed') throw versionExists(input.version);
+  return RETRY;
 }

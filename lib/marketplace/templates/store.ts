@@ -143,7 +143,7 @@ export async function newestVersionEntries(templateId: string, limit: number): P
       TableName: tableName(),
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :ver)',
       ExpressionAttributeValues: { ':pk': keys.template(templateId).PK, ':ver': keys.versionPrefix },
-      ProjectionExpression: '#v, changelog, created_at, deprecated_message, deprecated_at, yanked_at',
+      ProjectionExpression: '#v, changelog, created_at, deprecated_message, deprecated_at, yanked_at, quarantine',
       ExpressionAttributeNames: { '#v': 'version' },
       ScanIndexForward: false,
       Limit: limit,
@@ -190,7 +190,7 @@ export const commitTemplateUpdate = (
 ): Promise<TransactResult> =>
   transactWrite([{ Update: { TableName: tableName(), Key: keys.template(templateId), ...update } }, ...along]);
 
-/** A new version (only if absent: the first failed condition), the template's update, and what changes along. */
+/** A new version (only if absent or held: the first failed condition), the template's update, and what changes along. */
 export const insertVersion = (
   version: Record<string, unknown>,
   templateId: string,
@@ -198,7 +198,14 @@ export const insertVersion = (
   along: TransactItem[],
 ): Promise<TransactResult> =>
   transactWrite([
-    { Put: { TableName: tableName(), Item: version, ConditionExpression: 'attribute_not_exists(PK)' } },
+    // A version the gate held (or an operator rejected) is the author's to publish again, fixed.
+    {
+      Put: {
+        TableName: tableName(),
+        Item: version,
+        ConditionExpression: 'attribute_not_exists(PK) OR attribute_exists(quarantine)',
+      },
+    },
     { Update: { TableName: tableName(), Key: keys.template(templateId), ...update } },
     ...along,
   ]);
@@ -217,3 +224,50 @@ export const templateListPage = (
   partition: string,
   request: Parameters<typeof readIndexPage>[2],
 ): Promise<IndexPage> => readIndexPage(index, partition, request);
+
+/** The publish gate's protected names (gate.ts): one item, eventually consistent (a verification a second old may be missed once). */
+export async function readProtectedEntries(): Promise<string[]> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: lifecycleKeys.protectedNames() }));
+  const entries = Item?.['entries'] as Set<string> | undefined;
+  return entries ? [...entries] : [];
+}
+
+/** Names added to (or taken from) the protected set: ADD/DELETE of a string set, so concurrent changes never lose one. */
+export const protectedEntriesChange = (op: 'ADD' | 'DELETE', entries: string[]): TransactItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: lifecycleKeys.protectedNames(),
+    UpdateExpression: op === 'ADD' ? 'ADD entries :e SET entity = :entity' : 'DELETE entries :e',
+    ExpressionAttributeValues: {
+      ':e': new Set(entries),
+      ...(op === 'ADD' ? { ':entity': ENTITY.protectedNames } : {}),
+    },
+  },
+});
+
+/** A version held by the gate (only if absent, or held or rejected before: the author republishes it fixed), the template as read. */
+export const insertHeldVersion = (
+  version: Record<string, unknown>,
+  templateId: string,
+  currentRead: string,
+  along: TransactItem[],
+): Promise<TransactResult> =>
+  transactWrite([
+    {
+      Put: {
+        TableName: tableName(),
+        Item: version,
+        ConditionExpression: 'attribute_not_exists(PK) OR attribute_exists(quarantine)',
+      },
+    },
+    {
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: keys.template(templateId),
+        ConditionExpression: '#cur = :current',
+        ExpressionAttributeNames: { '#cur': 'version' },
+        ExpressionAttributeValues: { ':current': currentRead },
+      },
+    },
+    ...along,
+  ]);
