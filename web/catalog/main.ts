@@ -9,6 +9,7 @@ import type { MarketplaceClient } from '../../client/marketplace-client.ts';
 import type { CategoryCount, TemplateDetails, TemplateSort, TemplateSummary } from '../../client/types/index.ts';
 import { clientFor, fromFragment, problem } from '../shared/api.ts';
 import { announce, byId, h, show, when } from '../shared/dom.ts';
+import { upgradeSections } from './upgrades.ts';
 
 const KEY_STORAGE = 'catalog.key';
 const PAGE_SIZE = 12;
@@ -222,6 +223,7 @@ async function details(idOrSlug: string): Promise<void> {
   );
   const title = h('input', { id: 'review-title', name: 'title', required: true, maxlength: 100 });
   const comment = h('textarea', { id: 'review-comment', name: 'comment', rows: 3, maxlength: 2000 });
+  const upgrades = h('section', { id: 'upgrades' });
   show(
     main,
     h('p', {}, h('a', { href: '#/' }, '← All templates')),
@@ -285,6 +287,7 @@ async function details(idOrSlug: string): Promise<void> {
         ),
       ),
     ),
+    upgrades,
     h('h3', {}, 'Reviews'),
     t.reviews.length === 0
       ? h('p', { id: 'reviews', class: 'muted' }, 'No reviews yet.')
@@ -325,6 +328,7 @@ async function details(idOrSlug: string): Promise<void> {
     ),
   );
   document.title = `${t.name} — Template catalog`;
+  await upgradeSections(c, t, upgrades);
 }
 
 void start();
