@@ -190,6 +190,15 @@ export const commitTemplateUpdate = (
 ): Promise<TransactResult> =>
   transactWrite([{ Update: { TableName: tableName(), Key: keys.template(templateId), ...update } }, ...along]);
 
+/** A version item only if absent, or held or rejected by the gate: the author publishes it again, fixed. */
+const putNewVersion = (version: Record<string, unknown>): TransactItem => ({
+  Put: {
+    TableName: tableName(),
+    Item: version,
+    ConditionExpression: 'attribute_not_exists(PK) OR attribute_exists(quarantine)',
+  },
+});
+
 /** A new version (only if absent or held: the first failed condition), the template's update, and what changes along. */
 export const insertVersion = (
   version: Record<string, unknown>,
@@ -198,14 +207,7 @@ export const insertVersion = (
   along: TransactItem[],
 ): Promise<TransactResult> =>
   transactWrite([
-    // A version the gate held (or an operator rejected) is the author's to publish again, fixed.
-    {
-      Put: {
-        TableName: tableName(),
-        Item: version,
-        ConditionExpression: 'attribute_not_exists(PK) OR attribute_exists(quarantine)',
-      },
-    },
+    putNewVersion(version),
     { Update: { TableName: tableName(), Key: keys.template(templateId), ...update } },
     ...along,
   ]);
@@ -253,13 +255,7 @@ export const insertHeldVersion = (
   along: TransactItem[],
 ): Promise<TransactResult> =>
   transactWrite([
-    {
-      Put: {
-        TableName: tableName(),
-        Item: version,
-        ConditionExpression: 'attribute_not_exists(PK) OR attribute_exists(quarantine)',
-      },
-    },
+    putNewVersion(version),
     {
       ConditionCheck: {
         TableName: tableName(),
