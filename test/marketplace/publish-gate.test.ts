@@ -137,4 +137,28 @@ describe('publish gate', () => {
     expect(mine.body.quarantine).toBeNull();
     expect(own.quarantine).toBeNull();
   });
+
+  it('refuses new words of a listed template that the gate finds something in (no copy to hold), and keeps the old ones', async () => {
+    const author = await createTestUser();
+    const t = await publish(author, { description: 'Checks a URL.' });
+    const res = await invoke('updateTemplate', {
+      caller: author,
+      params: { id: t.id },
+      body: { description: `Use key ${STRIPE_KEY} to call it.` },
+    });
+    expectError(res, 400, 'validation_error');
+    expect(res.body.error.details).toEqual([
+      { path: 'description', message: 'The publish gate: Looks like a Stripe secret key.' },
+    ]);
+    expect((await seen(author, t.id)).body.description).toBe('Checks a URL.');
+    expect(
+      (
+        await invoke('updateTemplate', {
+          caller: author,
+          params: { id: t.id },
+          body: { description: 'Checks a URL, twice.' },
+        })
+      ).status,
+    ).toBe(200);
+  });
 });
