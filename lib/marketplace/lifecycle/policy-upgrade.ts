@@ -45,9 +45,14 @@ export async function policyTarget(templateId: string, marker: Record<string, un
  * Moves the workspace's install by its policy for notice `by`; answers the move this notice made
  * (also when an earlier run of the same page made it), or null.
  */
-export async function upgradeByPolicy(workspaceId: string, templateId: string, by: string): Promise<PolicyMove> {
+export async function upgradeByPolicy(
+  workspaceId: string,
+  templateId: string,
+  by: string,
+  read?: Record<string, unknown>,
+): Promise<PolicyMove> {
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    const marker = await readInstallMarker(workspaceId, templateId);
+    const marker = attempt === 1 && read ? read : await readInstallMarker(workspaceId, templateId);
     if (!marker) return null;
     const last = marker['last_move'] as { by: string; from: string; to: string } | undefined;
     if (last?.by === by) return { from: last.from, to: last.to };
