@@ -159,16 +159,41 @@ export const routeDocs: Readonly<Record<string, RouteDoc>> = {
   installTemplate: {
     tag: 'Marketplace',
     summary: "Install a template into the caller's workspace",
+    description:
+      "Optional body: `version` (default: the current one; not yanked, not in quarantine) and `policy` (default `minor`): which new versions move the install when they are published, as npm reads `=`, `~` and `^` ranges of the installed version (`pinned`, `patch`, `minor`; a breaking version never moves it). The workspace's contracts are made from the installed version unless a contract names `template_version`.",
     answers: {
-      200: { description: 'Already installed: the original record, nothing changed.', schema: 'Installation' },
+      200: {
+        description: 'Already installed: the original record, nothing changed (change it with …/upgrade).',
+        schema: 'Installation',
+      },
       201: { description: 'Installed.', schema: 'Installation' },
     },
+    errors: ['template_yanked'],
     example: { params: { id: 'http-uptime-check' } },
   },
   listInstalled: {
     tag: 'Marketplace',
-    summary: "Templates installed in the caller's workspace, most recent first",
+    summary: "Templates installed in the caller's workspace, most recent first, with their drift",
+    description:
+      "Each with `installation`: the version installed and its policy, whether that version was yanked since (`version_yanked`: it keeps working for the workspace's contracts), the newest version the policy allows (`newest_allowed`) and the newest overall (`newest`; `behind` when the install is older).",
     answers: { 200: { description: 'OK', schema: 'InstalledPage' } },
+  },
+  upgradeInstall: {
+    tag: 'Marketplace',
+    summary: "Move the workspace's install to a named version or the newest its policy allows",
+    description:
+      "Body (optional): `version` (any version not yanked and not in quarantine, older ones too: a rollback) and `policy` (changes the install's policy; without `version`, the move is to the newest version the new policy allows). Unlike upgrades by policy on publish, a breaking version may be asked for: the answer's `diff` (from the version left) says what changed and whether it is breaking. 404 when the workspace has not installed the template.",
+    answers: { 200: { description: 'Moved (or already there: `changed: false`).', schema: 'Upgraded' } },
+    errors: ['template_yanked'],
+    example: { params: { template: 'dataset-row-count' }, body: { version: '1.1.0' } },
+  },
+  compareVersions: {
+    tag: 'Marketplace',
+    summary: "The computed difference between two versions' schemas, and the changelogs between them",
+    description:
+      '`from` and `to` (default: the current version) are versions of the template, either order. Variables and checks added, removed and changed, and `breaking`, computed from the schemas (never declared): a required variable without a default added or made so, a variable removed or its type changed, an enum value taken away, or a check removed. `changelog`: the versions after the older one up to the newer, newest first, at most 100.',
+    answers: { 200: { description: 'OK', schema: 'VersionDiff' } },
+    example: { params: { id: 'dataset-row-count' }, query: { from: '1.0.0', to: '1.1.0' } },
   },
   createReview: {
     tag: 'Marketplace',

@@ -149,6 +149,22 @@ export const routes: readonly Route[] = [
     access: 'read',
   },
   {
+    name: 'upgradeInstall',
+    method: 'POST',
+    path: `${m}/installed/{template}/upgrade`,
+    handler: 'functions/marketplace/upgrade-install.ts',
+    auth: true,
+    access: 'readwrite',
+  },
+  {
+    name: 'compareVersions',
+    method: 'GET',
+    path: `${m}/templates/{id}/compare`,
+    handler: 'functions/marketplace/compare-versions.ts',
+    auth: true,
+    access: 'read',
+  },
+  {
     name: 'createReview',
     method: 'POST',
     path: `${m}/templates/{id}/reviews`,

@@ -77,7 +77,7 @@ describe('the OpenAPI document', () => {
     expect([...doc.servers[1].variables.stage.enum].sort()).toEqual(Object.keys(STAGES).sort());
   });
 
-  it('has the webhooks: the handshake, the test event, the four contract events and the two template events, with both signature schemes', () => {
+  it('has the webhooks: the handshake, the test event, the four contract events and the three template events, with both signature schemes', () => {
     const doc = JSON.parse(written);
     expect(Object.keys(doc.webhooks).sort()).toEqual([
       'contract.funded',
@@ -87,6 +87,7 @@ describe('the OpenAPI document', () => {
       'service.webhook.test',
       'service.webhook.verify',
       'template.version.deprecated',
+      'template.version.published',
       'template.version.yanked',
     ]);
     for (const hook of Object.values(doc.webhooks) as { post: { parameters: { name: string }[] } }[]) {

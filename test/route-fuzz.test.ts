@@ -75,6 +75,7 @@ function pathOf(route: Route, w: World): string {
     .replace('{destination_id}', newId('dst'))
     .replace('{link_id}', newPortalToken().linkId)
     .replace('{version}', '1.0.0')
+    .replace('{template}', w.template)
     .replace('{id}', idFor);
   // A route with a path parameter named here by no one would be fuzzed as a 404 and prove nothing.
   if (path.includes('{')) throw new Error(`route-fuzz: give ${route.name}'s path parameter a value (${path})`);

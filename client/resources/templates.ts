@@ -5,9 +5,12 @@ import type { CursorPage } from '../types/common.ts';
 import type { Contract, InstantiateTemplateInput } from '../types/contracts.ts';
 import type {
   ChangeVersionInput,
+  CompareVersionsParams,
   EventAgents,
   FeaturedTemplates,
   Installation,
+  InstalledTemplate,
+  InstallInput,
   InstallResult,
   ListInstalledParams,
   ListTemplatesParams,
@@ -21,7 +24,10 @@ import type {
   TemplateStatsSeries,
   TemplateSummary,
   UpdateTemplateInput,
+  Upgraded,
+  UpgradeInput,
   VersionChanged,
+  VersionDiff,
 } from '../types/marketplace.ts';
 import type { CallOptions } from './call-options.ts';
 import type { Contracts } from './contracts.ts';
@@ -144,18 +150,42 @@ export class Templates {
    * Installs into the caller's workspace. Idempotent by API contract (a repeat answers 200 and
    * counts nothing), so unlike other POSTs it is retried on 429, 5xx and network errors.
    */
-  async install(id: string, options: CallOptions = {}): Promise<InstallResult> {
+  async install(id: string, input: InstallInput = {}, options: CallOptions = {}): Promise<InstallResult> {
     const res = await this.http.json<Installation>({
       method: 'POST',
       path: m(path`/templates/${id}/install`),
+      ...(Object.keys(input).length > 0 ? { body: input } : {}),
       signal: options.signal,
     });
     return { ...res.body, created: res.status === 201 };
   }
 
-  /** One page of the templates installed in the caller's workspace, newest install first. */
-  async installed(params: ListInstalledParams = {}, options: CallOptions = {}): Promise<CursorPage<TemplateSummary>> {
-    return this.http.body<CursorPage<TemplateSummary>>({
+  /**
+   * Moves the workspace's install to `input.version`, or to the newest version its policy (or
+   * `input.policy`) allows; the answer's `diff` is from the version it left.
+   */
+  async upgrade(id: string, input: UpgradeInput = {}, options: CallOptions = {}): Promise<Upgraded> {
+    return this.http.body<Upgraded>({
+      method: 'POST',
+      path: m(path`/installed/${id}/upgrade`),
+      body: input,
+      signal: options.signal,
+    });
+  }
+
+  /** The computed schema diff between two versions (`to` defaults to the current) and the changelogs between. */
+  async compare(id: string, params: CompareVersionsParams, options: CallOptions = {}): Promise<VersionDiff> {
+    return this.http.body<VersionDiff>({
+      method: 'GET',
+      path: m(path`/templates/${id}/compare`),
+      query: { ...params },
+      signal: options.signal,
+    });
+  }
+
+  /** One page of the templates installed in the caller's workspace, newest install first, with their drift. */
+  async installed(params: ListInstalledParams = {}, options: CallOptions = {}): Promise<CursorPage<InstalledTemplate>> {
+    return this.http.body<CursorPage<InstalledTemplate>>({
       method: 'GET',
       path: m('/installed'),
       query: { ...params },
@@ -167,7 +197,7 @@ export class Templates {
   iterateInstalled(
     params: Omit<ListInstalledParams, 'cursor'> = {},
     options: CallOptions = {},
-  ): AsyncGenerator<TemplateSummary, void, undefined> {
+  ): AsyncGenerator<InstalledTemplate, void, undefined> {
     const { offset: _firstPageOnly, ...rest } = params;
     return paginate(async (cursor) => {
       const page = await this.installed(cursor ? { ...rest, cursor } : params, options);

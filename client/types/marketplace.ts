@@ -46,6 +46,20 @@ export interface InstallResult extends Installation {
   created: boolean;
 }
 
+/** Version and update policy of an install (both optional: the current version, `minor`). */
+export type InstallInput = OpenApiTypes.InstallTemplateBody;
+
+/** A template of `GET /installed`, with its install's version, policy and drift. */
+export type InstalledTemplate = OpenApiTypes.InstalledTemplate;
+export type InstallDrift = OpenApiTypes.InstallDrift;
+
+export type UpgradeInput = OpenApiTypes.UpgradeInstallBody;
+export type Upgraded = OpenApiTypes.Upgraded;
+
+export type CompareVersionsParams = OpenApiTypes.CompareVersionsQuery;
+export type SchemaDiff = OpenApiTypes.SchemaDiff;
+export type VersionDiff = OpenApiTypes.VersionDiff;
+
 export type ListTemplatesParams = OpenApiTypes.ListTemplatesQuery;
 
 export type ListInstalledParams = OpenApiTypes.ListInstalledQuery;

@@ -2,6 +2,7 @@
 
 import { CONTRACT_STATUSES as STATUSES } from '../core/contract-statuses.ts';
 import { ID_PATTERN, isTemplateIdOrSlug } from '../core/ids.ts';
+import { VERSION_PATTERN } from '../marketplace/templates/version.ts';
 import * as z from '../zod.ts';
 import type { ContractStatus } from './transitions.ts';
 
@@ -16,6 +17,8 @@ export const createContractBody = z.strictObject({
     .check(z.minimum(1, 'At least 1 cent.'), z.maximum(MAX_AMOUNT_CENTS, 'At most 10^12 cents.')),
   agent_id: z.string().check(z.minLength(1)),
   seller_agent_id: z.optional(z.string().check(z.minLength(1))),
+  // Unnamed: the version the caller's workspace installed, or the current one (docs/marketplace.md, "Pinned installs").
+  template_version: z.optional(z.string().check(z.regex(VERSION_PATTERN, 'Must be MAJOR.MINOR.PATCH, e.g. 1.0.0.'))),
 });
 export type CreateContractInput = z.output<typeof createContractBody>;
 

@@ -79,7 +79,7 @@ export async function createContract(
   const buyer = await ownAgent(caller, input.agent_id);
   // A new version published or the current one yanked between the read and the insert: read it again.
   for (let attempt = 1; ; attempt++) {
-    const template = await templateForContract(caller, input.template_id, attempt > 1);
+    const template = await templateForContract(caller, input.template_id, attempt > 1, input.template_version);
     const view = await insertFrom(buyer.owner_id, template, input, along);
     if (view) return view;
     if (attempt >= 3) throw notFound('Template');
@@ -113,7 +113,7 @@ async function insertFrom(
     seller_owner_id: template.authorId,
   };
   const view = toContractView(contract);
-  return (await insertContract(contract, along?.(view))) ? view : undefined;
+  return (await insertContract(contract, along?.(view), template.older)) ? view : undefined;
 }
 
 /** Only the owners of the contract's agents see it; for anyone else it does not exist. */

@@ -7,6 +7,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { InvariantError } from '../core/errors.ts';
 import { countStats } from '../marketplace/stats/count.ts';
+import { sortableVersion } from '../marketplace/templates/version.ts';
 import { batchGet, keyString } from '../store/batch.ts';
 import { db, tableName } from '../store/client.ts';
 import * as keys from '../store/key-builders.ts';
@@ -50,7 +51,27 @@ export async function readContract(contractId: string): Promise<ContractRecord |
  * collide on its counter; transactWrite retries those conflicts instead of failing the request.
  * `along`: items that commit with it (store/transact.ts, CommitAlong).
  */
-export async function insertContract(contract: ContractRecord, along: TransactItem[] = []): Promise<boolean> {
+export async function insertContract(
+  contract: ContractRecord,
+  along: TransactItem[] = [],
+  older?: { yankedKept: boolean },
+): Promise<boolean> {
+  // Made from an older version (the workspace's installed one, or one named): that version item is
+  // checked instead of the template's current version.
+  const fromCurrent = older === undefined;
+  const versionCheck: TransactItem[] = fromCurrent
+    ? []
+    : [
+        {
+          ConditionCheck: {
+            TableName: tableName(),
+            Key: keys.version(contract.template_id, sortableVersion(contract.template_version)),
+            ConditionExpression: older.yankedKept
+              ? 'attribute_exists(PK)'
+              : 'attribute_exists(PK) AND attribute_not_exists(yanked_at)',
+          },
+        },
+      ];
   const result = await transactWrite([
     {
       Put: {
@@ -65,18 +86,24 @@ export async function insertContract(contract: ContractRecord, along: TransactIt
         Key: keys.template(contract.template_id),
         UpdateExpression: 'ADD contracts_created :one',
         // Made from the current version, not yanked since it was read (lib/marketplace/lifecycle).
-        ConditionExpression: 'attribute_exists(PK) AND #v = :version AND attribute_not_exists(all_yanked)',
-        ExpressionAttributeNames: { '#v': 'version' },
-        ExpressionAttributeValues: { ':one': 1, ':version': contract.template_version },
+        ...(fromCurrent
+          ? {
+              ConditionExpression: 'attribute_exists(PK) AND #v = :version AND attribute_not_exists(all_yanked)',
+              ExpressionAttributeNames: { '#v': 'version' },
+              ExpressionAttributeValues: { ':one': 1, ':version': contract.template_version },
+            }
+          : { ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':one': 1 } }),
       },
     },
     ...linkWrites(contract, contract.status),
     countStats(contract.template_id, contract.template_version, contract.created_at, { contracts_created: 1 }),
+    ...versionCheck,
     ...along,
   ]);
   if (result.ok) return true;
   if (alongRefused(result.reasons, along.length)) throw alongLost();
   if (result.reasons[1] === 'ConditionalCheckFailed') return false;
+  if (!fromCurrent && result.reasons.at(-1 - along.length) === 'ConditionalCheckFailed') return false;
   throw new InvariantError(`contract insert refused: ${result.reasons.join(', ')}`);
 }
 

@@ -14,6 +14,7 @@ export const EVENT_TYPES = [
   'contract.verification.completed',
   'template.version.deprecated',
   'template.version.yanked',
+  'template.version.published',
 ] as const;
 
 export const SERVICE_EVENT_TYPES = [
@@ -55,6 +56,8 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<AnyEventType, string>> = {
     "A version of a template the agent's workspace installed was deprecated; `data.message` says why. Sent to the agents the workspace chose (PUT /v1/marketplace/installed/agents).",
   'template.version.yanked':
     "A version of a template the agent's workspace installed was yanked: no new installs or contracts of it; `data.current_version` is the version now current (null when none is). Sent to the agents the workspace chose.",
+  'template.version.published':
+    "A template the agent's workspace installed has a new version: `data.summary` is the computed diff from the version before it (`data.breaking` when a contract of the old one could be refused by the new), and `data.upgraded` says whether the workspace's install moved by its update policy (`null` when it stayed: pinned, outside its range, or breaking). Sent to the agents the workspace chose.",
   'service.webhook.test':
     'Sent on demand by POST /api/v1/agents/{id}/webhook/test to check a receiver; `data` is empty.',
   'service.webhook.disabled':
@@ -83,6 +86,7 @@ export const EVENT_SCHEMA_VERSIONS: Readonly<Record<AnyEventType, number>> = {
   'contract.verification.completed': 1,
   'template.version.deprecated': 1,
   'template.version.yanked': 1,
+  'template.version.published': 1,
   'service.webhook.test': 1,
   // 2: `reason` gained `endpoint_gone` (a 410 answer); `failing_since` comes only with `consecutive_failures`.
   'service.webhook.disabled': 2,

@@ -4,6 +4,7 @@ import { isTemplateIdOrSlug, SLUG_PATTERN, UUID_PATTERN } from '../core/ids.ts';
 import * as z from '../zod.ts';
 import { CATEGORIES, VISIBILITIES } from './templates/categories.ts';
 import { templateSchema } from './templates/template-schema.ts';
+import { UPDATE_POLICIES } from './templates/update-policy.ts';
 import { VERSION_PATTERN } from './templates/version.ts';
 
 /** Deep paging goes through `cursor`; an offset this large would read this many index keys. */
@@ -102,3 +103,25 @@ export type PageQuery = z.output<typeof pageOnlyQuery>;
 export const installedQuery = z
   .strictObject({ ...pageQuery, limit: z._default(z.queryInteger(1, 100), 100) })
   .check(z.refine(noOffsetWithCursor, noOffsetWithCursorIssue));
+
+/** POST /templates/:id/install: both optional (the current version, `minor`); no body at all is the same. */
+export const installBody = z._default(
+  z.strictObject({
+    version: z.optional(version),
+    policy: z._default(z.enum(UPDATE_POLICIES), 'minor'),
+  }),
+  { policy: 'minor' },
+);
+export type InstallInput = z.output<typeof installBody>;
+
+/** POST /installed/:template/upgrade: to `version`, or to the newest version the (new) policy allows. */
+export const upgradeBody = z._default(
+  z.strictObject({ version: z.optional(version), policy: z.optional(z.enum(UPDATE_POLICIES)) }),
+  {},
+);
+export type UpgradeInput = z.output<typeof upgradeBody>;
+export const installedTemplateParams = z.object({ template: z.string().check(z.refine(isTemplateIdOrSlug)) });
+
+/** GET /templates/:id/compare?from=&to=: `to` defaults to the current version. */
+export const compareQuery = z.strictObject({ from: version, to: z.optional(version) });
+export type CompareQuery = z.output<typeof compareQuery>;

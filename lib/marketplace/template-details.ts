@@ -19,8 +19,10 @@ export async function templateDetails(idOrSlug: string, caller: Caller) {
     readInstallMarker(caller.workspaceId, item.id),
     readReview(item.id, caller.userId),
   ]);
+  // A version the publish gate holds exists for its author and operators only.
+  const seen = isAuthor(item, caller) || caller.operator ? versions : versions.filter((v) => v.quarantine === null);
   return {
-    ...toTemplate(item, versions),
+    ...toTemplate(item, seen),
     reviews,
     viewer: { author: isAuthor(item, caller), installed: install !== undefined, reviewed: review !== undefined },
   };

@@ -54,6 +54,7 @@
  * | Destination verification request | AGENT#<agt_…> | DESTVERIFY#<dst_…>#<ms> | –  (written by a registration or a verify call that wants a new code; its INSERT reaches the relay, which queues the message; TTL 1 day) |
  * | Destination registration limiter | USER#<uuid> | LIMIT#DESTINATION | –  (destinations registered in the current window; docs/limits.md) |
  * | Moderation action | MODACTION#<uuid>     | MODACTION                   | GSI1: MODLOG / <created_at>#<action uuid>  (the operators' audit trail, newest first; one partition: operator actions are few) |
+ * | Protected names   | GATE#PROTECTED       | NAMES                       | –  (verified publishers' names and slugs as the publish gate compares them: a string set `entries` of `<author>|<publisher or slug>|<skeleton>`, ADD/DELETE only; lib/marketplace/templates/gate.ts) |
  * | Portal link       | PORTAL#<pl_…>        | LINK                        | –  (an agent's portal token: its SHA-256, agent, owner, expiry; `revoked_at` once revoked; TTL a day after expiry) |
  *
  * Every item has `entity` (its kind), so stream filters and debugging never parse keys.
@@ -62,6 +63,7 @@
 import { INDEXES } from './table.ts';
 
 export const ENTITY = {
+  protectedNames: 'protectedNames',
   apiKey: 'apiKey',
   user: 'user',
   template: 'template',
@@ -235,6 +237,8 @@ export const destinationKeys = {
 
 /** Keys of the marketplace's lifecycle, stats and moderation rooms (lib/marketplace/{lifecycle,stats,moderation}). */
 export const lifecycleKeys = {
+  /** The publish gate's one item of verified publishers' names and slugs (lib/marketplace/templates/gate.ts). */
+  protectedNames: (): Key => ({ PK: 'GATE#PROTECTED', SK: 'NAMES' }),
   /** GSI1 entry of a slug claim: an author's templates, newest first. */
   authoredIndex: (authorId: string, createdAt: string, templateId: string) => ({
     GSI1PK: `AUTHOR#${authorId}`,

@@ -30,7 +30,7 @@ import {
   DEMO_SECOND_API_KEY,
   DEMO_WEBHOOK,
 } from './identity.ts';
-import { COMMUNITY_TEMPLATE_SLUG, demoTemplates } from './templates.ts';
+import { COMMUNITY_TEMPLATE_SLUG, demoSecondVersion, demoTemplates } from './templates.ts';
 
 /** Calls a route through its real handler, as API Gateway would after the authorizer. */
 async function callRoute(name: string, caller: Caller, init: { params?: Record<string, string>; body?: unknown } = {}) {
@@ -131,6 +131,19 @@ export async function seedDemoData(
   }
   await seedDemoActivity(callRoute, demo, second);
   options.onCatalog?.();
+
+  const { slug, body, installed } = demoSecondVersion;
+  const hasVersion = async () =>
+    ((await callRoute('getTemplate', demo, { params: { id: slug } })).body['versions'] as { version: string }[]).some(
+      (v) => v.version === body.version,
+    );
+  await once(`${slug} ${body.version}`, hasVersion, () =>
+    callRoute('publishVersion', demo, { params: { id: slug }, body }),
+  );
+  const isInstalled = async () => JSON.stringify((await callRoute('listInstalled', demo)).body).includes(`"${slug}"`);
+  await once(`the install of ${slug}`, isInstalled, () =>
+    callRoute('installTemplate', demo, { params: { id: slug }, body: installed }),
+  );
 
   const agentExists = (id: string) => async () =>
     (await callRoute('getAgent', demo, { params: { id } })).status === 200;

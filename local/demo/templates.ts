@@ -114,3 +114,30 @@ export const demoTemplates = [
     schema: uptimeSchema,
   },
 ] as const;
+
+/**
+ * A second version of one demo template (an optional variable more: not breaking), and the demo
+ * workspace's install of it pinned to the first, so the compare and upgrade samples have two
+ * versions and a drift to show (docs/marketplace.md, "Pinned installs and upgrades").
+ */
+export const demoSecondVersion = {
+  slug: 'dataset-row-count',
+  installed: { version: '1.0.0', policy: 'pinned' },
+  body: {
+    version: '1.1.0',
+    changelog: 'Adds `delimiter` for CSV files that are not comma-separated.',
+    schema: {
+      variables: [
+        ...demoTemplates[3].schema.variables,
+        { name: 'delimiter', type: 'string', required: false, default: ',' },
+      ],
+      checks: [
+        {
+          id: 'rows',
+          type: 'row_count',
+          config: { url: '{{dataset_url}}', min: '{{min_rows}}', format: '{{format}}', delimiter: '{{delimiter}}' },
+        },
+      ],
+    },
+  },
+} as const;

@@ -97,6 +97,7 @@ describe('client: agents and webhook configuration against the local API', () =>
       ['contract.verification.completed', true],
       ['template.version.deprecated', true],
       ['template.version.yanked', true],
+      ['template.version.published', true],
       ['service.webhook.test', false],
       ['service.webhook.disabled', false],
       ['agent.webhook.disabled', false],

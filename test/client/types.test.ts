@@ -66,7 +66,7 @@ describe('client types and the OpenAPI document', () => {
     expectTypeOf<Client.Page<Client.TemplateSummary>>().toEqualTypeOf<OpenApi.TemplatePage>();
     expectTypeOf<Client.Page<Client.Review>>().toEqualTypeOf<OpenApi.ReviewPage>();
     expectTypeOf<Client.DataList<Client.CategoryCount>>().toEqualTypeOf<OpenApi.CategoryList>();
-    expectTypeOf<Client.CursorPage<Client.TemplateSummary>>().toEqualTypeOf<OpenApi.InstalledPage>();
+    expectTypeOf<Client.CursorPage<Client.InstalledTemplate>>().toEqualTypeOf<OpenApi.InstalledPage>();
     expectTypeOf<Client.CursorPage<Client.Agent>>().toEqualTypeOf<OpenApi.AgentPage>();
     expectTypeOf<Client.CursorPage<Client.FeedEvent>>().toEqualTypeOf<OpenApi.EventPage>();
     expectTypeOf<Client.CursorPage<Client.Delivery>>().toEqualTypeOf<OpenApi.DeliveryPage>();

@@ -110,6 +110,45 @@ describe('template.version.* events to installers', () => {
     ]);
   }, 90_000);
 
+  it('a published version reaches the chosen webhook with its diff summary, after the install moved by its policy', async () => {
+    const author = await createTestUser();
+    const templateId = await publishTemplate(author, SIMPLE_SCHEMA);
+    const installer = await createTestUser();
+    const agent = await createAgent(installer);
+    const receiver = await startWebhookReceiver();
+    const secret = await enableWebhook(installer, agent, receiver.url, ['template.version.published']);
+    await choose(installer, [agent]);
+    await invoke('installTemplate', { caller: installer, params: { id: templateId }, body: { policy: 'patch' } });
+    const published = await invoke('publishVersion', {
+      caller: author,
+      params: { id: templateId },
+      body: {
+        version: '1.2.4',
+        schema: { ...SIMPLE_SCHEMA, checks: [...SIMPLE_SCHEMA.checks, { id: 'tls', type: 'tls', config: {} }] },
+      },
+    });
+    expect(published.status, JSON.stringify(published.body)).toBe(201);
+    const delivered = await waitFor(
+      () => receiver.deliveries.find((d) => d.json.type === 'template.version.published'),
+      'the published version delivered',
+      30_000,
+    );
+    expect(new Webhook(secret).verify(delivered.body, delivered.headers as Record<string, string>)).toMatchObject({
+      type: 'template.version.published',
+      agent_id: agent,
+      data: {
+        template_id: templateId,
+        version: '1.2.4',
+        previous_version: '1.2.3',
+        summary: 'variables +0 -0 ~0, checks +1 -0 ~0',
+        breaking: false,
+        upgraded: { from: '1.2.3', to: '1.2.4' },
+      },
+    });
+    const installed = (await invoke('listInstalled', { caller: installer })).body.data[0].installation;
+    expect(installed).toMatchObject({ version: '1.2.4', policy: 'patch', behind: false });
+  }, 90_000);
+
   it(`pages through more installers than one page (${NOTICE_PAGE_SIZE}) and tells each once`, async () => {
     const author = await createTestUser();
     const templateId = await publishTemplate(author, SIMPLE_SCHEMA);

@@ -16,6 +16,7 @@ describe('POST /templates/:id/install', () => {
       template_id: t.id,
       workspace_id: user.workspaceId,
       version: '1.0.0',
+      policy: 'minor',
       installed_at: expect.stringMatching(/Z$/),
     });
     const again = await invoke('installTemplate', { caller: user, params: { id: t.id } });

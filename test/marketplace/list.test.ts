@@ -51,6 +51,7 @@ describe('GET /templates', () => {
       stats: { installs: 3, rating_avg: 2, rating_count: 1, contracts_created: 0 },
       schema: undefined,
       versions: undefined,
+      quarantine: undefined,
     });
   });
 

@@ -18,8 +18,16 @@ describe('POST /templates', () => {
       author: { id: user.userId, name: 'Ada', verified: true },
       version: '1.0.0',
       versions: [
-        { version: '1.0.0', changelog: '', created_at: res.body.created_at, deprecated: null, yanked_at: null },
+        {
+          version: '1.0.0',
+          changelog: '',
+          created_at: res.body.created_at,
+          deprecated: null,
+          yanked_at: null,
+          quarantine: null,
+        },
       ],
+      quarantine: null,
       schema: {
         variables: [
           { name: 'url', type: 'url', description: 'Endpoint', required: true },

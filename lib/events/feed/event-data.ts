@@ -29,6 +29,28 @@ export const templateEventData = z.strictObject({
   ),
 });
 
+export const templatePublishedData = z.strictObject({
+  template_id: z.uuid(),
+  template_name: z.string(),
+  version: z.string().check(z.describe('The version published.')),
+  previous_version: z.string().check(z.describe('The current version before it (what the summary compares against).')),
+  summary: z
+    .string()
+    .check(
+      z.describe('The computed diff, one line: `variables +a -r ~c, checks +a -r ~c`, and ` (breaking)` when it is.'),
+    ),
+  breaking: z.boolean(),
+  upgraded: z.nullable(
+    z
+      .strictObject({ from: z.string(), to: z.string() })
+      .check(
+        z.describe(
+          "The workspace's install moved by its policy: from and to (the newest non-breaking version it allows).",
+        ),
+      ),
+  ),
+});
+
 export const webhookDisabledData = z.strictObject({
   reason: z
     .enum(['consecutive_failures', 'endpoint_gone'])
@@ -97,6 +119,7 @@ export const EVENT_DATA = {
   }),
   'template.version.deprecated': templateEventData,
   'template.version.yanked': templateEventData,
+  'template.version.published': templatePublishedData,
   'service.webhook.test': z.strictObject({}),
   'service.webhook.disabled': webhookDisabledData,
   'agent.webhook.disabled': agentWebhookDisabledData,

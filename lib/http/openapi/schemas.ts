@@ -54,7 +54,13 @@ import { replayAcceptedAnswer } from '../../events/replay/answer.ts';
 import { customHeaderAnswer, filterTestAnswer } from '../../filters/answer.ts';
 import { combinator, filterNode, negation } from '../../filters/grammar.ts';
 import { templateDetailsAnswer } from '../../marketplace/answer.ts';
-import { installationAnswer, installedPageAnswer } from '../../marketplace/installs/answer.ts';
+import {
+  installationAnswer,
+  installDriftAnswer,
+  installedEntryAnswer,
+  installedPageAnswer,
+  upgradedAnswer,
+} from '../../marketplace/installs/answer.ts';
 import {
   eventAgentsAnswer,
   templateEventAnswer,
@@ -82,6 +88,7 @@ import {
   templateVersionAnswer,
   visibilityAnswer,
 } from '../../marketplace/templates/answer.ts';
+import { schemaDiffAnswer, versionDiffAnswer } from '../../marketplace/templates/diff-answer.ts';
 import { templateSchema } from '../../marketplace/templates/template-schema.ts';
 import { portalLinkAnswer } from '../../portal/answer.ts';
 
@@ -163,7 +170,28 @@ export const Report = named('Report', reportAnswer);
 export const ReportPage = named('ReportPage', reportPageAnswer);
 export const ModerationAction = named('ModerationAction', moderationActionAnswer, 'One entry of the audit trail.');
 export const ModerationActionPage = named('ModerationActionPage', moderationActionPageAnswer);
+named(
+  'InstallDrift',
+  installDriftAnswer,
+  "An install's version and policy, the newest version its policy allows and the newest overall.",
+);
+named(
+  'InstalledTemplate',
+  installedEntryAnswer,
+  'A template the workspace installed, with its install (version, policy, drift).',
+);
 export const InstalledPage = named('InstalledPage', installedPageAnswer);
+named(
+  'SchemaDiff',
+  schemaDiffAnswer,
+  "Two versions' schemas compared: variables and checks added, removed, changed; breaking computed.",
+);
+export const VersionDiff = named('VersionDiff', versionDiffAnswer);
+export const Upgraded = named(
+  'Upgraded',
+  upgradedAnswer,
+  'The install after an upgrade, and the diff from the version it left.',
+);
 
 named('EventType', eventTypeAnswer);
 named(

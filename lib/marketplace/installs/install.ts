@@ -5,13 +5,17 @@ import { ENTITY, lifecycleKeys } from '../../store/keys.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
 import { alongLost, alongRefused, type CommitAlong } from '../../store/transact.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
+import { readInstallMarker, versionStillTakeable } from '../lifecycle/store.ts';
 import { refuseYanked } from '../lifecycle/yanked.ts';
+import type { InstallInput } from '../request-schemas.ts';
 import { countStats } from '../stats/count.ts';
 import { visibleTemplate } from '../templates/find-template.ts';
 import type { TemplateItem } from '../templates/template-item.ts';
+import { policyOf, type UpdatePolicy } from '../templates/update-policy.ts';
 import { bucketAttribute, moveToDay, utcDay } from '../trending/trend.ts';
 import type { Installation } from './answer.ts';
-import { commitInstall, readInstallMarker } from './store.ts';
+import { commitInstall } from './store.ts';
+import { takeableVersion } from './target-version.ts';
 
 export type { Installation };
 /** `created`: this install was the workspace's first (201), not one that found it installed (200). */
@@ -27,11 +31,15 @@ export async function installTemplate(
   caller: Caller,
   now = Date.now(),
   along?: CommitAlong<Installed>,
+  input: InstallInput = { policy: 'minor' },
 ): Promise<Installed> {
   return optimistic(async (attempt) => {
     const template = await visibleTemplate(idOrSlug, caller, attempt > 1);
     refuseYanked(template);
-    const marker = installMarker(template, caller.workspaceId, new Date(now).toISOString());
+    const named = input.version !== undefined && input.version !== template.version;
+    if (named) await takeableVersion(template.id, input.version!);
+    const version = named ? input.version! : template.version;
+    const marker = installMarker(template, caller.workspaceId, new Date(now).toISOString(), version, input.policy);
     const installed: Installed = { created: true, installation: toInstallation(marker) };
     const alongItems = along?.(installed) ?? [];
     const result = await commitInstall(
@@ -39,14 +47,15 @@ export async function installTemplate(
       template.id,
       counterUpdate(template, utcDay(now)),
       installerItem(template.id, caller, marker.installed_at),
-      countStats(template.id, template.version, now, { installs: 1 }),
-      alongItems,
+      countStats(template.id, version, now, { installs: 1 }),
+      [...(named ? [versionStillTakeable(template.id, version)] : []), ...alongItems],
     );
     if (result.ok) return installed;
     if (alongRefused(result.reasons, alongItems.length)) throw alongLost();
     if (result.reasons[0] === 'ConditionalCheckFailed')
       return { created: false, installation: await existingInstallation(caller.workspaceId, template.id) };
-    // The template changed under us (first install of a new day, or a visibility change): read it again.
+    // The template changed under us (first install of a new day, or a visibility change), or the
+    // named version was yanked since it was read: read both again.
     return RETRY;
   });
 }
@@ -55,6 +64,8 @@ export function installMarker(
   template: Pick<TemplateItem, 'id' | 'version'>,
   workspaceId: string,
   installedAt: string,
+  version = template.version,
+  policy: UpdatePolicy = 'minor',
 ) {
   return {
     ...keys.install(workspaceId, template.id),
@@ -62,7 +73,8 @@ export function installMarker(
     ...keys.installsIndex(workspaceId, installedAt, template.id),
     template_id: template.id,
     workspace_id: workspaceId,
-    version: template.version,
+    version,
+    policy,
     installed_at: installedAt,
   };
 }
@@ -118,9 +130,10 @@ async function existingInstallation(workspaceId: string, templateId: string): Pr
   return toInstallation(Item);
 }
 
-const toInstallation = (item: Record<string, unknown>): Installation => ({
+export const toInstallation = (item: Record<string, unknown>): Installation => ({
   template_id: item['template_id'] as string,
   workspace_id: item['workspace_id'] as string,
   version: item['version'] as string,
+  policy: policyOf(item),
   installed_at: item['installed_at'] as string,
 });

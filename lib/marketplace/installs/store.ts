@@ -1,21 +1,10 @@
 /** DynamoDB access of installs: the install transaction, the workspace's install marker and its installs, newest first. */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../../store/client.ts';
+import { tableName } from '../../store/client.ts';
 import { cursorPage, type PageRequest } from '../../store/cursor-page.ts';
 import * as keys from '../../store/key-builders.ts';
 import { INDEXES } from '../../store/table.ts';
 import { type TransactItem, type TransactResult, transactWrite } from '../../store/transact.ts';
 import type { BuiltUpdate } from '../../store/update-expression.ts';
-
-export async function readInstallMarker(
-  workspaceId: string,
-  templateId: string,
-): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await db().send(
-    new GetCommand({ TableName: tableName(), Key: keys.install(workspaceId, templateId), ConsistentRead: true }),
-  );
-  return Item;
-}
 
 /**
  * The install (install.ts): the workspace's marker, only if absent (the first install counts, a

@@ -4,7 +4,7 @@ import { timestamp } from '../../core/answer-fields.ts';
 import { EVENT_TYPES } from '../../core/event-types.ts';
 import { ID_PATTERN } from '../../core/ids.ts';
 import { eventEnvelope } from '../../events/feed/answer.ts';
-import { templateEventData } from '../../events/feed/event-data.ts';
+import { templateEventData, templatePublishedData } from '../../events/feed/event-data.ts';
 import { templateVersionShape } from '../templates/answer.ts';
 
 export const versionChangedAnswer = z.strictObject({
@@ -28,12 +28,22 @@ export type EventAgents = z.infer<typeof eventAgentsAnswer>;
 
 /** The template kinds of EVENT_TYPES (the rest are contract kinds). */
 export const TEMPLATE_EVENT_TYPES = EVENT_TYPES.filter((t) => t.startsWith('template.'));
-/** Any template event (the union's member in the document). */
-export const templateEventAnswer = z.strictObject({
-  ...eventEnvelope,
-  type: z.enum(TEMPLATE_EVENT_TYPES),
-  data: templateEventDataAnswer,
-});
+/** The `data` of template.version.published (upgrade-on-publish.ts). */
+export const templatePublishedDataAnswer = templatePublishedData;
+const NOTICE_TYPES = TEMPLATE_EVENT_TYPES.filter((t) => t !== 'template.version.published');
+/** Any template event (the union's members in the document). */
+export const templateEventAnswer = z.union([
+  z.strictObject({ ...eventEnvelope, type: z.enum(NOTICE_TYPES), data: templateEventDataAnswer }),
+  z.strictObject({
+    ...eventEnvelope,
+    type: z.literal('template.version.published'),
+    data: templatePublishedDataAnswer,
+  }),
+]);
 /** One template kind with its own `type` (the document's `webhooks`). */
 export const templateEventOf = (type: (typeof EVENT_TYPES)[number]) =>
-  z.strictObject({ ...eventEnvelope, type: z.literal(type), data: templateEventDataAnswer });
+  z.strictObject({
+    ...eventEnvelope,
+    type: z.literal(type),
+    data: type === 'template.version.published' ? templatePublishedDataAnswer : templateEventDataAnswer,
+  });

@@ -40,14 +40,17 @@ async function latestState(page: NoticePage): Promise<NoticePage | undefined> {
     readVersion(page.template_id, page.data.version),
   ]);
   if (!template || !version) return undefined;
+  const fresh = { template_id: page.template_id, notice_id: newUuid(), page: 0, type: page.type };
+  if (!('message' in page.data)) {
+    // A published version yanked meanwhile is not announced (its yank notice tells installers instead).
+    if (version.yanked_at !== undefined) return undefined;
+    return { ...fresh, data: { ...page.data, template_name: template.name }, created_at: page.created_at };
+  }
   const message =
     page.type === 'template.version.deprecated' ? version.deprecated_message : version.yanked_at && page.data.message;
   if (message === undefined) return undefined;
   return {
-    template_id: page.template_id,
-    notice_id: newUuid(),
-    page: 0,
-    type: page.type,
+    ...fresh,
     data: {
       ...page.data,
       template_name: template.name,

@@ -10,7 +10,7 @@ import { tableName } from '../../store/client.ts';
 import { ENTITY, lifecycleKeys } from '../../store/keys.ts';
 import type { TransactItem } from '../../store/transact.ts';
 
-export type NoticeType = 'template.version.deprecated' | 'template.version.yanked';
+export type NoticeType = 'template.version.deprecated' | 'template.version.yanked' | 'template.version.published';
 
 /** The `data` of both events (docs/webhooks.md). */
 export interface NoticeData {
@@ -23,12 +23,22 @@ export interface NoticeData {
   current_version: string | null;
 }
 
+/** A published version's notice (upgrade-on-publish.ts): each installer's `upgraded` is added when it is told. */
+export interface PublishedNoticeData {
+  template_id: string;
+  template_name: string;
+  version: string;
+  previous_version: string;
+  summary: string;
+  breaking: boolean;
+}
+
 export interface NoticePage {
   template_id: string;
   notice_id: string;
   page: number;
   type: NoticeType;
-  data: NoticeData;
+  data: NoticeData | PublishedNoticeData;
   /** Exclusive start: the sort key of the last installer the previous page told. */
   after?: string;
   created_at: string;
@@ -53,7 +63,7 @@ export const noticePageOf = (image: Record<string, unknown>): NoticePage => ({
   notice_id: image['notice_id'] as string,
   page: Number(image['page']),
   type: image['type'] as NoticeType,
-  data: image['data'] as NoticeData,
+  data: image['data'] as NoticePage['data'],
   ...(typeof image['after'] === 'string' ? { after: image['after'] } : {}),
   created_at: image['created_at'] as string,
 });

@@ -14,7 +14,8 @@ import { ENTITY, lifecycleKeys } from '../../store/keys.ts';
 import { readEventAgents } from './event-agents.ts';
 import { admitNotice } from './notice-gate.ts';
 import type { NoticePage } from './notice-page.ts';
-import { installersPage, putNextNoticePage } from './store.ts';
+import { type PolicyMove, upgradeByPolicy } from './policy-upgrade.ts';
+import { installersPage, putNextNoticePage, readInstallMarker } from './store.ts';
 
 /** Installers one page tells; a page is one relay invocation's work, so it stays well inside its timeout. */
 export const NOTICE_PAGE_SIZE = 25;
@@ -38,6 +39,14 @@ export async function runNoticePage(page: NoticePage): Promise<void> {
 }
 
 async function tellWorkspace(workspaceId: string, page: NoticePage): Promise<void> {
+  let upgraded: PolicyMove | undefined;
+  if (page.type === 'template.version.published') {
+    // Installed since the version was published: it installed that version or a later one, nothing to hear.
+    const marker = await readInstallMarker(workspaceId, page.template_id);
+    if (!marker || (marker['installed_at'] as string) > page.created_at) return;
+    // The install moves by its policy first, whether or not anyone is told.
+    upgraded = await upgradeByPolicy(workspaceId, page.template_id, page.notice_id, marker);
+  }
   const chosen = await readEventAgents(workspaceId);
   if (chosen.agent_ids.length === 0) return;
   await commitWithEvents(
@@ -54,6 +63,10 @@ async function tellWorkspace(workspaceId: string, page: NoticePage): Promise<voi
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     }),
-    { agentIds: chosen.agent_ids, type: page.type, data: { ...page.data } },
+    {
+      agentIds: chosen.agent_ids,
+      type: page.type,
+      data: { ...page.data, ...(upgraded === undefined ? {} : { upgraded }) },
+    },
   );
 }

@@ -24,6 +24,8 @@ export interface StoredVersion {
   deprecated_message?: string;
   deprecated_at?: string;
   yanked_at?: string;
+  /** The publish gate's findings while the version waits for an operator (lib/marketplace/templates/gate). */
+  quarantine?: unknown;
 }
 
 export async function readVersion(templateId: string, version: string): Promise<StoredVersion | undefined> {
@@ -36,6 +38,56 @@ export async function readVersion(templateId: string, version: string): Promise<
   );
   return Item as StoredVersion | undefined;
 }
+
+/** The workspace's install marker of a template (lib/marketplace/installs writes it). */
+export async function readInstallMarker(
+  workspaceId: string,
+  templateId: string,
+): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.install(workspaceId, templateId), ConsistentRead: true }),
+  );
+  return Item;
+}
+
+/** A version a transaction moves an install to (or installs) is still there and not yanked when it commits. */
+export const versionStillTakeable = (templateId: string, version: string): TransactItem => ({
+  ConditionCheck: {
+    TableName: tableName(),
+    Key: keys.version(templateId, sortableVersion(version)),
+    ConditionExpression:
+      'attribute_exists(PK) AND attribute_not_exists(yanked_at) AND attribute_not_exists(quarantine)',
+  },
+});
+
+/**
+ * An install moved from the version read to `to` (an upgrade, by request or by policy): only if it is
+ * still at the version read, so two movers racing (two publishes' pages, a request) move it once;
+ * `by` names what moved it (a notice id, or `request`), so a page run again knows its own move.
+ */
+export const moveInstall = (
+  workspaceId: string,
+  templateId: string,
+  move: { from: string; to: string; policy: string; by: string; at: string },
+): TransactItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: keys.install(workspaceId, templateId),
+    UpdateExpression: 'SET #v = :to, #p = :policy, last_move = :move ADD moves :one',
+    ConditionExpression: 'attribute_exists(PK) AND #v = :from',
+    ExpressionAttributeNames: { '#v': 'version', '#p': 'policy' },
+    ExpressionAttributeValues: {
+      ':from': move.from,
+      ':to': move.to,
+      ':policy': move.policy,
+      ':move': { by: move.by, from: move.from, to: move.to, at: move.at },
+      ':one': 1,
+    },
+  },
+});
+
+/** The move and its target's check (versionStillTakeable) in one transaction, with what commits along. */
+export const commitInstallMove = (items: TransactItem[]): Promise<TransactResult> => transactWrite(items);
 
 /**
  * The newest version that is not yanked, judging `changed` by its new state rather than the stored

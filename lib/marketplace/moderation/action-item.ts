@@ -20,6 +20,7 @@ export const toAction = (item: Record<string, unknown>): ModerationAction => ({
   template_id: (item['template_id'] as string | null) ?? null,
   reviewer_id: (item['reviewer_id'] as string | null) ?? null,
   author_id: (item['author_id'] as string | null) ?? null,
+  version: (item['version'] as string | null | undefined) ?? null,
   reason: item['reason'] as string,
   changed: item['changed'] === true,
   reports_closed: Number(item['reports_closed'] ?? 0),

@@ -21,6 +21,7 @@ export const moderationActionAnswer = z.strictObject({
   template_id: uuid.nullable(),
   reviewer_id: uuid.nullable(),
   author_id: uuid.nullable(),
+  version: z.string().nullable().describe('The version released or rejected (release and reject of a later version).'),
   reason: z.string(),
   changed: z.boolean().describe('False when the item already was as asked (the action is recorded all the same).'),
   reports_closed: count.describe('Open reports of the item this action closed (hide and dismiss).'),

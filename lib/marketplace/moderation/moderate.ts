@@ -5,7 +5,8 @@
  *   unseen by anyone but its author and operators while hidden (find-template.ts canSee);
  * - hide / restore a review: out of (back into) the template's review list, its rating and count;
  * - dismiss: the item's open reports are closed, nothing else changes;
- * - verify_author / unverify_author: the author's keys and templates carry the flag.
+ * - verify_author / unverify_author: the author's keys and templates carry the flag;
+ * - release / reject what the publish gate holds (held.ts).
  * Hide and dismiss close the item's open reports (after the change: a report filed meanwhile stays open).
  */
 import { setUserVerified } from '../../accounts/key-lifecycle.ts';
@@ -22,9 +23,11 @@ import { buildUpdate } from '../../store/update-expression.ts';
 import { refreshRatingKey } from '../reviews/rating.ts';
 import { readReview } from '../reviews/store.ts';
 import { categoryCountChanges } from '../templates/category-counts.ts';
-import { commitTemplateUpdate, readTemplate, updateTemplateIf } from '../templates/store.ts';
+import { protectAuthor } from '../templates/gate.ts';
+import { commitTemplateUpdate, readTemplate, templatesInOrder, updateTemplateIf } from '../templates/store.ts';
 import type { TemplateItem } from '../templates/template-item.ts';
 import type { ModerationAction } from './action-item.ts';
+import { decideHeld } from './held.ts';
 import { requireOperator } from './operators.ts';
 import type { ModerationInput } from './schemas.ts';
 import {
@@ -55,6 +58,7 @@ export async function moderate(
     template_id: input.template_id ?? null,
     reviewer_id: input.reviewer_id ?? null,
     author_id: input.author_id ?? null,
+    version: input.version ?? null,
     reason: input.reason,
     changed: false,
     reports_closed: 0,
@@ -63,6 +67,8 @@ export async function moderate(
   let action: ModerationAction;
   if (input.action === 'verify_author' || input.action === 'unverify_author') {
     action = await setAuthorVerified(input.author_id!, input.action === 'verify_author', base(), along);
+  } else if (input.action === 'release' || input.action === 'reject') {
+    action = await decideHeld(input.template_id!, input.version, input.action, base(), along);
   } else if (input.action === 'dismiss') {
     await existingItem(input.template_id!, input.reviewer_id);
     action = base();
@@ -205,8 +211,20 @@ async function setAuthorVerified(
       }),
     ),
   );
+  // The publish gate's protected names: the author's name (as their templates carry it) and their slugs.
+  const templates = await templatesInOrder(templateIds);
+  const name = templates[0]?.author.name;
+  const names = protectAuthor(
+    verified,
+    authorId,
+    name ?? '',
+    templates.map((t) => t.slug),
+  );
   const changed = { ...action, changed: true };
-  await recordAction(changed, along?.(changed));
+  await recordAction(changed, [
+    ...(name !== undefined || templates.length > 0 ? [names] : []),
+    ...(along?.(changed) ?? []),
+  ]);
   return changed;
 }
 

@@ -1,6 +1,7 @@
 /** Request shapes of reports and moderation (docs/api.md "Marketplace"). Strict: unknown fields are a 400. */
 import * as z from '../../zod.ts';
 import { pageOnlyQuery } from '../request-schemas.ts';
+import { VERSION_PATTERN } from '../templates/version.ts';
 
 export const REPORT_REASONS = ['spam', 'malware', 'impersonation', 'ranking_abuse', 'offensive', 'other'] as const;
 export type ReportReason = (typeof REPORT_REASONS)[number];
@@ -14,10 +15,20 @@ export const reportBody = z.strictObject({
 });
 export type ReportInput = z.output<typeof reportBody>;
 
-export const MODERATION_ACTIONS = ['hide', 'restore', 'dismiss', 'verify_author', 'unverify_author'] as const;
+export const MODERATION_ACTIONS = [
+  'hide',
+  'restore',
+  'dismiss',
+  'verify_author',
+  'unverify_author',
+  'release',
+  'reject',
+] as const;
 export type ModerationActionName = (typeof MODERATION_ACTIONS)[number];
 
-const onItem = (a: ModerationActionName) => a === 'hide' || a === 'restore' || a === 'dismiss';
+/** What the publish gate holds (lib/marketplace/templates/gate.ts): a template's first version, or a later `version`. */
+const onHeld = (a: ModerationActionName) => a === 'release' || a === 'reject';
+const onItem = (a: ModerationActionName) => a === 'hide' || a === 'restore' || a === 'dismiss' || onHeld(a);
 
 export const moderationBody = z
   .strictObject({
@@ -25,6 +36,7 @@ export const moderationBody = z
     template_id: z.optional(z.uuid('Expected a template id (UUID).')),
     reviewer_id: z.optional(z.uuid("Expected the reviewer's user id (UUID).")),
     author_id: z.optional(z.uuid("Expected the author's user id (UUID).")),
+    version: z.optional(z.string().check(z.regex(VERSION_PATTERN, 'Must be MAJOR.MINOR.PATCH, e.g. 1.0.0.'))),
     reason: z.string().check(z.trim(), z.minLength(1), z.maxLength(1000)),
   })
   .check(
@@ -40,6 +52,10 @@ export const moderationBody = z
         path: ['author_id'],
       },
     ),
+    z.refine((b) => (onHeld(b.action) ? b.reviewer_id === undefined : b.version === undefined), {
+      message: 'release and reject name a template_id and, for a later version, its version (no reviewer_id).',
+      path: ['version'],
+    }),
     z.refine((b) => !onItem(b.action) || b.author_id === undefined, {
       message: 'author_id goes with verify_author and unverify_author.',
       path: ['author_id'],

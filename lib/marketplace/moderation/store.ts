@@ -10,6 +10,7 @@ import { INDEXES } from '../../store/table.ts';
 import { type TransactItem, type TransactResult, transactWrite } from '../../store/transact.ts';
 import type { BuiltUpdate } from '../../store/update-expression.ts';
 import { writeWithAlong } from '../../store/write-along.ts';
+import { sortableVersion } from '../templates/version.ts';
 import { actionItem, type ModerationAction } from './action-item.ts';
 
 export async function readReport(target: string, reporterId: string): Promise<Record<string, unknown> | undefined> {
@@ -68,6 +69,23 @@ export const actionsPage = (query: PageRequest) =>
 /** The action's audit item as an item of the transaction that makes its change. */
 export const putActionItem = (action: ModerationAction): TransactItem => ({
   Put: { TableName: tableName(), Item: actionItem(action) },
+});
+
+/** The held version's side of a release or reject (held.ts): only while it is held. */
+export const heldVersionChange = (
+  templateId: string,
+  version: string,
+  decision: 'release' | 'reject',
+): TransactItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: keys.version(templateId, sortableVersion(version)),
+    UpdateExpression: decision === 'release' ? 'REMOVE quarantine' : 'SET quarantine.#s = :rejected',
+    ConditionExpression: 'attribute_exists(quarantine)',
+    ...(decision === 'reject'
+      ? { ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':rejected': 'rejected' } }
+      : {}),
+  },
 });
 
 /** An action that changes nothing else: its audit item alone, with `along` (the request's Idempotency-Key answer). */

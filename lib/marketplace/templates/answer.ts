@@ -39,6 +39,21 @@ const summaryShape = {
 };
 export const templateSummaryAnswer = z.strictObject(summaryShape);
 
+/** The publish gate's hold (lib/marketplace/templates/gate.ts): shown to the author and operators only. */
+export const quarantineAnswer = z
+  .strictObject({
+    status: z.enum(['quarantined', 'rejected']).describe('`quarantined` until an operator releases or rejects it.'),
+    findings: z.array(
+      z.strictObject({
+        kind: z.enum(['secret', 'impersonation', 'reference']),
+        path: z.string().describe('Where in the published body, as validation details name it.'),
+        reason: z.string(),
+      }),
+    ),
+    at: timestamp,
+  })
+  .nullable();
+
 /** A version as the API shows it; lifecycle's answer to a change adds the current version. */
 export const templateVersionShape = {
   version: z.string(),
@@ -49,11 +64,21 @@ export const templateVersionShape = {
     .nullable()
     .describe('Set by the author: still installable, shown as deprecated.'),
   yanked_at: timestamp.nullable().describe('Set by the author: no new installs or contracts of this version.'),
+  quarantine: quarantineAnswer.describe(
+    'Held by the publish gate: not current, not installable, seen by its author and operators only (null when it is not).',
+  ),
 };
 export const templateVersionAnswer = z.strictObject(templateVersionShape);
 
 /** A template in full; the details page adds its newest reviews (lib/marketplace/answer.ts). */
-export const templateShape = { ...summaryShape, schema: templateSchema, versions: z.array(templateVersionAnswer) };
+export const templateShape = {
+  ...summaryShape,
+  schema: templateSchema,
+  versions: z.array(templateVersionAnswer),
+  quarantine: quarantineAnswer.describe(
+    'The first version was held by the publish gate: the template is hidden (seen by its author and operators only) until an operator releases it.',
+  ),
+};
 export const templateAnswer = z.strictObject(templateShape);
 
 export const paginationAnswer = z.strictObject({
@@ -84,6 +109,7 @@ export const categoryListAnswer = z.strictObject({ data: z.array(z.strictObject(
 export type Author = z.infer<typeof authorAnswer>;
 export type TemplateSummary = z.infer<typeof templateSummaryAnswer>;
 export type VersionEntry = z.infer<typeof templateVersionAnswer>;
+export type Quarantine = NonNullable<z.infer<typeof quarantineAnswer>>;
 export type Template = z.infer<typeof templateAnswer>;
 export type Pagination = z.infer<typeof paginationAnswer>;
 export type TemplatePage = z.infer<typeof templatePageAnswer>;

@@ -3,12 +3,14 @@ import { AppError, validationError } from '../../core/errors.ts';
 import { nowIso } from '../../core/time.ts';
 import { listPartitions } from '../../store/keys.ts';
 import { optimistic, RETRY } from '../../store/optimistic.ts';
-import { alongLost, alongRefused, type CommitAlong } from '../../store/transact.ts';
+import { alongLost, alongRefused, type CommitAlong, type TransactItem } from '../../store/transact.ts';
 import { buildUpdate } from '../../store/update-expression.ts';
 import type { VersionInput } from '../request-schemas.ts';
+import type { Quarantine } from './answer.ts';
 import { categoryCountChanges } from './category-counts.ts';
 import { authoredTemplate } from './find-template.ts';
-import { insertVersion, versionStored } from './store.ts';
+import { gateCheck, quarantineOf } from './gate.ts';
+import { insertHeldVersion, insertVersion, versionStored } from './store.ts';
 import { type TemplateItem, toTemplate, versionEntryOf } from './template-item.ts';
 import { compareVersions } from './version.ts';
 import { newestVersions, VERSIONS_SHOWN, versionItem } from './versions.ts';
@@ -25,6 +27,8 @@ export async function publishVersion(
   input: VersionInput,
   caller: Caller,
   along?: CommitAlong<ReturnType<typeof toTemplate>>,
+  /** Items that commit with the version, made from the template before it (the installers' notice, lib/marketplace/lifecycle). */
+  withVersion: (before: TemplateItem, after: TemplateItem) => TransactItem[] = () => [],
 ) {
   return optimistic(async () => {
     const template = await authoredTemplate(idOrSlug, caller);
@@ -37,6 +41,8 @@ export async function publishVersion(
       ]);
     }
     const now = nowIso();
+    const held = quarantineOf(await gateCheck({ schema: input.schema, changelog: input.changelog }, caller), now);
+    if (held) return holdVersion(template, input, held, now, along);
     const updated: TemplateItem = { ...template, version: input.version, schema: input.schema, updated_at: now };
     delete updated.current_deprecation;
     delete updated.all_yanked;
@@ -44,12 +50,17 @@ export async function publishVersion(
     // The answer is made before the commit, to commit with it: the new version leads the ones before it.
     const answer = toTemplate(
       updated,
-      [versionEntryOf(version), ...(await newestVersions(template.id))].slice(0, VERSIONS_SHOWN),
+      // Without the held entry a fixed republish of this version replaces.
+      [
+        versionEntryOf(version),
+        ...(await newestVersions(template.id)).filter((v) => v.version !== input.version),
+      ].slice(0, VERSIONS_SHOWN),
     );
     const alongItems = along?.(answer) ?? [];
     const result = await insertVersion(version, template.id, currentVersionUpdate(template, updated), [
       // A template whose every version was yanked is listed again with a new one.
       ...categoryCountChanges(template, updated),
+      ...withVersion(template, updated),
       ...alongItems,
     ]);
     if (result.ok) return answer;
@@ -83,4 +94,31 @@ function currentVersionUpdate(before: TemplateItem, after: TemplateItem) {
       values: { ':current': before.version, ...(relisted ? { ':rev': before.rev } : {}) },
     },
   );
+}
+
+/** A version the gate holds: stored with its findings, the template unchanged (not current, not announced). */
+async function holdVersion(
+  template: TemplateItem,
+  input: VersionInput,
+  held: Quarantine,
+  now: string,
+  along?: CommitAlong<ReturnType<typeof toTemplate>>,
+) {
+  const version = {
+    ...versionItem(template.id, input.version, input.changelog ?? '', input.schema, now),
+    quarantine: held,
+  };
+  const answer = toTemplate(
+    template,
+    [versionEntryOf(version), ...(await newestVersions(template.id)).filter((v) => v.version !== input.version)].slice(
+      0,
+      VERSIONS_SHOWN,
+    ),
+  );
+  const alongItems = along?.(answer) ?? [];
+  const result = await insertHeldVersion(version, template.id, template.version, alongItems);
+  if (result.ok) return answer;
+  if (alongRefused(result.reasons, alongItems.length)) throw alongLost();
+  if (result.reasons[0] === 'ConditionalCheckFailed') throw versionExists(input.version);
+  return RETRY;
 }

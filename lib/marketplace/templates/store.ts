@@ -54,6 +54,81 @@ export async function updateTemplateIf(
   return (await conditionalUpdate({ ...update, Key: keys.template(templateId) })).ok;
 }
 
+/**
+ * Version items from `first` to `last` (both included), newest first: one Query of their keys'
+ * range, billed by the items read whole (schemas and all) whatever `projection` keeps.
+ */
+export async function versionsBetween(
+  templateId: string,
+  first: string,
+  last: string,
+  options: { limit: number; projection?: string; consistent?: boolean; startKey?: Record<string, unknown> },
+) {
+  const page = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :first AND :last',
+      ExpressionAttributeValues: {
+        ':pk': keys.template(templateId).PK,
+        ':first': keys.version(templateId, sortableVersion(first)).SK,
+        ':last': keys.version(templateId, sortableVersion(last)).SK,
+      },
+      ...(options.projection ? { ProjectionExpression: options.projection } : {}),
+      ScanIndexForward: false,
+      ConsistentRead: options.consistent === true,
+      Limit: options.limit,
+      ExclusiveStartKey: options.startKey,
+    }),
+  );
+  return { items: page.Items ?? [], lastKey: page.LastEvaluatedKey };
+}
+
+/** Neither yanked nor waiting in quarantine: a version installs, upgrades and contracts may take. */
+export const isTakeable = (v: Record<string, unknown>): boolean =>
+  v['yanked_at'] === undefined && v['quarantine'] === undefined;
+
+/** The newest takeable version from `first` to `last`: a few items a page, stopping at the first hit (usually one item). */
+export async function newestTakeableBetween(
+  templateId: string,
+  first: string,
+  last: string,
+): Promise<string | undefined> {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await versionsBetween(templateId, first, last, {
+      limit: 2,
+      projection: 'version, yanked_at, quarantine',
+      ...(startKey ? { startKey } : {}),
+    });
+    const hit = page.items.find(isTakeable);
+    if (hit) return hit['version'] as string;
+    startKey = page.lastKey;
+  } while (startKey);
+  return undefined;
+}
+
+/** The changelogs of the versions after `from` up to `to` (included), newest first, at most `limit`. */
+export async function changelogsBetween(templateId: string, from: string, to: string, limit: number) {
+  const { items } = await versionsBetween(templateId, from, to, {
+    limit: limit + 1,
+    projection: 'version, changelog, quarantine',
+  });
+  return items
+    .filter((v) => v['version'] !== from)
+    .map((v) => ({
+      version: v['version'] as string,
+      changelog: (v['changelog'] as string | undefined) ?? '',
+      quarantined: v['quarantine'] !== undefined,
+    }))
+    .slice(0, limit);
+}
+
+/** Version items by version (one BatchGetItem per 100), in the order asked; undefined where missing. */
+export async function versionItems(wanted: readonly { templateId: string; version: string }[]) {
+  const found = await batchGet(wanted.map((w) => keys.version(w.templateId, sortableVersion(w.version))));
+  return wanted.map((w) => found.get(keyString(keys.version(w.templateId, sortableVersion(w.version)))));
+}
+
 export async function versionStored(templateId: string, version: string): Promise<boolean> {
   const { Item } = await db().send(
     new GetCommand({ TableName: tableName(), Key: keys.version(templateId, sortableVersion(version)) }),
@@ -68,7 +143,7 @@ export async function newestVersionEntries(templateId: string, limit: number): P
       TableName: tableName(),
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :ver)',
       ExpressionAttributeValues: { ':pk': keys.template(templateId).PK, ':ver': keys.versionPrefix },
-      ProjectionExpression: '#v, changelog, created_at, deprecated_message, deprecated_at, yanked_at',
+      ProjectionExpression: '#v, changelog, created_at, deprecated_message, deprecated_at, yanked_at, quarantine',
       ExpressionAttributeNames: { '#v': 'version' },
       ScanIndexForward: false,
       Limit: limit,
@@ -115,7 +190,16 @@ export const commitTemplateUpdate = (
 ): Promise<TransactResult> =>
   transactWrite([{ Update: { TableName: tableName(), Key: keys.template(templateId), ...update } }, ...along]);
 
-/** A new version (only if absent: the first failed condition), the template's update, and what changes along. */
+/** A version item only if absent, or held or rejected by the gate: the author publishes it again, fixed. */
+const putNewVersion = (version: Record<string, unknown>): TransactItem => ({
+  Put: {
+    TableName: tableName(),
+    Item: version,
+    ConditionExpression: 'attribute_not_exists(PK) OR attribute_exists(quarantine)',
+  },
+});
+
+/** A new version (only if absent or held: the first failed condition), the template's update, and what changes along. */
 export const insertVersion = (
   version: Record<string, unknown>,
   templateId: string,
@@ -123,7 +207,7 @@ export const insertVersion = (
   along: TransactItem[],
 ): Promise<TransactResult> =>
   transactWrite([
-    { Put: { TableName: tableName(), Item: version, ConditionExpression: 'attribute_not_exists(PK)' } },
+    putNewVersion(version),
     { Update: { TableName: tableName(), Key: keys.template(templateId), ...update } },
     ...along,
   ]);
@@ -142,3 +226,44 @@ export const templateListPage = (
   partition: string,
   request: Parameters<typeof readIndexPage>[2],
 ): Promise<IndexPage> => readIndexPage(index, partition, request);
+
+/** The publish gate's protected names (gate.ts): one item, eventually consistent (a verification a second old may be missed once). */
+export async function readProtectedEntries(): Promise<string[]> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: lifecycleKeys.protectedNames() }));
+  const entries = Item?.['entries'] as Set<string> | undefined;
+  return entries ? [...entries] : [];
+}
+
+/** Names added to (or taken from) the protected set: ADD/DELETE of a string set, so concurrent changes never lose one. */
+export const protectedEntriesChange = (op: 'ADD' | 'DELETE', entries: string[]): TransactItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: lifecycleKeys.protectedNames(),
+    UpdateExpression: op === 'ADD' ? 'ADD entries :e SET entity = :entity' : 'DELETE entries :e',
+    ExpressionAttributeValues: {
+      ':e': new Set(entries),
+      ...(op === 'ADD' ? { ':entity': ENTITY.protectedNames } : {}),
+    },
+  },
+});
+
+/** A version held by the gate (only if absent, or held or rejected before: the author republishes it fixed), the template as read. */
+export const insertHeldVersion = (
+  version: Record<string, unknown>,
+  templateId: string,
+  currentRead: string,
+  along: TransactItem[],
+): Promise<TransactResult> =>
+  transactWrite([
+    putNewVersion(version),
+    {
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: keys.template(templateId),
+        ConditionExpression: '#cur = :current',
+        ExpressionAttributeNames: { '#cur': 'version' },
+        ExpressionAttributeValues: { ':current': currentRead },
+      },
+    },
+    ...along,
+  ]);

@@ -9,7 +9,7 @@ import type { Caller } from '../../core/caller.ts';
 import * as keys from '../../store/key-builders.ts';
 import { ENTITY, listPartitions, type TemplateListAttributes } from '../../store/keys.ts';
 import type { PublishInput } from '../request-schemas.ts';
-import type { Author, Template, TemplateSummary, VersionEntry } from './answer.ts';
+import type { Author, Quarantine, Template, TemplateSummary, VersionEntry } from './answer.ts';
 import type { Category, Visibility } from './categories.ts';
 import type { TemplateSchema } from './template-schema.ts';
 
@@ -42,6 +42,8 @@ export interface TemplateItem extends TemplateListAttributes {
   /** Hidden by an operator, with the reason: only its author and operators see it (lib/marketplace/moderation). */
   hidden?: boolean;
   hidden_reason?: string;
+  /** The first version held by the publish gate (gate.ts): hidden too, until an operator releases it. */
+  quarantine?: Quarantine;
   /**
    * +1 on every change of list membership (visibility, category, featured, trend day): those
    * changes compute the index partitions from what they read, so they are conditional on it.
@@ -59,7 +61,13 @@ export interface TemplateItem extends TemplateListAttributes {
 /** Smallest ratingKey of a rated template (ratings are 1–5, so an average is at least 1.00). */
 export const UNRATED_RATING_KEY = ratingKey(0, 0);
 
-export function newTemplateItem(input: PublishInput, author: Author, id: string, now: string): TemplateItem {
+export function newTemplateItem(
+  input: PublishInput,
+  author: Author,
+  id: string,
+  now: string,
+  quarantine?: Quarantine,
+): TemplateItem {
   const item: TemplateItem = {
     ...keys.template(id),
     entity: ENTITY.template,
@@ -84,6 +92,8 @@ export function newTemplateItem(input: PublishInput, author: Author, id: string,
     recentKey: `${now}#${id}`,
     ratingKey: UNRATED_RATING_KEY,
     trendKey: 0,
+    // Held by the publish gate: hidden (out of every list, seen by its author and operators) until released.
+    ...(quarantine ? { quarantine, hidden: true, hidden_reason: 'Held by the publish gate.' } : {}),
   };
   return { ...item, ...listPartitions(item).set };
 }
@@ -140,10 +150,11 @@ export const versionEntryOf = (v: Record<string, unknown>): VersionEntry => ({
       ? { message: v['deprecated_message'], at: v['deprecated_at'] as string }
       : null,
   yanked_at: (v['yanked_at'] as string | undefined) ?? null,
+  quarantine: (v['quarantine'] as Quarantine | undefined) ?? null,
 });
 
 export function toTemplate(item: TemplateItem, versions: VersionEntry[]): Template {
-  return { ...toSummary(item), schema: item.schema, versions };
+  return { ...toSummary(item), schema: item.schema, versions, quarantine: item.quarantine ?? null };
 }
 
-export type { Author, TemplateSummary, VersionEntry };
+export type { Author, Quarantine, TemplateSummary, VersionEntry };

@@ -6,6 +6,7 @@
  * VISIBILITY_CHANGE_LIMITS of them per window (429 beyond); other fields are not limited here.
  */
 import type { Caller } from '../../core/caller.ts';
+import { validationError } from '../../core/errors.ts';
 import { nowIso } from '../../core/time.ts';
 import { takeVisibilityChangeSlot } from '../../limits/template-change-limits.ts';
 import { listPartitions } from '../../store/keys.ts';
@@ -15,6 +16,7 @@ import { buildUpdate } from '../../store/update-expression.ts';
 import type { UpdateInput } from '../request-schemas.ts';
 import { categoryCountChanges } from './category-counts.ts';
 import { authoredTemplate } from './find-template.ts';
+import { gateCheck } from './gate.ts';
 import { commitTemplateUpdate } from './store.ts';
 import { type TemplateItem, toTemplate } from './template-item.ts';
 import { newestVersions } from './versions.ts';
@@ -26,6 +28,7 @@ export async function updateTemplate(
   along?: CommitAlong<ReturnType<typeof toTemplate>>,
 ) {
   let counted = false;
+  await refuseGateFindings(input, caller);
   return optimistic(async () => {
     const before = await authoredTemplate(idOrSlug, caller);
     if (!counted && input.visibility !== undefined && input.visibility !== before.visibility) {
@@ -56,4 +59,20 @@ export async function updateTemplate(
     if (alongRefused(result.reasons, alongItems.length)) throw alongLost();
     return RETRY;
   });
+}
+
+/**
+ * New words of a template already listed pass the publish gate (gate.ts) too. They change the item in
+ * place, so there is no copy to hold in quarantine: a finding refuses the change (400, with the
+ * finding's path and reason, never the value) and the template stays as it was.
+ */
+async function refuseGateFindings(input: UpdateInput, caller: Caller): Promise<void> {
+  if (input.name === undefined && input.description === undefined) return;
+  const findings = await gateCheck(
+    { name: input.name, description: input.description, schema: { variables: [], checks: [] } },
+    caller,
+  );
+  if (findings.length > 0) {
+    throw validationError(findings.map((f) => ({ path: f.path, message: `The publish gate: ${f.reason}` })));
+  }
 }

@@ -17,10 +17,11 @@ import { install } from './install.ts';
 import { ratings } from './ratings.ts';
 import { reviews } from './reviews.ts';
 import { snippet } from './snippet.ts';
+import { upgrades } from './upgrades.ts';
 import { versions } from './versions.ts';
 
 /** In page order. */
-export const SECTIONS: TemplateSection[] = [header, install, description, inputs, snippet, ratings, versions, reviews];
+export const SECTIONS: TemplateSection[] = [header, install, description, inputs, snippet, ratings, versions, upgrades, reviews];
 
 /** The reviews read for the distribution (the list's largest page). */
 const REVIEWS_READ = 100;
