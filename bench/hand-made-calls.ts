@@ -15,12 +15,12 @@ import { join } from 'node:path';
 import { ApiGatewayManagementApiClient, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import { GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
-import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { bundleFloor, bundleOverFloor } from '../infra/bundle.ts';
 import { generateDataKey } from '../lib/aws/kms.ts';
 import { sessionFor } from '../lib/destinations/session.ts';
-import { postpone } from '../lib/events/delivery/queue.ts';
+import { sendLater } from '../lib/events/delivery/queue.ts';
 import { postFrame } from '../lib/events/push/channel.ts';
 import { handOffToPush } from '../lib/events/push-hand-off.ts';
 
@@ -114,18 +114,19 @@ const CALLS_MEASURED: Call[] = [
     },
   },
   {
-    name: 'SQS ChangeMessageVisibility',
-    oursSource: `import { postpone } from './lib/events/delivery/queue.ts'; export const call = () => postpone('r', 60, 'q');`,
-    sdkSource: `import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs'; const c = new SQSClient({}); export const call = () => c.send(new ChangeMessageVisibilityCommand({ QueueUrl: 'q', ReceiptHandle: 'r', VisibilityTimeout: 60 }));`,
-    ours: () => postpone('AQEB+r/h==', 60, QUEUE_URL),
+    name: 'SQS SendMessageBatch (a delayed retry)',
+    oursSource: `import { sendLater } from './lib/events/delivery/queue.ts'; export const call = () => sendLater([{ message: { agent_id: 'a' }, seconds: 60 }], 0, 'q');`,
+    sdkSource: `import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs'; const c = new SQSClient({}); export const call = () => c.send(new SendMessageBatchCommand({ QueueUrl: 'q', Entries: [{ Id: '0', MessageBody: '{}', DelaySeconds: 60, MessageGroupId: 'a' }] }));`,
+    ours: () => sendLater([{ message: { agent_id: 'agt_bench' }, seconds: 60 }], 0, QUEUE_URL),
     sdk: (url) => {
       const client = new SQSClient(sdkOptions(url));
       return () =>
         client.send(
-          new ChangeMessageVisibilityCommand({
+          new SendMessageBatchCommand({
             QueueUrl: QUEUE_URL,
-            ReceiptHandle: 'AQEB+r/h==',
-            VisibilityTimeout: 60,
+            Entries: [
+              { Id: '0', MessageBody: '{"agent_id":"agt_bench"}', DelaySeconds: 60, MessageGroupId: 'agt_bench' },
+            ],
           }),
         );
     },

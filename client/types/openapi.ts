@@ -129,6 +129,18 @@ export type TemplateVersion = {
   } | null;
   /** Set by the author: no new installs or contracts of this version. */
   yanked_at: string | null;
+  /** Held by the publish gate: not current, not installable, seen by its author and operators only (null when it is not). */
+  quarantine: {
+    /** `quarantined` until an operator releases or rejects it. */
+    status: "quarantined" | "rejected";
+    findings: Array<{
+      kind: "secret" | "impersonation" | "reference";
+      /** Where in the published body, as validation details name it. */
+      path: string;
+      reason: string;
+    }>;
+    at: string;
+  } | null;
 };
 
 export type Template = {
@@ -151,6 +163,18 @@ export type Template = {
   updated_at: string;
   schema: TemplateSchema;
   versions: Array<TemplateVersion>;
+  /** The first version was held by the publish gate: the template is hidden (seen by its author and operators only) until an operator releases it. */
+  quarantine: {
+    /** `quarantined` until an operator releases or rejects it. */
+    status: "quarantined" | "rejected";
+    findings: Array<{
+      kind: "secret" | "impersonation" | "reference";
+      /** Where in the published body, as validation details name it. */
+      path: string;
+      reason: string;
+    }>;
+    at: string;
+  } | null;
 };
 
 export type Review = {
@@ -187,6 +211,18 @@ export type TemplateDetails = {
   updated_at: string;
   schema: TemplateSchema;
   versions: Array<TemplateVersion>;
+  /** The first version was held by the publish gate: the template is hidden (seen by its author and operators only) until an operator releases it. */
+  quarantine: {
+    /** `quarantined` until an operator releases or rejects it. */
+    status: "quarantined" | "rejected";
+    findings: Array<{
+      kind: "secret" | "impersonation" | "reference";
+      /** Where in the published body, as validation details name it. */
+      path: string;
+      reason: string;
+    }>;
+    at: string;
+  } | null;
   reviews: Array<Review>;
   /** The caller and this template. */
   viewer: {
@@ -238,7 +274,10 @@ export type CategoryList = {
 export type Installation = {
   template_id: string;
   workspace_id: string;
+  /** The version the workspace's contracts are made from (unless a contract names one). */
   version: string;
+  /** Which new versions move the install on publish, as npm reads `=`, `~` and `^` ranges of `version`. */
+  policy: "pinned" | "patch" | "minor";
   installed_at: string;
 };
 
@@ -253,6 +292,18 @@ export type VersionChanged = {
   } | null;
   /** Set by the author: no new installs or contracts of this version. */
   yanked_at: string | null;
+  /** Held by the publish gate: not current, not installable, seen by its author and operators only (null when it is not). */
+  quarantine: {
+    /** `quarantined` until an operator releases or rejects it. */
+    status: "quarantined" | "rejected";
+    findings: Array<{
+      kind: "secret" | "impersonation" | "reference";
+      /** Where in the published body, as validation details name it. */
+      path: string;
+      reason: string;
+    }>;
+    at: string;
+  } | null;
   /** The template's current version after the change (the newest not yanked); null when every version is yanked. */
   current_version: string | null;
 };
@@ -314,7 +365,7 @@ export type ReportPage = {
 
 export type ModerationAction = {
   id: string;
-  action: "hide" | "restore" | "dismiss" | "verify_author" | "unverify_author";
+  action: "hide" | "restore" | "dismiss" | "verify_author" | "unverify_author" | "release" | "reject";
   operator: {
     id: string;
     name: string;
@@ -322,6 +373,8 @@ export type ModerationAction = {
   template_id: string | null;
   reviewer_id: string | null;
   author_id: string | null;
+  /** The version released or rejected (release and reject of a later version). */
+  version: string | null;
   reason: string;
   /** False when the item already was as asked (the action is recorded all the same). */
   changed: boolean;
@@ -335,12 +388,97 @@ export type ModerationActionPage = {
   next_cursor: string | null;
 };
 
+export type InstallDrift = {
+  version: string;
+  policy: "pinned" | "patch" | "minor";
+  installed_at: string;
+  /** The installed version was yanked since: contracts are still made from it (as a lockfile keeps a yanked crate), upgrades never target it. */
+  version_yanked: boolean;
+  /** The newest version, not yanked, that the policy allows from `version` (null when none is: a pinned version since yanked). */
+  newest_allowed: string | null;
+  /** The template's newest version overall (its current version). */
+  newest: string;
+  /** `version` is older than `newest` (drift). */
+  behind: boolean;
+};
+
+export type InstalledTemplate = {
+  id: string;
+  name: string;
+  slug: string;
+  description: string;
+  category: Category;
+  author: Author;
+  version: string;
+  stats: TemplateStats;
+  visibility: Visibility;
+  /** The current version's deprecation message; null when it is not deprecated. */
+  deprecated: string | null;
+  /** Every version is yanked: no new installs or contracts; seen by its author only. */
+  yanked: boolean;
+  /** Hidden by an operator: seen by its author and operators only. */
+  hidden: boolean;
+  created_at: string;
+  updated_at: string;
+  installation: InstallDrift;
+};
+
 export type InstalledPage = {
-  data: Array<TemplateSummary>;
+  data: Array<InstalledTemplate>;
   next_cursor: string | null;
 };
 
-export type EventType = "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked";
+export type SchemaDiff = {
+  variables: {
+    added: Array<string>;
+    removed: Array<string>;
+    changed: Array<{
+      /** The variable name or check id. */
+      name: string;
+      /** Which of its fields differ. */
+      fields: Array<string>;
+      breaking: boolean;
+    }>;
+  };
+  checks: {
+    added: Array<string>;
+    removed: Array<string>;
+    changed: Array<{
+      /** The variable name or check id. */
+      name: string;
+      /** Which of its fields differ. */
+      fields: Array<string>;
+      breaking: boolean;
+    }>;
+  };
+  /** Computed: a required variable without a default added (or made so), a variable removed or its type changed, an enum value taken away, or a check removed. */
+  breaking: boolean;
+  breaking_reasons: Array<string>;
+};
+
+export type VersionDiff = {
+  template_id: string;
+  from: string;
+  to: string;
+  /** One line: counts per side, and "(breaking)" when it is. */
+  summary: string;
+  /** The changelogs of the versions after `from` up to `to`, newest first (at most 100). */
+  changelog: Array<{
+    version: string;
+    changelog: string;
+  }>;
+  diff: SchemaDiff;
+};
+
+export type Upgraded = {
+  installation: Installation;
+  from_version: string;
+  /** false when the install already was at that version and policy. */
+  changed: boolean;
+  diff: SchemaDiff;
+};
+
+export type EventType = "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "template.version.published";
 
 export type SchemaVersions = {
   "contract.funded"?: number;
@@ -349,6 +487,7 @@ export type SchemaVersions = {
   "contract.verification.completed"?: number;
   "template.version.deprecated"?: number;
   "template.version.yanked"?: number;
+  "template.version.published"?: number;
   "service.webhook.test"?: number;
   "service.webhook.disabled"?: number;
   "agent.webhook.disabled"?: number;
@@ -368,6 +507,8 @@ export type Agent = {
   /** When the webhook's last handshake succeeded (POST …/webhook/verify or the periodic re-verification); null before the first. */
   last_verified_at: string | null;
   schema_versions: SchemaVersions;
+  /** The most deliveries a second the owner allows; the excess waits its turn (never dropped, never a failed attempt). Null: no limit. */
+  rate_limit: number | null;
   /** The content filter (docs/webhooks.md, "Filters"); null: every subscribed event. */
   filter: Filter | null;
   /** True when no event the webhook subscribes to can pass `filter` (allowed, but nothing will be delivered but the test and operational events). */
@@ -396,6 +537,8 @@ export type ConfiguredAgent = {
   /** When the webhook's last handshake succeeded (POST …/webhook/verify or the periodic re-verification); null before the first. */
   last_verified_at: string | null;
   schema_versions: SchemaVersions;
+  /** The most deliveries a second the owner allows; the excess waits its turn (never dropped, never a failed attempt). Null: no limit. */
+  rate_limit: number | null;
   /** The content filter (docs/webhooks.md, "Filters"); null: every subscribed event. */
   filter: Filter | null;
   /** True when no event the webhook subscribes to can pass `filter` (allowed, but nothing will be delivered but the test and operational events). */
@@ -498,11 +641,33 @@ export type TemplateEvent = {
     message: string;
     current_version: string | null;
   };
+} | {
+  id: string;
+  created_at: string;
+  agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
+  type: "template.version.published";
+  data: {
+    template_id: string;
+    template_name: string;
+    /** The version published. */
+    version: string;
+    /** The current version before it (what the summary compares against). */
+    previous_version: string;
+    /** The computed diff, one line: `variables +a -r ~c, checks +a -r ~c`, and ` (breaking)` when it is. */
+    summary: string;
+    breaking: boolean;
+    upgraded: {
+      from: string;
+      to: string;
+    } | null;
+  };
 };
 
 export type Event = ContractEvent | TemplateEvent;
 
-export type FeedEventType = "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "service.webhook.test" | "service.webhook.disabled" | "agent.webhook.disabled" | "agent.webhook.failing" | "agent.webhook.unverified" | "agent.filter.changed";
+export type FeedEventType = "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "template.version.published" | "service.webhook.test" | "service.webhook.disabled" | "agent.webhook.disabled" | "agent.webhook.failing" | "agent.webhook.unverified" | "agent.filter.changed";
 
 export type TestEvent = {
   id: string;
@@ -651,8 +816,10 @@ export type Destination = {
   agent_id: string;
   kind: "sqs" | "eventbridge";
   arn: string;
-  events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
+  events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "template.version.published">;
   schema_versions: SchemaVersions;
+  /** The most deliveries a second the owner allows; the excess waits its turn (never dropped, never a failed attempt). Null: no limit. */
+  rate_limit: number | null;
   /** The content filter (docs/webhooks.md, "Filters"); null: every subscribed event. */
   filter: Filter | null;
   /** True when no event the destination subscribes to can pass `filter` (allowed, but flagged). */
@@ -681,8 +848,10 @@ export type CreatedDestination = {
   agent_id: string;
   kind: "sqs" | "eventbridge";
   arn: string;
-  events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
+  events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "template.version.published">;
   schema_versions: SchemaVersions;
+  /** The most deliveries a second the owner allows; the excess waits its turn (never dropped, never a failed attempt). Null: no limit. */
+  rate_limit: number | null;
   /** The content filter (docs/webhooks.md, "Filters"); null: every subscribed event. */
   filter: Filter | null;
   /** True when no event the destination subscribes to can pass `filter` (allowed, but flagged). */
@@ -891,6 +1060,30 @@ export type TemplateVersionYankedEvent = {
   };
 };
 
+export type TemplateVersionPublishedEvent = {
+  id: string;
+  created_at: string;
+  agent_id: string;
+  /** The version of this kind's schema the event was made with (the catalog lists each kind's current one). */
+  schema_version: number;
+  type: "template.version.published";
+  data: {
+    template_id: string;
+    template_name: string;
+    /** The version published. */
+    version: string;
+    /** The current version before it (what the summary compares against). */
+    previous_version: string;
+    /** The computed diff, one line: `variables +a -r ~c, checks +a -r ~c`, and ` (breaking)` when it is. */
+    summary: string;
+    breaking: boolean;
+    upgraded: {
+      from: string;
+      to: string;
+    } | null;
+  };
+};
+
 /** The query of GET /v1/marketplace/templates. */
 export type ListTemplatesQuery = {
   limit?: number;
@@ -957,11 +1150,29 @@ export type PublishVersionBody = {
   changelog?: string;
 };
 
+/** The body of POST /v1/marketplace/templates/{id}/install. */
+export type InstallTemplateBody = {
+  version?: string;
+  policy?: "pinned" | "patch" | "minor";
+};
+
 /** The query of GET /v1/marketplace/installed. */
 export type ListInstalledQuery = {
   limit?: number;
   offset?: number;
   cursor?: string;
+};
+
+/** The body of POST /v1/marketplace/installed/{template}/upgrade. */
+export type UpgradeInstallBody = {
+  version?: string;
+  policy?: "pinned" | "patch" | "minor";
+};
+
+/** The query of GET /v1/marketplace/templates/{id}/compare. */
+export type CompareVersionsQuery = {
+  from: string;
+  to?: string;
 };
 
 /** The body of POST /v1/marketplace/templates/{id}/reviews. */
@@ -1014,10 +1225,11 @@ export type ListReportsQuery = {
 
 /** The body of POST /v1/marketplace/moderation/actions. */
 export type ModerateBody = {
-  action: "hide" | "restore" | "dismiss" | "verify_author" | "unverify_author";
+  action: "hide" | "restore" | "dismiss" | "verify_author" | "unverify_author" | "release" | "reject";
   template_id?: string;
   reviewer_id?: string;
   author_id?: string;
+  version?: string;
   reason: string;
 };
 
@@ -1042,7 +1254,7 @@ export type ListAgentsQuery = {
 /** The body of PATCH /api/v1/agents/{id}/webhook. */
 export type ConfigureWebhookBody = {
   webhook_url: string;
-  events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
+  events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "template.version.published">;
   schema_versions?: {
     "contract.funded"?: number;
     "contract.released"?: number;
@@ -1050,6 +1262,7 @@ export type ConfigureWebhookBody = {
     "contract.verification.completed"?: number;
     "template.version.deprecated"?: number;
     "template.version.yanked"?: number;
+    "template.version.published"?: number;
     "service.webhook.test"?: number;
     "service.webhook.disabled"?: number;
     "agent.webhook.disabled"?: number;
@@ -1062,6 +1275,7 @@ export type ConfigureWebhookBody = {
     value: string;
     secret?: boolean;
   }>;
+  rate_limit?: number | null;
 };
 
 /** The body of POST /api/v1/agents/{id}/webhook/secret/rotate. */
@@ -1090,7 +1304,7 @@ export type TestFilterBody = {
   destination_id?: string;
   event_id?: string;
   event?: {
-    type: "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "service.webhook.test" | "service.webhook.disabled" | "agent.webhook.disabled" | "agent.webhook.failing" | "agent.webhook.unverified" | "agent.filter.changed";
+    type: "contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "template.version.published" | "service.webhook.test" | "service.webhook.disabled" | "agent.webhook.disabled" | "agent.webhook.failing" | "agent.webhook.unverified" | "agent.filter.changed";
     data: Record<string, unknown>;
     schema_version?: number;
   };
@@ -1112,7 +1326,7 @@ export type StreamAgentEventsQuery = {
 export type ReplayEventsBody = {
   since: string;
   until?: string;
-  types?: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
+  types?: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "template.version.published">;
   destination_id?: string;
 };
 
@@ -1131,7 +1345,7 @@ export type RetryDeliveryBody = {
 /** The body of POST /api/v1/agents/{id}/destinations. */
 export type CreateDestinationBody = {
   arn: string;
-  events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked">;
+  events: Array<"contract.funded" | "contract.released" | "contract.refunded" | "contract.verification.completed" | "template.version.deprecated" | "template.version.yanked" | "template.version.published">;
   schema_versions?: {
     "contract.funded"?: number;
     "contract.released"?: number;
@@ -1139,6 +1353,7 @@ export type CreateDestinationBody = {
     "contract.verification.completed"?: number;
     "template.version.deprecated"?: number;
     "template.version.yanked"?: number;
+    "template.version.published"?: number;
     "service.webhook.test"?: number;
     "service.webhook.disabled"?: number;
     "agent.webhook.disabled"?: number;
@@ -1146,6 +1361,7 @@ export type CreateDestinationBody = {
     "agent.webhook.unverified"?: number;
     "agent.filter.changed"?: number;
   };
+  rate_limit?: number | null;
   filter?: Filter | null;
 };
 
@@ -1174,6 +1390,7 @@ export type CreateContractBody = {
   amount_cents: number;
   agent_id: string;
   seller_agent_id?: string;
+  template_version?: string;
 };
 
 /** The body of POST /api/v1/contracts/{id}/verification. */

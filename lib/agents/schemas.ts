@@ -1,6 +1,5 @@
 /** Request shapes of the agent and webhook routes (docs/api.md). Strict: unknown fields are a 400. */
 
-import { EVENT_TYPES } from '../core/event-types.ts';
 import { ID_PATTERN } from '../core/ids.ts';
 import { MAX_OVERLAP_SECONDS } from '../webhooks/rotation.ts';
 import * as z from '../zod.ts';

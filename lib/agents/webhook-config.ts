@@ -7,7 +7,7 @@ import { newWebhookSecret } from '../webhooks/secret.ts';
 import { ownAgent } from './agents.ts';
 import { type AgentRecord, type AgentView, isAgentId, toAgentView } from './model.ts';
 import type { RotateSecretInput } from './schemas.ts';
-import { CopyOf, IfAbsent, isFailed, updateOwnedAgent, type WriteResult } from './store.ts';
+import { CopyOf, isFailed, updateOwnedAgent, type WriteResult } from './store.ts';
 
 /**
  * Webhook configuration of an agent (docs/api.md): PATCH moves any

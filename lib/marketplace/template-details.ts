@@ -1,5 +1,5 @@
 import type { Caller } from '../core/caller.ts';
-import { readInstallMarker } from './installs/store.ts';
+import { readInstallMarker } from './lifecycle/store.ts';
 import { newestReviews } from './reviews/reviews.ts';
 import { readReview } from './reviews/store.ts';
 import { isAuthor, visibleTemplate } from './templates/find-template.ts';

@@ -21,7 +21,17 @@ import { upgrades } from './upgrades.ts';
 import { versions } from './versions.ts';
 
 /** In page order. */
-export const SECTIONS: TemplateSection[] = [header, install, description, inputs, snippet, ratings, versions, upgrades, reviews];
+export const SECTIONS: TemplateSection[] = [
+  header,
+  install,
+  description,
+  inputs,
+  snippet,
+  ratings,
+  versions,
+  upgrades,
+  reviews,
+];
 
 /** The reviews read for the distribution (the list's largest page). */
 const REVIEWS_READ = 100;
