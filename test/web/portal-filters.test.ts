@@ -116,7 +116,10 @@ describe('the portal’s filters', () => {
     const saved = await call(owner.apiKey, 'GET', `/api/v1/agents/${agentId}/destinations/${destination.id}`);
     expect(saved.filter).toEqual(big);
     expect(await page.inputValue('#filter-target'), 'the choice survives the redraw').toBe(destination.id);
-    expect((await call(owner.apiKey, 'GET', `/api/v1/agents/${agentId}`)).filter, 'the webhook is untouched').toBeNull();
+    expect(
+      (await call(owner.apiKey, 'GET', `/api/v1/agents/${agentId}`)).filter,
+      'the webhook is untouched',
+    ).toBeNull();
     expect(await page.locator('#refused').count()).toBe(0);
     expect(errors, 'script errors on the page').toEqual([]);
     await page.close();

@@ -75,7 +75,9 @@ export function filtersSection(client: MarketplaceClient, agentId: string): () =
       if (chosen === WEBHOOK) await client.agents.setWebhookFilter(agentId, filter);
       else await client.agents.setDestinationFilter(agentId, chosen, filter);
       await render();
-      return filter ? 'Filter saved: it applies to events made from now on.' : 'Filter removed: every event of the subscribed kinds is sent.';
+      return filter
+        ? 'Filter saved: it applies to events made from now on.'
+        : 'Filter removed: every event of the subscribed kinds is sent.';
     };
 
     show(
@@ -87,7 +89,11 @@ export function filtersSection(client: MarketplaceClient, agentId: string): () =
       ),
       h('label', { for: 'filter-target' }, 'Subscription', select),
       target.never
-        ? h('p', { id: 'filter-warning', class: 'notice notice-error' }, 'filter_never_matches: no event of the subscribed kinds can pass this filter, so nothing is sent.')
+        ? h(
+            'p',
+            { id: 'filter-warning', class: 'notice notice-error' },
+            'filter_never_matches: no event of the subscribed kinds can pass this filter, so nothing is sent.',
+          )
         : null,
       h('label', { for: 'filter-json' }, 'Filter (JSON)', editor),
       message,
@@ -107,7 +113,9 @@ export function filtersSection(client: MarketplaceClient, agentId: string): () =
                   ...(chosen === WEBHOOK ? {} : { destination_id: chosen }),
                 });
                 show(result, testText(tested));
-                return tested.matched ? 'The filter matches the newest event.' : 'The filter does not match the newest event.';
+                return tested.matched
+                  ? 'The filter matches the newest event.'
+                  : 'The filter does not match the newest event.';
               }),
           },
           'Test against the newest event',
@@ -129,12 +137,20 @@ function refusedHere(message: HTMLElement, text: string): string {
 /** A test's answer in words: matched, or the clause that failed, where it stands, and why. */
 function testText(t: FilterTest): HTMLElement {
   const event = t.event_id ? `Event ${t.event_id}` : 'The event';
-  const never = t.never_matches ? h('p', { class: 'notice notice-error' }, 'filter_never_matches: no event of the subscribed kinds can pass it.') : null;
+  const never = t.never_matches
+    ? h('p', { class: 'notice notice-error' }, 'filter_never_matches: no event of the subscribed kinds can pass it.')
+    : null;
   if (!t.failed) return h('div', { 'data-matched': 'true' }, h('p', {}, `Matched: ${event} passes the filter.`), never);
   return h(
     'div',
     { 'data-matched': 'false' },
-    h('p', {}, `Not matched: ${event} fails the clause at `, h('code', { class: 'failed-at' }, t.failed.at || '(root)'), '.'),
+    h(
+      'p',
+      {},
+      `Not matched: ${event} fails the clause at `,
+      h('code', { class: 'failed-at' }, t.failed.at || '(root)'),
+      '.',
+    ),
     h('pre', { class: 'failed-clause' }, JSON.stringify(t.failed.clause)),
     h('p', { class: 'failed-reason' }, t.failed.reason),
     never,

@@ -60,12 +60,7 @@ async function start(): Promise<void> {
     renderDeliveries = async () => {
       await Promise.all([renderList(), renderHealth()]);
     };
-    await Promise.all([
-      renderWebhook(),
-      renderDestinations(),
-      renderDeliveries(),
-      filtersSection(client, agentId)(),
-    ]);
+    await Promise.all([renderWebhook(), renderDestinations(), renderDeliveries(), filtersSection(client, agentId)()]);
     renderSecret(client, agentId);
     renderKinds(kinds);
     renderReplay();
