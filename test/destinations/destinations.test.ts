@@ -130,6 +130,8 @@ describe('an SQS destination', () => {
     expect(firstSpan).toMatchObject({ traceId: CALLER_TRACE_ID, flags: '01' });
     expect(firstSpan.parentId).not.toBe(CALLER_SPAN_ID);
     expect(delivered.headers['tracestate']).toBe('vendor=abc');
+    // SQS takes at most 10 message attributes: all of them, the trace included (docs/webhooks.md, section 12).
+    expect(Object.keys(delivered.headers)).toHaveLength(9);
 
     // Attempt history: the delivery names its destination.
     const list = await waitFor(async () => {
