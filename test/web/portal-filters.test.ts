@@ -1,26 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall } from '../support/api-call.ts';
+import { describe, expect, it } from 'vitest';
 import { createTestUser } from '../support/lambda.ts';
-import { useLocalApi } from '../support/local-api.ts';
-import { launchChromium, pageReady } from './browser.ts';
+import { pageReady } from './browser.ts';
+import { useBrowserOnLocalApi } from './browser-on-local-api.ts';
 
 /**
  * The portal's filter editor in a real browser (issue 42), against the in-process local runtime.
  * The page has only the link's token: saving and testing go through the filter routes' portal rows.
  */
-const api = useLocalApi();
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-const call = (key: string, method: string, path: string, body?: unknown) => apiCall(api.url, key, method, path, body);
+const { browser, call } = useBrowserOnLocalApi();
 
 describe('the portal’s filters', () => {
   it('sets a filter, shows it, tests it against the newest event with the failing clause, flags one that never matches, shows a refusal', async () => {
@@ -36,7 +23,7 @@ describe('the portal’s filters', () => {
     });
     const link = await call(owner.apiKey, 'POST', `/api/v1/agents/${agentId}/portal-links`);
 
-    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    const page = await browser().newPage({ viewport: { width: 1100, height: 900 } });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(link.url);
