@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTestUser } from '../support/lambda.ts';
-import { pageReady } from './browser.ts';
+import { fitsWidth, pageReady, screenshot } from './browser.ts';
 import { useBrowserOnLocalApi } from './browser-on-local-api.ts';
 
 /**
@@ -107,6 +107,10 @@ describe('the portal’s filters', () => {
       (await call(owner.apiKey, 'GET', `/api/v1/agents/${agentId}`)).filter,
       'the webhook is untouched',
     ).toBeNull();
+    // Phone width: the editor and the test's answer wrap inside the page.
+    await page.setViewportSize({ width: 375, height: 740 });
+    expect(await fitsWidth(page)).toBe(true);
+    await screenshot(page, 'portal-filters-375', '#filters');
     expect(await page.locator('#refused').count()).toBe(0);
     expect(errors, 'script errors on the page').toEqual([]);
     await page.close();
