@@ -422,7 +422,12 @@ export const claimRateWindow = (
   });
 
 /** A POST slot of the endpoint (endpoint-slots.ts): taken only if free or lapsed. */
-export const claimPostSlot = (agentId: string, slot: string, nowMs: number, until: number): Promise<ConditionalResult> =>
+export const claimPostSlot = (
+  agentId: string,
+  slot: string,
+  nowMs: number,
+  until: number,
+): Promise<ConditionalResult> =>
   conditionalUpdate({
     Key: keys.agent(agentId),
     ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#slot) OR #slot < :now)',
@@ -432,7 +437,11 @@ export const claimPostSlot = (agentId: string, slot: string, nowMs: number, unti
   });
 
 /** The batch's POST slots given back, each only while it is still this batch's lease. */
-export const releasePostSlots = (agentId: string, slots: readonly string[], until: number): Promise<ConditionalResult> =>
+export const releasePostSlots = (
+  agentId: string,
+  slots: readonly string[],
+  until: number,
+): Promise<ConditionalResult> =>
   conditionalUpdate({
     Key: keys.agent(agentId),
     ConditionExpression: slots.map((_, i) => `#s${i} = :until`).join(' AND '),
