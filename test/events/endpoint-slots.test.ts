@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../lib/core/ids.ts';
 import { DELIVERY } from '../../lib/core/settings.ts';
-import { enqueueDeliveries } from '../../lib/events/delivery/queue.ts';
-import { newDelivery } from '../../lib/events/delivery/record.ts';
-import { createDeliveries } from '../../lib/events/delivery/store.ts';
 import type { EventPipeline } from '../../local/emulators/event-pipeline.ts';
-import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
-import { createAgent, enableWebhook, feedOf, startFilePipeline, startWebhookReceiver, waitFor } from './support.ts';
+import { createTestUser, type TestUser } from '../support/lambda.ts';
+import {
+  createAgent,
+  enableWebhook,
+  enqueueBacklog,
+  sendTestEvent,
+  startFilePipeline,
+  startWebhookReceiver,
+  waitFor,
+} from './support.ts';
 
 /**
  * The cap on POSTs in flight per endpoint (lib/events/delivery/endpoint-slots.ts; docs/events.md,
@@ -31,9 +35,6 @@ afterAll(async () => {
   await pipeline?.stop();
 });
 
-const testEvent = async (caller: TestUser, agentId: string) =>
-  expect((await invoke('sendTestEvent', { caller, params: { id: agentId } })).status).toBe(202);
-
 describe('a slow endpoint with a backlog', () => {
   it('gets at most DELIVERY.endpointInFlight POSTs at once, all of its backlog, and holds no one else up', async () => {
     const slowOwner = await createTestUser();
@@ -44,7 +45,7 @@ describe('a slow endpoint with a backlog', () => {
     const healthyAgent = await createAgent(owner);
     await enableWebhook(owner, healthyAgent, healthy.url, ['contract.funded']);
 
-    await testEvent(slowOwner, slowAgent);
+    await sendTestEvent(slowOwner, slowAgent);
     await waitFor(() => slow.deliveries.length === 1 || undefined, 'the slow endpoint’s first delivery');
     let open = 0;
     let mostOpen = 0;
@@ -55,16 +56,10 @@ describe('a slow endpoint with a backlog', () => {
       open -= 1;
       return 200;
     };
-    const [sample] = (await feedOf(slowOwner, slowAgent)).filter((e) => e.type === 'service.webhook.test');
-    const records = Array.from({ length: BACKLOG }, () => newDelivery({ ...sample, id: newId('evt') }));
-    await createDeliveries(records);
-    const sent = await enqueueDeliveries(
-      records.map((r) => ({ agent_id: r.agent_id, delivery_id: r.id, event_id: r.event_id })),
-    );
-    expect(sent.failed).toEqual([]);
+    await enqueueBacklog(slowOwner, slowAgent, BACKLOG);
 
     await waitFor(() => slow.deliveries.length >= 2 || undefined, 'the slow endpoint’s backlog under way');
-    for (let i = 0; i < 3; i++) await testEvent(owner, healthyAgent);
+    for (let i = 0; i < 3; i++) await sendTestEvent(owner, healthyAgent);
     const tests = () => healthy.deliveries.filter((d) => d.json.type === 'service.webhook.test').length;
     await waitFor(() => tests() === 3 || undefined, 'the healthy endpoint’s three events');
     // Not held behind the slow one: its backlog is still being worked through.

@@ -2,6 +2,10 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type net from 'node:net';
 import { expect } from 'vitest';
+import { newId } from '../../lib/core/ids.ts';
+import { enqueueDeliveries } from '../../lib/events/delivery/queue.ts';
+import { newDelivery } from '../../lib/events/delivery/record.ts';
+import { createDeliveries } from '../../lib/events/delivery/store.ts';
 import { type EventPipelineOptions, startEventPipeline } from '../../local/emulators/event-pipeline.ts';
 import { closeAfterTest } from '../support/close-after-test.ts';
 import { invoke, type TestUser } from '../support/lambda.ts';
@@ -185,3 +189,20 @@ export const startFilePipeline = (options: Partial<EventPipelineOptions> = {}) =
     maxReceiveCount: 5,
     ...options,
   });
+
+export const sendTestEvent = async (caller: TestUser, agentId: string) =>
+  expect((await invoke('sendTestEvent', { caller, params: { id: agentId } })).status).toBe(202);
+
+/**
+ * A backlog for an endpoint that has had its test event: `count` copies of that event as new
+ * pending deliveries, created and enqueued as the relay does.
+ */
+export async function enqueueBacklog(owner: TestUser, agentId: string, count: number): Promise<void> {
+  const [sample] = (await feedOf(owner, agentId)).filter((e) => e.type === 'service.webhook.test');
+  const records = Array.from({ length: count }, () => newDelivery({ ...sample, id: newId('evt') }));
+  await createDeliveries(records);
+  const sent = await enqueueDeliveries(
+    records.map((r) => ({ agent_id: r.agent_id, delivery_id: r.id, event_id: r.event_id })),
+  );
+  expect(sent.failed).toEqual([]);
+}

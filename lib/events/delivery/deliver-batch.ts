@@ -258,7 +258,7 @@ export async function deliverBatch(
         if (hop !== undefined) return { kind: 'later', seconds: hop };
         const agent = loaded.agents.get(message.agent_id);
         const lane = { entered: false };
-        // A lane entered is left when the message is done; an error is not the endpoint's failure.
+        // A lane entered is left when the message is done, whatever its end.
         const done = deliverMessage(
           record.messageId,
           message,
@@ -267,10 +267,8 @@ export async function deliverBatch(
           clock(),
           agent ? gateFor(agent, lane) : undefined,
         );
-        void done.then(
-          (d) => lane.entered && agent && slots.left(agent.id, d.attempted?.ok ?? true, clock()),
-          () => lane.entered && agent && slots.left(agent.id, true, clock()),
-        );
+        const leave = () => lane.entered && agent && slots.left(agent.id, clock());
+        void done.then(leave, leave);
         const { outcome, attempted } = await done;
         if (attempted && agent) {
           const entry = health.get(agent.id) ?? { agent, anySucceeded: false, anyFailed: false };

@@ -6,8 +6,8 @@
  * messages for that agent (one conditional write each), and gives them back in one write when its
  * POSTs are done; the lease lapses after the function's timeout, so a crashed worker cannot keep one.
  * Within the batch each slot is a lane: the agent's messages POST one after another in it. A
- * message that gets no lane (no slot won, a POST of the lane failed, or too late in the batch to
- * finish before the function's timeout) waits as the rate limit's excess does (rate-limit.ts): a
+ * message that gets no lane (no slot won, or too late in the batch for its POST to reach its
+ * deadline before the function's timeout: a dead endpoint's first POST in a lane uses that up) waits as the rate limit's excess does (rate-limit.ts): a
  * delayed copy RATE_WAIT_SECONDS later, with no attempt taken. Manual retries are not capped.
  */
 import { DELIVERY } from '../../core/settings.ts';
@@ -69,11 +69,11 @@ export class EndpointSlots {
     return new Promise((go) => lanes.waiting.push(go));
   }
 
-  /** A lane's POST is done; a failed one stops the agent's lanes, so the rest wait as copies. */
-  left(id: string, ok: boolean, nowMs: number): void {
+  /** A lane's POST is done: the next message waiting goes, unless it is too late in the batch. */
+  left(id: string, nowMs: number): void {
     const lanes = this.lanes.get(id);
     if (!lanes) return;
-    if (!ok || nowMs - this.startMs > LAST_START_MS) lanes.stopped = true;
+    if (nowMs - this.startMs > LAST_START_MS) lanes.stopped = true;
     const next = lanes.waiting.shift();
     if (!next) lanes.busy -= 1;
     else if (!lanes.stopped) next(true);
