@@ -1,16 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DELIVERY } from '../../lib/core/settings.ts';
 import type { EventPipeline } from '../../local/emulators/event-pipeline.ts';
-import { createTestUser, type TestUser } from '../support/lambda.ts';
-import {
-  createAgent,
-  enableWebhook,
-  enqueueBacklog,
-  sendTestEvent,
-  startFilePipeline,
-  startWebhookReceiver,
-  waitFor,
-} from './support.ts';
+import { enqueueBacklog, sendTestEvent, sickAndHealthyTenants, startFilePipeline, waitFor } from './support.ts';
 
 /**
  * The cap on POSTs in flight per endpoint (lib/events/delivery/endpoint-slots.ts; docs/events.md,
@@ -24,11 +15,9 @@ const SLOW_MS = 1_000;
 delete process.env['DELIVERY_RETRY_DELAYS_SECONDS'];
 
 let pipeline: EventPipeline;
-let owner: TestUser;
 
 beforeAll(async () => {
   pipeline = await startFilePipeline({ visibilityTimeoutSeconds: 25, maxReceiveCount: 20, concurrency: 4 });
-  owner = await createTestUser();
 });
 
 afterAll(async () => {
@@ -37,16 +26,14 @@ afterAll(async () => {
 
 describe('a slow endpoint with a backlog', () => {
   it('gets at most DELIVERY.endpointInFlight POSTs at once, all of its backlog, and holds no one else up', async () => {
-    const slowOwner = await createTestUser();
-    const slow = await startWebhookReceiver();
-    const slowAgent = await createAgent(slowOwner);
-    await enableWebhook(slowOwner, slowAgent, slow.url, ['contract.funded']);
-    const healthy = await startWebhookReceiver();
-    const healthyAgent = await createAgent(owner);
-    await enableWebhook(owner, healthyAgent, healthy.url, ['contract.funded']);
-
-    await sendTestEvent(slowOwner, slowAgent);
-    await waitFor(() => slow.deliveries.length === 1 || undefined, 'the slow endpoint’s first delivery');
+    const {
+      sickOwner: slowOwner,
+      sick: slow,
+      sickAgent: slowAgent,
+      healthyOwner,
+      healthy,
+      healthyAgent,
+    } = await sickAndHealthyTenants();
     let open = 0;
     let mostOpen = 0;
     slow.answer = async () => {
@@ -59,7 +46,7 @@ describe('a slow endpoint with a backlog', () => {
     await enqueueBacklog(slowOwner, slowAgent, BACKLOG);
 
     await waitFor(() => slow.deliveries.length >= 2 || undefined, 'the slow endpoint’s backlog under way');
-    for (let i = 0; i < 3; i++) await sendTestEvent(owner, healthyAgent);
+    for (let i = 0; i < 3; i++) await sendTestEvent(healthyOwner, healthyAgent);
     const tests = () => healthy.deliveries.filter((d) => d.json.type === 'service.webhook.test').length;
     await waitFor(() => tests() === 3 || undefined, 'the healthy endpoint’s three events');
     // Not held behind the slow one: its backlog is still being worked through.

@@ -8,7 +8,7 @@ import { newDelivery } from '../../lib/events/delivery/record.ts';
 import { createDeliveries } from '../../lib/events/delivery/store.ts';
 import { type EventPipelineOptions, startEventPipeline } from '../../local/emulators/event-pipeline.ts';
 import { closeAfterTest } from '../support/close-after-test.ts';
-import { invoke, type TestUser } from '../support/lambda.ts';
+import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 
 /**
  * Shared by the contract and event tests: templates, agents and enabled webhooks made through the
@@ -205,4 +205,22 @@ export async function enqueueBacklog(owner: TestUser, agentId: string, count: nu
     records.map((r) => ({ agent_id: r.agent_id, delivery_id: r.id, event_id: r.event_id })),
   );
   expect(sent.failed).toEqual([]);
+}
+
+/**
+ * Two tenants, each an account with an agent and a receiver: `sick` (to be made slow or dead by
+ * the test) has had its test event delivered once, the sample its backlog is made of.
+ */
+export async function sickAndHealthyTenants() {
+  const sickOwner = await createTestUser();
+  const sick = await startWebhookReceiver();
+  const sickAgent = await createAgent(sickOwner);
+  await enableWebhook(sickOwner, sickAgent, sick.url, ['contract.funded']);
+  const healthyOwner = await createTestUser();
+  const healthy = await startWebhookReceiver();
+  const healthyAgent = await createAgent(healthyOwner);
+  await enableWebhook(healthyOwner, healthyAgent, healthy.url, ['contract.funded']);
+  await sendTestEvent(sickOwner, sickAgent);
+  await waitFor(() => sick.deliveries.length === 1 || undefined, 'the first delivery');
+  return { sickOwner, sick, sickAgent, healthyOwner, healthy, healthyAgent };
 }

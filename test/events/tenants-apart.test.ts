@@ -2,16 +2,7 @@ import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpointOverride } from '../../lib/aws-endpoint.ts';
 import type { EventPipeline } from '../../local/emulators/event-pipeline.ts';
-import { createTestUser, type TestUser } from '../support/lambda.ts';
-import {
-  createAgent,
-  enableWebhook,
-  enqueueBacklog,
-  sendTestEvent,
-  startFilePipeline,
-  startWebhookReceiver,
-  waitFor,
-} from './support.ts';
+import { enqueueBacklog, sendTestEvent, sickAndHealthyTenants, startFilePipeline, waitFor } from './support.ts';
 
 /**
  * Tenants apart (docs/events.md): one endpoint down with a backlog larger than the queue's in-flight
@@ -27,11 +18,9 @@ process.env['SQS_IN_FLIGHT_LIMIT'] = String(IN_FLIGHT_LIMIT);
 delete process.env['DELIVERY_RETRY_DELAYS_SECONDS'];
 
 let pipeline: EventPipeline;
-let owner: TestUser;
 
 beforeAll(async () => {
   pipeline = await startFilePipeline({ visibilityTimeoutSeconds: 25, maxReceiveCount: 20 });
-  owner = await createTestUser();
 });
 
 afterAll(async () => {
@@ -41,17 +30,14 @@ afterAll(async () => {
 describe('a dead endpoint with a backlog over the in-flight limit', () => {
   it("slows no one else: the healthy endpoint's events are delivered, and in flight stays within the batches at work", async () => {
     // Two tenants: the dead endpoint's owner is another account (its operational notices are its own).
-    const deadOwner = await createTestUser();
-    const dead = await startWebhookReceiver();
-    const deadAgent = await createAgent(deadOwner);
-    await enableWebhook(deadOwner, deadAgent, dead.url, ['contract.funded']);
-    const healthy = await startWebhookReceiver();
-    const healthyAgent = await createAgent(owner);
-    await enableWebhook(owner, healthyAgent, healthy.url, ['contract.funded']);
-
-    // The dead endpoint's backlog: its test event delivered once, then copies of it as new deliveries.
-    await sendTestEvent(deadOwner, deadAgent);
-    await waitFor(() => dead.deliveries.length === 1 || undefined, 'the dead endpoint’s first delivery');
+    const {
+      sickOwner: deadOwner,
+      sick: dead,
+      sickAgent: deadAgent,
+      healthyOwner,
+      healthy,
+      healthyAgent,
+    } = await sickAndHealthyTenants();
     dead.answer = () => 503;
     await enqueueBacklog(deadOwner, deadAgent, BACKLOG);
 
@@ -73,7 +59,7 @@ describe('a dead endpoint with a backlog over the in-flight limit', () => {
 
     // The dead endpoint fails its attempts (the circuit opens) while the healthy one's events come.
     await waitFor(() => dead.deliveries.length >= 6 || undefined, 'the dead endpoint’s failed attempts');
-    for (let i = 0; i < 3; i++) await sendTestEvent(owner, healthyAgent);
+    for (let i = 0; i < 3; i++) await sendTestEvent(healthyOwner, healthyAgent);
     const tests = () => healthy.deliveries.filter((d) => d.json.type === 'service.webhook.test').length;
     await waitFor(() => tests() === 3 || undefined, 'the healthy endpoint’s three events');
     // Every message of the backlog was received at least once, and none stays in flight.
