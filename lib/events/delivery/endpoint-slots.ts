@@ -52,6 +52,11 @@ export class EndpointSlots {
             .map(async (s) => ((await claimPostSlot(id, s, this.startMs, this.until)).ok ? s : undefined)),
         );
         const slots = tried.filter((s) => s !== undefined);
+        // A slot another batch won meanwhile: the others read free are tried in turn.
+        for (const s of free.slice(count)) {
+          if (slots.length >= Math.min(count, tried.length)) break;
+          if ((await claimPostSlot(id, s, this.startMs, this.until)).ok) slots.push(s);
+        }
         this.lanes.set(id, { slots, busy: 0, stopped: slots.length === 0, waiting: [] });
       }),
     );
