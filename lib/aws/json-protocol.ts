@@ -4,7 +4,7 @@
  *
  * For the functions whose bundle cannot carry a service's whole SDK client for one or two of its
  * operations (docs/cost.md, "Bundle budget"): KMS's GenerateDataKey and Decrypt (kms.ts), and the
- * delivery worker's ChangeMessageVisibility (lib/events/delivery/queue.ts), where `@aws-sdk/client-sqs`
+ * delivery worker's SendMessageBatch of delayed retries (lib/events/delivery/queue.ts, `sendLater`), where `@aws-sdk/client-sqs`
  * is 24 KB of schemas and error classes for every SQS operation. Everything else uses the SDK clients.
  */
 import { setting } from '../core/environment.ts';

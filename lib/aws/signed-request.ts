@@ -17,7 +17,7 @@
  *
  * Why not the SDK clients: for @connections, the client's work per call (0.70–0.94 ms of CPU per
  * post against 0.38–0.49 ms for this, 2,000 posts to a bare server on 127.0.0.1); for KMS, STS and
- * SQS's ChangeMessageVisibility, their bytes in bundles with a budget (docs/cost.md, "Bundle budget").
+ * SQS's SendMessageBatch of delayed retries, their bytes in bundles with a budget (docs/cost.md, "Bundle budget").
  */
 import { fromEnv } from '@aws-sdk/credential-provider-env';
 import { SignatureV4 } from '@smithy/signature-v4';

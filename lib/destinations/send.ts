@@ -8,6 +8,10 @@
  *   `detail` is `{"headers": {…}, "body": "<the exact JSON>"}`: EventBridge re-serializes detail
  *   objects, so the signed bytes travel as a string.
  *
+ * The headers include the causing trace's `traceparent` (and `tracestate`): SQS message attributes
+ * of those names, and on EventBridge in the detail's `headers` like the signature (PutEvents'
+ * own TraceHeader takes only X-Ray's format). docs/webhooks.md, "Trace context".
+ *
  * Locally SQS_ENDPOINT (fauxqs) and EVENTBRIDGE_ENDPOINT (a test's endpoint) stand in for AWS.
  */
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { AgentRecord } from '../agents/model.ts';
 import { idAt } from '../core/ids.ts';
+import type { TraceContext } from '../core/trace-context.ts';
 import type { DestinationRecord } from '../destinations/model.ts';
 import { listDestinationsOf } from '../destinations/store.ts';
 import { enqueueForDestination } from './delivery/destination-queue.ts';
@@ -34,20 +35,20 @@ const filterWhenMade = (d: DestinationRecord, event: ServiceEvent) =>
 
 /** Returns the indexes (into `events`) whose deliveries could not all be made; the stream retries those. */
 export async function relayToDestinations(
-  events: readonly { i: number; event: ServiceEvent }[],
+  events: readonly { i: number; event: ServiceEvent; trace?: TraceContext | undefined }[],
   agentOf: (agentId: string) => Record<string, unknown> | undefined,
 ): Promise<Map<number, unknown>> {
   const failed = new Map<number, unknown>();
   const lists = new Map<string, Promise<DestinationRecord[]>>();
   await Promise.all(
-    events.map(async ({ i, event }) => {
+    events.map(async ({ i, event, trace }) => {
       const agent = agentOf(event.agent_id);
       if (!hasDestinations(agent as AgentRecord | undefined)) return;
       try {
         if (!lists.has(event.agent_id)) lists.set(event.agent_id, listDestinationsOf(event.agent_id));
         const destinations = (await lists.get(event.agent_id)!).filter((d) => destinationTakes(d, event));
         for (const destination of destinations)
-          await sendToDestinationQueue(event, destination.id, destinationDeliveryId(destination.id, event.id));
+          await sendToDestinationQueue(event, destination.id, destinationDeliveryId(destination.id, event.id), trace);
       } catch (err) {
         failed.set(i, err);
       }
@@ -61,8 +62,9 @@ export async function sendToDestinationQueue(
   event: ServiceEvent,
   destinationId: string,
   deliveryId: string,
+  trace?: TraceContext,
 ): Promise<boolean> {
-  const { record, created } = await ensureDelivery(event, deliveryId, destinationId);
+  const { record, created } = await ensureDelivery(event, deliveryId, destinationId, trace);
   if (!created && !(record.status === 'pending' && record.attempts === 0)) return false;
   await enqueueForDestination({
     agent_id: record.agent_id,

@@ -5,6 +5,7 @@ import { verifyWebhook } from '../../client/index.ts';
 import { type LocalEventBridge, startLocalEventBridge } from '../../fixtures/eventbridge-endpoint.ts';
 import { endpointOverride } from '../../lib/aws-endpoint.ts';
 import { DESTINATION_REGISTRATION_LIMITS, DESTINATIONS, MAX_CLOCK_SKEW_MS } from '../../lib/core/settings.ts';
+import { parseTraceparent } from '../../lib/core/trace-context.ts';
 import { readDestination } from '../../lib/destinations/store.ts';
 import { deliverDestinationBatch } from '../../lib/events/delivery/destination-batch.ts';
 import { verifyDestination } from '../../lib/events/destinations.ts';
@@ -52,6 +53,10 @@ afterAll(async () => {
   await bus?.close();
   await pipeline?.stop();
 });
+
+const CALLER_TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
+const CALLER_SPAN_ID = '00f067aa0ba902b7';
+const CALLER_TRACE = `00-${CALLER_TRACE_ID}-${CALLER_SPAN_ID}-01`;
 
 const customerQueue = (name: string) => createCustomerQueue(customer, name);
 const nextMessage = (url: string) => nextCustomerMessage(customer, url);
@@ -108,13 +113,25 @@ describe('an SQS destination', () => {
     expect(verified.status, JSON.stringify(verified.body)).toBe(200);
     expect(verified.body.status).toBe('ENABLED');
 
-    // A contract event: into the queue, the same signed event a webhook gets, signature as attributes.
+    // A contract event: into the queue, the same signed event a webhook gets, signature as attributes,
+    // and the causing request's trace as `traceparent` (a new span) and `tracestate` attributes.
     const contractId = await createContract(owner, agentId, templateId);
-    expect((await invoke('fundContract', { caller: owner, params: { id: contractId } })).status).toBe(200);
+    const funded = await invoke('fundContract', {
+      caller: owner,
+      params: { id: contractId },
+      headers: { traceparent: CALLER_TRACE, tracestate: 'vendor=abc' },
+    });
+    expect(funded.status).toBe(200);
     const delivered = await nextMessage(queue.url);
     const event = await verifyWebhook({ rawBody: delivered.body, headers: delivered.headers, secret });
     expect(event).toMatchObject({ type: 'contract.funded', agent_id: agentId, data: { contract_id: contractId } });
     expect(delivered.headers['webhook-id']).toBe((event as { id: string }).id);
+    const firstSpan = parseTraceparent(delivered.headers['traceparent'])!;
+    expect(firstSpan).toMatchObject({ traceId: CALLER_TRACE_ID, flags: '01' });
+    expect(firstSpan.parentId).not.toBe(CALLER_SPAN_ID);
+    expect(delivered.headers['tracestate']).toBe('vendor=abc');
+    // SQS takes at most 10 message attributes: all of them, the trace included (docs/webhooks.md, section 12).
+    expect(Object.keys(delivered.headers)).toHaveLength(9);
 
     // Attempt history: the delivery names its destination.
     const list = await waitFor(async () => {
@@ -135,6 +152,10 @@ describe('an SQS destination', () => {
     expect(retried.status, JSON.stringify(retried.body)).toBe(202);
     const again = await nextMessage(queue.url);
     expect(JSON.parse(again.body).id).toBe((event as { id: string }).id);
+    // The same trace, another attempt's span.
+    const secondSpan = parseTraceparent(again.headers['traceparent'])!;
+    expect(secondSpan.traceId).toBe(CALLER_TRACE_ID);
+    expect(new Set([firstSpan.parentId, secondSpan.parentId, CALLER_SPAN_ID]).size).toBe(3);
 
     // The test event reaches it too, whatever it subscribes to.
     const test = await invoke('sendTestEvent', { caller: owner, params: { id: agentId } });
@@ -433,14 +454,23 @@ describe('an EventBridge destination', () => {
     expect(guess.body.error.code).toBe('rate_limited');
     expect(bus.entries.get(busArn)).toHaveLength(1);
 
-    // The owner's own events still arrive, signed in the detail.
+    // The owner's own events still arrive, signed in the detail, the causing trace beside the signature.
     const contractId = await createContract(owner, agentId, templateId);
-    expect((await invoke('fundContract', { caller: owner, params: { id: contractId } })).status).toBe(200);
+    const funded = await invoke('fundContract', {
+      caller: owner,
+      params: { id: contractId },
+      headers: { traceparent: CALLER_TRACE },
+    });
+    expect(funded.status).toBe(200);
     const put = await waitFor(() => bus.entries.get(busArn)?.[1], 'the event on the bus');
     expect(put.DetailType).toBe('contract.funded');
     const eventDetail = JSON.parse(put.Detail);
     const event = await verifyWebhook({ rawBody: eventDetail.body, headers: eventDetail.headers, secret });
     expect(event).toMatchObject({ type: 'contract.funded', data: { contract_id: contractId } });
+    const span = parseTraceparent(eventDetail.headers.traceparent)!;
+    expect(span).toMatchObject({ traceId: CALLER_TRACE_ID, flags: '01' });
+    expect(span.parentId).not.toBe(CALLER_SPAN_ID);
+    expect(eventDetail.headers.tracestate).toBeUndefined();
   });
 });
 

@@ -79,8 +79,10 @@ describe('the local runtime runs each handler with its row of the route table as
     await expect(runGranted('noQueue', { table: 'readwrite' }, () => enqueueDelivery(message))).rejects.toThrow(
       'noQueue is not authorized to perform: sqs:SendMessage',
     );
+    // A consumer sends too (its messages' later attempts go back to the queue as delayed copies):
+    // the guard lets the call through, and it fails only at the unreachable queue.
     await expect(
       runGranted('consumer', { table: 'readwrite', queue: 'consume' }, () => enqueueDelivery(message)),
-    ).rejects.toThrow('sqs:SendMessage');
+    ).rejects.not.toThrow('not authorized');
   });
 });

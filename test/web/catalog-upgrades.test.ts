@@ -1,25 +1,15 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { templateInput } from '../client/support/template-input.ts';
-import { apiCall } from '../support/api-call.ts';
 import { createTestUser } from '../support/lambda.ts';
-import { useLocalApi } from '../support/local-api.ts';
-import { launchChromium, pageReady } from './browser.ts';
+import { pageReady } from './browser.ts';
+import { useBrowserOnLocalApi } from './browser-on-local-api.ts';
 
 /**
  * The catalog's upgrade sections (web/catalog/upgrades.ts) in a real browser against the local
  * runtime: the drift of the reader's install, an upgrade from it, and the diff between two versions
  * with their changelogs.
  */
-const api = useLocalApi();
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-const call = (key: string, method: string, path: string, body?: unknown) => apiCall(api.url, key, method, path, body);
+const { api, browser, call } = useBrowserOnLocalApi();
 
 describe('the catalog page: changelog, diff and drift', () => {
   it('shows the install behind, upgrades it, and compares two versions', async () => {
@@ -35,7 +25,7 @@ describe('the catalog page: changelog, diff and drift', () => {
       changelog: 'Adds an optional **region**.',
     });
 
-    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    const page = await browser().newPage({ viewport: { width: 1100, height: 900 } });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${api.url}/catalog/#key=${reader.apiKey}`);

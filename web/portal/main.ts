@@ -1,7 +1,8 @@
 /**
  * The portal page, in two views (views.ts): the overview, health first (health.ts), then the
  * deliveries (deliveries.ts), the webhook with its status and a verify button, the signing secret
- * (secret.ts), the AWS destinations (destinations.ts), replay a window and the agent's feed live
+ * (secret.ts), the AWS destinations (destinations.ts), the content filters
+ * (filter.ts), replay a window and the agent's feed live
  * over SSE; and the reference, the event kinds with their schemas and examples (kinds.ts). It works only with a portal link's token
  * (`#agent=…&token=…`), kept for the tab's session and taken out of the address bar at once.
  */
@@ -12,6 +13,7 @@ import { badge, byId, h, show, when } from '../shared/dom.ts';
 import { act, refused } from './actions.ts';
 import { deliveriesSection } from './deliveries.ts';
 import { destinationsSection } from './destinations.ts';
+import { filtersSection } from './filter.ts';
 import { healthSection } from './health.ts';
 import { kindChoices } from './kind-choices.ts';
 import { renderKinds } from './kinds.ts';
@@ -58,7 +60,7 @@ async function start(): Promise<void> {
     renderDeliveries = async () => {
       await Promise.all([renderList(), renderHealth()]);
     };
-    await Promise.all([renderWebhook(), renderDestinations(), renderDeliveries()]);
+    await Promise.all([renderWebhook(), renderDestinations(), renderDeliveries(), filtersSection(client, agentId)()]);
     renderSecret(client, agentId);
     renderKinds(kinds);
     renderReplay();

@@ -173,7 +173,14 @@ async function attempt(
   if (!slot()) return { outcome: { kind: 'later', seconds: RATE_WAIT_SECONDS } };
   const take = await takeAttempt(message, delivery, messageId, nowMs);
   if ('outcome' in take) return take;
-  const { body, headers } = deliveryRequest(event, destination.signing_secret);
+  // The causing trace travels as the webhook's does: a `traceparent` with a new span id per attempt (send.ts says where).
+  const { body, headers } = deliveryRequest(
+    event,
+    destination.signing_secret,
+    new Date(),
+    [],
+    delivery.trace ? { trace: delivery.trace } : {},
+  );
   const { 'Content-Type': _json, ...signed } = headers;
   const started = Date.now();
   const result = await sendToDestination(arn.value, destination.owner_id, {

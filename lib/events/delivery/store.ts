@@ -9,6 +9,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { InvariantError } from '../../core/errors.ts';
 import { nowIso } from '../../core/time.ts';
+import type { TraceContext } from '../../core/trace-context.ts';
 import { batchGet, batchWrite, keyString } from '../../store/batch.ts';
 import { db, tableName } from '../../store/client.ts';
 import { type ConditionalResult, conditionalUpdate } from '../../store/conditional.ts';
@@ -52,8 +53,10 @@ export async function ensureDelivery(
   event: ServiceEvent,
   deliveryId: string = deliveryIdFor(event.id),
   destinationId?: string,
+  /** The trace that caused the event (its feed row's): each attempt's `traceparent` continues it. */
+  trace?: TraceContext,
 ): Promise<{ record: DeliveryRecord; created: boolean }> {
-  const record = newDelivery(event, deliveryId, undefined, destinationId);
+  const record = { ...newDelivery(event, deliveryId, undefined, destinationId), ...(trace ? { trace } : {}) };
   try {
     await db().send(
       new PutCommand({
