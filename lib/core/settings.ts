@@ -45,6 +45,12 @@ export const DELIVERY = {
    * most `circuitMaxCooldownSeconds`, then lets one probe attempt through.
    */
   circuitFailuresToOpen: 5,
+  /**
+   * POSTs in flight to one webhook at a time, across every worker (lib/events/delivery/endpoint-slots.ts):
+   * a slow or dead endpoint holds at most this many workers until its circuit opens. Each slot is a
+   * lease that lapses after functionTimeoutSeconds, so a crashed worker cannot keep it.
+   */
+  endpointInFlight: 2,
   circuitCooldownSeconds: 30,
   circuitMaxCooldownSeconds: 3600,
   /**

@@ -2,9 +2,13 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type net from 'node:net';
 import { expect } from 'vitest';
+import { newId } from '../../lib/core/ids.ts';
+import { enqueueDeliveries } from '../../lib/events/delivery/queue.ts';
+import { newDelivery } from '../../lib/events/delivery/record.ts';
+import { createDeliveries } from '../../lib/events/delivery/store.ts';
 import { type EventPipelineOptions, startEventPipeline } from '../../local/emulators/event-pipeline.ts';
 import { closeAfterTest } from '../support/close-after-test.ts';
-import { invoke, type TestUser } from '../support/lambda.ts';
+import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 
 /**
  * Shared by the contract and event tests: templates, agents and enabled webhooks made through the
@@ -185,3 +189,38 @@ export const startFilePipeline = (options: Partial<EventPipelineOptions> = {}) =
     maxReceiveCount: 5,
     ...options,
   });
+
+export const sendTestEvent = async (caller: TestUser, agentId: string) =>
+  expect((await invoke('sendTestEvent', { caller, params: { id: agentId } })).status).toBe(202);
+
+/**
+ * A backlog for an endpoint that has had its test event: `count` copies of that event as new
+ * pending deliveries, created and enqueued as the relay does.
+ */
+export async function enqueueBacklog(owner: TestUser, agentId: string, count: number): Promise<void> {
+  const [sample] = (await feedOf(owner, agentId)).filter((e) => e.type === 'service.webhook.test');
+  const records = Array.from({ length: count }, () => newDelivery({ ...sample, id: newId('evt') }));
+  await createDeliveries(records);
+  const sent = await enqueueDeliveries(
+    records.map((r) => ({ agent_id: r.agent_id, delivery_id: r.id, event_id: r.event_id })),
+  );
+  expect(sent.failed).toEqual([]);
+}
+
+/**
+ * Two tenants, each an account with an agent and a receiver: `sick` (to be made slow or dead by
+ * the test) has had its test event delivered once, the sample its backlog is made of.
+ */
+export async function sickAndHealthyTenants() {
+  const sickOwner = await createTestUser();
+  const sick = await startWebhookReceiver();
+  const sickAgent = await createAgent(sickOwner);
+  await enableWebhook(sickOwner, sickAgent, sick.url, ['contract.funded']);
+  const healthyOwner = await createTestUser();
+  const healthy = await startWebhookReceiver();
+  const healthyAgent = await createAgent(healthyOwner);
+  await enableWebhook(healthyOwner, healthyAgent, healthy.url, ['contract.funded']);
+  await sendTestEvent(sickOwner, sickAgent);
+  await waitFor(() => sick.deliveries.length === 1 || undefined, 'the first delivery');
+  return { sickOwner, sick, sickAgent, healthyOwner, healthy, healthyAgent };
+}

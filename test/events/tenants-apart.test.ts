@@ -1,13 +1,8 @@
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpointOverride } from '../../lib/aws-endpoint.ts';
-import { newId } from '../../lib/core/ids.ts';
-import { enqueueDeliveries } from '../../lib/events/delivery/queue.ts';
-import { newDelivery } from '../../lib/events/delivery/record.ts';
-import { createDeliveries } from '../../lib/events/delivery/store.ts';
 import type { EventPipeline } from '../../local/emulators/event-pipeline.ts';
-import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
-import { createAgent, enableWebhook, feedOf, startFilePipeline, startWebhookReceiver, waitFor } from './support.ts';
+import { enqueueBacklog, sendTestEvent, sickAndHealthyTenants, startFilePipeline, waitFor } from './support.ts';
 
 /**
  * Tenants apart (docs/events.md): one endpoint down with a backlog larger than the queue's in-flight
@@ -23,42 +18,28 @@ process.env['SQS_IN_FLIGHT_LIMIT'] = String(IN_FLIGHT_LIMIT);
 delete process.env['DELIVERY_RETRY_DELAYS_SECONDS'];
 
 let pipeline: EventPipeline;
-let owner: TestUser;
 
 beforeAll(async () => {
   pipeline = await startFilePipeline({ visibilityTimeoutSeconds: 25, maxReceiveCount: 20 });
-  owner = await createTestUser();
 });
 
 afterAll(async () => {
   await pipeline?.stop();
 });
 
-const testEvent = async (caller: TestUser, agentId: string) =>
-  expect((await invoke('sendTestEvent', { caller, params: { id: agentId } })).status).toBe(202);
-
 describe('a dead endpoint with a backlog over the in-flight limit', () => {
   it("slows no one else: the healthy endpoint's events are delivered, and in flight stays within the batches at work", async () => {
     // Two tenants: the dead endpoint's owner is another account (its operational notices are its own).
-    const deadOwner = await createTestUser();
-    const dead = await startWebhookReceiver();
-    const deadAgent = await createAgent(deadOwner);
-    await enableWebhook(deadOwner, deadAgent, dead.url, ['contract.funded']);
-    const healthy = await startWebhookReceiver();
-    const healthyAgent = await createAgent(owner);
-    await enableWebhook(owner, healthyAgent, healthy.url, ['contract.funded']);
-
-    // The dead endpoint's backlog: its test event delivered once, then copies of it as new deliveries.
-    await testEvent(deadOwner, deadAgent);
-    await waitFor(() => dead.deliveries.length === 1 || undefined, 'the dead endpoint’s first delivery');
+    const {
+      sickOwner: deadOwner,
+      sick: dead,
+      sickAgent: deadAgent,
+      healthyOwner,
+      healthy,
+      healthyAgent,
+    } = await sickAndHealthyTenants();
     dead.answer = () => 503;
-    const [sample] = (await feedOf(deadOwner, deadAgent)).filter((e) => e.type === 'service.webhook.test');
-    const records = Array.from({ length: BACKLOG }, () => newDelivery({ ...sample, id: newId('evt') }));
-    await createDeliveries(records);
-    const sent = await enqueueDeliveries(
-      records.map((r) => ({ agent_id: r.agent_id, delivery_id: r.id, event_id: r.event_id })),
-    );
-    expect(sent.failed).toEqual([]);
+    await enqueueBacklog(deadOwner, deadAgent, BACKLOG);
 
     const sqs = new SQSClient(endpointOverride(pipeline.sqsEndpoint));
     let maxInFlight = 0;
@@ -78,7 +59,7 @@ describe('a dead endpoint with a backlog over the in-flight limit', () => {
 
     // The dead endpoint fails its attempts (the circuit opens) while the healthy one's events come.
     await waitFor(() => dead.deliveries.length >= 6 || undefined, 'the dead endpoint’s failed attempts');
-    for (let i = 0; i < 3; i++) await testEvent(owner, healthyAgent);
+    for (let i = 0; i < 3; i++) await sendTestEvent(healthyOwner, healthyAgent);
     const tests = () => healthy.deliveries.filter((d) => d.json.type === 'service.webhook.test').length;
     await waitFor(() => tests() === 3 || undefined, 'the healthy endpoint’s three events');
     // Every message of the backlog was received at least once, and none stays in flight.

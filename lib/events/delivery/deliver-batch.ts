@@ -31,6 +31,7 @@ import {
   PROBE_WINDOW_MS,
 } from './circuit.ts';
 import { deliveryRequest } from './delivery-request.ts';
+import { EndpointSlots, type SlotRecord } from './endpoint-slots.ts';
 import {
   type DeliveryMessage,
   hopSecondsLeft,
@@ -229,18 +230,22 @@ export async function deliverBatch(
   };
   // The owner's rate limit (rate-limit.ts): the batch's slots per agent, claimed at once.
   const rate = new RateAllowance();
-  const wants = new Map<string, { item: Key; record: RateRecord; count: number }>();
+  const wants = new Map<string, { item: Key; record: RateRecord & SlotRecord; count: number }>();
   for (const m of valid) {
-    const agent = loaded.agents.get(m.agent_id) as (AgentRecord & RateRecord) | undefined;
-    if (!agent?.rate_limit || m.manual) continue;
+    const agent = loaded.agents.get(m.agent_id) as (AgentRecord & RateRecord & SlotRecord) | undefined;
+    if (!agent || m.manual) continue;
     const want = wants.get(agent.id) ?? { item: keys.agent(agent.id), record: agent, count: 0 };
     want.count += 1;
     wants.set(agent.id, want);
   }
-  await rate.claim(wants, startMs);
-  const gateFor = (agent: AgentRecord & CircuitRecord) => async (): Promise<Gate> => {
+  // And the cap on POSTs in flight per endpoint (endpoint-slots.ts), given back after the batch's POSTs.
+  const slots = new EndpointSlots(startMs);
+  await Promise.all([rate.claim(wants, startMs), slots.claim(wants)]);
+  const gateFor = (agent: AgentRecord & CircuitRecord, lane: { entered: boolean }) => async (): Promise<Gate> => {
     const gate = await circuitFor(agent);
-    if (gate.kind === 'wait' || rate.take(agent.id)) return gate;
+    if (gate.kind === 'wait') return gate;
+    lane.entered = await slots.enter(agent.id, clock());
+    if (lane.entered && rate.take(agent.id)) return gate;
     return { kind: 'wait', seconds: RATE_WAIT_SECONDS };
   };
 
@@ -252,14 +257,19 @@ export async function deliverBatch(
         const hop = hopping[i];
         if (hop !== undefined) return { kind: 'later', seconds: hop };
         const agent = loaded.agents.get(message.agent_id);
-        const { outcome, attempted } = await deliverMessage(
+        const lane = { entered: false };
+        // A lane entered is left when the message is done, whatever its end.
+        const done = deliverMessage(
           record.messageId,
           message,
           loaded.deliveries.get(message.delivery_id),
           agent,
           clock(),
-          agent ? gateFor(agent) : undefined,
+          agent ? gateFor(agent, lane) : undefined,
         );
+        const leave = () => lane.entered && agent && slots.left(agent.id, clock());
+        void done.then(leave, leave);
+        const { outcome, attempted } = await done;
         if (attempted && agent) {
           const entry = health.get(agent.id) ?? { agent, anySucceeded: false, anyFailed: false };
           if (attempted.ok) entry.anySucceeded = true;
@@ -285,7 +295,7 @@ export async function deliverBatch(
         return 'error';
       }
     }),
-  );
+  ).finally(() => slots.release());
   await Promise.all(
     [...health.values()].map((attempts) =>
       afterAttempts(attempts, circuits.get(attempts.agent.id), gone.has(attempts.agent.id), clock()).catch(

@@ -424,6 +424,35 @@ export const claimRateWindow = (
     },
   });
 
+/** A POST slot of the endpoint (endpoint-slots.ts): taken only if free or lapsed. */
+export const claimPostSlot = (
+  agentId: string,
+  slot: string,
+  nowMs: number,
+  until: number,
+): Promise<ConditionalResult> =>
+  conditionalUpdate({
+    Key: keys.agent(agentId),
+    ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#slot) OR #slot < :now)',
+    UpdateExpression: 'SET #slot = :until',
+    ExpressionAttributeNames: { '#slot': slot },
+    ExpressionAttributeValues: { ':now': nowMs, ':until': until },
+  });
+
+/** The batch's POST slots given back, each only while it is still this batch's lease. */
+export const releasePostSlots = (
+  agentId: string,
+  slots: readonly string[],
+  until: number,
+): Promise<ConditionalResult> =>
+  conditionalUpdate({
+    Key: keys.agent(agentId),
+    ConditionExpression: slots.map((_, i) => `#s${i} = :until`).join(' AND '),
+    UpdateExpression: `REMOVE ${slots.map((_, i) => `#s${i}`).join(', ')}`,
+    ExpressionAttributeNames: Object.fromEntries(slots.map((slot, i) => [`#s${i}`, slot])),
+    ExpressionAttributeValues: { ':until': until },
+  });
+
 /** Re-verification (reverify.ts): only of the ENABLED configuration that was read. */
 const REVERIFY_GUARD = 'webhook_status = :enabled AND config_version = :cv';
 
