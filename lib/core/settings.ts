@@ -45,14 +45,25 @@ export const DELIVERY = {
    * most `circuitMaxCooldownSeconds`, then lets one probe attempt through.
    */
   circuitFailuresToOpen: 5,
-  /**
-   * POSTs in flight to one webhook at a time, across every worker (lib/events/delivery/endpoint-slots.ts):
-   * a slow or dead endpoint holds at most this many workers until its circuit opens. Each slot is a
-   * lease that lapses after functionTimeoutSeconds, so a crashed worker cannot keep it.
-   */
-  endpointInFlight: 2,
   circuitCooldownSeconds: 30,
   circuitMaxCooldownSeconds: 3600,
+  /**
+   * POSTs in flight to one webhook in doubt, across every worker (lib/events/delivery/endpoint-slots.ts):
+   * a slow or dead endpoint holds at most this many workers. Each slot is a lease that lapses after
+   * functionTimeoutSeconds, so a crashed worker cannot keep it. An endpoint is proven (uncapped, no
+   * lease written) for `provenSeconds` after a batch whose attempts all answered 2xx within
+   * `slowPostMs`; a failure, or a POST still unanswered after `slowPostMs`, puts it in doubt again.
+   */
+  endpointInFlight: 2,
+  slowPostMs: 2000,
+  provenSeconds: 600,
+  /**
+   * A message held without an attempt (its circuit open, or no POST slot free: lib/events/delivery/hold.ts)
+   * waits `holdBaseSeconds` × 2^(times held before), at most `holdMaxSeconds` (one SQS delay, so
+   * the backlog of an endpoint that recovers arrives within it), spread by up to half again.
+   */
+  holdBaseSeconds: 5,
+  holdMaxSeconds: 900,
   /**
    * Re-verification (lib/events/delivery/reverify.ts): an ENABLED webhook is challenged again once
    * its last handshake is this old; a failed challenge is tried again after `reverifyRetrySeconds`,

@@ -1,12 +1,16 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DELIVERY } from '../../lib/core/settings.ts';
 import { retryAfterSeconds } from '../../lib/events/delivery/retry-after.ts';
-import { db, tableName } from '../../lib/store/client.ts';
-import * as keys from '../../lib/store/key-builders.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { deliveryIdOf, useDeliveryQueue } from './queue-harness.ts';
-import { createAgent, enableWebhook, feedOf, startWebhookReceiver, type WebhookReceiver } from './support.ts';
+import {
+  agentItem,
+  createAgent,
+  enableWebhook,
+  feedOf,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from './support.ts';
 
 /**
  * Backpressure as the Standard Webhooks spec says (docs/webhooks.md, "Backpressure"), against a real
@@ -19,8 +23,6 @@ process.env['DELIVERY_RETRY_DELAYS_SECONDS'] = '0,60,60,60,60,60,60,60,60,60';
 const queue = useDeliveryQueue();
 let owner: TestUser;
 
-const agentItem = async (agentId: string) =>
-  (await db().send(new GetCommand({ TableName: tableName(), Key: keys.agent(agentId), ConsistentRead: true }))).Item!;
 const delivery = async (agentId: string, eventId: string) =>
   (await invoke('getDelivery', { caller: owner, params: { id: agentId, delivery_id: deliveryIdOf(eventId) } })).body;
 

@@ -7,6 +7,7 @@ import * as keys from '../../lib/store/key-builders.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { deliveryIdOf, useDeliveryQueue } from './queue-harness.ts';
 import {
+  agentItem,
   configureWebhook,
   createAgent,
   createContract,
@@ -367,9 +368,6 @@ describe('POST …/webhook/test', () => {
 });
 
 describe('auto-disable after 5 days of failures only', () => {
-  const agentItem = async (agentId: string) =>
-    (await db().send(new GetCommand({ TableName: tableName(), Key: keys.agent(agentId), ConsistentRead: true }))).Item!;
-
   it('DISABLED with a service.webhook.disabled event in the feed; nothing more attempted', async () => {
     const { agentId, receiver } = await enabledAgent();
     receiver.answer = () => 503;

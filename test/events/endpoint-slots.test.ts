@@ -1,17 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DELIVERY } from '../../lib/core/settings.ts';
 import type { EventPipeline } from '../../local/emulators/event-pipeline.ts';
-import { enqueueBacklog, sendTestEvent, sickAndHealthyTenants, startFilePipeline, waitFor } from './support.ts';
+import {
+  agentItem,
+  type Delivered,
+  enqueueBacklog,
+  sendTestEvent,
+  sickAndHealthyTenants,
+  startFilePipeline,
+  waitFor,
+} from './support.ts';
 
 /**
- * The cap on POSTs in flight per endpoint (lib/events/delivery/endpoint-slots.ts; docs/events.md,
- * "Tenants apart"), with four workers at once: a slow receiver with a backlog never has more than
- * DELIVERY.endpointInFlight POSTs open (counted at the receiver), its backlog still all arrives, and
- * a healthy receiver's events arrive while the slow one's backlog is still being worked through.
- * Without the cap the four workers' batches open up to 40 POSTs at once on the slow receiver.
+ * The cap on POSTs in flight per endpoint in doubt (lib/events/delivery/endpoint-slots.ts;
+ * docs/events.md, "Tenants apart"), with four workers at once, counted at the receiver:
+ * - a webhook that has never answered within DELIVERY.slowPostMs never has more than
+ *   DELIVERY.endpointInFlight POSTs open, gets all of its backlog, and holds no one else up;
+ * - a proven endpoint (its attempts answered in time) is not capped, and keeps no lease;
+ * - a proven endpoint that turns slow is in doubt once a POST has been open slowPostMs, and the
+ *   batches after that are capped.
+ * Without the cap the four workers' batches open up to 40 POSTs at once on a slow receiver.
  */
-const BACKLOG = 16;
-const SLOW_MS = 1_000;
+const SLOW_MS = DELIVERY.slowPostMs + 500;
 delete process.env['DELIVERY_RETRY_DELAYS_SECONDS'];
 
 let pipeline: EventPipeline;
@@ -24,37 +34,77 @@ afterAll(async () => {
   await pipeline?.stop();
 });
 
-describe('a slow endpoint with a backlog', () => {
-  it('gets at most DELIVERY.endpointInFlight POSTs at once, all of its backlog, and holds no one else up', async () => {
-    const {
-      sickOwner: slowOwner,
-      sick: slow,
-      sickAgent: slowAgent,
-      healthyOwner,
-      healthy,
-      healthyAgent,
-    } = await sickAndHealthyTenants();
-    let open = 0;
-    let mostOpen = 0;
-    slow.answer = async () => {
-      open += 1;
-      mostOpen = Math.max(mostOpen, open);
-      await new Promise((r) => setTimeout(r, SLOW_MS));
-      open -= 1;
-      return 200;
-    };
-    await enqueueBacklog(slowOwner, slowAgent, BACKLOG);
+/** An answer after `ms`, counting the requests open at once: `most` over all, or over those `counted` picks. */
+function openCounter(ms: number, counted: (d: Delivered) => boolean = () => true) {
+  const counter = { open: 0, most: 0, answer: async (_: Delivered) => 200 };
+  counter.answer = async (delivery: Delivered) => {
+    const mine = counted(delivery);
+    if (mine) counter.most = Math.max(counter.most, ++counter.open);
+    await new Promise((r) => setTimeout(r, ms));
+    if (mine) counter.open -= 1;
+    return 200;
+  };
+  return counter;
+}
 
-    await waitFor(() => slow.deliveries.length >= 2 || undefined, 'the slow endpoint’s backlog under way');
+const slotsOf = (item: Record<string, unknown>) => Object.keys(item).filter((k) => k.startsWith('post_slot_'));
+
+describe('POSTs in flight per endpoint', () => {
+  it('a webhook never answered in time: at most DELIVERY.endpointInFlight at once, all of its backlog, no one else held up', async () => {
+    const BACKLOG = 8;
+    const slow = openCounter(SLOW_MS);
+    const { sickOwner, sick, sickAgent, healthyOwner, healthy, healthyAgent } = await sickAndHealthyTenants(
+      slow.answer,
+    );
+    expect((await agentItem(sickAgent))['post_proven_until']).toBeUndefined();
+    await enqueueBacklog(sickOwner, sickAgent, BACKLOG);
+
+    await waitFor(() => sick.deliveries.length >= 2 || undefined, 'the slow endpoint’s backlog under way');
     for (let i = 0; i < 3; i++) await sendTestEvent(healthyOwner, healthyAgent);
     const tests = () => healthy.deliveries.filter((d) => d.json.type === 'service.webhook.test').length;
     await waitFor(() => tests() === 3 || undefined, 'the healthy endpoint’s three events');
     // Not held behind the slow one: its backlog is still being worked through.
-    expect(slow.deliveries.length).toBeLessThan(1 + BACKLOG);
+    expect(sick.deliveries.length).toBeLessThan(1 + BACKLOG);
 
-    await waitFor(() => slow.deliveries.length >= 1 + BACKLOG || undefined, 'the whole slow backlog', 45_000);
-    expect(new Set(slow.deliveries.map((d) => d.json.id)).size).toBe(1 + BACKLOG);
-    expect(mostOpen).toBeGreaterThan(0);
-    expect(mostOpen).toBeLessThanOrEqual(DELIVERY.endpointInFlight);
+    await waitFor(() => sick.deliveries.length >= 1 + BACKLOG || undefined, 'the whole slow backlog', 60_000);
+    expect(new Set(sick.deliveries.map((d) => d.json.id)).size).toBe(1 + BACKLOG);
+    expect(slow.most).toBeGreaterThan(0);
+    expect(slow.most).toBeLessThanOrEqual(DELIVERY.endpointInFlight);
+    // The healthy endpoint answered in time: proven, so not capped.
+    expect((await agentItem(healthyAgent))['post_proven_until']).toBeGreaterThan(Date.now());
+  }, 90_000);
+
+  it('a proven endpoint is not capped and keeps no lease; turned slow, it is in doubt and capped from then on', async () => {
+    const { sickOwner, sick, sickAgent } = await sickAndHealthyTenants();
+    const proven = await agentItem(sickAgent);
+    expect(proven['post_proven_until']).toBeGreaterThan(Date.now());
+    expect(proven['post_proven_config']).toBe(proven['config_version']);
+
+    // Fast answers (well within slowPostMs), twenty at once: more than the cap open together.
+    const fast = openCounter(300);
+    sick.answer = fast.answer;
+    await enqueueBacklog(sickOwner, sickAgent, 20);
+    await waitFor(() => sick.deliveries.length >= 21 || undefined, 'the fast backlog');
+    expect(fast.most).toBeGreaterThan(DELIVERY.endpointInFlight);
+    expect(slotsOf(await agentItem(sickAgent))).toEqual([]);
+
+    // Now slow: the first wave goes uncapped (the endpoint was proven when its batches began), and
+    // a POST open slowPostMs puts it in doubt; the backlog enqueued after that is capped.
+    const firstWave = new Set<string>();
+    const later = openCounter(SLOW_MS, (d) => !firstWave.has(d.json.id));
+    sick.answer = async (d) => {
+      if (sick.deliveries.length <= 25) firstWave.add(d.json.id);
+      return later.answer(d);
+    };
+    await enqueueBacklog(sickOwner, sickAgent, 4);
+    await waitFor(
+      async () => (await agentItem(sickAgent))['post_proven_until'] === undefined || undefined,
+      'the slow endpoint put in doubt',
+    );
+    await enqueueBacklog(sickOwner, sickAgent, 8);
+    await waitFor(() => sick.deliveries.length >= 33 || undefined, 'the slow backlog', 60_000);
+    expect(firstWave.size).toBe(4);
+    expect(later.most).toBeGreaterThan(0);
+    expect(later.most).toBeLessThanOrEqual(DELIVERY.endpointInFlight);
   }, 90_000);
 });

@@ -1,11 +1,8 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DELIVERY } from '../../lib/core/settings.ts';
-import { db, tableName } from '../../lib/store/client.ts';
-import * as keys from '../../lib/store/key-builders.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { useDeliveryQueue } from './queue-harness.ts';
-import { createAgent, enableWebhook, feedOf, startWebhookReceiver } from './support.ts';
+import { agentItem, createAgent, enableWebhook, feedOf, startWebhookReceiver } from './support.ts';
 
 /**
  * Periodic re-verification (docs/webhooks.md, "Re-verification"), on the delivery worker's moved
@@ -18,8 +15,6 @@ const queue = useDeliveryQueue();
 const HOUR = 3600_000;
 let owner: TestUser;
 
-const agentItem = async (agentId: string) =>
-  (await db().send(new GetCommand({ TableName: tableName(), Key: keys.agent(agentId), ConsistentRead: true }))).Item!;
 const getAgent = async (agentId: string) => (await invoke('getAgent', { caller: owner, params: { id: agentId } })).body;
 
 async function deliverTestEventAt(agentId: string, nowMs: number): Promise<void> {

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DELIVERY } from '../../lib/core/settings.ts';
+import { holdSeconds } from '../../lib/events/delivery/hold.ts';
+import { parseDeliveryMessage } from '../../lib/events/delivery/queue.ts';
 import { delayAfter, retryDelays, scheduledAttempts } from '../../lib/events/delivery/retry-schedule.ts';
 
 const DEFAULT_RETRY_DELAYS_SECONDS = DELIVERY.retryDelaysSeconds;
@@ -37,5 +39,35 @@ describe('delivery retry schedule', () => {
       process.env['DELIVERY_RETRY_DELAYS_SECONDS'] = bad;
       expect(() => retryDelays()).toThrow(/DELIVERY_RETRY_DELAYS_SECONDS/);
     }
+  });
+});
+
+describe('holds without an attempt (hold.ts)', () => {
+  const low = () => 0;
+  const high = () => 0.999_999;
+
+  it('double with each hold from holdBaseSeconds, stop at holdMaxSeconds, and never end before the circuit’s time', () => {
+    expect(holdSeconds(0, undefined, low)).toBe(DELIVERY.holdBaseSeconds);
+    expect(holdSeconds(0, 1, low)).toBe(2 * DELIVERY.holdBaseSeconds);
+    expect(holdSeconds(0, 3, low)).toBe(8 * DELIVERY.holdBaseSeconds);
+    expect(holdSeconds(0, 64, low)).toBe(DELIVERY.holdMaxSeconds);
+    // An open circuit's time left wins over a shorter backoff, and a longer backoff over it.
+    expect(holdSeconds(1800, 0, low)).toBe(1800);
+    expect(holdSeconds(3, 2, low)).toBe(4 * DELIVERY.holdBaseSeconds);
+  });
+
+  it('spread by up to half again, so a backlog held until one circuit time comes back over a span', () => {
+    expect(holdSeconds(100, 0, high)).toBe(150);
+    const spread = new Set(Array.from({ length: 200 }, () => holdSeconds(100)));
+    expect(Math.min(...spread)).toBeGreaterThanOrEqual(100);
+    expect(Math.max(...spread)).toBeLessThanOrEqual(150);
+    expect(spread.size).toBeGreaterThan(20);
+  });
+
+  it('are counted on the message, read strictly', () => {
+    const base = { agent_id: 'agt_0123456789', delivery_id: 'dlv_0123456789', event_id: 'evt_0123456789' };
+    expect(parseDeliveryMessage(JSON.stringify({ ...base, waits: 3 }))).toEqual({ ...base, waits: 3 });
+    for (const waits of [0, -1, 1.5, 65, '2', null])
+      expect(parseDeliveryMessage(JSON.stringify({ ...base, waits }))).toBeUndefined();
   });
 });

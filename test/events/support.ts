@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type net from 'node:net';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import { newId } from '../../lib/core/ids.ts';
 import { enqueueDeliveries } from '../../lib/events/delivery/queue.ts';
 import { newDelivery } from '../../lib/events/delivery/record.ts';
 import { createDeliveries } from '../../lib/events/delivery/store.ts';
+import { db, tableName } from '../../lib/store/client.ts';
+import * as keys from '../../lib/store/key-builders.ts';
 import { type EventPipelineOptions, startEventPipeline } from '../../local/emulators/event-pipeline.ts';
 import { closeAfterTest } from '../support/close-after-test.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
@@ -151,6 +154,10 @@ export async function createContract(
   return res.body.id as string;
 }
 
+/** The agent item as the delivery workers read it (strongly consistent). */
+export const agentItem = async (agentId: string): Promise<Record<string, any>> =>
+  (await db().send(new GetCommand({ TableName: tableName(), Key: keys.agent(agentId), ConsistentRead: true }))).Item!;
+
 export async function waitFor<T>(
   probe: () => T | undefined | Promise<T | undefined>,
   what: string,
@@ -211,9 +218,10 @@ export async function enqueueBacklog(owner: TestUser, agentId: string, count: nu
  * Two tenants, each an account with an agent and a receiver: `sick` (to be made slow or dead by
  * the test) has had its test event delivered once, the sample its backlog is made of.
  */
-export async function sickAndHealthyTenants() {
+export async function sickAndHealthyTenants(sickAnswer?: WebhookReceiver['answer']) {
   const sickOwner = await createTestUser();
   const sick = await startWebhookReceiver();
+  if (sickAnswer) sick.answer = sickAnswer;
   const sickAgent = await createAgent(sickOwner);
   await enableWebhook(sickOwner, sickAgent, sick.url, ['contract.funded']);
   const healthyOwner = await createTestUser();

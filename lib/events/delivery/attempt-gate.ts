@@ -14,7 +14,12 @@ import { type TakenAttempt, takeExtraAttempt, takeScheduledAttempt } from './tak
  * copy, queue.ts `sendLater`, then deleted), `keep` (left in flight until the queue's visibility
  * timeout brings it back), `poison` (left for the DLQ).
  */
-export type Outcome = { kind: 'done' } | { kind: 'later'; seconds: number } | { kind: 'keep' } | { kind: 'poison' };
+export type Outcome =
+  | { kind: 'done' }
+  /** `held`: no attempt was made (hold.ts), so the copy counts the hold. */
+  | { kind: 'later'; seconds: number; held?: true }
+  | { kind: 'keep' }
+  | { kind: 'poison' };
 
 const DONE: Outcome = { kind: 'done' };
 

@@ -22,7 +22,8 @@ export const PROBE_WINDOW_MS = DELIVERY.visibilityTimeoutSeconds * 1000;
 // On the agent item, so declared with it (the agent's answer shows it too).
 export type { CircuitRecord } from '../../agents/model.ts';
 
-export type Gate = { kind: 'pass' } | { kind: 'probe' } | { kind: 'wait'; seconds: number };
+/** `held`: no attempt may be made now (the circuit, or no POST slot); the wait grows with each hold (hold.ts). */
+export type Gate = { kind: 'pass' } | { kind: 'probe' } | { kind: 'wait'; seconds: number; held?: true };
 
 const secondsUntil = (ms: number, nowMs: number) => Math.max(1, Math.ceil((ms - nowMs) / 1000));
 

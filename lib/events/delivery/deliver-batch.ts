@@ -31,7 +31,8 @@ import {
   PROBE_WINDOW_MS,
 } from './circuit.ts';
 import { deliveryRequest } from './delivery-request.ts';
-import { EndpointSlots, type SlotRecord } from './endpoint-slots.ts';
+import { EndpointSlots, noteProven, type ProvenRecord, type SlotRecord } from './endpoint-slots.ts';
+import { holdSeconds } from './hold.ts';
 import {
   type DeliveryMessage,
   hopSecondsLeft,
@@ -97,6 +98,14 @@ export interface Attempted {
   backpressure: Backpressure;
   /** This attempt was the half-open circuit's probe (circuit.ts). */
   probe: boolean;
+  durationMs: number;
+}
+
+/** What the batch wraps around a message's attempt: may it POST now, and a watch on the POST (endpoint-slots.ts). */
+export interface AttemptHooks {
+  gate?: () => Promise<Gate>;
+  /** Called as the POST starts; the function it returns, when the answer is in. */
+  watch?: () => () => void;
 }
 
 export async function deliverMessage(
@@ -105,7 +114,7 @@ export async function deliverMessage(
   delivery: DeliveryRecord | undefined,
   agent: AgentRecord | undefined,
   nowMs: number,
-  gate: () => Promise<Gate> = async () => ({ kind: 'pass' }),
+  { gate = async () => ({ kind: 'pass' }), watch = () => () => undefined }: AttemptHooks = {},
 ): Promise<{ outcome: Outcome; attempted?: Attempted }> {
   const done = { outcome: { kind: 'done' } } as const;
   if (!delivery) return done;
@@ -124,11 +133,13 @@ export async function deliverMessage(
   const event = atPinnedVersion(made, agent.schema_versions);
   // An open circuit parks scheduled attempts without a POST; a manual retry is the owner's to make.
   const passed = message.manual ? ({ kind: 'pass' } as const) : await gate();
-  if (passed.kind === 'wait') return { outcome: { kind: 'later', seconds: passed.seconds } };
+  if (passed.kind === 'wait')
+    return { outcome: { kind: 'later', seconds: passed.seconds, ...(passed.held ? { held: true } : {}) } };
   const take = await takeAttempt(message, delivery, messageId, nowMs);
   if ('outcome' in take) return take;
   const taken = take.taken;
   const started = Date.now();
+  const answered = watch();
   const answer = await postJson({
     url: agent.webhook_url,
     ...deliveryRequest(
@@ -141,7 +152,7 @@ export async function deliverMessage(
         ...(delivery.trace ? { trace: delivery.trace } : {}),
       },
     ),
-  });
+  }).finally(answered);
   const durationMs = Date.now() - started;
   const lastError = lastErrorOf(answer);
   const ok = lastError === null;
@@ -174,18 +185,20 @@ export async function deliverMessage(
   const retryIn = message.manual ? undefined : recorded?.retryInSeconds;
   return {
     outcome: retryIn === undefined ? { kind: 'done' } : { kind: 'later', seconds: retryIn },
-    attempted: { ok, backpressure, probe: passed.kind === 'probe' },
+    attempted: { ok, backpressure, probe: passed.kind === 'probe', durationMs },
   };
 }
 
 /**
  * An agent's state after the batch's attempts: a 410 disables the webhook at once; otherwise the
- * circuit (circuit.ts) and the health clock of auto-disable (webhook-health.ts) take note.
+ * circuit (circuit.ts), the health clock of auto-disable (webhook-health.ts) and whether the
+ * endpoint is proven (endpoint-slots.ts) take note.
  */
 async function afterAttempts(
   attempts: AgentAttempts,
   circuit: CircuitOutcome | undefined,
   gone: boolean,
+  slowestMs: number,
   nowMs: number,
 ): Promise<void> {
   if (gone && (await disableGoneWebhook(attempts.agent, nowMs))) return;
@@ -197,6 +210,7 @@ async function afterAttempts(
       );
   }
   await noteAttempts(attempts, nowMs);
+  await noteProven(attempts.agent as AgentRecord & ProvenRecord, { ok: !attempts.anyFailed, slowestMs }, nowMs);
   // After the batch's attempts, so a challenge never delays a delivery of it.
   await reverify(attempts.agent as AgentRecord & ReverifyRecord, nowMs);
 }
@@ -241,13 +255,17 @@ export async function deliverBatch(
   // And the cap on POSTs in flight per endpoint (endpoint-slots.ts), given back after the batch's POSTs.
   const slots = new EndpointSlots(startMs);
   await Promise.all([rate.claim(wants, startMs), slots.claim(wants)]);
-  const gateFor = (agent: AgentRecord & CircuitRecord, lane: { entered: boolean }) => async (): Promise<Gate> => {
-    const gate = await circuitFor(agent);
-    if (gate.kind === 'wait') return gate;
-    lane.entered = await slots.enter(agent.id, clock());
-    if (lane.entered && rate.take(agent.id)) return gate;
-    return { kind: 'wait', seconds: RATE_WAIT_SECONDS };
-  };
+  // Held by the circuit or for want of a POST slot, a message waits longer each time (hold.ts).
+  const gateFor =
+    (agent: AgentRecord & CircuitRecord, message: DeliveryMessage, lane: { entered: boolean }) =>
+    async (): Promise<Gate> => {
+      const gate = await circuitFor(agent);
+      if (gate.kind === 'wait') return { kind: 'wait', seconds: holdSeconds(gate.seconds, message.waits), held: true };
+      lane.entered = await slots.enter(agent.id, clock());
+      if (!lane.entered) return { kind: 'wait', seconds: holdSeconds(0, message.waits), held: true };
+      return rate.take(agent.id) ? gate : { kind: 'wait', seconds: RATE_WAIT_SECONDS };
+    };
+  const slowest = new Map<string, number>();
 
   const outcomes = await Promise.all(
     records.map(async (record, i): Promise<Outcome | 'error'> => {
@@ -265,7 +283,7 @@ export async function deliverBatch(
           loaded.deliveries.get(message.delivery_id),
           agent,
           clock(),
-          agent ? gateFor(agent, lane) : undefined,
+          agent ? { gate: gateFor(agent, message, lane), watch: () => slots.watch(agent.id) } : undefined,
         );
         const leave = () => lane.entered && agent && slots.left(agent.id, clock());
         void done.then(leave, leave);
@@ -275,6 +293,7 @@ export async function deliverBatch(
           if (attempted.ok) entry.anySucceeded = true;
           else entry.anyFailed = true;
           health.set(agent.id, entry);
+          slowest.set(agent.id, Math.max(slowest.get(agent.id) ?? 0, attempted.durationMs));
           const circuit = circuits.get(agent.id) ?? { anySucceeded: false, failed: 0, probed: false };
           if (attempted.ok) circuit.anySucceeded = true;
           else circuit.failed += 1;
@@ -298,13 +317,18 @@ export async function deliverBatch(
   ).finally(() => slots.release());
   await Promise.all(
     [...health.values()].map((attempts) =>
-      afterAttempts(attempts, circuits.get(attempts.agent.id), gone.has(attempts.agent.id), clock()).catch(
-        (err: unknown) =>
-          // The next batch for this agent notes it again: health is a judgement over days, not one write.
-          log.error('deliver: webhook health not recorded', {
-            agentId: attempts.agent.id,
-            ...errorFields(err),
-          }),
+      afterAttempts(
+        attempts,
+        circuits.get(attempts.agent.id),
+        gone.has(attempts.agent.id),
+        slowest.get(attempts.agent.id) ?? 0,
+        clock(),
+      ).catch((err: unknown) =>
+        // The next batch for this agent notes it again: health is a judgement over days, not one write.
+        log.error('deliver: webhook health not recorded', {
+          agentId: attempts.agent.id,
+          ...errorFields(err),
+        }),
       ),
     ),
   );

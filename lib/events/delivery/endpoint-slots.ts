@@ -1,7 +1,16 @@
 /**
- * The cap on POSTs in flight to one webhook, across every worker (DELIVERY.endpointInFlight): a
- * slow or dead endpoint's POSTs each hold a worker up to the 10 s deadline, and before its circuit
- * opens they would take every worker. The agent item keeps one lease per slot (`post_slot_<i>`,
+ * The cap on POSTs in flight to one webhook in doubt, across every worker (DELIVERY.endpointInFlight):
+ * a slow or dead endpoint's POSTs each hold a worker up to the 10 s deadline, and before its circuit
+ * opens they would take every worker.
+ *
+ * Proven endpoints are not capped and cost nothing: an endpoint is proven for
+ * DELIVERY.provenSeconds after a batch whose attempts all answered 2xx within DELIVERY.slowPostMs
+ * (`post_proven_until` and `post_proven_config` on the agent item, written at most once every half
+ * of that while it stays proven). A failed attempt (store.ts, `countCircuitFailures`), a POST still
+ * unanswered after slowPostMs (`watch`), or a new configuration puts it in doubt. A new webhook is
+ * in doubt until its first such batch, so a dead endpoint is capped from its first message.
+ *
+ * For an endpoint in doubt the agent item keeps one lease per slot (`post_slot_<i>`,
  * the ms it lapses at). A batch takes, of the slots it read free or lapsed, as many as it has
  * messages for that agent (one conditional write each), and gives them back in one write when its
  * POSTs are done; the lease lapses after the function's timeout, so a crashed worker cannot keep one.
@@ -12,10 +21,36 @@
  */
 import { DELIVERY } from '../../core/settings.ts';
 import { DEFAULT_DEADLINE_MS } from '../../net/outbound.ts';
-import { log } from '../../observability/log.ts';
-import { claimPostSlot, releasePostSlots } from './store.ts';
+import { errorFields, log } from '../../observability/log.ts';
+import { claimPostSlot, doubtEndpoint, markEndpointProven, releasePostSlots } from './store.ts';
 
-export type SlotRecord = { id: string } & Record<string, unknown>;
+export interface ProvenRecord {
+  config_version?: number;
+  post_proven_until?: number;
+  post_proven_config?: number;
+}
+
+export type SlotRecord = { id: string } & ProvenRecord & Record<string, unknown>;
+
+/** Whether the endpoint is proven now, for the configuration it has. */
+export const isProven = (record: ProvenRecord, nowMs: number): boolean =>
+  (record.post_proven_until ?? 0) > nowMs && record.post_proven_config === record.config_version;
+
+/**
+ * After a batch's attempts for one agent: proven again when they all answered 2xx in time, unless
+ * it still is for more than half of DELIVERY.provenSeconds (so a busy endpoint costs a write every
+ * five minutes, not one a batch). The write holds only while no failure is counted on the item.
+ */
+export async function noteProven(
+  agent: { id: string } & ProvenRecord,
+  attempts: { ok: boolean; slowestMs: number },
+  nowMs: number,
+): Promise<void> {
+  if (!attempts.ok || attempts.slowestMs > DELIVERY.slowPostMs || agent.config_version === undefined) return;
+  const provenMs = DELIVERY.provenSeconds * 1000;
+  if (isProven(agent, nowMs + provenMs / 2)) return;
+  await markEndpointProven(agent.id, agent.config_version, nowMs + provenMs);
+}
 
 const slotNames = Array.from({ length: DELIVERY.endpointInFlight }, (_, i) => `post_slot_${i}`);
 
@@ -32,6 +67,8 @@ interface Lanes {
 /** The POST slots of one batch, per agent. */
 export class EndpointSlots {
   private readonly lanes = new Map<string, Lanes>();
+  private readonly proven = new Set<string>();
+  private readonly doubted = new Set<string>();
   private readonly startMs: number;
   // Unique to the batch, so a release never frees a lease another batch took after this one lapsed.
   private readonly until: number;
@@ -41,10 +78,14 @@ export class EndpointSlots {
     this.until = startMs + DELIVERY.functionTimeoutSeconds * 1000 + Math.random();
   }
 
-  /** Takes, for each agent, up to as many slots as the batch has messages for it. */
+  /** Takes, for each agent in doubt, up to as many slots as the batch has messages for it. */
   async claim(wants: ReadonlyMap<string, { record: SlotRecord; count: number }>): Promise<void> {
     await Promise.all(
       [...wants].map(async ([id, { record, count }]) => {
+        if (isProven(record, this.startMs)) {
+          this.proven.add(id);
+          return;
+        }
         const free = slotNames.filter((s) => typeof record[s] !== 'number' || (record[s] as number) < this.startMs);
         const tried = await Promise.all(
           free
@@ -86,6 +127,23 @@ export class EndpointSlots {
       lanes.busy -= 1;
       for (const go of [next, ...lanes.waiting.splice(0)]) go(false);
     }
+  }
+
+  /**
+   * A POST to a proven endpoint starts: if it is still unanswered after DELIVERY.slowPostMs, the
+   * endpoint is put in doubt (once per batch), so batches that start from then on are capped. The
+   * answer that comes in time calls the returned function.
+   */
+  watch(id: string): () => void {
+    if (!this.proven.has(id)) return () => undefined;
+    const timer = setTimeout(() => {
+      if (this.doubted.has(id)) return;
+      this.doubted.add(id);
+      doubtEndpoint(id).catch((err: unknown) =>
+        log.warn('deliver: slow endpoint not marked in doubt', { agentId: id, ...errorFields(err) }),
+      );
+    }, DELIVERY.slowPostMs);
+    return () => clearTimeout(timer);
   }
 
   /** Gives every slot back; one not given back (an error) lapses with its lease. */

@@ -10,6 +10,7 @@ import { withoutSdkLogger } from '../../aws/no-sdk-logger.ts';
 import { emulatorJsonCall, endpointOverride } from '../../aws-endpoint.ts';
 import { setting } from '../../core/environment.ts';
 import { errorFields, log } from '../../observability/log.ts';
+import { isWaits } from './hold.ts';
 
 export interface DeliveryMessage {
   agent_id: string;
@@ -21,6 +22,8 @@ export interface DeliveryMessage {
   force?: true;
   /** A later attempt further off than one delayed send (ms): the message hops again until then (`sendLater`). */
   not_before?: number;
+  /** Times it was held without an attempt since its last one: its next hold is longer (hold.ts). */
+  waits?: number;
 }
 
 /** A message as the queue hands it over (an SQS event record or a ReceiveMessage result). */
@@ -184,22 +187,24 @@ export async function sendLater<M extends { agent_id: string; not_before?: numbe
  * A batch's `later` outcomes (attempt-gate.ts) sent as delayed copies, in as few calls as
  * `sendLater` makes; the indexes (into the batch) whose copy was not sent, to keep in the queue.
  */
-export async function sendLaterAll<M extends { agent_id: string; not_before?: number }>(
-  messages: readonly (M | undefined)[],
-  outcomes: readonly ({ kind: string; seconds?: number } | 'error')[],
+export async function sendLaterAll(
+  messages: readonly (DeliveryMessage | undefined)[],
+  outcomes: readonly ({ kind: string; seconds?: number; held?: true } | 'error')[],
   nowMs: number,
-  queueUrl = deliveryQueueUrl(),
 ): Promise<Set<number>> {
   const at: number[] = [];
-  const sends: LaterSend<M>[] = [];
+  const sends: LaterSend<DeliveryMessage>[] = [];
   outcomes.forEach((outcome, i) => {
     const message = messages[i];
     if (outcome === 'error' || outcome.kind !== 'later' || !message) return;
     at.push(i);
-    sends.push({ message, seconds: outcome.seconds ?? 0 });
+    // A hold counts toward the next one's length; an attempt starts the count afresh.
+    const { waits, ...rest } = message;
+    const copy = outcome.held ? { ...rest, waits: (waits ?? 0) + 1 } : rest;
+    sends.push({ message: copy, seconds: outcome.seconds ?? 0 });
   });
   if (sends.length === 0) return new Set();
-  const unsent = await sendLater(sends, nowMs, queueUrl);
+  const unsent = await sendLater(sends, nowMs);
   return new Set([...unsent].map((j) => at[j]!));
 }
 
@@ -217,12 +222,13 @@ export const isHopTime = (value: unknown): boolean =>
 export function parseDeliveryMessage(body: string): DeliveryMessage | undefined {
   try {
     const value = JSON.parse(body) as Record<string, unknown>;
-    const { agent_id, delivery_id, event_id, manual, force, not_before } = value;
+    const { agent_id, delivery_id, event_id, manual, force, not_before, waits } = value;
     const flagsValid =
       [manual, force].every((v) => v === undefined || v === true) && (force === undefined || manual === true);
     if (
       flagsValid &&
       isHopTime(not_before) &&
+      isWaits(waits) &&
       [agent_id, delivery_id, event_id].every((v) => typeof v === 'string' && /^[a-z]{3}_[0-9A-Za-z]{10,60}$/.test(v))
     ) {
       return {
@@ -232,6 +238,7 @@ export function parseDeliveryMessage(body: string): DeliveryMessage | undefined 
         ...(manual ? { manual: true } : {}),
         ...(force ? { force: true } : {}),
         ...(not_before === undefined ? {} : { not_before }),
+        ...(waits === undefined ? {} : { waits }),
       } as DeliveryMessage;
     }
   } catch {

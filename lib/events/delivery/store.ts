@@ -387,7 +387,8 @@ export const countCircuitFailures = (agentId: string, failed: number): Promise<C
   conditionalUpdate({
     Key: keys.agent(agentId),
     ConditionExpression: 'attribute_exists(PK)',
-    UpdateExpression: 'ADD circuit_failures :n',
+    // A failure puts the endpoint in doubt (endpoint-slots.ts) in the same write.
+    UpdateExpression: 'ADD circuit_failures :n REMOVE post_proven_until',
     ExpressionAttributeValues: { ':n': failed },
     ReturnValues: 'ALL_NEW',
   });
@@ -451,6 +452,24 @@ export const releasePostSlots = (
     UpdateExpression: `REMOVE ${slots.map((_, i) => `#s${i}`).join(', ')}`,
     ExpressionAttributeNames: Object.fromEntries(slots.map((slot, i) => [`#s${i}`, slot])),
     ExpressionAttributeValues: { ':until': until },
+  });
+
+/** Proven (endpoint-slots.ts) for this configuration, unless a failure was counted or the circuit opened meanwhile. */
+export const markEndpointProven = (agentId: string, configVersion: number, until: number): Promise<ConditionalResult> =>
+  conditionalUpdate({
+    Key: keys.agent(agentId),
+    ConditionExpression:
+      'config_version = :cv AND attribute_not_exists(circuit_failures) AND attribute_not_exists(circuit_open_until)',
+    UpdateExpression: 'SET post_proven_until = :until, post_proven_config = :cv',
+    ExpressionAttributeValues: { ':cv': configVersion, ':until': until },
+  });
+
+/** In doubt again (endpoint-slots.ts): a POST to it was slow. */
+export const doubtEndpoint = (agentId: string): Promise<ConditionalResult> =>
+  conditionalUpdate({
+    Key: keys.agent(agentId),
+    ConditionExpression: 'attribute_exists(post_proven_until)',
+    UpdateExpression: 'REMOVE post_proven_until',
   });
 
 /** Re-verification (reverify.ts): only of the ENABLED configuration that was read. */
