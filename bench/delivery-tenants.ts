@@ -13,6 +13,7 @@ import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { endpointOverride } from '../lib/aws-endpoint.ts';
 import { LOCAL_DEFAULTS } from '../lib/core/settings.ts';
+import { isProven, type ProvenRecord } from '../lib/events/delivery/endpoint-slots.ts';
 import { type DeliveryMessage, enqueueDeliveries } from '../lib/events/delivery/queue.ts';
 import { deliveryItem, newDelivery } from '../lib/events/delivery/record.ts';
 import { batchWrite } from '../lib/store/batch.ts';
@@ -46,7 +47,12 @@ async function startDeadEndpoint(): Promise<{ url: string; close(): Promise<void
   };
 }
 
+const agentRecord = async (agentId: string): Promise<Record<string, unknown>> =>
+  (await db().send(new GetCommand({ TableName: tableName(), Key: keys.agent(agentId), ConsistentRead: true }))).Item ??
+  {};
+
 /** Pending records for `count` new events of an agent, and their messages, enqueued as the relay would. */
+
 async function enqueue(agentId: string, count: number, from: number): Promise<string[]> {
   const events = eventsOf(agentId, count, from);
   const records = events.map((event) => newDelivery(event));
@@ -130,10 +136,18 @@ async function measure(): Promise<string> {
   }
 
   try {
-    // Warm-up: module loading, connections.
-    await enqueue(healthy[0]!, 20, position);
-    position += 20;
-    await new Promise((r) => setTimeout(r, 2000));
+    // Warm-up: module loading, connections, and every healthy endpoint proven (endpoint-slots.ts),
+    // as an endpoint that has been answering is.
+    for (const agent of healthy) {
+      await enqueue(agent, 4, position);
+      position += 4;
+    }
+    const proven = async (agent: string) => isProven((await agentRecord(agent)) as ProvenRecord, Date.now());
+    const warmDeadline = performance.now() + 30_000;
+    while (!(await Promise.all(healthy.map(proven))).every(Boolean)) {
+      if (performance.now() > warmDeadline) throw new Error('the healthy endpoints were not proven within 30 s');
+      await new Promise((r) => setTimeout(r, 200));
+    }
     const without = await phase();
 
     // The dead endpoint and its backlog, enqueued before the healthy traffic of the second phase.
@@ -158,9 +172,7 @@ async function measure(): Promise<string> {
     sampling = false;
     await sampler;
     const after = await queueCounts();
-    const { Item: deadItem = {} } = await db().send(
-      new GetCommand({ TableName: tableName(), Key: keys.agent(deadAgent), ConsistentRead: true }),
-    );
+    const deadItem = await agentRecord(deadAgent);
     const cost = deliveryCost(DEPLOYED_DELIVERY).total;
     const before = deliveryCost({ ...DEPLOYED_DELIVERY, index: 'full' }).total;
     const ratio = (a: number, b: number) => (a / b).toFixed(2);

@@ -59,10 +59,10 @@ export const DELIVERY = {
   provenSeconds: 600,
   /**
    * A message held without an attempt (its circuit open, or no POST slot free: lib/events/delivery/hold.ts)
-   * waits `holdBaseSeconds` × 2^(times held before), at most `holdMaxSeconds` (one SQS delay, so
+   * waits `holdBaseSeconds` (a POST slot is free again within one 10 s deadline) × 2^(times held before), at most `holdMaxSeconds` (one SQS delay, so
    * the backlog of an endpoint that recovers arrives within it), spread by up to half again.
    */
-  holdBaseSeconds: 5,
+  holdBaseSeconds: 10,
   holdMaxSeconds: 900,
   /**
    * Re-verification (lib/events/delivery/reverify.ts): an ENABLED webhook is challenged again once

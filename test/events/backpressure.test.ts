@@ -1,6 +1,9 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DELIVERY } from '../../lib/core/settings.ts';
 import { retryAfterSeconds } from '../../lib/events/delivery/retry-after.ts';
+import { db, tableName } from '../../lib/store/client.ts';
+import * as keys from '../../lib/store/key-builders.ts';
 import { createTestUser, invoke, type TestUser } from '../support/lambda.ts';
 import { deliveryIdOf, useDeliveryQueue } from './queue-harness.ts';
 import {
@@ -203,4 +206,30 @@ describe('the per-endpoint circuit', () => {
     expect(statuses).toEqual(events.map(() => 'succeeded'));
     expect((await invoke('getAgent', { caller: owner, params: { id: agentId } })).body.webhook_status).toBe('ENABLED');
   }, 60_000);
+
+  it('once a batch has seen it open, its messages wait without their records read (lib/events/delivery/held-endpoints.ts)', async () => {
+    const { agentId, receiver } = await enabledAgent();
+    receiver.answer = () => 500;
+    const events: string[] = [];
+    for (let i = 0; i < DELIVERY.circuitFailuresToOpen; i++) events.push(await testEvent(agentId));
+    const t0 = Date.now() + 1000;
+    await queue.deliverVisible({ now: () => t0 });
+    expect((await agentItem(agentId))['circuit_open_until']).toBe(t0 + DELIVERY.circuitCooldownSeconds * 1000);
+    const [gone, ...others] = events;
+    for (const e of others) await queue.sendScheduledCopy(agentId, deliveryIdOf(e), e);
+    expect(await queue.deliverVisible({ now: () => t0 + 1000 })).toMatchObject({
+      received: others.length,
+      later: others.length,
+    });
+
+    // A message whose record is gone: read, it would end (no copy); unread, it waits as the others did.
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.delivery(agentId, deliveryIdOf(gone!)) }));
+    await queue.sendScheduledCopy(agentId, deliveryIdOf(gone!), gone!);
+    expect(await queue.deliverVisible({ now: () => t0 + 2000 })).toMatchObject({ received: 1, later: 1, left: [] });
+    // Half-open, the endpoint holds no longer: the record is read, found gone, and the message ends.
+    await queue.sendScheduledCopy(agentId, deliveryIdOf(gone!), gone!);
+    const halfOpen = t0 + DELIVERY.circuitCooldownSeconds * 1000 + 1000;
+    expect(await queue.deliverVisible({ now: () => halfOpen })).toMatchObject({ received: 1, later: 0, left: [] });
+    expect(receiver.deliveries).toHaveLength(DELIVERY.circuitFailuresToOpen);
+  });
 });

@@ -47,18 +47,25 @@ describe('holds without an attempt (hold.ts)', () => {
   const high = () => 0.999_999;
 
   it('double with each hold from holdBaseSeconds, stop at holdMaxSeconds, and never end before the circuit’s time', () => {
-    expect(holdSeconds(0, undefined, low)).toBe(DELIVERY.holdBaseSeconds);
-    expect(holdSeconds(0, 1, low)).toBe(2 * DELIVERY.holdBaseSeconds);
-    expect(holdSeconds(0, 3, low)).toBe(8 * DELIVERY.holdBaseSeconds);
-    expect(holdSeconds(0, 64, low)).toBe(DELIVERY.holdMaxSeconds);
+    expect(holdSeconds({ atLeast: 0 }, undefined, low)).toBe(DELIVERY.holdBaseSeconds);
+    expect(holdSeconds({ atLeast: 0 }, 1, low)).toBe(2 * DELIVERY.holdBaseSeconds);
+    expect(holdSeconds({ atLeast: 0 }, 3, low)).toBe(8 * DELIVERY.holdBaseSeconds);
+    expect(holdSeconds({ atLeast: 0 }, 64, low)).toBe(DELIVERY.holdMaxSeconds);
     // An open circuit's time left wins over a shorter backoff, and a longer backoff over it.
-    expect(holdSeconds(1800, 0, low)).toBe(1800);
-    expect(holdSeconds(3, 2, low)).toBe(4 * DELIVERY.holdBaseSeconds);
+    expect(holdSeconds({ atLeast: 1800 }, 0, low)).toBe(1800);
+    expect(holdSeconds({ atLeast: 3 }, 2, low)).toBe(4 * DELIVERY.holdBaseSeconds);
+  });
+
+  it('end by `atMost` (the POST slots waited for lapse by then), however long the backoff has grown', () => {
+    expect(holdSeconds({ atLeast: 0, atMost: 20 }, 0, low)).toBe(DELIVERY.holdBaseSeconds);
+    expect(holdSeconds({ atLeast: 0, atMost: 20 }, 5, high)).toBe(20);
+    expect(holdSeconds({ atLeast: 0, atMost: 2.2 }, 5, high)).toBe(3);
+    expect(holdSeconds({ atLeast: 0, atMost: 0 }, 5, high)).toBe(1);
   });
 
   it('spread by up to half again, so a backlog held until one circuit time comes back over a span', () => {
-    expect(holdSeconds(100, 0, high)).toBe(150);
-    const spread = new Set(Array.from({ length: 200 }, () => holdSeconds(100)));
+    expect(holdSeconds({ atLeast: 100 }, 0, high)).toBe(150);
+    const spread = new Set(Array.from({ length: 200 }, () => holdSeconds({ atLeast: 100 })));
     expect(Math.min(...spread)).toBeGreaterThanOrEqual(100);
     expect(Math.max(...spread)).toBeLessThanOrEqual(150);
     expect(spread.size).toBeGreaterThan(20);

@@ -8,7 +8,7 @@ import type {
   SQSEvent,
 } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MAX_SEND_DELAY_SECONDS, sendLater } from '../../lib/events/delivery/queue.ts';
+import { MAX_SEND_DELAY_SECONDS, sendLater, sendLaterAll } from '../../lib/events/delivery/queue.ts';
 import { workers } from '../../lib/routes.ts';
 import { db, tableName } from '../../lib/store/client.ts';
 import { createDeliveryQueues, type DeliveryQueues, type LocalSqs, startLocalSqs } from '../../local/emulators/sqs.ts';
@@ -324,5 +324,37 @@ describe('sendLater: SendMessageBatch with delays as signed JSON calls (lib/aws/
     expect(MAX_SEND_DELAY_SECONDS).toBe(900);
 
     expect(await sendLater([later(10), later(20)], now, `${queueUrl}-nope`)).toEqual(new Set([0, 1]));
+  });
+
+  it('a copy held without an attempt counts its hold (lib/events/delivery/hold.ts); a copy after an attempt starts afresh', async () => {
+    const { queueUrl } = await createDeliveryQueues(sqs.client, `${tableName()}-held`, {
+      visibilityTimeoutSeconds: 30,
+      maxReceiveCount: 20,
+    });
+    const saved = process.env['DELIVERY_QUEUE_URL'];
+    process.env['DELIVERY_QUEUE_URL'] = queueUrl;
+    try {
+      const message = {
+        agent_id: 'agt_01KAKQ7Y3M8ZJ2XWQ4V6R9T0BC',
+        delivery_id: 'dlv_0000000001FHNDNP00AKF8NB3J',
+        event_id: 'evt_0000000001FHNDNP00AKF8NB3J',
+      };
+      const unsent = await sendLaterAll(
+        [{ ...message, waits: 2 }, { ...message, waits: 2 }, message, message],
+        [
+          { kind: 'later', seconds: 0, held: true },
+          { kind: 'later', seconds: 0 },
+          { kind: 'later', seconds: 0, held: true },
+          { kind: 'done' },
+        ],
+        Date.now(),
+      );
+      expect(unsent).toEqual(new Set());
+      const bodies = (await receiveAll(queueUrl)).map((m) => JSON.parse(m.Body!));
+      expect(bodies).toHaveLength(3);
+      expect(bodies).toEqual(expect.arrayContaining([{ ...message, waits: 3 }, message, { ...message, waits: 1 }]));
+    } finally {
+      process.env['DELIVERY_QUEUE_URL'] = saved;
+    }
   });
 });

@@ -8,6 +8,7 @@
  */
 import type { AgentRecord } from '../../agents/model.ts';
 import { atPinnedVersion } from '../../core/event-versions.ts';
+import { DELIVERY } from '../../core/settings.ts';
 import { type OutboundResult, postJson } from '../../net/outbound.ts';
 import { errorFields, log } from '../../observability/log.ts';
 import { failureKindOf, recordDeliveryAttempt } from '../../observability/metrics.ts';
@@ -32,7 +33,8 @@ import {
 } from './circuit.ts';
 import { deliveryRequest } from './delivery-request.ts';
 import { EndpointSlots, noteProven, type ProvenRecord, type SlotRecord } from './endpoint-slots.ts';
-import { holdSeconds } from './hold.ts';
+import { holdsUntil, noteHolding, seemsHeld } from './held-endpoints.ts';
+import { type HoldWindow, holdSeconds } from './hold.ts';
 import {
   type DeliveryMessage,
   hopSecondsLeft,
@@ -71,24 +73,49 @@ export function lastErrorOf(result: OutboundResult): string | null {
 }
 
 interface Loaded {
-  agents: Map<string, AgentRecord & HealthRecord & CircuitRecord>;
+  agents: Map<string, AgentRecord & HealthRecord & CircuitRecord & SlotRecord>;
   deliveries: Map<string, DeliveryRecord>;
+  /** Agents whose messages (but manual retries) wait without an attempt, and how long they may wait. */
+  held: Map<string, HoldWindow>;
 }
 
-async function loadBatch(messages: readonly DeliveryMessage[]): Promise<Loaded> {
+/**
+ * The batch's agent items and delivery records in one strongly consistent read, but for the
+ * messages of endpoints this worker last saw holding every message (held-endpoints.ts): read after,
+ * only if the agent item read says they hold no longer. Every message of an endpoint that holds
+ * (but a manual retry) waits without an attempt (`held`: the seconds it waits at least).
+ */
+async function loadBatch(messages: readonly DeliveryMessage[], nowMs: number): Promise<Loaded> {
+  const seen = new Set(messages.filter((m) => seemsHeld(m.agent_id, nowMs)).map((m) => m.agent_id));
+  const hinted = (m: DeliveryMessage) => !m.manual && seen.has(m.agent_id);
   const found = await readAgentsAndDeliveries(
     messages.map((m) => m.agent_id),
-    messages.map((m) => keys.delivery(m.agent_id, m.delivery_id)),
+    messages.filter((m) => !hinted(m)).map((m) => keys.delivery(m.agent_id, m.delivery_id)),
   );
-  const agents = new Map<string, AgentRecord & HealthRecord & CircuitRecord>();
-  const deliveries = new Map<string, DeliveryRecord>();
+  const agents = new Map<string, AgentRecord & HealthRecord & CircuitRecord & SlotRecord>();
   for (const m of messages) {
     const agent = found.get(keyString(keys.agent(m.agent_id)));
-    if (agent) agents.set(m.agent_id, agent as unknown as AgentRecord & HealthRecord & CircuitRecord);
+    if (agent) agents.set(m.agent_id, agent as unknown as AgentRecord & HealthRecord & CircuitRecord & SlotRecord);
+  }
+  const held = new Map<string, HoldWindow>();
+  for (const agent of agents.values()) {
+    noteHolding(agent, nowMs);
+    const holds = holdsUntil(agent, nowMs);
+    if (holds) held.set(agent.id, holds.window);
+  }
+  const unread = messages.filter((m) => hinted(m) && !held.has(m.agent_id));
+  if (unread.length > 0)
+    for (const [key, item] of await readAgentsAndDeliveries(
+      [],
+      unread.map((m) => keys.delivery(m.agent_id, m.delivery_id)),
+    ))
+      found.set(key, item);
+  const deliveries = new Map<string, DeliveryRecord>();
+  for (const m of messages) {
     const delivery = found.get(keyString(keys.delivery(m.agent_id, m.delivery_id)));
     if (delivery) deliveries.set(m.delivery_id, deliveryFromItem(delivery));
   }
-  return { agents, deliveries };
+  return { agents, deliveries, held };
 }
 
 /** One message, with what the batch read for it. `attempted` is set when a POST was made. */
@@ -229,7 +256,8 @@ export async function deliverBatch(
   // A copy still hopping toward a far attempt is sent on unread (queue.ts, `sendLater`).
   const hopping = messages.map((m) => (m ? hopSecondsLeft(m, startMs) : undefined));
   const valid = messages.filter((m, i) => m !== undefined && hopping[i] === undefined) as DeliveryMessage[];
-  const loaded = valid.length > 0 ? await loadBatch(valid) : { agents: new Map(), deliveries: new Map() };
+  const loaded: Loaded =
+    valid.length > 0 ? await loadBatch(valid, startMs) : { agents: new Map(), deliveries: new Map(), held: new Map() };
   const health = new Map<string, AgentAttempts>();
   const circuits = new Map<string, CircuitOutcome>();
   const gone = new Set<string>();
@@ -247,7 +275,8 @@ export async function deliverBatch(
   const wants = new Map<string, { item: Key; record: RateRecord & SlotRecord; count: number }>();
   for (const m of valid) {
     const agent = loaded.agents.get(m.agent_id) as (AgentRecord & RateRecord & SlotRecord) | undefined;
-    if (!agent || m.manual) continue;
+    // No slot is claimed for an endpoint that holds every message now.
+    if (!agent || m.manual || holdsUntil(agent, startMs) !== undefined) continue;
     const want = wants.get(agent.id) ?? { item: keys.agent(agent.id), record: agent, count: 0 };
     want.count += 1;
     wants.set(agent.id, want);
@@ -260,9 +289,12 @@ export async function deliverBatch(
     (agent: AgentRecord & CircuitRecord, message: DeliveryMessage, lane: { entered: boolean }) =>
     async (): Promise<Gate> => {
       const gate = await circuitFor(agent);
-      if (gate.kind === 'wait') return { kind: 'wait', seconds: holdSeconds(gate.seconds, message.waits), held: true };
+      if (gate.kind === 'wait')
+        return { kind: 'wait', seconds: holdSeconds({ atLeast: gate.seconds }, message.waits), held: true };
       lane.entered = await slots.enter(agent.id, clock());
-      if (!lane.entered) return { kind: 'wait', seconds: holdSeconds(0, message.waits), held: true };
+      // Every slot it could not have lapses within the function's timeout.
+      const slotWindow = { atLeast: 0, atMost: DELIVERY.functionTimeoutSeconds };
+      if (!lane.entered) return { kind: 'wait', seconds: holdSeconds(slotWindow, message.waits), held: true };
       return rate.take(agent.id) ? gate : { kind: 'wait', seconds: RATE_WAIT_SECONDS };
     };
   const slowest = new Map<string, number>();
@@ -275,6 +307,8 @@ export async function deliverBatch(
         const hop = hopping[i];
         if (hop !== undefined) return { kind: 'later', seconds: hop };
         const agent = loaded.agents.get(message.agent_id);
+        const heldFor = message.manual ? undefined : loaded.held.get(message.agent_id);
+        if (heldFor !== undefined) return { kind: 'later', seconds: holdSeconds(heldFor, message.waits), held: true };
         const lane = { entered: false };
         // A lane entered is left when the message is done, whatever its end.
         const done = deliverMessage(

@@ -36,6 +36,15 @@ export type SlotRecord = { id: string } & ProvenRecord & Record<string, unknown>
 export const isProven = (record: ProvenRecord, nowMs: number): boolean =>
   (record.post_proven_until ?? 0) > nowMs && record.post_proven_config === record.config_version;
 
+const slotNames = Array.from({ length: DELIVERY.endpointInFlight }, (_, i) => `post_slot_${i}`);
+
+/** When every POST slot of the endpoint is leased past `nowMs`: the earliest lease's end; else undefined. */
+export function slotsLeasedUntil(record: SlotRecord, nowMs: number): number | undefined {
+  const leases = slotNames.map((s) => record[s]);
+  if (!leases.every((lease) => typeof lease === 'number' && lease > nowMs)) return undefined;
+  return Math.min(...(leases as number[]));
+}
+
 /**
  * After a batch's attempts for one agent: proven again when they all answered 2xx in time, unless
  * it still is for more than half of DELIVERY.provenSeconds (so a busy endpoint costs a write every
@@ -51,8 +60,6 @@ export async function noteProven(
   if (isProven(agent, nowMs + provenMs / 2)) return;
   await markEndpointProven(agent.id, agent.config_version, nowMs + provenMs);
 }
-
-const slotNames = Array.from({ length: DELIVERY.endpointInFlight }, (_, i) => `post_slot_${i}`);
 
 /** A lane's next POST starts only if it can end, at its deadline, inside the function's timeout. */
 const LAST_START_MS = DELIVERY.functionTimeoutSeconds * 1000 - DEFAULT_DEADLINE_MS - 2_000;

@@ -8,10 +8,21 @@
  */
 import { DELIVERY } from '../../core/settings.ts';
 
-/** Seconds to wait: at least `atLeast` (the circuit's time left), and the message's own backoff. */
-export function holdSeconds(atLeast: number, waits = 0, random: () => number = Math.random): number {
+/**
+ * When a held message may come back: `atLeast` (seconds: an open circuit's time left) and at most
+ * `atMost` (seconds: until the POST slots it waits for lapse; a slot is free by then whatever its
+ * holder does, even a worker that crashed).
+ */
+export interface HoldWindow {
+  atLeast: number;
+  atMost?: number;
+}
+
+/** Seconds to wait: the message's own backoff, within the window. */
+export function holdSeconds({ atLeast, atMost }: HoldWindow, waits = 0, random: () => number = Math.random): number {
   const backoff = Math.min(DELIVERY.holdBaseSeconds * 2 ** waits, DELIVERY.holdMaxSeconds);
-  return Math.ceil(Math.max(atLeast, backoff) * (1 + random() / 2));
+  const spread = Math.ceil(Math.max(atLeast, backoff) * (1 + random() / 2));
+  return atMost === undefined ? spread : Math.max(1, Math.min(spread, Math.ceil(atMost)));
 }
 
 /** `waits` of a message: absent, or the holds it has had (bounded: the backoff stops growing long before). */
