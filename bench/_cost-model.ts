@@ -41,6 +41,8 @@ export const ASSUMED = {
   /** Agents per batch: the relay's stream batch of 100 events names 10 agents; a delivery batch names 1 (README benchmarks' scenario). */
   agentsPerStreamBatch: 10,
   agentsPerDeliveryBatch: 1,
+  /** Deliveries an endpoint gets while its proof lasts half of DELIVERY.provenSeconds (3.5 days): stated, at least. */
+  deliveriesPerProof: 1000,
   /** Bytes Lambda's JSON platform records take per invocation (platform.start + platform.report, with CloudWatch's 26 bytes per event). */
   platformLogBytesPerInvocation: 2 * 26 + 120 + 420,
   /** Stored logs compress about 6×; kept for the prod stage's retention (3 months). */
@@ -109,6 +111,8 @@ export interface DeliverySizing {
   /** POSTs of a batch in flight at once: the batch (lib/events/delivery/deliver-batch.ts), or 1 (one after another). */
   concurrent: boolean;
   index: IndexDesign;
+  /** POSTs in flight to an endpoint in doubt (lib/events/delivery/endpoint-slots.ts), or undefined: no cap (before issue 40). */
+  inDoubtCap: number | undefined;
 }
 
 export interface Line {
@@ -191,7 +195,19 @@ export function deliveryCost(s: DeliverySizing): { lines: Line[]; total: number;
   const indexWrites = { full: 1 + 2, attempted: 1 + (attempts - 1) * 2, failures: (attempts - 1) * 2, none: 0 }[
     s.index
   ];
-  const writes = (recordWrites + indexWrites) * million;
+  // The cap on endpoints in doubt (lib/events/delivery/endpoint-slots.ts): a batch with an attempt
+  // slower than slowPostMs (a timeout, or the mix's 2 s tail) puts its endpoint in doubt (1 write);
+  // the batches after it until one whose attempts are all in time (1 / P(all in time) of them) each
+  // claim a lease per slot and give them back in one write, their POSTs in `cap` lanes; that last
+  // one proves it again (1 write). And the proof's refresh, one write per endpoint every 3.5 days.
+  const pSlow = 1 - latencyCdf(DELIVERY.slowPostMs - 0.001);
+  const pAllInTime = (1 - pSlow) ** s.batchSize;
+  const doubting = s.inDoubtCap ? batches * (1 - pAllInTime) : 0;
+  const inDoubt = doubting / pAllInTime;
+  const capWrites = s.inDoubtCap
+    ? (2 * doubting + inDoubt * (Math.min(s.batchSize, s.inDoubtCap) + 1)) / million + 1 / ASSUMED.deliveriesPerProof
+    : 0;
+  const writes = (recordWrites + indexWrites + capWrites) * million;
   // Reads (consistent, ≤ 4 KB: 1 unit each): the relay's look for the record and its agents,
   // the delivery batch's record and agent per attempt.
   const reads =
@@ -210,7 +226,13 @@ export function deliveryCost(s: DeliverySizing): { lines: Line[]; total: number;
   const cpuSeconds = (s.batchSize * (ASSUMED.postCpuMs + ASSUMED.handlerCpuMsPerDelivery)) / 1000;
   const waitSeconds = s.concurrent ? expectedSlowestSeconds(s.batchSize) : s.batchSize * expectedSlowestSeconds(1);
   const batchSeconds = (2 * ASSUMED.awsCallMs) / 1000 + waitSeconds + cpuSeconds / cpuShare;
-  const deliverGbSeconds = batches * batchSeconds * (s.memoryMb / MIB_PER_GB);
+  // A batch in doubt: its POSTs `cap` at a time, each round waiting for its slowest (an upper bound
+  // on lanes that go on independently), and its lease writes.
+  const lanesSeconds = s.inDoubtCap
+    ? Math.ceil(s.batchSize / s.inDoubtCap) * expectedSlowestSeconds(Math.min(s.batchSize, s.inDoubtCap))
+    : 0;
+  const inDoubtSeconds = batchSeconds - waitSeconds + lanesSeconds + (2 * ASSUMED.awsCallMs) / 1000;
+  const deliverGbSeconds = ((batches - inDoubt) * batchSeconds + inDoubt * inDoubtSeconds) * (s.memoryMb / MIB_PER_GB);
   // Lambda, relay: per stream batch three calls (BatchGetItem, BatchWriteItem, SendMessageBatch) at the default memory.
   const relayMb = FUNCTION_MEMORY_MB['relay'] ?? STAGES['prod']!.defaultMemoryMb;
   const relayBatches = million / STREAM.batchSize;
@@ -238,7 +260,7 @@ export function deliveryCost(s: DeliverySizing): { lines: Line[]; total: number;
   const lines: Line[] = [
     {
       item: 'DynamoDB write units',
-      quantity: `${round(writes / million)} M (record ${round(recordWrites)}, index ${round(indexWrites)})`,
+      quantity: `${round(writes / million)} M (record ${round(recordWrites)}, index ${round(indexWrites)}${s.inDoubtCap ? `, cap ${round(capWrites, 3)}` : ''})`,
       usd: writes * PRICES.dynamoWriteUnit,
     },
     { item: 'DynamoDB read units', quantity: `${round(reads / million)} M`, usd: reads * PRICES.dynamoReadUnit },
@@ -350,6 +372,7 @@ export const DEPLOYED_DELIVERY: DeliverySizing = {
   batchSize: DELIVERY.batchSize,
   concurrent: true,
   index: 'failures',
+  inDoubtCap: DELIVERY.endpointInFlight,
 };
 
 // ---- API requests by route ---------------------------------------------------------------------
@@ -536,14 +559,21 @@ export function costTables(): string {
   const variants: Array<[string, DeliverySizing]> = [
     [
       'Before: 512 MB, batch 10, POSTs at once, full index',
-      { memoryMb: 512, batchSize: 10, concurrent: true, index: 'full' },
+      { memoryMb: 512, batchSize: 10, concurrent: true, index: 'full', inDoubtCap: undefined },
     ],
-    ['512 MB, POSTs one after another', { memoryMb: 512, batchSize: 10, concurrent: false, index: 'full' }],
-    ['Before issue 40: 128 MB, batch 10, POSTs at once, full index', { ...DEPLOYED_DELIVERY, index: 'full' }],
     [
-      `**Deployed: ${DEPLOYED_DELIVERY.memoryMb} MB, batch ${DEPLOYED_DELIVERY.batchSize}, POSTs at once, ${INDEX_NAMES[DEPLOYED_DELIVERY.index]}**`,
+      '512 MB, POSTs one after another',
+      { memoryMb: 512, batchSize: 10, concurrent: false, index: 'full', inDoubtCap: undefined },
+    ],
+    [
+      'Before issue 40: 128 MB, batch 10, POSTs at once, full index',
+      { ...DEPLOYED_DELIVERY, index: 'full', inDoubtCap: undefined },
+    ],
+    [
+      `**Deployed: ${DEPLOYED_DELIVERY.memoryMb} MB, batch ${DEPLOYED_DELIVERY.batchSize}, POSTs at once, ${INDEX_NAMES[DEPLOYED_DELIVERY.index]}, ${DEPLOYED_DELIVERY.inDoubtCap} at once to an endpoint in doubt**`,
       DEPLOYED_DELIVERY,
     ],
+    [`${DEPLOYED_DELIVERY.memoryMb} MB, no cap on endpoints in doubt`, { ...DEPLOYED_DELIVERY, inDoubtCap: undefined }],
     ['256 MB', { ...DEPLOYED_DELIVERY, memoryMb: 256 }],
     ['128 MB, batch 25 (a batching window)', { ...DEPLOYED_DELIVERY, memoryMb: 128, batchSize: 25 }],
     ...(['attempted', 'none'] as const).map((index): [string, DeliverySizing] => [

@@ -174,7 +174,7 @@ async function measure(): Promise<string> {
     const after = await queueCounts();
     const deadItem = await agentRecord(deadAgent);
     const cost = deliveryCost(DEPLOYED_DELIVERY).total;
-    const before = deliveryCost({ ...DEPLOYED_DELIVERY, index: 'full' }).total;
+    const before = deliveryCost({ ...DEPLOYED_DELIVERY, index: 'full', inDoubtCap: undefined }).total;
     const ratio = (a: number, b: number) => (a / b).toFixed(2);
     return [
       '### Tenants apart: healthy endpoints beside a dead one with a backlog (local runtime)',

@@ -32,7 +32,18 @@ describe('docs/cost.md', () => {
       batchSize: DELIVERY.batchSize,
       concurrent: true,
       index: 'failures',
+      inDoubtCap: DELIVERY.endpointInFlight,
     });
+  });
+
+  it('keeps the deployed total per million deliveries within the $2.50 budget, the cap on endpoints in doubt included', () => {
+    const deployed = deliveryCost(DEPLOYED_DELIVERY);
+    const uncapped = deliveryCost({ ...DEPLOYED_DELIVERY, inDoubtCap: undefined });
+    expect(deployed.total).toBeLessThanOrEqual(2.5);
+    // The cap costs lease writes for the batches of endpoints in doubt, and saves no more than it costs.
+    expect(deployed.lines[0]!.usd).toBeGreaterThan(uncapped.lines[0]!.usd);
+    expect(deployed.total).toBeGreaterThan(uncapped.total);
+    expect(doc).toContain(`**$${deployed.total.toFixed(2)}**`);
   });
 });
 

@@ -52,15 +52,17 @@ export const DELIVERY = {
    * a slow or dead endpoint holds at most this many workers. Each slot is a lease that lapses after
    * functionTimeoutSeconds, so a crashed worker cannot keep it. An endpoint is proven (uncapped, no
    * lease written) for `provenSeconds` after a batch whose attempts all answered 2xx within
-   * `slowPostMs`; a failure, or a POST still unanswered after `slowPostMs`, puts it in doubt again.
+   * `slowPostMs`; a failure, or a POST still unanswered after `slowPostMs`, puts it in doubt at once,
+   * so the proof may last long: a week, one write per endpoint every 3.5 days while it answers in time.
    */
   endpointInFlight: 2,
-  slowPostMs: 2000,
-  provenSeconds: 600,
+  slowPostMs: 5000,
+  provenSeconds: 7 * 24 * 3600,
   /**
    * A message held without an attempt (its circuit open, or no POST slot free: lib/events/delivery/hold.ts)
-   * waits `holdBaseSeconds` (a POST slot is free again within one 10 s deadline) × 2^(times held before), at most `holdMaxSeconds` (one SQS delay, so
-   * the backlog of an endpoint that recovers arrives within it), spread by up to half again.
+   * waits `holdBaseSeconds` (a slot is free again within one 10 s POST deadline) × 2^(times held
+   * before), at most `holdMaxSeconds` (one SQS delay, so the backlog of an endpoint that recovers
+   * arrives within it), spread by up to half again; a wait for a POST slot ends when the slots lapse.
    */
   holdBaseSeconds: 10,
   holdMaxSeconds: 900,

@@ -51,7 +51,7 @@ const slotsOf = (item: Record<string, unknown>) => Object.keys(item).filter((k) 
 
 describe('POSTs in flight per endpoint', () => {
   it('a webhook never answered in time: at most DELIVERY.endpointInFlight at once, all of its backlog, no one else held up', async () => {
-    const BACKLOG = 8;
+    const BACKLOG = 5;
     const slow = openCounter(SLOW_MS);
     const { sickOwner, sick, sickAgent, healthyOwner, healthy, healthyAgent } = await sickAndHealthyTenants(
       slow.answer,
@@ -104,8 +104,8 @@ describe('POSTs in flight per endpoint', () => {
       async () => (await agentItem(sickAgent))['post_proven_until'] === undefined || undefined,
       'the slow endpoint put in doubt',
     );
-    await enqueueBacklog(sickOwner, sickAgent, 8);
-    await waitFor(() => sick.deliveries.length >= 33 || undefined, 'the slow backlog', 60_000);
+    await enqueueBacklog(sickOwner, sickAgent, 4);
+    await waitFor(() => sick.deliveries.length >= 29 || undefined, 'the slow backlog', 60_000);
     expect(firstWave.size).toBe(4);
     expect(later.most).toBeGreaterThan(0);
     expect(later.most).toBeLessThanOrEqual(DELIVERY.endpointInFlight);
