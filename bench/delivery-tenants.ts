@@ -12,10 +12,11 @@ import type net from 'node:net';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { endpointOverride } from '../lib/aws-endpoint.ts';
-import { LOCAL_DEFAULTS } from '../lib/core/settings.ts';
+import { DELIVERY, LOCAL_DEFAULTS } from '../lib/core/settings.ts';
 import { isProven, type ProvenRecord } from '../lib/events/delivery/endpoint-slots.ts';
 import { type DeliveryMessage, enqueueDeliveries } from '../lib/events/delivery/queue.ts';
 import { deliveryItem, newDelivery } from '../lib/events/delivery/record.ts';
+import { DEFAULT_DEADLINE_MS } from '../lib/net/outbound.ts';
 import { batchWrite } from '../lib/store/batch.ts';
 import { db, tableName } from '../lib/store/client.ts';
 import * as keys from '../lib/store/key-builders.ts';
@@ -33,12 +34,28 @@ const WAVES = 100;
 const WAVE_MS = 200;
 const POLLERS = 4;
 
-/** A dead endpoint: it takes the connection and never answers (every POST waits its 10 s deadline). */
-async function startDeadEndpoint(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer(() => undefined);
+/**
+ * A dead endpoint: it takes the connection and never answers (every POST waits its 10 s deadline).
+ * Delivery POSTs open at once are counted from their arrivals, each open for the worker's deadline: the
+ * server's own close events come late on a busy event loop and would count a POST the worker had
+ * already given up.
+ */
+async function startDeadEndpoint(): Promise<{ url: string; arrivals: number[]; close(): Promise<void> }> {
+  const arrivals: number[] = [];
+  const server = http.createServer((req) => {
+    const at = performance.now();
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    // Deliveries only: a re-verification challenge (lib/events/delivery/reverify.ts) is not one.
+    req.on('end', () => {
+      if ((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type?: string }).type !== 'service.webhook.verify')
+        arrivals.push(at);
+    });
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hooks`,
+    arrivals,
     close: () =>
       new Promise((r) => {
         server.closeAllConnections();
@@ -47,12 +64,15 @@ async function startDeadEndpoint(): Promise<{ url: string; close(): Promise<void
   };
 }
 
+/** The most POSTs open at once, each open from its arrival for the deadline. */
+const mostOpen = (arrivals: readonly number[]): number =>
+  Math.max(0, ...arrivals.map((at) => arrivals.filter((a) => a <= at && a > at - DEFAULT_DEADLINE_MS).length));
+
 const agentRecord = async (agentId: string): Promise<Record<string, unknown>> =>
   (await db().send(new GetCommand({ TableName: tableName(), Key: keys.agent(agentId), ConsistentRead: true }))).Item ??
   {};
 
 /** Pending records for `count` new events of an agent, and their messages, enqueued as the relay would. */
-
 async function enqueue(agentId: string, count: number, from: number): Promise<string[]> {
   const events = eventsOf(agentId, count, from);
   const records = events.map((event) => newDelivery(event));
@@ -193,15 +213,18 @@ async function measure(): Promise<string> {
       `| messages in flight, most sampled (every 100 ms) | | ${maxInFlight} | |`,
       `| the backlog as delayed copies, most sampled / at the end | | ${maxDelayed.toLocaleString('en-US')} / ${after.delayed.toLocaleString('en-US')} | |`,
       `| visible messages, most sampled | | ${maxVisible.toLocaleString('en-US')} | |`,
+      `| delivery POSTs to the dead endpoint: open at once, most / in all | | ${mostOpen(dead.arrivals)} / ${dead.arrivals.length} | |`,
       `| the dead endpoint's circuit at the end | | openings ${deadItem['circuit_openings'] ?? 0} | |`,
       `| cost per million deliveries, latency mix (docs/cost.md) | before issue 40: $${before.toFixed(2)} | after: $${cost.toFixed(2)} | |`,
       '',
-      `At AWS scale: the backlog waits as delayed copies, not in flight, so in flight stays at most the`,
-      `batches at work (the event source's concurrency × 10: 500 in prod) whatever the backlog, far from`,
-      `SQS's 120,000; a fair queue serves the other message groups first, as the emulator does here; and`,
-      `the dead endpoint's circuit holds its attempts without a POST. What grows with the backlog is its`,
-      `copies' hops: every 15 minutes a receive and a send per pending delivery (10,000: about 11 a`,
-      `second), which takes a share of the event source's batches as it does here.`,
+      'At AWS scale: the backlog waits as delayed copies, not in flight, so in flight stays at most the',
+      "batches at work (the event source's concurrency × 10: 500 in prod) whatever the backlog, far from",
+      "SQS's 120,000. The dead endpoint is in doubt from its first message (a webhook is until a batch of",
+      `its answers all come within ${DELIVERY.slowPostMs / 1000} s), so at most ${DELIVERY.endpointInFlight} of its POSTs are open at once: ${DELIVERY.endpointInFlight} of prod's 50 concurrent`,
+      `batches (here ${DELIVERY.endpointInFlight} of ${POLLERS} pollers), until its circuit opens. A fair queue serves the other groups first; a held`,
+      'message costs a receive and a delayed copy but no read, and comes back less and less often',
+      `(${DELIVERY.holdBaseSeconds} s, doubling to ${DELIVERY.holdMaxSeconds / 60} min). What grows with the backlog is its receives: once the holds have`,
+      `grown, about one per pending delivery every ${DELIVERY.holdMaxSeconds / 60} minutes (10,000: about 11 a second).`,
     ].join('\n');
   } finally {
     sqs.destroy();
