@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DELIVERY } from '../../lib/core/settings.ts';
+import { DELIVERY, FUTURE_TOLERANCE_MS, MAX_CLOCK_SKEW_MS } from '../../lib/core/settings.ts';
+import { POST_SLOT_LEASE_MS, slotsLeasedUntil } from '../../lib/events/delivery/endpoint-slots.ts';
 import { holdSeconds } from '../../lib/events/delivery/hold.ts';
 import { parseDeliveryMessage } from '../../lib/events/delivery/queue.ts';
 import { delayAfter, retryDelays, scheduledAttempts } from '../../lib/events/delivery/retry-schedule.ts';
@@ -76,5 +77,26 @@ describe('holds without an attempt (hold.ts)', () => {
     expect(parseDeliveryMessage(JSON.stringify({ ...base, waits: 3 }))).toEqual({ ...base, waits: 3 });
     for (const waits of [0, -1, 1.5, 65, '2', null])
       expect(parseDeliveryMessage(JSON.stringify({ ...base, waits }))).toBeUndefined();
+  });
+});
+
+describe('POST slot leases (endpoint-slots.ts)', () => {
+  const now = 1_800_000_000_000;
+  const leased = (...leases: unknown[]) =>
+    slotsLeasedUntil({ id: 'agt_x', ...Object.fromEntries(leases.map((l, i) => [`post_slot_${i}`, l])) }, now);
+
+  it('hold every message only while every slot is leased, until the earliest lease ends', () => {
+    expect(DELIVERY.endpointInFlight).toBe(2);
+    expect(leased(now + 3000, now + 9000)).toBe(now + 3000);
+    expect(leased(now + 3000)).toBeUndefined();
+    expect(leased(now + 3000, now - 1)).toBeUndefined();
+    expect(leased(now + 3000, 'x')).toBeUndefined();
+  });
+
+  it('last the function’s timeout and the clock bound; one stamped further ahead than a clock in bound could (a broken clock) counts as lapsed', () => {
+    expect(POST_SLOT_LEASE_MS).toBe(DELIVERY.functionTimeoutSeconds * 1000 + MAX_CLOCK_SKEW_MS);
+    const furthest = now + POST_SLOT_LEASE_MS + FUTURE_TOLERANCE_MS;
+    expect(leased(furthest, furthest)).toBe(furthest);
+    expect(leased(furthest + 1, furthest)).toBeUndefined();
   });
 });

@@ -8,7 +8,6 @@
  */
 import type { AgentRecord } from '../../agents/model.ts';
 import { atPinnedVersion } from '../../core/event-versions.ts';
-import { DELIVERY } from '../../core/settings.ts';
 import { type OutboundResult, postJson } from '../../net/outbound.ts';
 import { errorFields, log } from '../../observability/log.ts';
 import { failureKindOf, recordDeliveryAttempt } from '../../observability/metrics.ts';
@@ -32,7 +31,7 @@ import {
   PROBE_WINDOW_MS,
 } from './circuit.ts';
 import { deliveryRequest } from './delivery-request.ts';
-import { EndpointSlots, noteProven, type ProvenRecord, type SlotRecord } from './endpoint-slots.ts';
+import { EndpointSlots, noteProven, POST_SLOT_LEASE_MS, type ProvenRecord, type SlotRecord } from './endpoint-slots.ts';
 import { holdsUntil, noteHolding, seemsHeld } from './held-endpoints.ts';
 import { type HoldWindow, holdSeconds } from './hold.ts';
 import {
@@ -292,8 +291,8 @@ export async function deliverBatch(
       if (gate.kind === 'wait')
         return { kind: 'wait', seconds: holdSeconds({ atLeast: gate.seconds }, message.waits), held: true };
       lane.entered = await slots.enter(agent.id, clock());
-      // Every slot it could not have lapses within the function's timeout.
-      const slotWindow = { atLeast: 0, atMost: DELIVERY.functionTimeoutSeconds };
+      // Every slot it could not have lapses within a lease.
+      const slotWindow = { atLeast: 0, atMost: POST_SLOT_LEASE_MS / 1000 };
       if (!lane.entered) return { kind: 'wait', seconds: holdSeconds(slotWindow, message.waits), held: true };
       return rate.take(agent.id) ? gate : { kind: 'wait', seconds: RATE_WAIT_SECONDS };
     };

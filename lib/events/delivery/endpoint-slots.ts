@@ -13,13 +13,14 @@
  * For an endpoint in doubt the agent item keeps one lease per slot (`post_slot_<i>`,
  * the ms it lapses at). A batch takes, of the slots it read free or lapsed, as many as it has
  * messages for that agent (one conditional write each), and gives them back in one write when its
- * POSTs are done; the lease lapses after the function's timeout, so a crashed worker cannot keep one.
+ * POSTs are done; the lease lapses after the function's timeout (and the clock skew bound), so a
+ * crashed worker cannot keep one.
  * Within the batch each slot is a lane: the agent's messages POST one after another in it. A
  * message that gets no lane (no slot won, or too late in the batch for its POST to reach its
  * deadline before the function's timeout: a dead endpoint's first POST in a lane uses that up) waits as the rate limit's excess does (rate-limit.ts): a
  * delayed copy RATE_WAIT_SECONDS later, with no attempt taken. Manual retries are not capped.
  */
-import { DELIVERY } from '../../core/settings.ts';
+import { DELIVERY, FUTURE_TOLERANCE_MS, MAX_CLOCK_SKEW_MS } from '../../core/settings.ts';
 import { DEFAULT_DEADLINE_MS } from '../../net/outbound.ts';
 import { errorFields, log } from '../../observability/log.ts';
 import { claimPostSlot, doubtEndpoint, markEndpointProven, releasePostSlots } from './store.ts';
@@ -38,10 +39,20 @@ export const isProven = (record: ProvenRecord, nowMs: number): boolean =>
 
 const slotNames = Array.from({ length: DELIVERY.endpointInFlight }, (_, i) => `post_slot_${i}`);
 
+/**
+ * A lease lasts the function's timeout plus the clock skew bound, so a worker whose clock runs
+ * ahead never sees a live one as lapsed; one further ahead than any in-bound clock could have
+ * written (a broken clock) counts as lapsed, so it cannot hold an endpoint's slots for long
+ * (docs/limits.md, "Clocks").
+ */
+export const POST_SLOT_LEASE_MS = DELIVERY.functionTimeoutSeconds * 1000 + MAX_CLOCK_SKEW_MS;
+const isLive = (lease: unknown, nowMs: number): lease is number =>
+  typeof lease === 'number' && lease > nowMs && lease <= nowMs + POST_SLOT_LEASE_MS + FUTURE_TOLERANCE_MS;
+
 /** When every POST slot of the endpoint is leased past `nowMs`: the earliest lease's end; else undefined. */
 export function slotsLeasedUntil(record: SlotRecord, nowMs: number): number | undefined {
   const leases = slotNames.map((s) => record[s]);
-  if (!leases.every((lease) => typeof lease === 'number' && lease > nowMs)) return undefined;
+  if (!leases.every((lease) => isLive(lease, nowMs))) return undefined;
   return Math.min(...(leases as number[]));
 }
 
@@ -82,7 +93,7 @@ export class EndpointSlots {
 
   constructor(startMs: number) {
     this.startMs = startMs;
-    this.until = startMs + DELIVERY.functionTimeoutSeconds * 1000 + Math.random();
+    this.until = startMs + POST_SLOT_LEASE_MS + Math.random();
   }
 
   /** Takes, for each agent in doubt, up to as many slots as the batch has messages for it. */
@@ -93,17 +104,40 @@ export class EndpointSlots {
           this.proven.add(id);
           return;
         }
-        const free = slotNames.filter((s) => typeof record[s] !== 'number' || (record[s] as number) < this.startMs);
+        const free = slotNames.filter((s) => !isLive(record[s], this.startMs));
         const tried = await Promise.all(
           free
             .slice(0, count)
-            .map(async (s) => ((await claimPostSlot(id, s, this.startMs, this.until)).ok ? s : undefined)),
+            .map(async (s) =>
+              (
+                await claimPostSlot(
+                  id,
+                  s,
+                  this.startMs,
+                  this.startMs + POST_SLOT_LEASE_MS + FUTURE_TOLERANCE_MS,
+                  this.until,
+                )
+              ).ok
+                ? s
+                : undefined,
+            ),
         );
         const slots = tried.filter((s) => s !== undefined);
         // A slot another batch won meanwhile: the others read free are tried in turn.
         for (const s of free.slice(count)) {
           if (slots.length >= Math.min(count, tried.length)) break;
-          if ((await claimPostSlot(id, s, this.startMs, this.until)).ok) slots.push(s);
+          if (
+            (
+              await claimPostSlot(
+                id,
+                s,
+                this.startMs,
+                this.startMs + POST_SLOT_LEASE_MS + FUTURE_TOLERANCE_MS,
+                this.until,
+              )
+            ).ok
+          )
+            slots.push(s);
         }
         this.lanes.set(id, { slots, busy: 0, stopped: slots.length === 0, waiting: [] });
       }),

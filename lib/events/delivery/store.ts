@@ -425,19 +425,20 @@ export const claimRateWindow = (
     },
   });
 
-/** A POST slot of the endpoint (endpoint-slots.ts): taken only if free or lapsed. */
+/** A POST slot of the endpoint (endpoint-slots.ts): taken only if free, lapsed, or stamped past `future` (a broken clock). */
 export const claimPostSlot = (
   agentId: string,
   slot: string,
   nowMs: number,
+  future: number,
   until: number,
 ): Promise<ConditionalResult> =>
   conditionalUpdate({
     Key: keys.agent(agentId),
-    ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#slot) OR #slot < :now)',
+    ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#slot) OR #slot <= :now OR #slot > :future)',
     UpdateExpression: 'SET #slot = :until',
     ExpressionAttributeNames: { '#slot': slot },
-    ExpressionAttributeValues: { ':now': nowMs, ':until': until },
+    ExpressionAttributeValues: { ':now': nowMs, ':future': future, ':until': until },
   });
 
 /** The batch's POST slots given back, each only while it is still this batch's lease. */
