@@ -76,6 +76,8 @@ interface Loaded {
   deliveries: Map<string, DeliveryRecord>;
   /** Agents whose messages (but manual retries) wait without an attempt, and how long they may wait. */
   held: Map<string, HoldWindow>;
+  /** Delivery ids whose records were not read: their agent still holds every message. */
+  unread: Set<string>;
 }
 
 /**
@@ -102,11 +104,11 @@ async function loadBatch(messages: readonly DeliveryMessage[], nowMs: number): P
     const holds = holdsUntil(agent, nowMs);
     if (holds) held.set(agent.id, holds.window);
   }
-  const unread = messages.filter((m) => hinted(m) && !held.has(m.agent_id));
-  if (unread.length > 0)
+  const stale = messages.filter((m) => hinted(m) && !held.has(m.agent_id));
+  if (stale.length > 0)
     for (const [key, item] of await readAgentsAndDeliveries(
       [],
-      unread.map((m) => keys.delivery(m.agent_id, m.delivery_id)),
+      stale.map((m) => keys.delivery(m.agent_id, m.delivery_id)),
     ))
       found.set(key, item);
   const deliveries = new Map<string, DeliveryRecord>();
@@ -114,8 +116,25 @@ async function loadBatch(messages: readonly DeliveryMessage[], nowMs: number): P
     const delivery = found.get(keyString(keys.delivery(m.agent_id, m.delivery_id)));
     if (delivery) deliveries.set(m.delivery_id, deliveryFromItem(delivery));
   }
-  return { agents, deliveries, held };
+  const unread = new Set(messages.filter((m) => hinted(m) && held.has(m.agent_id)).map((m) => m.delivery_id));
+  return { agents, deliveries, held, unread };
 }
+
+/**
+ * A message of an endpoint that holds every message: ended if its record was read and says so
+ * (gone, settled, or not yet due), else held without an attempt.
+ */
+function heldOutcome(message: DeliveryMessage, loaded: Loaded, window: HoldWindow, nowMs: number): Outcome {
+  const delivery = loaded.deliveries.get(message.delivery_id);
+  if (!delivery) return loaded.unread.has(message.delivery_id) ? held(window, message) : { kind: 'done' };
+  return notNow(message, delivery, nowMs) ?? held(window, message);
+}
+
+const held = (window: HoldWindow, message: DeliveryMessage): Outcome => ({
+  kind: 'later',
+  seconds: holdSeconds(window, message.waits),
+  held: true,
+});
 
 /** One message, with what the batch read for it. `attempted` is set when a POST was made. */
 export interface Attempted {
@@ -256,7 +275,9 @@ export async function deliverBatch(
   const hopping = messages.map((m) => (m ? hopSecondsLeft(m, startMs) : undefined));
   const valid = messages.filter((m, i) => m !== undefined && hopping[i] === undefined) as DeliveryMessage[];
   const loaded: Loaded =
-    valid.length > 0 ? await loadBatch(valid, startMs) : { agents: new Map(), deliveries: new Map(), held: new Map() };
+    valid.length > 0
+      ? await loadBatch(valid, startMs)
+      : { agents: new Map(), deliveries: new Map(), held: new Map(), unread: new Set() };
   const health = new Map<string, AgentAttempts>();
   const circuits = new Map<string, CircuitOutcome>();
   const gone = new Set<string>();
@@ -307,7 +328,7 @@ export async function deliverBatch(
         if (hop !== undefined) return { kind: 'later', seconds: hop };
         const agent = loaded.agents.get(message.agent_id);
         const heldFor = message.manual ? undefined : loaded.held.get(message.agent_id);
-        if (heldFor !== undefined) return { kind: 'later', seconds: holdSeconds(heldFor, message.waits), held: true };
+        if (heldFor !== undefined) return heldOutcome(message, loaded, heldFor, clock());
         const lane = { entered: false };
         // A lane entered is left when the message is done, whatever its end.
         const done = deliverMessage(

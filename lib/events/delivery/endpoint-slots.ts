@@ -17,8 +17,8 @@
  * crashed worker cannot keep one.
  * Within the batch each slot is a lane: the agent's messages POST one after another in it. A
  * message that gets no lane (no slot won, or too late in the batch for its POST to reach its
- * deadline before the function's timeout: a dead endpoint's first POST in a lane uses that up) waits as the rate limit's excess does (rate-limit.ts): a
- * delayed copy RATE_WAIT_SECONDS later, with no attempt taken. Manual retries are not capped.
+ * deadline before the function's timeout: a dead endpoint's first POST in a lane uses that up) is
+ * held (hold.ts): a delayed copy, with no attempt taken. Manual retries are not capped.
  */
 import { DELIVERY, FUTURE_TOLERANCE_MS, MAX_CLOCK_SKEW_MS } from '../../core/settings.ts';
 import { DEFAULT_DEADLINE_MS } from '../../net/outbound.ts';
@@ -59,7 +59,7 @@ export function slotsLeasedUntil(record: SlotRecord, nowMs: number): number | un
 /**
  * After a batch's attempts for one agent: proven again when they all answered 2xx in time, unless
  * it still is for more than half of DELIVERY.provenSeconds (so a busy endpoint costs a write every
- * five minutes, not one a batch). The write holds only while no failure is counted on the item.
+ * 3.5 days, not one a batch). The write holds only while no failure is counted on the item.
  */
 export async function noteProven(
   agent: { id: string } & ProvenRecord,
