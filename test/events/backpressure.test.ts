@@ -207,7 +207,7 @@ describe('the per-endpoint circuit', () => {
     expect((await invoke('getAgent', { caller: owner, params: { id: agentId } })).body.webhook_status).toBe('ENABLED');
   }, 60_000);
 
-  it('once a batch has seen it open, its messages wait without their records read (lib/events/delivery/held-endpoints.ts)', async () => {
+  it('once a batch has seen it open, its messages wait with nothing read for them until the circuit’s time (lib/events/delivery/held-endpoints.ts)', async () => {
     const { agentId, receiver } = await enabledAgent();
     receiver.answer = () => 500;
     const events: string[] = [];

@@ -32,7 +32,7 @@ import {
 } from './circuit.ts';
 import { deliveryRequest } from './delivery-request.ts';
 import { EndpointSlots, noteProven, POST_SLOT_LEASE_MS, type ProvenRecord, type SlotRecord } from './endpoint-slots.ts';
-import { holdsUntil, noteHolding, seemsHeld } from './held-endpoints.ts';
+import { holdsNow, rememberedHold } from './held-endpoints.ts';
 import { type HoldWindow, holdSeconds } from './hold.ts';
 import {
   type DeliveryMessage,
@@ -76,44 +76,48 @@ interface Loaded {
   deliveries: Map<string, DeliveryRecord>;
   /** Agents whose messages (but manual retries) wait without an attempt, and how long they may wait. */
   held: Map<string, HoldWindow>;
-  /** Delivery ids whose records were not read: their agent still holds every message. */
+  /** Delivery ids whose records were not read: their agent holds every message (held-endpoints.ts). */
   unread: Set<string>;
 }
 
 /**
  * The batch's agent items and delivery records in one strongly consistent read, but for the
- * messages of endpoints this worker last saw holding every message (held-endpoints.ts): read after,
- * only if the agent item read says they hold no longer. Every message of an endpoint that holds
- * (but a manual retry) waits without an attempt (`held`: the seconds it waits at least).
+ * messages of endpoints this worker last read holding every message (held-endpoints.ts): their
+ * records are read only if the agent item read with the batch says they hold no longer, and the
+ * agent item of an open circuit not at all. Every message of an endpoint that holds (but a manual
+ * retry) waits without an attempt, in the window `held` gives its agent.
  */
 async function loadBatch(messages: readonly DeliveryMessage[], nowMs: number): Promise<Loaded> {
-  const seen = new Set(messages.filter((m) => seemsHeld(m.agent_id, nowMs)).map((m) => m.agent_id));
-  const hinted = (m: DeliveryMessage) => !m.manual && seen.has(m.agent_id);
-  const found = await readAgentsAndDeliveries(
-    messages.map((m) => m.agent_id),
-    messages.filter((m) => !hinted(m)).map((m) => keys.delivery(m.agent_id, m.delivery_id)),
-  );
-  const agents = new Map<string, AgentRecord & HealthRecord & CircuitRecord & SlotRecord>();
+  const remembered = new Map<string, { window: HoldWindow; stands: boolean }>();
   for (const m of messages) {
-    const agent = found.get(keyString(keys.agent(m.agent_id)));
-    if (agent) agents.set(m.agent_id, agent as unknown as AgentRecord & HealthRecord & CircuitRecord & SlotRecord);
+    const hold = rememberedHold(m.agent_id, nowMs);
+    if (hold) remembered.set(m.agent_id, hold);
+  }
+  // A manual retry goes whatever holds the others: its agent and records are read.
+  for (const m of messages) if (m.manual) remembered.delete(m.agent_id);
+  const hinted = (m: DeliveryMessage) => remembered.has(m.agent_id);
+  const agentIds = [...new Set(messages.map((m) => m.agent_id))].filter((id) => !remembered.get(id)?.stands);
+  const deliveryKey = (m: DeliveryMessage) => keys.delivery(m.agent_id, m.delivery_id);
+  const deliveryKeys = messages.filter((m) => !hinted(m)).map(deliveryKey);
+  const found =
+    agentIds.length + deliveryKeys.length > 0 ? await readAgentsAndDeliveries(agentIds, deliveryKeys) : new Map();
+  const agents = new Map<string, AgentRecord & HealthRecord & CircuitRecord & SlotRecord>();
+  for (const id of agentIds) {
+    const agent = found.get(keyString(keys.agent(id)));
+    if (agent) agents.set(id, agent as unknown as AgentRecord & HealthRecord & CircuitRecord & SlotRecord);
   }
   const held = new Map<string, HoldWindow>();
+  for (const [id, hold] of remembered) if (hold.stands) held.set(id, hold.window);
   for (const agent of agents.values()) {
-    noteHolding(agent, nowMs);
-    const holds = holdsUntil(agent, nowMs);
-    if (holds) held.set(agent.id, holds.window);
+    const window = holdsNow(agent, nowMs);
+    if (window) held.set(agent.id, window);
   }
   const stale = messages.filter((m) => hinted(m) && !held.has(m.agent_id));
   if (stale.length > 0)
-    for (const [key, item] of await readAgentsAndDeliveries(
-      [],
-      stale.map((m) => keys.delivery(m.agent_id, m.delivery_id)),
-    ))
-      found.set(key, item);
+    for (const [key, item] of await readAgentsAndDeliveries([], stale.map(deliveryKey))) found.set(key, item);
   const deliveries = new Map<string, DeliveryRecord>();
   for (const m of messages) {
-    const delivery = found.get(keyString(keys.delivery(m.agent_id, m.delivery_id)));
+    const delivery = found.get(keyString(deliveryKey(m)));
     if (delivery) deliveries.set(m.delivery_id, deliveryFromItem(delivery));
   }
   const unread = new Set(messages.filter((m) => hinted(m) && held.has(m.agent_id)).map((m) => m.delivery_id));
@@ -296,7 +300,7 @@ export async function deliverBatch(
   for (const m of valid) {
     const agent = loaded.agents.get(m.agent_id) as (AgentRecord & RateRecord & SlotRecord) | undefined;
     // No slot is claimed for an endpoint that holds every message now.
-    if (!agent || m.manual || holdsUntil(agent, startMs) !== undefined) continue;
+    if (!agent || m.manual || loaded.held.has(agent.id)) continue;
     const want = wants.get(agent.id) ?? { item: keys.agent(agent.id), record: agent, count: 0 };
     want.count += 1;
     wants.set(agent.id, want);

@@ -1,10 +1,12 @@
 /**
  * Endpoints that hold every message sent to them now: the circuit is open (circuit.ts), or the
  * endpoint is in doubt and every POST slot is leased (endpoint-slots.ts). A dead endpoint's backlog
- * is almost all such messages; each worker remembers what its batches read of these endpoints, so
- * the next batch reads only the agent item for their messages, not every delivery record: a held
- * message costs its receive and its delayed copy, not a read. Only a hint: the agent item read with
- * the batch decides, and when it says the endpoint holds no longer, the records are read then.
+ * is almost all such messages. Each worker remembers what its batches read of these endpoints, so
+ * that the next batch reads no delivery record for their messages, and while the circuit it read
+ * is open, not even the agent item: nothing can close a circuit before its time (only the probe
+ * after it does), so a held message costs its receive and its delayed copy only. Slots can be given
+ * back any moment, so for an endpoint held by its slots the agent item is read again, and when it
+ * holds no longer the records are read after.
  */
 import type { CircuitRecord } from '../../agents/model.ts';
 import { isProven, type SlotRecord, slotsLeasedUntil } from './endpoint-slots.ts';
@@ -13,28 +15,41 @@ import type { HoldWindow } from './hold.ts';
 /** Bounds the worker's memory: the oldest noted endpoint is forgotten first. */
 const MAX_REMEMBERED = 1000;
 
-const heldUntil = new Map<string, number>();
+interface Holding {
+  /** ms: the circuit's time, or the earliest lease's end. */
+  until: number;
+  by: 'circuit' | 'slots';
+}
 
-/** Until when (ms) the agent item read holds every message of its endpoint, and how long each may wait; undefined when it does not. */
-export function holdsUntil(
-  agent: CircuitRecord & SlotRecord,
-  nowMs: number,
-): { until: number; window: HoldWindow } | undefined {
+const remembered = new Map<string, Holding>();
+
+function holdingOf(agent: CircuitRecord & SlotRecord, nowMs: number): Holding | undefined {
   const openUntil = agent.circuit_open_until;
-  if (openUntil !== undefined && openUntil > nowMs)
-    return { until: openUntil, window: { atLeast: (openUntil - nowMs) / 1000 } };
+  if (openUntil !== undefined && openUntil > nowMs) return { until: openUntil, by: 'circuit' };
   const leased = isProven(agent, nowMs) ? undefined : slotsLeasedUntil(agent, nowMs);
-  return leased === undefined ? undefined : { until: leased, window: { atLeast: 0, atMost: (leased - nowMs) / 1000 } };
+  return leased === undefined ? undefined : { until: leased, by: 'slots' };
 }
 
-/** What a batch read of an agent item, for the batches after it. */
-export function noteHolding(agent: CircuitRecord & SlotRecord, nowMs: number): void {
-  const holds = holdsUntil(agent, nowMs);
-  heldUntil.delete(agent.id);
-  if (holds === undefined) return;
-  heldUntil.set(agent.id, holds.until);
-  if (heldUntil.size > MAX_REMEMBERED) heldUntil.delete(heldUntil.keys().next().value!);
+/** How long a held message may wait: at least the circuit's time left, or at most until the slots lapse. */
+const windowOf = ({ until, by }: Holding, nowMs: number): HoldWindow =>
+  by === 'circuit' ? { atLeast: (until - nowMs) / 1000 } : { atLeast: 0, atMost: (until - nowMs) / 1000 };
+
+/** Whether the agent item read holds every message of its endpoint now, and for how long; noted for the batches after. */
+export function holdsNow(agent: CircuitRecord & SlotRecord, nowMs: number): HoldWindow | undefined {
+  const holding = holdingOf(agent, nowMs);
+  remembered.delete(agent.id);
+  if (holding === undefined) return undefined;
+  remembered.set(agent.id, holding);
+  if (remembered.size > MAX_REMEMBERED) remembered.delete(remembered.keys().next().value!);
+  return windowOf(holding, nowMs);
 }
 
-/** Whether the last read of this agent said it holds its messages until after `nowMs`. */
-export const seemsHeld = (agentId: string, nowMs: number): boolean => (heldUntil.get(agentId) ?? 0) > nowMs;
+/**
+ * What this worker last read of the agent, while it still holds: the window its messages wait in,
+ * and whether it stands without reading the agent item again (an open circuit does).
+ */
+export function rememberedHold(agentId: string, nowMs: number): { window: HoldWindow; stands: boolean } | undefined {
+  const holding = remembered.get(agentId);
+  if (!holding || holding.until <= nowMs) return undefined;
+  return { window: windowOf(holding, nowMs), stands: holding.by === 'circuit' };
+}
