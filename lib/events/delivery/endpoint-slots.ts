@@ -96,6 +96,12 @@ export class EndpointSlots {
     this.until = startMs + POST_SLOT_LEASE_MS + Math.random();
   }
 
+  /** One slot, if it is free or lapsed (or stamped by a broken clock) when the write lands. */
+  private async take(agentId: string, slot: string): Promise<boolean> {
+    const future = this.startMs + POST_SLOT_LEASE_MS + FUTURE_TOLERANCE_MS;
+    return (await claimPostSlot(agentId, slot, this.startMs, future, this.until)).ok;
+  }
+
   /** Takes, for each agent in doubt, up to as many slots as the batch has messages for it. */
   async claim(wants: ReadonlyMap<string, { record: SlotRecord; count: number }>): Promise<void> {
     await Promise.all(
@@ -106,38 +112,13 @@ export class EndpointSlots {
         }
         const free = slotNames.filter((s) => !isLive(record[s], this.startMs));
         const tried = await Promise.all(
-          free
-            .slice(0, count)
-            .map(async (s) =>
-              (
-                await claimPostSlot(
-                  id,
-                  s,
-                  this.startMs,
-                  this.startMs + POST_SLOT_LEASE_MS + FUTURE_TOLERANCE_MS,
-                  this.until,
-                )
-              ).ok
-                ? s
-                : undefined,
-            ),
+          free.slice(0, count).map(async (s) => ((await this.take(id, s)) ? s : undefined)),
         );
         const slots = tried.filter((s) => s !== undefined);
         // A slot another batch won meanwhile: the others read free are tried in turn.
         for (const s of free.slice(count)) {
           if (slots.length >= Math.min(count, tried.length)) break;
-          if (
-            (
-              await claimPostSlot(
-                id,
-                s,
-                this.startMs,
-                this.startMs + POST_SLOT_LEASE_MS + FUTURE_TOLERANCE_MS,
-                this.until,
-              )
-            ).ok
-          )
-            slots.push(s);
+          if (await this.take(id, s)) slots.push(s);
         }
         this.lanes.set(id, { slots, busy: 0, stopped: slots.length === 0, waiting: [] });
       }),
