@@ -5,8 +5,9 @@
  * that the next batch reads no delivery record for their messages, and while the circuit it read
  * is open, not even the agent item: nothing can close a circuit before its time (only the probe
  * after it does), so a held message costs its receive and its delayed copy only. Slots can be given
- * back any moment, so for an endpoint held by its slots the agent item is read again, and when it
- * holds no longer the records are read after.
+ * back any moment, so what a worker read of them stands for a second only (a dead endpoint's backlog
+ * comes in bursts of batches; a slot given back within that second costs the messages held meanwhile
+ * one hold); after it, the agent item is read again, and when it holds no longer the records are read.
  */
 import type { CircuitRecord } from '../../agents/model.ts';
 import { isProven, type SlotRecord, slotsLeasedUntil } from './endpoint-slots.ts';
@@ -19,15 +20,20 @@ interface Holding {
   /** ms: the circuit's time, or the earliest lease's end. */
   until: number;
   by: 'circuit' | 'slots';
+  /** ms: when it was read. */
+  read: number;
 }
+
+/** How long what a worker read of an endpoint's slots stands without reading its agent item again. */
+const SLOTS_STAND_MS = 1000;
 
 const remembered = new Map<string, Holding>();
 
 function holdingOf(agent: CircuitRecord & SlotRecord, nowMs: number): Holding | undefined {
   const openUntil = agent.circuit_open_until;
-  if (openUntil !== undefined && openUntil > nowMs) return { until: openUntil, by: 'circuit' };
+  if (openUntil !== undefined && openUntil > nowMs) return { until: openUntil, by: 'circuit', read: nowMs };
   const leased = isProven(agent, nowMs) ? undefined : slotsLeasedUntil(agent, nowMs);
-  return leased === undefined ? undefined : { until: leased, by: 'slots' };
+  return leased === undefined ? undefined : { until: leased, by: 'slots', read: nowMs };
 }
 
 /** How long a held message may wait: at least the circuit's time left, or at most until the slots lapse. */
@@ -51,5 +57,6 @@ export function holdsNow(agent: CircuitRecord & SlotRecord, nowMs: number): Hold
 export function rememberedHold(agentId: string, nowMs: number): { window: HoldWindow; stands: boolean } | undefined {
   const holding = remembered.get(agentId);
   if (!holding || holding.until <= nowMs) return undefined;
-  return { window: windowOf(holding, nowMs), stands: holding.by === 'circuit' };
+  const stands = holding.by === 'circuit' || nowMs - holding.read < SLOTS_STAND_MS;
+  return { window: windowOf(holding, nowMs), stands };
 }
