@@ -129,7 +129,7 @@ describe('holding answers to the document', () => {
     filter_never_matches: false,
     headers: [],
     created_at: '2026-01-01T00:00:00.000Z',
-    webhook_circuit: { state: 'closed', failures: 0, open_until: null },
+    webhook_circuit: { state: 'closed', failures: 0, open_until: null, max_requests_at_once: 2 },
   };
   const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
     status,

@@ -523,6 +523,8 @@ export type Agent = {
     /** Delivery attempts failed in a row. */
     failures: number;
     open_until: string | null;
+    /** Delivery requests this endpoint may have open at once, across every worker: null once it has answered its handshake, or a batch of deliveries with 2xx each, within 5 s (no cap but the workers' own); 2 while it is in doubt (failing, slower than that, or not verified: docs/webhooks.md, "Backpressure"). */
+    max_requests_at_once: number | null;
   };
 };
 
@@ -553,6 +555,8 @@ export type ConfiguredAgent = {
     /** Delivery attempts failed in a row. */
     failures: number;
     open_until: string | null;
+    /** Delivery requests this endpoint may have open at once, across every worker: null once it has answered its handshake, or a batch of deliveries with 2xx each, within 5 s (no cap but the workers' own); 2 while it is in doubt (failing, slower than that, or not verified: docs/webhooks.md, "Backpressure"). */
+    max_requests_at_once: number | null;
   };
   /** Only in the answer to the first configuration. */
   webhook_secret?: string;

@@ -47,6 +47,13 @@ const agentShape = {
         .describe('`open`: no POST until `open_until`; `probing`: one attempt decides; `closed`: delivering.'),
       failures: z.int().min(0).describe('Delivery attempts failed in a row.'),
       open_until: timestamp.nullable(),
+      max_requests_at_once: z
+        .int()
+        .min(1)
+        .nullable()
+        .describe(
+          'Delivery requests this endpoint may have open at once, across every worker: null once it has answered its handshake, or a batch of deliveries with 2xx each, within 5 s (no cap but the workers\' own); 2 while it is in doubt (failing, slower than that, or not verified: docs/webhooks.md, "Backpressure").',
+        ),
     })
     .describe('The webhook\'s circuit (docs/webhooks.md, "Backpressure"): paused after repeated failures.'),
 };

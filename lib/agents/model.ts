@@ -1,6 +1,7 @@
 import type { EventType } from '../core/event-types.ts';
 import type { SchemaPins } from '../core/event-versions.ts';
 import { ID_PATTERN } from '../core/ids.ts';
+import { DELIVERY } from '../core/settings.ts';
 import type { Filter } from '../filters/filter.ts';
 import { neverMatches } from '../filters/never-matches.ts';
 import { headerViews, type StoredHeader } from '../webhooks/custom-headers.ts';
@@ -72,7 +73,7 @@ export function toAgentView(agent: AgentRecord): AgentView {
       : false,
     headers: headerViews(agent.webhook_headers),
     created_at: agent.created_at,
-    webhook_circuit: circuitView(agent as AgentRecord & CircuitRecord),
+    webhook_circuit: circuitView(agent as AgentRecord & CircuitRecord & ProvenRecord),
   };
 }
 
@@ -83,13 +84,33 @@ export interface CircuitRecord {
   circuit_openings?: number;
 }
 
+/**
+ * Whether the endpoint is proven (lib/events/delivery/endpoint-slots.ts): it answered a batch in
+ * time under its current configuration, so its requests are not capped.
+ */
+export interface ProvenRecord {
+  config_version?: number;
+  post_proven_until?: number;
+  post_proven_config?: number;
+}
+
+export const isProven = (record: ProvenRecord, nowMs: number): boolean =>
+  (record.post_proven_until ?? 0) > nowMs && record.post_proven_config === record.config_version;
+
+/** The fields that make it proven from `nowMs` on, for this configuration. */
+export const provenFields = (configVersion: number, nowMs: number) => ({
+  post_proven_until: nowMs + DELIVERY.provenSeconds * 1000,
+  post_proven_config: configVersion,
+});
+
 /** The circuit fields the delivery workers keep on the agent item (lib/events/delivery/circuit.ts), as words. */
-function circuitView(c: CircuitRecord, nowMs = Date.now()): AgentView['webhook_circuit'] {
+function circuitView(c: CircuitRecord & ProvenRecord, nowMs = Date.now()): AgentView['webhook_circuit'] {
   const openUntil = c.circuit_open_until;
   return {
     state: openUntil === undefined ? 'closed' : openUntil > nowMs ? 'open' : 'probing',
     failures: c.circuit_failures ?? 0,
     open_until: openUntil === undefined ? null : new Date(openUntil).toISOString(),
+    max_requests_at_once: isProven(c, nowMs) ? null : DELIVERY.endpointInFlight,
   };
 }
 

@@ -9,6 +9,7 @@
  */
 import type { Caller } from '../core/caller.ts';
 import { AppError, notFound } from '../core/errors.ts';
+import { DELIVERY } from '../core/settings.ts';
 import { nowIso } from '../core/time.ts';
 import { takeAccountHandshakeSlot } from '../limits/account-handshake-limit.ts';
 import { type LimiterOptions, startHandshake } from '../limits/verify-limit.ts';
@@ -22,7 +23,7 @@ import { signingSecrets } from '../webhooks/rotation.ts';
 import { ed25519SigningKeys } from '../webhooks/signing-keys.ts';
 import { ownAgent } from './agents.ts';
 import type { AgentRecord } from './model.ts';
-import { type AgentView, toAgentView } from './model.ts';
+import { type AgentView, provenFields, toAgentView } from './model.ts';
 import { agentUpdate, isFailed, updateOwnedAgentAlone, updateReadAgent } from './store.ts';
 import { notConfigured } from './webhook-config.ts';
 
@@ -53,11 +54,14 @@ export async function verifyWebhook(
     throw err;
   });
   let reply: Awaited<ReturnType<typeof postJson>>;
+  const posted = Date.now();
   try {
     reply = await postJson(request, outbound);
   } finally {
     await lease.release();
   }
+  // A challenge answered as fast as a delivery must be proves the endpoint (lib/events/delivery/endpoint-slots.ts).
+  const inTime = Date.now() - posted <= DELIVERY.slowPostMs;
   const verdict = judgeChallengeReply(reply, token);
   const outcome = verdict.ok ? 'ok' : verdict.code;
   log.info('webhook handshake', { agentId: agent.id, outcome, ms: Date.now() - started });
@@ -66,7 +70,12 @@ export async function verifyWebhook(
 
   const now = nowIso();
   const enable = {
-    set: { webhook_status: 'ENABLED', last_verified_at: now, updated_at: now },
+    set: {
+      webhook_status: 'ENABLED',
+      last_verified_at: now,
+      updated_at: now,
+      ...(inTime ? provenFields(agent.config_version, Date.now()) : {}),
+    },
     condition: 'config_version = :verified',
     values: { ':verified': agent.config_version },
     bumpVersion: false,

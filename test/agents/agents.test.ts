@@ -20,7 +20,7 @@ describe('POST /api/v1/agents', () => {
       filter_never_matches: false,
       headers: [],
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
-      webhook_circuit: { state: 'closed', failures: 0, open_until: null },
+      webhook_circuit: { state: 'closed', failures: 0, open_until: null, max_requests_at_once: 2 },
     });
     expect(res.headers['location']).toBe(`/api/v1/agents/${res.body.id}`);
   });

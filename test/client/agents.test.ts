@@ -23,7 +23,7 @@ describe('client: agents and webhook configuration against the local API', () =>
       filter_never_matches: false,
       headers: [],
       created_at: iso,
-      webhook_circuit: { state: 'closed', failures: 0, open_until: null },
+      webhook_circuit: { state: 'closed', failures: 0, open_until: null, max_requests_at_once: 2 },
     });
     expect(await client.agents.get(created.id)).toEqual(created);
 

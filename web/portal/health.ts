@@ -34,7 +34,11 @@ function circuitWords(agent: Agent): string {
     return `✖ open: paused after ${c.failures} failed attempts in a row, until ${when(c.open_until)}`;
   if (c.state === 'probing')
     return `… probing: one attempt decides whether deliveries resume (${c.failures} failed in a row)`;
-  return c.failures > 0 ? `✔ closed (${c.failures} failed in a row so far)` : '✔ closed: delivering';
+  const closed = c.failures > 0 ? `✔ closed (${c.failures} failed in a row so far)` : '✔ closed: delivering';
+  // In doubt (docs/webhooks.md, "Backpressure"): capped until a batch is answered within 5 s.
+  return c.max_requests_at_once === null
+    ? closed
+    : `${closed}; at most ${c.max_requests_at_once} requests at once for now`;
 }
 
 export function healthSection(client: MarketplaceClient, agentId: string): () => Promise<void> {

@@ -4,11 +4,11 @@
  * opens they would take every worker.
  *
  * Proven endpoints are not capped and cost nothing: an endpoint is proven for
- * DELIVERY.provenSeconds after a batch whose attempts all answered 2xx within DELIVERY.slowPostMs
+ * DELIVERY.provenSeconds after its handshake (lib/agents/verify.ts) or a batch whose attempts all
+ * answered 2xx within DELIVERY.slowPostMs
  * (`post_proven_until` and `post_proven_config` on the agent item, written at most once every half
  * of that while it stays proven). A failed attempt (store.ts, `countCircuitFailures`), a POST still
- * unanswered after slowPostMs (`watch`), or a new configuration puts it in doubt. A new webhook is
- * in doubt until its first such batch, so a dead endpoint is capped from its first message.
+ * unanswered after slowPostMs (`watch`), or a new configuration puts it in doubt.
  *
  * For an endpoint in doubt the agent item keeps one lease per slot (`post_slot_<i>`,
  * the ms it lapses at). A batch takes, of the slots it read free or lapsed, as many as it has
@@ -20,22 +20,16 @@
  * deadline before the function's timeout: a dead endpoint's first POST in a lane uses that up) is
  * held (hold.ts): a delayed copy, with no attempt taken. Manual retries are not capped.
  */
+import { isProven, type ProvenRecord } from '../../agents/model.ts';
 import { DELIVERY, FUTURE_TOLERANCE_MS, MAX_CLOCK_SKEW_MS } from '../../core/settings.ts';
 import { DEFAULT_DEADLINE_MS } from '../../net/outbound.ts';
 import { errorFields, log } from '../../observability/log.ts';
 import { claimPostSlot, doubtEndpoint, markEndpointProven, releasePostSlots } from './store.ts';
 
-export interface ProvenRecord {
-  config_version?: number;
-  post_proven_until?: number;
-  post_proven_config?: number;
-}
+// On the agent item, so declared with it (the agent's answer shows it too).
+export { isProven, type ProvenRecord } from '../../agents/model.ts';
 
 export type SlotRecord = { id: string } & ProvenRecord & Record<string, unknown>;
-
-/** Whether the endpoint is proven now, for the configuration it has. */
-export const isProven = (record: ProvenRecord, nowMs: number): boolean =>
-  (record.post_proven_until ?? 0) > nowMs && record.post_proven_config === record.config_version;
 
 const slotNames = Array.from({ length: DELIVERY.endpointInFlight }, (_, i) => `post_slot_${i}`);
 
