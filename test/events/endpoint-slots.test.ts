@@ -59,7 +59,10 @@ describe('POSTs in flight per endpoint', () => {
     const BACKLOG = 5;
     // Its first delivery (the test event) went while the handshake had proven it: the backlog's are counted.
     let first: string | undefined;
-    const slow = openCounter(SLOW_MS, (d) => (first ??= d.json.id) !== d.json.id);
+    const slow = openCounter(SLOW_MS, (d) => {
+      first ??= d.json.id;
+      return first !== d.json.id;
+    });
     const { sickOwner, sick, sickAgent, healthyOwner, healthy, healthyAgent } = await sickAndHealthyTenants(
       slow.answer,
     );
