@@ -238,16 +238,21 @@ export async function deliverMessage(
   };
 }
 
+/** The attempts a batch made for one agent, and the slowest of them (ms). */
+type BatchAttempts = AgentAttempts & { slowestMs: number };
+
+/** A message waiting for a POST slot may come back once every slot it could not have has lapsed. */
+const SLOT_WINDOW: HoldWindow = { atLeast: 0, atMost: POST_SLOT_LEASE_MS / 1000 };
+
 /**
  * An agent's state after the batch's attempts: a 410 disables the webhook at once; otherwise the
  * circuit (circuit.ts), the health clock of auto-disable (webhook-health.ts) and whether the
  * endpoint is proven (endpoint-slots.ts) take note.
  */
 async function afterAttempts(
-  attempts: AgentAttempts,
+  attempts: BatchAttempts,
   circuit: CircuitOutcome | undefined,
   gone: boolean,
-  slowestMs: number,
   nowMs: number,
 ): Promise<void> {
   if (gone && (await disableGoneWebhook(attempts.agent, nowMs))) return;
@@ -259,7 +264,11 @@ async function afterAttempts(
       );
   }
   await noteAttempts(attempts, nowMs);
-  await noteProven(attempts.agent as AgentRecord & ProvenRecord, { ok: !attempts.anyFailed, slowestMs }, nowMs);
+  await noteProven(
+    attempts.agent as AgentRecord & ProvenRecord,
+    { ok: !attempts.anyFailed, slowestMs: attempts.slowestMs },
+    nowMs,
+  );
   // After the batch's attempts, so a challenge never delays a delivery of it.
   await reverify(attempts.agent as AgentRecord & ReverifyRecord, nowMs);
 }
@@ -282,7 +291,7 @@ export async function deliverBatch(
     valid.length > 0
       ? await loadBatch(valid, startMs)
       : { agents: new Map(), deliveries: new Map(), held: new Map(), unread: new Set() };
-  const health = new Map<string, AgentAttempts>();
+  const health = new Map<string, BatchAttempts>();
   const circuits = new Map<string, CircuitOutcome>();
   const gone = new Set<string>();
   // One gate per agent and batch: a half-open circuit's probe goes to the first message only.
@@ -316,12 +325,9 @@ export async function deliverBatch(
       if (gate.kind === 'wait')
         return { kind: 'wait', seconds: holdSeconds({ atLeast: gate.seconds }, message.waits), held: true };
       lane.entered = await slots.enter(agent.id, clock());
-      // Every slot it could not have lapses within a lease.
-      const slotWindow = { atLeast: 0, atMost: POST_SLOT_LEASE_MS / 1000 };
-      if (!lane.entered) return { kind: 'wait', seconds: holdSeconds(slotWindow, message.waits), held: true };
+      if (!lane.entered) return { kind: 'wait', seconds: holdSeconds(SLOT_WINDOW, message.waits), held: true };
       return rate.take(agent.id) ? gate : { kind: 'wait', seconds: RATE_WAIT_SECONDS };
     };
-  const slowest = new Map<string, number>();
 
   const outcomes = await Promise.all(
     records.map(async (record, i): Promise<Outcome | 'error'> => {
@@ -347,11 +353,11 @@ export async function deliverBatch(
         void done.then(leave, leave);
         const { outcome, attempted } = await done;
         if (attempted && agent) {
-          const entry = health.get(agent.id) ?? { agent, anySucceeded: false, anyFailed: false };
+          const entry = health.get(agent.id) ?? { agent, anySucceeded: false, anyFailed: false, slowestMs: 0 };
           if (attempted.ok) entry.anySucceeded = true;
           else entry.anyFailed = true;
+          entry.slowestMs = Math.max(entry.slowestMs, attempted.durationMs);
           health.set(agent.id, entry);
-          slowest.set(agent.id, Math.max(slowest.get(agent.id) ?? 0, attempted.durationMs));
           const circuit = circuits.get(agent.id) ?? { anySucceeded: false, failed: 0, probed: false };
           if (attempted.ok) circuit.anySucceeded = true;
           else circuit.failed += 1;
@@ -375,18 +381,13 @@ export async function deliverBatch(
   ).finally(() => slots.release());
   await Promise.all(
     [...health.values()].map((attempts) =>
-      afterAttempts(
-        attempts,
-        circuits.get(attempts.agent.id),
-        gone.has(attempts.agent.id),
-        slowest.get(attempts.agent.id) ?? 0,
-        clock(),
-      ).catch((err: unknown) =>
-        // The next batch for this agent notes it again: health is a judgement over days, not one write.
-        log.error('deliver: webhook health not recorded', {
-          agentId: attempts.agent.id,
-          ...errorFields(err),
-        }),
+      afterAttempts(attempts, circuits.get(attempts.agent.id), gone.has(attempts.agent.id), clock()).catch(
+        (err: unknown) =>
+          // The next batch for this agent notes it again: health is a judgement over days, not one write.
+          log.error('deliver: webhook health not recorded', {
+            agentId: attempts.agent.id,
+            ...errorFields(err),
+          }),
       ),
     ),
   );

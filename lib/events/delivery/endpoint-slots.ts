@@ -80,7 +80,8 @@ interface Lanes {
 export class EndpointSlots {
   private readonly lanes = new Map<string, Lanes>();
   private readonly proven = new Set<string>();
-  private readonly doubted = new Set<string>();
+  /** The writes that put endpoints in doubt: awaited with the release, so Lambda does not freeze one half-made. */
+  private readonly doubts = new Map<string, Promise<unknown>>();
   private readonly startMs: number;
   // Unique to the batch, so a release never frees a lease another batch took after this one lapsed.
   private readonly until: number;
@@ -153,23 +154,24 @@ export class EndpointSlots {
   watch(id: string): () => void {
     if (!this.proven.has(id)) return () => undefined;
     const timer = setTimeout(() => {
-      if (this.doubted.has(id)) return;
-      this.doubted.add(id);
-      doubtEndpoint(id).catch((err: unknown) =>
+      if (this.doubts.has(id)) return;
+      const doubt = doubtEndpoint(id).catch((err: unknown) =>
         log.warn('deliver: slow endpoint not marked in doubt', { agentId: id, ...errorFields(err) }),
       );
+      this.doubts.set(id, doubt);
     }, DELIVERY.slowPostMs);
     return () => clearTimeout(timer);
   }
 
-  /** Gives every slot back; one not given back (an error) lapses with its lease. */
+  /** Gives every slot back (one not given back, an error, lapses with its lease), and ends the doubt writes. */
   async release(): Promise<void> {
-    await Promise.all(
-      [...this.lanes].map(async ([agentId, { slots }]) => {
+    await Promise.all([
+      ...this.doubts.values(),
+      ...[...this.lanes].map(async ([agentId, { slots }]) => {
         if (slots.length === 0) return;
         const released = await releasePostSlots(agentId, slots, this.until).catch(() => ({ ok: false }));
         if (!released.ok) log.warn('deliver: POST slots left to lapse', { agentId });
       }),
-    );
+    ]);
   }
 }
